@@ -1,0 +1,208 @@
+"""The command line: a thin adapter over ``Memory``. Human output by default, ``--json`` for machines."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sodamem.demo import run_demo
+from sodamem.errors import SodaMemError
+from sodamem.ingest.formats import InputFormat, load_sessions
+from sodamem.memory import Memory
+from sodamem.records import SearchHit
+
+EXIT_BAD_INPUT = 2
+
+
+def _open(ctx: click.Context, user: str | None = None) -> Memory:
+    memory = Memory(ctx.obj["db"], user=user or ctx.obj["user"])
+    ctx.call_on_close(memory.close)
+    return memory
+
+
+def _print_json(payload: Any) -> None:
+    click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+
+
+@click.group()
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    default="sodamem.db",
+    envvar="SODAMEM_DB",
+    show_default=True,
+    help="SQLite database file.",
+)
+@click.option("--user", default="default", envvar="SODAMEM_USER", show_default=True, help="User namespace.")
+@click.version_option(package_name="sodamem")
+@click.pass_context
+def cli(ctx: click.Context, db: str, user: str) -> None:
+    """SodaMem: evidence-grounded memory for LLM agents."""
+    ctx.ensure_object(dict)
+    ctx.obj.update(db=db, user=user)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice([f.value for f in InputFormat]), default="auto", show_default=True)
+@click.option("--user", default=None, help="Store every session under this user (default: the file's, else --user).")
+@click.option("--replace", is_flag=True, help="Overwrite stored sessions whose content differs.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def ingest(ctx: click.Context, file: Path, fmt: str, user: str | None, replace: bool, as_json: bool) -> None:
+    """Ingest a dialogue FILE (generic JSON/JSONL, LoCoMo or LongMemEval)."""
+    sessions = load_sessions(file, fmt)
+    memory = _open(ctx)
+    show_bar = not as_json and sys.stderr.isatty()
+    with click.progressbar(length=len(sessions), label="ingesting", file=sys.stderr, hidden=not show_bar) as bar:
+        last = 0
+
+        def advance(done: int, total: int) -> None:
+            nonlocal last
+            bar.update(done - last)
+            last = done
+
+        report = memory.ingest(sessions, user=user, replace=replace, progress=advance)
+    if as_json:
+        _print_json(report.to_dict())
+        return
+    click.echo(
+        f"{file}: {report.sessions_added} sessions added, {report.sessions_replaced} replaced, "
+        f"{report.sessions_unchanged} unchanged; {report.turns_added} turns, {report.pieces_added} pieces "
+        f"(user {', '.join(report.users) or memory.user})"
+    )
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--k", default=10, show_default=True, type=click.IntRange(min=1), help="Number of results.")
+@click.option("--user", default=None, help="User namespace (default: the global --user).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object with a 'results' list.")
+@click.pass_context
+def search(ctx: click.Context, query: str, k: int, user: str | None, as_json: bool) -> None:
+    """Search the memory; every result cites session, turn and character span."""
+    memory = _open(ctx, user)
+    hits = memory.search(query, k=k)
+    if as_json:
+        _print_json({"query": query, "user": memory.user, "results": [h.to_dict() for h in hits]})
+        return
+    if not hits:
+        click.echo("no results")
+    for rank, hit in enumerate(hits, start=1):
+        click.echo(_render_hit(rank, hit))
+
+
+def _render_hit(rank: int, hit: SearchHit) -> str:
+    head = (
+        f"{rank:>2}. {hit.session_id} · turn {hit.turn_id} · {hit.speaker} · {hit.timestamp} "
+        f"· chars {hit.char_start}-{hit.char_end} · score {hit.score:.2f}"
+    )
+    return f"{head}\n    {click.style(hit.text, bold=True)}"
+
+
+@cli.command()
+@click.argument("kind", type=click.Choice(["turn", "session", "piece"]))
+@click.argument("ident")
+@click.option("--session", "session_id", default=None, help="Session of the turn or piece (for shared ids).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def show(ctx: click.Context, kind: str, ident: str, session_id: str | None, as_json: bool) -> None:
+    """Show a turn (by turn id), a session (by id) or a piece (<turn_id>#<index> or number)."""
+    memory = _open(ctx)
+    record: Any
+    if kind == "turn":
+        record = memory.turn(ident, session_id=session_id)
+    elif kind == "session":
+        record = memory.session(ident)
+    else:
+        record = memory.piece(ident, session_id=session_id)
+    if as_json:
+        _print_json(record.to_dict())
+        return
+    if kind == "session":
+        click.echo(f"session {record.session_id} · {record.timestamp} · {len(record.turns)} turns")
+        for turn in record.turns:
+            click.echo(f"  [{turn.turn_id}] {turn.speaker}: {turn.text}")
+    elif kind == "turn":
+        click.echo(
+            f"{record.session_id} · turn {record.turn_id} (#{record.turn_index}) · "
+            f"{record.speaker} · {record.timestamp}"
+        )
+        click.echo(record.text)
+        if record.caption:
+            click.echo(f"[image: {record.caption}]")
+        for piece in record.pieces:
+            click.echo(f"  piece {piece.index} chars {piece.char_start}-{piece.char_end}: {piece.text}")
+    else:
+        c = record.citation
+        click.echo(f"{c.session_id} · turn {c.turn_id} · {c.speaker} · chars {c.char_start}-{c.char_end}")
+        click.echo(record.text)
+
+
+@cli.command()
+@click.option("--all-users", is_flag=True, help="Counts for every user, not only --user.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def stats(ctx: click.Context, all_users: bool, as_json: bool) -> None:
+    """Counts of sessions, turns, pieces, facts, entities and links per user."""
+    rows = _open(ctx).stats(all_users=all_users)
+    if as_json:
+        _print_json({"users": [r.to_dict() for r in rows]})
+        return
+    for r in rows:
+        click.echo(
+            f"{r.user}: {r.sessions} sessions, {r.turns} turns, {r.pieces} pieces, {r.facts} facts, "
+            f"{r.entities} entities, {r.links} links"
+        )
+
+
+@cli.command()
+@click.option("--db", "demo_db", type=click.Path(dir_okay=False), default=None, help="Keep the demo database here.")
+@click.option("--json", "as_json", is_flag=True)
+def demo(demo_db: str | None, as_json: bool) -> None:
+    """Ingest the bundled example history into a fresh database (offline) and answer a few questions."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = demo_db or str(Path(tmp) / "demo.db")
+        with Memory(path) as memory:
+            report, answers = run_demo(memory)
+    if as_json:
+        _print_json(
+            {
+                "ingest": report.to_dict(),
+                "answers": [
+                    {"question": a.question.question, "results": [h.to_dict() for h in a.hits]} for a in answers
+                ],
+            }
+        )
+        return
+    click.echo(
+        f"Ingested the example history: {report.sessions_added} sessions, {report.turns_added} turns, "
+        f"{report.pieces_added} pieces (offline: SQLite + BM25, no LLM, no network).\n"
+    )
+    for answer in answers:
+        click.echo(click.style(f"Q: {answer.question.question}", fg="cyan"))
+        for rank, hit in enumerate(answer.hits, start=1):
+            click.echo(_render_hit(rank, hit))
+        click.echo()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: bad input ends with a one-line error and exit code 2, never a traceback."""
+    run: Callable[..., Any] = cli.main
+    try:
+        run(args=argv, prog_name="sodamem", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except SodaMemError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)

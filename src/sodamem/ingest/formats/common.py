@@ -1,0 +1,74 @@
+"""Shared checks for importers: every failure becomes an ``InputError`` naming the session and field."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from sodamem.errors import InputError
+
+MAX_TURN_CHARS = 1_000_000
+"""A turn longer than this is refused: it is almost certainly a file pasted by mistake, not dialogue."""
+
+
+def require_mapping(value: Any, *, session: str | None, field: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise InputError(f"expected a JSON object, got {_json_type(value)}", session=session, field=field)
+    return value
+
+
+def require_list(value: Any, *, session: str | None, field: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise InputError(f"expected a JSON list, got {_json_type(value)}", session=session, field=field)
+    return value
+
+
+def require_str(
+    record: Mapping[str, Any], key: str, *, session: str | None, field: str | None = None, nonempty: bool = True
+) -> str:
+    name = field or key
+    if key not in record:
+        raise InputError("missing", session=session, field=name)
+    value = record[key]
+    if not isinstance(value, str):
+        raise InputError(f"expected a string, got {_json_type(value)}", session=session, field=name)
+    if nonempty and not value.strip():
+        raise InputError("is empty", session=session, field=name)
+    return value
+
+
+def optional_str(record: Mapping[str, Any], key: str, *, session: str | None, field: str | None = None) -> str | None:
+    if record.get(key) is None:
+        return None
+    return require_str(record, key, session=session, field=field)
+
+
+def parse_time(value: str, parser: Callable[[str], datetime], *, session: str | None, field: str) -> datetime:
+    try:
+        return parser(value)
+    except ValueError as exc:
+        raise InputError(str(exc), session=session, field=field) from None
+
+
+def check_turn_text(text: str, *, session: str | None, field: str, max_chars: int = MAX_TURN_CHARS) -> str:
+    if len(text) > max_chars:
+        raise InputError(
+            f"turn text is {len(text):,} characters; the limit is {max_chars:,}", session=session, field=field
+        )
+    if "\x00" in text:
+        raise InputError("turn text contains a NUL character", session=session, field=field)
+    return text
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), type(value).__name__)

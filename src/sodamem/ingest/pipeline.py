@@ -1,0 +1,96 @@
+"""Raw ingestion: validated Sessions -> MessagePieces -> the store, one transaction per session.
+
+Conflicts are checked for every session before the first write, so a refused file leaves the store unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+
+from sodamem.errors import InputError, SessionConflictError
+from sodamem.ingest.formats.common import check_turn_text
+from sodamem.ingest.pieces import split_pieces
+from sodamem.model import Session
+from sodamem.records import IngestReport
+from sodamem.store.sqlite import SQLiteStore
+
+ProgressCallback = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` after each session."""
+
+
+def session_content_hash(session: Session) -> str:
+    """A digest of everything stored from a session (not its user), to recognise identical re-ingests."""
+    payload = {
+        "session_id": session.session_id,
+        "timestamp": session.timestamp.isoformat(),
+        "source": session.source,
+        "turns": [
+            [t.index, t.speaker, t.text, t.turn_id, t.timestamp.isoformat() if t.timestamp else None, t.caption]
+            for t in session.turns
+        ],
+    }
+    encoded = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return hashlib.sha256(encoded).hexdigest()
+
+
+def ingest_sessions(
+    store: SQLiteStore,
+    sessions: Sequence[tuple[str, Session]],
+    *,
+    replace: bool = False,
+    progress: ProgressCallback | None = None,
+) -> IngestReport:
+    """Store ``(user, session)`` pairs; identical sessions already stored are skipped."""
+    report = IngestReport(users=sorted({user for user, _ in sessions}))
+    planned: list[tuple[str, Session, str, bool]] = []
+    seen: set[tuple[str, str]] = set()
+    for user, session in sessions:
+        _check_session(session)
+        if (user, session.session_id) in seen:
+            raise InputError("duplicate session id in one ingest", session=session.session_id, field="session_id")
+        seen.add((user, session.session_id))
+        digest = session_content_hash(session)
+        stored = store.session_hash(user, session.session_id)
+        if stored == digest:
+            report.sessions_unchanged += 1
+            continue
+        if stored is not None and not replace:
+            raise SessionConflictError(
+                "already stored with different content (use replace=True / --replace to overwrite it)",
+                session=session.session_id,
+            )
+        planned.append((user, session, digest, stored is not None))
+    total = len(sessions)
+    done = report.sessions_unchanged
+    if progress is not None:
+        progress(done, total)
+    for user, session, digest, exists in planned:
+        pieces = [split_pieces(turn.text) for turn in session.turns]
+        store.write_session(user, session, pieces, digest, replace=exists)
+        if exists:
+            report.sessions_replaced += 1
+        else:
+            report.sessions_added += 1
+        report.turns_added += len(session.turns)
+        report.pieces_added += sum(len(p) for p in pieces)
+        report.session_ids.append(session.session_id)
+        done += 1
+        if progress is not None:
+            progress(done, total)
+    return report
+
+
+def _check_session(session: Session) -> None:
+    """The importers' checks, repeated for Session objects built by hand."""
+    if not session.session_id:
+        raise InputError("is empty", session=session.session_id, field="session_id")
+    if not session.turns:
+        raise InputError("a session needs at least one turn", session=session.session_id, field="turns")
+    for position, turn in enumerate(session.turns):
+        if turn.index != position:
+            raise InputError(
+                f"turn index {turn.index} at position {position}", session=session.session_id, field="turns"
+            )
+        check_turn_text(turn.text, session=session.session_id, field=f"turns[{position}].text")

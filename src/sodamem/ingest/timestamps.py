@@ -1,0 +1,92 @@
+"""Parsing of the timestamp formats the importers meet. Raise ``ValueError`` with a readable reason."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+_LOCOMO = re.compile(
+    r"^\s*(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>am|pm)\s+on\s+(?P<day>\d{1,2})\s+"
+    r"(?P<month>[A-Za-z]+),?\s+(?P<year>\d{4})\s*$",
+    re.IGNORECASE,
+)
+_LONGMEMEVAL = re.compile(
+    r"^\s*(?P<year>\d{4})/(?P<month>\d{1,2})/(?P<day>\d{1,2})\s*(?:\([A-Za-z]+\))?\s*"
+    r"(?:(?P<hour>\d{1,2}):(?P<minute>\d{2}))?\s*$"
+)
+_MONTHS = {
+    name: i
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],
+        start=1,
+    )
+    for name in names
+}
+
+
+def parse_iso(value: str) -> datetime:
+    """ISO 8601 (``2023-05-08T13:56:00``, ``...Z``, ``...+02:00``, or a bare date)."""
+    text = value.strip()
+    if not text:
+        raise ValueError("empty timestamp")
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"not an ISO 8601 timestamp: {value!r}") from None
+
+
+def parse_locomo(value: str) -> datetime:
+    """LoCoMo's ``1:56 pm on 8 May, 2023``."""
+    match = _LOCOMO.match(value)
+    if not match:
+        raise ValueError(f"not a LoCoMo date_time like '1:56 pm on 8 May, 2023': {value!r}")
+    month = _MONTHS.get(match["month"].lower())
+    if month is None:
+        raise ValueError(f"unknown month {match['month']!r} in {value!r}")
+    hour = int(match["hour"]) % 12 + (12 if match["ampm"].lower() == "pm" else 0)
+    try:
+        return datetime(int(match["year"]), month, int(match["day"]), hour, int(match["minute"]))
+    except ValueError as exc:
+        raise ValueError(f"impossible date {value!r}: {exc}") from None
+
+
+def parse_longmemeval(value: str) -> datetime:
+    """LongMemEval's ``2023/05/30 (Tue) 23:40``."""
+    match = _LONGMEMEVAL.match(value)
+    if not match:
+        raise ValueError(f"not a LongMemEval date like '2023/05/30 (Tue) 23:40': {value!r}")
+    try:
+        return datetime(
+            int(match["year"]),
+            int(match["month"]),
+            int(match["day"]),
+            int(match["hour"] or 0),
+            int(match["minute"] or 0),
+        )
+    except ValueError as exc:
+        raise ValueError(f"impossible date {value!r}: {exc}") from None
+
+
+def parse_any(value: str) -> datetime:
+    """Try every known format; used for user-supplied times such as ``--now``."""
+    for parser in (parse_iso, parse_locomo, parse_longmemeval):
+        try:
+            return parser(value)
+        except ValueError:
+            continue
+    raise ValueError(f"unrecognised timestamp {value!r} (use ISO 8601, e.g. 2023-05-08T13:56)")

@@ -1,0 +1,158 @@
+"""Memory: the one obvious entry point. Wires the store, ingestion and search; owns no global state."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+from types import TracebackType
+
+from sodamem.errors import AmbiguousIdError, NotFoundError
+from sodamem.ingest.formats import InputFormat, load_sessions
+from sodamem.ingest.pipeline import ProgressCallback, ingest_sessions
+from sodamem.model import DEFAULT_USER, Session
+from sodamem.records import (
+    Citation,
+    IngestReport,
+    PieceRecord,
+    SearchHit,
+    SessionRecord,
+    TurnRecord,
+    UserStats,
+)
+from sodamem.retrieve.lexical import LexicalSettings, bm25_search
+from sodamem.store.sqlite import SQLiteStore
+
+
+class Memory:
+    """A user's (or several users') memory in one SQLite file (``":memory:"`` for a throwaway one).
+
+    Every read is scoped to one user: ``user`` here is the default, each method can name another.
+    """
+
+    def __init__(self, path: str | Path = ":memory:", *, user: str = DEFAULT_USER) -> None:
+        self.user = user
+        self.store = SQLiteStore(path)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # -- ingestion -------------------------------------------------------------------------------------------
+
+    def ingest(
+        self,
+        source: str | Path | Iterable[Session],
+        *,
+        format: InputFormat | str = InputFormat.AUTO,
+        user: str | None = None,
+        replace: bool = False,
+        progress: ProgressCallback | None = None,
+    ) -> IngestReport:
+        """Ingest a file (generic JSON/JSONL, LoCoMo or LongMemEval) or Session objects.
+
+        Raises ``InputError`` for bad input and ``SessionConflictError`` when a stored session id would get
+        different content without ``replace=True``; in both cases nothing is written.
+        Sessions that name their own ``user`` go there unless ``user`` is passed.
+        """
+        sessions = load_sessions(source, format) if isinstance(source, str | Path) else list(source)
+        owned = [(user or session.user or self.user, session) for session in sessions]
+        return ingest_sessions(self.store, owned, replace=replace, progress=progress)
+
+    # -- search ----------------------------------------------------------------------------------------------
+
+    def search(
+        self, query: str, *, k: int = 10, user: str | None = None, settings: LexicalSettings | None = None
+    ) -> list[SearchHit]:
+        """Cited BM25 hits on pieces and turns, best first, one per turn, with neighbouring turns as context."""
+        return bm25_search(self.store, user or self.user, query, k, settings)
+
+    # -- lookups ---------------------------------------------------------------------------------------------
+
+    def session(self, session_id: str, *, user: str | None = None) -> SessionRecord:
+        owner = user or self.user
+        row = self.store.session_row(owner, session_id)
+        if row is None:
+            raise NotFoundError(f"no session {session_id!r} for user {owner!r}")
+        turns = self.store.session_turns(owner, int(row["id"]), 0, 1 << 62)
+        return SessionRecord(
+            session_id=session_id,
+            user=owner,
+            timestamp=str(row["timestamp"]),
+            source=str(row["source"]),
+            turns=self._turn_records(owner, turns),
+        )
+
+    def turn(self, turn_id: str, *, session_id: str | None = None, user: str | None = None) -> TurnRecord:
+        """A turn by its source id (``D3:7``, ``s01:4``); ``session_id`` narrows an id several sessions share."""
+        owner = user or self.user
+        rows = self.store.turns_by_turn_id(owner, turn_id, session_id)
+        if not rows:
+            raise NotFoundError(f"no turn {turn_id!r} for user {owner!r}")
+        if len(rows) > 1:
+            sessions = ", ".join(str(r["session_id"]) for r in rows[:10])
+            raise AmbiguousIdError(f"turn id {turn_id!r} exists in several sessions ({sessions}); name the session")
+        return self._turn_records(owner, rows)[0]
+
+    def piece(self, piece_ref: str, *, session_id: str | None = None, user: str | None = None) -> PieceRecord:
+        """A piece by ``<turn_id>#<piece index>`` or by its numeric id."""
+        owner = user or self.user
+        if piece_ref.isdigit():
+            row = self.store.pieces_by_pk(owner, [int(piece_ref)]).get(int(piece_ref))
+            if row is None:
+                raise NotFoundError(f"no piece {piece_ref} for user {owner!r}")
+            turn = self.store.turns_by_pk(owner, [int(row["turn_pk"])])[int(row["turn_pk"])]
+            return _piece_record(row, turn)
+        turn_id, sep, index = piece_ref.rpartition("#")
+        if not sep or not index.isdigit():
+            raise NotFoundError(f"a piece id is '<turn_id>#<index>' or a number, not {piece_ref!r}")
+        record = self.turn(turn_id, session_id=session_id, user=owner)
+        for piece in record.pieces:
+            if piece.index == int(index):
+                return piece
+        raise NotFoundError(f"turn {turn_id!r} has no piece {index}")
+
+    def stats(self, *, all_users: bool = False) -> list[UserStats]:
+        return self.store.stats(None if all_users else self.user)
+
+    def _turn_records(self, user: str, turns: list[sqlite3.Row]) -> tuple[TurnRecord, ...]:
+        pieces = self.store.pieces_of_turns(user, [int(t["turn_pk"]) for t in turns])
+        return tuple(
+            TurnRecord(
+                session_id=str(t["session_id"]),
+                turn_index=int(t["idx"]),
+                turn_id=str(t["turn_id"]),
+                speaker=str(t["speaker"]),
+                text=str(t["text"]),
+                timestamp=str(t["timestamp"]),
+                caption=t["caption"],
+                pieces=tuple(_piece_record(p, t) for p in pieces.get(int(t["turn_pk"]), [])),
+            )
+            for t in turns
+        )
+
+
+def _piece_record(piece: sqlite3.Row, turn: sqlite3.Row) -> PieceRecord:
+    return PieceRecord(
+        piece_pk=int(piece["id"]),
+        index=int(piece["idx"]),
+        char_start=int(piece["char_start"]),
+        char_end=int(piece["char_end"]),
+        text=str(piece["text"]),
+        citation=Citation(
+            session_id=str(turn["session_id"]),
+            turn_index=int(turn["idx"]),
+            turn_id=str(turn["turn_id"]),
+            speaker=str(turn["speaker"]),
+            char_start=int(piece["char_start"]),
+            char_end=int(piece["char_end"]),
+            timestamp=str(turn["timestamp"]),
+        ),
+    )

@@ -1,0 +1,39 @@
+"""Free text -> a safe FTS5 MATCH expression.
+
+Every word becomes a quoted FTS5 string, so operators (AND, OR, NOT, NEAR), ``*``, ``:``, ``^``, hyphens,
+brackets and quotes in the user's text are searched as plain words and can never raise a syntax error.
+Words are OR-ed: BM25 rewards documents matching more of them.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_TERMS = 64
+
+# Letters and digits as SQLite's unicode61 tokenizer sees them; everything else separates words.
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+STOPWORDS = frozenset(
+    """a an the and or but if of at by for with about against between into through during before after above
+    below to from up down in out on off over under again further then once here there when where why how all
+    any both each few more most other some such no nor not only own same so than too very s t can will just
+    don should now is are was were be been being have has had having do does did doing i me my myself we our
+    ours you your yours he him his she her hers it its they them their what which who whom this that these
+    those am would could""".split()
+)
+
+
+def query_terms(text: str) -> list[str]:
+    """The distinct lower-cased words of ``text`` in order, stopwords dropped unless nothing else is left."""
+    words = list(dict.fromkeys(w.lower() for w in _WORD.findall(text)))
+    content = [w for w in words if w not in STOPWORDS]
+    return (content or words)[:MAX_TERMS]
+
+
+def to_match_query(text: str) -> str | None:
+    """An FTS5 MATCH string for ``text``, or None when it holds no searchable word."""
+    terms = query_terms(text)
+    if not terms:
+        return None
+    return " OR ".join(f'"{term}"' for term in terms)

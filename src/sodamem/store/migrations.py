@@ -1,0 +1,182 @@
+"""Named schema migrations, applied in order and recorded in the ``_migrations`` table.
+
+Append new migrations at the end; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+
+_TOKENIZER = "porter unicode61 remove_diacritics 2"
+
+_M0001_CORE = """
+CREATE TABLE sessions (
+    id INTEGER PRIMARY KEY,
+    user TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    timestamp TEXT NOT NULL,
+    source TEXT NOT NULL DEFAULT '',
+    content_hash TEXT NOT NULL,
+    ingested_at TEXT NOT NULL,
+    UNIQUE (user, session_id)
+);
+CREATE INDEX sessions_user_time ON sessions (user, timestamp);
+
+CREATE TABLE turns (
+    id INTEGER PRIMARY KEY,
+    session_pk INTEGER NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    user TEXT NOT NULL,
+    idx INTEGER NOT NULL CHECK (idx >= 0),
+    turn_id TEXT NOT NULL,
+    speaker TEXT NOT NULL,
+    text TEXT NOT NULL,
+    caption TEXT,
+    timestamp TEXT NOT NULL,
+    UNIQUE (session_pk, idx)
+);
+CREATE INDEX turns_user_turn_id ON turns (user, turn_id);
+
+CREATE TABLE pieces (
+    id INTEGER PRIMARY KEY,
+    turn_pk INTEGER NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+    user TEXT NOT NULL,
+    idx INTEGER NOT NULL CHECK (idx >= 0),
+    char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    UNIQUE (turn_pk, idx),
+    CHECK (char_start >= 0 AND char_end > char_start AND length(text) = char_end - char_start)
+);
+
+CREATE TABLE entities (
+    id INTEGER PRIMARY KEY,
+    user TEXT NOT NULL,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL DEFAULT 'unknown',
+    aliases TEXT NOT NULL DEFAULT '[]',
+    UNIQUE (user, name)
+);
+
+CREATE TABLE facts (
+    id INTEGER PRIMARY KEY,
+    user TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN
+        ('preference', 'attribute', 'state', 'event', 'plan', 'relation', 'opinion')),
+    predicate TEXT NOT NULL,
+    modality TEXT NOT NULL CHECK (modality IN
+        ('asserted', 'negated', 'hypothetical', 'planned', 'reported', 'question')),
+    status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'superseded', 'invalid')),
+    text TEXT NOT NULL DEFAULT '',
+    mentioned_at TEXT NOT NULL,
+    occurred_start TEXT,
+    occurred_end TEXT,
+    occurred_granularity TEXT,
+    occurred_expression TEXT,
+    valid_from TEXT,
+    valid_to TEXT
+);
+CREATE INDEX facts_user_slot ON facts (user, predicate, status);
+
+-- A fact's literal sources (mandatory: the repository refuses a fact without one).
+CREATE TABLE fact_sources (
+    fact_pk INTEGER NOT NULL REFERENCES facts (id) ON DELETE CASCADE,
+    piece_pk INTEGER NOT NULL REFERENCES pieces (id) ON DELETE CASCADE,
+    char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL,
+    quote TEXT NOT NULL,
+    PRIMARY KEY (fact_pk, piece_pk, char_start, char_end)
+);
+
+CREATE TABLE fact_roles (
+    fact_pk INTEGER NOT NULL REFERENCES facts (id) ON DELETE CASCADE,
+    entity_pk INTEGER NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+    role TEXT NOT NULL,
+    PRIMARY KEY (fact_pk, entity_pk, role)
+);
+
+CREATE TABLE links (
+    id INTEGER PRIMARY KEY,
+    user TEXT NOT NULL,
+    type TEXT NOT NULL CHECK (type IN
+        ('DERIVED_FROM', 'SUPERSEDES', 'CONTRADICTS', 'UPDATES', 'MENTIONS', 'NEIGHBOR')),
+    src_kind TEXT NOT NULL CHECK (src_kind IN ('fact', 'piece', 'entity')),
+    src_id INTEGER NOT NULL,
+    dst_kind TEXT NOT NULL CHECK (dst_kind IN ('fact', 'piece', 'entity')),
+    dst_id INTEGER NOT NULL,
+    created_at TEXT
+);
+CREATE INDEX links_src ON links (user, src_kind, src_id);
+CREATE INDEX links_dst ON links (user, dst_kind, dst_id);
+"""
+
+
+def _fts_for(table: str, columns: tuple[str, ...]) -> str:
+    """An external-content FTS5 index over ``table`` kept in step by triggers."""
+    cols = ", ".join(columns)
+    new = ", ".join(f"new.{c}" for c in columns)
+    old = ", ".join(f"old.{c}" for c in columns)
+    return f"""
+CREATE VIRTUAL TABLE {table}_fts USING fts5({cols}, content='{table}', content_rowid='id',
+    tokenize='{_TOKENIZER}');
+CREATE TRIGGER {table}_fts_insert AFTER INSERT ON {table} BEGIN
+    INSERT INTO {table}_fts (rowid, {cols}) VALUES (new.id, {new});
+END;
+CREATE TRIGGER {table}_fts_delete AFTER DELETE ON {table} BEGIN
+    INSERT INTO {table}_fts ({table}_fts, rowid, {cols}) VALUES ('delete', old.id, {old});
+END;
+CREATE TRIGGER {table}_fts_update AFTER UPDATE ON {table} BEGIN
+    INSERT INTO {table}_fts ({table}_fts, rowid, {cols}) VALUES ('delete', old.id, {old});
+    INSERT INTO {table}_fts (rowid, {cols}) VALUES (new.id, {new});
+END;
+"""
+
+
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    ("0001_core_tables", _M0001_CORE),
+    (
+        "0002_fts_indexes",
+        _fts_for("turns", ("text", "caption"))
+        + _fts_for("pieces", ("text",))
+        + _fts_for("facts", ("text", "predicate")),
+    ),
+)
+
+
+def apply_migrations(conn: sqlite3.Connection) -> list[str]:
+    """Apply the migrations this database lacks, each in its own transaction; return their names."""
+    conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    done = {row[0] for row in conn.execute("SELECT name FROM _migrations")}
+    applied = []
+    for name, sql in MIGRATIONS:
+        if name in done:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(sql):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, datetime.now(UTC).isoformat())
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        applied.append(name)
+    return applied
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a script into statements (``executescript`` would commit our transaction)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in sql.splitlines(keepends=True):
+        if line.strip().startswith("--"):
+            continue
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements

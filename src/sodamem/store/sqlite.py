@@ -1,0 +1,192 @@
+"""The embedded SQLite store: sessions, turns, pieces (and later facts) with FTS5 indexes.
+
+One writer; WAL; foreign keys on. Every query takes the user namespace explicitly.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sodamem.model import MessagePiece, Session
+from sodamem.records import UserStats
+from sodamem.store.migrations import apply_migrations
+
+
+@dataclass(frozen=True, slots=True)
+class FtsRow:
+    """A BM25 hit: ``rowid`` of the indexed table and SQLite's bm25() (lower is better)."""
+
+    rowid: int
+    bm25: float
+
+
+class SQLiteStore:
+    def __init__(self, path: str | Path = ":memory:") -> None:
+        self.path = str(path)
+        self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        if self.path != ":memory:":
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+        self.conn.execute("PRAGMA busy_timeout = 5000")
+        apply_migrations(self.conn)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """All or nothing: commit on success, roll back on any exception."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # -- writes ---------------------------------------------------------------------------------------------
+
+    def session_hash(self, user: str, session_id: str) -> str | None:
+        row = self.conn.execute(
+            "SELECT content_hash FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def write_session(
+        self,
+        user: str,
+        session: Session,
+        pieces: Sequence[Sequence[MessagePiece]],
+        content_hash: str,
+        *,
+        replace: bool,
+    ) -> None:
+        """Store a session with its turns and pieces in one transaction (replacing the old copy if asked)."""
+        with self.transaction() as conn:
+            if replace:
+                conn.execute("DELETE FROM sessions WHERE user = ? AND session_id = ?", (user, session.session_id))
+            session_pk = conn.execute(
+                "INSERT INTO sessions (user, session_id, timestamp, source, content_hash, ingested_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    user,
+                    session.session_id,
+                    session.timestamp.isoformat(),
+                    session.source,
+                    content_hash,
+                    datetime.now(UTC).isoformat(),
+                ),
+            ).lastrowid
+            for turn, turn_pieces in zip(session.turns, pieces, strict=True):
+                turn_time = (turn.timestamp or session.timestamp).isoformat()
+                turn_pk = conn.execute(
+                    "INSERT INTO turns (session_pk, user, idx, turn_id, speaker, text, caption, timestamp)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (session_pk, user, turn.index, turn.turn_id, turn.speaker, turn.text, turn.caption, turn_time),
+                ).lastrowid
+                conn.executemany(
+                    "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text) VALUES (?, ?, ?, ?, ?, ?)",
+                    [(turn_pk, user, p.index, p.char_start, p.char_end, p.text) for p in turn_pieces],
+                )
+
+    # -- lexical search -------------------------------------------------------------------------------------
+
+    def search_turns(self, user: str, match: str, limit: int) -> list[FtsRow]:
+        return self._fts("turns", user, match, limit)
+
+    def search_pieces(self, user: str, match: str, limit: int) -> list[FtsRow]:
+        return self._fts("pieces", user, match, limit)
+
+    def _fts(self, table: str, user: str, match: str, limit: int) -> list[FtsRow]:
+        rows = self.conn.execute(
+            f"SELECT f.rowid, bm25({table}_fts) AS rank FROM {table}_fts AS f"
+            f" JOIN {table} AS t ON t.id = f.rowid"
+            f" WHERE {table}_fts MATCH ? AND t.user = ? ORDER BY rank LIMIT ?",
+            (match, user, limit),
+        ).fetchall()
+        return [FtsRow(int(r[0]), float(r[1])) for r in rows]
+
+    # -- reads ----------------------------------------------------------------------------------------------
+
+    _TURN_COLUMNS = (
+        "t.id AS turn_pk, t.session_pk, t.idx, t.turn_id, t.speaker, t.text, t.caption, t.timestamp, s.session_id"
+    )
+
+    def turns_by_pk(self, user: str, turn_pks: Sequence[int]) -> dict[int, sqlite3.Row]:
+        if not turn_pks:
+            return {}
+        marks = ",".join("?" * len(turn_pks))
+        rows = self.conn.execute(
+            f"SELECT {self._TURN_COLUMNS} FROM turns t JOIN sessions s ON s.id = t.session_pk"
+            f" WHERE t.user = ? AND t.id IN ({marks})",
+            (user, *turn_pks),
+        ).fetchall()
+        return {int(r["turn_pk"]): r for r in rows}
+
+    def turns_by_turn_id(self, user: str, turn_id: str, session_id: str | None = None) -> list[sqlite3.Row]:
+        sql = (
+            f"SELECT {self._TURN_COLUMNS} FROM turns t JOIN sessions s ON s.id = t.session_pk"
+            " WHERE t.user = ? AND t.turn_id = ?"
+        )
+        params: tuple[object, ...] = (user, turn_id)
+        if session_id is not None:
+            sql += " AND s.session_id = ?"
+            params += (session_id,)
+        return self.conn.execute(sql + " ORDER BY s.timestamp, t.idx", params).fetchall()
+
+    def session_turns(self, user: str, session_pk: int, first: int, last: int) -> list[sqlite3.Row]:
+        """Turns of one session with ``first <= idx <= last``, in order."""
+        return self.conn.execute(
+            f"SELECT {self._TURN_COLUMNS} FROM turns t JOIN sessions s ON s.id = t.session_pk"
+            " WHERE t.user = ? AND t.session_pk = ? AND t.idx BETWEEN ? AND ? ORDER BY t.idx",
+            (user, session_pk, first, last),
+        ).fetchall()
+
+    def session_row(self, user: str, session_id: str) -> sqlite3.Row | None:
+        row: sqlite3.Row | None = self.conn.execute(
+            "SELECT * FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
+        ).fetchone()
+        return row
+
+    def pieces_of_turns(self, user: str, turn_pks: Sequence[int]) -> dict[int, list[sqlite3.Row]]:
+        if not turn_pks:
+            return {}
+        marks = ",".join("?" * len(turn_pks))
+        rows = self.conn.execute(
+            f"SELECT * FROM pieces WHERE user = ? AND turn_pk IN ({marks}) ORDER BY turn_pk, idx",
+            (user, *turn_pks),
+        ).fetchall()
+        grouped: dict[int, list[sqlite3.Row]] = {}
+        for row in rows:
+            grouped.setdefault(int(row["turn_pk"]), []).append(row)
+        return grouped
+
+    def pieces_by_pk(self, user: str, piece_pks: Sequence[int]) -> dict[int, sqlite3.Row]:
+        if not piece_pks:
+            return {}
+        marks = ",".join("?" * len(piece_pks))
+        rows = self.conn.execute(
+            f"SELECT * FROM pieces WHERE user = ? AND id IN ({marks})", (user, *piece_pks)
+        ).fetchall()
+        return {int(r["id"]): r for r in rows}
+
+    def stats(self, user: str | None = None) -> list[UserStats]:
+        counts: dict[str, dict[str, int]] = {}
+        for table in ("sessions", "turns", "pieces", "facts", "entities", "links"):
+            sql = f"SELECT user, count(*) FROM {table}"
+            params: tuple[str, ...] = ()
+            if user is not None:
+                sql += " WHERE user = ?"
+                params = (user,)
+            for row in self.conn.execute(sql + " GROUP BY user", params):
+                counts.setdefault(str(row[0]), {})[table] = int(row[1])
+        if user is not None and user not in counts:
+            counts[user] = {}
+        return [UserStats(user=name, **values) for name, values in sorted(counts.items())]
