@@ -101,15 +101,23 @@ class SQLiteStore:
     def search_turns(self, user: str, match: str, limit: int) -> list[FtsRow]:
         return self._fts("turns", user, match, limit)
 
-    def search_pieces(self, user: str, match: str, limit: int) -> list[FtsRow]:
-        return self._fts("pieces", user, match, limit)
+    def search_pieces(
+        self, user: str, match: str, limit: int, *, turn_pks: Sequence[int] | None = None
+    ) -> list[FtsRow]:
+        """Piece hits, optionally only within the given turns."""
+        if turn_pks is None:
+            return self._fts("pieces", user, match, limit)
+        marks = ",".join("?" * len(turn_pks))
+        return self._fts("pieces", user, match, limit, f" AND t.turn_pk IN ({marks})", tuple(turn_pks))
 
-    def _fts(self, table: str, user: str, match: str, limit: int) -> list[FtsRow]:
+    def _fts(
+        self, table: str, user: str, match: str, limit: int, extra: str = "", params: tuple[int, ...] = ()
+    ) -> list[FtsRow]:
         rows = self.conn.execute(
             f"SELECT f.rowid, bm25({table}_fts) AS rank FROM {table}_fts AS f"
             f" JOIN {table} AS t ON t.id = f.rowid"
-            f" WHERE {table}_fts MATCH ? AND t.user = ? ORDER BY rank LIMIT ?",
-            (match, user, limit),
+            f" WHERE {table}_fts MATCH ? AND t.user = ?{extra} ORDER BY rank LIMIT ?",
+            (match, user, *params, limit),
         ).fetchall()
         return [FtsRow(int(r[0]), float(r[1])) for r in rows]
 

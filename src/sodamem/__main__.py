@@ -1,0 +1,3 @@
+from sodamem.cli import main
+
+main()

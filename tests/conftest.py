@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from sodamem import Memory, Session, Turn
+
+DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+LOCOMO_DEV = DATA_DIR / "locomo" / "locomo_dev.json"
+
+
+def make_session(session_id: str, texts: list[str], *, when: str = "2024-03-01T10:00:00", user: str = "") -> Session:
+    turns = tuple(
+        Turn(index=i, speaker="user" if i % 2 == 0 else "assistant", text=t, turn_id=f"{session_id}:{i}")
+        for i, t in enumerate(texts)
+    )
+    return Session(session_id=session_id, timestamp=datetime.fromisoformat(when), turns=turns, user=user)
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Memory:
+    mem = Memory(tmp_path / "memory.db")
+    yield mem
+    mem.close()

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+import pytest
+
+import sodamem
+from sodamem import AmbiguousIdError, Memory, NotFoundError
+from tests.conftest import make_session
+
+
+def test_public_names_are_deliberate() -> None:
+    assert "Memory" in sodamem.__all__
+    assert set(sodamem.__all__) == {name for name in sodamem.__all__ if hasattr(sodamem, name)}
+    assert len(sodamem.__all__) <= 30
+
+
+def test_search_cites_exact_spans(memory: Memory) -> None:
+    memory.ingest(
+        [
+            make_session("s1", ["Hi! I adopted a puppy called Biscuit last week.", "Lovely, what breed?"]),
+            make_session("s2", ["Biscuit chewed my shoes. Anyway.", "Oh no!"], when="2024-03-08T09:00:00"),
+        ]
+    )
+    hits = memory.search("puppy Biscuit", k=5)
+    assert [h.turn_id for h in hits][:1] == ["s1:0"]
+    for hit in hits:
+        assert hit.turn_text[hit.char_start : hit.char_end] == hit.text
+        assert hit.session_id in {"s1", "s2"}
+        assert hit.timestamp.startswith("2024-03-0")
+    assert hits[0].text == "I adopted a puppy called Biscuit last week."
+    assert hits[0].context and hits[0].context[0].turn_id == "s1:1"
+    assert all(a.score >= b.score for a, b in zip(hits, hits[1:], strict=False))
+
+
+def test_search_handles_empty_and_hostile_queries(memory: Memory) -> None:
+    memory.ingest([make_session("s1", ["plain text here"])])
+    assert memory.search("") == []
+    assert memory.search('"); DROP TABLE turns; --') == []
+    assert [h.turn_id for h in memory.search('text" OR NEAR(')] == ["s1:0"]
+
+
+def test_users_are_isolated(memory: Memory) -> None:
+    memory.ingest([make_session("s1", ["alice secret: the vault code is 1234"])], user="alice")
+    memory.ingest([make_session("s1", ["bob talks about the vault too"])], user="bob")
+    alice_hits = memory.search("vault code", user="alice")
+    bob_hits = memory.search("vault code", user="bob")
+    assert [h.text for h in alice_hits] == ["alice secret: the vault code is 1234"]
+    assert all("1234" not in h.turn_text for h in bob_hits)
+    assert memory.search("vault") == []  # the default user has nothing
+    with pytest.raises(NotFoundError):
+        memory.session("s1")
+    assert memory.session("s1", user="bob").turns[0].text == "bob talks about the vault too"
+
+
+def test_identical_reingest_adds_nothing(memory: Memory) -> None:
+    sessions = [make_session("s1", ["a. b."]), make_session("s2", ["c"])]
+    first = memory.ingest(sessions)
+    second = memory.ingest(sessions)
+    assert (first.sessions_added, second.sessions_added, second.sessions_unchanged) == (2, 0, 2)
+    assert memory.stats()[0].turns == 2
+
+
+def test_lookups_by_source_ids(memory: Memory) -> None:
+    memory.ingest([make_session("s1", ["First sentence. Second one."]), make_session("s2", ["x"])])
+    turn = memory.turn("s1:0")
+    assert turn.text == "First sentence. Second one."
+    assert [p.text for p in turn.pieces] == ["First sentence.", "Second one."]
+    piece = memory.piece("s1:0#1")
+    assert (piece.char_start, piece.char_end, piece.citation.session_id) == (16, 27, "s1")
+    assert memory.piece(str(piece.piece_pk)) == piece
+    with pytest.raises(NotFoundError):
+        memory.turn("nope")
+    with pytest.raises(NotFoundError):
+        memory.piece("s1:0#9")
+
+
+def test_shared_turn_ids_are_ambiguous_until_the_session_is_named(memory: Memory) -> None:
+    from datetime import datetime
+
+    from sodamem import Session, Turn
+
+    memory.ingest(
+        [
+            Session("conv-a_session_1", datetime(2023, 5, 8), (Turn(0, "A", "hello from a", "D1:1"),)),
+            Session("conv-b_session_1", datetime(2023, 5, 9), (Turn(0, "B", "hello from b", "D1:1"),)),
+        ]
+    )
+    with pytest.raises(AmbiguousIdError, match="conv-a_session_1"):
+        memory.turn("D1:1")
+    assert memory.turn("D1:1", session_id="conv-b_session_1").text == "hello from b"
+
+
+def test_sessions_name_their_user_unless_overridden(memory: Memory) -> None:
+    report = memory.ingest([make_session("s1", ["mine"], user="carol")])
+    assert report.users == ["carol"]
+    assert memory.session("s1", user="carol").user == "carol"
+    memory.ingest([make_session("s9", ["forced"], user="carol")], user="dave")
+    assert memory.session("s9", user="dave").turns[0].text == "forced"
