@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import sodamem
@@ -28,7 +30,7 @@ def test_search_cites_exact_spans(memory: Memory) -> None:
         assert hit.timestamp.startswith("2024-03-0")
     assert hits[0].text == "I adopted a puppy called Biscuit last week."
     assert hits[0].context and hits[0].context[0].turn_id == "s1:1"
-    assert all(a.score >= b.score for a, b in zip(hits, hits[1:], strict=False))
+    assert all(a.score >= b.score for a, b in itertools.pairwise(hits))
 
 
 def test_search_handles_empty_and_hostile_queries(memory: Memory) -> None:
