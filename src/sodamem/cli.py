@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from sodamem.demo import run_demo
-from sodamem.errors import SodaMemError
+from sodamem.errors import InputError, SodaMemError
 from sodamem.ingest.formats import InputFormat, load_sessions
 from sodamem.memory import Memory
 from sodamem.records import SearchHit
@@ -68,7 +68,10 @@ def ingest(ctx: click.Context, file: Path, fmt: str, user: str | None, replace: 
             bar.update(done - last)
             last = done
 
-        report = memory.ingest(sessions, user=user, replace=replace, progress=advance)
+        try:
+            report = memory.ingest(sessions, user=user, replace=replace, progress=advance)
+        except InputError as exc:
+            raise exc.with_file(str(file)) if exc.file is None else exc from None
     if as_json:
         _print_json(report.to_dict())
         return

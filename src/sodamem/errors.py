@@ -35,7 +35,8 @@ class InputError(SodaMemError):
         return f"{', '.join(where)}: {self.message}" if where else self.message
 
     def with_file(self, file: str) -> InputError:
-        return InputError(self.message, file=file, session=self.session, field=self.field)
+        """The same error (same class), naming the file it came from."""
+        return type(self)(self.message, file=file, session=self.session, field=self.field)
 
 
 class SessionConflictError(InputError):

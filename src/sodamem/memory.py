@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
-from sodamem.errors import AmbiguousIdError, NotFoundError
+from sodamem.errors import AmbiguousIdError, InputError, NotFoundError
 from sodamem.ingest.formats import InputFormat, load_sessions
 from sodamem.ingest.pipeline import ProgressCallback, ingest_sessions
 from sodamem.model import DEFAULT_USER, Session
@@ -62,9 +62,15 @@ class Memory:
         different content without ``replace=True``; in both cases nothing is written.
         Sessions that name their own ``user`` go there unless ``user`` is passed.
         """
+        from_file = isinstance(source, str | Path)
         sessions = load_sessions(source, format) if isinstance(source, str | Path) else list(source)
         owned = [(user or session.user or self.user, session) for session in sessions]
-        return ingest_sessions(self.store, owned, replace=replace, progress=progress)
+        try:
+            return ingest_sessions(self.store, owned, replace=replace, progress=progress)
+        except InputError as exc:
+            if from_file and exc.file is None:
+                raise exc.with_file(str(source)) from None
+            raise
 
     # -- search ----------------------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from sodamem.errors import InputError, SessionConflictError
-from sodamem.ingest.formats.common import check_turn_text
+from sodamem.ingest.formats.common import check_encodable, check_turn_text
 from sodamem.ingest.pieces import split_pieces
 from sodamem.model import Session
 from sodamem.records import IngestReport
@@ -86,6 +86,7 @@ def _check_session(session: Session) -> None:
     """The importers' checks, repeated for Session objects built by hand."""
     if not session.session_id:
         raise InputError("is empty", session=session.session_id, field="session_id")
+    check_encodable(session.session_id, session=None, field="session_id")
     if not session.turns:
         raise InputError("a session needs at least one turn", session=session.session_id, field="turns")
     for position, turn in enumerate(session.turns):
@@ -94,3 +95,7 @@ def _check_session(session: Session) -> None:
                 f"turn index {turn.index} at position {position}", session=session.session_id, field="turns"
             )
         check_turn_text(turn.text, session=session.session_id, field=f"turns[{position}].text")
+        for name in ("speaker", "turn_id", "caption"):
+            value = getattr(turn, name)
+            if value is not None:
+                check_encodable(value, session=session.session_id, field=f"turns[{position}].{name}")

@@ -83,6 +83,8 @@ def _jsonl_records(text: str) -> Iterator[tuple[int, Any]]:
             yield number, json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"malformed JSON at column {exc.colno}: {exc.msg}", field=f"line {number}") from None
+        except RecursionError:
+            raise InputError("JSON nested too deeply", field=f"line {number}") from None
 
 
 def _json(text: str) -> Any:
@@ -92,6 +94,8 @@ def _json(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply") from None
 
 
 def _detect(items: list[Any]) -> InputFormat:

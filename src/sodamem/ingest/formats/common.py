@@ -35,6 +35,19 @@ def require_str(
         raise InputError(f"expected a string, got {_json_type(value)}", session=session, field=name)
     if nonempty and not value.strip():
         raise InputError("is empty", session=session, field=name)
+    return check_encodable(value, session=session, field=name)
+
+
+def check_encodable(value: str, *, session: str | None, field: str) -> str:
+    """Refuse lone surrogates (a JSON escape like "\\ud83d" without its pair): not storable as UTF-8 text."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            f"contains an unpaired surrogate at character {exc.start} (a broken \\u escape)",
+            session=session,
+            field=field,
+        ) from None
     return value
 
 
@@ -58,7 +71,7 @@ def check_turn_text(text: str, *, session: str | None, field: str, max_chars: in
         )
     if "\x00" in text:
         raise InputError("turn text contains a NUL character", session=session, field=field)
-    return text
+    return check_encodable(text, session=session, field=field)
 
 
 def _json_type(value: Any) -> str:

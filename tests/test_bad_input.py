@@ -1,0 +1,545 @@
+"""Bad input: a typed error naming the file, session and field, and a database left exactly as it was.
+
+Every case starts from a SQLite file that already holds one good session.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sodamem import InputError, Memory, Session, SessionConflictError, SodaMemError, Turn
+from sodamem.cli import main
+
+TS = "2023-05-08T13:56:00"
+
+COUNTED_TABLES = (
+    "sessions",
+    "turns",
+    "pieces",
+    "facts",
+    "entities",
+    "links",
+    "fact_sources",
+    "fact_roles",
+    "turns_fts",
+    "pieces_fts",
+    "facts_fts",
+    # FTS5 shadow tables: one docsize row per indexed row, so a stale or missing index entry shows here.
+    "turns_fts_docsize",
+    "pieces_fts_docsize",
+)
+
+
+def record(session_id: str, *texts: str, **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "session_id": session_id,
+        "timestamp": TS,
+        "turns": [{"speaker": "user" if i % 2 == 0 else "assistant", "text": t} for i, t in enumerate(texts)],
+    }
+    body.update(extra)
+    return body
+
+
+GOOD = record("good-1", "My sister Ana lives in Lisbon.", "Lisbon is lovely in spring.")
+NEW = record("new-1", "I started learning the cello.", "How exciting!")
+
+
+def jsonl(*records: Any) -> bytes:
+    return "".join(json.dumps(r) + "\n" for r in records).encode()
+
+
+def as_json(data: Any) -> bytes:
+    return json.dumps(data).encode()
+
+
+def snapshot(db: Path) -> dict[str, Any]:
+    """Counts of every table plus the full rows of the core tables, read through a fresh connection."""
+    conn = sqlite3.connect(db)
+    try:
+        state: dict[str, Any] = {
+            table: conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in COUNTED_TABLES
+        }
+        for table in ("sessions", "turns", "pieces"):
+            state[f"{table} rows"] = conn.execute(f"SELECT * FROM {table} ORDER BY id").fetchall()
+        state["lisbon matches"] = conn.execute(
+            "SELECT count(*) FROM turns_fts WHERE turns_fts MATCH 'lisbon'"
+        ).fetchone()[0]
+        state["cello matches"] = conn.execute(
+            "SELECT count(*) FROM pieces_fts WHERE pieces_fts MATCH 'cello'"
+        ).fetchone()[0]
+        return state
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "mem.db"
+    good = tmp_path / "good.jsonl"
+    good.write_bytes(jsonl(GOOD))
+    with Memory(path) as memory:
+        report = memory.ingest(good)
+    assert report.sessions_added == 1
+    return path
+
+
+@pytest.fixture
+def memory(db: Path) -> Iterator[Memory]:
+    with Memory(db) as mem:
+        yield mem
+
+
+@pytest.fixture
+def before(db: Path) -> dict[str, Any]:
+    state = snapshot(db)
+    assert state["sessions"] == 1 and state["turns"] == 2 and state["pieces"] == 2
+    assert state["turns_fts_docsize"] == 2 and state["lisbon matches"] == 2
+    return state
+
+
+HUGE = "word " * 2_000_000  # 10 MB of text in one turn
+
+# (id, file name, bytes, format, session named in the error, field named in the error, words in the message)
+BAD_INPUTS: list[tuple[str, str, bytes, str, str | None, str | None, str]] = [
+    ("malformed-json", "s.json", b'[{"session_id": "new-1", "timestamp": ', "auto", None, None, "malformed JSON"),
+    ("malformed-json-object", "s.json", b'{"session_id": "new-1",\n', "auto", None, "line 1", "malformed JSON"),
+    ("jsonl-bad-line", "s.jsonl", jsonl(NEW) + b"{not json}\n", "auto", None, "line 2", "malformed JSON"),
+    ("list-of-numbers", "s.json", b"[1, 2, 3]", "auto", None, "item 0", "unrecognised format"),
+    ("list-of-numbers-as-json", "s.json", b"[1, 2, 3]", "json", None, "item 0", "expected a JSON object"),
+    ("top-level-string", "s.json", b'"hello"', "auto", None, "item 0", "unrecognised format"),
+    ("jsonl-line-is-a-list", "s.jsonl", jsonl(NEW, [1, 2]), "auto", None, "line 2", "expected a JSON object"),
+    ("turns-not-a-list", "s.jsonl", jsonl({**NEW, "turns": "hello"}), "auto", "new-1", "turns", "expected a JSON list"),
+    (
+        "turn-not-an-object",
+        "s.jsonl",
+        jsonl({**NEW, "turns": ["hello"]}),
+        "auto",
+        "new-1",
+        "turns[0]",
+        "expected a JSON object",
+    ),
+    (
+        "speaker-missing",
+        "s.jsonl",
+        jsonl({**NEW, "turns": [{"text": "hi"}]}),
+        "auto",
+        "new-1",
+        "turns[0].speaker",
+        "missing",
+    ),
+    (
+        "text-not-a-string",
+        "s.jsonl",
+        jsonl({**NEW, "turns": [{"speaker": "u", "text": 42}]}),
+        "auto",
+        "new-1",
+        "turns[0].text",
+        "expected a string",
+    ),
+    (
+        "session-id-missing",
+        "s.json",
+        as_json([{"timestamp": TS, "turns": []}]),
+        "json",
+        None,
+        "item 0: session_id",
+        "missing",
+    ),
+    ("non-utf8", "s.jsonl", jsonl(NEW)[:-3] + b"caf\xe9\n", "auto", None, None, "not valid UTF-8"),
+    ("huge-turn", "s.jsonl", jsonl(record("new-1", HUGE)), "auto", "new-1", "turns[0].text", "the limit is"),
+    ("nul-in-text", "s.jsonl", jsonl(record("new-1", "a\x00b")), "auto", "new-1", "turns[0].text", "NUL"),
+    ("empty-session", "s.jsonl", jsonl({**NEW, "turns": []}), "auto", "new-1", "turns", "at least one turn"),
+    (
+        "missing-timestamp",
+        "s.jsonl",
+        jsonl({k: v for k, v in NEW.items() if k != "timestamp"}),
+        "auto",
+        "new-1",
+        "timestamp",
+        "missing",
+    ),
+    (
+        "unparseable-timestamp",
+        "s.jsonl",
+        jsonl({**NEW, "timestamp": "last Tuesday"}),
+        "auto",
+        "new-1",
+        "timestamp",
+        "not an ISO 8601 timestamp",
+    ),
+    (
+        "impossible-timestamp",
+        "s.json",
+        as_json([{**NEW, "timestamp": "2023-02-30T10:00:00"}]),
+        "auto",
+        "new-1",
+        "timestamp",
+        "ISO 8601",
+    ),
+    (
+        "unparseable-turn-timestamp",
+        "s.jsonl",
+        jsonl({**NEW, "turns": [{"speaker": "u", "text": "hi", "timestamp": "noon"}]}),
+        "auto",
+        "new-1",
+        "turns[0].timestamp",
+        "ISO 8601",
+    ),
+    ("duplicate-session-ids", "s.jsonl", jsonl(NEW, NEW), "auto", "new-1", "session_id", "duplicate session id"),
+    (
+        "duplicate-session-ids-json",
+        "s.json",
+        as_json([NEW, record("new-1", "other")]),
+        "auto",
+        "new-1",
+        "session_id",
+        "duplicate session id",
+    ),
+    ("empty-json-file", "s.json", b"", "auto", None, None, "empty"),
+    ("blank-json-file", "s.json", b"  \n\n ", "auto", None, None, "empty"),
+    ("empty-jsonl-file", "s.jsonl", b"", "auto", None, None, "no sessions"),
+    ("empty-json-list", "s.json", b"[]", "auto", None, None, "no sessions"),
+    (
+        "valid-then-bad",
+        "s.jsonl",
+        jsonl(NEW, {**record("new-2", "fine"), "timestamp": "soon"}),
+        "auto",
+        "new-2",
+        "timestamp",
+        "ISO 8601",
+    ),
+    (
+        "valid-then-bad-json",
+        "s.json",
+        as_json([NEW, record("new-2", "ok", "x\x00")]),
+        "auto",
+        "new-2",
+        "turns[1].text",
+        "NUL",
+    ),
+    (
+        "locomo-valid-then-bad-date",
+        "l.json",
+        as_json(
+            [
+                {
+                    "sample_id": "conv-1",
+                    "conversation": {
+                        "session_1_date_time": "1:56 pm on 8 May, 2023",
+                        "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "Hi."}],
+                        "session_2_date_time": "25:99 pm on 9 May, 2023",
+                        "session_2": [{"speaker": "A", "dia_id": "D2:1", "text": "Hi again."}],
+                    },
+                }
+            ]
+        ),
+        "auto",
+        "conv-1_session_2",
+        "session_2_date_time",
+        "impossible date",
+    ),
+    (
+        "longmemeval-differing-copies",
+        "m.json",
+        as_json(
+            [
+                {
+                    "question_id": f"q{n}",
+                    "haystack_session_ids": ["shared"],
+                    "haystack_dates": ["2023/05/30 (Tue) 23:40"],
+                    "haystack_sessions": [[{"role": "user", "content": f"copy {n}"}]],
+                }
+                for n in (1, 2)
+            ]
+        ),
+        "auto",
+        "shared",
+        "session_id",
+        "duplicate session id",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "fmt", "session", "field", "words"),
+    [pytest.param(*case[1:], id=case[0]) for case in BAD_INPUTS],
+)
+def test_bad_input_raises_a_typed_error_and_changes_nothing(
+    tmp_path: Path,
+    db: Path,
+    memory: Memory,
+    before: dict[str, Any],
+    name: str,
+    content: bytes,
+    fmt: str,
+    session: str | None,
+    field: str | None,
+    words: str,
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(InputError) as info:
+        memory.ingest(path, format=fmt)
+    error = info.value
+    message = str(error)
+    assert type(error) is InputError
+    assert error.file == str(path)
+    assert str(path) in message
+    assert error.session == session
+    if session is not None:
+        assert repr(session) in message
+    assert error.field == field
+    if field is not None:
+        assert repr(field) in message
+    assert words in message
+    assert "\n" not in message
+    assert not memory.store.conn.in_transaction
+    assert snapshot(db) == before
+    # The memory is still usable after the refusal.
+    assert [h.session_id for h in memory.search("Lisbon")] == ["good-1", "good-1"]
+
+
+def test_non_utf8_error_gives_the_byte_offset(tmp_path: Path, memory: Memory) -> None:
+    path = tmp_path / "latin1.jsonl"
+    content = jsonl(NEW)[:-3] + b"caf\xe9\n"
+    path.write_bytes(content)
+    with pytest.raises(InputError) as info:
+        memory.ingest(path)
+    offset = content.index(b"\xe9")
+    assert f"byte {offset}" in str(info.value)
+
+
+def test_missing_file_is_an_input_error(tmp_path: Path, db: Path, memory: Memory, before: dict[str, Any]) -> None:
+    path = tmp_path / "nope.jsonl"
+    with pytest.raises(InputError) as info:
+        memory.ingest(path)
+    assert info.value.file == str(path)
+    assert "cannot read" in str(info.value)
+    assert snapshot(db) == before
+
+
+def test_hand_built_sessions_are_checked_too(db: Path, memory: Memory, before: dict[str, Any]) -> None:
+    ok = Session(session_id="hand-1", timestamp=datetime(2023, 5, 9), turns=(Turn(0, "u", "fine", "t0"),))
+    empty = Session(session_id="hand-2", timestamp=datetime(2023, 5, 9), turns=())
+    with pytest.raises(InputError) as info:
+        memory.ingest([ok, empty])
+    assert (info.value.session, info.value.field) == ("hand-2", "turns")
+    misnumbered = Session(session_id="hand-3", timestamp=datetime(2023, 5, 9), turns=(Turn(1, "u", "x", "t1"),))
+    with pytest.raises(InputError):
+        memory.ingest([ok, misnumbered])
+    with pytest.raises(InputError) as info:
+        memory.ingest([ok, ok])
+    assert "duplicate" in str(info.value)
+    assert snapshot(db) == before
+
+
+# -- re-ingesting a stored session id --------------------------------------------------------------------------
+
+CHANGED_GOOD = record("good-1", "My sister Ana moved to Porto.", "Porto has great bridges.")
+
+
+def test_conflicting_reingest_raises_and_changes_nothing(
+    tmp_path: Path, db: Path, memory: Memory, before: dict[str, Any]
+) -> None:
+    path = tmp_path / "changed.jsonl"
+    path.write_bytes(jsonl(NEW, CHANGED_GOOD))  # a new session first: it must not be written either
+    with pytest.raises(SessionConflictError) as info:
+        memory.ingest(path)
+    assert info.value.session == "good-1"
+    assert "'good-1'" in str(info.value)
+    assert "replace" in str(info.value)
+    assert isinstance(info.value, InputError)
+    assert snapshot(db) == before
+
+
+def test_replace_swaps_in_the_new_content(tmp_path: Path, db: Path, memory: Memory, before: dict[str, Any]) -> None:
+    path = tmp_path / "changed.jsonl"
+    path.write_bytes(jsonl(NEW, CHANGED_GOOD))
+    report = memory.ingest(path, replace=True)
+    assert (report.sessions_added, report.sessions_replaced, report.sessions_unchanged) == (1, 1, 0)
+    stored = memory.session("good-1")
+    assert [t.text for t in stored.turns] == ["My sister Ana moved to Porto.", "Porto has great bridges."]
+    assert memory.search("Lisbon") == []
+    assert {h.session_id for h in memory.search("Porto")} == {"good-1"}
+    after = snapshot(db)
+    assert after["sessions"] == 2 and after["turns"] == 4 and after["pieces"] == 4
+    assert after["turns_fts_docsize"] == after["turns"]
+    assert after["pieces_fts_docsize"] == after["pieces"]
+    assert after["lisbon matches"] == 0
+    memory.store.conn.execute("INSERT INTO turns_fts (turns_fts) VALUES ('integrity-check')")
+    memory.store.conn.execute("INSERT INTO pieces_fts (pieces_fts) VALUES ('integrity-check')")
+
+
+def test_replace_is_not_needed_for_an_identical_session(
+    tmp_path: Path, db: Path, memory: Memory, before: dict[str, Any]
+) -> None:
+    path = tmp_path / "same.json"
+    path.write_bytes(as_json([GOOD]))  # the same content in the other generic layout
+    report = memory.ingest(path, replace=True)
+    assert (report.sessions_added, report.sessions_replaced, report.sessions_unchanged) == (0, 0, 1)
+    assert snapshot(db) == before
+
+
+def test_same_session_id_for_another_user_is_no_conflict(tmp_path: Path, memory: Memory) -> None:
+    path = tmp_path / "other_user.jsonl"
+    path.write_bytes(jsonl(CHANGED_GOOD))
+    report = memory.ingest(path, user="someone-else")
+    assert report.sessions_added == 1
+    assert memory.session("good-1").turns[0].text == "My sister Ana lives in Lisbon."
+    assert memory.session("good-1", user="someone-else").turns[0].text == "My sister Ana moved to Porto."
+
+
+def test_identical_reingest_is_idempotent(tmp_path: Path, db: Path, memory: Memory) -> None:
+    path = tmp_path / "two.jsonl"
+    path.write_bytes(jsonl(NEW, record("new-2", "Second session.", "Indeed.")))
+    first = memory.ingest(path)
+    assert (first.sessions_added, first.sessions_unchanged, first.turns_added) == (2, 0, 4)
+    state = snapshot(db)
+    second = memory.ingest(path)
+    assert second.sessions_added == 0
+    assert second.sessions_replaced == 0
+    assert second.sessions_unchanged == 2
+    assert (second.turns_added, second.pieces_added) == (0, 0)
+    assert snapshot(db) == state
+
+
+# -- bugs found while writing these tests, now fixed ---------------------------------------------
+
+
+def test_conflict_error_names_the_file(tmp_path: Path, memory: Memory) -> None:
+    path = tmp_path / "changed.jsonl"
+    path.write_bytes(jsonl(CHANGED_GOOD))
+    with pytest.raises(SessionConflictError) as info:
+        memory.ingest(path)
+    assert info.value.file == str(path)
+    assert str(path) in str(info.value)
+
+
+def test_deeply_nested_json_is_an_input_error(tmp_path: Path, db: Path, memory: Memory) -> None:
+    path = tmp_path / "deep.json"
+    path.write_bytes(b"[" * 100_000)
+    with pytest.raises(InputError) as info:
+        memory.ingest(path)
+    assert info.value.file == str(path)
+
+
+def test_lone_surrogate_escape_is_an_input_error(
+    tmp_path: Path, db: Path, memory: Memory, before: dict[str, Any]
+) -> None:
+    path = tmp_path / "surrogate.jsonl"
+    path.write_bytes(jsonl(NEW).replace(b"cello", b"cello \\ud83d"))
+    try:
+        with pytest.raises(InputError) as info:
+            memory.ingest(path)
+    finally:
+        assert snapshot(db) == before
+    assert (info.value.session, info.value.field) == ("new-1", "turns[0].text")
+
+
+# -- the command line ------------------------------------------------------------------------------------------
+
+
+def run_cli(args: list[str]) -> int | str | None:
+    """Run ``sodamem.cli.main``; return the exit code (None when it returns without exiting)."""
+    try:
+        main(args)
+    except SystemExit as exc:
+        return exc.code
+    return None
+
+
+CLI_CASES = [case for case in BAD_INPUTS if case[0] != "huge-turn"]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "fmt"),
+    [pytest.param(case[1], case[2], case[3], id=case[0]) for case in CLI_CASES],
+)
+def test_cli_bad_input_exits_2_with_one_error_line(
+    tmp_path: Path,
+    db: Path,
+    before: dict[str, Any],
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    content: bytes,
+    fmt: str,
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(SystemExit) as info:
+        main(["--db", str(db), "ingest", "--format", fmt, str(path)])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error:")
+    assert str(path) in lines[0]
+    assert "Traceback" not in out + err
+    assert snapshot(db) == before
+
+
+def test_cli_conflict_exits_2_and_replace_succeeds(
+    tmp_path: Path, db: Path, before: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "changed.jsonl"
+    path.write_bytes(jsonl(CHANGED_GOOD))
+    assert run_cli(["--db", str(db), "ingest", str(path)]) == 2
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:")
+    assert "'good-1'" in lines[0] and "--replace" in lines[0]
+    assert "Traceback" not in out + err
+    assert snapshot(db) == before
+
+    assert run_cli(["--db", str(db), "ingest", "--replace", "--json", str(path)]) is None
+    report = json.loads(capsys.readouterr().out)
+    assert (report["sessions_replaced"], report["sessions_added"]) == (1, 0)
+    assert snapshot(db)["lisbon matches"] == 0
+
+
+def test_cli_reingest_is_idempotent(tmp_path: Path, db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "two.jsonl"
+    path.write_bytes(jsonl(NEW, record("new-2", "Second session.")))
+    assert run_cli(["--db", str(db), "ingest", "--json", str(path)]) is None
+    first = json.loads(capsys.readouterr().out)
+    assert first["sessions_added"] == 2
+    state = snapshot(db)
+    assert run_cli(["--db", str(db), "ingest", "--json", str(path)]) is None
+    second = json.loads(capsys.readouterr().out)
+    assert (second["sessions_added"], second["sessions_unchanged"], second["turns_added"]) == (0, 2, 0)
+    assert snapshot(db) == state
+
+
+def test_cli_missing_file_exits_2(tmp_path: Path, db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "absent.json"
+    assert run_cli(["--db", str(db), "ingest", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and str(path) in err
+
+
+def test_cli_conflict_error_names_the_file(tmp_path: Path, db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "changed.jsonl"
+    path.write_bytes(jsonl(CHANGED_GOOD))
+    assert run_cli(["--db", str(db), "ingest", str(path)]) == 2
+    assert str(path) in capsys.readouterr().err
+
+
+def test_cli_deeply_nested_json_exits_2(tmp_path: Path, db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "deep.json"
+    path.write_bytes(b"[" * 100_000)
+    assert run_cli(["--db", str(db), "ingest", str(path)]) == 2
+    assert capsys.readouterr().err.startswith("error:")
+
+
+def test_typed_errors_share_a_base_class() -> None:
+    assert issubclass(SessionConflictError, InputError)
+    assert issubclass(InputError, SodaMemError)
+    error = InputError("missing", file="f.json", session="s", field="turns")
+    assert str(error) == "file f.json, session 's', field 'turns': missing"
