@@ -195,6 +195,15 @@ def demo(demo_db: str | None, as_json: bool) -> None:
         click.echo()
 
 
+def _register_bench() -> None:
+    from sodamem.bench.cli import bench
+
+    cli.add_command(bench)
+
+
+_register_bench()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: bad input ends with a one-line error and exit code 2, never a traceback."""
     run: Callable[..., Any] = cli.main

@@ -49,3 +49,7 @@ class NotFoundError(SodaMemError):
 
 class AmbiguousIdError(SodaMemError):
     """An id that matches more than one record; the message lists the candidates."""
+
+
+class MissingDependencyError(SodaMemError):
+    """An optional backend whose packages are not installed; the message names the extra to install."""

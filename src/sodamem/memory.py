@@ -7,7 +7,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
+from sodamem.embed.base import Embedder
+from sodamem.embed.resolve import SETTING_KEY, resolve_embedder
 from sodamem.errors import AmbiguousIdError, InputError, NotFoundError
+from sodamem.ingest.embedding import embed_missing
 from sodamem.ingest.formats import InputFormat, load_sessions
 from sodamem.ingest.pipeline import ProgressCallback, ingest_sessions
 from sodamem.model import DEFAULT_USER, Session
@@ -20,7 +23,7 @@ from sodamem.records import (
     TurnRecord,
     UserStats,
 )
-from sodamem.retrieve.lexical import LexicalSettings, bm25_search
+from sodamem.retrieve.search import Searcher, SearchMode, SearchSettings
 from sodamem.store.sqlite import SQLiteStore
 
 
@@ -30,9 +33,21 @@ class Memory:
     Every read is scoped to one user: ``user`` here is the default, each method can name another.
     """
 
-    def __init__(self, path: str | Path = ":memory:", *, user: str = DEFAULT_USER) -> None:
+    def __init__(
+        self,
+        path: str | Path = ":memory:",
+        *,
+        user: str = DEFAULT_USER,
+        embedder: Embedder | str | None = None,
+        search_settings: SearchSettings | None = None,
+    ) -> None:
+        """``embedder``: an Embedder, a spec (``"minilm"``, ``"minilm-int8"``, ``"fake"``, ``"auto"``,
+        ``"none"``), or None for the one this database was built with (lexical search only if none).
+        Models load lazily, on first use."""
         self.user = user
         self.store = SQLiteStore(path)
+        self.embedder, self._embedder_spec = resolve_embedder(embedder, self.store.get_setting(SETTING_KEY))
+        self.searcher = Searcher(self.store, self.embedder, search_settings)
 
     def close(self) -> None:
         self.store.close()
@@ -55,6 +70,7 @@ class Memory:
         user: str | None = None,
         replace: bool = False,
         progress: ProgressCallback | None = None,
+        embed_progress: ProgressCallback | None = None,
     ) -> IngestReport:
         """Ingest a file (generic JSON/JSONL, LoCoMo or LongMemEval) or Session objects.
 
@@ -66,19 +82,33 @@ class Memory:
         sessions = load_sessions(source, format) if isinstance(source, str | Path) else list(source)
         owned = [(user or session.user or self.user, session) for session in sessions]
         try:
-            return ingest_sessions(self.store, owned, replace=replace, progress=progress)
+            report = ingest_sessions(self.store, owned, replace=replace, progress=progress)
         except InputError as exc:
             if from_file and exc.file is None:
                 raise exc.with_file(str(source)) from None
             raise
+        report.embedded = self.embed_missing(progress=embed_progress)
+        return report
+
+    def embed_missing(self, *, progress: ProgressCallback | None = None) -> int:
+        """Embed every stored turn and piece that has no vector for this memory's embedder (cached by text)."""
+        if self.embedder is None:
+            return 0
+        if self._embedder_spec is not None:
+            self.store.set_setting(SETTING_KEY, self._embedder_spec)
+        return embed_missing(self.store, self.embedder, progress=progress)
 
     # -- search ----------------------------------------------------------------------------------------------
 
     def search(
-        self, query: str, *, k: int = 10, user: str | None = None, settings: LexicalSettings | None = None
+        self, query: str, *, k: int = 10, user: str | None = None, mode: SearchMode | str = SearchMode.AUTO
     ) -> list[SearchHit]:
-        """Cited BM25 hits on pieces and turns, best first, one per turn, with neighbouring turns as context."""
-        return bm25_search(self.store, user or self.user, query, k, settings)
+        """Cited hits, best first, one per turn, with neighbouring turns as context.
+
+        ``mode``: ``auto`` (the memory's own fusion when an embedder is configured, else BM25), ``bm25``,
+        ``dense``, ``hybrid-rrf`` or ``sodamem``.
+        """
+        return self.searcher.search(user or self.user, query, k, mode)
 
     # -- lookups ---------------------------------------------------------------------------------------------
 

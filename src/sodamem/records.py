@@ -115,6 +115,7 @@ class IngestReport:
     sessions_unchanged: int = 0
     turns_added: int = 0
     pieces_added: int = 0
+    embedded: int = 0  # texts newly embedded (cached vectors are reused)
     session_ids: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:

@@ -132,6 +132,20 @@ END;
 """
 
 
+_M0003_EMBEDDINGS = """
+-- Vectors cached by (model, sha256 of the embedded text): nothing is embedded twice, across users and sessions.
+CREATE TABLE embeddings (
+    model TEXT NOT NULL,
+    text_hash TEXT NOT NULL,
+    dim INTEGER NOT NULL CHECK (dim > 0),
+    vector BLOB NOT NULL CHECK (length(vector) = 4 * dim),
+    PRIMARY KEY (model, text_hash)
+) WITHOUT ROWID;
+ALTER TABLE turns ADD COLUMN embed_hash TEXT;
+ALTER TABLE pieces ADD COLUMN embed_hash TEXT;
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_core_tables", _M0001_CORE),
     (
@@ -140,6 +154,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         + _fts_for("pieces", ("text",))
         + _fts_for("facts", ("text", "predicate")),
     ),
+    ("0003_embeddings", _M0003_EMBEDDINGS),
 )
 
 

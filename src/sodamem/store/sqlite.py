@@ -5,6 +5,7 @@ One writer; WAL; foreign keys on. Every query takes the user namespace explicitl
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -25,9 +26,28 @@ class FtsRow:
     bm25: float
 
 
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def turn_embedding_text(speaker: str, text: str, caption: str | None) -> str:
+    """What represents a turn in the vector index: who said it, what, and any image caption.
+
+    The speaker matters: on the LoCoMo dev split, flat MiniLM recall_any@10 over turns is 0.34 without it and
+    0.54 with it, since questions name the person ("What did Caroline ...").
+    """
+    said = f"{speaker}: {text}"
+    return f"{said}\n[image: {caption}]" if caption else said
+
+
+def piece_embedding_text(speaker: str, text: str) -> str:
+    return f"{speaker}: {text}"
+
+
 class SQLiteStore:
     def __init__(self, path: str | Path = ":memory:") -> None:
         self.path = str(path)
+        self.generation = 0  # bumped on every content write; in-memory indexes compare it to know they are stale
         self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.conn.row_factory = sqlite3.Row
         self.conn.execute("PRAGMA foreign_keys = ON")
@@ -87,14 +107,85 @@ class SQLiteStore:
             for turn, turn_pieces in zip(session.turns, pieces, strict=True):
                 turn_time = (turn.timestamp or session.timestamp).isoformat()
                 turn_pk = conn.execute(
-                    "INSERT INTO turns (session_pk, user, idx, turn_id, speaker, text, caption, timestamp)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (session_pk, user, turn.index, turn.turn_id, turn.speaker, turn.text, turn.caption, turn_time),
+                    "INSERT INTO turns (session_pk, user, idx, turn_id, speaker, text, caption, timestamp, embed_hash)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        session_pk,
+                        user,
+                        turn.index,
+                        turn.turn_id,
+                        turn.speaker,
+                        turn.text,
+                        turn.caption,
+                        turn_time,
+                        text_hash(turn_embedding_text(turn.speaker, turn.text, turn.caption)),
+                    ),
                 ).lastrowid
                 conn.executemany(
-                    "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text) VALUES (?, ?, ?, ?, ?, ?)",
-                    [(turn_pk, user, p.index, p.char_start, p.char_end, p.text) for p in turn_pieces],
+                    "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text, embed_hash)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            turn_pk,
+                            user,
+                            p.index,
+                            p.char_start,
+                            p.char_end,
+                            p.text,
+                            text_hash(piece_embedding_text(turn.speaker, p.text)),
+                        )
+                        for p in turn_pieces
+                    ],
                 )
+        self.generation += 1
+
+    # -- embeddings -------------------------------------------------------------------------------------------
+
+    def missing_embeddings(self, model: str, user: str | None = None) -> dict[str, str]:
+        """``text_hash -> text`` of turns and pieces that have no vector under ``model`` yet."""
+        missing: dict[str, str] = {}
+        where = " AND r.user = ?" if user is not None else ""
+        params: tuple[str, ...] = (model, user) if user is not None else (model,)
+        turn_sql = (
+            "SELECT r.embed_hash, r.speaker, r.text, r.caption FROM turns r LEFT JOIN embeddings e"
+            " ON e.model = ? AND e.text_hash = r.embed_hash WHERE e.text_hash IS NULL" + where
+        )
+        for row in self.conn.execute(turn_sql, params):
+            missing[row["embed_hash"]] = turn_embedding_text(row["speaker"], row["text"], row["caption"])
+        piece_sql = (
+            "SELECT r.embed_hash, t.speaker, r.text FROM pieces r JOIN turns t ON t.id = r.turn_pk"
+            " LEFT JOIN embeddings e ON e.model = ? AND e.text_hash = r.embed_hash WHERE e.text_hash IS NULL" + where
+        )
+        for row in self.conn.execute(piece_sql, params):
+            missing[row["embed_hash"]] = piece_embedding_text(row["speaker"], row["text"])
+        return missing
+
+    def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None:
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT OR IGNORE INTO embeddings (model, text_hash, dim, vector) VALUES (?, ?, ?, ?)",
+                [(model, digest, dim, blob) for digest, blob in items],
+            )
+        self.generation += 1
+
+    def vector_rows(self, model: str, user: str, table: str) -> list[tuple[int, bytes]]:
+        """``(row id, vector blob)`` of every turn or piece of ``user`` embedded under ``model``."""
+        if table not in ("turns", "pieces"):
+            raise ValueError(f"no vectors for {table!r}")
+        rows = self.conn.execute(
+            f"SELECT r.id, e.vector FROM {table} r JOIN embeddings e ON e.model = ? AND e.text_hash = r.embed_hash"
+            " WHERE r.user = ? ORDER BY r.id",
+            (model, user),
+        ).fetchall()
+        return [(int(r[0]), bytes(r[1])) for r in rows]
+
+    def get_setting(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
 
     # -- lexical search -------------------------------------------------------------------------------------
 

@@ -1,0 +1,131 @@
+"""``sodamem bench ...``: thin click commands over the benchmark modules."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sodamem.bench.report import SessionRule, plot_recall, render_markdown, run_to_json, summarise
+from sodamem.bench.runner import BUDGETS, SYSTEMS, BenchRun, BenchUnit, run_retrieval
+from sodamem.embed import EMBEDDER_CHOICES, load_embedder
+from sodamem.embed.base import Embedder
+from sodamem.embed.cache import CachedEmbedder
+
+
+def default_cache() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "sodamem" / "embeddings.db"
+
+
+def _ks(value: str) -> tuple[int, ...]:
+    try:
+        ks = tuple(sorted({int(v) for v in value.split(",") if v.strip()}))
+    except ValueError:
+        raise click.BadParameter(f"expected comma-separated integers, got {value!r}") from None
+    if not ks or ks[0] < 1:
+        raise click.BadParameter("k values must be >= 1")
+    return ks
+
+
+def _embedder(spec: str, cache: Path | None) -> Embedder | None:
+    if spec == "none":
+        return None
+    embedder = load_embedder(spec)
+    return CachedEmbedder(embedder, cache) if cache is not None else embedder
+
+
+def _common(func: Any) -> Any:
+    options = [
+        click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True),
+        click.option(
+            "--system", "systems", multiple=True, type=click.Choice(SYSTEMS), help="Repeat to pick (default: all)."
+        ),
+        click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True),
+        click.option("--cache", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Embedding cache."),
+        click.option("--no-cache", is_flag=True, help="Embed everything afresh."),
+        click.option("--limit", type=int, default=None, help="Only the first N units (conversations / questions)."),
+        click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None),
+        click.option("--report", type=click.Path(dir_okay=False, path_type=Path), default=None),
+        click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@click.group()
+def bench() -> None:
+    """Benchmarks: LoCoMo and LongMemEval retrieval, performance."""
+
+
+@bench.command()
+@_common
+@click.option("--k", "k_values", default="1,5,10,20", show_default=True, help="Comma-separated k values.")
+def locomo(k_values: str, **options: Any) -> None:
+    """Turn-level retrieval on LoCoMo: one fresh memory per conversation, categories 1-4 scored."""
+    from sodamem.bench.locomo import load_locomo
+
+    units, notes = load_locomo(options["data"])
+    _run(units, "LoCoMo", _ks(k_values), "topk-turns", asdict(notes), **options)
+
+
+@bench.command()
+@_common
+@click.option("--granularity", type=click.Choice(["session", "turn"]), default="session", show_default=True)
+@click.option("--k", "k_values", default="1,3,5,10,30,50", show_default=True, help="Comma-separated k values.")
+def longmemeval(granularity: str, k_values: str, **options: Any) -> None:
+    """LongMemEval retrieval with its own metric definitions (user turns only; abstention skipped)."""
+    from sodamem.bench.longmemeval import load_longmemeval
+
+    units, notes = load_longmemeval(options["data"], "turn" if granularity == "turn" else "session")
+    _run(units, f"LongMemEval ({granularity})", _ks(k_values), "widen", asdict(notes), **options)
+
+
+def _run(
+    units: list[BenchUnit],
+    title: str,
+    ks: tuple[int, ...],
+    session_rule: SessionRule,
+    notes: dict[str, Any],
+    *,
+    data: Path,
+    systems: tuple[str, ...],
+    embedder: str,
+    cache: Path | None,
+    no_cache: bool,
+    limit: int | None,
+    json_out: Path | None,
+    report: Path | None,
+    plot: Path | None,
+) -> None:
+    chosen = systems or (SYSTEMS if embedder != "none" else ("bm25",))
+    units = units[:limit] if limit is not None else units
+    model = _embedder(embedder, None if no_cache else (cache or default_cache()))
+    total = sum(len(u.questions) for u in units)
+    with click.progressbar(length=total, label=title, file=sys.stderr, hidden=not sys.stderr.isatty()) as bar:
+        last = 0
+
+        def advance(done: int, _total: int) -> None:
+            nonlocal last
+            bar.update(done - last)
+            last = done
+
+        run: BenchRun = run_retrieval(
+            units, dataset=title, systems=chosen, ks=ks, budgets=BUDGETS, embedder=model, progress=advance
+        )
+    run.notes = {"data": data.name, **notes}
+    summary = summarise(run, session_rule=session_rule)
+    markdown = render_markdown(run, summary, title)
+    click.echo(markdown)
+    if json_out is not None:
+        json_out.write_text(json.dumps(run_to_json(run, summary), indent=1), "utf-8")
+    if report is not None:
+        report.write_text(f"# SodaMem retrieval benchmark\n\n{markdown}\nNotes: {json.dumps(run.notes)}\n", "utf-8")
+    if plot is not None:
+        plot_recall(summary, ks, plot, title)

@@ -1,0 +1,77 @@
+"""LoCoMo as a retrieval benchmark: conversations, their QA items, and the quirks counted on the way."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sodamem.bench.metrics import parse_evidence
+from sodamem.bench.runner import BenchQuestion, BenchUnit
+from sodamem.errors import InputError
+from sodamem.ingest.formats.locomo import locomo_session_id, parse_locomo_conversation
+
+CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+SCORED_CATEGORIES = (1, 2, 3, 4)
+
+
+@dataclass(slots=True)
+class LocomoNotes:
+    """What the loader met in the data: counted, never fatal."""
+
+    conversations: int = 0
+    questions: int = 0
+    empty_evidence: int = 0
+    malformed_evidence_tokens: int = 0
+    unreachable_evidence_ids: int = 0
+    questions_without_answer: int = 0
+    by_category: dict[int, int] = field(default_factory=dict)
+
+
+def load_locomo(path: str | Path) -> tuple[list[BenchUnit], LocomoNotes]:
+    """One unit per conversation: its sessions and its questions (evidence = LoCoMo dia_ids)."""
+    path = Path(path)
+    try:
+        data: Any = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"cannot read a LoCoMo file: {exc}", file=str(path)) from None
+    if not isinstance(data, list):
+        data = [data]
+    notes = LocomoNotes()
+    units = []
+    for sample in data:
+        sample_id = str(sample["sample_id"])
+        sessions = list(parse_locomo_conversation(sample_id, sample["conversation"]))
+        session_of = {t.turn_id: s.session_id for s in sessions for t in s.turns}
+        questions = []
+        for index, qa in enumerate(sample.get("qa", [])):
+            category = int(qa.get("category", 0))
+            parsed = parse_evidence([str(e) for e in qa.get("evidence", [])])
+            reachable = tuple(e for e in parsed.ids if e in session_of)
+            notes.questions += 1
+            notes.by_category[category] = notes.by_category.get(category, 0) + 1
+            notes.malformed_evidence_tokens += len(parsed.malformed)
+            notes.unreachable_evidence_ids += len(parsed.ids) - len(reachable)
+            notes.empty_evidence += not parsed.ids
+            answer = qa.get("answer")
+            notes.questions_without_answer += answer is None
+            questions.append(
+                BenchQuestion(
+                    qid=f"{sample_id}#{index}",
+                    question=str(qa["question"]),
+                    category=CATEGORY_NAMES.get(category, str(category)),
+                    answer=None if answer is None else str(answer),
+                    relevant_turns=reachable,
+                    relevant_sessions=tuple(dict.fromkeys(session_of[e] for e in reachable)),
+                    scored=category in SCORED_CATEGORIES,
+                )
+            )
+        notes.conversations += 1
+        units.append(BenchUnit(unit_id=sample_id, sessions=sessions, questions=questions))
+    return units, notes
+
+
+def session_of_dia_id(sample_id: str, dia_id: str) -> str:
+    """``D3:7`` of conv-26 -> ``conv-26_session_3``."""
+    return locomo_session_id(sample_id, int(dia_id.split(":")[0][1:]))

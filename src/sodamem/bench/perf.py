@@ -1,0 +1,677 @@
+"""Performance bench: ingest throughput, search latency, peak memory and database size as the history grows.
+
+The corpus is the LoCoMo dev conversations replayed under fresh session ids (``<session_id>#r<N>``) until it holds
+exactly ``size`` turns, all in one user namespace. For each size:
+
+* ingest without embeddings into a fresh SQLite file (turns/s, pieces/s, database MB per 1,000 turns);
+* ingest with the embedder into a second fresh file (rates include embedding time). Vectors are cached by
+  (model, text hash), so replayed texts are cache hits: only the distinct texts reach the model, and both counts
+  are reported;
+* search latency over LoCoMo questions, per mode, in a separate process (``multiprocessing`` spawn) that opens
+  the database, loads the model, warms up and times the queries, and reports its own peak RSS.
+
+Absolute times drift between machines and runs; compare the same-run ratios (latency at a size divided by the
+latency at the smallest size).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import resource
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sodamem.embed import load_embedder
+from sodamem.embed.base import Embedder
+from sodamem.embed.resolve import SETTING_KEY
+from sodamem.ingest.formats.locomo import parse_locomo_conversation
+from sodamem.ingest.pieces import split_pieces
+from sodamem.memory import Memory
+from sodamem.model import Session
+from sodamem.store.sqlite import piece_embedding_text
+
+DEFAULT_SIZES: tuple[int, ...] = (1_000, 10_000, 100_000)
+BENCH_USER = "bench"
+WARMUP_QUERIES = 5
+EMBED_THROUGHPUT_TEXTS = 1_000
+
+Progress = Callable[[str], None]
+
+
+# -- report types -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class IngestFigures:
+    """Ingest without embeddings: splitting into pieces, FTS indexing, SQLite writes."""
+
+    turns: int
+    pieces: int
+    sessions: int
+    seconds: float
+    turns_per_s: float
+    pieces_per_s: float
+    db_mb: float  # database + -wal after a truncating checkpoint
+    db_mb_per_1k_turns: float
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedIngestFigures:
+    """Ingest with the embedder; rates include the embedding time.
+
+    ``texts_total`` counts every turn and piece text that got a vector (replays included); ``texts_embedded`` only
+    the distinct texts the model actually ran on (the rest were (model, text hash) cache hits).
+    """
+
+    turns: int
+    pieces: int
+    seconds: float  # write + embed
+    write_seconds: float
+    embed_seconds: float
+    turns_per_s: float
+    pieces_per_s: float
+    texts_total: int
+    texts_embedded: int
+    texts_embedded_per_s: float  # distinct texts through the model per embedding second
+    texts_per_s: float  # texts_total per embedding second (cache hits included)
+    db_mb: float
+    db_mb_per_1k_turns: float
+
+
+@dataclass(frozen=True, slots=True)
+class LatencyFigures:
+    mode: str
+    queries: int
+    p50_ms: float
+    p95_ms: float
+    mean_ms: float
+    max_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFigures:
+    """The search phase of one size, measured in its own (spawned) process."""
+
+    database: str  # "embedded" or "lexical": which of the size's databases was searched
+    k: int
+    latency: tuple[LatencyFigures, ...]
+    peak_rss_mb: float  # the search process's own peak (interpreter + model + index + queries)
+    model_load_seconds: float
+
+    def mode(self, mode: str) -> LatencyFigures | None:
+        return next((f for f in self.latency if f.mode == mode), None)
+
+
+@dataclass(frozen=True, slots=True)
+class SizeResult:
+    size: int
+    ingest: IngestFigures
+    embed_ingest: EmbedIngestFigures | None
+    search: SearchFigures
+    process_peak_rss_mb: float  # the bench process's peak so far (monotone across sizes)
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddingThroughput:
+    """The loaded model on sentence-sized LoCoMo pieces (speaker-prefixed, as ingest embeds them)."""
+
+    model: str
+    texts: int
+    seconds: float
+    texts_per_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class LatencyRatio:
+    """Latency at ``size`` divided by latency at the smallest size, same run, same mode."""
+
+    size: int
+    mode: str
+    p50: float
+    p95: float
+    mean: float
+
+
+@dataclass(slots=True)
+class PerfReport:
+    locomo_path: str
+    embedder: str | None  # the spec, e.g. "minilm"
+    embedder_name: str | None  # the model name vectors are cached under
+    queries: int
+    k: int
+    sizes: list[int]
+    embed_sizes: list[int]
+    results: list[SizeResult] = field(default_factory=list)
+    embedding: EmbeddingThroughput | None = None
+    latency_ratios: list[LatencyRatio] = field(default_factory=list)
+    corpus_turns: int = 0  # turns in one pass over the dev conversations
+    corpus_sessions: int = 0
+    seconds: float = 0.0
+    machine: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# -- corpus -------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LocomoDev:
+    sessions: tuple[Session, ...]
+    questions: tuple[str, ...]
+
+
+def load_locomo_dev(path: Path) -> LocomoDev:
+    """The sessions (in file order) and the questions of a LoCoMo file."""
+    items = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(items, list):
+        raise ValueError(f"{path}: expected a JSON list of LoCoMo samples")
+    sessions: list[Session] = []
+    questions: list[str] = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        sessions.extend(parse_locomo_conversation(str(item["sample_id"]), item.get("conversation")))
+        for qa in item.get("qa") or []:
+            question = qa.get("question") if isinstance(qa, dict) else None
+            if isinstance(question, str) and question.strip():
+                questions.append(question)
+    if not sessions:
+        raise ValueError(f"{path}: no sessions")
+    if not questions:
+        raise ValueError(f"{path}: no questions")
+    return LocomoDev(tuple(sessions), tuple(questions))
+
+
+def build_corpus(sessions: Sequence[Session], size: int, user: str = BENCH_USER) -> list[Session]:
+    """Replay ``sessions`` as ``<session_id>#r<N>`` (N = 0, 1, ...) until exactly ``size`` turns.
+
+    The last session is cut short when needed; turn ids stay as they are (unique within each session).
+    """
+    if size < 1:
+        raise ValueError(f"size must be at least 1, got {size}")
+    if not any(s.turns for s in sessions):
+        raise ValueError("no turns to replay")
+    out: list[Session] = []
+    remaining = size
+    replay = 0
+    while remaining > 0:
+        for session in sessions:
+            if remaining <= 0:
+                break
+            if not session.turns:
+                continue
+            turns = session.turns[:remaining]
+            out.append(replace(session, session_id=f"{session.session_id}#r{replay}", turns=turns, user=user))
+            remaining -= len(turns)
+        replay += 1
+    return out
+
+
+def cycle_questions(questions: Sequence[str], count: int, offset: int = 0) -> list[str]:
+    return [questions[(offset + i) % len(questions)] for i in range(count)]
+
+
+# -- measurements -------------------------------------------------------------------------------------------------
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set size in MB (ru_maxrss is KB on Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def checkpointed_db_mb(memory: Memory) -> float:
+    """Size of the database file plus its -wal after ``PRAGMA wal_checkpoint(TRUNCATE)``, in MB."""
+    memory.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    path = Path(memory.store.path)
+    total = sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal")) if p.exists())
+    return total / (1024 * 1024)
+
+
+def latency_figures(mode: str, latencies_ms: Sequence[float]) -> LatencyFigures:
+    if not latencies_ms:
+        raise ValueError("no latencies")
+    values = np.asarray(latencies_ms, dtype=np.float64)
+    return LatencyFigures(
+        mode=mode,
+        queries=len(values),
+        p50_ms=float(np.percentile(values, 50)),
+        p95_ms=float(np.percentile(values, 95)),
+        mean_ms=float(values.mean()),
+        max_ms=float(values.max()),
+    )
+
+
+def _rate(count: int, seconds: float) -> float:
+    return count / seconds if seconds > 0 else float("inf")
+
+
+def _fresh_db(path: Path) -> Path:
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        p.unlink(missing_ok=True)
+    return path
+
+
+def _ingest_lexical(corpus: Sequence[Session], db: Path) -> IngestFigures:
+    with Memory(_fresh_db(db), user=BENCH_USER, embedder="none") as memory:
+        start = time.perf_counter()
+        report = memory.ingest(corpus)
+        seconds = time.perf_counter() - start
+        db_mb = checkpointed_db_mb(memory)
+    turns = report.turns_added
+    return IngestFigures(
+        turns=turns,
+        pieces=report.pieces_added,
+        sessions=report.sessions_added,
+        seconds=seconds,
+        turns_per_s=_rate(turns, seconds),
+        pieces_per_s=_rate(report.pieces_added, seconds),
+        db_mb=db_mb,
+        db_mb_per_1k_turns=db_mb * 1000 / turns,
+    )
+
+
+def _ingest_embedded(corpus: Sequence[Session], db: Path, embedder: Embedder, spec: str) -> EmbedIngestFigures:
+    with Memory(_fresh_db(db), user=BENCH_USER, embedder=embedder) as memory:
+        embed_started: list[float] = []
+
+        def on_embed(done: int, total: int) -> None:
+            if not embed_started:
+                embed_started.append(time.perf_counter())
+
+        start = time.perf_counter()
+        report = memory.ingest(corpus, embed_progress=on_embed)
+        end = time.perf_counter()
+        memory.store.set_setting(SETTING_KEY, spec)  # so later opens pick the same model (an object records none)
+        db_mb = checkpointed_db_mb(memory)
+    split = embed_started[0] if embed_started else end
+    seconds, write_seconds, embed_seconds = end - start, split - start, end - split
+    turns, pieces = report.turns_added, report.pieces_added
+    return EmbedIngestFigures(
+        turns=turns,
+        pieces=pieces,
+        seconds=seconds,
+        write_seconds=write_seconds,
+        embed_seconds=embed_seconds,
+        turns_per_s=_rate(turns, seconds),
+        pieces_per_s=_rate(pieces, seconds),
+        texts_total=turns + pieces,
+        texts_embedded=report.embedded,
+        texts_embedded_per_s=_rate(report.embedded, embed_seconds),
+        texts_per_s=_rate(turns + pieces, embed_seconds),
+        db_mb=db_mb,
+        db_mb_per_1k_turns=db_mb * 1000 / turns,
+    )
+
+
+def embedding_throughput(
+    embedder: Embedder, sessions: Sequence[Session], texts: int = EMBED_THROUGHPUT_TEXTS
+) -> EmbeddingThroughput:
+    """Texts/s of a warmed-up model on the first ``texts`` distinct pieces of ``sessions``."""
+    chosen = list(dict.fromkeys(_piece_texts(sessions)))[:texts]
+    embedder.embed(["warm up the model"])
+    start = time.perf_counter()
+    embedder.embed(chosen)
+    seconds = time.perf_counter() - start
+    return EmbeddingThroughput(embedder.name, len(chosen), seconds, _rate(len(chosen), seconds))
+
+
+def _piece_texts(sessions: Sequence[Session]) -> Iterator[str]:
+    for session in sessions:
+        for turn in session.turns:
+            for piece in split_pieces(turn.text):
+                yield piece_embedding_text(turn.speaker, piece.text)
+
+
+# -- the search phase, in a spawned process -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SearchJob:
+    db: str
+    embedder: str | None  # spec; None: lexical only
+    modes: tuple[str, ...]
+    questions: tuple[str, ...]
+    warmup: tuple[str, ...]
+    k: int
+
+
+def search_child(job: SearchJob) -> dict[str, Any]:
+    """Open the database, load the model, warm up, time every query per mode; report this process's peak RSS.
+
+    Top level so that a spawned process can import it.
+    """
+    with Memory(job.db, user=BENCH_USER, embedder=job.embedder or "none") as memory:
+        start = time.perf_counter()
+        if memory.embedder is not None:
+            memory.embedder.embed(["load the model"])
+        model_load = time.perf_counter() - start
+        latencies: dict[str, list[float]] = {}
+        for mode in job.modes:
+            for question in job.warmup:
+                memory.search(question, k=job.k, mode=mode)
+            timings = latencies.setdefault(mode, [])
+            for question in job.questions:
+                t0 = time.perf_counter()
+                memory.search(question, k=job.k, mode=mode)
+                timings.append((time.perf_counter() - t0) * 1000)
+    return {"latencies_ms": latencies, "peak_rss_mb": peak_rss_mb(), "model_load_seconds": model_load}
+
+
+def run_search_process(job: SearchJob) -> dict[str, Any]:
+    """Run :func:`search_child` in a fresh spawned interpreter (a clean per-size memory figure)."""
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(1) as pool:
+        result: dict[str, Any] = pool.apply(search_child, (job,))
+    return result
+
+
+# -- the bench ----------------------------------------------------------------------------------------------------
+
+
+def run_perf(
+    locomo_path: Path,
+    sizes: Sequence[int] = DEFAULT_SIZES,
+    embedder: str | None = "minilm",
+    queries: int = 200,
+    *,
+    workdir: Path,
+    embed_sizes: Sequence[int] | None = None,
+    k: int = 10,
+    progress: Progress | None = None,
+    keep_databases: bool = False,
+) -> PerfReport:
+    """Measure ingest, search latency, peak RSS and database size at each corpus size (in turns).
+
+    ``embedder``: a spec (``minilm``, ``minilm-int8``, ``fake``) or None for lexical only. ``embed_sizes``: the
+    sizes that also get the embedding-inclusive ingest and the dense/fused search (default: every size); the others
+    are searched with BM25 only. Databases go to ``workdir`` and are deleted unless ``keep_databases``.
+    """
+    if queries < 1:
+        raise ValueError(f"queries must be at least 1, got {queries}")
+    ordered = sorted(dict.fromkeys(sizes))
+    if not ordered or ordered[0] < 1:
+        raise ValueError(f"sizes must be positive, got {list(sizes)}")
+    with_vectors = set(ordered if embed_sizes is None else embed_sizes) if embedder is not None else set()
+    say = progress or (lambda _message: None)
+    began = time.perf_counter()
+    workdir.mkdir(parents=True, exist_ok=True)
+    dev = load_locomo_dev(locomo_path)
+    model: Embedder | None = load_embedder(embedder) if embedder is not None else None
+    report = PerfReport(
+        locomo_path=str(locomo_path),
+        embedder=embedder,
+        embedder_name=model.name if model is not None else None,
+        queries=queries,
+        k=k,
+        sizes=ordered,
+        embed_sizes=sorted(s for s in ordered if s in with_vectors),
+        corpus_turns=sum(len(s.turns) for s in dev.sessions),
+        corpus_sessions=len(dev.sessions),
+        machine=_machine(),
+    )
+    if model is not None:
+        say(f"embedding throughput ({embedder}): loading the model")
+        report.embedding = embedding_throughput(model, dev.sessions)
+        say(f"embedding throughput: {report.embedding.texts_per_s:,.0f} texts/s on {report.embedding.texts} pieces")
+    timed = tuple(cycle_questions(dev.questions, queries))
+    warmup = tuple(cycle_questions(dev.questions, WARMUP_QUERIES, offset=queries))
+    for size in ordered:
+        corpus = build_corpus(dev.sessions, size)
+        lexical_db = workdir / f"perf-{size}-lexical.db"
+        embedded_db = workdir / f"perf-{size}-{embedder}.db"
+        say(f"{size:,} turns: ingest without embeddings ({len(corpus):,} sessions)")
+        ingest = _ingest_lexical(corpus, lexical_db)
+        say(f"{size:,} turns: {ingest.turns_per_s:,.0f} turns/s in {ingest.seconds:.1f} s")
+        embed_ingest: EmbedIngestFigures | None = None
+        if model is not None and embedder is not None and size in with_vectors:
+            say(f"{size:,} turns: ingest with {embedder}")
+            embed_ingest = _ingest_embedded(corpus, embedded_db, model, embedder)
+            say(
+                f"{size:,} turns: {embed_ingest.turns_per_s:,.0f} turns/s with embeddings in "
+                f"{embed_ingest.seconds:.1f} s ({embed_ingest.texts_embedded:,} distinct texts embedded)"
+            )
+        if embed_ingest is not None:
+            job = SearchJob(str(embedded_db), embedder, ("bm25", "sodamem"), timed, warmup, k)
+        else:
+            job = SearchJob(str(lexical_db), None, ("bm25",), timed, warmup, k)
+        say(f"{size:,} turns: search ({', '.join(job.modes)}) x {queries} in a spawned process")
+        child = run_search_process(job)
+        search = SearchFigures(
+            database="embedded" if embed_ingest is not None else "lexical",
+            k=k,
+            latency=tuple(latency_figures(m, child["latencies_ms"][m]) for m in job.modes),
+            peak_rss_mb=float(child["peak_rss_mb"]),
+            model_load_seconds=float(child["model_load_seconds"]),
+        )
+        for figures in search.latency:
+            say(f"{size:,} turns: {figures.mode} p50 {figures.p50_ms:.2f} ms, p95 {figures.p95_ms:.2f} ms")
+        report.results.append(SizeResult(size, ingest, embed_ingest, search, peak_rss_mb()))
+        if not keep_databases:
+            for db in (lexical_db, embedded_db):
+                _fresh_db(db)
+    report.latency_ratios = latency_ratios(report.results)
+    report.seconds = time.perf_counter() - began
+    return report
+
+
+def latency_ratios(results: Sequence[SizeResult]) -> list[LatencyRatio]:
+    """Per mode: each size's latency over the smallest size's that has the mode."""
+    ratios: list[LatencyRatio] = []
+    base: dict[str, LatencyFigures] = {}
+    for result in sorted(results, key=lambda r: r.size):
+        for figures in result.search.latency:
+            first = base.setdefault(figures.mode, figures)
+            ratios.append(
+                LatencyRatio(
+                    size=result.size,
+                    mode=figures.mode,
+                    p50=_ratio(figures.p50_ms, first.p50_ms),
+                    p95=_ratio(figures.p95_ms, first.p95_ms),
+                    mean=_ratio(figures.mean_ms, first.mean_ms),
+                )
+            )
+    return ratios
+
+
+def _ratio(value: float, base: float) -> float:
+    return value / base if base > 0 else float("nan")
+
+
+def _machine() -> dict[str, str]:
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": str(os.cpu_count() or 0),
+    }
+
+
+# -- output -------------------------------------------------------------------------------------------------------
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---:" for _ in header) + "|"]
+    lines.extend("| " + " | ".join(row) + " |" for row in rows)
+    return lines
+
+
+def render_perf_markdown(report: PerfReport) -> str:
+    """One markdown table per measure."""
+    out: list[str] = [
+        "# SodaMem performance",
+        "",
+        f"Corpus: LoCoMo dev ({report.corpus_sessions} sessions, {report.corpus_turns:,} turns) replayed to each "
+        f"size; embedder: {report.embedder or 'none'}; {report.queries} queries per mode (k={report.k}, "
+        f"{WARMUP_QUERIES} warm-up). Machine: {report.machine.get('cpus', '?')} CPUs, "
+        f"Python {report.machine.get('python', '?')}. Total {report.seconds:.0f} s.",
+        "",
+        "## Ingest without embeddings",
+        "",
+    ]
+    out += _table(
+        ["turns", "sessions", "pieces", "seconds", "turns/s", "pieces/s", "DB MB", "MB / 1k turns"],
+        [
+            [
+                f"{r.size:,}",
+                f"{r.ingest.sessions:,}",
+                f"{r.ingest.pieces:,}",
+                f"{r.ingest.seconds:.2f}",
+                f"{r.ingest.turns_per_s:,.0f}",
+                f"{r.ingest.pieces_per_s:,.0f}",
+                f"{r.ingest.db_mb:.1f}",
+                f"{r.ingest.db_mb_per_1k_turns:.2f}",
+            ]
+            for r in report.results
+        ],
+    )
+    embedded = [(r, r.embed_ingest) for r in report.results if r.embed_ingest is not None]
+    if embedded:
+        out += [
+            "",
+            f"## Ingest with embeddings ({report.embedder})",
+            "",
+            "Rates include embedding time. Replayed texts hit the (model, text hash) cache: *distinct* counts the "
+            "texts the model ran on, *texts* every turn and piece that got a vector.",
+            "",
+        ]
+        out += _table(
+            [
+                "turns",
+                "seconds",
+                "embed s",
+                "turns/s",
+                "pieces/s",
+                "texts",
+                "distinct",
+                "distinct/s",
+                "MB / 1k turns",
+            ],
+            [
+                [
+                    f"{r.size:,}",
+                    f"{e.seconds:.1f}",
+                    f"{e.embed_seconds:.1f}",
+                    f"{e.turns_per_s:,.0f}",
+                    f"{e.pieces_per_s:,.0f}",
+                    f"{e.texts_total:,}",
+                    f"{e.texts_embedded:,}",
+                    f"{e.texts_embedded_per_s:,.0f}",
+                    f"{e.db_mb_per_1k_turns:.2f}",
+                ]
+                for r, e in embedded
+            ],
+        )
+    ratios = {(q.size, q.mode): q for q in report.latency_ratios}
+    out += ["", "## Search latency", "", "Ratios: the same mode at the smallest size = 1.", ""]
+    rows: list[list[str]] = []
+    for r in report.results:
+        for f in r.search.latency:
+            q = ratios.get((r.size, f.mode))
+            rows.append(
+                [
+                    f"{r.size:,}",
+                    f.mode,
+                    f"{f.p50_ms:.2f}",
+                    f"{f.p95_ms:.2f}",
+                    f"{f.mean_ms:.2f}",
+                    f"{q.p50:.2f}x" if q else "",
+                    f"{q.p95:.2f}x" if q else "",
+                ]
+            )
+    out += _table(["turns", "mode", "p50 ms", "p95 ms", "mean ms", "p50 ratio", "p95 ratio"], rows)
+    out += ["", "## Peak memory", ""]
+    out += _table(
+        ["turns", "search process peak RSS MB", "searched DB", "model load s", "bench process peak RSS MB"],
+        [
+            [
+                f"{r.size:,}",
+                f"{r.search.peak_rss_mb:,.0f}",
+                r.search.database,
+                f"{r.search.model_load_seconds:.2f}",
+                f"{r.process_peak_rss_mb:,.0f}",
+            ]
+            for r in report.results
+        ],
+    )
+    if report.embedding is not None:
+        e = report.embedding
+        out += ["", "## Embedding throughput", ""]
+        out += _table(
+            ["model", "texts", "seconds", "texts/s"],
+            [[e.model, f"{e.texts:,}", f"{e.seconds:.2f}", f"{e.texts_per_s:,.0f}"]],
+        )
+    return "\n".join(out) + "\n"
+
+
+def plot_perf(report: PerfReport, path: Path) -> Path:
+    """Search latency p50/p95 against corpus size (log x), one line per mode and percentile, as an image."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(7, 4.5))
+    FigureCanvasAgg(figure)
+    axes = figure.add_subplot()
+    modes = list(dict.fromkeys(f.mode for r in report.results for f in r.search.latency))
+    for mode in modes:
+        points = [(r.size, f) for r in report.results if (f := r.search.mode(mode)) is not None]
+        sizes = [s for s, _ in points]
+        axes.plot(sizes, [f.p50_ms for _, f in points], marker="o", label=f"{mode} p50")
+        axes.plot(sizes, [f.p95_ms for _, f in points], marker="s", linestyle="--", label=f"{mode} p95")
+    axes.set_xscale("log")
+    axes.set_xlabel("turns in memory")
+    axes.set_ylabel("search latency (ms)")
+    axes.set_title(f"SodaMem search latency (embedder: {report.embedder or 'none'}, k={report.k})")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=120, bbox_inches="tight")
+    return path
+
+
+# -- command line -------------------------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m sodamem.bench.perf", description="SodaMem performance bench")
+    parser.add_argument("locomo", type=Path, help="LoCoMo file (the dev split)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_SIZES))
+    parser.add_argument("--embed-sizes", type=int, nargs="*", default=None)
+    parser.add_argument("--embedder", default="minilm", help="spec, or 'none' for lexical only")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--workdir", type=Path, required=True)
+    parser.add_argument("--out", type=Path, help="folder for perf.json, perf.md and perf.png")
+    args = parser.parse_args(argv)
+    report = run_perf(
+        args.locomo,
+        args.sizes,
+        None if args.embedder == "none" else args.embedder,
+        args.queries,
+        workdir=args.workdir,
+        embed_sizes=args.embed_sizes,
+        progress=lambda message: print(message, file=sys.stderr, flush=True),
+    )
+    markdown = render_perf_markdown(report)
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "perf.json").write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
+        (args.out / "perf.md").write_text(markdown, encoding="utf-8")
+        plot_perf(report, args.out / "perf.png")
+    print(markdown, end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

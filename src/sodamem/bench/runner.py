@@ -1,0 +1,127 @@
+"""Run retrieval systems over benchmark units (a LoCoMo conversation, a LongMemEval question's haystack).
+
+Each unit gets a fresh in-memory Memory; each question is ranked by every system; the per-question record keeps
+the ranked turn ids so anyone can recompute the metrics from the JSON.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from sodamem.bench.metrics import contains_answer, count_tokens, pack_to_budget
+from sodamem.embed.base import Embedder
+from sodamem.memory import Memory
+from sodamem.model import Session
+from sodamem.retrieve.search import SearchMode
+from sodamem.store.sqlite import turn_embedding_text
+
+SYSTEMS = ("bm25", "dense", "hybrid-rrf", "sodamem")
+DEFAULT_KS = (1, 5, 10, 20)
+BUDGETS = (500, 1_000, 2_000)
+
+
+@dataclass(frozen=True, slots=True)
+class BenchQuestion:
+    qid: str
+    question: str
+    category: str
+    answer: str | None
+    relevant_turns: tuple[str, ...]  # ids of the ranked documents (turn ids, or session ids at session level)
+    relevant_sessions: tuple[str, ...]
+    scored: bool = True  # False: reported separately (LoCoMo's adversarial category)
+
+
+@dataclass(slots=True)
+class BenchUnit:
+    unit_id: str
+    sessions: list[Session]
+    questions: list[BenchQuestion]
+
+
+@dataclass(slots=True)
+class QuestionResult:
+    question: BenchQuestion
+    unit_id: str
+    ranked: dict[str, list[str]] = field(default_factory=dict)  # system -> ranked document ids
+    ranked_sessions: dict[str, list[str]] = field(default_factory=dict)  # system -> session of each ranked id
+    tokens_at_k: dict[str, dict[int, int]] = field(default_factory=dict)
+    contained: dict[str, dict[int, bool]] = field(default_factory=dict)  # system -> budget -> answer found
+    latency_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class BenchRun:
+    dataset: str
+    systems: tuple[str, ...]
+    ks: tuple[int, ...]
+    budgets: tuple[int, ...]
+    results: list[QuestionResult]
+    embedder: str | None
+    seconds: float = 0.0
+    notes: dict[str, Any] = field(default_factory=dict)
+
+
+def run_retrieval(
+    units: Sequence[BenchUnit],
+    *,
+    dataset: str,
+    systems: Sequence[str] = SYSTEMS,
+    ks: Sequence[int] = DEFAULT_KS,
+    budgets: Sequence[int] = BUDGETS,
+    embedder: Embedder | None = None,
+    depth: int = 100,
+    progress: Callable[[int, int], None] | None = None,
+) -> BenchRun:
+    started = time.perf_counter()
+    modes = [SearchMode(s) for s in systems]
+    results: list[QuestionResult] = []
+    total = sum(len(u.questions) for u in units)
+    done = 0
+    for unit in units:
+        with Memory(":memory:", embedder=embedder if embedder is not None else "none") as memory:
+            memory.ingest(unit.sessions)
+            documents = _documents(memory)
+            for question in unit.questions:
+                result = QuestionResult(question=question, unit_id=unit.unit_id)
+                for system, mode in zip(systems, modes, strict=True):
+                    t0 = time.perf_counter()
+                    ranking = memory.searcher.rank(memory.user, question.question, max(depth, *ks), mode)
+                    result.latency_ms[system] = (time.perf_counter() - t0) * 1000
+                    ids = [documents[pk][0] for pk, _ in ranking]
+                    texts = [documents[pk][2] for pk, _ in ranking]
+                    result.ranked[system] = ids
+                    result.ranked_sessions[system] = [documents[pk][1] for pk, _ in ranking]
+                    result.tokens_at_k[system] = {k: sum(count_tokens(t) for t in texts[:k]) for k in ks}
+                    if question.answer is not None:
+                        result.contained[system] = {
+                            b: contains_answer(" \n".join(pack_to_budget(texts, b)), question.answer) for b in budgets
+                        }
+                results.append(result)
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+    return BenchRun(
+        dataset=dataset,
+        systems=tuple(systems),
+        ks=tuple(ks),
+        budgets=tuple(budgets),
+        results=results,
+        embedder=embedder.name if embedder is not None else None,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _documents(memory: Memory) -> dict[int, tuple[str, str, str]]:
+    """``turn_pk -> (turn_id, session_id, evidence text)`` of the unit's memory."""
+    rows = memory.store.conn.execute(
+        "SELECT t.id, t.turn_id, s.session_id, t.speaker, t.text, t.caption FROM turns t"
+        " JOIN sessions s ON s.id = t.session_pk WHERE t.user = ?",
+        (memory.user,),
+    )
+    return {int(r[0]): (str(r[1]), str(r[2]), turn_embedding_text(str(r[3]), str(r[4]), r[5])) for r in rows}

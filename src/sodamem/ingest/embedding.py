@@ -1,0 +1,37 @@
+"""Embed what the store holds but has no vector for yet, in batches, into the (model, text hash) cache."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from sodamem.embed.base import Embedder
+from sodamem.store.sqlite import SQLiteStore
+
+BATCH = 256
+
+
+def embed_missing(
+    store: SQLiteStore,
+    embedder: Embedder,
+    *,
+    user: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
+    """Embed every turn and piece text lacking a vector under ``embedder.name``; return how many were embedded."""
+    missing = store.missing_embeddings(embedder.name, user)
+    items = sorted(missing.items(), key=lambda item: len(item[1]))  # similar lengths batch with less padding
+    if progress is not None:
+        progress(0, len(items))
+    for start in range(0, len(items), BATCH):
+        batch = items[start : start + BATCH]
+        vectors = np.asarray(embedder.embed([text for _, text in batch]), dtype=np.float32)
+        if vectors.shape != (len(batch), embedder.dim):
+            raise ValueError(f"embedder {embedder.name} returned shape {vectors.shape} for {len(batch)} texts")
+        store.put_embeddings(
+            embedder.name, [(digest, vectors[i].tobytes()) for i, (digest, _) in enumerate(batch)], embedder.dim
+        )
+        if progress is not None:
+            progress(start + len(batch), len(items))
+    return len(items)

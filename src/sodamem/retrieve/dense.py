@@ -1,0 +1,44 @@
+"""The embedding tunnel: dense rankings of turns and pieces, and the closest piece of a turn."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+import numpy as np
+
+from sodamem.embed.base import Vectors
+from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.vectors import VectorIndex
+
+
+def dense_turns(index: VectorIndex, user: str, query: Vectors, limit: int) -> list[tuple[int, float]]:
+    return index.search(user, "turns", query, limit)
+
+
+def dense_pieces_by_turn(
+    store: SQLiteStore, index: VectorIndex, user: str, query: Vectors, limit: int
+) -> list[tuple[int, float]]:
+    """Turns ranked by their closest piece, ``(turn_pk, cosine)`` best first."""
+    hits = index.search(user, "pieces", query, limit)
+    pieces = store.pieces_by_pk(user, [pk for pk, _ in hits])
+    best: dict[int, float] = {}
+    for piece_pk, score in hits:
+        best.setdefault(int(pieces[piece_pk]["turn_pk"]), score)
+    return list(best.items())
+
+
+def dense_focus(
+    store: SQLiteStore, index: VectorIndex, user: str, query: Vectors, turn_pks: Sequence[int]
+) -> dict[int, sqlite3.Row]:
+    """The piece of each turn closest to the query."""
+    ids, vectors = index.matrix(user, "pieces")
+    focus: dict[int, sqlite3.Row] = {}
+    for turn_pk, rows in store.pieces_of_turns(user, turn_pks).items():
+        piece_ids = np.array([int(r["id"]) for r in rows], dtype=np.int64)
+        positions = np.searchsorted(ids, piece_ids)
+        present = (positions < len(ids)) & (ids[np.minimum(positions, len(ids) - 1)] == piece_ids) if len(ids) else []
+        candidates = [(rows[i], float(vectors[positions[i]] @ query.reshape(-1))) for i in np.flatnonzero(present)]
+        if candidates:
+            focus[turn_pk] = max(candidates, key=lambda pair: pair[1])[0]
+    return focus
