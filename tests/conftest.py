@@ -1,11 +1,16 @@
 from __future__ import annotations
 
+import os
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from sodamem import Memory, Session, Turn
+
+# The CLI's default embedder is the local MiniLM; the fast tier uses the shipped fake (subprocesses inherit this).
+# Tests of the real model unset it explicitly and are marked slow.
+os.environ.setdefault("SODAMEM_EMBEDDER", "fake")
 
 DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 LOCOMO_DEV = DATA_DIR / "locomo" / "locomo_dev.json"

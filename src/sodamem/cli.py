@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from sodamem.demo import run_demo
+from sodamem.embed import EMBEDDER_CHOICES
 from sodamem.errors import InputError, SodaMemError
 from sodamem.ingest.formats import InputFormat, load_sessions
 from sodamem.memory import Memory
@@ -21,7 +22,7 @@ EXIT_BAD_INPUT = 2
 
 
 def _open(ctx: click.Context, user: str | None = None) -> Memory:
-    memory = Memory(ctx.obj["db"], user=user or ctx.obj["user"])
+    memory = Memory(ctx.obj["db"], user=user or ctx.obj["user"], embedder=ctx.obj["embedder"])
     ctx.call_on_close(memory.close)
     return memory
 
@@ -40,12 +41,20 @@ def _print_json(payload: Any) -> None:
     help="SQLite database file.",
 )
 @click.option("--user", default="default", envvar="SODAMEM_USER", show_default=True, help="User namespace.")
+@click.option(
+    "--embedder",
+    default="auto",
+    envvar="SODAMEM_EMBEDDER",
+    show_default=True,
+    type=click.Choice(["auto", "none", *EMBEDDER_CHOICES]),
+    help="auto: the one the database was built with, else the local MiniLM when installed.",
+)
 @click.version_option(package_name="sodamem")
 @click.pass_context
-def cli(ctx: click.Context, db: str, user: str) -> None:
+def cli(ctx: click.Context, db: str, user: str, embedder: str) -> None:
     """SodaMem: evidence-grounded memory for LLM agents."""
     ctx.ensure_object(dict)
-    ctx.obj.update(db=db, user=user)
+    ctx.obj.update(db=db, user=user, embedder=embedder)
 
 
 @cli.command()
@@ -168,16 +177,19 @@ def stats(ctx: click.Context, all_users: bool, as_json: bool) -> None:
 @cli.command()
 @click.option("--db", "demo_db", type=click.Path(dir_okay=False), default=None, help="Keep the demo database here.")
 @click.option("--json", "as_json", is_flag=True)
-def demo(demo_db: str | None, as_json: bool) -> None:
+@click.pass_context
+def demo(ctx: click.Context, demo_db: str | None, as_json: bool) -> None:
     """Ingest the bundled example history into a fresh database (offline) and answer a few questions."""
     with tempfile.TemporaryDirectory() as tmp:
         path = demo_db or str(Path(tmp) / "demo.db")
-        with Memory(path) as memory:
+        with Memory(path, embedder=ctx.obj["embedder"]) as memory:
             report, answers = run_demo(memory)
+            embedder = memory.embedder.name if memory.embedder else "none"
     if as_json:
         _print_json(
             {
                 "ingest": report.to_dict(),
+                "embedder": embedder,
                 "answers": [
                     {"question": a.question.question, "results": [h.to_dict() for h in a.hits]} for a in answers
                 ],
@@ -186,7 +198,8 @@ def demo(demo_db: str | None, as_json: bool) -> None:
         return
     click.echo(
         f"Ingested the example history: {report.sessions_added} sessions, {report.turns_added} turns, "
-        f"{report.pieces_added} pieces (offline: SQLite + BM25, no LLM, no network).\n"
+        f"{report.pieces_added} pieces, {report.embedded} texts embedded.\n"
+        f"Offline: SQLite + BM25 + embedder {embedder}; no LLM, no network.\n"
     )
     for answer in answers:
         click.echo(click.style(f"Q: {answer.question.question}", fg="cyan"))

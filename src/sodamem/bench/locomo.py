@@ -10,7 +10,7 @@ from typing import Any
 from sodamem.bench.metrics import parse_evidence
 from sodamem.bench.runner import BenchQuestion, BenchUnit
 from sodamem.errors import InputError
-from sodamem.ingest.formats.locomo import locomo_session_id, parse_locomo_conversation
+from sodamem.ingest.formats.locomo import parse_locomo_conversation
 
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 SCORED_CATEGORIES = (1, 2, 3, 4)
@@ -70,8 +70,3 @@ def load_locomo(path: str | Path) -> tuple[list[BenchUnit], LocomoNotes]:
         notes.conversations += 1
         units.append(BenchUnit(unit_id=sample_id, sessions=sessions, questions=questions))
     return units, notes
-
-
-def session_of_dia_id(sample_id: str, dia_id: str) -> str:
-    """``D3:7`` of conv-26 -> ``conv-26_session_3``."""
-    return locomo_session_id(sample_id, int(dia_id.split(":")[0][1:]))

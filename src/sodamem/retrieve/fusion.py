@@ -33,13 +33,3 @@ def reciprocal_rank_fusion(
             scores[item] = scores.get(item, 0.0) + weight / (rrf_k + rank)
     order = {item: i for i, item in enumerate(scores)}
     return sorted(scores.items(), key=lambda pair: (-pair[1], order[pair[0]]))
-
-
-def best_per_group(scored: Sequence[tuple[K, float]], group_of: dict[K, int]) -> list[tuple[int, float]]:
-    """Collapse scored items (best first) to their groups, keeping each group's best score, best first."""
-    best: dict[int, float] = {}
-    for item, score in scored:
-        group = group_of[item]
-        if group not in best or score > best[group]:
-            best[group] = score
-    return sorted(best.items(), key=lambda pair: -pair[1])
