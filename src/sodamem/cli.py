@@ -17,6 +17,7 @@ from sodamem.errors import InputError, SodaMemError
 from sodamem.ingest.formats import InputFormat, load_sessions
 from sodamem.memory import Memory
 from sodamem.records import SearchHit
+from sodamem.retrieve.search import SearchMode
 
 EXIT_BAD_INPUT = 2
 
@@ -68,17 +69,15 @@ def ingest(ctx: click.Context, file: Path, fmt: str, user: str | None, replace: 
     """Ingest a dialogue FILE (generic JSON/JSONL, LoCoMo or LongMemEval)."""
     sessions = load_sessions(file, fmt)
     memory = _open(ctx)
-    show_bar = not as_json and sys.stderr.isatty()
-    with click.progressbar(length=len(sessions), label="ingesting", file=sys.stderr, hidden=not show_bar) as bar:
-        last = 0
-
-        def advance(done: int, total: int) -> None:
-            nonlocal last
-            bar.update(done - last)
-            last = done
-
+    show_bars = not as_json and sys.stderr.isatty()
+    with (
+        click.progressbar(length=len(sessions), label="ingesting", file=sys.stderr, hidden=not show_bars) as bar,
+        click.progressbar(length=0, label="embedding", file=sys.stderr, hidden=not show_bars) as embed_bar,
+    ):
         try:
-            report = memory.ingest(sessions, user=user, replace=replace, progress=advance)
+            report = memory.ingest(
+                sessions, user=user, replace=replace, progress=_advance(bar), embed_progress=_advance(embed_bar)
+            )
         except InputError as exc:
             raise exc.with_file(str(file)) if exc.file is None else exc from None
     if as_json:
@@ -91,16 +90,35 @@ def ingest(ctx: click.Context, file: Path, fmt: str, user: str | None, replace: 
     )
 
 
+def _advance(bar: Any) -> Callable[[int, int], None]:
+    """A ``progress(done, total)`` callback driving a click progress bar."""
+    state = {"done": 0}
+
+    def update(done: int, total: int) -> None:
+        bar.length = total
+        bar.update(done - state["done"])
+        state["done"] = done
+
+    return update
+
+
 @cli.command()
 @click.argument("query")
 @click.option("--k", default=10, show_default=True, type=click.IntRange(min=1), help="Number of results.")
 @click.option("--user", default=None, help="User namespace (default: the global --user).")
+@click.option(
+    "--mode",
+    type=click.Choice([m.value for m in SearchMode]),
+    default="auto",
+    show_default=True,
+    help="auto: the memory's own fusion with an embedder, else bm25.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object with a 'results' list.")
 @click.pass_context
-def search(ctx: click.Context, query: str, k: int, user: str | None, as_json: bool) -> None:
+def search(ctx: click.Context, query: str, k: int, user: str | None, mode: str, as_json: bool) -> None:
     """Search the memory; every result cites session, turn and character span."""
     memory = _open(ctx, user)
-    hits = memory.search(query, k=k)
+    hits = memory.search(query, k=k, mode=mode)
     if as_json:
         _print_json({"query": query, "user": memory.user, "results": [h.to_dict() for h in hits]})
         return

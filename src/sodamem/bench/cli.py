@@ -121,10 +121,11 @@ def _run(
         )
     run.notes = {"data": data.name, **notes}
     summary = summarise(run, session_rule=session_rule)
-    markdown = render_markdown(run, summary, title)
+    unscored = summarise(run, session_rule=session_rule, scored=False)
+    markdown = render_markdown(run, summary, title, unscored)
     click.echo(markdown)
     if json_out is not None:
-        json_out.write_text(json.dumps(run_to_json(run, summary), indent=1), "utf-8")
+        json_out.write_text(json.dumps(run_to_json(run, summary, unscored), indent=1), "utf-8")
     if report is not None:
         report.write_text(f"# SodaMem retrieval benchmark\n\n{markdown}\nNotes: {json.dumps(run.notes)}\n", "utf-8")
     if plot is not None:

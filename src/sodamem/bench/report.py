@@ -34,10 +34,13 @@ class GroupMetrics:
 
 
 def summarise(
-    run: BenchRun, *, session_rule: SessionRule = "topk-turns", scored_only: bool = True
+    run: BenchRun, *, session_rule: SessionRule = "topk-turns", scored: bool = True
 ) -> dict[str, dict[str, GroupMetrics]]:
-    """``system -> group -> metrics``; groups are ``overall`` and each category."""
-    selected = [r for r in run.results if r.question.scored or not scored_only]
+    """``system -> group -> metrics``; groups are ``overall`` and each category.
+
+    ``scored=False`` summarises the questions kept out of the main figures (LoCoMo's adversarial category).
+    """
+    selected = [r for r in run.results if r.question.scored == scored]
     groups: dict[str, list[QuestionResult]] = {OVERALL: selected}
     for result in selected:
         groups.setdefault(result.question.category, []).append(result)
@@ -79,7 +82,12 @@ def _session_top(result: QuestionResult, system: str, k: int, rule: SessionRule)
     return session_ranking(ids, session_of, k)
 
 
-def render_markdown(run: BenchRun, summary: dict[str, dict[str, GroupMetrics]], title: str) -> str:
+def render_markdown(
+    run: BenchRun,
+    summary: dict[str, dict[str, GroupMetrics]],
+    title: str,
+    unscored: dict[str, dict[str, GroupMetrics]] | None = None,
+) -> str:
     ks, budgets = run.ks, run.budgets
     k_main = 10 if 10 in ks else ks[-1]
     lines = [
@@ -119,6 +127,13 @@ def render_markdown(run: BenchRun, summary: dict[str, dict[str, GroupMetrics]], 
         for system, groups in summary.items():
             cells = [f"{groups[c].recall_any[k_main]:.3f} / {groups[c].recall_all[k_main]:.3f}" for c in categories]
             lines.append("| " + " | ".join([system, *cells]) + " |")
+    extra = {s: g[OVERALL] for s, g in (unscored or {}).items() if g[OVERALL].questions}
+    if extra:
+        count = next(iter(extra.values())).questions
+        lines += ["", f"Reported separately ({count} questions outside the main figures, e.g. adversarial):", ""]
+        lines += _table_head(["system", f"R_any@{k_main}", f"R_all@{k_main}"])
+        for system, m in extra.items():
+            lines.append(f"| {system} | {m.recall_any[k_main]:.3f} | {m.recall_all[k_main]:.3f} |")
     return "\n".join(lines) + "\n"
 
 
@@ -126,7 +141,11 @@ def _table_head(header: list[str]) -> list[str]:
     return ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
 
 
-def run_to_json(run: BenchRun, summary: dict[str, dict[str, GroupMetrics]]) -> dict[str, Any]:
+def run_to_json(
+    run: BenchRun,
+    summary: dict[str, dict[str, GroupMetrics]],
+    unscored: dict[str, dict[str, GroupMetrics]] | None = None,
+) -> dict[str, Any]:
     from dataclasses import asdict
 
     return {
@@ -139,6 +158,7 @@ def run_to_json(run: BenchRun, summary: dict[str, dict[str, GroupMetrics]]) -> d
         "seconds": round(run.seconds, 2),
         "notes": run.notes,
         "metrics": {s: {g: asdict(m) for g, m in groups.items()} for s, groups in summary.items()},
+        "unscored_metrics": {s: {g: asdict(m) for g, m in groups.items()} for s, groups in (unscored or {}).items()},
         "questions": [
             {
                 "qid": r.question.qid,
