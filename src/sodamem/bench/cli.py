@@ -125,7 +125,7 @@ def _run(
     markdown = render_markdown(run, summary, title, unscored)
     click.echo(markdown)
     if json_out is not None:
-        json_out.write_text(json.dumps(run_to_json(run, summary, unscored), indent=1), "utf-8")
+        json_out.write_text(json.dumps(run_to_json(run, summary, unscored)), "utf-8")
     if report is not None:
         report.write_text(f"# SodaMem retrieval benchmark\n\n{markdown}\nNotes: {json.dumps(run.notes)}\n", "utf-8")
     if plot is not None:

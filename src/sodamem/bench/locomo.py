@@ -10,6 +10,7 @@ from typing import Any
 from sodamem.bench.metrics import parse_evidence
 from sodamem.bench.runner import BenchQuestion, BenchUnit
 from sodamem.errors import InputError
+from sodamem.ingest.formats.common import require_mapping, require_str
 from sodamem.ingest.formats.locomo import parse_locomo_conversation
 
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
@@ -40,33 +41,43 @@ def load_locomo(path: str | Path) -> tuple[list[BenchUnit], LocomoNotes]:
         data = [data]
     notes = LocomoNotes()
     units = []
-    for sample in data:
-        sample_id = str(sample["sample_id"])
-        sessions = list(parse_locomo_conversation(sample_id, sample["conversation"]))
-        session_of = {t.turn_id: s.session_id for s in sessions for t in s.turns}
-        questions = []
-        for index, qa in enumerate(sample.get("qa", [])):
-            category = int(qa.get("category", 0))
-            parsed = parse_evidence([str(e) for e in qa.get("evidence", [])])
-            reachable = tuple(e for e in parsed.ids if e in session_of)
-            notes.questions += 1
-            notes.by_category[category] = notes.by_category.get(category, 0) + 1
-            notes.malformed_evidence_tokens += len(parsed.malformed)
-            notes.unreachable_evidence_ids += len(parsed.ids) - len(reachable)
-            notes.empty_evidence += not parsed.ids
-            answer = qa.get("answer")
-            notes.questions_without_answer += answer is None
-            questions.append(
-                BenchQuestion(
-                    qid=f"{sample_id}#{index}",
-                    question=str(qa["question"]),
-                    category=CATEGORY_NAMES.get(category, str(category)),
-                    answer=None if answer is None else str(answer),
-                    relevant_turns=reachable,
-                    relevant_sessions=tuple(dict.fromkeys(session_of[e] for e in reachable)),
-                    scored=category in SCORED_CATEGORIES,
-                )
-            )
-        notes.conversations += 1
-        units.append(BenchUnit(unit_id=sample_id, sessions=sessions, questions=questions))
+    for position, sample in enumerate(data):
+        try:
+            units.append(_unit(sample, position, notes))
+        except InputError as exc:
+            raise exc.with_file(str(path)) from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InputError(f"malformed LoCoMo sample: {exc!r}", file=str(path), field=f"item {position}") from None
     return units, notes
+
+
+def _unit(raw: Any, position: int, notes: LocomoNotes) -> BenchUnit:
+    sample = require_mapping(raw, session=None, field=f"item {position}")
+    sample_id = require_str(sample, "sample_id", session=None, field=f"item {position}: sample_id")
+    sessions = list(parse_locomo_conversation(sample_id, sample.get("conversation")))
+    session_of = {t.turn_id: s.session_id for s in sessions for t in s.turns}
+    questions = []
+    for index, qa in enumerate(sample.get("qa", [])):
+        category = int(qa.get("category", 0))
+        parsed = parse_evidence([str(e) for e in qa.get("evidence", [])])
+        reachable = tuple(e for e in parsed.ids if e in session_of)
+        notes.questions += 1
+        notes.by_category[category] = notes.by_category.get(category, 0) + 1
+        notes.malformed_evidence_tokens += len(parsed.malformed)
+        notes.unreachable_evidence_ids += len(parsed.ids) - len(reachable)
+        notes.empty_evidence += not parsed.ids
+        answer = qa.get("answer")
+        notes.questions_without_answer += answer is None
+        questions.append(
+            BenchQuestion(
+                qid=f"{sample_id}#{index}",
+                question=str(qa["question"]),
+                category=CATEGORY_NAMES.get(category, str(category)),
+                answer=None if answer is None else str(answer),
+                relevant_turns=reachable,
+                relevant_sessions=tuple(dict.fromkeys(session_of[e] for e in reachable)),
+                scored=category in SCORED_CATEGORIES,
+            )
+        )
+    notes.conversations += 1
+    return BenchUnit(unit_id=sample_id, sessions=sessions, questions=questions)

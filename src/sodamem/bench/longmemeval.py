@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from sodamem.bench.runner import BenchQuestion, BenchUnit
 from sodamem.errors import InputError
+from sodamem.ingest.formats.longmemeval import parse_longmemeval_question
 from sodamem.ingest.timestamps import parse_longmemeval
 from sodamem.model import Session, Turn
 
@@ -37,8 +38,18 @@ def load_longmemeval(
         data: Any = json.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"cannot read a LongMemEval file: {exc}", file=str(path)) from None
+    if not isinstance(data, list):
+        raise InputError("expected a JSON list of LongMemEval questions", file=str(path))
     notes = LongMemEvalNotes()
-    units = [_unit(item, granularity, notes) for item in data]
+    units = []
+    for position, item in enumerate(data):
+        try:
+            list(parse_longmemeval_question(item, position))  # the importer's checks, with field names
+            units.append(_unit(item, granularity, notes))
+        except InputError as exc:
+            raise exc.with_file(str(path)) from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"malformed question: {exc!r}", file=str(path), field=f"item {position}") from None
     return units, notes
 
 

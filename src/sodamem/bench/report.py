@@ -125,7 +125,12 @@ def render_markdown(
         lines += ["", f"Per category: R_any@{k_main} / R_all@{k_main}", ""]
         lines += _table_head(["system", *categories])
         for system, groups in summary.items():
-            cells = [f"{groups[c].recall_any[k_main]:.3f} / {groups[c].recall_all[k_main]:.3f}" for c in categories]
+            cells = [
+                f"{groups[c].recall_any[k_main]:.3f} / {groups[c].recall_all[k_main]:.3f}"
+                if c in groups and groups[c].questions
+                else "n/a"
+                for c in categories
+            ]
             lines.append("| " + " | ".join([system, *cells]) + " |")
     extra = {s: g[OVERALL] for s, g in (unscored or {}).items() if g[OVERALL].questions}
     if extra:
@@ -169,7 +174,9 @@ def run_to_json(
                 "scored": r.question.scored,
                 "relevant": list(r.question.relevant_turns),
                 "relevant_sessions": list(r.question.relevant_sessions),
-                "ranked": {s: ids[: max(run.ks)] for s, ids in r.ranked.items()},
+                # Full depth: the widen rule of session-level scoring can need ids beyond max(ks).
+                "ranked": r.ranked,
+                "ranked_sessions": r.ranked_sessions,
                 "contained": {s: {str(b): v for b, v in c.items()} for s, c in r.contained.items()},
             }
             for r in run.results
