@@ -375,6 +375,8 @@ def run_search_process(job: SearchJob) -> dict[str, Any]:
     context = multiprocessing.get_context("spawn")
     with context.Pool(1) as pool:
         result: dict[str, Any] = pool.apply(search_child, (job,))
+        pool.close()  # let the child exit on its own: a terminated one leaks the model's semaphores
+        pool.join()
     return result
 
 
@@ -464,6 +466,7 @@ def run_perf(
                 _fresh_db(db)
     report.latency_ratios = latency_ratios(report.results)
     report.seconds = time.perf_counter() - began
+    report.machine["load_after"] = _load_average()
     return report
 
 
@@ -496,7 +499,16 @@ def _machine() -> dict[str, str]:
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
         "cpus": str(os.cpu_count() or 0),
+        "load_before": _load_average(),
     }
+
+
+def _load_average() -> str:
+    """The 1-minute load average: timings taken while other work competes for the CPUs are not comparable."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except OSError:  # pragma: no cover - not on every platform
+        return "?"
 
 
 # -- output -------------------------------------------------------------------------------------------------------
@@ -516,7 +528,8 @@ def render_perf_markdown(report: PerfReport) -> str:
         f"Corpus: LoCoMo dev ({report.corpus_sessions} sessions, {report.corpus_turns:,} turns) replayed to each "
         f"size; embedder: {report.embedder or 'none'}; {report.queries} queries per mode (k={report.k}, "
         f"{WARMUP_QUERIES} warm-up). Machine: {report.machine.get('cpus', '?')} CPUs, "
-        f"Python {report.machine.get('python', '?')}. Total {report.seconds:.0f} s.",
+        f"Python {report.machine.get('python', '?')}, load average {report.machine.get('load_before', '?')} before and "
+        f"{report.machine.get('load_after', '?')} after. Total {report.seconds:.0f} s.",
         "",
         "## Ingest without embeddings",
         "",

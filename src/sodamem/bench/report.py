@@ -94,7 +94,8 @@ def render_markdown(
         f"## {title}",
         "",
         f"{len(run.results)} questions; embedder: {run.embedder or 'none'}; evidence tokens counted with "
-        f"`{TOKENIZER_NAME}`; {run.seconds:.0f} s.",
+        f"`{TOKENIZER_NAME}`; {run.seconds:.0f} s. Latencies exclude the question's embedding"
+        f"{_embedding_note(run)}.",
         "",
     ]
     header = (
@@ -140,6 +141,11 @@ def render_markdown(
         for system, m in extra.items():
             lines.append(f"| {system} | {m.recall_any[k_main]:.3f} | {m.recall_all[k_main]:.3f} |")
     return "\n".join(lines) + "\n"
+
+
+def _embedding_note(run: BenchRun) -> str:
+    times = sorted(r.latency_ms["query-embedding"] for r in run.results if "query-embedding" in r.latency_ms)
+    return f" (p50 {statistics.median(times):.1f} ms, cached across runs)" if times else ""
 
 
 def _table_head(header: list[str]) -> list[str]:
