@@ -185,3 +185,12 @@ def test_plot_is_written(report: PerfReport, tmp_path: Path) -> None:
     path = plot_perf(report, tmp_path / "plots" / "latency.png")
     assert path.exists() and path.stat().st_size > 1000
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_search_process_reports_its_own_peak(report: PerfReport) -> None:
+    for result in report.results:
+        search = result.search
+        assert search.peak_rss_source in ("VmHWM", "ru_maxrss")
+        assert search.peak_rss_mb > 0
+        if search.peak_rss_source == "VmHWM":
+            assert search.peak_rss_mb <= search.ru_maxrss_mb + 1  # ru_maxrss also counts the parent's peak

@@ -6,6 +6,7 @@ import json
 import sys
 import tempfile
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,16 +15,19 @@ import click
 from sodamem.demo import run_demo
 from sodamem.embed import EMBEDDER_CHOICES
 from sodamem.errors import InputError, SodaMemError
+from sodamem.ingest.extract import DEFAULT_EXTRACTOR, EXTRACTOR_CHOICES
 from sodamem.ingest.formats import InputFormat, load_sessions
+from sodamem.ingest.timestamps import parse_any
 from sodamem.memory import Memory
-from sodamem.records import SearchHit
+from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.search import SearchMode
 
 EXIT_BAD_INPUT = 2
 
 
-def _open(ctx: click.Context, user: str | None = None) -> Memory:
-    memory = Memory(ctx.obj["db"], user=user or ctx.obj["user"], embedder=ctx.obj["embedder"])
+def _open(ctx: click.Context, user: str | None = None, extractor: str = "none") -> Memory:
+    """The memory behind a command; only ingestion extracts facts (reads need no extractor)."""
+    memory = Memory(ctx.obj["db"], user=user or ctx.obj["user"], embedder=ctx.obj["embedder"], extractor=extractor)
     ctx.call_on_close(memory.close)
     return memory
 
@@ -63,12 +67,21 @@ def cli(ctx: click.Context, db: str, user: str, embedder: str) -> None:
 @click.option("--format", "fmt", type=click.Choice([f.value for f in InputFormat]), default="auto", show_default=True)
 @click.option("--user", default=None, help="Store every session under this user (default: the file's, else --user).")
 @click.option("--replace", is_flag=True, help="Overwrite stored sessions whose content differs.")
+@click.option(
+    "--extractor",
+    type=click.Choice(EXTRACTOR_CHOICES),
+    default=DEFAULT_EXTRACTOR,
+    show_default=True,
+    help="Fact extraction: offline rules, an OpenAI-compatible LLM (SODAMEM_LLM_* variables), or none.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
-def ingest(ctx: click.Context, file: Path, fmt: str, user: str | None, replace: bool, as_json: bool) -> None:
+def ingest(
+    ctx: click.Context, file: Path, fmt: str, user: str | None, replace: bool, extractor: str, as_json: bool
+) -> None:
     """Ingest a dialogue FILE (generic JSON/JSONL, LoCoMo or LongMemEval)."""
     sessions = load_sessions(file, fmt)
-    memory = _open(ctx)
+    memory = _open(ctx, extractor=extractor)
     show_bars = not as_json and sys.stderr.isatty()
     with (
         click.progressbar(length=len(sessions), label="ingesting", file=sys.stderr, hidden=not show_bars) as bar,
@@ -85,7 +98,8 @@ def ingest(ctx: click.Context, file: Path, fmt: str, user: str | None, replace: 
         return
     click.echo(
         f"{file}: {report.sessions_added} sessions added, {report.sessions_replaced} replaced, "
-        f"{report.sessions_unchanged} unchanged; {report.turns_added} turns, {report.pieces_added} pieces "
+        f"{report.sessions_unchanged} unchanged; {report.turns_added} turns, {report.pieces_added} pieces, "
+        f"{report.facts_added} facts ({report.facts_rejected} candidates rejected) "
         f"(user {', '.join(report.users) or memory.user})"
     )
 
@@ -173,6 +187,67 @@ def show(ctx: click.Context, kind: str, ident: str, session_id: str | None, as_j
         c = record.citation
         click.echo(f"{c.session_id} · turn {c.turn_id} · {c.speaker} · chars {c.char_start}-{c.char_end}")
         click.echo(record.text)
+
+
+@cli.command()
+@click.option("--user", default=None, help="User namespace (default: the global --user).")
+@click.option(
+    "--status", type=click.Choice(["active", "superseded", "invalid", "all"]), default="active", show_default=True
+)
+@click.option("--as-of", "as_of", default=None, help="Facts holding at this time (ISO 8601 or a dataset date).")
+@click.option("--subject", default=None, help="Only facts about this entity (any of its names).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def facts(
+    ctx: click.Context, user: str | None, status: str, as_of: str | None, subject: str | None, as_json: bool
+) -> None:
+    """List facts with their status, validity and literal sources."""
+    when = _parse_when(as_of)
+    records = _open(ctx, user).facts(status=status, as_of=when, subject=subject)
+    if as_json:
+        _print_json({"facts": [r.to_dict() for r in records]})
+        return
+    if not records:
+        click.echo("no facts")
+    for record in records:
+        click.echo(_render_fact(record))
+
+
+@cli.command()
+@click.argument("fact_id", type=int)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def history(ctx: click.Context, fact_id: int, as_json: bool) -> None:
+    """A fact's slot over time: what it replaced and what replaced it, oldest first."""
+    chain = _open(ctx).history(fact_id)
+    if as_json:
+        _print_json({"fact_id": fact_id, "history": [r.to_dict() for r in chain]})
+        return
+    for record in chain:
+        click.echo(_render_fact(record))
+
+
+def _parse_when(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return parse_any(value)
+    except ValueError as exc:
+        raise InputError(str(exc), field="--as-of") from None
+
+
+def _render_fact(record: FactRecord) -> str:
+    until = f" until {record.valid_to}" if record.valid_to else ""
+    when = f" · occurred {record.occurred_start}..{record.occurred_end}" if record.occurred_start else ""
+    source = record.sources[0] if record.sources else None
+    cite = (
+        f"{source.session_id} · turn {source.turn_id} · chars {source.char_start}-{source.char_end}" if source else ""
+    )
+    return (
+        f"#{record.id} [{record.status}] {record.kind}/{record.predicate} ({record.modality}) "
+        f"from {record.valid_from}{until}{when}\n    {click.style(record.text, bold=True)}\n"
+        f"    “{source.quote if source else ''}” — {cite}"
+    )
 
 
 @cli.command()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 
@@ -11,11 +12,15 @@ from sodamem.embed.base import Embedder
 from sodamem.embed.resolve import SETTING_KEY, resolve_embedder
 from sodamem.errors import AmbiguousIdError, InputError, NotFoundError
 from sodamem.ingest.embedding import embed_missing
+from sodamem.ingest.extract import DEFAULT_EXTRACTOR, load_extractor
+from sodamem.ingest.extract.base import Extractor
 from sodamem.ingest.formats import InputFormat, load_sessions
+from sodamem.ingest.neighbors import link_similar_facts
 from sodamem.ingest.pipeline import ProgressCallback, ingest_sessions
 from sodamem.model import DEFAULT_USER, Session
 from sodamem.records import (
     Citation,
+    FactRecord,
     IngestReport,
     PieceRecord,
     SearchHit,
@@ -24,6 +29,7 @@ from sodamem.records import (
     UserStats,
 )
 from sodamem.retrieve.search import Searcher, SearchMode, SearchSettings
+from sodamem.store.fact_queries import fact_by_id, query_facts, slot_history
 from sodamem.store.sqlite import SQLiteStore
 
 
@@ -39,15 +45,18 @@ class Memory:
         *,
         user: str = DEFAULT_USER,
         embedder: Embedder | str | None = None,
+        extractor: Extractor | str | None = DEFAULT_EXTRACTOR,
         search_settings: SearchSettings | None = None,
     ) -> None:
         """``embedder``: an Embedder, a spec (``"minilm"``, ``"minilm-int8"``, ``"fake"``, ``"auto"``,
         ``"none"``), or None for the one this database was built with (lexical search only if none).
-        Models load lazily, on first use."""
+        Models load lazily, on first use. ``extractor``: ``"rules"`` (offline, the default), ``"llm"``, an
+        Extractor, or None / ``"none"`` to store dialogue without facts."""
         self.user = user
         self.store = SQLiteStore(path)
         self.embedder, self._embedder_spec = resolve_embedder(embedder, self.store.get_setting(SETTING_KEY))
         self.searcher = Searcher(self.store, self.embedder, search_settings)
+        self.extractor = load_extractor(extractor) if isinstance(extractor, str) else extractor
 
     def close(self) -> None:
         self.store.close()
@@ -82,12 +91,14 @@ class Memory:
         sessions = load_sessions(source, format) if isinstance(source, str | Path) else list(source)
         owned = [(user or session.user or self.user, session) for session in sessions]
         try:
-            report = ingest_sessions(self.store, owned, replace=replace, progress=progress)
+            report = ingest_sessions(self.store, owned, replace=replace, progress=progress, extractor=self.extractor)
         except InputError as exc:
             if from_file and exc.file is None:
                 raise exc.with_file(str(source)) from None
             raise
         report.embedded = self.embed_missing(progress=embed_progress)
+        if self.searcher.index is not None and report.fact_ids:
+            link_similar_facts(self.store, self.searcher.index, report.fact_ids)
         return report
 
     def embed_missing(self, *, progress: ProgressCallback | None = None) -> int:
@@ -154,6 +165,34 @@ class Memory:
             if piece.index == int(index):
                 return piece
         raise NotFoundError(f"turn {turn_id!r} has no piece {index}")
+
+    # -- facts ---------------------------------------------------------------------------------------------------
+
+    def facts(
+        self,
+        *,
+        status: str = "active",
+        as_of: datetime | None = None,
+        subject: str | None = None,
+        user: str | None = None,
+    ) -> list[FactRecord]:
+        """Facts by status (active, superseded, invalid, all), or those holding ``as_of`` a time; by subject."""
+        if status not in ("active", "superseded", "invalid", "all"):
+            raise InputError(f"unknown status {status!r}: active, superseded, invalid or all", field="status")
+        return query_facts(self.store.conn, user or self.user, status=status, as_of=as_of, subject=subject)
+
+    def fact(self, fact_id: int, *, user: str | None = None) -> FactRecord:
+        record = fact_by_id(self.store.conn, user or self.user, fact_id)
+        if record is None:
+            raise NotFoundError(f"no fact {fact_id} for user {user or self.user!r}")
+        return record
+
+    def history(self, fact_id: int, *, user: str | None = None) -> list[FactRecord]:
+        """The fact's slot, oldest first: what it replaced and what replaced it."""
+        chain = slot_history(self.store.conn, user or self.user, fact_id)
+        if not chain:
+            raise NotFoundError(f"no fact {fact_id} for user {user or self.user!r}")
+        return chain
 
     def stats(self, *, all_users: bool = False) -> list[UserStats]:
         return self.store.stats(None if all_users else self.user)

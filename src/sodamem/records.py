@@ -116,7 +116,57 @@ class IngestReport:
     turns_added: int = 0
     pieces_added: int = 0
     embedded: int = 0  # texts newly embedded (cached vectors are reused)
+    facts_added: int = 0
+    facts_rejected: int = 0  # candidates that could not be grounded (or were skipped by the extractor)
+    rejections: list[str] = field(default_factory=list)  # the first reasons, per session
+    fact_ids: list[int] = field(default_factory=list)
     session_ids: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class FactSource:
+    """A fact's literal source: ``quote == turn text[char_start:char_end]``."""
+
+    session_id: str
+    turn_index: int
+    turn_id: str
+    char_start: int
+    char_end: int
+    quote: str
+    timestamp: str
+
+
+@dataclass(frozen=True, slots=True)
+class FactLink:
+    type: str  # SUPERSEDES, CONTRADICTS, UPDATES, NEIGHBOR
+    direction: str  # "out" (this fact -> other) or "in"
+    fact_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class FactRecord:
+    id: int
+    kind: str
+    predicate: str
+    modality: str
+    subject: str
+    object: str | None
+    polarity: bool
+    roles: tuple[tuple[str, str], ...]
+    text: str
+    mentioned_at: str
+    occurred_start: str | None
+    occurred_end: str | None
+    occurred_granularity: str | None
+    occurred_expression: str | None
+    valid_from: str | None
+    valid_to: str | None
+    status: str
+    sources: tuple[FactSource, ...]
+    links: tuple[FactLink, ...]
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from collections.abc import Callable, Sequence
 
 from sodamem.errors import InputError, SessionConflictError
+from sodamem.ingest.extract.base import Extractor, SessionView, TurnView
+from sodamem.ingest.facts import PreparedSession, prepare_facts, write_facts
 from sodamem.ingest.formats.common import check_encodable, check_turn_text
 from sodamem.ingest.pieces import split_pieces
-from sodamem.model import Session
+from sodamem.model import MessagePiece, Session
 from sodamem.records import IngestReport
 from sodamem.store.sqlite import SQLiteStore
 
@@ -41,6 +44,7 @@ def ingest_sessions(
     *,
     replace: bool = False,
     progress: ProgressCallback | None = None,
+    extractor: Extractor | None = None,
 ) -> IngestReport:
     """Store ``(user, session)`` pairs; identical sessions already stored are skipped."""
     report = IngestReport(users=sorted({user for user, _ in sessions}))
@@ -68,7 +72,16 @@ def ingest_sessions(
         progress(done, total)
     for user, session, digest, exists in planned:
         pieces = [split_pieces(turn.text) for turn in session.turns]
-        store.write_session(user, session, pieces, digest, replace=exists)
+        prepared = PreparedSession()
+        if extractor is not None:
+            extraction = extractor.extract(session_view(session, pieces))
+            prepared = prepare_facts(session, pieces, extraction)
+        writer = _FactWriter(user, session, prepared)
+        store.write_session(user, session, pieces, digest, replace=exists, then=writer)
+        report.facts_added += len(writer.written)
+        report.fact_ids.extend(writer.written)
+        report.facts_rejected += len(prepared.rejected)
+        report.rejections.extend(f"{session.session_id}: {reason}" for reason in prepared.rejected[:20])
         if exists:
             report.sessions_replaced += 1
         else:
@@ -99,3 +112,29 @@ def _check_session(session: Session) -> None:
             value = getattr(turn, name)
             if value is not None:
                 check_encodable(value, session=session.session_id, field=f"turns[{position}].{name}")
+
+
+def session_view(session: Session, pieces: Sequence[Sequence[MessagePiece]]) -> SessionView:
+    turns = tuple(
+        TurnView(index=t.index, turn_id=t.turn_id, speaker=t.speaker, text=t.text, pieces=tuple(p))
+        for t, p in zip(session.turns, pieces, strict=True)
+    )
+    return SessionView(
+        session_id=session.session_id,
+        timestamp=session.timestamp,
+        turns=turns,
+        participants=tuple(dict.fromkeys(t.speaker for t in session.turns)),
+    )
+
+
+class _FactWriter:
+    """Writes a session's prepared facts inside the session's transaction (a ``SessionWriteHook``)."""
+
+    def __init__(self, user: str, session: Session, prepared: PreparedSession) -> None:
+        self.user, self.session, self.prepared = user, session, prepared
+        self.written: list[int] = []
+
+    def __call__(
+        self, conn: sqlite3.Connection, session_pk: int, piece_pks: dict[tuple[int, int], int], stale: set[str]
+    ) -> None:
+        self.written = write_facts(conn, self.user, self.session, session_pk, piece_pks, self.prepared, stale)

@@ -146,6 +146,44 @@ ALTER TABLE pieces ADD COLUMN embed_hash TEXT;
 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
+_M0004_FACT_SLOTS = """
+-- What supersession and provenance need: the session a fact came from (deleted with it), its subject entity,
+-- its value, the slot it competes in, and the order key that makes supersession independent of ingestion order.
+ALTER TABLE facts ADD COLUMN session_pk INTEGER REFERENCES sessions (id) ON DELETE CASCADE;
+ALTER TABLE facts ADD COLUMN subject_pk INTEGER REFERENCES entities (id);
+ALTER TABLE facts ADD COLUMN object TEXT;
+ALTER TABLE facts ADD COLUMN polarity INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE facts ADD COLUMN slot TEXT;
+ALTER TABLE facts ADD COLUMN order_key TEXT NOT NULL DEFAULT '';
+ALTER TABLE facts ADD COLUMN embed_hash TEXT;
+CREATE INDEX facts_user_slot_key ON facts (user, slot);
+-- Every name an entity goes by (its own included), by entity_key(): how mentions find their entity.
+CREATE TABLE entity_aliases (
+    user TEXT NOT NULL,
+    key TEXT NOT NULL,
+    entity_pk INTEGER NOT NULL REFERENCES entities (id) ON DELETE CASCADE,
+    PRIMARY KEY (user, key)
+);
+CREATE INDEX facts_session ON facts (session_pk);
+CREATE INDEX fact_roles_entity ON fact_roles (entity_pk);
+CREATE VIRTUAL TABLE entities_fts USING fts5(name, aliases, content='entities', content_rowid='id',
+    tokenize='porter unicode61 remove_diacritics 2');
+CREATE TRIGGER entities_fts_insert AFTER INSERT ON entities BEGIN
+    INSERT INTO entities_fts (rowid, name, aliases) VALUES (new.id, new.name, new.aliases);
+END;
+CREATE TRIGGER entities_fts_delete AFTER DELETE ON entities BEGIN
+    INSERT INTO entities_fts (entities_fts, rowid, name, aliases) VALUES ('delete', old.id, old.name, old.aliases);
+END;
+CREATE TRIGGER entities_fts_update AFTER UPDATE OF name, aliases ON entities BEGIN
+    INSERT INTO entities_fts (entities_fts, rowid, name, aliases) VALUES ('delete', old.id, old.name, old.aliases);
+    INSERT INTO entities_fts (rowid, name, aliases) VALUES (new.id, new.name, new.aliases);
+END;
+-- Links die with the facts they join (links hold no foreign keys: their endpoints are of several kinds).
+CREATE TRIGGER facts_drop_links AFTER DELETE ON facts BEGIN
+    DELETE FROM links WHERE (src_kind = 'fact' AND src_id = old.id) OR (dst_kind = 'fact' AND dst_id = old.id);
+END;
+"""
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_core_tables", _M0001_CORE),
     (
@@ -155,6 +193,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         + _fts_for("facts", ("text", "predicate")),
     ),
     ("0003_embeddings", _M0003_EMBEDDINGS),
+    ("0004_fact_slots", _M0004_FACT_SLOTS),
 )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -16,6 +16,8 @@ from pathlib import Path
 from sodamem.model import MessagePiece, Session
 from sodamem.records import UserStats
 from sodamem.store.migrations import apply_migrations
+
+SessionWriteHook = Callable[[sqlite3.Connection, int, dict[tuple[int, int], int], set[str]], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +89,27 @@ class SQLiteStore:
         content_hash: str,
         *,
         replace: bool,
+        then: SessionWriteHook | None = None,
     ) -> None:
-        """Store a session with its turns and pieces in one transaction (replacing the old copy if asked)."""
+        """Store a session with its turns and pieces in one transaction (replacing the old copy if asked).
+
+        ``then(conn, session_pk, piece_pks, replaced_slots)`` runs inside the same transaction (facts land with
+        their session); ``piece_pks`` maps ``(turn index, piece index)`` to row ids, ``replaced_slots`` are the
+        supersession slots of the facts that a replaced copy took with it.
+        """
         with self.transaction() as conn:
+            replaced_slots: set[str] = set()
             if replace:
+                old = conn.execute(
+                    "SELECT id FROM sessions WHERE user = ? AND session_id = ?", (user, session.session_id)
+                ).fetchone()
+                if old is not None:
+                    replaced_slots = {
+                        str(r[0])
+                        for r in conn.execute(
+                            "SELECT DISTINCT slot FROM facts WHERE session_pk = ? AND slot IS NOT NULL", (old[0],)
+                        )
+                    }
                 conn.execute("DELETE FROM sessions WHERE user = ? AND session_id = ?", (user, session.session_id))
             session_pk = conn.execute(
                 "INSERT INTO sessions (user, session_id, timestamp, source, content_hash, ingested_at)"
@@ -104,6 +123,8 @@ class SQLiteStore:
                     datetime.now(UTC).isoformat(),
                 ),
             ).lastrowid
+            assert session_pk is not None
+            piece_pks: dict[tuple[int, int], int] = {}
             for turn, turn_pieces in zip(session.turns, pieces, strict=True):
                 turn_time = (turn.timestamp or session.timestamp).isoformat()
                 turn_pk = conn.execute(
@@ -121,10 +142,10 @@ class SQLiteStore:
                         text_hash(turn_embedding_text(turn.speaker, turn.text, turn.caption)),
                     ),
                 ).lastrowid
-                conn.executemany(
-                    "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text, embed_hash)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [
+                for p in turn_pieces:
+                    piece_pk = conn.execute(
+                        "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text, embed_hash)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?)",
                         (
                             turn_pk,
                             user,
@@ -133,10 +154,12 @@ class SQLiteStore:
                             p.char_end,
                             p.text,
                             text_hash(piece_embedding_text(turn.speaker, p.text)),
-                        )
-                        for p in turn_pieces
-                    ],
-                )
+                        ),
+                    ).lastrowid
+                    assert piece_pk is not None
+                    piece_pks[(turn.index, p.index)] = piece_pk
+            if then is not None:
+                then(conn, session_pk, piece_pks, replaced_slots)
         self.generation += 1
 
     # -- embeddings -------------------------------------------------------------------------------------------
@@ -158,6 +181,13 @@ class SQLiteStore:
         )
         for row in self.conn.execute(piece_sql, params):
             missing[row["embed_hash"]] = piece_embedding_text(row["speaker"], row["text"])
+        fact_sql = (
+            "SELECT r.embed_hash, r.text FROM facts r LEFT JOIN embeddings e"
+            " ON e.model = ? AND e.text_hash = r.embed_hash WHERE e.text_hash IS NULL AND r.embed_hash IS NOT NULL"
+            + where
+        )
+        for row in self.conn.execute(fact_sql, params):
+            missing[row["embed_hash"]] = str(row["text"])
         return missing
 
     def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None:
@@ -170,7 +200,7 @@ class SQLiteStore:
 
     def vector_rows(self, model: str, user: str, table: str) -> list[tuple[int, bytes]]:
         """``(row id, vector blob)`` of every turn or piece of ``user`` embedded under ``model``."""
-        if table not in ("turns", "pieces"):
+        if table not in ("turns", "pieces", "facts"):
             raise ValueError(f"no vectors for {table!r}")
         rows = self.conn.execute(
             f"SELECT r.id, e.vector FROM {table} r JOIN embeddings e ON e.model = ? AND e.text_hash = r.embed_hash"

@@ -1,0 +1,38 @@
+"""Entity names: the key two mentions must share to be one entity (case, possessives, articles, plurals)."""
+
+from __future__ import annotations
+
+import re
+
+_SPACE = re.compile(r"\s+")
+_EDGE_PUNCT = re.compile(r"^[\W_]+|[\W_]+$")
+_ARTICLE = re.compile(r"^(?:the|a|an|my|our|your)\s+", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"[’']s\b")
+_KINSHIP_ISH = re.compile(r"(?:ss|us|is|ys)$")
+
+
+def entity_key(name: str) -> str:
+    """``"The Arch"`` -> ``"arch"``; ``"Maya’s sister"`` -> ``"maya's sister"``; ``"cats"`` -> ``"cat"``.
+
+    Plurals fold only for lower-case words (common nouns), never for names: "James" stays "james".
+    """
+    text = _SPACE.sub(" ", name.replace("’", "'")).strip()
+    text = _EDGE_PUNCT.sub("", text)
+    text = _ARTICLE.sub("", text)
+    words = text.split(" ")
+    if words and words[-1].islower() and len(words[-1]) > 3 and words[-1].endswith("s"):
+        last = words[-1]
+        if not _KINSHIP_ISH.search(last) and "'" not in last:
+            words[-1] = last[:-3] + "y" if last.endswith("ies") else last[:-1]
+    return " ".join(words).casefold()
+
+
+def value_key(value: str | None) -> str:
+    """The comparable form of a fact's value (its object): an entity key, or empty."""
+    return entity_key(value) if value else ""
+
+
+def possessive_owner(name: str) -> str | None:
+    """``"Maya's sister"`` -> ``"Maya"`` (the entity a relational name hangs on), else None."""
+    match = _POSSESSIVE.search(name.replace("’", "'"))
+    return name[: match.start()].strip() if match else None

@@ -1,0 +1,142 @@
+"""From candidate facts to stored FactEvents: grounding, time resolution, entities and supersession.
+
+``prepare_facts`` runs outside any transaction (pure over the session); ``write_facts`` runs inside the session's
+transaction, so a session's turns, pieces and facts land together or not at all.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sodamem.ingest.entities import entity_key, value_key
+from sodamem.ingest.extract.base import AliasHint, CandidateFact, Extraction
+from sodamem.ingest.grounding import GroundedSpan, ground
+from sodamem.ingest.supersede import order_key, slot_of
+from sodamem.ingest.timeparse import resolve_time
+from sodamem.model import MessagePiece, Modality, Session, TimeSpec
+from sodamem.store.facts import FactRow, add_alias, entity_pk, insert_fact, reslot, resolve_slots
+from sodamem.store.sqlite import text_hash
+
+MAX_OBJECT_WORDS_AS_ENTITY = 6
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedFact:
+    candidate: CandidateFact
+    spans: tuple[GroundedSpan, ...]
+    mentioned_at: datetime
+    occurred: TimeSpec | None
+    valid_from: datetime
+
+
+@dataclass(slots=True)
+class PreparedSession:
+    facts: list[PreparedFact] = field(default_factory=list)
+    aliases: list[AliasHint] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)  # why a candidate did not become a fact
+
+
+def prepare_facts(
+    session: Session, pieces: Sequence[Sequence[MessagePiece]], extraction: Extraction
+) -> PreparedSession:
+    prepared = PreparedSession(aliases=list(extraction.aliases), rejected=list(extraction.skipped))
+    for candidate in extraction.facts:
+        if not 0 <= candidate.turn_index < len(session.turns):
+            prepared.rejected.append(f"no turn {candidate.turn_index} in session {session.session_id}")
+            continue
+        turn = session.turns[candidate.turn_index]
+        spans = ground(candidate, turn.text, pieces[candidate.turn_index])
+        if isinstance(spans, str):
+            prepared.rejected.append(spans)
+            continue
+        mentioned = turn.timestamp or session.timestamp
+        occurred = _occurred(candidate, mentioned)
+        starts = occurred.start if occurred is not None and occurred.start <= mentioned else mentioned
+        prepared.facts.append(PreparedFact(candidate, tuple(spans), mentioned, occurred, starts))
+    return prepared
+
+
+def _occurred(candidate: CandidateFact, mentioned: datetime) -> TimeSpec | None:
+    future = True if candidate.modality is Modality.PLANNED else None
+    text = candidate.time_expression or candidate.quote
+    mention = resolve_time(text, mentioned, future=future)
+    return mention.spec if mention is not None else None
+
+
+def write_facts(
+    conn: sqlite3.Connection,
+    user: str,
+    session: Session,
+    session_pk: int,
+    piece_pks: Mapping[tuple[int, int], int],
+    prepared: PreparedSession,
+    stale_slots: set[str],
+) -> list[int]:
+    """Store the session's facts and aliases, then recompute every slot they (or replaced facts) touch."""
+    moved: set[int] = set()
+    for hint in prepared.aliases:
+        moved |= add_alias(conn, user, hint.alias, hint.canonical)
+    slots = set(stale_slots)
+    fact_ids = []
+    for fact in prepared.facts:
+        row = _row(conn, user, session, session_pk, piece_pks, fact)
+        fact_ids.append(insert_fact(conn, user, row))
+        if row.slot is not None:
+            slots.add(row.slot)
+    resolve_slots(conn, user, slots)
+    if moved:
+        reslot(conn, user, moved)
+    return fact_ids
+
+
+def _row(
+    conn: sqlite3.Connection,
+    user: str,
+    session: Session,
+    session_pk: int,
+    piece_pks: Mapping[tuple[int, int], int],
+    fact: PreparedFact,
+) -> FactRow:
+    c = fact.candidate
+    subject = _canonical(conn, user, c.subject)
+    value = value_key(c.object)
+    valid_from = fact.valid_from.isoformat()
+    roles = [("subject", c.subject)]
+    if c.object and len(c.object.split()) <= MAX_OBJECT_WORDS_AS_ENTITY:
+        roles.append(("object", c.object))
+    roles += [(r.role, r.entity) for r in c.roles]
+    first = fact.spans[0]
+    return FactRow(
+        kind=c.kind,
+        predicate=c.predicate,
+        modality=c.modality,
+        subject=c.subject,
+        object=c.object,
+        polarity=c.polarity,
+        text=c.text or _default_text(c),
+        mentioned_at=fact.mentioned_at.isoformat(),
+        occurred=fact.occurred,
+        valid_from=valid_from,
+        slot=slot_of(c.kind, c.predicate, c.modality, entity_key(subject), value),
+        order_key=order_key(valid_from, session.session_id, c.turn_index, first.char_start, c.predicate, value),
+        session_pk=session_pk,
+        sources=tuple(
+            (piece_pks[(c.turn_index, s.piece_index)], s.char_start, s.char_end, s.quote) for s in fact.spans
+        ),
+        roles=tuple(dict.fromkeys(roles)),
+        embed_hash=text_hash(c.text or _default_text(c)),
+    )
+
+
+def _canonical(conn: sqlite3.Connection, user: str, name: str) -> str:
+    pk = entity_pk(conn, user, name)
+    return str(conn.execute("SELECT name FROM entities WHERE id = ?", (pk,)).fetchone()[0])
+
+
+def _default_text(c: CandidateFact) -> str:
+    verb = c.predicate.replace("_", " ")
+    negation = "not " if not c.polarity or c.modality is Modality.NEGATED else ""
+    return " ".join(p for p in (c.subject, negation + verb, c.object or "") if p).strip()

@@ -1,0 +1,82 @@
+"""Supersession as a pure function over one slot's facts.
+
+A slot is (user, subject entity, predicate) for functional predicates, and (user, subject, predicate, object)
+for preferences. Sorting by a content-derived order key (time first) and recomputing the whole slot each time
+makes the outcome independent of ingestion order: the newest fact is active, each older one is superseded at
+the start of its successor and linked from it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from sodamem.model import FactKind, FactStatus, LinkType, Modality
+
+FUNCTIONAL_PREDICATES = frozenset(
+    {"lives_in", "works_at", "job", "relationship_status", "diet", "studies", "age", "name"}
+)
+FUNCTIONAL_PREFIXES = ("favorite_", "favourite_", "has_", "attribute_")
+# Only what was said as true (or as untrue) competes; plans, questions, hypotheticals and hearsay do not.
+COMPETING_MODALITIES = frozenset({Modality.ASSERTED, Modality.NEGATED})
+
+
+def is_functional(predicate: str) -> bool:
+    return predicate in FUNCTIONAL_PREDICATES or predicate.startswith(FUNCTIONAL_PREFIXES)
+
+
+def slot_of(kind: FactKind, predicate: str, modality: Modality, subject_key: str, object_key: str) -> str | None:
+    """The slot a fact competes in, or None for facts that never supersede (events, plans, ...)."""
+    if modality not in COMPETING_MODALITIES:
+        return None
+    if kind is FactKind.PREFERENCE:
+        return f"{subject_key}|{predicate}|{object_key}"
+    if kind in (FactKind.STATE, FactKind.ATTRIBUTE, FactKind.RELATION) and is_functional(predicate):
+        return f"{subject_key}|{predicate}"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class SlotFact:
+    fact_id: int
+    order_key: str  # time first, then content: see ``order_key``
+    starts: str  # ISO time the fact starts holding (valid_from)
+    value: str  # object key
+    polarity: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SlotOutcome:
+    fact_id: int
+    status: FactStatus
+    valid_to: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SlotLink:
+    type: LinkType
+    newer: int
+    older: int
+
+
+def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLink]]:
+    ordered = sorted(facts, key=lambda f: f.order_key)
+    outcomes: list[SlotOutcome] = []
+    links: list[SlotLink] = []
+    for older, newer in itertools.pairwise(ordered):
+        outcomes.append(SlotOutcome(older.fact_id, FactStatus.SUPERSEDED, newer.starts))
+        if older.polarity != newer.polarity:
+            kind = LinkType.CONTRADICTS
+        elif older.value != newer.value:
+            kind = LinkType.SUPERSEDES
+        else:
+            kind = LinkType.UPDATES
+        links.append(SlotLink(kind, newer.fact_id, older.fact_id))
+    if ordered:
+        outcomes.append(SlotOutcome(ordered[-1].fact_id, FactStatus.ACTIVE, None))
+    return outcomes, links
+
+
+def order_key(starts: str, session_id: str, turn_index: int, char_start: int, predicate: str, value: str) -> str:
+    """Sortable and content-derived (no database ids), so every ingestion order sorts a slot the same way."""
+    return f"{starts}|{session_id}|{turn_index:08d}|{char_start:08d}|{predicate}|{value}"

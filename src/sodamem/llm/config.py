@@ -1,0 +1,81 @@
+"""Settings of the OpenAI-compatible chat endpoint (a hosted API, llama.cpp's server, vLLM, ...).
+
+``LLMConfig.from_env()`` reads ``SODAMEM_LLM_BASE_URL``, ``SODAMEM_LLM_MODEL`` and ``SODAMEM_LLM_API_KEY``, falling
+back to ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``; keyword overrides win over the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from sodamem.errors import SodaMemError
+
+ENV_BASE_URL = "SODAMEM_LLM_BASE_URL"
+ENV_MODEL = "SODAMEM_LLM_MODEL"
+ENV_API_KEY = "SODAMEM_LLM_API_KEY"
+FALLBACK_BASE_URL = "OPENAI_BASE_URL"
+FALLBACK_API_KEY = "OPENAI_API_KEY"
+
+
+class LLMConfigError(SodaMemError):
+    """The LLM endpoint is not configured (or configured with impossible values)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LLMConfig:
+    base_url: str
+    model: str
+    api_key: str | None = field(default=None, repr=False)
+    timeout_s: float = 60.0
+    max_retries: int = 3
+    backoff_s: float = 1.0
+    temperature: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not self.base_url:
+            raise LLMConfigError(f"no LLM base URL: set {ENV_BASE_URL} (or {FALLBACK_BASE_URL}) or pass base_url")
+        if not self.model:
+            raise LLMConfigError(f"no LLM model: set {ENV_MODEL} or pass model")
+        if self.timeout_s <= 0:
+            raise LLMConfigError(f"timeout_s must be positive, got {self.timeout_s}")
+        if self.max_retries < 0:
+            raise LLMConfigError(f"max_retries must be >= 0, got {self.max_retries}")
+        if self.backoff_s < 0:
+            raise LLMConfigError(f"backoff_s must be >= 0, got {self.backoff_s}")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> LLMConfig:
+        """The configuration from the environment (``env``, default ``os.environ``), with ``overrides`` on top.
+
+        An override of ``None`` counts as not given. Raises ``LLMConfigError`` naming the variables to set when the
+        base URL or the model is missing.
+        """
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(overrides) - known)
+        if unknown:
+            raise LLMConfigError(f"unknown LLM setting(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+        source = os.environ if env is None else env
+        values: dict[str, Any] = {
+            "base_url": _first(source, ENV_BASE_URL, FALLBACK_BASE_URL),
+            "model": _first(source, ENV_MODEL),
+            "api_key": _first(source, ENV_API_KEY, FALLBACK_API_KEY),
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        if not values["base_url"]:
+            raise LLMConfigError(
+                f"no LLM base URL: set {ENV_BASE_URL} (or {FALLBACK_BASE_URL}), e.g. http://127.0.0.1:8080/v1"
+            )
+        if not values["model"]:
+            raise LLMConfigError(f"no LLM model: set {ENV_MODEL} to the model name the server expects")
+        return cls(**values)
+
+
+def _first(env: Mapping[str, str], *names: str) -> str | None:
+    for name in names:
+        value = env.get(name, "").strip()
+        if value:
+            return value
+    return None

@@ -1,0 +1,1 @@
+"""Prompts as pure functions, each beside the pydantic schema of its output."""

@@ -1,0 +1,225 @@
+"""Facts, entities and links in SQLite. Functions take a connection inside the caller's transaction."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from sodamem.ingest.entities import entity_key
+from sodamem.ingest.supersede import SlotFact, resolve_slot
+from sodamem.model import FactKind, FactStatus, LinkType, Modality, NodeKind, TimeSpec
+
+
+@dataclass(frozen=True, slots=True)
+class FactRow:
+    """A grounded, dated fact ready to store; ``sources`` are ``(piece_pk, char_start, char_end, quote)``."""
+
+    kind: FactKind
+    predicate: str
+    modality: Modality
+    subject: str
+    object: str | None
+    polarity: bool
+    text: str
+    mentioned_at: str
+    occurred: TimeSpec | None
+    valid_from: str
+    slot: str | None
+    order_key: str
+    session_pk: int
+    sources: tuple[tuple[int, int, int, str], ...]
+    roles: tuple[tuple[str, str], ...]  # (role, entity name), subject and object included
+    embed_hash: str
+
+
+def entity_pk(conn: sqlite3.Connection, user: str, name: str, type_: str = "unknown") -> int:
+    """The entity a name refers to, created on first mention."""
+    key = entity_key(name) or name.casefold()
+    row = conn.execute("SELECT entity_pk FROM entity_aliases WHERE user = ? AND key = ?", (user, key)).fetchone()
+    if row is not None:
+        return int(row[0])
+    display = name.strip()
+    taken = conn.execute("SELECT id FROM entities WHERE user = ? AND name = ?", (user, display)).fetchone()
+    if taken is not None:  # same display name under another key (e.g. punctuation): one entity
+        conn.execute("INSERT INTO entity_aliases (user, key, entity_pk) VALUES (?, ?, ?)", (user, key, taken[0]))
+        return int(taken[0])
+    pk = conn.execute(
+        "INSERT INTO entities (user, name, type, aliases) VALUES (?, ?, ?, '[]')", (user, display, type_)
+    ).lastrowid
+    assert pk is not None
+    conn.execute("INSERT INTO entity_aliases (user, key, entity_pk) VALUES (?, ?, ?)", (user, key, pk))
+    return pk
+
+
+def add_alias(conn: sqlite3.Connection, user: str, alias: str, canonical: str) -> set[int]:
+    """Tie ``alias`` to the entity named ``canonical`` (merging entities); return the facts whose subject moved."""
+    target = entity_pk(conn, user, canonical)
+    key = entity_key(alias) or alias.casefold()
+    row = conn.execute("SELECT entity_pk FROM entity_aliases WHERE user = ? AND key = ?", (user, key)).fetchone()
+    moved: set[int] = set()
+    if row is None:
+        conn.execute("INSERT INTO entity_aliases (user, key, entity_pk) VALUES (?, ?, ?)", (user, key, target))
+    elif int(row[0]) != target:
+        moved = _merge(conn, user, int(row[0]), target)
+    _record_alias_name(conn, target, alias.strip())
+    return moved
+
+
+def _merge(conn: sqlite3.Connection, user: str, source: int, target: int) -> set[int]:
+    moved = {int(r[0]) for r in conn.execute("SELECT id FROM facts WHERE subject_pk = ?", (source,))}
+    conn.execute("UPDATE facts SET subject_pk = ? WHERE subject_pk = ?", (target, source))
+    conn.execute(
+        "INSERT OR IGNORE INTO fact_roles (fact_pk, entity_pk, role) SELECT fact_pk, ?, role FROM fact_roles"
+        " WHERE entity_pk = ?",
+        (target, source),
+    )
+    conn.execute(
+        "UPDATE links SET dst_id = ? WHERE user = ? AND dst_kind = 'entity' AND dst_id = ?", (target, user, source)
+    )
+    conn.execute("UPDATE entity_aliases SET entity_pk = ? WHERE entity_pk = ?", (target, source))
+    old = conn.execute("SELECT name, aliases FROM entities WHERE id = ?", (source,)).fetchone()
+    conn.execute("DELETE FROM entities WHERE id = ?", (source,))
+    for name in [old[0], *json.loads(old[1])]:
+        _record_alias_name(conn, target, name)
+    return moved
+
+
+def _record_alias_name(conn: sqlite3.Connection, entity: int, alias: str) -> None:
+    name, aliases = conn.execute("SELECT name, aliases FROM entities WHERE id = ?", (entity,)).fetchone()
+    known = json.loads(aliases)
+    if alias != name and alias not in known:
+        conn.execute("UPDATE entities SET aliases = ? WHERE id = ?", (json.dumps([*known, alias]), entity))
+
+
+def insert_fact(conn: sqlite3.Connection, user: str, fact: FactRow) -> int:
+    subject_pk = entity_pk(conn, user, fact.subject)
+    occurred = fact.occurred
+    pk = conn.execute(
+        "INSERT INTO facts (user, kind, predicate, modality, status, text, mentioned_at, occurred_start,"
+        " occurred_end, occurred_granularity, occurred_expression, valid_from, valid_to, session_pk, subject_pk,"
+        " object, polarity, slot, order_key, embed_hash) VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, NULL,"
+        " ?, ?, ?, ?, ?, ?, ?)",
+        (
+            user,
+            fact.kind.value,
+            fact.predicate,
+            fact.modality.value,
+            fact.text,
+            fact.mentioned_at,
+            occurred.start.isoformat() if occurred else None,
+            occurred.end.isoformat() if occurred else None,
+            occurred.granularity.value if occurred else None,
+            occurred.expression if occurred else None,
+            fact.valid_from,
+            fact.session_pk,
+            subject_pk,
+            fact.object,
+            int(fact.polarity),
+            fact.slot,
+            fact.order_key,
+            fact.embed_hash,
+        ),
+    ).lastrowid
+    assert pk is not None
+    conn.executemany(
+        "INSERT OR IGNORE INTO fact_sources (fact_pk, piece_pk, char_start, char_end, quote) VALUES (?, ?, ?, ?, ?)",
+        [(pk, *source) for source in fact.sources],
+    )
+    for piece_pk in dict.fromkeys(s[0] for s in fact.sources):
+        _link(conn, user, LinkType.DERIVED_FROM, NodeKind.FACT, pk, NodeKind.PIECE, piece_pk, fact.mentioned_at)
+    for role, name in fact.roles:
+        entity = entity_pk(conn, user, name)
+        conn.execute("INSERT OR IGNORE INTO fact_roles (fact_pk, entity_pk, role) VALUES (?, ?, ?)", (pk, entity, role))
+        _link(conn, user, LinkType.MENTIONS, NodeKind.FACT, pk, NodeKind.ENTITY, entity, fact.mentioned_at)
+    return pk
+
+
+def _link(
+    conn: sqlite3.Connection,
+    user: str,
+    type_: LinkType,
+    src_kind: NodeKind,
+    src: int,
+    dst_kind: NodeKind,
+    dst: int,
+    when: str | None,
+) -> None:
+    conn.execute(
+        "INSERT INTO links (user, type, src_kind, src_id, dst_kind, dst_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (user, type_.value, src_kind.value, src, dst_kind.value, dst, when),
+    )
+
+
+SLOT_LINKS = (LinkType.SUPERSEDES.value, LinkType.CONTRADICTS.value, LinkType.UPDATES.value)
+
+
+def reslot(conn: sqlite3.Connection, user: str, fact_ids: Iterable[int]) -> None:
+    """Give moved facts their slot under their (new) subject's key, then recompute the slots involved."""
+    slots: set[str] = set()
+    for fact_id in fact_ids:
+        row = conn.execute(
+            "SELECT f.slot, e.name FROM facts f JOIN entities e ON e.id = f.subject_pk WHERE f.id = ?", (fact_id,)
+        ).fetchone()
+        if row is None or row[0] is None:
+            continue
+        old_slot = str(row[0])
+        new_slot = "|".join([entity_key(row[1]), *old_slot.split("|")[1:]])
+        conn.execute("UPDATE facts SET slot = ? WHERE id = ?", (new_slot, fact_id))
+        slots.update({old_slot, new_slot})
+    resolve_slots(conn, user, slots)
+
+
+def resolve_slots(conn: sqlite3.Connection, user: str, slots: Iterable[str]) -> None:
+    """Recompute status, validity end and chain links of every fact in each slot (see ingest.supersede)."""
+    for slot in slots:
+        rows = conn.execute(
+            "SELECT id, order_key, valid_from, object, polarity FROM facts WHERE user = ? AND slot = ?"
+            " AND status != 'invalid'",
+            (user, slot),
+        ).fetchall()
+        from sodamem.ingest.entities import value_key
+
+        facts = [SlotFact(int(r[0]), str(r[1]), str(r[2]), value_key(r[3]), bool(r[4])) for r in rows]
+        ids = [f.fact_id for f in facts]
+        if not ids:
+            continue
+        marks = ",".join("?" * len(ids))
+        conn.execute(
+            f"DELETE FROM links WHERE user = ? AND type IN (?, ?, ?) AND src_kind = 'fact' AND src_id IN ({marks})",
+            (user, *SLOT_LINKS, *ids),
+        )
+        outcomes, links = resolve_slot(facts)
+        for outcome in outcomes:
+            conn.execute(
+                "UPDATE facts SET status = ?, valid_to = ? WHERE id = ? AND (status != ? OR valid_to IS NOT ?)",
+                (outcome.status.value, outcome.valid_to, outcome.fact_id, outcome.status.value, outcome.valid_to),
+            )
+        for link in links:
+            starts = conn.execute("SELECT valid_from FROM facts WHERE id = ?", (link.newer,)).fetchone()[0]
+            _link(conn, user, link.type, NodeKind.FACT, link.newer, NodeKind.FACT, link.older, starts)
+
+
+def slots_of_sessions(conn: sqlite3.Connection, user: str, session_pks: Sequence[int]) -> set[str]:
+    if not session_pks:
+        return set()
+    marks = ",".join("?" * len(session_pks))
+    rows = conn.execute(
+        f"SELECT DISTINCT slot FROM facts WHERE user = ? AND slot IS NOT NULL AND session_pk IN ({marks})",
+        (user, *session_pks),
+    )
+    return {str(r[0]) for r in rows}
+
+
+def link_neighbors(
+    conn: sqlite3.Connection, user: str, pairs: Iterable[tuple[int, int]], when: str | None = None
+) -> None:
+    """NEIGHBOR links (one direction stored, read both ways) between semantically close facts."""
+    for a, b in pairs:
+        _link(conn, user, LinkType.NEIGHBOR, NodeKind.FACT, a, NodeKind.FACT, b, when)
+
+
+def fact_status_counts(conn: sqlite3.Connection, user: str) -> dict[FactStatus, int]:
+    rows = conn.execute("SELECT status, count(*) FROM facts WHERE user = ? GROUP BY status", (user,))
+    return {FactStatus(r[0]): int(r[1]) for r in rows}
