@@ -1,0 +1,364 @@
+"""Rule-based recognition and resolution of English time expressions (pure: no I/O, stdlib only).
+
+``find_times(text, anchor)`` finds expressions such as "yesterday", "three weeks ago", "last summer",
+"on May 8th, 2023" or "since 2019" and resolves each to a :class:`TimeSpec` [start, end) relative to ``anchor``
+(the session timestamp); intervals keep the anchor's tzinfo, or its lack of one. Matching is case-insensitive.
+Conventions (tests/time_phrases.py pins them down):
+
+* Weeks start on Monday; a weekend is Saturday 00:00 to Monday 00:00 (granularity WEEK).
+* "N days/weeks/months/years/hours ago|back" (digits, one..twenty, a/an) is the whole unit containing anchor - N.
+  Fuzzy counts are VAGUE and widened: "a couple of" covers the units 1..3 ago, "a few" 2..4, "several" 3..7
+  ("a few days ago" on May 8 = [May 4, May 7)). "in N units" / "N units from now": the unit containing anchor + N.
+  "two weekends ago" is the weekend of the week two weeks back.
+* Durations: "for N units", "(over) the past/last N units" = [anchor - N, anchor) ("for" in a future context:
+  [anchor, anchor + N)); fuzzy counts use their upper bound. Outside a future context "in N units" after
+  first/only/once/not/n't ("first time in two years", "haven't talked in days") is such a duration too.
+  "since X" = [start of X, anchor). Both keep the granularity of the unit / of X.
+* Parts of a day (granularity DAY, narrowed interval): morning 06-12, afternoon 12-18, evening 18-24, night 18-06
+  ("last night" = yesterday 18:00 to today 06:00).
+* Weekdays: "last Monday" is the most recent Monday strictly before the anchor's day, "next Monday" the first strictly
+  after it, "this Monday" the Monday of the anchor's week; "(on) Monday" = last, or next in a future context.
+  Abbreviations ("last Tues", "next Fri") count only after last/next/this.
+* "last/this/next week|weekend|month|year": calendar units; "over/on the weekend": the current weekend on Sat/Sun,
+  else the previous one (future: the coming one).
+* Months: "in March" = the most recent March not after the anchor's month (future: the first not before it);
+  "last/next March" strictly before/after the anchor's month; "early/mid/late March" = days 1-10/11-20/21-end.
+* Seasons are northern meteorological (spring Mar-May, summer Jun-Aug, fall Sep-Nov, winter Dec-Feb, named by the year
+  of its December). "last summer" = the most recent one that ended by the anchor (so in July 2023 it is summer
+  2022); "next summer" the first that starts after the anchor; "this summer" the one containing the anchor, else
+  the one of the anchor's year; "in the summer" the most recent one begun (future: the current or the next).
+* Dates without a year: the most recent such date on or before the anchor's day (future: on or after). ISO
+  "2023-05-08" and "2023/05/08" are read; numeric d/m/y forms ("8/5/2023") are ambiguous and skipped. An
+  impossible date ("31 April 2022") is dropped, leaving whatever shorter expression still stands ("April 2022").
+* A bare year, month or season needs a preposition ("in 2019", "by June", "since March"); a lowercase "may" needs
+  one too, or a day with an ordinal, or a year (so "this may take" and "those 2 may be" are not dates).
+* Vague: "recently", "lately", "(the) last time" = the 30 days before the anchor; "the other day" = the 7 days
+  before the anchor's day; "earlier/later today|this week|month|year" run from the unit's start to the anchor
+  or from the anchor to the unit's end.
+* ``future=None`` infers the direction of ambiguous expressions from cue words anywhere in the text (will, 'll,
+  going to, planning, next, tomorrow, soon, ...); True/False force it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sodamem.ingest import timewords as tw
+from sodamem.model import TimeGranularity, TimeSpec
+
+G = TimeGranularity
+Span = tuple[datetime, datetime, TimeGranularity]
+
+
+@dataclass(frozen=True, slots=True)
+class TimeMention:
+    spec: TimeSpec  # start, end (exclusive), granularity, expression (the literal matched words)
+    char_start: int  # text[char_start:char_end] == spec.expression
+    char_end: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Ctx:
+    text: str
+    anchor: datetime
+    day: datetime  # midnight of the anchor's day
+    future: bool
+
+
+_F = re.IGNORECASE | re.ASCII
+_REL = r"(?P<rel>this\s+past|this\s+coming|last|next|this|past|coming)"
+_BACK = {"last", "past", "this past"}
+_AHEAD = {"next", "coming", "this coming"}
+_UNITS_WEEKEND = tw.UNIT.replace("day|", "day|weekend|")
+_DAY = r"(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>st|nd|rd|th)?"
+_FUTURE = re.compile(
+    r"\b(?:will|shall|gonna|(?<!was )(?<!were )going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning|intend(?:s|ing)?\s+to"
+    r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t)\b|\w['’]ll\b",
+    re.IGNORECASE,
+)
+_SINCE = re.compile(r"\b(?:ever\s+)?since\s+$", _F)
+_DURATION_BEFORE = re.compile(r"(?:\b(?:first|only|once|twice|times?|never|not)\b|n't\b)[\w\s'-]{0,30}$", _F)
+
+
+def _norm(words: str | None) -> str:
+    return " ".join(words.lower().split()) if words else ""
+
+
+def _since_at(c: _Ctx, start: int) -> int | None:
+    """Where a "since"/"ever since" directly before ``start`` begins."""
+    m = _SINCE.search(c.text, max(0, start - 16), start)
+    return m.start() if m else None
+
+
+def _relative_day(m: re.Match[str], c: _Ctx) -> Span:
+    words = _norm(m.group())
+    if words.startswith("the day"):
+        offset = -2 if "before" in words else 2
+    else:
+        offset = -1 if words.startswith(("yesterday", "last")) else 1 if words.startswith("tomorrow") else 0
+    last = words.rsplit(" ", 1)[-1]
+    part = "night" if last == "tonight" else last if last in tw.PARTS else None
+    day = c.day + timedelta(days=offset)
+    if part is None:
+        return day, day + timedelta(days=1), G.DAY
+    low, high = tw.PARTS[part]
+    return day + timedelta(hours=low), day + timedelta(hours=high), G.DAY
+
+
+def _duration(c: _Ctx, unit: str, n: int, gran: G, ahead: bool) -> Span:
+    if ahead:
+        return c.anchor, tw.shift(c.anchor, unit, n), gran
+    return tw.shift(c.anchor, unit, -n), c.anchor, gran
+
+
+def _counted(m: re.Match[str], c: _Ctx) -> Span | None:
+    """N units ago/back/from now, in N units, for N units."""
+    low, high, fuzzy = tw.count(m["n"])
+    unit, direction, prep = m["unit"].lower(), _norm(m["dir"]), _norm(m["prep"])
+    gran = G.VAGUE if fuzzy else tw.UNIT_GRANULARITY.get(unit, G.WEEK)
+    if prep == "for" and not direction and unit != "weekend":
+        return _duration(c, unit, high, gran, c.future)
+    if (
+        prep == "in"
+        and not (direction or c.future)
+        and _DURATION_BEFORE.search(c.text, max(0, m.start() - 48), m.start())
+    ):
+        return _duration(c, unit, high, gran, False)  # "the first time in two years", "haven't talked in days"
+    if not direction and prep != "in":
+        return None
+    sign = -1 if direction in ("ago", "back") else 1
+    if unit == "weekend":  # "two weekends ago": the weekend of the week two weeks back
+        if sign > 0:
+            return None
+        sats = sorted(tw.floor(c.anchor - timedelta(weeks=n), "week") + timedelta(days=5) for n in (low, high))
+        return sats[0], sats[1] + timedelta(days=2), G.VAGUE if fuzzy else G.WEEK
+    ends = sorted(tw.floor(tw.shift(c.anchor, unit, sign * n), unit) for n in (low, high))
+    return ends[0], tw.shift(ends[1], unit, 1), gran
+
+
+def _period(m: re.Match[str], c: _Ctx) -> Span | None:
+    """(for/over/in) the past/last/next/coming (N) units."""
+    word, unit = m["pl"].lower(), m["unit"].lower()
+    if not m["n"] and (not m["the"] or unit in ("hour", "day") or word == "next"):
+        return None  # "last week" is a calendar week, "the next day" is relative to the story
+    _, high, fuzzy = tw.count(m["n"] or "1")
+    return _duration(c, unit, high, G.VAGUE if fuzzy else tw.UNIT_GRANULARITY[unit], word in ("next", "coming"))
+
+
+def _weekday(m: re.Match[str], c: _Ctx) -> Span | None:
+    name, today, rel = m["wd"].lower(), c.anchor.weekday(), _norm(m["rel"])
+    if name not in tw.WEEKDAYS and not rel:
+        return None
+    wanted = tw.WEEKDAYS.get(name, tw.WEEKDAY_ABBREVIATIONS.get(name, 0))
+    if rel == "this":
+        delta = wanted - today
+    elif rel in _AHEAD or (rel not in _BACK and c.future):
+        delta = (wanted - today) % 7 or 7
+    else:
+        delta = -((today - wanted) % 7 or 7)
+    day = c.day + timedelta(days=delta)
+    return day, day + timedelta(days=1), G.DAY
+
+
+def _calendar(m: re.Match[str], c: _Ctx) -> Span | None:
+    """last/this/next week|weekend|month|year; over/on/at/during the weekend."""
+    unit, rel = m["u"].lower(), _norm(m["rel"])
+    step = -1 if rel in _BACK else 1 if rel in _AHEAD else 0
+    if unit == "weekend":
+        if m["over"]:
+            step = 0 if c.future or c.anchor.weekday() >= 5 else -1
+        saturday = tw.floor(c.anchor, "week") + timedelta(days=5 + 7 * step)
+        return saturday, saturday + timedelta(days=2), G.WEEK
+    if m["over"]:
+        return None
+    start = tw.shift(tw.floor(c.anchor, unit), unit, step)
+    return start, tw.shift(start, unit, 1), tw.UNIT_GRANULARITY[unit]
+
+
+def _edge(m: re.Match[str], c: _Ctx) -> Span:
+    """earlier/later today|this week|month|year."""
+    unit = (m["u"] or "day").lower()
+    start = tw.floor(c.anchor, unit)
+    if m["el"].lower() == "earlier":
+        return start, c.anchor, G.VAGUE
+    return c.anchor, tw.shift(start, unit, 1), G.VAGUE
+
+
+def _vague(m: re.Match[str], c: _Ctx) -> Span:
+    if "other" in m.group().lower():
+        return c.day - timedelta(days=7), c.day, G.VAGUE
+    return c.anchor - timedelta(days=30), c.anchor, G.VAGUE
+
+
+def _month_index(c: _Ctx) -> int:
+    return c.anchor.year * 12 + c.anchor.month - 1
+
+
+def _season(m: re.Match[str], c: _Ctx) -> Span | None:
+    first, now, rel = tw.SEASONS[m["s"].lower()] - 1, _month_index(c), _norm(m["rel"])
+    begun = now - (now - first) % 12  # the latest one that has started by the anchor's month
+    if m["year"]:
+        k = int(m["year"]) * 12 + first
+    elif rel in _BACK:
+        k = now - 3 - (now - 3 - first) % 12
+    elif rel in _AHEAD:
+        k = now + 1 + (first - now - 1) % 12
+    elif rel == "this":
+        k = begun if now - begun < 3 else c.anchor.year * 12 + first
+    elif m["in"] or _since_at(c, m.start()) is not None:
+        k = begun + 12 if c.future and now - begun >= 3 else begun
+    else:
+        return None
+    return tw.month_start(k, c.anchor), tw.month_start(k + 3, c.anchor), G.SEASON
+
+
+def _month(m: re.Match[str], c: _Ctx) -> Span | None:
+    month, now, rel = tw.MONTHS[m["mon"].lower()] - 1, _month_index(c), _norm(m["rel"])
+    modifier = _norm(m["mod1"] or m["mod2"])
+    if m["mon"] == "may" and not (m["year"] or m["in"]):
+        return None  # the modal verb
+    if m["year"]:
+        k = int(m["year"]) * 12 + month
+    elif rel in _BACK:
+        k = now - 1 - (now - 1 - month) % 12
+    elif rel in _AHEAD:
+        k = now + 1 + (month - now - 1) % 12
+    elif rel == "this":
+        k = c.anchor.year * 12 + month
+    elif m["in"] or modifier or _since_at(c, m.start()) is not None:
+        k = now + (month - now) % 12 if c.future else now - (now - month) % 12
+    else:
+        return None
+    start, end = tw.month_start(k, c.anchor), tw.month_start(k + 1, c.anchor)
+    if modifier:
+        lo, hi = {"early": (0, 10), "mid": (10, 20), "late": (20, 31)}[modifier]
+        start, end = start + timedelta(days=lo), min(end, start + timedelta(days=hi))
+    return start, end, G.MONTH
+
+
+def _date(m: re.Match[str], c: _Ctx) -> Span | None:
+    names = m.groupdict()
+    month = int(m["mnum"]) if names.get("mnum") else tw.MONTHS[m["mon"].lower()]
+    if names.get("mon") == "may" and not (m["year"] or m["on"] or m["ord"]):
+        return None  # "those 2 may be", "you may 3 times"
+    if m["year"]:
+        day = c.day.replace(year=int(m["year"]), month=month, day=int(m["day"]))
+    else:
+        day = _nearest_date(c, month, int(m["day"]))
+    return day, day + timedelta(days=1), G.DAY
+
+
+def _nearest_date(c: _Ctx, month: int, day: int) -> datetime:
+    """The most recent month/day on or before the anchor's day (future: on or after); Feb 29 looks up to 8 years."""
+    for step in range(9):
+        year = c.anchor.year + (step if c.future else -step)
+        try:
+            candidate = c.day.replace(year=year, month=month, day=day)
+        except ValueError:
+            continue
+        if (candidate >= c.day) if c.future else (candidate <= c.day):
+            return candidate
+    raise ValueError(f"no date {month}/{day} near {c.anchor}")
+
+
+def _year(m: re.Match[str], c: _Ctx) -> Span | None:
+    if not m["prep"] and _since_at(c, m.start()) is None:
+        return None
+    start = c.day.replace(year=int(m["year"]), month=1, day=1)
+    return start, start.replace(year=start.year + 1), G.YEAR
+
+
+_RULES: tuple[tuple[str, Callable[[re.Match[str], _Ctx], Span | None]], ...] = (
+    (
+        r"\b(?:the\s+day\s+(?:before\s+yesterday|after\s+tomorrow)|last\s+night|tonight|this\s+(?:morning|afternoon|"
+        r"evening)|(?:yesterday|today|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?)\b",
+        _relative_day,
+    ),
+    (
+        rf"\b(?:(?P<prep>in|for)\s+)?(?P<n>{tw.NUM})\s+{_UNITS_WEEKEND}(?:\s+(?P<dir>ago|back|from\s+now))?\b",
+        _counted,
+    ),
+    (
+        rf"\b(?:(?:for|over|in|during|within)\s+)?(?:(?P<the>the|these)\s+)?(?P<pl>past|last|next|coming)\s+"
+        rf"(?:(?P<n>{tw.NUM})\s+)?{tw.UNIT}\b(?!\s+of\b)",
+        _period,
+    ),
+    (rf"\b(?:{_REL}\s+|(?P<on>on)\s+)?(?P<wd>{tw.WEEKDAY_ALT})\b", _weekday),
+    (rf"\b(?:{_REL}\s+|(?P<over>(?:over|on|at|during)\s+the)\s+)(?P<u>weekend|week|month|year)\b", _calendar),
+    (r"\b(?P<el>earlier|later)\s+(?:this\s+(?P<u>week|month|year)|today)\b", _edge),
+    (r"\b(?:recently|lately|(?:the\s+)?last\s+time|the\s+other\s+day)\b", _vague),
+    (
+        rf"\b(?:{_REL}\s+|(?P<in>(?:in|during|over|by|until|through)\s+(?:the\s+)?))?"
+        rf"(?P<s>summer|winter|spring|fall|autumn)(?:,?\s+(?:of\s+)?{tw.YEAR})?\b",
+        _season,
+    ),
+    (
+        rf"\b(?:{_REL}\s+|(?P<in>(?:back\s+)?(?:in|during|by|until|till|through|from|of)\s+"
+        rf"(?:(?P<mod1>early|mid|late)[\s-]+)?)|(?P<mod2>early|mid|late)[\s-]+)?"
+        rf"(?P<mon>{tw.MONTH_ALT})(?:,?\s+(?:of\s+)?{tw.YEAR})?\b",
+        _month,
+    ),
+    (rf"\b(?:(?P<on>on)\s+)?(?:the\s+)?{_DAY}\s+(?:of\s+)?(?P<mon>{tw.MONTH_ALT})(?:,?\s+{tw.YEAR})?\b", _date),
+    (rf"\b(?:(?P<on>on)\s+)?(?P<mon>{tw.MONTH_ALT})\s+(?:the\s+)?{_DAY}(?:,?\s+{tw.YEAR})?\b", _date),
+    (
+        r"\b(?:(?P<on>on)\s+)?(?P<year>(?:19|20)\d\d)(?P<sep>[-/])(?P<mnum>1[0-2]|0?[1-9])(?P=sep)"
+        r"(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>)(?!\d)",
+        _date,
+    ),
+    (
+        rf"\b(?:(?P<prep>(?:back\s+)?(?:in|during|from|until|till|by|around)|the\s+year)\s+)?{tw.YEAR}"
+        r"(?![-/:]\d)\b",
+        _year,
+    ),
+)
+_COMPILED = tuple((re.compile(pattern, _F), rule) for pattern, rule in _RULES)
+# Every rule needs one of these words or a digit; most sentences have none, and are done after one search.
+_TRIGGER = re.compile(
+    r"\d|day|night|hour|week|month|year|ago|summer|winter|spring|fall|autumn|recent|lately|time|morning|evening|"
+    r"afternoon|tonight|tomorrow|" + "|".join(name for name in tw.MONTHS | tw.WEEKDAY_ABBREVIATIONS if len(name) == 3),
+    re.IGNORECASE,
+)
+
+
+def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> list[TimeMention]:
+    """All time expressions of ``text``, resolved against ``anchor``, in text order and not overlapping.
+
+    Where candidates overlap the longest wins ("since last year" over "last year"). Never raises; expressions
+    that cannot be resolved (Feb 30, years out of range) are left out.
+    """
+    if not _TRIGGER.search(text):
+        return []
+    c = _Ctx(text, anchor, tw.day_start(anchor), bool(_FUTURE.search(text)) if future is None else future)
+    found: list[tuple[int, int, Span]] = []
+    for pattern, rule in _COMPILED:
+        for m in pattern.finditer(text):
+            try:
+                span = rule(m, c)
+            except (ValueError, OverflowError):
+                continue
+            if span is None:
+                continue
+            start, (lo, hi, gran) = m.start(), span
+            since = _since_at(c, start)
+            if since is not None and lo < anchor:
+                start, hi = since, anchor
+            if lo < hi:
+                found.append((start, m.end(), (lo, hi, gran)))
+    found.sort(key=lambda f: (f[0] - f[1], f[0]))
+    taken: list[tuple[int, int, Span]] = []
+    for item in found:
+        if all(item[1] <= other[0] or item[0] >= other[1] for other in taken):
+            taken.append(item)
+    taken.sort(key=lambda f: f[0])
+    return [TimeMention(TimeSpec(lo, hi, gran, text[s:e]), s, e) for s, e, (lo, hi, gran) in taken]
+
+
+def resolve_time(text: str, anchor: datetime, *, future: bool | None = None) -> TimeMention | None:
+    """The most specific mention of ``text``: non-vague before vague, then the shortest interval, then the first."""
+    mentions = find_times(text, anchor, future=future)
+    if not mentions:
+        return None
+    return min(mentions, key=lambda m: (m.spec.granularity is G.VAGUE, m.spec.end - m.spec.start, m.char_start))

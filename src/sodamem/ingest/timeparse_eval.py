@@ -1,0 +1,42 @@
+"""Scoring of :func:`sodamem.ingest.timeparse.resolve_time` against a table of hand-resolved phrases.
+
+A row is ``(text, anchor_iso, expected_start_iso, expected_end_iso, granularity)``; the expected values are all
+``None`` where the text has no time expression. ``future`` is always inferred from the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from sodamem.ingest.timeparse import resolve_time
+
+Row = tuple[str, str, str | None, str | None, str | None]
+
+
+def check_row(row: Row) -> str | None:
+    """``None`` when ``resolve_time`` gives the row's interval and granularity, else a line saying what it gave."""
+    text, anchor_iso, start_iso, end_iso, granularity = row
+    mention = resolve_time(text, datetime.fromisoformat(anchor_iso))
+    got = None if mention is None else (mention.spec.start, mention.spec.end, mention.spec.granularity.value)
+    expected = None
+    if start_iso is not None and end_iso is not None:
+        expected = (datetime.fromisoformat(start_iso), datetime.fromisoformat(end_iso), granularity)
+    if got == expected:
+        return None
+    shown = "None" if mention is None else f"{mention.spec.expression!r} -> {_show(got)}"
+    return f"{text!r} @ {anchor_iso}: expected {_show(expected)}, got {shown}"
+
+
+def table_accuracy(rows: Iterable[Row]) -> tuple[float, list[str]]:
+    """The share of rows resolved exactly (start, end and granularity), and one line per failing row."""
+    rows = list(rows)
+    failures = [line for line in map(check_row, rows) if line is not None]
+    return (1.0 - len(failures) / len(rows) if rows else 1.0), failures
+
+
+def _show(value: tuple[datetime, datetime, str | None] | None) -> str:
+    if value is None:
+        return "None"
+    start, end, granularity = value
+    return f"[{start.isoformat()}, {end.isoformat()}) {granularity}"

@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sodamem.ingest.entities import entity_key, possessive_owner, value_key
+from sodamem.ingest.supersede import SlotFact, is_functional, order_key, resolve_slot, slot_of
+from sodamem.model import FactKind, FactStatus, LinkType, Modality
+
+
+def fact(fact_id: int, day: int, value: str = "leeds", polarity: bool = True) -> SlotFact:
+    starts = f"2024-03-{day:02d}T10:00:00"
+    return SlotFact(fact_id, order_key(starts, "s", 0, 0, "lives_in", value), starts, value, polarity)
+
+
+def test_newest_is_active_and_older_ones_close_at_its_start() -> None:
+    outcomes, links = resolve_slot([fact(2, 20, "manchester"), fact(1, 5, "leeds")])
+    by_id = {o.fact_id: o for o in outcomes}
+    assert by_id[2].status is FactStatus.ACTIVE and by_id[2].valid_to is None
+    assert by_id[1].status is FactStatus.SUPERSEDED and by_id[1].valid_to == "2024-03-20T10:00:00"
+    assert [(link.type, link.newer, link.older) for link in links] == [(LinkType.SUPERSEDES, 2, 1)]
+
+
+def test_link_types_follow_what_changed() -> None:
+    _, links = resolve_slot(
+        [fact(1, 1, "spicy food"), fact(2, 2, "spicy food", polarity=False), fact(3, 3, "spicy food", polarity=False)]
+    )
+    assert [link.type for link in links] == [LinkType.CONTRADICTS, LinkType.UPDATES]
+
+
+@given(st.permutations(list(range(6))))
+def test_outcome_does_not_depend_on_input_order(order: list[int]) -> None:
+    facts = [fact(i, i + 1, value=f"city{i % 3}") for i in range(6)]
+    expected = resolve_slot(facts)
+    shuffled = resolve_slot([facts[i] for i in order])
+    assert sorted(expected[0], key=lambda o: o.fact_id) == sorted(shuffled[0], key=lambda o: o.fact_id)
+    assert expected[1] == shuffled[1]
+
+
+def test_slots() -> None:
+    assert slot_of(FactKind.STATE, "lives_in", Modality.ASSERTED, "maya", "leeds") == "maya|lives_in"
+    assert slot_of(FactKind.PREFERENCE, "likes", Modality.ASSERTED, "maya", "spicy food") == "maya|likes|spicy food"
+    assert slot_of(FactKind.EVENT, "visited", Modality.ASSERTED, "maya", "lisbon") is None
+    assert slot_of(FactKind.STATE, "lives_in", Modality.HYPOTHETICAL, "maya", "paris") is None
+    assert is_functional("favorite_color") and is_functional("has_cat") and not is_functional("visited")
+
+
+def test_entity_keys() -> None:
+    assert entity_key("The Arch") == entity_key("the arch") == "arch"
+    assert entity_key("Maya’s sister") == entity_key("maya's sister")
+    assert entity_key("cats") == "cat" and entity_key("puppies") == "puppy"
+    assert entity_key("James") == "james" and entity_key("glasses") == "glasses"
+    assert value_key(None) == ""
+    assert possessive_owner("Maya's sister") == "Maya" and possessive_owner("Priya") is None
+
+
+def test_order_key_sorts_by_time_first() -> None:
+    keys = [order_key(f"2024-0{m}-01T00:00:00", s, 0, 0, "p", "v") for m, s in ((3, "a"), (1, "z"), (2, "m"))]
+    assert sorted(keys) == [keys[1], keys[2], keys[0]]
