@@ -43,7 +43,7 @@ class CountingEmbedder:
 
 def test_ingest_embeds_turns_and_pieces_once(tmp_path: Path) -> None:
     counting = CountingEmbedder()
-    with Memory(tmp_path / "m.db", embedder=counting) as memory:
+    with Memory(tmp_path / "m.db", embedder=counting, extractor="none") as memory:  # turns and pieces only
         report = memory.ingest(HISTORY)
         stats = memory.stats()[0]
         # A one-piece turn has the same text as its piece: one vector serves both (6 turns + 7 pieces, 5 shared).

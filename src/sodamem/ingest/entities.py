@@ -8,7 +8,7 @@ _SPACE = re.compile(r"\s+")
 _EDGE_PUNCT = re.compile(r"^[\W_]+|[\W_]+$")
 _ARTICLE = re.compile(r"^(?:the|a|an|my|our|your)\s+", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"[’']s\b")
-_KINSHIP_ISH = re.compile(r"(?:ss|us|is|ys)$")
+_NOT_PLURAL = re.compile(r"(?:ss|us|is|ys)$")
 
 
 def entity_key(name: str) -> str:
@@ -22,8 +22,13 @@ def entity_key(name: str) -> str:
     words = text.split(" ")
     if words and words[-1].islower() and len(words[-1]) > 3 and words[-1].endswith("s"):
         last = words[-1]
-        if not _KINSHIP_ISH.search(last) and "'" not in last:
-            words[-1] = last[:-3] + "y" if last.endswith("ies") else last[:-1]
+        if not _NOT_PLURAL.search(last) and "'" not in last:
+            if last.endswith("ies"):
+                words[-1] = last[:-3] + "y"
+            elif last.endswith(("sses", "xes", "ches", "shes")):
+                words[-1] = last[:-2]
+            else:
+                words[-1] = last[:-1]
     return " ".join(words).casefold()
 
 

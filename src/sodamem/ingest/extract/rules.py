@@ -1,18 +1,24 @@
 """The offline extractor: regular expressions over each piece, no network, no model (stdlib ``re`` only).
 
-Precision over recall. A fact needs a subject at the start of a clause -- "I", "we", "Tom and I", "my sister
-(Priya)", "Priya's fiancé (Marcus)", or a capitalised name -- then an aux chain ("'m not", "'ve been", "am going
-to") and one of the verb patterns below; or, at the start of a piece, a bare past-tense event ("Went to The Arch").
-"he", "she", "they", "it" and "you" are never resolved: their statements give no fact. The assistant's own turns
-give none either (``skip_speakers``).
+Precision over recall. A fact needs a subject at the start of a clause -- "I", "we" (both the speaker), "Tom and I"
+(the speaker, companion Tom), "my sister" ("<speaker>'s sister"), "my sister Priya" / "Priya's fiancé Marcus" (the
+name), or a capitalised name -- then an aux chain ("'m not", "'ve been", "am going to") and one of the verb patterns
+of ``_RULES``; or, at the very start of a piece, a bare past-tense event ("Went to The Arch on Tuesday"). "he",
+"she", "they", "it" and "you" are never resolved: their statements give no fact. A capitalised word that the session
+never shows mid-sentence ("Change starts small") may be no name, so it only takes predicates that presuppose a
+person (likes, lives in, ...). The assistant's own turns give no facts (``skip_speakers``). Piece-wide rules add
+relations and aliases ("my sister Priya", "Tom (my partner)", "a dog named Rex"), self-introductions ("Hi! I'm Maya":
+alias user -> Maya), favourites, "my <attribute> is ...".
 
-Decisions: the object is cut at a clause boundary and at a time expression (found with
-:func:`sodamem.ingest.timeparse.find_times`, so the words handed on are ones the resolver reads); "my"/"our" in an
-object become "<speaker>'s". Negated preferences and "used to"/"no longer"/"not anymore" keep ASSERTED with polarity
+Decisions: the object is cut at a clause boundary and before a time expression (found with
+:func:`sodamem.ingest.timeparse.find_times`, so the words handed on are words the resolver reads); "my"/"our" in an
+object become "<speaker>'s". Negated preferences and "used to"/"no longer"/"not anymore" stay ASSERTED with polarity
 False ("I used to love X": likes X, polarity False, text "... used to like X"); other negations are NEGATED. A past
-like ("I loved the concert") is an OPINION ``enjoyed``, not a standing preference. "going to/will/want to/hope to/
-thinking of" make PLAN facts (modality PLANNED, predicate kept: "I'm moving to Leeds" is a planned ``moved``);
-"if/would/might/'d" make HYPOTHETICAL ones; "X said (that) ..." REPORTED; a piece ending in "?" QUESTION.
+like ("I loved the concert") is an OPINION ``enjoyed``, not a standing preference; a simple-past state ("I lived in
+Paris") has polarity False. "going to/will/want to/hope to/thinking of", and a progressive of an arranging verb
+("I'm moving to Leeds"), make PLAN facts (modality PLANNED, the predicate kept: a planned ``moved``); other plans
+are ``plans_to`` with the verb phrase as object. "if/would/could/might/can/'d" make HYPOTHETICAL facts; "X said
+(that) ..." REPORTED ones; a piece ending in "?" QUESTION ones.
 """
 
 from __future__ import annotations
@@ -27,8 +33,6 @@ from sodamem.ingest.timeparse import find_times
 from sodamem.model import EntityRole, FactKind, MessagePiece, Modality
 
 K, M = FactKind, Modality
-P = r"(?:^|\s+)"  # every verb pattern starts here: after the aux chain, or at the start of a piece (no subject)
-NEGATIVE_LIKES = frozenset({"hate", "hates", "hated", "hating", "dislike", "dislikes", "disliked", "detest"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +41,8 @@ class _Subject:
     start: int  # offsets in the piece's text
     end: int
     companions: tuple[str, ...] = ()
-    person: bool = True  # False for a capitalised name that may be a place or an organisation
+    third: bool = False  # a third-person singular subject: "Priya", "my sister" (so "Priya like ..." is no clause)
+    tentative: bool = False  # a capitalised word never seen mid-sentence: perhaps no name at all ("Change starts")
 
 
 @dataclass(slots=True)
@@ -48,6 +53,7 @@ class _Piece:
     times: list[tuple[int, int, str]]
     question: bool
     out: Extraction
+    names: frozenset[str]
     seen: set[tuple[object, ...]] = field(default_factory=set)
 
 
@@ -91,6 +97,7 @@ class RulesExtractor:
 
     def extract(self, session: SessionView) -> Extraction:
         out = Extraction()
+        names = _known_names(session)
         for turn in session.turns:
             if turn.speaker.lower() in self._skip:
                 continue
@@ -98,37 +105,30 @@ class RulesExtractor:
                 times = [
                     (t.char_start, t.char_end, t.spec.expression) for t in find_times(piece.text, session.timestamp)
                 ]
-                p = _Piece(turn, piece, turn.speaker, times, bool(rp.QUESTION_END.search(piece.text)), out)
+                p = _Piece(turn, piece, turn.speaker, times, bool(rp.QUESTION_END.search(piece.text)), out, names)
                 _extract_piece(p)
         return out
 
 
+def _known_names(session: SessionView) -> frozenset[str]:
+    """Participants and capitalised words seen mid-sentence: a word capitalised only where sentences start
+    ("Change starts small") is not taken for a name."""
+    found = {w for p in session.participants for w in p.split()}
+    for turn in session.turns:
+        found.update(m["name"] for m in rp.MID_SENTENCE_NAME.finditer(turn.text))
+        found.add(turn.speaker)
+    return frozenset(found)
+
+
 # --- walking a piece ---------------------------------------------------------------------------------------------
-_SUBJECT = re.compile(
-    rf"(?P<pair>(?P<pa>{rp.NAME}|[Mm]y\s+{rp.REL_MOD}(?:{rp.REL_ONE}))\s+and\s+I)(?![\w'’])"
-    rf"|(?P<pair2>(?:I|[Mm]e)\s+and\s+(?P<pb>{rp.NAME}|my\s+{rp.REL_MOD}(?:{rp.REL_ONE})))(?![\w'’])"
-    r"|(?P<i>\bI)(?![\w])"
-    r"|(?P<we>\b[Ww]e)(?![\w])"
-    rf"|(?P<my>\b[Mm]y\s+{rp.REL_MOD}(?P<rel>{rp.REL})(?![\w'’])(?:,?\s+(?P<relname>{rp.NAME})(?![\w]),?)?)"
-    rf"|(?P<poss>\b(?P<owner>{rp.NAME})['’]s\s+{rp.REL_MOD}(?P<prel>{rp.REL_ONE})(?![\w'’])"
-    rf"(?:,?\s+(?P<pname>{rp.NAME})(?![\w]))?)"
-    rf"|(?P<name>\b{rp.NAME})(?![\w])"
-)
-_PRO_DROP = re.compile(
-    r"^(?:went|visited|bought|started|finished|adopted|moved|joined|met|lost|graduated|ran|completed|signed|"
-    r"attended|tried|quit|sold|painted|won|switched|took|gonna|planning|hoping|thinking)\b",
-    re.IGNORECASE,
-)
-
-
 def _extract_piece(p: _Piece) -> None:
     text = p.piece.text
     for rule in _PIECE_RULES:
         rule(p)
-    if _PRO_DROP.match(text):
+    if rp.PRO_DROP.match(text):
         lowered = text[0].lower() + text[1:]
         _try_clause(p, _Subject(p.speaker, 0, 0), lowered)
-    for m in _SUBJECT.finditer(text):
+    for m in rp.SUBJECT.finditer(text):
         subject = _subject(p, m)
         if subject is not None:
             _try_clause(p, subject, text)
@@ -151,23 +151,23 @@ def _subject(p: _Piece, m: re.Match[str]) -> _Subject | None:
         rel = " ".join(m["rel"].lower().split())
         name = m["relname"]
         if name and _is_name(name):
-            return _Subject(name, m.start(), m.end())
+            return _Subject(name, m.start(), m.end(), third=True)
         end = m.start("relname") if name else m.end()
-        return _Subject(f"{speaker}'s {rel}", m.start(), end)
+        return _Subject(f"{speaker}'s {rel}", m.start(), end, third=rel in rp.REL_SINGLE)
     if m["poss"]:
         if not _is_name(m["owner"]):
             return None
         if m["pname"] and _is_name(m["pname"]):
-            return _Subject(m["pname"], m.start(), m.end())
+            return _Subject(m["pname"], m.start(), m.end(), third=True)
         end = m.start("pname") if m["pname"] else m.end()
-        return _Subject(f"{m['owner']}'s {m['prel'].lower()}", m.start(), end)
+        return _Subject(f"{m['owner']}'s {m['prel'].lower()}", m.start(), end, third=True)
     name = m["name"]
     first = name.split()[0].lower()
     if first in rp.KIN_BARE and len(name.split()) == 1:
-        return _Subject(f"{speaker}'s {first}", m.start(), m.end())
+        return _Subject(f"{speaker}'s {first}", m.start(), m.end(), third=True)
     if not _is_name(name):
         return None
-    return _Subject(name, m.start(), m.end(), person=False)
+    return _Subject(name, m.start(), m.end(), third=True, tentative=len(name.split()) == 1 and name not in p.names)
 
 
 def _is_name(name: str) -> bool:
@@ -200,6 +200,9 @@ def _try_clause(p: _Piece, subj: _Subject, text: str) -> None:
         pos = aux.end()
         cuts.append(pos)
     before = text[: subj.start]
+    bare = re.match(r"\s+([a-z]+)", text[subj.end :]) if subj.third and len(cuts) == 1 else None
+    if bare is not None and bare.group(1) in rp.BASE_FORMS:
+        return  # "Come join us", "Stuff like this": no third-person subject takes a bare verb
     for cut in reversed(cuts):
         clause = _Clause(
             p,
@@ -209,8 +212,8 @@ def _try_clause(p: _Piece, subj: _Subject, text: str) -> None:
             reported=bool(rp.REPORTING_BEFORE.search(before)),
             conditional=bool(rp.CONDITIONAL_BEFORE.search(before)),
         )
-        for pattern, handler, names_only in _RULES:
-            if names_only and subj.name == p.speaker:
+        for pattern, handler, who in _RULES:
+            if (who == "others" and subj.name == p.speaker) or (subj.tentative and who == "any"):
                 continue
             m = pattern.match(text, cut)
             if m is not None and handler(clause, m):
@@ -226,16 +229,18 @@ def _mood(c: _Clause, tail: str = "", *, ing: bool = False, preference: bool = F
         modality = M.QUESTION
     elif c.reported:
         modality = M.REPORTED
-    elif c.conditional or rp.HYPOTHETICAL.search(aux) or re.search(r"\b(?:wanted|tried|supposed)\s+to\b", aux):
+    elif c.conditional or rp.HYPOTHETICAL.search(aux) or re.search(r"\b(?:wanted|tried|try|trying)\s+to\b", aux):
         modality = M.HYPOTHETICAL
     elif (
         rp.PLAN.search(aux)
-        or (rp.OBLIGATION.search(aux) and not preference)
+        or (rp.OBLIGATION.search(aux) and not preference and not (state and "supposed to" in aux))
         or (ing and rp.COPULA.search(aux) and not rp.BEEN.search(aux))
     ):
         modality = M.PLANNED
     else:
         modality = M.ASSERTED
+    if preference and modality is M.PLANNED and re.search(r"\balways\b", aux):
+        modality = M.ASSERTED  # "I will always love reading"
     if modality in (M.ASSERTED, M.QUESTION, M.REPORTED):
         if rp.USED_TO.search(aux):
             return _Mood(modality, False, "used_to")
@@ -292,6 +297,9 @@ def _split_roles(obj: str, speaker: str) -> tuple[str, list[EntityRole]]:
     return obj[:cut].strip(), found
 
 
+_PAST = {"works as": "worked as", "works at": "worked at", "studies": "studied", "studies at": "studied at"}
+
+
 def _say(subject: str, mood: _Mood, pres: str, base: str, obj: str, *, negative: str = "") -> str:
     """A short normalised statement: "Maya likes spicy food", "Maya plans to visit Lisbon", ..."""
     be = base == "be"
@@ -302,13 +310,13 @@ def _say(subject: str, mood: _Mood, pres: str, base: str, obj: str, *, negative:
     elif mood.modality is M.HYPOTHETICAL:
         verb = f"would{not_} {base}"
     elif mood.modality is M.NEGATED:
-        verb = f"is not" if be else f"{'did' if pres.endswith('ed') or pres in _IRREGULAR_PAST else 'does'} not {base}"
+        verb = "is not" if be else f"{'did' if pres.endswith('ed') or pres in rp.IRREGULAR_PAST else 'does'} not {base}"
     elif not pol and note == "used_to":
         verb = f"used to {base}"
     elif not pol and note == "no_longer":
         verb = "is no longer" if be else f"no longer {pres}"
     elif not pol and note == "past":
-        verb = "was" if be else pres
+        verb = "was" if be else _PAST.get(pres, pres)
     elif not pol:
         verb = negative or ("is not" if be else f"does not {base}")
     else:
@@ -319,9 +327,6 @@ def _say(subject: str, mood: _Mood, pres: str, base: str, obj: str, *, negative:
     if mood.modality is M.REPORTED:
         return sentence + " (reported)"
     return sentence
-
-
-_IRREGULAR_PAST = frozenset("went bought met lost ran sold won quit took got".split())
 
 
 def _emit(
@@ -335,10 +340,9 @@ def _emit(
     *,
     roles: tuple[EntityRole, ...] = (),
     subject: str | None = None,
-    start: int | None = None,
 ) -> bool:
     p = c.p
-    begin = c.subj.start if start is None else start
+    begin = c.subj.start
     quote = p.piece.text[begin:end].rstrip()
     if not quote.strip():
         return False
@@ -363,19 +367,20 @@ def _emit(
             polarity=mood.polarity,
             roles=all_roles,
             char_start=p.piece.char_start + begin,
-            time_expression=_time_for(p, begin, end),
+            time_expression=_time_for(p, begin, end, nearby=kind in (K.EVENT, K.PLAN)),
             text=text,
         )
     )
     return True
 
 
-def _time_for(p: _Piece, start: int, end: int) -> str | None:
-    if not p.times:
-        return None
+def _time_for(p: _Piece, start: int, end: int, *, nearby: bool) -> str | None:
+    """The time words inside the quote; for events and plans, else the nearest ones in the piece."""
     inside = [t for t in p.times if start <= t[0] < end]
     if inside:
         return inside[0][2]
+    if not nearby or not p.times:
+        return None
     return min(p.times, key=lambda t: min(abs(t[0] - end), abs(t[1] - start)))[2]
 
 
@@ -443,7 +448,7 @@ def _dating(c: _Clause, m: re.Match[str]) -> bool:
 
 
 def _age(c: _Clause, m: re.Match[str]) -> bool:
-    if not (m["turn"] or re.search(r"['’]m\b|\b(?:am|is|was|['’]s)\b", c.aux)) or int(m["age"]) > 120:
+    if not (m["turn"] or re.fullmatch(r"'m|'s|am|is|'m now|am now|is now", c.aux)) or int(m["age"]) > 120:
         return False
     mood = _mood(c, ing=bool(m["turn"] and m["turn"].startswith("turning")), state=True)
     text = _say(c.subj.name, mood, "is", "be", f"{m['age']} years old")
@@ -456,10 +461,25 @@ def _job(c: _Clause, m: re.Match[str]) -> bool:
     job = " ".join(m["job"].lower().split())
     mood = _mood(c, state=True)
     end = m.end()
-    done = _emit(c, K.ATTRIBUTE, "job", job, end, mood, _say(c.subj.name, mood, "works as", "work as", f"a {job}"))
+    done = _emit(c, K.ATTRIBUTE, "job", job, end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
     if m["org"]:
         _org_fact(c, m["org"], end, mood, student=job == "student")
     return done
+
+
+def _a(noun: str) -> str:
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def _from(c: _Clause, m: re.Match[str]) -> bool:
+    grew = m["grew"] is not None
+    if not grew and not re.search(r"(?:'m|'s|'re|\b(?:am|is|are|originally))$", c.aux):
+        return False
+    place = re.sub(r"^the\s+", "", m["place"])
+    mood = _mood(c, state=True)
+    predicate, pres, base = ("grew_up_in", "grew up in", "grow up in") if grew else ("comes_from", "is from", "be from")
+    text = _say(c.subj.name, mood, pres, base, place)
+    return _emit(c, K.ATTRIBUTE, predicate, place, m.end(), mood, text)
 
 
 def _org_fact(c: _Clause, org: str, end: int, mood: _Mood, *, student: bool = False) -> bool:
@@ -473,7 +493,7 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
     text, verb = c.text, m["verb"]
     if verb == "working" and not rp.COPULA.search(c.aux):
         return False
-    mood = _state_mood(c, verb, verb == "worked", m.end())
+    mood = _state_mood(c, verb == "worked", m.end())
     as_ = rp.WORK_AS.match(text, m.end())
     if as_ is not None:
         obj = _object(c, as_.end())
@@ -484,7 +504,7 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
         if rp.object_rejected(job):
             return False
         job = re.sub(r"^an?\s+", "", job)
-        _emit(c, K.ATTRIBUTE, "job", job, obj.end, mood, _say(c.subj.name, mood, "works as", "work as", job))
+        _emit(c, K.ATTRIBUTE, "job", job, obj.end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
         if org:
             _org_fact(c, org, obj.end, mood)
         return True
@@ -496,12 +516,12 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
     capitalised = re.match(rf"(?:the\s+)?{rp.NAME}$", org) is not None
     if rp.object_rejected(org) and not capitalised:
         return False
-    if not capitalised and not re.match(r"(?:a|an|the)\s", org) or len(org.split()) > 5:
+    if (not capitalised and not re.match(r"(?:a|an|the)\s", org)) or len(org.split()) > 5:
         return False
     return _org_fact(c, org, obj.end, mood)
 
 
-def _state_mood(c: _Clause, verb: str, past: bool, after: int) -> _Mood:
+def _state_mood(c: _Clause, past: bool, after: int) -> _Mood:
     mood = _mood(c, c.text[after:], state=True)
     if past and mood.polarity and mood.modality is M.ASSERTED and not rp.PERFECT.search(c.aux):
         return _Mood(M.ASSERTED, False, "past")
@@ -522,7 +542,7 @@ def _live(c: _Clause, m: re.Match[str]) -> bool:
             return False
     if rp.object_rejected(place) and not place[:1].isupper():
         return False
-    mood = _state_mood(c, verb, verb == "lived", m.end())
+    mood = _state_mood(c, verb == "lived", m.end())
     pres = "lived in" if mood.note == "past" else "lives in"
     return _emit(c, K.STATE, "lives_in", place, obj.end, mood, _say(c.subj.name, mood, pres, "live in", place))
 
@@ -558,7 +578,7 @@ def _study(c: _Clause, m: re.Match[str]) -> bool:
     first = obj.text.split()[0].lower() if obj.text else ""
     if first in rp.STUDY_STOP or rp.object_rejected(obj.text):
         return False
-    mood = _state_mood(c, verb, verb in ("studied", "majored in"), m.end())
+    mood = _state_mood(c, verb in ("studied", "majored in"), m.end())
     subject_, roles = _split_roles(obj.text, c.speaker)
     if not subject_:
         return False
@@ -579,9 +599,9 @@ def _have(c: _Clause, m: re.Match[str]) -> bool:
     noun_surface = " ".join(m["noun"].lower().split())
     noun = rp.POSSESSION_FORMS[noun_surface]
     count = "0" if neg or num in ("no", "zero") else rp.count_value(num)
-    if count == "1" and noun_surface != noun or count not in ("0", "1") and noun_surface == noun != rp.plural(noun):
+    if (count == "1" and noun_surface != noun) or (count not in ("0", "1") and noun_surface == noun != rp.plural(noun)):
         return False
-    mood = _state_mood(c, verb, verb in ("had", "owned"), m.end())
+    mood = _state_mood(c, verb in ("had", "owned"), m.end())
     if neg and mood.modality is M.NEGATED:
         mood = _Mood(M.ASSERTED, True)
     shown = f"no {rp.plural(noun)}" if count == "0" else f"{num} {m['mods']}{noun_surface}"
@@ -613,7 +633,9 @@ def _like(c: _Clause, m: re.Match[str]) -> bool:
         return _preference(clause, m.end(), False, "cannot stand")
     if verb.endswith("ing") and not rp.COPULA.search(c.aux):
         return False
-    positive = verb not in NEGATIVE_LIKES
+    if not verb.endswith("ing") and re.search(r"(?:'m|'re|'s|\b(?:am|is|are|was|were|be))$", c.aux):
+        return False  # "we're like a family"
+    positive = verb not in rp.NEGATIVE_LIKES
     wish = (
         re.search(r"['’]d\b|\bwould\b", c.aux) and verb in ("love", "like") and re.match(r"\s+to\s", c.text[m.end() :])
     )
@@ -687,9 +709,9 @@ def _go(c: _Clause, m: re.Match[str]) -> bool:
     else:
         return False
     obj = _object(c, at, roles=True)
-    if rp.object_rejected(obj.text) and not (prep == "to" and obj.text[:1].isupper()):
-        if obj.text.split()[:1] != ["home"]:
-            return False
+    named_place = prep == "to" and obj.text[:1].isupper()
+    if rp.object_rejected(obj.text) and not named_place and obj.text.split()[:1] != ["home"]:
+        return False
     mood = _mood(c, text[at:], ing=verb == "going")
     roles = obj.roles
     if prep == "to" and re.match(rf"(?:The\s+)?{rp.NAME}$", obj.text):
@@ -700,12 +722,16 @@ def _go(c: _Clause, m: re.Match[str]) -> bool:
 
 def _simple_event(predicate: str, pres: str, base: str) -> Handler:
     def handler(c: _Clause, m: re.Match[str]) -> bool:
+        nonlocal pres, base
         obj = _object(c, m.end(), roles=True)
         if rp.object_rejected(obj.text):
             return False
         mood = _mood(c, ing=bool(re.search(r"ing\b", m.group())))
         src = m.groupdict().get("src")
-        shown = f"from {src.strip()} to {obj.text}" if src else obj.text
+        if src:
+            pres, base, shown = pres.removesuffix(" to"), base.removesuffix(" to"), f"from {src.strip()} to {obj.text}"
+        else:
+            shown = obj.text
         text = _say(c.subj.name, mood, pres, base, shown)
         return _emit(c, K.EVENT, predicate, obj.text, obj.end, mood, text, roles=obj.roles)
 
@@ -723,13 +749,24 @@ def _event(c: _Clause, m: re.Match[str]) -> bool:
     if form == 0 and re.search(r"\b(?:have|has|had)\b|'ve", c.aux) and base != verb:
         return False
     obj = _object(c, m.end(), roles=True)
-    if rp.object_rejected(obj.text) or obj.text.split()[0].lower() in rp.EVENT_STOP_OBJECTS:
+    what, shown = obj.text, obj.text
+    if predicate == "graduated" and what.startswith("from "):
+        what = what[5:]
+    proper = re.match(rf"{rp.NAME}(?=\s+(?:at|in|on|near|during|through)\s+[a-z])", what)
+    if proper is not None:
+        what = shown = proper.group()
+    if rp.object_rejected(what) or what.split()[0].lower() in rp.EVENT_STOP_OBJECTS:
         return False
-    mood = _mood(c, c.text[m.end() :], ing=form == 3)
-    text = _say(c.subj.name, mood, predicate, base, obj.text)
-    done = _emit(c, K.EVENT, predicate, obj.text, obj.end, mood, text, roles=obj.roles)
+    mood = _mood(c, c.text[m.end() :], ing=form == 3 and predicate in rp.FUTURE_PROGRESSIVE)
+    text = _say(c.subj.name, mood, predicate, base, shown)
     job = re.search(r"\b(?:job|role|position|work)\b", obj.text)
     orgs = [r.entity for r in obj.roles if r.role == "location"]
+    roles = tuple(EntityRole("organization", r.entity) if job and r.role == "location" else r for r in obj.roles)
+    done = _emit(c, K.EVENT, predicate, what, obj.end, mood, text, roles=roles)
+    named = rp.NAMED_PET.search(obj.text)
+    if named and predicate in ("adopted", "bought") and mood.modality is M.ASSERTED and _is_name(named["name"]):
+        unique = not obj.text.startswith("another")
+        _relation(c.p, c.subj.name, named["rel"], named["name"], c.subj.start, obj.end, alias=unique)
     if job and orgs and predicate in ("started", "quit", "lost") and mood.modality is M.ASSERTED:
         state = _Mood(M.ASSERTED, predicate == "started")
         _org_fact(c, orgs[0], obj.end, state)
@@ -741,19 +778,26 @@ def _plan(c: _Clause, at: int, predicate: str = "plans_to") -> bool:
     if m is None:
         return False
     verb = m["verb"]
-    if verb in rp.PLAN_STOP_VERBS or verb in rp.PRONOUN_START or verb.endswith(("ly", "ed")):
+    if verb in rp.PLAN_STOP_VERBS or verb in rp.PRONOUN_START or verb in rp.DETERMINERS or verb.endswith(("ly", "ed")):
         return False
-    if verb.endswith("ing") and not re.search(r"\b(?:thinking|considering)\b", c.aux):
+    if rp.AUX_WORD.match(c.text, at) or re.search(r"\b(?:be|been|being|have|has|had|do|does|did)$", c.aux):
+        return False
+    gerund = re.search(r"\b(?:thinking\s+(?:of|about)|considering)$", c.aux) is not None
+    if verb.endswith("ing") != gerund:
         return False
     obj = _object(c, m.end(), roles=True)
     if not obj.text or rp.object_rejected(obj.text):
         return False
     what = f"{verb} {obj.text}"
     mood = _mood(c)
+    plans = "plans on" if gerund else "plans to"
     if predicate == "wants_to":
         text = _say(c.subj.name, mood, "wants to", "want to", what)
+    elif mood.modality is M.HYPOTHETICAL:
+        text = f"{c.subj.name} would{'' if mood.polarity else ' not'} {what}"
     else:
-        text = _say(c.subj.name, _Mood(M.ASSERTED, mood.polarity), "plans to", "plan to", what)
+        text = _say(c.subj.name, _Mood(M.ASSERTED, mood.polarity), plans, plans.replace("plans", "plan"), what)
+        text += "?" if mood.modality is M.QUESTION else " (reported)" if mood.modality is M.REPORTED else ""
     return _emit(c, K.PLAN, predicate, what, obj.end, mood, text, roles=obj.roles)
 
 
@@ -763,29 +807,32 @@ def _generic_plan(c: _Clause, m: re.Match[str]) -> bool:
     return _plan(c, m.start())
 
 
-_RULES: tuple[tuple[re.Pattern[str], Handler, bool], ...] = (
-    (rp.OFFERED, _offered, True),
-    (rp.TOOK_ME, _took_me, True),
-    (rp.DIET, _diet, False),
-    (rp.REL_STATUS, _rel_status, False),
-    (rp.DATING, _dating, False),
-    (rp.AGE, _age, False),
-    (rp.JOB, _job, False),
-    (rp.WORK, _work, False),
-    (rp.LIVE, _live, False),
-    (rp.MOVE, _move, False),
-    (rp.STUDY, _study, False),
-    (rp.HAVE, _have, False),
-    (rp.CUT_DOWN, _cut_down, False),
-    (rp.FAN, _fan, False),
-    (rp.LIKE, _like, False),
-    (rp.TRIP, _trip, False),
-    (rp.GO, _go, False),
-    (rp.SIGN_UP, _simple_event("signed_up", "signed up for", "sign up for"), False),
-    (rp.SWITCH, _simple_event("switched", "switched to", "switch to"), False),
-    (rp.TAKE_UP, _simple_event("started", "took up", "take up"), False),
-    (rp.EVENT, _event, False),
-    (rp.GENERIC_PLAN, _generic_plan, False),
+# A rule's subjects: "any", "others" (a name or relative, never the speaker), or "person" (any subject, and also a
+# capitalised word not yet seen as a name mid-sentence: these predicates presuppose a person).
+_RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
+    (rp.OFFERED, _offered, "others"),
+    (rp.TOOK_ME, _took_me, "others"),
+    (rp.DIET, _diet, "person"),
+    (rp.REL_STATUS, _rel_status, "person"),
+    (rp.DATING, _dating, "person"),
+    (rp.AGE, _age, "any"),
+    (rp.JOB, _job, "person"),
+    (rp.WORK, _work, "person"),
+    (rp.FROM, _from, "person"),
+    (rp.LIVE, _live, "person"),
+    (rp.MOVE, _move, "person"),
+    (rp.STUDY, _study, "person"),
+    (rp.HAVE, _have, "any"),
+    (rp.CUT_DOWN, _cut_down, "person"),
+    (rp.FAN, _fan, "person"),
+    (rp.LIKE, _like, "person"),
+    (rp.TRIP, _trip, "any"),
+    (rp.GO, _go, "any"),
+    (rp.SIGN_UP, _simple_event("signed_up", "signed up for", "sign up for"), "any"),
+    (rp.SWITCH, _simple_event("switched", "switched to", "switch to"), "any"),
+    (rp.TAKE_UP, _simple_event("started", "took up", "take up"), "any"),
+    (rp.EVENT, _event, "any"),
+    (rp.GENERIC_PLAN, _generic_plan, "any"),
 )
 
 
@@ -799,11 +846,11 @@ def _piece_mood(p: _Piece) -> _Mood:
     return _Mood(M.QUESTION if p.question else M.ASSERTED, True)
 
 
-def _relation(p: _Piece, owner: str, rel: str, name: str, start: int, end: int) -> None:
+def _relation(p: _Piece, owner: str, rel: str, name: str, start: int, end: int, *, alias: bool = True) -> None:
     rel = " ".join(rel.lower().split())
     c = _piece_clause(p, start, end, owner)
     _emit(c, K.RELATION, rp.snake(rel), name, end, _piece_mood(p), f"{owner}'s {rel} is {name}")
-    if rel not in rp.NON_UNIQUE_RELS and not p.question:
+    if alias and rel not in rp.NON_UNIQUE_RELS and not p.question:
         _alias(p, f"{owner}'s {rel}", name)
 
 
@@ -818,9 +865,6 @@ def _relations(p: _Piece) -> None:
             _relation(p, m["owner"], m["rel"], m["name"], m.start(), m.end())
 
 
-_ROLE_SPEAKERS = frozenset("user human speaker me person client customer patient you".split())
-
-
 def _self_name(p: _Piece) -> None:
     text = p.piece.text
     m = rp.SELF_NAME.search(text)
@@ -833,7 +877,7 @@ def _self_name(p: _Piece) -> None:
         return
     c = _piece_clause(p, m.start(), m.end(), speaker)
     _emit(c, K.ATTRIBUTE, "name", name, m.end(), _piece_mood(p), f"{speaker} is called {name}")
-    if speaker.lower() in _ROLE_SPEAKERS or not speaker[:1].isupper():
+    if speaker.lower() in rp.ROLE_SPEAKERS or not speaker[:1].isupper():
         _alias(p, speaker, name)
     else:
         _alias(p, name, speaker)
@@ -857,6 +901,8 @@ def _favourites(p: _Piece) -> None:
         if rp.object_rejected(value) and not value.startswith("to "):
             continue
         thing = " ".join(m["thing"].split())
+        if thing.split()[0] in rp.GENERIC_THINGS and " of " not in thing:
+            continue
         _emit(c, K.ATTRIBUTE, _favorite_predicate(thing), value, obj.end, _piece_mood(p),
               f"{owner}'s favorite {thing} is {value}")  # fmt: skip
     for m in rp.FAVOURITE_BACK.finditer(text):
@@ -872,9 +918,6 @@ def _favourites(p: _Piece) -> None:
               f"{owner}'s favorite {thing} is {value}")  # fmt: skip
 
 
-_WEAK_VALUE = rp.words("so too very really pretty quite kind kinda super not getting going still always just literally")
-
-
 def _attributes(p: _Piece) -> None:
     text = p.piece.text
     for m in rp.MY_ATTRIBUTE.finditer(text):
@@ -885,7 +928,7 @@ def _attributes(p: _Piece) -> None:
         c = _piece_clause(p, m.start(), m.end(), owner)
         obj = _object(c, m.end(), cut_time=False)
         words = obj.text.lower().split()
-        if not words or words[0] in _WEAK_VALUE or words[0] in ("it", "this", "that", "he", "she", "they", "you"):
+        if not words or words[0] in rp.WEAK_VALUE or words[0] in ("it", "this", "that", "he", "she", "they", "you"):
             continue
         predicate = attr if attr in ("age", "diet") else "attribute_" + rp.snake(attr)
         _emit(c, K.ATTRIBUTE, predicate, obj.text, obj.end, _piece_mood(p), f"{owner}'s {attr} is {obj.text}")

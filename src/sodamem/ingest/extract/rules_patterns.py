@@ -91,7 +91,7 @@ _AUX = words(
     still always now absolutely totally actually definitely honestly kinda finally already even only officially
     recently usually often sometimes currently truly seriously genuinely literally basically probably maybe both all
     generally mostly certainly then soon eventually so very gonna wanna gotta considering happily newly personally
-    typically"""
+    typically ever"""
 ) | phrases(
     """no longer, kind of, sort of, pretty much, used to, going to, planning to, planning on, plan to, plans to,
     hope to, hoping to, hopes to, want to, wants to, wanted to, need to, needs to, have to, has to, got to,
@@ -100,7 +100,11 @@ _AUX = words(
 )
 AUX_WORD = re.compile(rf"(?:^|\s+)(?:{alt(_AUX)})(?![\w'’])", _I)
 
-NEG = re.compile(r"\bnot\b|n['’]?t\b|\bnever\b|\bcannot\b|\bno\s+longer\b", _I)
+NEG = re.compile(
+    r"\bnot\b|\b(?:do|does|did|is|are|was|were|have|has|had|wo|ca|would|could|should|ai|must)n['’]?t\b|\bwont\b|"
+    r"\bcant\b|\bnever\b|\bcannot\b|\bno\s+longer\b",
+    _I,
+)
 NO_LONGER = re.compile(r"\bno\s+longer\b", _I)
 USED_TO = re.compile(r"\bused\s+to\b", _I)
 PLAN = re.compile(
@@ -109,9 +113,9 @@ PLAN = re.compile(
     r"\blooking\s+to\b|\baiming\s+to\b|\bintend(?:s|ing)?\s+to\b|\boff\s+to\b|\bcoming\s+to\b|\bdecided\s+to\b",
     _I,
 )
-OBLIGATION = re.compile(r"\bneeds?\s+to\b|\bha(?:ve|s)\s+to\b|\bgot\s+to\b|\bgotta\b|\btry(?:ing)?\s+to\b|\bmust\b", _I)
+OBLIGATION = re.compile(r"\bneeds?\s+to\b|\bha(?:ve|s)\s+to\b|\bgot\s+to\b|\bgotta\b|\bmust\b|\bsupposed\s+to\b", _I)
 HYPOTHETICAL = re.compile(
-    r"['’]d\b|\bwould\b|\bwouldn['’]?t\b|\bcould\b|\bcouldn['’]?t\b|\bmight\b|\bshould\b|\bmay\b", _I
+    r"['’]d\b|\bwould\b|\bwouldn['’]?t\b|\bcould\b|\bcouldn['’]?t\b|\bmight\b|\bshould\b|\bmay\b|\bcan\b", _I
 )
 COPULA = re.compile(r"['’](?:m|re|s)\b|\b(?:am|is|are|was|were|be|been|being|isn['’]?t|aren['’]?t|wasn['’]?t)\b", _I)
 PERFECT = re.compile(r"['’]ve\b|\b(?:have|has|had|haven['’]?t|hasn['’]?t)\b", _I)
@@ -141,7 +145,7 @@ RELATIVE_BEFORE = re.compile(
     _I,
 )
 REPORTING_BEFORE = re.compile(
-    r"\b(?:said|says|say|told\s+me|tells\s+me|mentioned|thinks|reckons|claims|claimed|heard|apparently|"
+    r"\b(?:said|says|told\s+me|tells\s+me|mentioned|thinks|reckons|claims|claimed|heard|apparently|"
     r"according\s+to\s+\w+)(?:\s+that)?[,\s]*$",
     _I,
 )
@@ -151,11 +155,13 @@ QUESTION_END = re.compile(r"\?[\W_]*$")
 # --- objects ----------------------------------------------------------------------------------------------------
 # Where the clause carrying an object ends.
 BOUNDARY = re.compile(
-    r"\s*(?:[!?;…()\[\]\"“”]|\.(?=\s|$)|:(?=\s|$)|,(?=\s|$))|\s+[-–—]+(?=\s)|"
+    r"\s*(?:[!?;…()\[\]\"“”]|\.(?=\s|$)|:(?=\s|$)|,(?=\s|$))|\s*[-–—]+(?=\s)|\s+['’](?:cause|cos|coz|cuz)\b|"
     r"\s+(?:but|because|cause|cos|cuz|coz|so|since|although|though|which|who|whom|whose|where|when|whenever|while|"
     r"whereas|until|unless|if|before|after|than|that|lol|haha|xx)\b|"
     r"\s+(?:and|or|&)\s+(?:then\s+)?(?:I|I['’]\w+|we|he|she|they|it|my|our|his|her|their|you|then|now|also|still|"
-    r"so|that|this|there|was|is|had|have|got|went|did)\b",
+    r"so|that|this|there|was|is|had|have|got|went|did)\b|\s+(?=(?-i:I)(?:['’]\w+)?\s)|"
+    r"\s+and\s+(?=(?:[a-z]+ed|went|got|had|made|took|saw|met|came|ate|ran|bought|found|felt|left|lost|sold|won|"
+    r"began|did|gave|kept|told|said|thought|brought|caught|taught|spent|sent|built|wrote|drove|flew|became)\b)",
     _I,
 )
 LIST_REST = re.compile(r"^(?:,\s+[^,]+?)*(?:,?\s+(?:and|or)\s+[^,]+?)$")
@@ -164,16 +170,20 @@ TAIL_FILLER = re.compile(
     r"a\s+lot|very\s+much|really|tbh|btw|either|at\s+all|ever|straight|right|then|for\s+now|these\s+days|"
     r"at\s+the\s+moment|currently|together|sometimes|often|every\s+day|all\s+the\s+time|mostly|still|also|instead|"
     r"finally|here|there|anymore|any\s+more|no\s+more|myself|ourselves|at\s+last|lately|recently|first|"
-    r"straight\s+after|right\s+after|afterwards|once|twice|back|yesterday|today|tonight|atm|x+|!+))+$",
+    r"straight\s+after|right\s+after|afterwards|once|twice|back|yesterday|today|tonight|atm|x+|!+|about|around|"
+    r"nearly|almost|over|roughly|approximately|like|just|only|since))+$",
     _I,
 )
+TAIL_FUNCTION_WORD = re.compile(r"\s+(?:to|with|at|in|on|for|of|from|about|into|and|or|the|a|an|my|our|by|as)$", _I)
 ANYMORE = re.compile(r"\b(?:anymore|any\s+more|no\s+more)\b", _I)
 PRONOUN_START = words(
-    """it it's its itself them they they're you you're your yours him his her hers he she me myself us we i i'm
-    what how when where why who whom which whatever whoever if whether there here one ones some any all everything
+    """every everyday it it's its itself them they they're you you're your yours him his her hers he she me myself
+    us we i i'm what how when where why who whom which whatever whoever if whether there here one ones some any all
+    everything
     something anything nothing everyone someone anyone everybody somebody so too very such being getting having
-    doing to a an the and or but out up off into through over by around away back about on in at for with like
-    just really also not no more less much many lot lots their theirs our ours myself yourself"""
+    doing to and or but out up off into through over by around away back about on in at for with like just really
+    also not no more less much many lot lots their theirs our ours myself yourself is was are were am be been has
+    have had do does did will would can could should"""
 )
 DEMONSTRATIVE = words("this that these those")
 FIRST_PERSON_OBJ = {"me": "", "us": "", "myself": "", "ourselves": ""}
@@ -242,21 +252,20 @@ COUNTS = {
 }  # fmt: skip
 ATTRIBUTES = phrases(
     "name, nickname, full name, first name, last name, surname, middle name, birthday, age, hometown, home town, "
-    "job, job title, title, major, degree, email, email address, phone number, address, star sign, zodiac sign, "
+    "job title, title, major, degree, email, email address, phone number, address, star sign, zodiac sign, "
     "blood type, height, weight, goal, dream, dream job, hobby, main hobby, passion, native language, "
     "first language, mother tongue, religion, nationality, shoe size, profession, occupation, diet, budget, "
-    "salary, commute, username, pronouns, background, specialty, speciality, field, go-to"
+    "username, pronouns, specialty, speciality"
 )
 # Verbs a bare plan ("I'll ask him") is too thin to keep.
 PLAN_STOP_VERBS = words(
     """be see let say tell ask know think guess check keep have get do talk remember remind update send text call
     message look need make bring give take put find show help stop wait sleep go come leave stay head hang let's
-    sort figure share mention hear feel love like hate enjoy want hope try start finish use pass drop"""
+    sort figure share mention hear feel love like hate enjoy want hope try start finish use pass drop forget
+    cherish treasure miss regret appreciate thank apologize apologise recommend suggest owe admit bet promise
+    catch chat hang"""
 )
-EVENT_STOP_OBJECTS = words(
-    """track count touch sight it that this them him her you me us control interest patience hope faith weight
-    time"""
-)
+EVENT_STOP_OBJECTS = words("track count touch sight control interest patience hope faith time sleep best hard")
 
 
 # --- helpers -----------------------------------------------------------------------------------------------------
@@ -321,6 +330,8 @@ def object_rejected(obj: str) -> bool:
         return True
     if tokens[0] in DEMONSTRATIVE and (len(tokens) == 1 or tokens[1] in PRONOUN_START):
         return True
+    if all(t in DETERMINERS for t in tokens):
+        return True
     return not any(ch.isalnum() for ch in obj)
 
 
@@ -329,7 +340,7 @@ def strip_tail(text: str) -> str:
     previous = None
     while previous != text:
         previous = text
-        text = TAIL_FILLER.sub("", text).rstrip()
+        text = TAIL_FUNCTION_WORD.sub("", TAIL_FILLER.sub("", text)).rstrip()
         while text and not (text[-1].isalnum() or text[-1] in ")%+"):
             text = text[:-1].rstrip()
     return text
@@ -347,17 +358,26 @@ def clause_end(text: str, start: int, *, allow_list: bool = False) -> int:
             while hard is not None and hard.group().startswith(","):
                 hard = BOUNDARY.search(text, hard.end())
             rest = text[m.start() : hard.start() if hard else len(text)]
-            if LIST_REST.match(rest) and all(len(item.split()) <= 4 for item in split_list(rest)):
+            items = split_list(rest.lstrip(", "))
+            if LIST_REST.match(rest) and all(len(i.split()) <= 4 and not _pronoun_first(i) for i in items):
                 return hard.start() if hard else len(text)
         return m.start()
 
 
+def _pronoun_first(item: str) -> bool:
+    first = item.lower().replace("’", "'").split()[:1]
+    return bool(first) and (first[0] in PRONOUN_START or "'" in first[0])
+
+
 def split_list(text: str) -> list[str]:
-    """``"spicy food, coffee and eating late"`` -> its items (only a list with a comma is split)."""
+    """``"spicy food, coffee and eating late"`` -> its items (only a list with a comma is split; "and" inside
+    the first item stays: "trips with friends and family, hiking" has two items)."""
     if "," not in text:
         return [text]
-    items = re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", text)
-    return [i.strip() for i in items if i.strip()]
+    chunks = [c.strip() for c in re.split(r",\s*", text) if c.strip()]
+    last = re.sub(r"^(?:and|or)\s+", "", chunks[-1])
+    tail = [i.strip() for i in re.split(r"\s+(?:and|or)\s+", last) if i.strip()]
+    return [*chunks[:-1], *tail]
 
 
 # --- verb patterns (matched right after a subject's aux chain; see rules.py) -------------------------------------
@@ -393,6 +413,10 @@ WORK = re.compile(P + r"(?P<verb>work|works|worked|working)(?![\w'’])")
 WORK_AS = re.compile(r"\s+as\s+(?:an?\s+)?")
 AT_ORG = re.compile(r"\s+(?:at|for)\s+")
 ORG_SPLIT = re.compile(rf"\s+(?:at|for|with)\s+(?P<org>{ROLE_NAME})(?![\w])")
+FROM = re.compile(rf"{P}(?:(?P<grew>grew\s+up\s+in)|(?:originally\s+)?from)\s+(?P<place>{ROLE_NAME})(?![\w])")
+NAMED_PET = re.compile(
+    rf"^(?:a|an|another|the)\s+(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\s+(?:named|called)\s+(?P<name>{NAME})(?![\w])"
+)
 LIVE = re.compile(P + r"(?P<verb>live|lives|lived|living)\s+(?:in|at|near|on)\s+")
 NOT_A_HOME = words("moment present past now fear hope peace denial harmony luxury poverty comfort bubble dream world")
 MOVE = re.compile(
@@ -431,7 +455,7 @@ GO_TO = re.compile(
     r"\s+to\s+(?=(?:the|a|an|my|our|this|that|some|[A-Z0-9])|(?:school|church|work|college|uni|"
     r"university|class|hospital|rehab|therapy|town|camp|mass|market|court)\b)"
 )
-GO_FOR = re.compile(r"\s+(?P<prep>for|on)\s+(?=(?:a|an|my|our|some)\s)")
+GO_FOR = re.compile(r"\s+(?P<prep>for|on)\s+(?=(?:a|an|some)\s)")
 GO_ING = re.compile(r"\s+(?=(?!going\b|being\b|getting\b|doing\b|having\b|nothing\b|something\b|thing\b)[a-z]+ing\b)")
 GO_HOME = re.compile(r"\s+(?=home\b|abroad\b)")
 SIGN_UP = re.compile(P + r"(?:sign|signs|signed|signing)\s+up\s+(?:for|to)\s+")
@@ -473,7 +497,7 @@ POSS_REL_NAMED = re.compile(
     rf"(?<![\w'’])(?P<owner>{NAME})['’]s\s+{REL_MOD}(?P<rel>{REL_ONE}),?\s+(?P<name>{NAME})(?![\w])"
 )
 REL_IS_NAMED = re.compile(
-    rf"\b(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})(?:['’]s\s+name\s+is|\s+is\s+(?:called|named))\s+"
+    rf"\b(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})(?:['’]s\s+name\s+is|(?:\s+is|['’]s)\s+(?:called|named))\s+"
     rf"(?P<name>{NAME})(?![\w])"
 )
 NAME_IS_MY_REL = re.compile(
@@ -490,9 +514,12 @@ GREETING_INTRO = re.compile(rf"^I['’]m\s+(?P<name>{NAME_WORD})(?=\s*(?:[.!,;]|
 GREETING = re.compile(
     r"^\W*(?:hi|hello|hey|hiya|heya|greetings|good\s+(?:morning|afternoon|evening)|morning|evening)\b", _I
 )
+_THING_WORD = r"(?!(?:is|are|was|were|has|had|would|will|when|that|which|who|because|i|we|you|it)\b)[a-z][a-z-]*"
+GENERIC_THINGS = words("one ones thing things part bit moment moments memory memories way time times kind type sort")
 FAVOURITE = re.compile(
     rf"(?<![\w'’])(?P<owner>[Mm]y|{NAME}['’]s)\s+(?:(?:all[- ]time|absolute|current|new|old|ultimate|top)\s+)?"
-    r"(?:favou?rite|fave|fav)\s+(?P<thing>[a-z][a-z -]{0,30}?)\s+(?:is|are|was|were|has\s+to\s+be|would\s+be|['’]s)\s+"
+    rf"(?:favou?rite|fave|fav)\s+(?P<thing>{_THING_WORD}(?:\s+{_THING_WORD}){{0,3}}?)\s+"
+    r"(?:is|are|was|were|has\s+to\s+be|would\s+be|['’]s)\s+"
 )
 FAVOURITE_BACK = re.compile(
     r"(?P<val>[^,;:.!?]{1,40}?)\s+(?:is|are|was)\s+(?:definitely\s+|probably\s+|still\s+|now\s+)?"
@@ -508,3 +535,32 @@ FIRST_DAY = re.compile(
     rf"(?:at|of\s+work\s+at|working\s+at)\s+(?P<org>{ROLE_NAME})(?![\w])"
 )
 LEADING_FILLER = re.compile(r"^(?:(?:and|but|so|oh|well|honestly|yeah|yes|also|plus|ok|okay|now)\b[,\s]*)+", _I)
+
+
+# --- subjects and small vocabularies of rules.py ----------------------------------------------------------------
+NEGATIVE_LIKES = frozenset({"hate", "hates", "hated", "hating", "dislike", "dislikes", "disliked", "detest"})
+MID_SENTENCE_NAME = re.compile(rf"(?<=[\w,;:)] )(?P<name>{NAME_WORD})(?![\w])")
+SUBJECT = re.compile(
+    rf"(?P<pair>(?P<pa>{NAME}|[Mm]y\s+{REL_MOD}(?:{REL_ONE}))\s+and\s+I)(?![\w'’])"
+    rf"|(?P<pair2>(?:I|[Mm]e)\s+and\s+(?P<pb>{NAME}|my\s+{REL_MOD}(?:{REL_ONE})))(?![\w'’])"
+    r"|(?P<i>\bI)(?![\w])"
+    r"|(?P<we>\b[Ww]e)(?![\w])"
+    rf"|(?P<my>\b[Mm]y\s+{REL_MOD}(?P<rel>{REL})(?![\w'’])(?:,?\s+(?P<relname>{NAME})(?![\w]),?)?)"
+    rf"|(?P<poss>\b(?P<owner>{NAME})['’]s\s+{REL_MOD}(?P<prel>{REL_ONE})(?![\w'’])"
+    rf"(?:,?\s+(?P<pname>{NAME})(?![\w]))?)"
+    rf"|(?P<name>\b{NAME})(?![\w])"
+)
+BASE_FORMS = frozenset(
+    [forms.split()[0] for forms in EVENT_FORMS.values()]
+    + "like love enjoy hate prefer adore dislike go move live work study have own want join".split()
+)
+PRO_DROP = re.compile(
+    r"^(?:went|visited|bought|started|finished|adopted|moved|joined|met|lost|graduated|ran|completed|signed|"
+    r"attended|tried|quit|sold|painted|won|switched|took|gonna|planning|hoping|thinking)\b",
+    re.IGNORECASE,
+)
+IRREGULAR_PAST = frozenset("went bought met lost ran sold won quit took got".split())
+FUTURE_PROGRESSIVE = frozenset("visited bought started adopted joined met graduated ran attended quit sold".split())
+DETERMINERS = words("a an the my our your his her their this that these those some any no every each")
+ROLE_SPEAKERS = frozenset("user human speaker me person client customer patient you".split())
+WEAK_VALUE = words("so too very really pretty quite kind kinda super not getting going still always just literally")

@@ -1,0 +1,285 @@
+"""The offline rules extractor: expected facts per sentence, sentences with none, grounding, aliases, history."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sodamem.ingest.extract.base import CandidateFact, Extraction, SessionView, TurnView
+from sodamem.ingest.extract.rules import RulesExtractor
+from sodamem.ingest.formats import load_sessions
+from sodamem.ingest.pieces import split_pieces
+from sodamem.model import FactKind, Modality, Session
+
+from .conftest import LOCOMO_DEV
+
+HISTORY = Path(__file__).resolve().parents[1] / "src" / "sodamem" / "examples" / "history.jsonl"
+K, M = FactKind, Modality
+A, N, P, H, Q, R = M.ASSERTED, M.NEGATED, M.PLANNED, M.HYPOTHETICAL, M.QUESTION, M.REPORTED
+SPEAKER = "Maya"
+Expected = tuple[FactKind, str, str, str | None, Modality, bool]
+
+
+def view(texts: list[str], *, speaker: str = SPEAKER, session_id: str = "s") -> SessionView:
+    turns = tuple(TurnView(i, f"{session_id}:{i}", speaker, t, tuple(split_pieces(t))) for i, t in enumerate(texts))
+    return SessionView(session_id, datetime(2024, 3, 1, 10, 0), turns, (speaker,))
+
+
+def session_view(session: Session) -> SessionView:
+    turns = tuple(TurnView(t.index, t.turn_id, t.speaker, t.text, tuple(split_pieces(t.text))) for t in session.turns)
+    return SessionView(session.session_id, session.timestamp, turns, tuple(dict.fromkeys(t.speaker for t in turns)))
+
+
+def extract(*texts: str, speaker: str = SPEAKER) -> Extraction:
+    return RulesExtractor().extract(view(list(texts), speaker=speaker))
+
+
+def key(f: CandidateFact) -> Expected:
+    return (f.kind, f.predicate, f.subject, f.object, f.modality, f.polarity)
+
+
+def assert_grounded(session: SessionView, facts: list[CandidateFact]) -> None:
+    for f in facts:
+        text = session.turns[f.turn_index].text
+        assert f.char_start is not None
+        assert text[f.char_start : f.char_start + len(f.quote)] == f.quote, f
+        assert f.quote.strip() == f.quote and f.quote
+        assert f.text
+        if f.time_expression is not None:
+            assert f.time_expression in text
+
+
+CASES: list[tuple[str, Expected]] = [
+    # preferences
+    ("I love spicy food.", (K.PREFERENCE, "likes", SPEAKER, "spicy food", A, True)),
+    ("I really enjoy aerial yoga.", (K.PREFERENCE, "likes", SPEAKER, "aerial yoga", A, True)),
+    ("I hate horror films.", (K.PREFERENCE, "likes", SPEAKER, "horror films", A, False)),
+    ("I can't stand olives.", (K.PREFERENCE, "likes", SPEAKER, "olives", A, False)),
+    ("I don't like mushrooms.", (K.PREFERENCE, "likes", SPEAKER, "mushrooms", A, False)),
+    ("I don't like mushrooms anymore.", (K.PREFERENCE, "likes", SPEAKER, "mushrooms", A, False)),
+    ("I used to love running.", (K.PREFERENCE, "likes", SPEAKER, "running", A, False)),
+    ("I'm cutting down on coffee.", (K.PREFERENCE, "likes", SPEAKER, "coffee", A, False)),
+    ("I've gone off sushi.", (K.PREFERENCE, "likes", SPEAKER, "sushi", A, False)),
+    ("I prefer tea to coffee.", (K.PREFERENCE, "likes", SPEAKER, "tea", A, True)),
+    ("I'm into bouldering these days.", (K.PREFERENCE, "likes", SPEAKER, "bouldering", A, True)),
+    ("I'm not a fan of jazz.", (K.PREFERENCE, "likes", SPEAKER, "jazz", A, False)),
+    ("I'm a huge fan of Lord of the Rings.", (K.PREFERENCE, "likes", SPEAKER, "Lord of the Rings", A, True)),
+    ("Marcus is now obsessed with halloumi.", (K.PREFERENCE, "likes", "Marcus", "halloumi", A, True)),
+    ("Priya loves hiking.", (K.PREFERENCE, "likes", "Priya", "hiking", A, True)),
+    ("I loved the concert.", (K.OPINION, "enjoyed", SPEAKER, "the concert", A, True)),
+    ("My favourite colour is green.", (K.ATTRIBUTE, "favorite_color", SPEAKER, "green", A, True)),
+    ("Pizza is my favorite food.", (K.ATTRIBUTE, "favorite_food", SPEAKER, "Pizza", A, True)),
+    ("And the spicier the better, honestly.", (K.PREFERENCE, "likes", SPEAKER, "spicy food", A, True)),
+    # states and attributes
+    ("I live in Leeds.", (K.STATE, "lives_in", SPEAKER, "Leeds", A, True)),
+    ("I no longer live in Leeds.", (K.STATE, "lives_in", SPEAKER, "Leeds", A, False)),
+    ("I lived in Paris for three years.", (K.STATE, "lives_in", SPEAKER, "Paris", A, False)),
+    ("I don't live in York.", (K.STATE, "lives_in", SPEAKER, "York", N, True)),
+    ("I work at Northwind Bank.", (K.STATE, "works_at", SPEAKER, "Northwind Bank", A, True)),
+    ("I work as a data analyst.", (K.ATTRIBUTE, "job", SPEAKER, "data analyst", A, True)),
+    ("I'm a nurse.", (K.ATTRIBUTE, "job", SPEAKER, "nurse", A, True)),
+    ("My sister is a teacher.", (K.ATTRIBUTE, "job", "Maya's sister", "teacher", A, True)),
+    ("I study law.", (K.STATE, "studies", SPEAKER, "law", A, True)),
+    ("I have two cats.", (K.ATTRIBUTE, "has_cat", SPEAKER, "2", A, True)),
+    ("We've got three puppies.", (K.ATTRIBUTE, "has_puppy", SPEAKER, "3", A, True)),
+    ("I don't have any kids.", (K.ATTRIBUTE, "has_kid", SPEAKER, "0", A, True)),
+    ("I'm 34.", (K.ATTRIBUTE, "age", SPEAKER, "34", A, True)),
+    ("I'm single.", (K.ATTRIBUTE, "relationship_status", SPEAKER, "single", A, True)),
+    ("I'm married to Tom.", (K.RELATION, "spouse", SPEAKER, "Tom", A, True)),
+    ("I'm vegetarian.", (K.ATTRIBUTE, "diet", SPEAKER, "vegetarian", A, True)),
+    ("I'm going pescatarian.", (K.ATTRIBUTE, "diet", SPEAKER, "pescatarian", A, True)),
+    ("I'm no longer vegan.", (K.ATTRIBUTE, "diet", SPEAKER, "vegan", A, False)),
+    ("My birthday is in May.", (K.ATTRIBUTE, "attribute_birthday", SPEAKER, "in May", A, True)),
+    ("My name is Sam.", (K.ATTRIBUTE, "name", SPEAKER, "Sam", A, True)),
+    ("My dog, Biscuit, loves the beach.", (K.RELATION, "dog", SPEAKER, "Biscuit", A, True)),
+    ("My dog, Biscuit, loves the beach.", (K.PREFERENCE, "likes", "Biscuit", "the beach", A, True)),
+    ("Tom (my partner) can't handle it.", (K.RELATION, "partner", SPEAKER, "Tom", A, True)),
+    ("First week at Lumen Health done.", (K.STATE, "works_at", SPEAKER, "Lumen Health", A, True)),
+    # events
+    ("We moved to Manchester last month.", (K.EVENT, "moved", SPEAKER, "Manchester", A, True)),
+    ("We moved to Manchester last month.", (K.STATE, "lives_in", SPEAKER, "Manchester", A, True)),
+    ("I visited Lisbon with my sister in March.", (K.EVENT, "visited", SPEAKER, "Lisbon", A, True)),
+    ("I bought a new bike yesterday.", (K.EVENT, "bought", SPEAKER, "a new bike", A, True)),
+    ("We adopted a puppy three days ago.", (K.EVENT, "adopted", SPEAKER, "a puppy", A, True)),
+    ("I joined a climbing gym.", (K.EVENT, "joined", SPEAKER, "a climbing gym", A, True)),
+    ("I met Tom at university.", (K.EVENT, "met", SPEAKER, "Tom", A, True)),
+    ("I lost my job last year.", (K.EVENT, "lost", SPEAKER, "Maya's job", A, True)),
+    ("I graduated from Leeds in 2019.", (K.EVENT, "graduated", SPEAKER, "Leeds", A, True)),
+    ("I ran the Great North Run last summer.", (K.EVENT, "ran", SPEAKER, "the Great North Run", A, True)),
+    ("I finished my first marathon!", (K.EVENT, "finished", SPEAKER, "Maya's first marathon", A, True)),
+    ("I signed up for a pottery class.", (K.EVENT, "signed_up", SPEAKER, "a pottery class", A, True)),
+    ("I started a new job at Lumen Health.", (K.EVENT, "started", SPEAKER, "a new job", A, True)),
+    ("I started a new job at Lumen Health.", (K.STATE, "works_at", SPEAKER, "Lumen Health", A, True)),
+    ("Tom and I went hiking last weekend.", (K.EVENT, "went", SPEAKER, "hiking", A, True)),
+    ("I went to a LGBTQ support group yesterday.", (K.EVENT, "went", SPEAKER, "a LGBTQ support group", A, True)),
+    ("I've been to Japan twice.", (K.EVENT, "went", SPEAKER, "Japan", A, True)),
+    ("Went to The Arch on Tuesday.", (K.EVENT, "went", SPEAKER, "The Arch", A, True)),
+    ("I never went to Paris.", (K.EVENT, "went", SPEAKER, "Paris", N, True)),
+    ("I didn't visit my mum.", (K.EVENT, "visited", SPEAKER, "Maya's mum", N, True)),
+    # plans and other moods
+    ("I'm going to visit Paris next month.", (K.PLAN, "visited", SPEAKER, "Paris", P, True)),
+    ("I'm planning to move to Berlin.", (K.PLAN, "moved", SPEAKER, "Berlin", P, True)),
+    ("We're moving to Manchester.", (K.PLAN, "moved", SPEAKER, "Manchester", P, True)),
+    ("I'm thinking of adopting a cat.", (K.PLAN, "adopted", SPEAKER, "a cat", P, True)),
+    ("I hope to finish my degree next year.", (K.PLAN, "finished", SPEAKER, "Maya's degree", P, True)),
+    ("I'll try bouldering on Friday.", (K.PLAN, "tried", SPEAKER, "bouldering", P, True)),
+    ("I'm going to a transgender conference.", (K.PLAN, "went", SPEAKER, "a transgender conference", P, True)),
+    ("I'm gonna continue my studies.", (K.PLAN, "plans_to", SPEAKER, "continue Maya's studies", P, True)),
+    ("I might buy a car.", (K.EVENT, "bought", SPEAKER, "a car", H, True)),
+    ("If I moved to London I would hate it.", (K.EVENT, "moved", SPEAKER, "London", H, True)),
+    ("Do I like olives?", (K.PREFERENCE, "likes", SPEAKER, "olives", Q, True)),
+    ("Priya told me that Marcus loves halloumi.", (K.PREFERENCE, "likes", "Marcus", "halloumi", R, True)),
+]
+
+NO_FACT = [
+    "It was great.",
+    "You should try it.",
+    "He loves football.",
+    "She said she loves cats.",
+    "That sounds lovely!",
+    "Thanks so much!",
+    "I think so.",
+    "What do you like?",
+    "I love it!",
+    "The best thing I ate was grilled sardines.",
+    "I'll ask him then.",
+    "Did you go to Paris?",
+    "Change starts small.",
+    "We're like a family.",
+    "Come join us!",
+    "I lost track somewhere around eleven.",
+]
+
+
+@pytest.mark.parametrize(("sentence", "expected"), CASES, ids=[f"{i}:{c[0][:30]}" for i, c in enumerate(CASES)])
+def test_sentence_gives_fact(sentence: str, expected: Expected) -> None:
+    session = view([sentence])
+    facts = RulesExtractor().extract(session).facts
+    assert expected in [key(f) for f in facts], [key(f) for f in facts]
+    assert_grounded(session, facts)
+
+
+@pytest.mark.parametrize("sentence", NO_FACT)
+def test_sentence_gives_no_fact(sentence: str) -> None:
+    extraction = extract(sentence)
+    assert extraction.facts == [] and extraction.aliases == []
+
+
+def test_quote_time_and_text() -> None:
+    text = "Forgot to tell you: Tom and I went hiking in the Peak District last weekend. Up Kinder Scout."
+    session = view([text])
+    (fact,) = RulesExtractor().extract(session).facts
+    assert fact.quote == "Tom and I went hiking in the Peak District last weekend"
+    assert fact.char_start == text.index("Tom and I")
+    assert fact.time_expression == "last weekend"
+    assert fact.text == "Maya went hiking"
+    assert {(r.role, r.entity) for r in fact.roles} == {("companion", "Tom"), ("location", "Peak District")}
+
+
+def test_object_cut_at_clause_boundary_and_time() -> None:
+    facts = extract("I went for a run this morning along the canal, 10k, and my left shin is sore.").facts
+    assert [(f.predicate, f.object, f.time_expression) for f in facts] == [("went", "a run", "this morning")]
+    (job_fact, org_fact) = extract("I'm 34, I live in Leeds, and I work as a data analyst at Northwind Bank.").facts[2:]
+    assert (job_fact.object, org_fact.object) == ("data analyst", "Northwind Bank")
+
+
+def test_list_objects_give_one_fact_each() -> None:
+    facts = extract("She says it's acid reflux and I need to cut down on spicy food, coffee and eating late.").facts
+    assert [(f.object, f.polarity, f.modality) for f in facts] == [
+        ("spicy food", False, A),
+        ("coffee", False, A),
+        ("eating late", False, A),
+    ]
+
+
+def test_alias_hints_for_named_relatives() -> None:
+    extraction = extract("It's my sister Priya's 30th and Priya's fiancé Marcus is coming.", "My friend Aisha said hi.")
+    hints = {(a.alias, a.canonical, a.turn_index) for a in extraction.aliases}
+    assert ("Maya's sister", "Priya", 0) in hints
+    assert ("Priya's fiancé", "Marcus", 0) in hints
+    assert not any(a.canonical == "Aisha" for a in extraction.aliases)  # friends come in numbers: no alias
+    relations = {(f.predicate, f.subject, f.object) for f in extraction.facts if f.kind is K.RELATION}
+    assert relations >= {("sister", "Maya", "Priya"), ("fiance", "Priya", "Marcus"), ("friend", "Maya", "Aisha")}
+
+
+def test_self_introduction_names_a_role_speaker() -> None:
+    extraction = RulesExtractor().extract(view(["Hi! I'm Maya. I live in Leeds."], speaker="user"))
+    assert [(a.alias, a.canonical) for a in extraction.aliases] == [("user", "Maya")]
+    assert ("lives_in", "user", "Leeds") in [(f.predicate, f.subject, f.object) for f in extraction.facts]
+
+
+def test_speaker_resolution() -> None:
+    turns = ["I love climbing.", "My brother hates climbing.", "We adopted a dog.", "My sister Priya lives in York."]
+    session = SessionView(
+        "s",
+        datetime(2024, 1, 1),
+        tuple(
+            TurnView(i, str(i), speaker, t, tuple(split_pieces(t)))
+            for i, (speaker, t) in enumerate(zip(["Ann", "Bob", "Ann", "Bob"], turns, strict=True))
+        ),
+        ("Ann", "Bob"),
+    )
+    got = {(f.subject, f.predicate, f.object, f.polarity) for f in RulesExtractor().extract(session).facts}
+    assert ("Ann", "likes", "climbing", True) in got
+    assert ("Bob's brother", "likes", "climbing", False) in got
+    assert ("Ann", "adopted", "a dog", True) in got
+    assert ("Priya", "lives_in", "York", True) in got
+    assert ("Bob", "sister", "Priya", True) in got
+
+
+def test_assistant_turns_are_skipped_unless_asked() -> None:
+    session = view(["I love spicy food."], speaker="assistant")
+    assert RulesExtractor().extract(session).facts == []
+    assert RulesExtractor(skip_speakers=()).extract(session).facts != []
+    assert RulesExtractor().name == "rules"
+
+
+def test_example_history() -> None:
+    facts: list[tuple[str, CandidateFact]] = []
+    for session in load_sessions(HISTORY):
+        sv = session_view(session)
+        extraction = RulesExtractor().extract(sv)
+        assert_grounded(sv, extraction.facts)
+        facts += [(session.session_id, f) for f in extraction.facts]
+    got = {(sid, f.predicate, f.subject, f.object, f.modality, f.polarity) for sid, f in facts}
+    assert ("s01", "lives_in", "user", "Leeds", A, True) in got
+    assert ("s08", "lives_in", "user", "Manchester", A, True) in got
+    assert ("s05", "moved", "user", "Manchester", P, True) in got
+    assert ("s01", "likes", "user", "spicy food", A, True) in got
+    assert ("s07", "likes", "user", "spicy food", A, False) in got
+    assert ("s01", "diet", "user", "vegetarian", A, True) in got
+    assert ("s07", "diet", "user", "pescatarian", A, True) in got
+    assert ("s01", "works_at", "user", "Northwind Bank", A, True) in got
+    assert ("s09", "works_at", "user", "Lumen Health", A, True) in got
+    assert ("s03", "sister", "user", "Priya", A, True) in got
+    assert ("s11", "likes", "Marcus", "halloumi", A, True) in got
+    assert not any(f.subject.lower() in ("he", "she", "it", "they", "you") for _, f in facts)
+
+
+FRAGMENTS = (
+    "I ", "I'm ", "we ", "my sister ", "Priya ", "love ", "went to ", "moved to ", "Leeds", ", ", ". ", "? ", "not ",
+    "going to ", "last week ", "the ", "a ", "'s ", "with Tom ", "(my dog) ", "used to ", "Hi! ", "named Rex",
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=30), st.sampled_from(FRAGMENTS)), max_size=30).map("".join))
+def test_any_text_gives_grounded_facts_or_none(text: str) -> None:
+    session = view([text])
+    assert_grounded(session, RulesExtractor().extract(session).facts)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not LOCOMO_DEV.exists(), reason="LoCoMo dev split not present")
+def test_locomo_dev_facts_are_grounded() -> None:
+    total = 0
+    for session in load_sessions(LOCOMO_DEV):
+        sv = session_view(session)
+        facts = RulesExtractor().extract(sv).facts
+        assert_grounded(sv, facts)
+        total += len(facts)
+    assert total > 100
