@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sodamem.ingest.timeparse import TimeMention, find_times, resolve_time
-from sodamem.ingest.timeparse_eval import check_row, table_accuracy
+from sodamem.bench.timeparse_eval import check_row, table_accuracy
 from sodamem.model import TimeGranularity
-from tests.time_phrases import MON, ROWS
+from sodamem.bench.time_phrases import MON, ROWS
 
 ANCHOR = datetime.fromisoformat(MON)  # Monday 2023-05-08 13:56
 

@@ -130,3 +130,21 @@ def _run(
         report.write_text(f"# SodaMem retrieval benchmark\n\n{markdown}\nNotes: {json.dumps(run.notes)}\n", "utf-8")
     if plot is not None:
         plot_recall(summary, ks, plot, title)
+
+
+@bench.command()
+@click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
+@click.option("--extractor", default="rules", type=click.Choice(["rules", "llm"]), show_default=True)
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None)
+def extract(data: Path, extractor: str, json_out: Path | None) -> None:
+    """Fact extraction on a dialogue file: facts per 100 turns, resolved times, pieces/s, time-phrase accuracy."""
+    from sodamem.bench.extraction import measure_extraction, render_extraction_markdown
+    from sodamem.ingest.extract import load_extractor
+    from sodamem.ingest.formats import load_sessions
+
+    model = load_extractor(extractor)
+    assert model is not None
+    report = measure_extraction(load_sessions(data), model)
+    click.echo(render_extraction_markdown(report, data.name))
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.to_dict(), indent=1), "utf-8")
