@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sodamem.ingest.timeparse import TimeMention, find_times, resolve_time
-from sodamem.bench.timeparse_eval import check_row, table_accuracy
-from sodamem.model import TimeGranularity
 from sodamem.bench.time_phrases import MON, ROWS
+from sodamem.bench.timeparse_eval import check_row, table_accuracy
+from sodamem.ingest.timeparse import TimeMention, find_times, resolve_time
+from sodamem.model import TimeGranularity
 
 ANCHOR = datetime.fromisoformat(MON)  # Monday 2023-05-08 13:56
 
