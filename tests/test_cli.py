@@ -95,5 +95,8 @@ def test_demo_runs_offline_and_finds_the_answers(embedder: str | None, floor: in
         ids = {r["turn_id"] for r in answer["results"]}
         found += bool(ids & set(question.expected_turn_ids))
         assert all(r["turn_text"][r["char_start"] : r["char_end"]] == r["text"] for r in answer["results"])
+    changes = {(c["current"]["predicate"], c["current"]["object"]): c["replaced"] for c in payload["changes"]}
+    assert [f["object"] for f in changes[("lives_in", "Manchester")]] == ["Leeds"]
+    assert [f["object"] for f in changes[("works_at", "Lumen Health")]] == ["Northwind Bank"]
     # Regression floors, one below what was measured when this was written (fake 7 of 8 in the top 3, MiniLM 6).
     assert found >= floor

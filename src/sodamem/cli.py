@@ -276,13 +276,16 @@ def demo(ctx: click.Context, demo_db: str | None, as_json: bool) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = demo_db or str(Path(tmp) / "demo.db")
         with Memory(path, embedder=ctx.obj["embedder"]) as memory:
-            report, answers = run_demo(memory)
+            report, answers, changes = run_demo(memory)
             embedder = memory.embedder.name if memory.embedder else "none"
     if as_json:
         _print_json(
             {
                 "ingest": report.to_dict(),
                 "embedder": embedder,
+                "changes": [
+                    {"current": c.current.to_dict(), "replaced": [f.to_dict() for f in c.replaced]} for c in changes
+                ],
                 "answers": [
                     {"question": a.question.question, "results": [h.to_dict() for h in a.hits]} for a in answers
                 ],
@@ -298,6 +301,12 @@ def demo(ctx: click.Context, demo_db: str | None, as_json: bool) -> None:
         click.echo(click.style(f"Q: {answer.question.question}", fg="cyan"))
         for rank, hit in enumerate(answer.hits, start=1):
             click.echo(_render_hit(rank, hit))
+        click.echo()
+    click.echo(click.style(f"What changed ({report.facts_added} facts extracted offline by rules):", fg="cyan"))
+    for change in changes:
+        click.echo(_render_fact(change.current))
+        for old in reversed(change.replaced):
+            click.echo("  replaced " + _render_fact(old).replace("\n", "\n  "))
         click.echo()
 
 

@@ -8,7 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 from sodamem.memory import Memory
-from sodamem.records import IngestReport, SearchHit
+from sodamem.records import FactRecord, IngestReport, SearchHit
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +23,14 @@ class DemoAnswer:
     hits: list[SearchHit]
 
 
+@dataclass(frozen=True, slots=True)
+class DemoChange:
+    """A fact that holds now, with the older facts of its slot it replaced (oldest first)."""
+
+    current: FactRecord
+    replaced: list[FactRecord]
+
+
 def example_history_path() -> Path:
     return Path(str(resources.files("sodamem").joinpath("examples/history.jsonl")))
 
@@ -32,7 +40,13 @@ def demo_questions() -> list[DemoQuestion]:
     return [DemoQuestion(q["question"], tuple(q["expected_turn_ids"])) for q in raw]
 
 
-def run_demo(memory: Memory, *, k: int = 3) -> tuple[IngestReport, list[DemoAnswer]]:
+def run_demo(memory: Memory, *, k: int = 3) -> tuple[IngestReport, list[DemoAnswer], list[DemoChange]]:
     report = memory.ingest(example_history_path())
     answers = [DemoAnswer(q, memory.search(q.question, k=k)) for q in demo_questions()]
-    return report, answers
+    changes = []
+    for fact in memory.facts():
+        chain = memory.history(fact.id)
+        replaced = [f for f in chain if f.id != fact.id and f.status == "superseded"]
+        if replaced and any(f.object != fact.object or f.polarity != fact.polarity for f in replaced):
+            changes.append(DemoChange(fact, replaced))
+    return report, answers, changes

@@ -695,11 +695,12 @@ def plot_perf(report: PerfReport, path: Path) -> Path:
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     modes = list(dict.fromkeys(f.mode for r in report.results for f in r.search.latency))
-    for mode in modes:
+    for number, mode in enumerate(modes):
         points = [(r.size, f) for r in report.results if (f := r.search.mode(mode)) is not None]
         sizes = [s for s, _ in points]
-        axes.plot(sizes, [f.p50_ms for _, f in points], marker="o", label=f"{mode} p50")
-        axes.plot(sizes, [f.p95_ms for _, f in points], marker="s", linestyle="--", label=f"{mode} p95")
+        color = f"C{number}"  # one colour per mode: solid p50, dashed p95
+        axes.plot(sizes, [f.p50_ms for _, f in points], color=color, marker="o", label=f"{mode} p50")
+        axes.plot(sizes, [f.p95_ms for _, f in points], color=color, marker="s", linestyle="--", label=f"{mode} p95")
     axes.set_xscale("log")
     axes.set_xlabel("turns in memory")
     axes.set_ylabel("search latency (ms)")

@@ -109,6 +109,9 @@ def _row(
         roles.append(("object", c.object))
     roles += [(r.role, r.entity) for r in c.roles]
     first = fact.spans[0]
+    text = c.text or _default_text(c)
+    if subject != c.subject and text.startswith(c.subject):  # "user likes tea" -> "Maya likes tea"
+        text = subject + text[len(c.subject) :]
     return FactRow(
         kind=c.kind,
         predicate=c.predicate,
@@ -116,7 +119,7 @@ def _row(
         subject=c.subject,
         object=c.object,
         polarity=c.polarity,
-        text=c.text or _default_text(c),
+        text=text,
         mentioned_at=fact.mentioned_at.isoformat(),
         occurred=fact.occurred,
         valid_from=valid_from,
@@ -127,7 +130,7 @@ def _row(
             (piece_pks[(c.turn_index, s.piece_index)], s.char_start, s.char_end, s.quote) for s in fact.spans
         ),
         roles=tuple(dict.fromkeys(roles)),
-        embed_hash=text_hash(c.text or _default_text(c)),
+        embed_hash=text_hash(text),
     )
 
 
