@@ -148,3 +148,44 @@ def extract(data: Path, extractor: str, json_out: Path | None) -> None:
     click.echo(render_extraction_markdown(report, data.name))
     if json_out is not None:
         json_out.write_text(json.dumps(report.to_dict(), indent=1), "utf-8")
+
+
+@bench.command()
+@click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
+@click.option("--sizes", default="1000,10000,100000", show_default=True, help="Corpus sizes in turns.")
+@click.option("--embed-sizes", default=None, help="Sizes that also ingest and search with embeddings (default all).")
+@click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
+@click.option("--queries", default=200, show_default=True, type=click.IntRange(min=10))
+@click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Scratch databases.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="perf.json/.md/.png here.")
+def perf(
+    data: Path,
+    sizes: str,
+    embed_sizes: str | None,
+    embedder: str,
+    queries: int,
+    workdir: Path | None,
+    out: Path | None,
+) -> None:
+    """Ingest throughput, search latency, peak RSS and database size at growing sizes (LoCoMo replayed)."""
+    import tempfile
+
+    from sodamem.bench.perf import plot_perf, render_perf_markdown, run_perf
+
+    with tempfile.TemporaryDirectory() as scratch:
+        report = run_perf(
+            data,
+            _ks(sizes),
+            None if embedder == "none" else embedder,
+            queries,
+            workdir=workdir or Path(scratch),
+            embed_sizes=_ks(embed_sizes) if embed_sizes else None,
+            progress=lambda message: click.echo(message, err=True),
+        )
+    markdown = render_perf_markdown(report)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "perf.json").write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
+        (out / "perf.md").write_text(markdown, encoding="utf-8")
+        plot_perf(report, out / "perf.png")
+    click.echo(markdown, nl=False)

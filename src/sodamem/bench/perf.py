@@ -16,7 +16,6 @@ latency at the smallest size).
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing
 import os
@@ -713,36 +712,3 @@ def plot_perf(report: PerfReport, path: Path) -> Path:
 
 
 # -- command line -------------------------------------------------------------------------------------------------
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sodamem.bench.perf", description="SodaMem performance bench")
-    parser.add_argument("locomo", type=Path, help="LoCoMo file (the dev split)")
-    parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_SIZES))
-    parser.add_argument("--embed-sizes", type=int, nargs="*", default=None)
-    parser.add_argument("--embedder", default="minilm", help="spec, or 'none' for lexical only")
-    parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--workdir", type=Path, required=True)
-    parser.add_argument("--out", type=Path, help="folder for perf.json, perf.md and perf.png")
-    args = parser.parse_args(argv)
-    report = run_perf(
-        args.locomo,
-        args.sizes,
-        None if args.embedder == "none" else args.embedder,
-        args.queries,
-        workdir=args.workdir,
-        embed_sizes=args.embed_sizes,
-        progress=lambda message: print(message, file=sys.stderr, flush=True),
-    )
-    markdown = render_perf_markdown(report)
-    if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "perf.json").write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
-        (args.out / "perf.md").write_text(markdown, encoding="utf-8")
-        plot_perf(report, args.out / "perf.png")
-    print(markdown, end="")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
