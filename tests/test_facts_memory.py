@@ -169,3 +169,19 @@ def test_similar_facts_are_linked_as_neighbors(tmp_path: Path) -> None:
         links = [link for f in facts for link in f.links if link.type == "NEIGHBOR"]
     assert len(facts) == 2
     assert links and {link.fact_id for link in links} == {f.id for f in facts}
+
+
+def test_facts_and_entities_are_searchable_and_embedded(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+        memory.ingest(history())
+        conn = memory.store.conn
+        with_manchester = sum("Manchester" in f.text for f in memory.facts(status="all"))
+        fts_hits = conn.execute("SELECT count(*) FROM facts_fts WHERE facts_fts MATCH 'manchester'").fetchone()[0]
+        assert fts_hits == with_manchester >= 1
+        assert conn.execute("SELECT count(*) FROM entities_fts WHERE entities_fts MATCH 'maya'").fetchone()[0] == 1
+        index = memory.searcher.index
+        assert index is not None
+        for table in ("facts", "entities"):
+            ids, _ = index.matrix(memory.user, table)
+            total = conn.execute(f"SELECT count(*) FROM {table} WHERE user = ?", (memory.user,)).fetchone()[0]
+            assert total > 0 and len(ids) == total, table

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.supersede import SlotFact, resolve_slot
 from sodamem.model import FactKind, FactStatus, LinkType, Modality, NodeKind, TimeSpec
+from sodamem.store.sqlite import text_hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +47,8 @@ def entity_pk(conn: sqlite3.Connection, user: str, name: str, type_: str = "unkn
         conn.execute("INSERT INTO entity_aliases (user, key, entity_pk) VALUES (?, ?, ?)", (user, key, taken[0]))
         return int(taken[0])
     pk = conn.execute(
-        "INSERT INTO entities (user, name, type, aliases) VALUES (?, ?, ?, '[]')", (user, display, type_)
+        "INSERT INTO entities (user, name, type, aliases, embed_hash) VALUES (?, ?, ?, '[]', ?)",
+        (user, display, type_, text_hash(display)),
     ).lastrowid
     assert pk is not None
     conn.execute("INSERT INTO entity_aliases (user, key, entity_pk) VALUES (?, ?, ?)", (user, key, pk))

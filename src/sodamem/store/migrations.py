@@ -156,6 +156,7 @@ ALTER TABLE facts ADD COLUMN polarity INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE facts ADD COLUMN slot TEXT;
 ALTER TABLE facts ADD COLUMN order_key TEXT NOT NULL DEFAULT '';
 ALTER TABLE facts ADD COLUMN embed_hash TEXT;
+ALTER TABLE entities ADD COLUMN embed_hash TEXT;
 CREATE INDEX facts_user_slot_key ON facts (user, slot);
 -- Every name an entity goes by (its own included), by entity_key(): how mentions find their entity.
 CREATE TABLE entity_aliases (

@@ -181,13 +181,13 @@ class SQLiteStore:
         )
         for row in self.conn.execute(piece_sql, params):
             missing[row["embed_hash"]] = piece_embedding_text(row["speaker"], row["text"])
-        fact_sql = (
-            "SELECT r.embed_hash, r.text FROM facts r LEFT JOIN embeddings e"
-            " ON e.model = ? AND e.text_hash = r.embed_hash WHERE e.text_hash IS NULL AND r.embed_hash IS NOT NULL"
-            + where
-        )
-        for row in self.conn.execute(fact_sql, params):
-            missing[row["embed_hash"]] = str(row["text"])
+        for table, column in (("facts", "text"), ("entities", "name")):
+            sql = (
+                f"SELECT r.embed_hash, r.{column} FROM {table} r LEFT JOIN embeddings e ON e.model = ?"
+                " AND e.text_hash = r.embed_hash WHERE e.text_hash IS NULL AND r.embed_hash IS NOT NULL" + where
+            )
+            for row in self.conn.execute(sql, params):
+                missing[row[0]] = str(row[1])
         return missing
 
     def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None:
@@ -200,7 +200,7 @@ class SQLiteStore:
 
     def vector_rows(self, model: str, user: str, table: str) -> list[tuple[int, bytes]]:
         """``(row id, vector blob)`` of every turn or piece of ``user`` embedded under ``model``."""
-        if table not in ("turns", "pieces", "facts"):
+        if table not in ("turns", "pieces", "facts", "entities"):
             raise ValueError(f"no vectors for {table!r}")
         rows = self.conn.execute(
             f"SELECT r.id, e.vector FROM {table} r JOIN embeddings e ON e.model = ? AND e.text_hash = r.embed_hash"
