@@ -1,0 +1,82 @@
+"""Turning a clause into output: a candidate fact (its quote, roles and time expression), an alias hint, and a
+relation ("Maya's sister is Priya") with its alias.
+"""
+
+from __future__ import annotations
+
+from sodamem.ingest.extract import rules_vocabulary as rv
+from sodamem.ingest.extract.base import AliasHint, CandidateFact
+from sodamem.ingest.extract.rules_clause import _Clause, _Mood, _Piece, _piece_clause
+from sodamem.ingest.extract.rules_modality import _piece_mood
+from sodamem.model import EntityRole, FactKind, Modality
+
+K, M = FactKind, Modality
+
+
+def _emit(
+    c: _Clause,
+    kind: FactKind,
+    predicate: str,
+    obj: str | None,
+    end: int,
+    mood: _Mood,
+    text: str,
+    *,
+    roles: tuple[EntityRole, ...] = (),
+    subject: str | None = None,
+) -> bool:
+    p = c.p
+    begin = c.subj.start
+    quote = p.piece.text[begin:end].rstrip()
+    if not quote.strip():
+        return False
+    if mood.modality is M.PLANNED:
+        kind = K.PLAN
+    subject = subject or c.subj.name
+    companions = tuple(EntityRole("companion", name) for name in c.subj.companions)
+    all_roles = tuple(dict.fromkeys(companions + roles))
+    key = (p.turn.index, kind, predicate, subject, (obj or "").lower(), mood.modality, mood.polarity)
+    if key in p.seen:
+        return True
+    p.seen.add(key)
+    p.out.facts.append(
+        CandidateFact(
+            kind=kind,
+            predicate=predicate,
+            subject=subject,
+            turn_index=p.turn.index,
+            quote=quote,
+            object=obj,
+            modality=mood.modality,
+            polarity=mood.polarity,
+            roles=all_roles,
+            char_start=p.piece.char_start + begin,
+            time_expression=_time_for(p, begin, end, nearby=kind in (K.EVENT, K.PLAN)),
+            text=text,
+        )
+    )
+    return True
+
+
+def _time_for(p: _Piece, start: int, end: int, *, nearby: bool) -> str | None:
+    """The time words inside the quote; for events and plans, else the nearest ones in the piece."""
+    inside = [t for t in p.times if start <= t[0] < end]
+    if inside:
+        return inside[0][2]
+    if not nearby or not p.times:
+        return None
+    return min(p.times, key=lambda t: min(abs(t[0] - end), abs(t[1] - start)))[2]
+
+
+def _alias(p: _Piece, alias: str, canonical: str) -> None:
+    hint = AliasHint(alias=alias, canonical=canonical, turn_index=p.turn.index)
+    if hint not in p.out.aliases and alias != canonical:
+        p.out.aliases.append(hint)
+
+
+def _relation(p: _Piece, owner: str, rel: str, name: str, start: int, end: int, *, alias: bool = True) -> None:
+    rel = " ".join(rel.lower().split())
+    c = _piece_clause(p, start, end, owner)
+    _emit(c, K.RELATION, rv.snake(rel), name, end, _piece_mood(p), f"{owner}'s {rel} is {name}")
+    if alias and rel not in rv.NON_UNIQUE_RELS and not p.question:
+        _alias(p, f"{owner}'s {rel}", name)

@@ -1,0 +1,159 @@
+"""Rules after a subject for events: job offers, "X took me to", trips, going places, moving, signing up, switching,
+taking up, and the event verbs of ``EVENT_FORMS`` (visited, bought, started, adopted, ...).
+"""
+
+from __future__ import annotations
+
+import re
+
+from sodamem.ingest.extract import rules_patterns as rp
+from sodamem.ingest.extract import rules_syntax as rs
+from sodamem.ingest.extract import rules_vocabulary as rv
+from sodamem.ingest.extract.rules_clause import Handler, _Clause, _is_name, _Mood, _object
+from sodamem.ingest.extract.rules_emit import _emit, _relation
+from sodamem.ingest.extract.rules_modality import _mood, _say
+from sodamem.ingest.extract.rules_states import _org_fact
+from sodamem.model import EntityRole, FactKind, Modality
+
+K, M = FactKind, Modality
+
+
+def _offered(c: _Clause, m: re.Match[str]) -> bool:
+    end = _object(c, m.end()).end
+    mood = _mood(c)
+    text = f"{c.speaker} was offered {m['obj']} by {c.subj.name}"
+    org = (EntityRole("organization", c.subj.name),)
+    return _emit(c, K.EVENT, "job_offer", m["obj"], end, mood, text, roles=org, subject=c.speaker)
+
+
+def _took_me(c: _Clause, m: re.Match[str]) -> bool:
+    obj = _object(c, m.end(), roles=True)
+    if rs.object_rejected(obj.text):
+        return False
+    mood = _mood(c)
+    roles = (EntityRole("companion", c.subj.name), *obj.roles)
+    text = _say(c.speaker, mood, "went", "go", f"to {obj.text} with {c.subj.name}")
+    return _emit(c, K.EVENT, "went", obj.text, obj.end, mood, text, roles=roles, subject=c.speaker)
+
+
+def _move(c: _Clause, m: re.Match[str]) -> bool:
+    verb, prep = m["verb"], (m["prep"] or "")
+    if not prep:
+        return False
+    obj = _object(c, m.end(), roles=True)
+    if not obj.text or rs.object_rejected(obj.text):
+        return False
+    mood = _mood(c, ing=verb == "moving")
+    if verb == "moving" and not (rs.COPULA.search(c.aux) or rs.PLAN.search(c.aux)):
+        return False
+    if prep == "from":
+        roles = (EntityRole("origin", obj.text), *obj.roles)
+        text = _say(c.subj.name, mood, "moved", "move", f"from {obj.text}")
+        return _emit(c, K.EVENT, "moved", None, obj.end, mood, text, roles=roles)
+    place = obj.text
+    text = _say(c.subj.name, mood, "moved", "move", f"to {place}")
+    done = _emit(c, K.EVENT, "moved", place, obj.end, mood, text, roles=obj.roles)
+    home = place if place[:1].isupper() else next((r.entity for r in obj.roles if r.role == "location"), None)
+    if home and verb == "moved" and mood.modality is M.ASSERTED and mood.polarity:
+        _emit(c, K.STATE, "lives_in", home, obj.end, mood, _say(c.subj.name, mood, "lives in", "live in", home))
+    return done
+
+
+def _trip(c: _Clause, m: re.Match[str]) -> bool:
+    obj = _object(c, m.end(), roles=True)
+    if rs.object_rejected(obj.text):
+        return False
+    verb = m["verb"]
+    planned = verb.startswith(("doing", "taking", "going", "having", "plan", "book"))
+    mood = _mood(c, ing=planned)
+    if planned and mood.modality is M.ASSERTED:
+        mood = _Mood(M.PLANNED, mood.polarity)
+    roles = (EntityRole("location", obj.text), *obj.roles) if obj.text[:1].isupper() else obj.roles
+    text = _say(c.subj.name, mood, "went", "go", f"to {obj.text}")
+    return _emit(c, K.EVENT, "went", obj.text, obj.end, mood, text, roles=roles)
+
+
+def _go(c: _Clause, m: re.Match[str]) -> bool:
+    verb, text = m["verb"], c.text
+    if verb == "been" and not rs.PERFECT.search(c.aux):
+        return False
+    if verb == "going" and not (rs.COPULA.search(c.aux) or rs.PLAN.search(c.aux)):
+        return False
+    prep = ""
+    at = m.end()
+    if verb == "been":
+        to = re.match(r"\s+to\s+", text[at:])
+        if to is None:
+            return False
+        prep, at = "to", at + to.end()
+    elif (to := rp.GO_TO.match(text, at)) is not None:
+        prep, at = "to", to.end()
+    elif (for_ := rp.GO_FOR.match(text, at)) is not None:
+        prep, at = for_["prep"], for_.end()
+    elif (ing := rp.GO_ING.match(text, at) or rp.GO_HOME.match(text, at)) is not None:
+        at = ing.end()
+    else:
+        return False
+    obj = _object(c, at, roles=True)
+    named_place = prep == "to" and obj.text[:1].isupper()
+    if rs.object_rejected(obj.text) and not named_place and obj.text.split()[:1] != ["home"]:
+        return False
+    mood = _mood(c, text[at:], ing=verb == "going")
+    roles = obj.roles
+    if prep == "to" and re.match(rf"(?:The\s+)?{rv.NAME}$", obj.text):
+        roles = (EntityRole("location", obj.text), *roles)
+    shown = f"{prep} {obj.text}".strip()
+    return _emit(c, K.EVENT, "went", obj.text, obj.end, mood, _say(c.subj.name, mood, "went", "go", shown), roles=roles)
+
+
+def _simple_event(predicate: str, pres: str, base: str) -> Handler:
+    def handler(c: _Clause, m: re.Match[str]) -> bool:
+        nonlocal pres, base
+        obj = _object(c, m.end(), roles=True)
+        if rs.object_rejected(obj.text):
+            return False
+        mood = _mood(c, ing=bool(re.search(r"ing\b", m.group())))
+        src = m.groupdict().get("src")
+        if src:
+            pres, base, shown = pres.removesuffix(" to"), base.removesuffix(" to"), f"from {src.strip()} to {obj.text}"
+        else:
+            shown = obj.text
+        text = _say(c.subj.name, mood, pres, base, shown)
+        return _emit(c, K.EVENT, predicate, obj.text, obj.end, mood, text, roles=obj.roles)
+
+    return handler
+
+
+def _event(c: _Clause, m: re.Match[str]) -> bool:
+    verb = m["verb"].lower()
+    predicate, base, form = rp.EVENT_FORM_INDEX[verb]
+    modal = rs.PLAN.search(c.aux) or rs.OBLIGATION.search(c.aux) or rs.HYPOTHETICAL.search(c.aux)
+    if form == 3 and not (rs.COPULA.search(c.aux) or modal):
+        return False
+    if form in (0, 1) and predicate == "ran" and not modal:
+        return False
+    if form == 0 and re.search(r"\b(?:have|has|had)\b|'ve", c.aux) and base != verb:
+        return False
+    obj = _object(c, m.end(), roles=True)
+    what, shown = obj.text, obj.text
+    if predicate == "graduated" and what.startswith("from "):
+        what = what[5:]
+    proper = re.match(rf"{rv.NAME}(?=\s+(?:at|in|on|near|during|through)\s+[a-z])", what)
+    if proper is not None:
+        what = shown = proper.group()
+    if rs.object_rejected(what) or what.split()[0].lower() in rv.EVENT_STOP_OBJECTS:
+        return False
+    mood = _mood(c, c.text[m.end() :], ing=form == 3 and predicate in rv.FUTURE_PROGRESSIVE)
+    text = _say(c.subj.name, mood, predicate, base, shown)
+    job = re.search(r"\b(?:job|role|position|work)\b", obj.text)
+    orgs = [r.entity for r in obj.roles if r.role == "location"]
+    roles = tuple(EntityRole("organization", r.entity) if job and r.role == "location" else r for r in obj.roles)
+    done = _emit(c, K.EVENT, predicate, what, obj.end, mood, text, roles=roles)
+    named = rp.NAMED_PET.search(obj.text)
+    if named and predicate in ("adopted", "bought") and mood.modality is M.ASSERTED and _is_name(named["name"]):
+        unique = not obj.text.startswith("another")
+        _relation(c.p, c.subj.name, named["rel"], named["name"], c.subj.start, obj.end, alias=unique)
+    if job and orgs and predicate in ("started", "quit", "lost") and mood.modality is M.ASSERTED:
+        state = _Mood(M.ASSERTED, predicate == "started")
+        _org_fact(c, orgs[0], obj.end, state)
+    return done

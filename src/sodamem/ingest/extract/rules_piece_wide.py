@@ -1,0 +1,118 @@
+"""Rules over a whole piece, with no subject needed: relations and aliases ("my sister Priya", "Tom (my partner)",
+"a dog named Rex"), self-introductions ("Hi! I'm Maya"), favourites, "my <attribute> is ...", tastes ("the spicier
+the better") and a first or last day at work.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sodamem.ingest.extract import rules_patterns as rp
+from sodamem.ingest.extract import rules_syntax as rs
+from sodamem.ingest.extract import rules_vocabulary as rv
+from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _object, _Piece, _piece_clause
+from sodamem.ingest.extract.rules_emit import _alias, _emit, _relation
+from sodamem.ingest.extract.rules_modality import _piece_mood, _say
+from sodamem.model import FactKind
+
+K = FactKind
+
+
+def _relations(p: _Piece) -> None:
+    text = p.piece.text
+    for pattern in (rp.REL_NAMED, rp.NAME_PAREN_REL, rp.REL_IS_NAMED, rp.NAME_IS_MY_REL, rp.PET_NAMED):
+        for m in pattern.finditer(text):
+            if _is_name(m["name"]):
+                _relation(p, p.speaker, m["rel"], m["name"], m.start(), m.end())
+    for m in rp.POSS_REL_NAMED.finditer(text):
+        if _is_name(m["name"]) and _is_name(m["owner"]):
+            _relation(p, m["owner"], m["rel"], m["name"], m.start(), m.end())
+
+
+def _self_name(p: _Piece) -> None:
+    text = p.piece.text
+    m = rp.SELF_NAME.search(text)
+    if m is None and p.piece.index <= 2 and rp.GREETING.match(p.turn.text):
+        m = rp.GREETING_INTRO.match(text)
+    if m is None or not _is_name(m["name"]) or p.question:
+        return
+    name, speaker = m["name"], p.speaker
+    if name.lower() == speaker.lower():
+        return
+    c = _piece_clause(p, m.start(), m.end(), speaker)
+    _emit(c, K.ATTRIBUTE, "name", name, m.end(), _piece_mood(p), f"{speaker} is called {name}")
+    if speaker.lower() in rv.ROLE_SPEAKERS or not speaker[:1].isupper():
+        _alias(p, speaker, name)
+    else:
+        _alias(p, name, speaker)
+
+
+def _owner(p: _Piece, owner: str) -> str:
+    return p.speaker if owner.lower() in ("my", "our") else re.sub(r"['’]s$", "", owner)
+
+
+def _favorite_predicate(thing: str) -> str:
+    return "favorite_" + rv.snake(thing).replace("colour", "color").replace("favourite", "favorite")
+
+
+def _favourites(p: _Piece) -> None:
+    text = p.piece.text
+    for m in rp.FAVOURITE.finditer(text):
+        owner = _owner(p, m["owner"])
+        c = _piece_clause(p, m.start(), m.end(), owner)
+        obj = _object(c, m.end(), cut_time=False)
+        value = re.sub(r"^(?:definitely|probably|still|now|easily)\s+", "", obj.text)
+        if rs.object_rejected(value) and not value.startswith("to "):
+            continue
+        thing = " ".join(m["thing"].split())
+        if thing.split()[0] in rp.GENERIC_THINGS and " of " not in thing:
+            continue
+        _emit(c, K.ATTRIBUTE, _favorite_predicate(thing), value, obj.end, _piece_mood(p),
+              f"{owner}'s favorite {thing} is {value}")  # fmt: skip
+    for m in rp.FAVOURITE_BACK.finditer(text):
+        raw = m["val"]
+        value = rp.LEADING_FILLER.sub("", raw.strip())
+        if not value or len(value.split()) > 4 or rs.object_rejected(value):
+            continue
+        start = m.start("val") + len(raw) - len(raw.lstrip()) + (len(raw.strip()) - len(value))
+        owner = _owner(p, m["owner"])
+        thing = " ".join(m["thing"].split())
+        c = _piece_clause(p, start, m.end(), owner)
+        _emit(c, K.ATTRIBUTE, _favorite_predicate(thing), value, m.end(), _piece_mood(p),
+              f"{owner}'s favorite {thing} is {value}")  # fmt: skip
+
+
+def _attributes(p: _Piece) -> None:
+    text = p.piece.text
+    for m in rp.MY_ATTRIBUTE.finditer(text):
+        attr = " ".join(m["attr"].lower().split())
+        if attr == "name":
+            continue
+        owner = _owner(p, m["owner"])
+        c = _piece_clause(p, m.start(), m.end(), owner)
+        obj = _object(c, m.end(), cut_time=False)
+        words = obj.text.lower().split()
+        if not words or words[0] in rv.WEAK_VALUE or words[0] in ("it", "this", "that", "he", "she", "they", "you"):
+            continue
+        predicate = attr if attr in ("age", "diet") else "attribute_" + rv.snake(attr)
+        _emit(c, K.ATTRIBUTE, predicate, obj.text, obj.end, _piece_mood(p), f"{owner}'s {attr} is {obj.text}")
+
+
+def _taste(p: _Piece) -> None:
+    for m in rp.TASTE.finditer(p.piece.text):
+        base = rv.comparative_base(m["adj"])
+        if base in rv.TASTES:
+            c = _piece_clause(p, m.start(), m.end(), p.speaker)
+            food = f"{base} food"
+            _emit(c, K.PREFERENCE, "likes", food, m.end(), _piece_mood(p), f"{p.speaker} likes {food}")
+
+
+def _first_day(p: _Piece) -> None:
+    m = rp.FIRST_DAY.search(p.piece.text)
+    if m is None:
+        return
+    org = re.sub(r"^the\s+", "", m["org"])
+    first = m["which"].lower() == "first"
+    mood = _piece_mood(p) if first else _Mood(_piece_mood(p).modality, False, "no_longer")
+    c = _piece_clause(p, m.start(), m.end(), p.speaker)
+    _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(p.speaker, mood, "works at", "work at", org))

@@ -1,0 +1,195 @@
+"""Rules after a subject for attributes and standing states: diet, relationship status, dating, age, job, where one
+is from, works, lives and studies, and what one has ("two dogs").
+"""
+
+from __future__ import annotations
+
+import re
+
+from sodamem.ingest.extract import rules_patterns as rp
+from sodamem.ingest.extract import rules_syntax as rs
+from sodamem.ingest.extract import rules_vocabulary as rv
+from sodamem.ingest.extract.rules_clause import _Clause, _is_name, _Mood, _object, _split_roles
+from sodamem.ingest.extract.rules_emit import _emit, _relation
+from sodamem.ingest.extract.rules_modality import _mood, _say
+from sodamem.model import FactKind, Modality
+
+K, M = FactKind, Modality
+
+
+def _diet(c: _Clause, m: re.Match[str]) -> bool:
+    if not (rs.COPULA.search(c.aux) or rp.CHANGE_VERB.search(m["pre"])):
+        return False
+    mood = _mood(c, c.text[m.end() :], state=True)
+    diet = " ".join(m["obj"].lower().split())
+    return _emit(c, K.ATTRIBUTE, "diet", diet, m.end(), mood, _say(c.subj.name, mood, "is", "be", diet))
+
+
+def _rel_status(c: _Clause, m: re.Match[str]) -> bool:
+    got = re.search(r"\b(?:get|got|getting|gotten)\b", m["pre"])
+    if not (rs.COPULA.search(c.aux) or got):
+        return False
+    status = " ".join(m["obj"].split())
+    mood = _mood(c, c.text[m.end() :], ing=bool(got), state=True)
+    end = _object(c, m.end()).end
+    done = _emit(c, K.ATTRIBUTE, "relationship_status", status, end, mood, _say(c.subj.name, mood, "is", "be", status))
+    if got:
+        verb = f"got {status}"
+        _emit(
+            c, K.EVENT, f"got_{rv.snake(status)}", None, end, mood, _say(c.subj.name, mood, verb, f"get {status}", "")
+        )
+    if m["to"] and rv.NAME_STOP.isdisjoint(m["to"].lower().split()):
+        _emit(c, K.RELATION, "spouse", m["to"], end, mood, f"{c.subj.name}'s spouse is {m['to']}")
+    return done
+
+
+def _dating(c: _Clause, m: re.Match[str]) -> bool:
+    if not rs.COPULA.search(c.aux) or not _is_name(m["name"]):
+        return False
+    mood = _mood(c, state=True)
+    _emit(c, K.ATTRIBUTE, "relationship_status", "dating", m.end(), mood, _say(c.subj.name, mood, "is", "be", "dating"))
+    text = _say(c.subj.name, mood, "is dating", "date", m["name"])
+    return _emit(c, K.RELATION, "dating", m["name"], m.end(), mood, text)
+
+
+def _age(c: _Clause, m: re.Match[str]) -> bool:
+    if not (m["turn"] or re.fullmatch(r"'m|'s|am|is|'m now|am now|is now", c.aux)) or int(m["age"]) > 120:
+        return False
+    mood = _mood(c, ing=bool(m["turn"] and m["turn"].startswith("turning")), state=True)
+    text = _say(c.subj.name, mood, "is", "be", f"{m['age']} years old")
+    return _emit(c, K.ATTRIBUTE, "age", m["age"], m.end("age"), mood, text)
+
+
+def _job(c: _Clause, m: re.Match[str]) -> bool:
+    if not rs.COPULA.search(c.aux) or c.aux.endswith("being"):
+        return False
+    job = " ".join(m["job"].lower().split())
+    mood = _mood(c, state=True)
+    end = m.end()
+    done = _emit(c, K.ATTRIBUTE, "job", job, end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+    if m["org"]:
+        _org_fact(c, m["org"], end, mood, student=job == "student")
+    return done
+
+
+def _a(noun: str) -> str:
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def _from(c: _Clause, m: re.Match[str]) -> bool:
+    grew = m["grew"] is not None
+    if not grew and not re.search(r"(?:'m|'s|'re|\b(?:am|is|are|originally))$", c.aux):
+        return False
+    place = re.sub(r"^the\s+", "", m["place"])
+    mood = _mood(c, state=True)
+    predicate, pres, base = ("grew_up_in", "grew up in", "grow up in") if grew else ("comes_from", "is from", "be from")
+    text = _say(c.subj.name, mood, pres, base, place)
+    return _emit(c, K.ATTRIBUTE, predicate, place, m.end(), mood, text)
+
+
+def _org_fact(c: _Clause, org: str, end: int, mood: _Mood, *, student: bool = False) -> bool:
+    org = re.sub(r"^the\s+", "", org)
+    if student:
+        return _emit(c, K.STATE, "studies_at", org, end, mood, _say(c.subj.name, mood, "studies at", "study at", org))
+    return _emit(c, K.STATE, "works_at", org, end, mood, _say(c.subj.name, mood, "works at", "work at", org))
+
+
+def _work(c: _Clause, m: re.Match[str]) -> bool:
+    text, verb = c.text, m["verb"]
+    if verb == "working" and not rs.COPULA.search(c.aux):
+        return False
+    mood = _state_mood(c, verb == "worked", m.end())
+    as_ = rp.WORK_AS.match(text, m.end())
+    if as_ is not None:
+        obj = _object(c, as_.end())
+        job, org = obj.text, None
+        split = rp.ORG_SPLIT.search(job)
+        if split is not None:
+            job, org = job[: split.start()], split["org"]
+        if rs.object_rejected(job):
+            return False
+        job = re.sub(r"^an?\s+", "", job)
+        _emit(c, K.ATTRIBUTE, "job", job, obj.end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+        if org:
+            _org_fact(c, org, obj.end, mood)
+        return True
+    at = rp.AT_ORG.match(text, m.end())
+    if at is None:
+        return False
+    obj = _object(c, at.end())
+    org = obj.text
+    capitalised = re.match(rf"(?:the\s+)?{rv.NAME}$", org) is not None
+    if rs.object_rejected(org) and not capitalised:
+        return False
+    if (not capitalised and not re.match(r"(?:a|an|the)\s", org)) or len(org.split()) > 5:
+        return False
+    return _org_fact(c, org, obj.end, mood)
+
+
+def _state_mood(c: _Clause, past: bool, after: int) -> _Mood:
+    mood = _mood(c, c.text[after:], state=True)
+    if past and mood.polarity and mood.modality is M.ASSERTED and not rs.PERFECT.search(c.aux):
+        return _Mood(M.ASSERTED, False, "past")
+    return mood
+
+
+def _live(c: _Clause, m: re.Match[str]) -> bool:
+    verb = m["verb"]
+    if verb == "living" and not rs.COPULA.search(c.aux):
+        return False
+    obj = _object(c, m.end())
+    place, roles = _split_roles(obj.text, c.speaker)
+    locations = [r.entity for r in roles if r.role == "location"]
+    if not re.match(rf"(?:the\s+)?{rv.NAME}", place):
+        if locations:
+            place = locations[0]
+        elif not re.match(r"(?:a|an|the)\s", place) or rp.NOT_A_HOME & set(place.lower().split()):
+            return False
+    if rs.object_rejected(place) and not place[:1].isupper():
+        return False
+    mood = _state_mood(c, verb == "lived", m.end())
+    pres = "lived in" if mood.note == "past" else "lives in"
+    return _emit(c, K.STATE, "lives_in", place, obj.end, mood, _say(c.subj.name, mood, pres, "live in", place))
+
+
+def _study(c: _Clause, m: re.Match[str]) -> bool:
+    verb = m["verb"]
+    if verb == "studying" and not rs.COPULA.search(c.aux):
+        return False
+    obj = _object(c, m.end())
+    first = obj.text.split()[0].lower() if obj.text else ""
+    if first in rp.STUDY_STOP or rs.object_rejected(obj.text):
+        return False
+    mood = _state_mood(c, verb in ("studied", "majored in"), m.end())
+    subject_, roles = _split_roles(obj.text, c.speaker)
+    if not subject_:
+        return False
+    done = _emit(c, K.STATE, "studies", subject_, obj.end, mood, _say(c.subj.name, mood, "studies", "study", subject_))
+    for role in roles:
+        if role.role == "location":
+            _org_fact(c, role.entity, obj.end, mood, student=True)
+    return done
+
+
+def _have(c: _Clause, m: re.Match[str]) -> bool:
+    verb, num = m["verb"], " ".join(m["num"].lower().split())
+    if verb == "got" and not rs.PERFECT.search(c.aux):
+        return False
+    neg = bool(rs.NEG.search(c.aux))
+    if num == "any" and not neg:
+        return False
+    noun_surface = " ".join(m["noun"].lower().split())
+    noun = rv.POSSESSION_FORMS[noun_surface]
+    count = "0" if neg or num in ("no", "zero") else rv.count_value(num)
+    if (count == "1" and noun_surface != noun) or (count not in ("0", "1") and noun_surface == noun != rv.plural(noun)):
+        return False
+    mood = _state_mood(c, verb in ("had", "owned"), m.end())
+    if neg and mood.modality is M.NEGATED:
+        mood = _Mood(M.ASSERTED, True)
+    shown = f"no {rv.plural(noun)}" if count == "0" else f"{num} {m['mods']}{noun_surface}"
+    pres = "had" if mood.note == "past" else "has"
+    text = _say(c.subj.name, mood, pres, "have", " ".join(shown.split()))
+    done = _emit(c, K.ATTRIBUTE, f"has_{rv.snake(noun)}", count, m.end(), mood, text)
+    if m["name"] and count == "1" and _is_name(m["name"]):
+        _relation(c.p, c.subj.name, noun, m["name"], c.subj.start, m.end())
+    return done

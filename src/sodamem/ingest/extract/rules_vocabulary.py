@@ -1,0 +1,217 @@
+"""Word lists of the rules extractor and the regex fragments built from them (pure, stdlib ``re`` only).
+
+Names and relations ("my little sister", "Priya's fiancé"), vocabularies of values (diets, jobs, possessions,
+attributes, counts), small word lists the rules consult, and string helpers over words (``snake``, ``plural``, ...).
+The shape of a clause is in :mod:`sodamem.ingest.extract.rules_syntax`, the verb and piece patterns in
+:mod:`sodamem.ingest.extract.rules_patterns`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+
+def alt(words: Iterable[str]) -> str:
+    """A regex alternation, longer words first, spaces matching any run of whitespace."""
+    escaped = (re.escape(w).replace(r"\ ", r"\s+").replace("'", "['’]") for w in sorted(set(words), key=_longest))
+    return "|".join(escaped)
+
+
+def _longest(word: str) -> tuple[int, str]:
+    return -len(word), word
+
+
+def words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+def phrases(text: str) -> frozenset[str]:
+    """Comma-separated phrases (multi-word entries)."""
+    return frozenset(p.strip() for p in text.split(",") if p.strip())
+
+
+# --- names and people -------------------------------------------------------------------------------------------
+_UP, _LOW = "A-ZÀ-ÖØ-Þ", "a-zà-öø-ÿ"
+NAME_WORD = rf"[{_UP}][{_LOW}]+(?:[{_UP}][{_LOW}]+)?(?:-[{_UP}][{_LOW}]+|['’][{_UP}][{_LOW}]+)?"
+NAME = rf"{NAME_WORD}(?:[ \t]+{NAME_WORD}){{0,2}}"
+# Capitalised words that start sentences but are not names (compared lower-cased).
+NAME_STOP = words(
+    """i i'm my me we our us you your he she his her him they them their it its this that these those there here
+    the a an and but or so because if when while where what who why how which whose then than now also just still
+    hi hey hello hiya thanks thank cheers sorry please yes yeah yep yup no nope nah oh ah aw aww wow whoa ooh omg
+    lol haha hahaha ha hmm um uh ugh meh ok okay sure cool nice great awesome amazing good glad happy sounds looks
+    seems feels hope guess maybe perhaps probably definitely absolutely exactly totally really honestly actually
+    basically literally seriously obviously apparently hopefully luckily unfortunately fortunately sadly finally
+    anyway anyways well plus besides meanwhile btw tbh today yesterday tomorrow tonight last next every each all
+    both some any many most much more lots one two three four five six seven eight nine ten first second after
+    before since until though although as at in on for with from to of by about like love loved lovely congrats
+    congratulations dear mine let lets speaking talking being having going got gonna went not never only even
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+    september october november december spring summer autumn fall winter christmas easter mum mom dad mummy mommy
+    daddy grandma grandpa granny nana everyone everybody someone somebody nobody anyone people family kids same
+    true right fine whatever wait yikes damn gosh god jeez bye goodbye morning evening afternoon night weekend
+    recently lately later earlier agreed indeed certainly surely wish reminder note noted quick update other
+    another new old big little fun funny interesting thankfully alright welcome enjoy check take make keep look
+    tell try let's"""
+)
+KIN_BARE = words("mum mom dad mummy mommy daddy grandma grandpa granny nana")
+
+REL_SINGLE = words(
+    """sister brother sibling twin mum mom mother dad father stepmom stepmum stepdad stepmother stepfather grandma
+    grandmother grandpa grandfather granny nana aunt auntie uncle cousin niece nephew son daughter stepson
+    stepdaughter grandson granddaughter partner husband wife boyfriend girlfriend fiance fiancé fiancee fiancée
+    spouse friend bestie bff colleague coworker co-worker boss manager mentor teacher coach therapist neighbour
+    neighbor roommate flatmate housemate classmate teammate landlord dog cat puppy pup kitten rabbit bunny hamster
+    parrot horse pony"""
+) | {"best friend"}
+REL_PLURAL = words(
+    """parents kids children sons daughters sisters brothers siblings grandparents grandkids grandchildren friends
+    colleagues coworkers cousins family pets dogs cats in-laws folks"""
+)
+# Relations one usually has one of: "my sister Priya" makes "Maya's sister" an alias of Priya. Friends, colleagues
+# and cousins come in numbers, so "my friend Aisha" gives a relation fact but no alias.
+NON_UNIQUE_RELS = words(
+    """friend bestie bff colleague coworker co-worker neighbour neighbor cousin classmate teammate roommate flatmate
+    housemate teacher coach therapist mentor aunt auntie uncle niece nephew"""
+)
+REL = alt(REL_SINGLE | REL_PLURAL)
+REL_ONE = alt(REL_SINGLE)
+REL_MOD = (
+    r"(?:(?:little|big|older|younger|elder|eldest|oldest|youngest|baby|twin|new|old|late|dear|lovely|sweet|step|"
+    r"half|adopted)\s+)?"
+)
+ROLE_NAME = rf"(?:(?:The|the)\s+)?{NAME}"
+
+# --- vocabularies of values -------------------------------------------------------------------------------------
+DIETS = phrases(
+    "vegetarian, vegan, pescatarian, pescetarian, keto, paleo, gluten-free, gluten free, dairy-free, dairy free, "
+    "plant-based, plant based, lactose intolerant, teetotal, sober, carnivore, flexitarian, halal, kosher"
+)
+RELATIONSHIP = phrases("single, married, engaged, divorced, separated, widowed, in a relationship, taken")
+TASTES = words("spicy sweet salty sour cheesy crispy crunchy garlicky tangy smoky savory savoury greasy chocolatey")
+JOB_HEADS = words(
+    """teacher nurse doctor engineer developer designer analyst manager scientist lawyer accountant artist writer
+    author photographer chef cook student researcher consultant programmer painter musician counselor counsellor
+    therapist dentist pharmacist architect journalist editor professor lecturer librarian firefighter officer
+    mechanic electrician plumber carpenter pilot driver barista waiter waitress cashier salesman saleswoman marketer
+    veterinarian vet paramedic surgeon psychologist psychiatrist coach trainer instructor tutor dancer singer actor
+    actress freelancer entrepreneur founder intern clerk receptionist secretary administrator technician farmer
+    baker butcher tailor soldier translator economist statistician physiotherapist physio midwife bartender blogger
+    youtuber streamer gardener landscaper director executive ceo cto cfo banker broker investor realtor agent
+    illustrator animator producer composer dj filmmaker sculptor potter jeweller jeweler hairdresser stylist
+    beautician pharmacist optician caregiver carer nanny babysitter cleaner janitor guard detective policeman
+    policewoman cop sergeant lieutenant captain nun priest pastor rabbi imam chaplain volunteer activist
+    politician diplomat historian archaeologist biologist chemist physicist mathematician geologist astronomer
+    economist sociologist anthropologist linguist philosopher poet novelist screenwriter copywriter
+    scriptwriter podcaster influencer vlogger gamer athlete footballer cyclist swimmer runner climber boxer
+    wrestler golfer skater surfer gymnast referee umpire lifeguard paralegal solicitor barrister judge notary
+    auditor bookkeeper underwriter actuary adviser advisor planner recruiter strategist specialist coordinator
+    supervisor assistant apprentice resident registrar radiographer sonographer dietitian nutritionist
+    chiropractor osteopath podiatrist hygienist optometrist ophthalmologist pediatrician paediatrician
+    dermatologist cardiologist neurologist oncologist anaesthetist anesthetist obstetrician welder roofer
+    bricklayer builder contractor surveyor plasterer glazier locksmith upholsterer florist grocer shopkeeper
+    retailer merchant vendor trader courier postman mailman miner fisherman sailor seaman captain"""
+)
+POSSESSIONS = phrases(
+    "dog, cat, puppy, pup, kitten, kitty, rabbit, bunny, hamster, guinea pig, bird, parrot, budgie, fish, goldfish, "
+    "horse, pony, snake, turtle, tortoise, lizard, gecko, ferret, chicken, hen, goat, pet, kid, child, son, "
+    "daughter, baby, sibling, brother, sister, grandchild, grandkid, grandson, granddaughter, niece, nephew, twin, "
+    "stepson, stepdaughter, roommate, housemate, flatmate, car, bike, bicycle, motorbike, motorcycle, house, flat, "
+    "apartment, guitar, piano, violin, tattoo, piercing, houseplant, plant, boat, laptop, camera, job"
+)
+IRREGULAR_PLURALS = {
+    "children": "child",
+    "grandchildren": "grandchild",
+    "people": "person",
+    "mice": "mouse",
+    "geese": "goose",
+    "fish": "fish",
+    "goldfish": "goldfish",
+    "sheep": "sheep",
+    "wolves": "wolf",
+    "knives": "knife",
+    "wives": "wife",
+    "calves": "calf",
+}
+COUNTS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "no": 0, "zero": 0, "any": 0, "a couple of": 2, "a pair of": 2,
+}  # fmt: skip
+ATTRIBUTES = phrases(
+    "name, nickname, full name, first name, last name, surname, middle name, birthday, age, hometown, home town, "
+    "job title, title, major, degree, email, email address, phone number, address, star sign, zodiac sign, "
+    "blood type, height, weight, goal, dream, dream job, hobby, main hobby, passion, native language, "
+    "first language, mother tongue, religion, nationality, shoe size, profession, occupation, diet, budget, "
+    "username, pronouns, specialty, speciality"
+)
+# Verbs a bare plan ("I'll ask him") is too thin to keep.
+PLAN_STOP_VERBS = words(
+    """be see let say tell ask know think guess check keep have get do talk remember remind update send text call
+    message look need make bring give take put find show help stop wait sleep go come leave stay head hang let's
+    sort figure share mention hear feel love like hate enjoy want hope try start finish use pass drop forget
+    cherish treasure miss regret appreciate thank apologize apologise recommend suggest owe admit bet promise
+    catch chat hang"""
+)
+EVENT_STOP_OBJECTS = words("track count touch sight control interest patience hope faith time sleep best hard")
+
+# --- small vocabularies of the rules -----------------------------------------------------------------------------
+NEGATIVE_LIKES = frozenset({"hate", "hates", "hated", "hating", "dislike", "dislikes", "disliked", "detest"})
+IRREGULAR_PAST = frozenset("went bought met lost ran sold won quit took got".split())
+FUTURE_PROGRESSIVE = frozenset("visited bought started adopted joined met graduated ran attended quit sold".split())
+ROLE_SPEAKERS = frozenset("user human speaker me person client customer patient you".split())
+WEAK_VALUE = words("so too very really pretty quite kind kinda super not getting going still always just literally")
+
+
+# --- helpers -----------------------------------------------------------------------------------------------------
+def snake(text: str) -> str:
+    """``"Favourite Colour"`` -> ``"favourite_colour"`` (ASCII, lower case, underscores)."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_")
+
+
+def singular(noun: str) -> str:
+    """A plural noun (or noun phrase, by its last word) made singular: ``"guinea pigs"`` -> ``"guinea pig"``."""
+    head, _, last = noun.lower().rpartition(" ")
+    if last in IRREGULAR_PLURALS:
+        last = IRREGULAR_PLURALS[last]
+    elif last.endswith("ies") and len(last) > 4:
+        last = last[:-3] + "y"
+    elif re.search(r"(?:ch|sh|ss|x|z)es$", last):
+        last = last[:-2]
+    elif last.endswith("s") and not last.endswith("ss") and len(last) > 2:
+        last = last[:-1]
+    return f"{head} {last}" if head else last
+
+
+def plural(noun: str) -> str:
+    for many, one in IRREGULAR_PLURALS.items():
+        if one == noun:
+            return many
+    if re.search(r"[^aeiou]y$", noun):
+        return noun[:-1] + "ies"
+    if re.search(r"(?:ch|sh|s|x|z)$", noun):
+        return noun + "es"
+    return noun + "s"
+
+
+POSSESSION_FORMS = {form: noun for noun in POSSESSIONS for form in (noun, plural(noun))}
+POSSESSION = alt(POSSESSION_FORMS)
+
+
+def count_value(word: str) -> str:
+    """``"two"`` -> ``"2"``; digits stay digits."""
+    key = " ".join(word.lower().split())
+    return word if word.isdigit() else str(COUNTS.get(key, key))
+
+
+def comparative_base(word: str) -> str:
+    """``"spicier"`` -> ``"spicy"``, ``"hotter"`` -> ``"hot"``, ``"sweeter"`` -> ``"sweet"``."""
+    w = word.lower()
+    if w.endswith("ier"):
+        return w[:-3] + "y"
+    if w.endswith("er"):
+        stem = w[:-2]
+        return stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem
+    return w
