@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from sodamem.bench.report import SessionRule, plot_recall, render_markdown, run_to_json, summarise
-from sodamem.bench.runner import BUDGETS, SYSTEMS, BenchRun, BenchUnit, run_retrieval
+from sodamem.bench.runner import ABLATIONS, BUDGETS, SYSTEMS, BenchRun, BenchUnit, run_retrieval
 from sodamem.embed import EMBEDDER_CHOICES, load_embedder
 from sodamem.embed.base import Embedder
 from sodamem.embed.cache import CachedEmbedder
@@ -44,8 +44,13 @@ def _common(func: Any) -> Any:
     options = [
         click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True),
         click.option(
-            "--system", "systems", multiple=True, type=click.Choice(SYSTEMS), help="Repeat to pick (default: all)."
+            "--system",
+            "systems",
+            multiple=True,
+            type=click.Choice([*SYSTEMS, *ABLATIONS]),
+            help="Repeat to pick (default: the four systems).",
         ),
+        click.option("--ablations", is_flag=True, help="Also run the memory's search with each ablation preset."),
         click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True),
         click.option("--cache", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Embedding cache."),
         click.option("--no-cache", is_flag=True, help="Embed everything afresh."),
@@ -96,6 +101,7 @@ def _run(
     *,
     data: Path,
     systems: tuple[str, ...],
+    ablations: bool,
     embedder: str,
     cache: Path | None,
     no_cache: bool,
@@ -104,7 +110,9 @@ def _run(
     report: Path | None,
     plot: Path | None,
 ) -> None:
-    chosen = systems or (SYSTEMS if embedder != "none" else ("bm25",))
+    chosen = systems or (SYSTEMS if embedder != "none" else ("bm25", "sodamem"))
+    if ablations:
+        chosen = (*chosen, *(a for a in ABLATIONS if a not in chosen))
     units = units[:limit] if limit is not None else units
     model = _embedder(embedder, None if no_cache else (cache or default_cache()))
     total = sum(len(u.questions) for u in units)

@@ -9,16 +9,20 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sodamem.bench.metrics import contains_answer, count_tokens, pack_to_budget
 from sodamem.embed.base import Embedder, Vectors
 from sodamem.memory import Memory
 from sodamem.model import Session
+from sodamem.retrieve.fused import PRESET_NAMES
 from sodamem.retrieve.search import SearchMode
 from sodamem.store.sqlite import turn_embedding_text
 
 SYSTEMS = ("bm25", "dense", "hybrid-rrf", "sodamem")
+ABLATIONS = tuple(f"sodamem:{name}" for name in PRESET_NAMES if name != "default")
+"""``sodamem:<preset>`` runs the memory's own search with a named preset (an ablation or a weighting)."""
 DEFAULT_KS = (1, 5, 10, 20)
 BUDGETS = (500, 1_000, 2_000)
 
@@ -32,6 +36,7 @@ class BenchQuestion:
     relevant_turns: tuple[str, ...]  # ids of the ranked documents (turn ids, or session ids at session level)
     relevant_sessions: tuple[str, ...]
     scored: bool = True  # False: reported separately (LoCoMo's adversarial category)
+    asked_at: datetime | None = None  # the question's date ("now" for its time words); default: the last session
 
 
 @dataclass(slots=True)
@@ -79,7 +84,7 @@ def run_retrieval(
     progress: Callable[[int, int], None] | None = None,
 ) -> BenchRun:
     started = time.perf_counter()
-    modes = [SearchMode(s) for s in systems]
+    modes = [_system(s) for s in systems]
     memo = _QueryMemo(embedder) if embedder is not None else None
     results: list[QuestionResult] = []
     total = sum(len(u.questions) for u in units)
@@ -88,15 +93,19 @@ def run_retrieval(
         with Memory(":memory:", embedder=memo if memo is not None else "none") as memory:
             memory.ingest(unit.sessions)
             documents = _documents(memory)
+            last_session = max((s.timestamp for s in unit.sessions), default=None)
             for question in unit.questions:
+                now = question.asked_at or last_session
                 result = QuestionResult(question=question, unit_id=unit.unit_id)
                 if memo is not None:  # embed the question once, timed apart: system latencies exclude it
                     t0 = time.perf_counter()
                     memo.remember(question.question)
                     result.latency_ms["query-embedding"] = (time.perf_counter() - t0) * 1000
-                for system, mode in zip(systems, modes, strict=True):
+                for system, (mode, preset) in zip(systems, modes, strict=True):
                     t0 = time.perf_counter()
-                    ranking = memory.searcher.rank(memory.user, question.question, max(depth, *ks), mode)
+                    ranking = memory.searcher.rank(
+                        memory.user, question.question, max(depth, *ks), mode, now=now, preset=preset
+                    )
                     result.latency_ms[system] = (time.perf_counter() - t0) * 1000
                     ids = [documents[pk][0] for pk, _ in ranking]
                     texts = [documents[pk][2] for pk, _ in ranking]
@@ -120,6 +129,11 @@ def run_retrieval(
         embedder=embedder.name if embedder is not None else None,
         seconds=time.perf_counter() - started,
     )
+
+
+def _system(name: str) -> tuple[SearchMode, str]:
+    mode, _, preset = name.partition(":")
+    return SearchMode(mode), preset or "default"
 
 
 def _documents(memory: Memory) -> dict[int, tuple[str, str, str]]:

@@ -1,0 +1,178 @@
+"""Connection-density fusion: evidence units accumulate mass from every hit that reaches them.
+
+A unit is a turn (with its pieces and the facts derived from it), named by its id. Each tunnel reports
+``Contribution``s: which unit, by which tunnel, at which hop (0 = a direct hit; 1, 2 = reached by expansion) and
+at which rank within that tunnel's ranking (1 = best). A contribution adds
+
+    weight[tunnel] * hop_decay ** hop * (rank_k + 1) / (rank_k + rank)
+
+so a tunnel's first direct hit adds exactly its weight and later ranks are discounted smoothly. Tunnel scores are
+not comparable across tunnels (BM25 vs cosine vs graph), so only ranks enter the mass; ``score`` is kept for the
+explanation. Several contributions of *one* tunnel to one unit (say three matched facts of the same turn) count
+best first with ``repeat_decay ** i`` (i = 0, 1, ...), so one tunnel alone cannot pile up mass; contributions of
+*different* tunnels simply add: two tunnels agreeing on a unit beat one tunnel alone, even at a better rank.
+
+Then, in order:
+1. **spill**: every unit passes ``spill`` times its own (pre-spill) mass to each of its ``neighbors`` (the adjacent
+   turns of the same session, given by the caller). It keeps its own mass; spill does not cascade.
+2. **bonus** (the soft temporal bonus, or any other): multiplicative, ``mass * max(0, 1 + bonus[unit])``. A bonus
+   scales evidence but never creates it, so a unit in the question's time window with no hit stays out, and a
+   unit outside the window is merely outranked, never dropped (a bonus in [-1, 0) is a soft penalty).
+
+Units of zero mass are left out; the rest are sorted by mass, ties by unit id, whatever the input order.
+The whole computation is order-independent and monotone: adding a contribution never lowers any unit's mass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+DEFAULT_TUNNEL_WEIGHTS: Mapping[str, float] = MappingProxyType(
+    {
+        "graph": 1.0,  # graph/entity tunnel, turn-level
+        "bm25": 1.0,  # BM25 over turns
+        "dense": 0.6,  # embedding neighbours over turns
+        "bm25_piece": 0.5,  # BM25 over pieces, landed on their turns
+        "dense_piece": 0.3,  # embedding neighbours over pieces, landed on their turns
+        "fact": 0.8,  # BM25/dense over facts, landed on the turns they are derived from
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    unit: int  # turn id
+    tunnel: str  # a key of DensitySettings.tunnel_weights
+    hop: int = 0  # 0: direct hit; n: reached by n expansion steps
+    rank: int = 1  # 1-based rank within the tunnel's ranking
+    score: float = 0.0  # the tunnel's own score, for the explanation only
+
+    def __post_init__(self) -> None:
+        if self.hop < 0 or self.rank < 1:
+            raise ValueError(f"hop must be >= 0 and rank >= 1, got hop={self.hop}, rank={self.rank}")
+
+
+@dataclass(frozen=True)
+class DensitySettings:
+    tunnel_weights: Mapping[str, float] = field(default_factory=lambda: DEFAULT_TUNNEL_WEIGHTS)
+    hop_decay: float = 0.5  # a contribution at hop h counts hop_decay ** h
+    rank_k: float = 20.0  # rank discount (rank_k + 1) / (rank_k + rank)
+    repeat_decay: float = 0.5  # the i-th further contribution of one tunnel to one unit counts repeat_decay ** i
+    spill: float = 0.15  # share of a unit's mass that each adjacent turn receives
+
+    def __post_init__(self) -> None:
+        if any(w < 0 for w in self.tunnel_weights.values()):
+            raise ValueError("tunnel weights must be >= 0")
+        for name in ("hop_decay", "repeat_decay", "spill"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be within [0, 1]")
+        if self.rank_k < 0:
+            raise ValueError("rank_k must be >= 0")
+
+    def weight(self, tunnel: str) -> float:
+        try:
+            return self.tunnel_weights[tunnel]
+        except KeyError:
+            known = ", ".join(sorted(self.tunnel_weights))
+            raise ValueError(f"unknown tunnel {tunnel!r} (known: {known})") from None
+
+    def mass(self, contribution: Contribution) -> float:
+        """What one contribution adds on its own (before repeat decay, spill and bonus)."""
+        discount = (self.rank_k + 1.0) / (self.rank_k + contribution.rank)
+        return self.weight(contribution.tunnel) * self.hop_decay**contribution.hop * discount
+
+    def with_weights(self, **weights: float) -> DensitySettings:
+        """A copy with some tunnel weights changed (0 turns a tunnel off)."""
+        return replace(self, tunnel_weights=MappingProxyType({**self.tunnel_weights, **weights}))
+
+
+@dataclass(frozen=True, slots=True)
+class FusedUnit:
+    unit: int
+    mass: float
+    explain: tuple[str, ...]  # e.g. "bm25 hop 0 rank 3 +0.9130", "spill from 12 +0.1500", "bonus x1.500"
+    tunnels: tuple[str, ...]  # the tunnels that reached the unit directly, sorted
+
+
+PRESETS: dict[str, DensitySettings] = {
+    "default": DensitySettings(),
+    "lexical-heavy": DensitySettings(
+        tunnel_weights=MappingProxyType(
+            {"graph": 0.6, "bm25": 1.5, "dense": 0.4, "bm25_piece": 0.8, "dense_piece": 0.2, "fact": 1.0}
+        )
+    ),
+    "graph-heavy": DensitySettings(
+        tunnel_weights=MappingProxyType(
+            {"graph": 1.6, "bm25": 0.8, "dense": 0.5, "bm25_piece": 0.4, "dense_piece": 0.25, "fact": 1.0}
+        ),
+        hop_decay=0.6,
+    ),
+}
+
+
+def preset(name: str) -> DensitySettings:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
+
+
+def ranked(tunnel: str, ranking: Iterable[tuple[int, float]], *, hop: int = 0) -> list[Contribution]:
+    """Contributions from a ``(unit, score)`` ranking, best first; a repeated unit counts at its best rank."""
+    seen: set[int] = set()
+    out: list[Contribution] = []
+    for unit, score in ranking:
+        if unit not in seen:
+            seen.add(unit)
+            out.append(Contribution(unit, tunnel, hop, len(out) + 1, score))
+    return out
+
+
+def fuse_density(
+    contributions: Iterable[Contribution],
+    settings: DensitySettings | None = None,
+    neighbors: Mapping[int, Sequence[int]] | None = None,
+    bonus: Mapping[int, float] | None = None,
+) -> list[FusedUnit]:
+    """Units by mass, best first (see the module docstring for the formula)."""
+    settings = settings or DensitySettings()
+    # A canonical order makes the float sums, hence the result, independent of the input order.
+    scored = sorted(
+        ((settings.mass(c), c) for c in contributions),
+        key=lambda mc: (mc[1].unit, mc[1].tunnel, -mc[0], mc[1].hop, mc[1].rank, mc[1].score),
+    )
+    direct: dict[int, float] = {}
+    explain: dict[int, list[str]] = {}
+    tunnels: dict[int, set[str]] = {}
+    repeats: dict[tuple[int, str], int] = {}
+    for base, c in scored:
+        i = repeats.get((c.unit, c.tunnel), 0)
+        repeats[(c.unit, c.tunnel)] = i + 1
+        added = base * settings.repeat_decay**i
+        direct[c.unit] = direct.get(c.unit, 0.0) + added
+        explain.setdefault(c.unit, []).append(f"{c.tunnel} hop {c.hop} rank {c.rank} +{added:.4f}")
+        tunnels.setdefault(c.unit, set()).add(c.tunnel)
+    mass = dict(direct)
+    if neighbors and settings.spill > 0:
+        for unit in sorted(direct):
+            flow = settings.spill * direct[unit]
+            if flow <= 0:
+                continue
+            for other in sorted(set(neighbors.get(unit, ())) - {unit}):
+                mass[other] = mass.get(other, 0.0) + flow
+                explain.setdefault(other, []).append(f"spill from {unit} +{flow:.4f}")
+    if bonus:
+        for unit in sorted(mass):
+            b = bonus.get(unit, 0.0)
+            if b:
+                factor = max(0.0, 1.0 + b)
+                mass[unit] *= factor
+                explain[unit].append(f"bonus x{factor:.3f}")
+    fused = [
+        FusedUnit(unit, m, tuple(explain[unit]), tuple(sorted(tunnels.get(unit, ()))))
+        for unit, m in mass.items()
+        if m > 0
+    ]
+    return sorted(fused, key=lambda f: (-f.mass, f.unit))

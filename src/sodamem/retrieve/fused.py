@@ -1,0 +1,226 @@
+"""The memory's own ranking: every tunnel, validity gates, connection-density fusion and the temporal bonus.
+
+Tunnels (each a ranking of turns): ``bm25`` and ``dense`` over turns, ``bm25_piece`` and ``dense_piece`` over
+pieces, ``fact`` (BM25 and dense over facts, landed on the turns they are derived from) and ``graph`` (the
+question's entities and best facts expanded over typed links). Gates drop invalid facts, and superseded ones
+unless the question asks for history. Fusion is by connection density (``density.py``); RRF is kept as an
+alternative. The temporal bonus scales evidence inside the question's time window, never filters.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from sodamem.embed.base import Vectors
+from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
+from sodamem.retrieve.density import DensitySettings, FusedUnit, fuse_density, preset, ranked
+from sodamem.retrieve.fts_query import to_match_query
+from sodamem.retrieve.fusion import reciprocal_rank_fusion
+from sodamem.retrieve.graph import GraphSettings, graph_hits
+from sodamem.retrieve.lexical import bm25_pieces_by_turn, bm25_turns
+from sodamem.retrieve.query import QueryAnalysis, analyze_query
+from sodamem.retrieve.temporal import bonus_for, window_decay_days
+from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.vectors import VectorIndex
+
+ALL_TUNNELS = frozenset({"bm25", "bm25_piece", "dense", "dense_piece", "fact", "graph"})
+
+
+@dataclass(frozen=True, slots=True)
+class FusedSettings:
+    density: DensitySettings = field(default_factory=DensitySettings)
+    graph: GraphSettings = field(default_factory=GraphSettings)
+    tunnels: frozenset[str] = ALL_TUNNELS
+    fusion: str = "density"  # or "rrf"
+    gates: bool = True
+    temporal_weight: float = 0.5  # mass x (1 + weight) inside the question's window, decaying outside
+    candidates: int = 100  # rows per tunnel
+    graph_heads: int = 10  # best fact hits used as graph heads besides the question's entities
+
+
+def fused_settings(name: str) -> FusedSettings:
+    """Named presets, including the bench's ablations (``no-graph``, ``rrf``, ``no-temporal``, ...)."""
+    base = FusedSettings()
+    if name in ("default", "lexical-heavy", "graph-heavy"):
+        return replace(base, density=preset(name))
+    if name.startswith("no-") and name[3:] in {"bm25", "dense", "fact", "graph"}:
+        dropped = {name[3:], f"{name[3:]}_piece"}
+        return replace(base, tunnels=ALL_TUNNELS - dropped)
+    if name == "no-temporal":
+        return replace(base, temporal_weight=0.0)
+    if name == "no-gates":
+        return replace(base, gates=False)
+    if name == "rrf":
+        return replace(base, fusion="rrf")
+    raise ValueError(f"unknown preset {name!r}: default, lexical-heavy, graph-heavy, no-<tunnel>, rrf, no-gates, ...")
+
+
+PRESET_NAMES = (
+    "default",
+    "lexical-heavy",
+    "graph-heavy",
+    "no-bm25",
+    "no-dense",
+    "no-fact",
+    "no-graph",
+    "no-temporal",
+    "no-gates",
+    "rrf",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FusedRanking:
+    units: list[FusedUnit]
+    analysis: QueryAnalysis
+    match: str | None
+
+
+def fused_rank(
+    store: SQLiteStore,
+    index: VectorIndex | None,
+    query_vector: Vectors | None,
+    user: str,
+    query: str,
+    k: int,
+    now: datetime,
+    settings: FusedSettings,
+) -> FusedRanking:
+    conn = store.conn
+    analysis = analyze_query(query, now, conn, user)
+    match = to_match_query(query)
+    n = max(settings.candidates, k)
+    on = settings.tunnels
+    rankings: dict[str, list[tuple[int, float]]] = {}
+    if match is not None:
+        if "bm25" in on:
+            rankings["bm25"] = bm25_turns(store, user, match, n)
+        if "bm25_piece" in on:
+            rankings["bm25_piece"] = bm25_pieces_by_turn(store, user, match, n)
+    if index is not None and query_vector is not None:
+        if "dense" in on:
+            rankings["dense"] = dense_turns(index, user, query_vector, n)
+        if "dense_piece" in on:
+            rankings["dense_piece"] = dense_pieces_by_turn(store, index, user, query_vector, n)
+    allowed = _allowed_statuses(settings, analysis)
+    fact_scores = (
+        _fact_hits(conn, index, query_vector, user, match, n, allowed) if "fact" in on or "graph" in on else []
+    )
+    if "fact" in on:
+        rankings["fact"] = _facts_to_turns(conn, fact_scores)
+    if "graph" in on and (analysis.entities or fact_scores):
+        graph = replace(settings.graph, statuses=allowed, superseded_factor=1.0 if analysis.history_intent else 0.5)
+        hits = graph_hits(
+            conn,
+            user,
+            entity_pks=[e.entity_pk for e in analysis.entities],
+            fact_pks=fact_scores[: settings.graph_heads],
+            settings=graph,
+        )
+        rankings["graph"] = [(h.turn_pk, h.score) for h in hits]
+    if settings.fusion == "rrf":
+        fused = reciprocal_rank_fusion([[u for u, _ in r] for r in rankings.values()])
+        units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
+    else:
+        contributions = [c for tunnel, r in rankings.items() for c in ranked(tunnel, r)]
+        candidates = sorted({c.unit for c in contributions})
+        bonus = _temporal_bonus(conn, candidates, analysis, settings.temporal_weight)
+        units = fuse_density(contributions, settings.density, _neighbors(conn, candidates), bonus)
+    return FusedRanking(units[:k], analysis, match)
+
+
+def _allowed_statuses(settings: FusedSettings, analysis: QueryAnalysis) -> tuple[str, ...]:
+    if not settings.gates or analysis.history_intent:
+        return ("active", "superseded")
+    return ("active",)
+
+
+def _fact_hits(
+    conn: sqlite3.Connection,
+    index: VectorIndex | None,
+    vector: Vectors | None,
+    user: str,
+    match: str | None,
+    n: int,
+    allowed: Sequence[str],
+) -> list[tuple[int, float]]:
+    """Facts matching the question (BM25 and dense, fused by RRF), gated by status."""
+    marks = ",".join("?" * len(allowed))
+    lexical: list[int] = []
+    if match is not None:
+        lexical = [
+            int(r[0])
+            for r in conn.execute(
+                "SELECT f.id FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid WHERE facts_fts MATCH ?"
+                f" AND f.user = ? AND f.status IN ({marks}) ORDER BY bm25(facts_fts) LIMIT ?",
+                (match, user, *allowed, n),
+            )
+        ]
+    dense: list[int] = []
+    if index is not None and vector is not None:
+        candidates = [pk for pk, _ in index.search(user, "facts", vector, n * 2)]
+        if candidates:
+            ok = {
+                int(r[0])
+                for r in conn.execute(
+                    f"SELECT id FROM facts WHERE id IN ({','.join('?' * len(candidates))}) AND status IN ({marks})",
+                    (*candidates, *allowed),
+                )
+            }
+            dense = [pk for pk in candidates if pk in ok][:n]
+    return reciprocal_rank_fusion([lexical, dense])[:n]
+
+
+def _facts_to_turns(conn: sqlite3.Connection, facts: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    if not facts:
+        return []
+    marks = ",".join("?" * len(facts))
+    turn_of: dict[int, int] = {}
+    for fact_pk, turn_pk in conn.execute(
+        f"SELECT fs.fact_pk, p.turn_pk FROM fact_sources fs JOIN pieces p ON p.id = fs.piece_pk"
+        f" WHERE fs.fact_pk IN ({marks})",
+        [pk for pk, _ in facts],
+    ):
+        turn_of.setdefault(int(fact_pk), int(turn_pk))
+    return [(turn_of[pk], score) for pk, score in facts if pk in turn_of]
+
+
+def _neighbors(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> dict[int, list[int]]:
+    """Adjacent turns of the same session, for the density spill."""
+    if not turn_pks:
+        return {}
+    marks = ",".join("?" * len(turn_pks))
+    out: dict[int, list[int]] = {}
+    for pk, other in conn.execute(
+        f"SELECT t.id, n.id FROM turns t JOIN turns n ON n.session_pk = t.session_pk AND abs(n.idx - t.idx) = 1"
+        f" WHERE t.id IN ({marks})",
+        list(turn_pks),
+    ):
+        out.setdefault(int(pk), []).append(int(other))
+    return out
+
+
+def _temporal_bonus(
+    conn: sqlite3.Connection, turn_pks: Sequence[int], analysis: QueryAnalysis, weight: float
+) -> dict[int, float]:
+    """A turn's time is the occurred time of a fact derived from it, else when it was said."""
+    window = analysis.window
+    if window is None or weight <= 0 or not turn_pks:
+        return {}
+    decay = window_decay_days(window)
+    marks = ",".join("?" * len(turn_pks))
+    bonus: dict[int, float] = {}
+    for pk, said in conn.execute(f"SELECT id, timestamp FROM turns WHERE id IN ({marks})", list(turn_pks)):
+        bonus[int(pk)] = bonus_for(None, None, said, window, weight=weight, decay_days=decay)
+    for pk, start, end in conn.execute(
+        "SELECT p.turn_pk, f.occurred_start, f.occurred_end FROM facts f JOIN fact_sources fs ON fs.fact_pk = f.id"
+        f" JOIN pieces p ON p.id = fs.piece_pk WHERE p.turn_pk IN ({marks}) AND f.occurred_start IS NOT NULL",
+        list(turn_pks),
+    ):
+        bonus[int(pk)] = max(
+            bonus.get(int(pk), 0.0), bonus_for(start, end, None, window, weight=weight, decay_days=decay)
+        )
+    return bonus
