@@ -303,7 +303,7 @@ def test_bad_input_raises_a_typed_error_and_changes_nothing(
     assert not memory.store.conn.in_transaction
     assert snapshot(db) == before
     # The memory is still usable after the refusal.
-    assert [h.session_id for h in memory.search("Lisbon")] == ["good-1", "good-1"]
+    assert [h.session_id for h in memory.search("Lisbon", mode="bm25")] == ["good-1", "good-1"]
 
 
 def test_non_utf8_error_gives_the_byte_offset(tmp_path: Path, memory: Memory) -> None:
@@ -366,8 +366,8 @@ def test_replace_swaps_in_the_new_content(tmp_path: Path, db: Path, memory: Memo
     assert (report.sessions_added, report.sessions_replaced, report.sessions_unchanged) == (1, 1, 0)
     stored = memory.session("good-1")
     assert [t.text for t in stored.turns] == ["My sister Ana moved to Porto.", "Porto has great bridges."]
-    assert memory.search("Lisbon") == []
-    assert {h.session_id for h in memory.search("Porto")} == {"good-1"}
+    assert memory.search("Lisbon", mode="bm25") == []
+    assert {h.session_id for h in memory.search("Porto", mode="bm25")} == {"good-1"}
     after = snapshot(db)
     assert after["sessions"] == 2 and after["turns"] == 4 and after["pieces"] == 4
     assert after["turns_fts_docsize"] == after["turns"]

@@ -727,13 +727,13 @@ def test_cli_bench_longmemeval_turn(lme_path: Path, tmp_path: Path) -> None:
     assert first["relevant"] == ["s_puppy_1"] and first["ranked"]["bm25"][0] == "s_puppy_1"
 
 
-def test_cli_bench_without_embedder_runs_bm25_only(locomo_path: Path, tmp_path: Path) -> None:
+def test_cli_bench_without_embedder_runs_the_lexical_systems(locomo_path: Path, tmp_path: Path) -> None:
     out = tmp_path / "bm25.json"
     _bench(["locomo", "--data", str(locomo_path), "--embedder", "none", "--json", str(out)])
     payload = json.loads(out.read_text("utf-8"))
-    assert payload["systems"] == ["bm25"] and set(payload["metrics"]) == {"bm25"}
+    assert payload["systems"] == ["bm25", "sodamem"] and set(payload["metrics"]) == {"bm25", "sodamem"}
     assert payload["embedder"] is None
-    assert all(set(q["ranked"]) == {"bm25"} for q in payload["questions"])
+    assert all(set(q["ranked"]) == {"bm25", "sodamem"} for q in payload["questions"])
 
 
 def test_cli_bench_dense_without_embedder_exits_2(locomo_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -168,8 +168,8 @@ def test_user_field_is_honoured(tmp_path: Path, memory: Memory) -> None:
     assert report.users == ["alice", "default"]
     stats = {s.user: s.sessions for s in memory.stats(all_users=True)}
     assert stats == {"alice": 1, "default": 1}
-    assert [h.session_id for h in memory.search("greyhound", user="alice")] == ["a1"]
-    assert [h.session_id for h in memory.search("greyhound")] == ["d1"]
+    assert [h.session_id for h in memory.search("greyhound", user="alice", mode="bm25")] == ["a1"]
+    assert [h.session_id for h in memory.search("greyhound", mode="bm25")] == ["d1"]
 
 
 def test_explicit_user_overrides_the_file(tmp_path: Path, memory: Memory) -> None:
@@ -183,7 +183,7 @@ def test_generic_ingest_is_searchable_with_exact_citations(tmp_path: Path, memor
     path = write_jsonl(tmp_path / "h.jsonl", [generic_record("s1")])
     report = memory.ingest(path)
     assert (report.sessions_added, report.turns_added) == (1, 2)
-    hits = memory.search("beach")
+    hits = memory.search("beach", mode="bm25")
     assert hits, "the turn mentioning the beach must be found"
     top = hits[0]
     assert (top.session_id, top.turn_id) == ("s1", "s1:0")
@@ -303,7 +303,7 @@ def test_locomo_caption_is_searchable(locomo_file: Path, memory: Memory) -> None
     report = memory.ingest(locomo_file)
     assert report.sessions_added == 3
     assert report.turns_added == 6
-    hits = memory.search("lighthouse")
+    hits = memory.search("lighthouse", mode="bm25")
     assert [(h.session_id, h.turn_id) for h in hits] == [("conv-a_session_1", "D1:2")]
     assert hits[0].caption == CAPTION
     assert hits[0].turn_text == "Here's a pic from the trip!"
@@ -325,7 +325,7 @@ def test_locomo_turn_with_only_a_caption_is_kept_and_searchable(tmp_path: Path, 
     )
     path = write_json(tmp_path / "caption_only.json", [sample])
     memory.ingest(path)
-    hits = memory.search("violin")
+    hits = memory.search("violin", mode="bm25")
     assert [h.turn_id for h in hits] == ["D1:1"]
     assert hits[0].text == "" and hits[0].caption == "a photo of a violin case"
     assert_hits_cite_exactly(hits)
@@ -457,7 +457,7 @@ def test_longmemeval_turns_ids_roles_and_dates(longmemeval_file: Path) -> None:
 def test_longmemeval_ingest_and_search(longmemeval_file: Path, memory: Memory) -> None:
     report = memory.ingest(longmemeval_file)
     assert (report.sessions_added, report.turns_added) == (3, 6)
-    hits = memory.search("teal bike")
+    hits = memory.search("teal bike", mode="bm25")
     assert hits[0].session_id == "answer_abc_1"
     assert hits[0].turn_id == "answer_abc_1_1"
     assert_hits_cite_exactly(hits)
@@ -707,7 +707,7 @@ def test_real_locomo_dev_file(tmp_path: Path) -> None:
             ).fetchone()
             if not 1 <= matches <= 10:
                 continue
-            hits = memory.search(word, k=10)
+            hits = memory.search(word, k=10, mode="bm25")
             matching = [h for h in hits if (h.session_id, h.turn_id) == (session_id, dia_id)]
             assert matching, (word, session_id, dia_id)
             assert matching[0].caption == caption
