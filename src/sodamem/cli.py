@@ -20,6 +20,7 @@ from sodamem.ingest.formats import InputFormat, load_sessions
 from sodamem.ingest.timestamps import parse_any
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
+from sodamem.retrieve.fused import PRESET_NAMES
 from sodamem.retrieve.search import SearchMode
 
 EXIT_BAD_INPUT = 2
@@ -127,12 +128,32 @@ def _advance(bar: Any) -> Callable[[int, int], None]:
     show_default=True,
     help="auto: the memory's own fusion with an embedder, else bm25.",
 )
+@click.option("--now", default=None, help="When the question is asked (its 'last month' counts from here).")
+@click.option("--preset", type=click.Choice(PRESET_NAMES), default="default", show_default=True)
+@click.option("--budget", type=click.IntRange(min=1), default=None, help="Print an evidence pack of this many tokens.")
+@click.option("--explain", is_flag=True, help="Show which tunnels, hops, gates and bonuses made each score.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object with a 'results' list.")
 @click.pass_context
-def search(ctx: click.Context, query: str, k: int, user: str | None, mode: str, as_json: bool) -> None:
+def search(
+    ctx: click.Context,
+    query: str,
+    k: int,
+    user: str | None,
+    mode: str,
+    now: str | None,
+    preset: str,
+    budget: int | None,
+    explain: bool,
+    as_json: bool,
+) -> None:
     """Search the memory; every result cites session, turn and character span."""
     memory = _open(ctx, user)
-    hits = memory.search(query, k=k, mode=mode)
+    when = _parse_when(now, "--now")
+    if budget is not None:
+        pack = memory.evidence(query, budget_tokens=budget, now=when, preset=preset)
+        click.echo(json.dumps(pack.to_dict(), ensure_ascii=False, indent=2) if as_json else pack.render_text())
+        return
+    hits = memory.search(query, k=k, mode=mode, now=when, preset=preset)
     if as_json:
         _print_json({"query": query, "user": memory.user, "results": [h.to_dict() for h in hits]})
         return
@@ -140,6 +161,10 @@ def search(ctx: click.Context, query: str, k: int, user: str | None, mode: str, 
         click.echo("no results")
     for rank, hit in enumerate(hits, start=1):
         click.echo(_render_hit(rank, hit))
+        if explain:
+            click.echo(f"      tunnels: {', '.join(hit.tunnels) or '-'}")
+            for line in hit.explain:
+                click.echo(f"      {line}")
 
 
 def _render_hit(rank: int, hit: SearchHit) -> str:
@@ -227,13 +252,13 @@ def history(ctx: click.Context, fact_id: int, as_json: bool) -> None:
         click.echo(_render_fact(record))
 
 
-def _parse_when(value: str | None) -> datetime | None:
+def _parse_when(value: str | None, option: str = "--as-of") -> datetime | None:
     if value is None:
         return None
     try:
         return parse_any(value)
     except ValueError as exc:
-        raise InputError(str(exc), field="--as-of") from None
+        raise InputError(str(exc), field=option) from None
 
 
 def _render_fact(record: FactRecord) -> str:

@@ -8,6 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 
+from sodamem.bench.metrics import count_tokens
 from sodamem.embed.base import Embedder
 from sodamem.embed.resolve import SETTING_KEY, resolve_embedder
 from sodamem.errors import AmbiguousIdError, InputError, NotFoundError
@@ -28,6 +29,8 @@ from sodamem.records import (
     TurnRecord,
     UserStats,
 )
+from sodamem.retrieve.evidence import evidence_items
+from sodamem.retrieve.pack import EvidencePack, build_pack
 from sodamem.retrieve.search import Searcher, SearchMode, SearchSettings
 from sodamem.store.fact_queries import fact_by_id, query_facts, slot_history
 from sodamem.store.sqlite import SQLiteStore
@@ -112,14 +115,38 @@ class Memory:
     # -- search ----------------------------------------------------------------------------------------------
 
     def search(
-        self, query: str, *, k: int = 10, user: str | None = None, mode: SearchMode | str = SearchMode.AUTO
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        user: str | None = None,
+        mode: SearchMode | str = SearchMode.AUTO,
+        now: datetime | None = None,
+        preset: str = "default",
     ) -> list[SearchHit]:
         """Cited hits, best first, one per turn, with neighbouring turns as context.
 
-        ``mode``: ``auto`` (the memory's own fusion when an embedder is configured, else BM25), ``bm25``,
-        ``dense``, ``hybrid-rrf`` or ``sodamem``.
+        ``mode``: ``auto``/``sodamem`` (every tunnel, validity gates, density fusion, temporal bonus), or the flat
+        ``bm25``, ``dense``, ``hybrid-rrf``. ``now``: the time the question's words ("last month") refer from
+        (default: now). ``preset``: a named weighting or ablation (``retrieve.fused.PRESET_NAMES``).
         """
-        return self.searcher.search(user or self.user, query, k, mode)
+        return self.searcher.search(user or self.user, query, k, mode, now=now, preset=preset)
+
+    def evidence(
+        self,
+        query: str,
+        *,
+        budget_tokens: int = 1_000,
+        k: int = 40,
+        user: str | None = None,
+        now: datetime | None = None,
+        preset: str = "default",
+    ) -> EvidencePack:
+        """The best evidence (turns and the facts derived from them) cut to a token budget, grouped by session
+        in time order, with ids to cite (``E1``...) and resolved dates beside relative time words."""
+        owner = user or self.user
+        hits = self.search(query, k=k, user=owner, now=now, preset=preset)
+        return build_pack(evidence_items(self.store.conn, owner, hits), budget_tokens, count_tokens)
 
     # -- lookups ---------------------------------------------------------------------------------------------
 

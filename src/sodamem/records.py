@@ -46,6 +46,8 @@ class SearchHit:
     turn_text: str
     caption: str | None = None
     context: tuple[ContextTurn, ...] = ()
+    tunnels: tuple[str, ...] = ()  # which tunnels reached it (the memory's own search)
+    explain: tuple[str, ...] = ()  # how its score was made: tunnel, hop, rank and mass; spill; temporal bonus
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 
@@ -85,7 +85,11 @@ class Searcher:
             focus.update(dense_focus(self.store, self.index, user, vector, turn_pks))
         if match is not None:
             focus.update(lexical_focus(self.store, user, match, turn_pks))  # a literal match beats a close vector
-        return build_hits(self.store, user, ranked, focus, self.settings.context_window)
+        hits = build_hits(self.store, user, ranked, focus, self.settings.context_window)
+        if mode is SearchMode.SODAMEM:
+            explained = [self.last_explain.get(pk, ((), ())) for pk in turn_pks]
+            hits = [replace(h, tunnels=t, explain=e) for h, (t, e) in zip(hits, explained, strict=True)]
+        return hits
 
     def _rank(
         self, user: str, query: str, k: int, mode: SearchMode, now: datetime | None, preset: str
