@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from sodamem.ingest.timewords import MONTHS
+
 _LOCOMO = re.compile(
     r"^\s*(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>am|pm)\s+on\s+(?P<day>\d{1,2})\s+"
     r"(?P<month>[A-Za-z]+),?\s+(?P<year>\d{4})\s*$",
@@ -14,27 +16,6 @@ _LONGMEMEVAL = re.compile(
     r"^\s*(?P<year>\d{4})/(?P<month>\d{1,2})/(?P<day>\d{1,2})\s*(?:\([A-Za-z]+\))?\s*"
     r"(?:(?P<hour>\d{1,2}):(?P<minute>\d{2}))?\s*$"
 )
-_MONTHS = {
-    name: i
-    for i, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ],
-        start=1,
-    )
-    for name in names
-}
 
 
 def parse_iso(value: str) -> datetime:
@@ -55,7 +36,7 @@ def parse_locomo(value: str) -> datetime:
     match = _LOCOMO.match(value)
     if not match:
         raise ValueError(f"not a LoCoMo date_time like '1:56 pm on 8 May, 2023': {value!r}")
-    month = _MONTHS.get(match["month"].lower())
+    month = MONTHS.get(match["month"].lower())
     if month is None:
         raise ValueError(f"unknown month {match['month']!r} in {value!r}")
     hour = int(match["hour"]) % 12 + (12 if match["ampm"].lower() == "pm" else 0)
