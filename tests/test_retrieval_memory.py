@@ -82,3 +82,25 @@ def test_cli_search_flags(memory: Memory, capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit) as exit_info:
         main(["--db", db, "search", "concert", "--now", "someday"])
     assert exit_info.value.code == 2
+
+
+def test_turns_share_their_session_s_evidence(tmp_path: Path) -> None:
+    session = Session(
+        "trip",
+        datetime(2024, 5, 1),
+        tuple(
+            Turn(i, "Maya", text, f"trip:{i}")
+            for i, text in enumerate(
+                ["We flew to Lisbon for Priya's birthday.", "Nice!", "Any photos?", "The tram ride was the best part."]
+            )
+        ),
+    )
+    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+        memory.ingest([session, said("other", "2024-05-02T10:00:00", "The tram was late again today.")])
+        shared = memory.search("Lisbon birthday tram", k=5)
+        alone = memory.search("Lisbon birthday tram", k=5, preset="no-session")
+    by_turn = {h.turn_id: h for h in shared}
+    assert any(line.startswith("session +") for line in by_turn["trip:3"].explain)
+    assert not any(line.startswith("session") for h in alone for line in h.explain)
+    rank = [h.turn_id for h in shared]
+    assert rank.index("trip:3") < rank.index("other:0")  # the tram turn of the Lisbon session comes first
