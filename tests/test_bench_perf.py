@@ -11,14 +11,9 @@ from typing import Any
 import pytest
 
 from sodamem import Memory
-from sodamem.bench.perf import (
-    PerfReport,
-    build_corpus,
-    load_locomo_dev,
-    plot_perf,
-    render_perf_markdown,
-    run_perf,
-)
+from sodamem.bench.perf import build_corpus, load_locomo_dev, run_perf
+from sodamem.bench.perf_report import plot_perf, render_perf_markdown
+from sodamem.bench.perf_types import PerfReport
 
 SIZES = (20, 50)
 QUERIES = 10

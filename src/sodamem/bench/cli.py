@@ -178,7 +178,8 @@ def perf(
     """Ingest throughput, search latency, peak RSS and database size at growing sizes (LoCoMo replayed)."""
     import tempfile
 
-    from sodamem.bench.perf import plot_perf, render_perf_markdown, run_perf
+    from sodamem.bench.perf import run_perf
+    from sodamem.bench.perf_report import plot_perf, render_perf_markdown
 
     with tempfile.TemporaryDirectory() as scratch:
         report = run_perf(

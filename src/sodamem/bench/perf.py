@@ -24,12 +24,23 @@ import resource
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from sodamem.bench.perf_types import (
+    WARMUP_QUERIES,
+    EmbeddingThroughput,
+    EmbedIngestFigures,
+    IngestFigures,
+    LatencyFigures,
+    LatencyRatio,
+    PerfReport,
+    SearchFigures,
+    SizeResult,
+)
 from sodamem.embed import load_embedder
 from sodamem.embed.base import Embedder
 from sodamem.embed.resolve import SETTING_KEY
@@ -41,130 +52,9 @@ from sodamem.store.sqlite import piece_embedding_text
 
 DEFAULT_SIZES: tuple[int, ...] = (1_000, 10_000, 100_000)
 BENCH_USER = "bench"
-WARMUP_QUERIES = 5
 EMBED_THROUGHPUT_TEXTS = 1_000
 
 Progress = Callable[[str], None]
-
-
-# -- report types -------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class IngestFigures:
-    """Ingest without embeddings: splitting into pieces, FTS indexing, SQLite writes."""
-
-    turns: int
-    pieces: int
-    sessions: int
-    seconds: float
-    turns_per_s: float
-    pieces_per_s: float
-    db_mb: float  # database + -wal after a truncating checkpoint
-    db_mb_per_1k_turns: float
-
-
-@dataclass(frozen=True, slots=True)
-class EmbedIngestFigures:
-    """Ingest with the embedder; rates include the embedding time.
-
-    ``texts_total`` counts every turn and piece text that got a vector (replays included); ``texts_embedded`` only
-    the distinct texts the model actually ran on (the rest were (model, text hash) cache hits).
-    """
-
-    turns: int
-    pieces: int
-    seconds: float  # write + embed
-    write_seconds: float
-    embed_seconds: float
-    turns_per_s: float
-    pieces_per_s: float
-    texts_total: int
-    texts_embedded: int
-    texts_embedded_per_s: float  # distinct texts through the model per embedding second
-    texts_per_s: float  # texts_total per embedding second (cache hits included)
-    db_mb: float
-    db_mb_per_1k_turns: float
-
-
-@dataclass(frozen=True, slots=True)
-class LatencyFigures:
-    mode: str
-    queries: int
-    p50_ms: float
-    p95_ms: float
-    mean_ms: float
-    max_ms: float
-
-
-@dataclass(frozen=True, slots=True)
-class SearchFigures:
-    """The search phase of one size, measured in its own (spawned) process."""
-
-    database: str  # "embedded" or "lexical": which of the size's databases was searched
-    k: int
-    latency: tuple[LatencyFigures, ...]
-    peak_rss_mb: float  # the search process's own peak (interpreter + model + index + queries)
-    peak_rss_source: str  # "VmHWM" (Linux: the process's own) or "ru_maxrss"
-    ru_maxrss_mb: float  # the child's ru_maxrss as is: on Linux at least the bench process's peak at spawn time
-    model_load_seconds: float
-
-    def mode(self, mode: str) -> LatencyFigures | None:
-        return next((f for f in self.latency if f.mode == mode), None)
-
-
-@dataclass(frozen=True, slots=True)
-class SizeResult:
-    size: int
-    ingest: IngestFigures
-    embed_ingest: EmbedIngestFigures | None
-    search: SearchFigures
-    process_peak_rss_mb: float  # the bench process's peak so far (monotone across sizes)
-
-
-@dataclass(frozen=True, slots=True)
-class EmbeddingThroughput:
-    """The loaded model on sentence-sized LoCoMo pieces (speaker-prefixed, as ingest embeds them)."""
-
-    model: str
-    texts: int
-    seconds: float
-    texts_per_s: float
-
-
-@dataclass(frozen=True, slots=True)
-class LatencyRatio:
-    """Latency at ``size`` divided by latency at the smallest size, same run, same mode."""
-
-    size: int
-    mode: str
-    p50: float
-    p95: float
-    mean: float
-
-
-@dataclass(slots=True)
-class PerfReport:
-    locomo_path: str
-    embedder: str | None  # the spec, e.g. "minilm"
-    embedder_name: str | None  # the model name vectors are cached under
-    queries: int
-    k: int
-    sizes: list[int]
-    embed_sizes: list[int]
-    results: list[SizeResult] = field(default_factory=list)
-    embedding: EmbeddingThroughput | None = None
-    latency_ratios: list[LatencyRatio] = field(default_factory=list)
-    corpus_turns: int = 0  # turns in one pass over the dev conversations
-    corpus_sessions: int = 0
-    seconds: float = 0.0
-    machine: dict[str, str] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-# -- corpus -------------------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -560,155 +450,3 @@ def _load_average() -> str:
 
 
 # -- output -------------------------------------------------------------------------------------------------------
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---:" for _ in header) + "|"]
-    lines.extend("| " + " | ".join(row) + " |" for row in rows)
-    return lines
-
-
-def render_perf_markdown(report: PerfReport) -> str:
-    """One markdown table per measure."""
-    out: list[str] = [
-        "# SodaMem performance",
-        "",
-        f"Corpus: LoCoMo dev ({report.corpus_sessions} sessions, {report.corpus_turns:,} turns) replayed to each "
-        f"size; embedder: {report.embedder or 'none'}; {report.queries} queries per mode (k={report.k}, "
-        f"{WARMUP_QUERIES} warm-up). Machine: {report.machine.get('cpus', '?')} CPUs, "
-        f"Python {report.machine.get('python', '?')}, load average {report.machine.get('load_before', '?')} before and "
-        f"{report.machine.get('load_after', '?')} after. Total {report.seconds:.0f} s.",
-        "",
-        "## Ingest without embeddings",
-        "",
-    ]
-    out += _table(
-        ["turns", "sessions", "pieces", "seconds", "turns/s", "pieces/s", "DB MB", "MB / 1k turns"],
-        [
-            [
-                f"{r.size:,}",
-                f"{r.ingest.sessions:,}",
-                f"{r.ingest.pieces:,}",
-                f"{r.ingest.seconds:.2f}",
-                f"{r.ingest.turns_per_s:,.0f}",
-                f"{r.ingest.pieces_per_s:,.0f}",
-                f"{r.ingest.db_mb:.1f}",
-                f"{r.ingest.db_mb_per_1k_turns:.2f}",
-            ]
-            for r in report.results
-        ],
-    )
-    embedded = [(r, r.embed_ingest) for r in report.results if r.embed_ingest is not None]
-    if embedded:
-        out += [
-            "",
-            f"## Ingest with embeddings ({report.embedder})",
-            "",
-            "Rates include embedding time. Replayed texts hit the (model, text hash) cache: *distinct* counts the "
-            "texts the model ran on, *texts* every turn and piece that got a vector.",
-            "",
-        ]
-        out += _table(
-            [
-                "turns",
-                "seconds",
-                "embed s",
-                "turns/s",
-                "pieces/s",
-                "texts",
-                "distinct",
-                "distinct/s",
-                "MB / 1k turns",
-            ],
-            [
-                [
-                    f"{r.size:,}",
-                    f"{e.seconds:.1f}",
-                    f"{e.embed_seconds:.1f}",
-                    f"{e.turns_per_s:,.0f}",
-                    f"{e.pieces_per_s:,.0f}",
-                    f"{e.texts_total:,}",
-                    f"{e.texts_embedded:,}",
-                    f"{e.texts_embedded_per_s:,.0f}",
-                    f"{e.db_mb_per_1k_turns:.2f}",
-                ]
-                for r, e in embedded
-            ],
-        )
-    ratios = {(q.size, q.mode): q for q in report.latency_ratios}
-    out += ["", "## Search latency", "", "Ratios: the same mode at the smallest size = 1.", ""]
-    rows: list[list[str]] = []
-    for r in report.results:
-        for f in r.search.latency:
-            q = ratios.get((r.size, f.mode))
-            rows.append(
-                [
-                    f"{r.size:,}",
-                    f.mode,
-                    f"{f.p50_ms:.2f}",
-                    f"{f.p95_ms:.2f}",
-                    f"{f.mean_ms:.2f}",
-                    f"{q.p50:.2f}x" if q else "",
-                    f"{q.p95:.2f}x" if q else "",
-                ]
-            )
-    out += _table(["turns", "mode", "p50 ms", "p95 ms", "mean ms", "p50 ratio", "p95 ratio"], rows)
-    out += [
-        "",
-        "## Peak memory",
-        "",
-        "Search process: a fresh spawned interpreter that opens the database, loads the model and runs the queries "
-        "(its own high-water mark). Bench process: ru_maxrss of the process that ingests, monotone across sizes.",
-        "",
-    ]
-    out += _table(
-        ["turns", "search process peak RSS MB", "source", "searched DB", "model load s", "bench process peak RSS MB"],
-        [
-            [
-                f"{r.size:,}",
-                f"{r.search.peak_rss_mb:,.0f}",
-                r.search.peak_rss_source,
-                r.search.database,
-                f"{r.search.model_load_seconds:.2f}",
-                f"{r.process_peak_rss_mb:,.0f}",
-            ]
-            for r in report.results
-        ],
-    )
-    if report.embedding is not None:
-        e = report.embedding
-        out += ["", "## Embedding throughput", ""]
-        out += _table(
-            ["model", "texts", "seconds", "texts/s"],
-            [[e.model, f"{e.texts:,}", f"{e.seconds:.2f}", f"{e.texts_per_s:,.0f}"]],
-        )
-    return "\n".join(out) + "\n"
-
-
-def plot_perf(report: PerfReport, path: Path) -> Path:
-    """Search latency p50/p95 against corpus size (log x), one line per mode and percentile, as an image."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(7, 4.5))
-    FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
-    modes = list(dict.fromkeys(f.mode for r in report.results for f in r.search.latency))
-    for number, mode in enumerate(modes):
-        points = [(r.size, f) for r in report.results if (f := r.search.mode(mode)) is not None]
-        sizes = [s for s, _ in points]
-        color = f"C{number}"  # one colour per mode: solid p50, dashed p95
-        axes.plot(sizes, [f.p50_ms for _, f in points], color=color, marker="o", label=f"{mode} p50")
-        axes.plot(sizes, [f.p95_ms for _, f in points], color=color, marker="s", linestyle="--", label=f"{mode} p95")
-    axes.set_xscale("log")
-    axes.set_xlabel("turns in memory")
-    axes.set_ylabel("search latency (ms)")
-    axes.set_title(f"SodaMem search latency (embedder: {report.embedder or 'none'}, k={report.k})")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=120, bbox_inches="tight")
-    return path
-
-
-# -- command line -------------------------------------------------------------------------------------------------
