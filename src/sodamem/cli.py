@@ -276,6 +276,56 @@ def _render_fact(record: FactRecord) -> str:
 
 
 @cli.command()
+@click.argument("question")
+@click.option("--now", default=None, help="When the question is asked (default: now).")
+@click.option("--offline", is_flag=True, help="The offline reader, even when an LLM is configured.")
+@click.option("--budget", type=click.IntRange(min=50), default=1_500, show_default=True, help="Evidence tokens.")
+@click.option("--steps", type=click.IntRange(min=0), default=3, show_default=True, help="Planner steps at most.")
+@click.option("--user", default=None, help="User namespace (default: the global --user).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def ask(
+    ctx: click.Context,
+    question: str,
+    now: str | None,
+    offline: bool,
+    budget: int,
+    steps: int,
+    user: str | None,
+    as_json: bool,
+) -> None:
+    """Answer a question from the memory, citing its sources.
+
+    With SODAMEM_LLM_BASE_URL and SODAMEM_LLM_MODEL (or OPENAI_*) set, a planner and a reader answer through that
+    OpenAI-compatible API; otherwise (or with --offline) the offline reader answers from the best evidence.
+    """
+    from sodamem.answer.offline import answer_offline
+    from sodamem.answer.render import render_answer
+
+    memory = _open(ctx, user)
+    when = _parse_when(now, "--now")
+    if offline or not _llm_configured():
+        answer = answer_offline(memory, question, now=when, budget_tokens=budget)
+    else:
+        from sodamem.answer.llm_loop import answer_with_llm
+        from sodamem.llm.client import ChatClient
+
+        with ChatClient.from_env() as client:
+            answer = answer_with_llm(memory, question, client, now=when, max_steps=steps, budget_tokens=budget)
+    if as_json:
+        _print_json(answer.to_dict())
+        return
+    click.echo(render_answer(answer))
+
+
+def _llm_configured() -> bool:
+    import os
+
+    has_url = os.environ.get("SODAMEM_LLM_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
+    return bool(has_url and os.environ.get("SODAMEM_LLM_MODEL"))
+
+
+@cli.command()
 @click.option("--all-users", is_flag=True, help="Counts for every user, not only --user.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context

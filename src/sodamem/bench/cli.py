@@ -198,3 +198,24 @@ def perf(
         (out / "perf.md").write_text(markdown, encoding="utf-8")
         plot_perf(report, out / "perf.png")
     click.echo(markdown, nl=False)
+
+
+@bench.command("qa-locomo")
+@click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
+@click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
+@click.option("--limit", type=int, default=None, help="Only the first N conversations.")
+@click.option("--budget", type=int, default=1_000, show_default=True, help="Evidence token budget per question.")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None)
+def qa_locomo(data: Path, embedder: str, limit: int | None, budget: int, json_out: Path | None) -> None:
+    """LoCoMo QA with the offline reader: official token F1 per category, abstention, tokens and $ per question."""
+    from sodamem.bench.locomo import load_locomo
+    from sodamem.bench.qa import render_qa_markdown, run_locomo_qa
+
+    units, notes = load_locomo(data)
+    units = units[:limit] if limit is not None else units
+    model = None if embedder == "none" else _embedder(embedder, None if embedder == "fake" else default_cache())
+    run = run_locomo_qa(units, model, "offline", budget_tokens=budget)
+    run.notes = {"data": data.name, **asdict(notes)}
+    click.echo(render_qa_markdown(run))
+    if json_out is not None:
+        json_out.write_text(json.dumps(run.to_dict()), "utf-8")

@@ -1,0 +1,1 @@
+"""Answering questions from the memory, every claim cited."""

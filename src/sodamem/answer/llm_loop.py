@@ -1,0 +1,387 @@
+"""Answering with an LLM: a bounded planner loop that may grow the evidence, then a reader that must cite it.
+
+``answer_with_llm(memory, question, client)``:
+
+1. starts from ``memory.evidence(question, budget_tokens=...)`` (the density ranking, cut to a budget);
+2. asks the PLANNER (``prompts.plan_search``) for one structured JSON action per step: ``search`` (runs
+   ``memory.evidence`` with the planner's query, filtered to its time window), ``inspect`` (the whole turn behind
+   an evidence id), ``expand_session`` (the turns around one turn), ``timeline`` (every fact about an entity, old
+   and current), or ``answer``. New evidence is merged into the pool: items already there keep their ids, new
+   ones get the next free ids (``E<n+1>``...), so every id the planner saw means the same thing at the end. The
+   loop stops at ``answer``, after ``max_steps`` planner calls, when a step adds nothing twice in a row, or when the
+   LLM tokens spent reach ``max_llm_tokens``;
+3. asks the READER (``prompts.read_answer``) for the answer from the final pack, and validates it: cited ids not
+   in the pack are removed from the text and flagged (``unknown_citation:E9``); a sentence without a citation is
+   flagged (``uncited_sentence:<n>``); an abstaining reader gives ``abstained=True`` and "not in memory".
+
+Faults never produce an answer shown as grounded: an ``LLMError`` (endpoint failed after retries, or a reply that
+did not validate after the one repair) in the reader, or a reader whose answer cites no id of the pack at all,
+falls back to the offline reader with the flag ``fallback:<reason>``. A failing planner only ends the search
+(flag ``planner_error:<kind>``); the reader still reads what was found.
+
+Cost: the tokens the client's ``usage`` grew by during the call (a ``CachingChatClient`` counts replayed replies
+too, so a re-scored run reports the same cost) priced with ``llm.prices``; ``price_unknown:<model>`` flags a model
+without a price.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sodamem.answer.offline import answer_offline
+from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
+from sodamem.bench.metrics import count_tokens
+from sodamem.errors import SodaMemError
+from sodamem.llm.client import LLMError, LLMReplyError, LLMRequestError
+from sodamem.llm.prices import PriceSpec, PriceTable, cost_usd
+from sodamem.llm.prompts.plan_search import SCHEMA_NAME as PLANNER_SCHEMA
+from sodamem.llm.prompts.plan_search import PlannerAction, planner_messages
+from sodamem.llm.prompts.read_answer import SCHEMA_NAME as READER_SCHEMA
+from sodamem.llm.prompts.read_answer import ReaderReply, reader_messages
+from sodamem.llm.replay import JsonChatClient
+from sodamem.memory import Memory
+from sodamem.retrieve.pack import EvidenceItem, EvidencePack, build_pack
+from sodamem.retrieve.temporal import parse_iso
+
+log = logging.getLogger(__name__)
+
+_ID = re.compile(r"\bE\d+\b")
+_BRACKET = re.compile(r"\s*\[((?:\s*E\d+\s*[,;]?)+)\]")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_EXPAND_RADIUS = 2
+_MAX_SEARCH_K = 20
+
+
+@dataclasses.dataclass(slots=True)
+class _Pool:
+    """The evidence gathered so far, best first, with stable ids."""
+
+    items: list[EvidenceItem]
+    budget_tokens: int
+
+    def pack(self) -> EvidencePack:
+        return build_pack(self.items, self.budget_tokens, count_tokens)
+
+    def add(self, new: Sequence[EvidenceItem]) -> list[str]:
+        """Merge ``new`` (renumbered after the highest id held); returns the ids added."""
+        seen = {_identity(item) for item in self.items}
+        next_id = max((_id_number(item.id) for item in self.items), default=0) + 1
+        added: list[str] = []
+        for item in new:
+            key = _identity(item)
+            if key in seen:
+                continue
+            seen.add(key)
+            fresh = dataclasses.replace(item, id=f"E{next_id}", resolved=item.times)
+            next_id += 1
+            self.items.append(fresh)
+            added.append(fresh.id)
+        return added
+
+
+def answer_with_llm(
+    memory: Memory,
+    question: str,
+    client: JsonChatClient,
+    *,
+    now: datetime | None = None,
+    max_steps: int = 3,
+    budget_tokens: int = 1500,
+    max_pack_tokens: int | None = None,
+    max_llm_tokens: int | None = None,
+    prices: Mapping[str, PriceSpec] | PriceTable | None = None,
+    user: str | None = None,
+) -> Answer:
+    """Answer ``question`` from ``memory`` with ``client`` (see the module docstring).
+
+    ``budget_tokens``: the first pack's budget (and each extra search's); ``max_pack_tokens`` (default twice
+    ``budget_tokens``): the budget of the merged pack the reader sees; ``max_llm_tokens``: stop planning once the
+    call has spent this many LLM tokens (the reader call is always made).
+    """
+    start = (client.usage.prompt_tokens, client.usage.completion_tokens)
+    flags: list[str] = []
+    first = memory.evidence(question, budget_tokens=budget_tokens, now=now, user=user)
+    pool = _Pool(list(first.items), max_pack_tokens or 2 * budget_tokens)
+    steps = 0
+    history: list[str] = []
+    idle_steps = 0
+    while steps < max_steps:
+        if max_llm_tokens is not None and _spent(client, start) >= max_llm_tokens:
+            flags.append("planner_stopped:token_budget")
+            break
+        pack = pool.pack()
+        try:
+            reply = client.complete_json(
+                planner_messages(question, pack.render_text(), history), PlannerAction, name=PLANNER_SCHEMA
+            )
+        except LLMError as exc:
+            flags.append(f"planner_error:{_fault(exc)}")
+            break
+        steps += 1
+        action = reply.value
+        if action.action not in ("search", "inspect", "expand_session", "timeline"):
+            history.append("answer")
+            break
+        description, added = _run_action(memory, action, pool, pack, budget_tokens, now, user)
+        history.append(f"{description} -> " + (f"added {', '.join(added)}" if added else "nothing new"))
+        idle_steps = 0 if added else idle_steps + 1
+        if idle_steps >= 2:
+            break
+    final = pool.pack()
+    try:
+        read = client.complete_json(
+            reader_messages(question, final.render_text(), now), ReaderReply, name=READER_SCHEMA
+        )
+    except LLMError as exc:
+        return _fallback(
+            memory, question, f"reader_{_fault(exc)}", flags, steps, client, start, prices, now, budget_tokens, user
+        )
+    steps += 1
+    reader = read.value
+    if reader.abstain:
+        return Answer(
+            question=question,
+            answer=ABSTAIN_TEXT,
+            abstained=True,
+            steps=steps,
+            cost=_cost(client, start, prices, flags),
+            flags=tuple(flags),
+            evidence_tokens=final.used_tokens,
+        )
+    text, cited, unknown = _validate(reader.answer, reader.citations, set(final.ids))
+    flags.extend(f"unknown_citation:{item_id}" for item_id in unknown)
+    if not cited:
+        reason = "unknown_citations" if unknown else "no_citations"
+        return _fallback(memory, question, reason, flags, steps, client, start, prices, now, budget_tokens, user)
+    flags.extend(f"uncited_sentence:{n}" for n in _uncited_sentences(text))
+    citations = _citations(memory, final, cited, user)
+    return Answer(
+        question=question,
+        answer=text,
+        citations=citations,
+        abstained=False,
+        steps=steps,
+        cost=_cost(client, start, prices, flags),
+        flags=tuple(flags),
+        evidence_tokens=final.used_tokens,
+    )
+
+
+# -- planner actions ---------------------------------------------------------------------------------------------
+
+
+def _run_action(
+    memory: Memory,
+    action: PlannerAction,
+    pool: _Pool,
+    pack: EvidencePack,
+    budget_tokens: int,
+    now: datetime | None,
+    user: str | None,
+) -> tuple[str, list[str]]:
+    try:
+        if action.action == "search":
+            query = (action.query or "").strip()
+            if not query:
+                return "search without a query", []
+            k = max(1, min(action.k or 10, _MAX_SEARCH_K))
+            found = memory.evidence(query, budget_tokens=budget_tokens, k=max(k, 10), now=now, user=user).items
+            items = [i for i in found if _in_window(i, action.after, action.before)][:k]
+            window = f" after {action.after}" if action.after else ""
+            window += f" before {action.before}" if action.before else ""
+            return f"search {query!r}{window} k={k}", pool.add(items)
+        if action.action == "inspect":
+            item = pack.get((action.evidence_id or "").strip().upper())
+            if item is None:
+                return f"inspect {action.evidence_id!r}: no such evidence", []
+            record = memory.turn(item.turn_id, session_id=item.session_id, user=user)
+            return f"inspect {item.id}", pool.add([_turn_item(record, item.session_timestamp, item.score)])
+        if action.action == "expand_session":
+            if not action.session_id:
+                return "expand_session without a session id", []
+            session = memory.session(action.session_id, user=user)
+            centre = action.around_turn if action.around_turn is not None else 0
+            turns = [t for t in session.turns if abs(t.turn_index - centre) <= _EXPAND_RADIUS]
+            items = [_turn_item(t, session.timestamp, 0.0) for t in turns]
+            return f"expand_session {action.session_id} around turn {centre}", pool.add(items)
+        entity = (action.entity or "").strip()
+        if not entity:
+            return "timeline without an entity", []
+        facts = [f for f in memory.facts(status="all", subject=entity, user=user) if f.sources][:_MAX_SEARCH_K]
+        return f"timeline {entity!r}", pool.add([_fact_item(f) for f in facts])
+    except SodaMemError as exc:  # NotFoundError, AmbiguousIdError, ...: the step found nothing
+        return f"{action.action} failed: {exc}", []
+
+
+def _turn_item(record: Any, session_timestamp: str | None, score: float) -> EvidenceItem:
+    return EvidenceItem(
+        id="E0",
+        kind="turn",
+        session_id=record.session_id,
+        turn_index=record.turn_index,
+        turn_id=record.turn_id,
+        speaker=record.speaker,
+        char_start=0,
+        char_end=len(record.text),
+        timestamp=record.timestamp,
+        text=record.text,
+        score=score,
+        session_timestamp=session_timestamp,
+    )
+
+
+def _fact_item(fact: Any) -> EvidenceItem:
+    source = fact.sources[0]
+    return EvidenceItem(
+        id="E0",
+        kind="fact",
+        session_id=source.session_id,
+        turn_index=source.turn_index,
+        turn_id=source.turn_id,
+        speaker=getattr(source, "speaker", ""),
+        char_start=source.char_start,
+        char_end=source.char_end,
+        timestamp=fact.mentioned_at,
+        text=fact.text,
+        score=0.0,
+        status=fact.status,
+        occurred_start=fact.occurred_start,
+        occurred_end=fact.occurred_end,
+    )
+
+
+def _in_window(item: EvidenceItem, after: str | None, before: str | None) -> bool:
+    when = parse_iso(item.occurred_start or item.timestamp)
+    if when is None:
+        return True
+    when = when.replace(tzinfo=None)
+    low = parse_iso(after) if after else None
+    high = parse_iso(before) if before else None
+    if low is not None and when < low.replace(tzinfo=None):
+        return False
+    return not (high is not None and when >= high.replace(tzinfo=None))
+
+
+def _identity(item: EvidenceItem) -> tuple[str, str, int, int, int, str]:
+    return (item.kind, item.session_id, item.turn_index, item.char_start, item.char_end, item.text)
+
+
+def _id_number(item_id: str) -> int:
+    digits = "".join(ch for ch in item_id if ch.isdigit())
+    return int(digits) if digits else 0
+
+
+# -- reader validation -------------------------------------------------------------------------------------------
+
+
+def _validate(answer: str, listed: Sequence[str], known: set[str]) -> tuple[str, list[str], list[str]]:
+    """The answer with unknown ids removed from its brackets, the known ids cited (in order), the unknown ones."""
+    cited: list[str] = []
+    unknown: list[str] = []
+
+    def note(item_id: str) -> bool:
+        if item_id in known:
+            if item_id not in cited:
+                cited.append(item_id)
+            return True
+        if item_id not in unknown:
+            unknown.append(item_id)
+        return False
+
+    def rewrite(match: re.Match[str]) -> str:
+        kept = [i for i in _ID.findall(match.group(1)) if note(i)]
+        return f" [{', '.join(kept)}]" if kept else ""
+
+    text = _BRACKET.sub(rewrite, answer).strip()
+    for raw in listed:  # ids listed in "citations" but not in the text still count (and unknown ones are flagged)
+        item_id = raw.strip().strip("[]").strip().upper()
+        if item_id:
+            note(item_id)
+    return text, cited, unknown
+
+
+def _uncited_sentences(text: str) -> list[int]:
+    sentences = [s for s in _SENTENCE.split(text.strip()) if s.strip()]
+    return [n for n, sentence in enumerate(sentences, 1) if not _ID.search(sentence)]
+
+
+def _citations(memory: Memory, pack: EvidencePack, ids: Sequence[str], user: str | None) -> tuple[AnswerCitation, ...]:
+    out: list[AnswerCitation] = []
+    for item_id in ids:
+        item = pack.get(item_id)
+        if item is None:
+            continue
+        quote = _quote(memory, item, user)
+        if quote is None:
+            continue
+        out.append(
+            AnswerCitation(
+                item.id, item.session_id, item.turn_index, item.turn_id, item.char_start, item.char_end, quote
+            )
+        )
+    return tuple(out)
+
+
+def _quote(memory: Memory, item: EvidenceItem, user: str | None) -> str | None:
+    if item.kind == "turn" and item.char_start == 0 and item.char_end == len(item.text):
+        return item.text
+    try:
+        text = memory.turn(item.turn_id, session_id=item.session_id, user=user).text
+    except SodaMemError:
+        return None
+    return text[item.char_start : item.char_end]
+
+
+# -- faults and cost ---------------------------------------------------------------------------------------------
+
+
+def _fault(exc: LLMError) -> str:
+    if isinstance(exc, LLMReplyError):
+        return "invalid_reply"
+    if isinstance(exc, LLMRequestError):
+        return f"http_{exc.status}" if exc.status is not None else "request_failed"
+    return "llm_error"
+
+
+def _fallback(
+    memory: Memory,
+    question: str,
+    reason: str,
+    flags: list[str],
+    steps: int,
+    client: JsonChatClient,
+    start: tuple[int, int],
+    prices: Mapping[str, PriceSpec] | PriceTable | None,
+    now: datetime | None,
+    budget_tokens: int,
+    user: str | None,
+) -> Answer:
+    """The offline reader's answer, flagged ``fallback:<reason>``, with the LLM tokens already spent as its cost."""
+    flags = [*flags, f"fallback:{reason}"]
+    base = answer_offline(memory, question, now=now, budget_tokens=budget_tokens, user=user)
+    cost = _cost(client, start, prices, flags)
+    merged = tuple(dict.fromkeys([*base.flags, *flags]))
+    return dataclasses.replace(base, steps=steps, cost=cost, flags=merged)
+
+
+def _spent(client: JsonChatClient, start: tuple[int, int]) -> int:
+    return client.usage.prompt_tokens - start[0] + client.usage.completion_tokens - start[1]
+
+
+def _cost(
+    client: JsonChatClient,
+    start: tuple[int, int],
+    prices: Mapping[str, PriceSpec] | PriceTable | None,
+    flags: list[str],
+) -> Cost:
+    input_tokens = client.usage.prompt_tokens - start[0]
+    output_tokens = client.usage.completion_tokens - start[1]
+    estimate = cost_usd(client.config.model, input_tokens, output_tokens, prices=prices)
+    if not estimate.known and (input_tokens or output_tokens):
+        flags.append(f"price_unknown:{client.config.model}")
+    return Cost(input_tokens=input_tokens, output_tokens=output_tokens, usd=estimate.usd)

@@ -1,0 +1,24 @@
+"""Answers for people: the text, then each citation with where it comes from and its quote."""
+
+from __future__ import annotations
+
+from sodamem.answer.types import Answer
+
+
+def render_answer(answer: Answer) -> str:
+    lines = [f"Q: {answer.question}", f"A: {answer.answer}"]
+    if answer.abstained:
+        lines.append("(abstained: the memory holds nothing that answers this)")
+    if answer.citations:
+        lines.append("Sources:")
+        for c in answer.citations:
+            quote = " ".join(c.quote.split())
+            lines.append(
+                f'  [{c.id}] session {c.session_id}, turn {c.turn_id} [{c.char_start}:{c.char_end}]: "{quote}"'
+            )
+    cost = answer.cost
+    meta = [f"steps {answer.steps}", f"tokens in/out {cost.input_tokens}/{cost.output_tokens}", f"${cost.usd:.5f}"]
+    if answer.flags:
+        meta.append("flags " + ", ".join(answer.flags))
+    lines.append("(" + "; ".join(meta) + ")")
+    return "\n".join(lines)

@@ -1,0 +1,155 @@
+"""What LLM tokens cost: $ per million input, cached-input and output tokens, per model.
+
+The shipped table holds LIST PRICES copied by hand from the providers' pricing pages (late 2025); they change, and
+they are not what a discounted, batched or self-hosted deployment pays: check them, and add or override your own:
+
+    table = price_table({"my-model": {"input": 0.2, "cached_input": 0.05, "output": 0.8}})
+    cost_usd("my-model", 12_000, 800, prices=table)
+
+A model is looked up by exact name, then case-insensitively without a ``provider/`` prefix, then by the longest
+known name its name starts with (``gpt-4o-2024-08-06`` -> ``gpt-4o``, never ``gpt-4o-mini`` for ``gpt-4o``). An
+unknown model costs 0 with ``known=False`` so a report can say the figure is missing instead of pretending it is free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+PER_MILLION = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class ModelPrice:
+    """$ per million tokens. ``cached_input`` defaults to ``input`` (no cache discount)."""
+
+    input: float
+    output: float
+    cached_input: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("input", "output", "cached_input"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"price {name} must be >= 0, got {value}")
+
+    @property
+    def cached(self) -> float:
+        return self.input if self.cached_input is None else self.cached_input
+
+
+@dataclass(frozen=True, slots=True)
+class CostEstimate:
+    usd: float
+    known: bool  # False: the model is not in the table and ``usd`` is 0
+    model: str
+    priced_as: str | None = None  # the table entry used
+
+
+# LIST PRICES (USD per 1M tokens), to be checked against the providers' pages before quoting any figure.
+LIST_PRICES: dict[str, ModelPrice] = {
+    "deepseek-chat": ModelPrice(input=0.28, cached_input=0.028, output=0.42),
+    "deepseek-reasoner": ModelPrice(input=0.28, cached_input=0.028, output=0.42),
+    "gpt-4o-mini": ModelPrice(input=0.15, cached_input=0.075, output=0.60),
+    "gpt-4o": ModelPrice(input=2.50, cached_input=1.25, output=10.00),
+    "gpt-4.1-mini": ModelPrice(input=0.40, cached_input=0.10, output=1.60),
+    "gpt-4.1-nano": ModelPrice(input=0.10, cached_input=0.025, output=0.40),
+    "gemini-2.0-flash": ModelPrice(input=0.10, cached_input=0.025, output=0.40),
+}
+
+PriceSpec = ModelPrice | Mapping[str, float] | tuple[float, ...]
+
+
+def _as_price(spec: PriceSpec) -> ModelPrice:
+    if isinstance(spec, ModelPrice):
+        return spec
+    if isinstance(spec, tuple):
+        if len(spec) == 2:
+            return ModelPrice(input=float(spec[0]), output=float(spec[1]))
+        if len(spec) == 3:  # (input, cached_input, output), the order of the pricing pages
+            return ModelPrice(input=float(spec[0]), cached_input=float(spec[1]), output=float(spec[2]))
+        raise ValueError(f"a price tuple is (input, output) or (input, cached_input, output), got {spec!r}")
+    unknown = set(spec) - {"input", "cached_input", "output"}
+    if unknown or "input" not in spec or "output" not in spec:
+        raise ValueError(f"a price mapping has 'input', 'output' and optionally 'cached_input', got {dict(spec)!r}")
+    cached = spec.get("cached_input")
+    return ModelPrice(
+        input=float(spec["input"]), output=float(spec["output"]), cached_input=None if cached is None else float(cached)
+    )
+
+
+class PriceTable(Mapping[str, ModelPrice]):
+    """An immutable model -> price mapping with the forgiving lookup described in the module docstring."""
+
+    def __init__(self, prices: Mapping[str, PriceSpec] | None = None) -> None:
+        self._prices: dict[str, ModelPrice] = {name: _as_price(spec) for name, spec in (prices or {}).items()}
+
+    def __getitem__(self, model: str) -> ModelPrice:
+        return self._prices[model]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._prices)
+
+    def __len__(self) -> int:
+        return len(self._prices)
+
+    def with_prices(self, extra: Mapping[str, PriceSpec]) -> PriceTable:
+        """A new table: this one with ``extra`` added (an entry of the same name replaces the old one)."""
+        merged: dict[str, PriceSpec] = dict(self._prices)
+        merged.update(extra)
+        return PriceTable(merged)
+
+    def lookup(self, model: str) -> tuple[str, ModelPrice] | None:
+        if model in self._prices:
+            return model, self._prices[model]
+        name = model.strip().lower().rsplit("/", 1)[-1]
+        lowered = {key.lower(): key for key in self._prices}
+        if name in lowered:
+            return lowered[name], self._prices[lowered[name]]
+        prefixes = [key for key in lowered if name.startswith(key + "-") or name.startswith(key + ":")]
+        if not prefixes:
+            return None
+        best = lowered[max(prefixes, key=len)]
+        return best, self._prices[best]
+
+    def cost(self, model: str, input_tokens: int, output_tokens: int, cached_tokens: int = 0) -> CostEstimate:
+        """The cost of a request; ``cached_tokens`` are the part of ``input_tokens`` served from the prompt cache."""
+        if min(input_tokens, output_tokens, cached_tokens) < 0:
+            raise ValueError("token counts must be >= 0")
+        found = self.lookup(model)
+        if found is None:
+            return CostEstimate(0.0, False, model)
+        name, price = found
+        cached = min(cached_tokens, input_tokens)
+        usd = (
+            (input_tokens - cached) * price.input + cached * price.cached + output_tokens * price.output
+        ) / PER_MILLION
+        return CostEstimate(usd, True, model, name)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            name: {"input": p.input, "cached_input": p.cached, "output": p.output} for name, p in self._prices.items()
+        }
+
+
+DEFAULT_PRICES = PriceTable(LIST_PRICES)
+
+
+def price_table(extra: Mapping[str, PriceSpec] | None = None) -> PriceTable:
+    """The shipped list prices with ``extra`` added (a model -> ``ModelPrice`` / ``{"input", "cached_input",
+    "output"}`` / ``(input, output)`` / ``(input, cached_input, output)`` mapping, $ per million tokens)."""
+    return DEFAULT_PRICES.with_prices(extra or {})
+
+
+def cost_usd(
+    model: str,
+    input_tokens: int,
+    output_tokens: int,
+    cached_tokens: int = 0,
+    *,
+    prices: Mapping[str, PriceSpec] | None = None,
+) -> CostEstimate:
+    """The cost of ``input_tokens`` / ``output_tokens`` on ``model`` from ``prices`` (default: the list prices)."""
+    table = prices if isinstance(prices, PriceTable) else DEFAULT_PRICES if prices is None else PriceTable(prices)
+    return table.cost(model, input_tokens, output_tokens, cached_tokens)

@@ -1,0 +1,107 @@
+"""The offline reader: dates for when-questions, the active value for current-state ones, abstention, citations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from sodamem import Memory, Session, Turn
+from sodamem.answer.offline import answer_offline, human_span
+from sodamem.answer.render import render_answer
+from sodamem.answer.types import Answer
+
+NOW = datetime(2024, 6, 1)
+
+
+def session(sid: str, when: datetime, texts: list[str]) -> Session:
+    return Session(
+        sid, when, tuple(Turn(i, "assistant" if i % 2 else "Maya", t, f"{sid}:{i}") for i, t in enumerate(texts))
+    )
+
+
+@pytest.fixture()
+def memory() -> Iterator[Memory]:
+    with Memory(":memory:", embedder="fake") as mem:
+        mem.ingest(
+            [
+                session(
+                    "s1",
+                    datetime(2024, 3, 1, 19),
+                    [
+                        "I live in Leeds and I love spicy food.",
+                        "Noted!",
+                        "I went hiking in the Peak District yesterday.",
+                    ],
+                ),
+                session(
+                    "s2", datetime(2024, 5, 1, 19), ["I moved to Manchester last month.", "Nice", "I work as a nurse."]
+                ),
+            ]
+        )
+        yield mem
+
+
+def assert_citations_verify(memory: Memory, answer: Answer) -> None:
+    assert answer.citations
+    for c in answer.citations:
+        turn = memory.turn(c.turn_id, session_id=c.session_id)
+        assert turn.turn_index == c.turn_index
+        assert turn.text[c.char_start : c.char_end] == c.quote
+
+
+def test_when_question_gets_the_resolved_date(memory: Memory) -> None:
+    answer = answer_offline(memory, "When did Maya go hiking?", now=NOW)
+    assert not answer.abstained
+    assert answer.answer.startswith("29 February 2024")
+    assert "yesterday" in answer.answer and "1 March 2024" in answer.answer
+    assert_citations_verify(memory, answer)
+    assert any("hiking" in c.quote for c in answer.citations)
+    assert answer.flags == ("offline",) and answer.cost.usd == 0.0 and answer.steps == 1
+
+
+def test_current_state_gives_the_active_value_and_what_it_replaced(memory: Memory) -> None:
+    answer = answer_offline(memory, "Where does Maya live?", now=NOW)
+    assert answer.answer == "Manchester (previously Leeds)"
+    assert_citations_verify(memory, answer)
+    quotes = " ".join(c.quote for c in answer.citations)
+    assert "Manchester" in quotes and "Leeds" in quotes
+    before = answer_offline(memory, "Where did Maya live before?", now=NOW)
+    assert before.answer.startswith("Leeds")
+    assert_citations_verify(memory, before)
+
+
+def test_other_questions_get_the_best_cited_piece(memory: Memory) -> None:
+    answer = answer_offline(memory, "What food does Maya love?", now=NOW)
+    assert "spicy food" in answer.answer
+    assert_citations_verify(memory, answer)
+
+
+def test_unrelated_question_abstains(memory: Memory) -> None:
+    answer = answer_offline(memory, "What is the capital of Peru?", now=NOW)
+    assert answer.abstained and answer.answer == "not in memory" and not answer.citations
+    assert "abstained" in render_answer(answer)
+
+
+def test_empty_memory_abstains() -> None:
+    with Memory(":memory:", embedder="fake") as mem:
+        assert answer_offline(mem, "Where does Maya live?", now=NOW).abstained
+
+
+def test_render_and_dict(memory: Memory) -> None:
+    answer = answer_offline(memory, "What is Maya's job?", now=NOW)
+    assert answer.answer == "nurse"
+    text = render_answer(answer)
+    assert "nurse" in text and "s2:2" in text
+    data = answer.to_dict()
+    assert set(data) >= {"answer", "citations", "abstained", "steps", "cost", "flags"}
+    assert set(data["citations"][0]) >= {"session_id", "turn_index", "turn_id", "char_start", "char_end", "quote"}
+    assert set(data["cost"]) == {"input_tokens", "output_tokens", "usd"}
+
+
+def test_human_span() -> None:
+    assert human_span("2023-05-07T00:00:00", "2023-05-08T00:00:00") == "7 May 2023"
+    assert human_span("2023-05-01T00:00:00", "2023-06-01T00:00:00") == "May 2023"
+    assert human_span("2022-01-01T00:00:00", "2023-01-01T00:00:00") == "2022"
+    assert human_span("2023-05-01T00:00:00", "2023-05-08T00:00:00") == "1 May 2023 to 7 May 2023"
