@@ -128,18 +128,21 @@ class _Reader:
             best = max(dated, key=lambda i: (_overlap(content, i.text), -rank[i.id]))
             expression = next((r.expression for r in self._turn_times(best) if r.start == best.occurred_start), None)
             assert best.occurred_start is not None
-            text = _said(human_span(best.occurred_start, best.occurred_end), expression, best.timestamp)
-            return self._answer(text, [self._item_citation(best)])
+            when = human_span(best.occurred_start, best.occurred_end)
+            return self._answer(when, [self._item_citation(best)], detail=_said(expression, best.timestamp))
         hit = self.hits[0]
         turn = self._turn_item(hit)
         times = turn.times if turn is not None else ()
         if turn is not None and times:
             first = times[0]
-            text = _said(human_span(first.start, first.end), first.expression, turn.timestamp)
-            return self._answer(text, [self._hit_citation(hit, turn.id)])
-        when = human_day(hit.timestamp)
+            when = human_span(first.start, first.end)
+            return self._answer(
+                when, [self._hit_citation(hit, turn.id)], detail=_said(first.expression, turn.timestamp)
+            )
         return self._answer(
-            f"{when} (said in session {hit.session_id})", [self._hit_citation(hit, turn.id if turn else "")]
+            human_day(hit.timestamp),
+            [self._hit_citation(hit, turn.id if turn else "")],
+            detail=f"the day it was said, in session {hit.session_id}",
         )
 
     def _current_state(self) -> Answer | None:
@@ -251,11 +254,12 @@ class _Reader:
             hit.turn_text[hit.char_start : hit.char_end],
         )
 
-    def _answer(self, text: str, citations: list[AnswerCitation]) -> Answer:
+    def _answer(self, text: str, citations: list[AnswerCitation], detail: str = "") -> Answer:
         unique = tuple(dict.fromkeys(citations))
         return Answer(
             question=self.question,
             answer=text,
+            detail=detail,
             citations=unique,
             steps=1,
             cost=Cost(),
@@ -295,11 +299,11 @@ def _fact_citation(fact: FactRecord, source: FactSource) -> AnswerCitation:
     )
 
 
-def _said(when: str, expression: str | None, said_at: str) -> str:
+def _said(expression: str | None, said_at: str) -> str:
     said = human_day(said_at)
     if expression:
-        return f"{when} (from '{' '.join(expression.split())}', said {said})"
-    return f"{when} (said {said})"
+        return f"from '{' '.join(expression.split())}', said {said}"
+    return f"said {said}"
 
 
 def _day(value: datetime) -> str:

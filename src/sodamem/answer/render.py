@@ -6,7 +6,8 @@ from sodamem.answer.types import Answer
 
 
 def render_answer(answer: Answer) -> str:
-    lines = [f"Q: {answer.question}", f"A: {answer.answer}"]
+    detail = f" ({answer.detail})" if answer.detail else ""
+    lines = [f"Q: {answer.question}", f"A: {answer.answer}{detail}"]
     if answer.abstained:
         lines.append("(abstained: the memory holds nothing that answers this)")
     if answer.citations:

@@ -38,6 +38,9 @@ class Answer:
     cost: Cost = field(default_factory=Cost)
     flags: tuple[str, ...] = ()  # "offline", "fallback:<reason>", ...
     evidence_tokens: int = 0  # tokens of the evidence the answer was read from (the pack), regex-words-v1
+    # How the answer was reached, for people ("from 'yesterday', said 8 May 2023"); kept out of ``answer`` so the
+    # answer itself stays short (LoCoMo's F1 halves for a correct date followed by its explanation).
+    detail: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
