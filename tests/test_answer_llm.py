@@ -17,8 +17,9 @@ from sodamem.llm.client import ChatClient
 from sodamem.llm.config import LLMConfig
 from sodamem.llm.fake_server import FakeChatServer, FakeReply
 from sodamem.llm.prices import DEFAULT_PRICES, ModelPrice, cost_usd, price_table
+from sodamem.llm.prompts.fences import fence_tag
 from sodamem.llm.prompts.plan_search import PlannerAction, planner_messages
-from sodamem.llm.prompts.read_answer import ReaderReply, fence_tag, reader_messages
+from sodamem.llm.prompts.read_answer import ReaderReply, reader_messages
 from sodamem.llm.replay import CachingChatClient, ReplayCache, canonical_request, request_key
 from tests.conftest import make_session
 

@@ -264,7 +264,7 @@ def _retry_after(exc: Any) -> float | None:
         return None
 
 
-def _strip_fence(text: str) -> str:
+def strip_code_fence(text: str) -> str:
     """Tolerate a Markdown code fence around the JSON (common when the server does not enforce the format)."""
     stripped = text.strip()
     if stripped.startswith("```"):
@@ -275,7 +275,7 @@ def _strip_fence(text: str) -> str:
 
 
 def _parse(raw: str, schema: type[T]) -> T:
-    text = _strip_fence(raw)
+    text = strip_code_fence(raw)
     if not text:
         raise _InvalidReply("the reply was empty")
     try:

@@ -23,7 +23,7 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from sodamem.llm.client import JsonReply, Usage
+from sodamem.llm.client import JsonReply, Usage, strip_code_fence
 from sodamem.llm.config import LLMConfig
 
 T = TypeVar("T", bound=BaseModel)
@@ -157,7 +157,7 @@ class CachingChatClient:
         cached = self.cache.get(key)
         if cached is not None:
             try:
-                value = schema.model_validate_json(_strip_fence(cached.raw))
+                value = schema.model_validate_json(strip_code_fence(cached.raw))
             except ValidationError:
                 value = None
             if value is not None:
@@ -191,12 +191,3 @@ def _add(usage: Usage, prompt_tokens: int, completion_tokens: int) -> None:
     usage.prompt_tokens += prompt_tokens
     usage.completion_tokens += completion_tokens
     usage.requests += 1
-
-
-def _strip_fence(text: str) -> str:
-    stripped = text.strip()
-    if stripped.startswith("```"):
-        first_newline = stripped.find("\n")
-        if first_newline != -1 and stripped.endswith("```"):
-            return stripped[first_newline + 1 : -3].strip()
-    return stripped

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
+from types import MappingProxyType
+from typing import NamedTuple
 
 from sodamem.embed.base import Embedder, Vectors
 from sodamem.errors import SodaMemError
@@ -37,14 +40,20 @@ class SearchSettings:
 Ranking = list[tuple[int, float]]
 
 
+class _Ranked(NamedTuple):
+    ranking: Ranking
+    match: str | None  # the FTS query, for the cited span
+    vector: Vectors | None  # the question's embedding, for the cited span
+    # The memory's own search only: per turn, the tunnels that reached it and how its mass was made.
+    explain: Mapping[int, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxyType({})
+
+
 class Searcher:
     def __init__(self, store: SQLiteStore, embedder: Embedder | None, settings: SearchSettings | None = None) -> None:
         self.store = store
         self.embedder = embedder
         self.index = VectorIndex(store, embedder.name, embedder.dim) if embedder is not None else None
         self.settings = settings or SearchSettings()
-        # Per ranked turn of the last sodamem ranking: the tunnels that reached it and how its mass was made.
-        self.last_explain: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
     def resolve(self, mode: SearchMode | str) -> SearchMode:
         mode = SearchMode(mode)
@@ -65,7 +74,7 @@ class Searcher:
         preset: str = "default",
     ) -> Ranking:
         """``(turn_pk, score)`` best first, at most ``k``."""
-        return self._rank(user, query, k, self.resolve(mode), now, preset)[0]
+        return self._rank(user, query, k, self.resolve(mode), now, preset).ranking
 
     def search(
         self,
@@ -78,7 +87,7 @@ class Searcher:
         preset: str = "default",
     ) -> list[SearchHit]:
         mode = self.resolve(mode)
-        ranked, match, vector = self._rank(user, query, k, mode, now, preset)
+        ranked, match, vector, explained_by_turn = self._rank(user, query, k, mode, now, preset)
         turn_pks = [pk for pk, _ in ranked]
         focus: dict[int, sqlite3.Row] = {}
         if vector is not None and self.index is not None:
@@ -87,15 +96,13 @@ class Searcher:
             focus.update(lexical_focus(self.store, user, match, turn_pks))  # a literal match beats a close vector
         hits = build_hits(self.store, user, ranked, focus, self.settings.context_window)
         if mode is SearchMode.SODAMEM:
-            explained = [self.last_explain.get(pk, ((), ())) for pk in turn_pks]
+            explained = [explained_by_turn.get(pk, ((), ())) for pk in turn_pks]
             hits = [replace(h, tunnels=t, explain=e) for h, (t, e) in zip(hits, explained, strict=True)]
         return hits
 
-    def _rank(
-        self, user: str, query: str, k: int, mode: SearchMode, now: datetime | None, preset: str
-    ) -> tuple[Ranking, str | None, Vectors | None]:
+    def _rank(self, user: str, query: str, k: int, mode: SearchMode, now: datetime | None, preset: str) -> _Ranked:
         if k <= 0:
-            return [], None, None
+            return _Ranked([], None, None)
         n = max(self.settings.candidates, k)
         match = to_match_query(query)
         vector = self._embed_query(query) if mode is not SearchMode.BM25 and self.embedder is not None else None
@@ -103,17 +110,17 @@ class Searcher:
             fused = fused_rank(
                 self.store, self.index, vector, user, query, k, now or datetime.now(), fused_settings(preset)
             )
-            self.last_explain = {u.unit: (u.tunnels, u.explain) for u in fused.units}
-            return [(u.unit, u.mass) for u in fused.units], match, vector
+            explain = {u.unit: (u.tunnels, u.explain) for u in fused.units}
+            return _Ranked([(u.unit, u.mass) for u in fused.units], match, vector, explain)
         lexical = bm25_turns(self.store, user, match, n) if match is not None else []
         if mode is SearchMode.BM25:
-            return lexical[:k], match, None
+            return _Ranked(lexical[:k], match, None)
         assert self.index is not None and vector is not None
         dense = dense_turns(self.index, user, vector, n)
         if mode is SearchMode.DENSE:
-            return dense[:k], None, vector
+            return _Ranked(dense[:k], None, vector)
         if mode is SearchMode.HYBRID_RRF:
-            return _ids(reciprocal_rank_fusion([_keys(lexical), _keys(dense)]))[:k], match, vector
+            return _Ranked(_ids(reciprocal_rank_fusion([_keys(lexical), _keys(dense)]))[:k], match, vector)
         raise AssertionError(f"unhandled mode {mode}")
 
     def _embed_query(self, query: str) -> Vectors:

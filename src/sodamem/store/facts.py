@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sodamem.ingest.entities import entity_key
+from sodamem.ingest.entities import entity_key, value_key
 from sodamem.ingest.supersede import SlotFact, resolve_slot
 from sodamem.model import FactKind, FactStatus, LinkType, Modality, NodeKind, TimeSpec
 from sodamem.store.sqlite import text_hash
@@ -181,8 +181,6 @@ def resolve_slots(conn: sqlite3.Connection, user: str, slots: Iterable[str]) -> 
             " AND status != 'invalid'",
             (user, slot),
         ).fetchall()
-        from sodamem.ingest.entities import value_key
-
         facts = [SlotFact(int(r[0]), str(r[1]), str(r[2]), value_key(r[3]), bool(r[4])) for r in rows]
         ids = [f.fact_id for f in facts]
         if not ids:

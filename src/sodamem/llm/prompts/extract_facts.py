@@ -10,11 +10,10 @@ drops that fact (the extractor records why), not the whole reply.
 
 from __future__ import annotations
 
-import hashlib
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from sodamem.ingest.extract.base import SessionView, TurnView
+from sodamem.llm.prompts.fences import fence_tag
 from sodamem.model import FactKind, Modality
 
 SCHEMA_NAME = "extracted_facts"
@@ -102,7 +101,7 @@ def extract_facts_messages(
 ) -> list[dict[str, str]]:
     """The chat messages asking for the facts of ``turn`` (with up to ``context_turns`` earlier turns as context)."""
     context = _context(session, turn, context_turns)
-    tag = _fence_tag(context, turn.text)
+    tag = fence_tag(context, turn.text)
     others = [p for p in session.participants if p != turn.speaker]
     lines = [
         f"Session date: {session.timestamp.strftime('%Y-%m-%d %H:%M (%A)')}",
@@ -133,7 +132,7 @@ def extract_facts_messages(
 def turn_fence(session: SessionView, turn: TurnView, *, context_turns: int = CONTEXT_TURNS) -> tuple[str, str]:
     """The opening and closing fence lines around ``turn`` in ``extract_facts_messages`` (for checks and tests)."""
     context = _context(session, turn, context_turns)
-    tag = _fence_tag(context, turn.text)
+    tag = fence_tag(context, turn.text)
     return f"<<<TURN {tag}>>>", f"<<<END TURN {tag}>>>"
 
 
@@ -142,14 +141,3 @@ def _context(session: SessionView, turn: TurnView, context_turns: int) -> str:
         return ""
     previous = [t for t in session.turns if t.index < turn.index and t.text.strip()][-context_turns:]
     return "\n".join(f"{t.speaker}: {t.text}" for t in previous)
-
-
-def _fence_tag(*texts: str) -> str:
-    """A tag that the dialogue text does not contain (a hash of that text; re-salted in the unlikely clash)."""
-    data = "\x00".join(texts)
-    salt = 0
-    while True:
-        tag = hashlib.sha256(f"{salt}\x00{data}".encode()).hexdigest()[:12]
-        if tag not in data:
-            return tag
-        salt += 1

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sodamem.llm.prompts.read_answer import fence_tag
+from sodamem.llm.prompts.fences import fence_tag
 
 SCHEMA_NAME = "planner_action"
 ACTIONS: tuple[str, ...] = ("search", "inspect", "expand_session", "timeline", "answer")

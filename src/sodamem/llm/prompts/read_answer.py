@@ -7,10 +7,11 @@ hash of the pack and the question, so the evidence cannot close its own fence.
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from sodamem.llm.prompts.fences import fence_tag
 
 SCHEMA_NAME = "reader_reply"
 NOT_IN_MEMORY = "not in memory"
@@ -64,14 +65,3 @@ def reader_messages(question: str, pack_text: str, now: datetime | None = None) 
         "Reply with the JSON object only; cite the evidence ids in brackets after every sentence.",
     ]
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": "\n".join(lines)}]
-
-
-def fence_tag(*texts: str) -> str:
-    """A tag that none of ``texts`` contains (a hash of them; re-salted in the unlikely clash)."""
-    data = "\x00".join(texts)
-    salt = 0
-    while True:
-        tag = hashlib.sha256(f"{salt}\x00{data}".encode()).hexdigest()[:12]
-        if tag not in data:
-            return tag
-        salt += 1
