@@ -1,4 +1,4 @@
-"""LoCoMo QA bench on a tiny LoCoMo-shaped fixture: scores per category, category 5, markdown, the CLI."""
+"""LoCoMo QA bench on a tiny LoCoMo-shaped fixture: scores per category, category 5, markdown, the CLI, the plot."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from sodamem.answer.types import Answer
 from sodamem.bench.cli import bench
 from sodamem.bench.locomo import load_locomo
-from sodamem.bench.qa import category_number, render_qa_markdown, run_locomo_qa, score_answer
+from sodamem.bench.qa import category_number, render_qa_markdown, run_locomo_qa, score_answer, scoring_text
 
 
 def fixture(tmp_path: Path) -> Path:
@@ -66,15 +66,22 @@ def test_qa_run_scores_every_category(tmp_path: Path) -> None:
     assert len(run.results) == 5
     summary = run.summary()
     assert set(summary["categories"]) == {"1", "2", "3", "4", "5"}
+    assert summary["score_name"] == "f1"
     for data in summary["categories"].values():
-        assert 0.0 <= data["f1"] <= 1.0
-    assert summary["categories"]["2"]["f1"] >= 0.5  # "7 May 2023" (how it was derived is in Answer.detail)
-    assert summary["categories"]["5"]["f1"] == 1.0  # the unrelated question abstains
-    assert summary["usd_per_question"] == 0.0
-    assert 0 <= summary["abstention_rate"] <= 1 and summary["mean_evidence_tokens"] > 0
+        assert 0.0 <= data["score"] <= 1.0
+        assert data["judge_accuracy"] is None and data["baseline_score"] is None
+    assert summary["categories"]["2"]["score"] >= 0.5  # "7 May 2023" (how it was derived is in Answer.detail)
+    assert summary["categories"]["5"]["score"] == 1.0  # the unrelated question abstains
+    assert summary["overall"]["questions"] == 4  # categories 1-4
+    overall = sum(summary["categories"][c]["score"] for c in "1234") / 4  # one question per category
+    assert summary["overall"]["score"] == overall
+    assert summary["usd_per_question"]["answer"] == {"mean": 0.0, "median": 0.0}
+    assert summary["answer_tokens"]["total"]["mean"] == 0.0 and summary["judge_tokens"] is None
+    assert 0 <= summary["abstention_rate"] <= 1 and summary["evidence_tokens"]["mean"] > 0
     markdown = render_qa_markdown(run)
     for name in ("multi-hop", "temporal", "open-domain", "single-hop", "adversarial", "overall"):
         assert name in markdown
+    assert "judge accuracy" not in markdown  # not judged
     json.dumps(run.to_dict())
 
 
@@ -87,11 +94,32 @@ def test_category_5_scores_abstention() -> None:
     assert category_number("temporal") == 2 and category_number("5") == 5
 
 
-def test_cli(tmp_path: Path) -> None:
-    out = tmp_path / "qa.json"
-    result = CliRunner().invoke(
-        bench, ["qa-locomo", "--data", str(fixture(tmp_path)), "--embedder", "fake", "--json", str(out)]
+def test_citations_are_removed_before_scoring() -> None:
+    cited = Answer("q", "She painted a sunrise [E1, E3]. Then a lake [E2].")
+    assert scoring_text(cited) == "She painted a sunrise. Then a lake."
+    assert score_answer(cited, "a sunrise", 4) == score_answer(
+        Answer("q", "She painted a sunrise. Then a lake."), "a sunrise", 4
     )
+    assert scoring_text(Answer("q", "not in memory", abstained=True)) == "Not mentioned in the conversation"
+
+
+def test_cli_locomo_qa_writes_json_report_and_plot(tmp_path: Path) -> None:
+    out, report, plot = tmp_path / "qa.json", tmp_path / "qa.md", tmp_path / "qa.png"
+    args = ["--data", str(fixture(tmp_path)), "--embedder", "fake", "--json", str(out), "--report", str(report)]
+    result = CliRunner().invoke(bench, ["locomo", "--qa", *args, "--plot", str(plot)])
     assert result.exit_code == 0, result.output
-    assert "overall (1-4)" in result.output
-    assert json.loads(out.read_text("utf-8"))["summary"]["questions"] == 5
+    assert "overall (1-4)" in result.output and "offline answerer" in result.output
+    data = json.loads(out.read_text("utf-8"))
+    assert data["summary"]["questions"] == 5 and len(data["results"]) == 5
+    assert data["notes"]["budget_tokens"] == 1000 and data["notes"]["llm_calls"] == {}
+    assert data["published"][0]["label"] == "reference design (flash model)"
+    assert "overall (1-4)" in report.read_text("utf-8")
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    alias = CliRunner().invoke(bench, ["qa-locomo", "--data", str(fixture(tmp_path)), "--embedder", "fake"])
+    assert alias.exit_code == 0, alias.output
+    assert alias.output.split("- answer tokens")[0] == result.output.split("- answer tokens")[0]  # the same table
+
+
+def test_cli_qa_rejects_retrieval_options(tmp_path: Path) -> None:
+    result = CliRunner().invoke(bench, ["locomo", "--qa", "--data", str(fixture(tmp_path)), "--system", "bm25"])
+    assert result.exit_code == 2 and "--system" in result.output

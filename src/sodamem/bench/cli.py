@@ -7,10 +7,11 @@ import os
 import sys
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import click
 
+from sodamem.bench.qa_cli import QAOptions, qa_options, run_qa_cli
 from sodamem.bench.report import SessionRule, plot_recall, render_markdown, run_to_json, summarise
 from sodamem.bench.runner import ABLATIONS, BUDGETS, SYSTEMS, BenchRun, BenchUnit, run_retrieval
 from sodamem.embed import EMBEDDER_CHOICES, load_embedder
@@ -72,11 +73,17 @@ def bench() -> None:
 @bench.command()
 @_common
 @click.option("--k", "k_values", default="1,5,10,20", show_default=True, help="Comma-separated k values.")
+@qa_options
 def locomo(k_values: str, **options: Any) -> None:
-    """Turn-level retrieval on LoCoMo: one fresh memory per conversation, categories 1-4 scored."""
+    """LoCoMo: turn-level retrieval (one fresh memory per conversation, categories 1-4 scored), or with --qa
+    question answering scored by the official token F1 per category (and an LLM judge with --judge)."""
     from sodamem.bench.locomo import load_locomo
 
+    qa, qa_opts = QAOptions.pop_from(options)
     units, notes = load_locomo(options["data"])
+    if qa:
+        _qa("locomo", units, asdict(notes), qa_opts, **options)
+        return
     _run(units, "LoCoMo", _ks(k_values), "topk-turns", asdict(notes), **options)
 
 
@@ -84,12 +91,46 @@ def locomo(k_values: str, **options: Any) -> None:
 @_common
 @click.option("--granularity", type=click.Choice(["session", "turn"]), default="session", show_default=True)
 @click.option("--k", "k_values", default="1,3,5,10,30,50", show_default=True, help="Comma-separated k values.")
+@qa_options
 def longmemeval(granularity: str, k_values: str, **options: Any) -> None:
-    """LongMemEval retrieval with its own metric definitions (user turns only; abstention skipped)."""
+    """LongMemEval retrieval with its own metric definitions (user turns only; abstention skipped), or with --qa
+    question answering judged by LongMemEval's judge (--judge; without it an offline stand-in, named as such)."""
+    qa, qa_opts = QAOptions.pop_from(options)
+    if qa:
+        from sodamem.bench.qa_longmemeval import load_longmemeval_qa
+
+        qa_units, qa_notes = load_longmemeval_qa(options["data"])
+        _qa("longmemeval", qa_units, asdict(qa_notes), qa_opts, **options)
+        return
     from sodamem.bench.longmemeval import load_longmemeval
 
     units, notes = load_longmemeval(options["data"], "turn" if granularity == "turn" else "session")
     _run(units, f"LongMemEval ({granularity})", _ks(k_values), "widen", asdict(notes), **options)
+
+
+def _qa(
+    dataset: Literal["locomo", "longmemeval"],
+    units: list[BenchUnit],
+    notes: dict[str, Any],
+    qa: QAOptions,
+    *,
+    data: Path,
+    systems: tuple[str, ...],
+    ablations: bool,
+    embedder: str,
+    cache: Path | None,
+    no_cache: bool,
+    limit: int | None,
+    json_out: Path | None,
+    report: Path | None,
+    plot: Path | None,
+) -> None:
+    if systems or ablations:
+        raise click.UsageError("--system and --ablations are retrieval options; --qa answers with --answerer")
+    model = _embedder(embedder, None if no_cache or embedder == "fake" else (cache or default_cache()))
+    run_qa_cli(
+        dataset, units, notes, qa, data=data, embedder=model, limit=limit, json_out=json_out, report=report, plot=plot
+    )
 
 
 def _run(
@@ -200,22 +241,18 @@ def perf(
     click.echo(markdown, nl=False)
 
 
-@bench.command("qa-locomo")
+@bench.command("qa-locomo", hidden=True)
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
 @click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
 @click.option("--limit", type=int, default=None, help="Only the first N conversations.")
-@click.option("--budget", type=int, default=1_000, show_default=True, help="Evidence token budget per question.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None)
-def qa_locomo(data: Path, embedder: str, limit: int | None, budget: int, json_out: Path | None) -> None:
-    """LoCoMo QA with the offline reader: official token F1 per category, abstention, tokens and $ per question."""
+@click.option("--report", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@qa_options
+def qa_locomo(**options: Any) -> None:
+    """Alias of ``bench locomo --qa``."""
     from sodamem.bench.locomo import load_locomo
-    from sodamem.bench.qa import render_qa_markdown, run_locomo_qa
 
-    units, notes = load_locomo(data)
-    units = units[:limit] if limit is not None else units
-    model = None if embedder == "none" else _embedder(embedder, None if embedder == "fake" else default_cache())
-    run = run_locomo_qa(units, model, "offline", budget_tokens=budget)
-    run.notes = {"data": data.name, **asdict(notes)}
-    click.echo(render_qa_markdown(run))
-    if json_out is not None:
-        json_out.write_text(json.dumps(run.to_dict()), "utf-8")
+    _, qa_opts = QAOptions.pop_from(options)
+    units, notes = load_locomo(options["data"])
+    _qa("locomo", units, asdict(notes), qa_opts, systems=(), ablations=False, cache=None, no_cache=False, **options)

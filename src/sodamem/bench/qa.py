@@ -1,94 +1,41 @@
-"""Question answering on LoCoMo with the official token-F1 scoring per category, and the cost of each answer.
+"""Question answering on LoCoMo with the official token-F1 scoring per category, an optional LLM judge, and the
+cost of each answer (and of each judgement, apart).
 
 One fresh memory per conversation (as the retrieval runner builds it); every question is answered with ``now`` =
 the conversation's last session. Categories 1-4 make the overall figure; category 5 (adversarial) scores 1 when the
-answer abstains: an abstained answer is scored as the text "Not mentioned in the conversation".
+answer abstains: an abstained answer is scored as the text "Not mentioned in the conversation". The judge grades
+categories 1-4 only (category 5 has no gold answer to grade against). Citation brackets (``[E3]``) are removed
+from an answer before it is scored or judged.
+
+``run_qa`` is the loop both benchmarks share (``bench/qa_longmemeval.py`` is the other one).
 """
 
 from __future__ import annotations
 
-import statistics
+import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from datetime import datetime
 
-from sodamem.answer.offline import answer_offline
 from sodamem.answer.types import Answer
 from sodamem.bench.locomo import CATEGORY_NAMES, SCORED_CATEGORIES
-from sodamem.bench.metrics import TOKENIZER_NAME, locomo_qa_score, mean
-from sodamem.bench.runner import BenchUnit
+from sodamem.bench.metrics import locomo_qa_score
+from sodamem.bench.qa_judge import Judgement, LLMJudge
+from sodamem.bench.qa_llm import AnswerFn, answer_fn
+from sodamem.bench.qa_report import render_qa_markdown
+from sodamem.bench.qa_types import QAResult, QARun
+from sodamem.bench.runner import BenchQuestion, BenchUnit
 from sodamem.embed.base import Embedder
 from sodamem.memory import Memory
 
 ABSTENTION_SCORING_TEXT = "Not mentioned in the conversation"
-ANSWERERS = ("offline",)
 _CATEGORY_NUMBERS = {name: number for number, name in CATEGORY_NAMES.items()}
+_CITATION = re.compile(r"\s*\[\s*E\d+(?:\s*[,;]\s*E\d+)*\s*\]")
 
+ScoreFn = Callable[[BenchQuestion, Answer], float]
+JudgeFn = Callable[[BenchQuestion, Answer], "Judgement | None"]
 
-@dataclass(slots=True)
-class QAResult:
-    qid: str
-    unit_id: str
-    category: int
-    question: str
-    gold: str | None
-    answer: str
-    abstained: bool
-    score: float
-    evidence_tokens: int
-    usd: float
-    input_tokens: int
-    output_tokens: int
-    citations: int
-    seconds: float
-
-
-@dataclass(slots=True)
-class QARun:
-    dataset: str
-    answerer: str
-    embedder: str | None
-    results: list[QAResult]
-    seconds: float = 0.0
-    notes: dict[str, Any] = field(default_factory=dict)
-
-    def by_category(self) -> dict[int, list[QAResult]]:
-        groups: dict[int, list[QAResult]] = {}
-        for r in self.results:
-            groups.setdefault(r.category, []).append(r)
-        return dict(sorted(groups.items()))
-
-    def summary(self) -> dict[str, Any]:
-        scored = [r for r in self.results if r.category in SCORED_CATEGORIES]
-        tokens = [r.evidence_tokens for r in self.results]
-        categories = {
-            str(c): {"name": CATEGORY_NAMES.get(c, str(c)), "questions": len(rs), "f1": mean(r.score for r in rs)}
-            for c, rs in self.by_category().items()
-        }
-        return {
-            "questions": len(self.results),
-            "overall_f1": mean(r.score for r in scored),
-            "overall_questions": len(scored),
-            "categories": categories,
-            "abstention_rate": mean(float(r.abstained) for r in self.results),
-            "abstention_rate_scored": mean(float(r.abstained) for r in scored),
-            "mean_evidence_tokens": mean(tokens),
-            "median_evidence_tokens": float(statistics.median(tokens)) if tokens else 0.0,
-            "usd_per_question": mean(r.usd for r in self.results),
-            "seconds": self.seconds,
-            "tokenizer": TOKENIZER_NAME,
-        }
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "dataset": self.dataset,
-            "answerer": self.answerer,
-            "embedder": self.embedder,
-            "summary": self.summary(),
-            "notes": self.notes,
-            "results": [asdict(r) for r in self.results],
-        }
+__all__ = ["ABSTENTION_SCORING_TEXT", "category_number", "render_qa_markdown", "run_locomo_qa", "run_qa"]
 
 
 def category_number(category: str) -> int:
@@ -98,24 +45,36 @@ def category_number(category: str) -> int:
     return int(category)
 
 
+def scoring_text(answer: Answer) -> str:
+    """The text an answer is scored and judged as: without citation brackets; the abstention sentence if it
+    abstained."""
+    if answer.abstained:
+        return ABSTENTION_SCORING_TEXT
+    return " ".join(_CITATION.sub("", answer.answer).split())
+
+
 def score_answer(answer: Answer, gold: str | None, category: int) -> float:
-    prediction = ABSTENTION_SCORING_TEXT if answer.abstained else answer.answer
+    prediction = scoring_text(answer)
     if category == 5:
         return locomo_qa_score(prediction, "", 5)
     return locomo_qa_score(prediction, gold or "", category)
 
 
-def run_locomo_qa(
+def run_qa(
     units: Sequence[BenchUnit],
-    embedder: Embedder | str | None = None,
-    answerer: str = "offline",
     *,
-    budget_tokens: int = 1_000,
+    dataset: str,
+    answerer: str,
+    answer: AnswerFn,
+    score: ScoreFn,
+    embedder: Embedder | str | None = None,
+    judge: JudgeFn | None = None,
+    baseline: AnswerFn | None = None,
+    category_of: Callable[[BenchQuestion], str] = lambda q: q.category,
+    abstention_of: Callable[[BenchQuestion], bool] = lambda q: False,
     progress: Callable[[int, int], None] | None = None,
 ) -> QARun:
-    """Answer every question of every unit and score it; ``embedder`` as ``Memory`` takes it (None: lexical only)."""
-    if answerer not in ANSWERERS:
-        raise ValueError(f"unknown answerer {answerer!r}: {', '.join(ANSWERERS)}")
+    """Answer every question of every unit (a fresh memory per unit), score it, judge it, and time it."""
     started = time.perf_counter()
     results: list[QAResult] = []
     total = sum(len(u.questions) for u in units)
@@ -125,53 +84,104 @@ def run_locomo_qa(
             memory.ingest(unit.sessions)
             last_session = max((s.timestamp for s in unit.sessions), default=None)
             for question in unit.questions:
-                category = category_number(question.category)
-                t0 = time.perf_counter()
-                answer = answer_offline(
-                    memory, question.question, now=question.asked_at or last_session, budget_tokens=budget_tokens
-                )
-                results.append(
-                    QAResult(
-                        qid=question.qid,
-                        unit_id=unit.unit_id,
-                        category=category,
-                        question=question.question,
-                        gold=question.answer,
-                        answer=answer.answer,
-                        abstained=answer.abstained,
-                        score=score_answer(answer, question.answer, category),
-                        evidence_tokens=answer.evidence_tokens,
-                        usd=answer.cost.usd,
-                        input_tokens=answer.cost.input_tokens,
-                        output_tokens=answer.cost.output_tokens,
-                        citations=len(answer.citations),
-                        seconds=time.perf_counter() - t0,
-                    )
-                )
+                now = question.asked_at or last_session
+                result = _one(memory, question, unit.unit_id, now, answer, score, judge, baseline)
+                result.category = category_of(question)
+                result.abstention_question = abstention_of(question)
+                results.append(result)
                 if progress is not None:
                     progress(len(results), total)
-    return QARun("LoCoMo", answerer, name, results, seconds=time.perf_counter() - started)
+    return QARun(dataset, answerer, name, results, seconds=time.perf_counter() - started)
 
 
-def render_qa_markdown(run: QARun) -> str:
-    s = run.summary()
-    lines = [
-        f"## {run.dataset} QA — {run.answerer} reader (embedder: {run.embedder or 'none'})",
-        "",
-        "| category | questions | F1 |",
-        "|---|---:|---:|",
-    ]
-    for number, data in s["categories"].items():
-        note = " (abstention)" if number == "5" else ""
-        lines.append(f"| {number} {data['name']}{note} | {data['questions']} | {data['f1']:.3f} |")
-    lines.append(f"| **overall (1-4)** | {s['overall_questions']} | **{s['overall_f1']:.3f}** |")
-    lines += [
-        "",
-        f"- abstention rate: {s['abstention_rate']:.1%} of all questions, {s['abstention_rate_scored']:.1%} of 1-4",
-        f"- evidence tokens per question ({s['tokenizer']}): mean {s['mean_evidence_tokens']:.0f},"
-        f" median {s['median_evidence_tokens']:.0f}",
-        f"- $ per question: {s['usd_per_question']:.5f}",
-        f"- run time: {s['seconds']:.1f} s for {s['questions']} questions",
-        "",
-    ]
-    return "\n".join(lines)
+def _one(
+    memory: Memory,
+    question: BenchQuestion,
+    unit_id: str,
+    now: datetime | None,
+    answer_fn_: AnswerFn,
+    score: ScoreFn,
+    judge: JudgeFn | None,
+    baseline: AnswerFn | None,
+) -> QAResult:
+    t0 = time.perf_counter()
+    answer = answer_fn_(memory, question.question, now)
+    seconds = time.perf_counter() - t0
+    result = QAResult(
+        qid=question.qid,
+        unit_id=unit_id,
+        category=question.category,
+        question=question.question,
+        gold=question.answer,
+        answer=answer.answer,
+        abstained=answer.abstained,
+        score=score(question, answer),
+        evidence_tokens=answer.evidence_tokens,
+        usd=answer.cost.usd,
+        input_tokens=answer.cost.input_tokens,
+        output_tokens=answer.cost.output_tokens,
+        citations=len(answer.citations),
+        seconds=seconds,
+        steps=answer.steps,
+        flags=list(answer.flags),
+    )
+    if judge is not None:
+        judgement = judge(question, answer)
+        if judgement is not None:
+            result.judge_correct = judgement.correct
+            result.judge_verdict = judgement.verdict
+            result.judge_error = judgement.error
+            result.judge_input_tokens = judgement.input_tokens
+            result.judge_output_tokens = judgement.output_tokens
+            result.judge_usd = judgement.usd
+    if baseline is not None:
+        offline = baseline(memory, question.question, now)
+        result.baseline_answer = offline.answer
+        result.baseline_score = score(question, offline)
+    return result
+
+
+def run_locomo_qa(
+    units: Sequence[BenchUnit],
+    embedder: Embedder | str | None = None,
+    answerer: str = "offline",
+    *,
+    answer: AnswerFn | None = None,
+    judge: LLMJudge | None = None,
+    baseline: AnswerFn | None = None,
+    budget_tokens: int = 1_000,
+    progress: Callable[[int, int], None] | None = None,
+) -> QARun:
+    """LoCoMo QA: official F1 per category, the judge's verdict on categories 1-4 when ``judge`` is given.
+
+    ``answer``: how to answer (default: the offline reader with ``budget_tokens``); ``baseline``: also answer with
+    this (the offline reader) and score it, for a run that compares an LLM with the offline figure.
+    """
+    answer = answer or answer_fn("offline", None, budget_tokens=budget_tokens, max_steps=0)
+
+    def score(question: BenchQuestion, given: Answer) -> float:
+        return score_answer(given, question.answer, category_number(question.category))
+
+    def judge_one(question: BenchQuestion, given: Answer) -> Judgement | None:
+        if judge is None or category_number(question.category) not in SCORED_CATEGORIES:
+            return None
+        return judge.locomo(question.question, question.answer or "", scoring_text(given))
+
+    run = run_qa(
+        units,
+        dataset="LoCoMo",
+        answerer=answerer,
+        answer=answer,
+        score=score,
+        embedder=embedder,
+        judge=judge_one if judge is not None else None,
+        baseline=baseline,
+        category_of=lambda q: str(category_number(q.category)),
+        abstention_of=lambda q: category_number(q.category) == 5,
+        progress=progress,
+    )
+    run.score_name = "f1"
+    run.category_names = {str(number): name for number, name in CATEGORY_NAMES.items()}
+    run.overall_categories = tuple(str(c) for c in SCORED_CATEGORIES)
+    run.judge = judge.name if judge is not None else None
+    return run

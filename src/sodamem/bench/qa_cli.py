@@ -1,0 +1,174 @@
+"""The QA side of ``sodamem bench locomo|longmemeval --qa``: its options and the thin glue that runs it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import click
+
+from sodamem.bench.qa_llm import ANSWERERS, answer_fn, open_llm
+from sodamem.bench.runner import BenchUnit
+from sodamem.embed.base import Embedder
+
+DEFAULT_BUDGET = {"offline": 1_000, "llm": 1_500, "llm-fake": 1_500}  # the readers' own defaults
+
+QA_OPTION_NAMES = (
+    "qa",
+    "answerer",
+    "model",
+    "judge",
+    "judge_model",
+    "replay",
+    "replay_only",
+    "budget",
+    "steps",
+    "baseline",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class QAOptions:
+    answerer: str = "offline"
+    model: str | None = None
+    judge: bool = False
+    judge_model: str | None = None
+    replay: Path | None = None
+    replay_only: bool = False
+    budget: int | None = None
+    steps: int = 3
+    baseline: bool = True
+
+    @classmethod
+    def pop_from(cls, options: dict[str, Any]) -> tuple[bool, QAOptions]:
+        """Take the QA options out of a click command's keyword arguments: (``--qa`` given, the options)."""
+        values = {name: options.pop(name) for name in QA_OPTION_NAMES if name in options}
+        qa = bool(values.pop("qa", False))
+        return qa, cls(**values)
+
+
+def qa_options(func: Any) -> Any:
+    """The QA options of ``bench locomo`` and ``bench longmemeval`` (used with ``--qa``)."""
+    options = [
+        click.option("--qa", is_flag=True, help="Question answering instead of retrieval (see docs/bench.md)."),
+        click.option(
+            "--answerer",
+            type=click.Choice(ANSWERERS),
+            default="offline",
+            show_default=True,
+            help="QA: the offline reader, the LLM loop (SODAMEM_LLM_*), or the LLM loop on the fake server.",
+        ),
+        click.option("--model", default=None, help="QA: the answering model (default $SODAMEM_LLM_MODEL)."),
+        click.option("--judge", is_flag=True, help="QA: also grade answers with the LLM judge (SODAMEM_LLM_*)."),
+        click.option("--judge-model", default=None, help="QA: the judge's model (default: the answering model)."),
+        click.option(
+            "--replay",
+            type=click.Path(dir_okay=False, path_type=Path),
+            default=None,
+            help="QA: record/replay cache of LLM replies (SQLite).",
+        ),
+        click.option("--replay-only", is_flag=True, help="QA: only replay recorded replies; never ask the server."),
+        click.option(
+            "--budget",
+            type=click.IntRange(min=1),
+            default=None,
+            help="QA: evidence token budget per question (default 1000 offline, 1500 LLM).",
+        ),
+        click.option(
+            "--steps",
+            type=click.IntRange(min=0),
+            default=3,
+            show_default=True,
+            help="QA: at most this many planner calls per question.",
+        ),
+        click.option(
+            "--baseline/--no-baseline",
+            default=True,
+            show_default=True,
+            help="QA with an LLM answerer: also score the offline reader on the same questions.",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def run_qa_cli(
+    dataset: Literal["locomo", "longmemeval"],
+    units: list[BenchUnit],
+    load_notes: dict[str, Any],
+    qa: QAOptions,
+    *,
+    data: Path,
+    embedder: Embedder | None,
+    limit: int | None,
+    json_out: Path | None,
+    report: Path | None,
+    plot: Path | None,
+) -> None:
+    """Run a QA benchmark and write what was asked for (markdown to stdout; JSON, report, plot to files)."""
+    from sodamem.bench.qa import run_locomo_qa
+    from sodamem.bench.qa_judge import LLMJudge
+    from sodamem.bench.qa_longmemeval import run_longmemeval_qa
+    from sodamem.bench.qa_report import plot_cost_accuracy, render_qa_markdown
+
+    units = units[:limit] if limit is not None else units
+    budget = qa.budget or DEFAULT_BUDGET[qa.answerer]
+    total = sum(len(u.questions) for u in units)
+    title = f"{'LoCoMo' if dataset == 'locomo' else 'LongMemEval'} QA ({qa.answerer})"
+    with (
+        open_llm(
+            qa.answerer,
+            judge=qa.judge,
+            model=qa.model,
+            judge_model=qa.judge_model,
+            replay=qa.replay,
+            replay_only=qa.replay_only,
+        ) as setup,
+        click.progressbar(length=total, label=title, file=sys.stderr, hidden=not sys.stderr.isatty()) as bar,
+    ):
+        answer = answer_fn(qa.answerer, setup.answer, budget_tokens=budget, max_steps=qa.steps)
+        offline_budget = qa.budget or DEFAULT_BUDGET["offline"]
+        with_baseline = qa.baseline and qa.answerer != "offline"
+        baseline = answer_fn("offline", None, budget_tokens=offline_budget, max_steps=0) if with_baseline else None
+        judge = LLMJudge(setup.judge) if setup.judge is not None else None
+        runner: Callable[..., Any] = run_locomo_qa if dataset == "locomo" else run_longmemeval_qa
+        run = runner(
+            units, embedder, qa.answerer, answer=answer, judge=judge, baseline=baseline, progress=_advance(bar)
+        )
+    run.model = setup.answer.config.model if setup.answer is not None else None
+    run.endpoint = setup.endpoint
+    calls = {role: c.tallies() for role, c in (("answer", setup.answer), ("judge", setup.judge)) if c is not None}
+    run.notes = {
+        **run.notes,
+        "data": data.name,
+        "budget_tokens": budget,
+        "max_steps": qa.steps if qa.answerer != "offline" else 0,
+        "llm_calls": calls,
+        **setup.notes,
+        **load_notes,
+    }
+    markdown = render_qa_markdown(run)
+    click.echo(markdown)
+    if json_out is not None:
+        json_out.write_text(json.dumps(run.to_dict()), "utf-8")
+    if report is not None:
+        notes = json.dumps({k: v for k, v in run.notes.items() if k != "llm_calls"})
+        report.write_text(f"# SodaMem QA benchmark\n\n{markdown}\nNotes: {notes}\n", "utf-8")
+    if plot is not None:
+        plot_cost_accuracy([run], plot)
+
+
+def _advance(bar: Any) -> Callable[[int, int], None]:
+    last = 0
+
+    def advance(done: int, _total: int) -> None:
+        nonlocal last
+        bar.update(done - last)
+        last = done
+
+    return advance
