@@ -109,6 +109,7 @@ def test_cli_locomo_qa_writes_json_report_and_plot(tmp_path: Path) -> None:
     result = CliRunner().invoke(bench, ["locomo", "--qa", *args, "--plot", str(plot)])
     assert result.exit_code == 0, result.output
     assert "overall (1-4)" in result.output and "offline answerer" in result.output
+    assert "answering used no LLM: 0 tokens and $0 per question" in result.output
     data = json.loads(out.read_text("utf-8"))
     assert data["summary"]["questions"] == 5 and len(data["results"]) == 5
     assert data["notes"]["budget_tokens"] == 1000 and data["notes"]["llm_calls"] == {}

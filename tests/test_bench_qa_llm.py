@@ -84,7 +84,9 @@ def judging_server_policy(body: dict[str, Any]) -> FakeReply:
 def test_llm_fake_measures_the_tokens_the_llm_path_sends(tmp_path: Path) -> None:
     out, plot = tmp_path / "qa.json", tmp_path / "qa.png"
     args = ["locomo", "--qa", "--data", str(locomo_fixture(tmp_path)), "--embedder", "fake", "--answerer", "llm-fake"]
-    result = CliRunner().invoke(bench, [*args, "--model", "gemini-2.0-flash", "--json", str(out), "--plot", str(plot)])
+    result = CliRunner().invoke(
+        bench, [*args, "--model", "gemini-2.0-flash", "--judge", "--json", str(out), "--plot", str(plot)]
+    )
     assert result.exit_code == 0, result.output
     assert "fake server (scripted replies, not a model" in result.output
     data = json.loads(out.read_text("utf-8"))
@@ -100,7 +102,11 @@ def test_llm_fake_measures_the_tokens_the_llm_path_sends(tmp_path: Path) -> None
         assert r["baseline_score"] is not None  # the offline reader scored on the same questions
     total_in = calls["planner_action"]["prompt_tokens"] + calls["reader_reply"]["prompt_tokens"]
     assert summary["answer_tokens"]["input"]["mean"] == pytest.approx(total_in / 5)
-    assert summary["model"] == "gemini-2.0-flash" and summary["judge"] is None and summary["judge_tokens"] is None
+    assert summary["model"] == "gemini-2.0-flash" and summary["judge"] == "llm:gemini-2.0-flash"
+    judge_calls = data["notes"]["llm_calls"]["judge"]["locomo_judgement"]
+    assert judge_calls["requests"] == 4 and summary["overall"]["judged"] == 4  # categories 1-4 only
+    assert summary["judge_tokens"]["input"]["mean"] == pytest.approx(judge_calls["prompt_tokens"] / 4)
+    assert summary["answer_tokens"]["input"]["mean"] != summary["judge_tokens"]["input"]["mean"]
     assert summary["overall"]["baseline_score"] is not None and "offline F1" in result.output
     assert plot.read_bytes().startswith(b"\x89PNG")
 

@@ -176,15 +176,19 @@ def render_qa_markdown(run: QARun) -> str:
         + (" — |" if baseline else "")
     )
     tokens = s["answer_tokens"]
-    lines += [
-        "",
-        f"- answer tokens per question (planner + reader, as the endpoint counts them): mean "
-        f"{tokens['total']['mean']:.0f} (input {tokens['input']['mean']:.0f}, output {tokens['output']['mean']:.0f}),"
-        f" median {tokens['total']['median']:.0f} (input {tokens['input']['median']:.0f},"
-        f" output {tokens['output']['median']:.0f}); LLM calls per question: mean {s['llm_steps']['mean']:.2f}",
-        f"- $ per question (answer): mean {s['usd_per_question']['answer']['mean']:.5f},"
-        f" median {s['usd_per_question']['answer']['median']:.5f}",
-    ]
+    if run.model is None:
+        lines += ["", "- answering used no LLM: 0 tokens and $0 per question"]
+    else:
+        lines += [
+            "",
+            f"- answer tokens per question (planner + reader, as the endpoint counts them): mean "
+            f"{tokens['total']['mean']:.0f} (input {tokens['input']['mean']:.0f}, output "
+            f"{tokens['output']['mean']:.0f}), median {tokens['total']['median']:.0f} (input "
+            f"{tokens['input']['median']:.0f}, output {tokens['output']['median']:.0f}); LLM calls per question: "
+            f"mean {s['llm_steps']['mean']:.2f}",
+            f"- $ per question (answer): mean {s['usd_per_question']['answer']['mean']:.5f},"
+            f" median {s['usd_per_question']['answer']['median']:.5f}",
+        ]
     if judged:
         j = s["judge_tokens"]
         lines.append(
@@ -248,7 +252,7 @@ def plot_cost_accuracy(runs: Sequence[QARun], path: str | Path, *, title: str | 
         accuracy, what = headline(summary)
         usd = summary["usd_per_question"]["answer"]["mean"]
         x = usd if usd > 0 else _ZERO_COST_X
-        cost = f"${usd:.5f}" if usd > 0 else "$0 (no priced LLM)"
+        cost = f"${usd:.5f}" if usd > 0 else "$0 (no priced LLM; drawn at the left edge)"
         label = f"this run: {run.answerer} ({run.model or 'no LLM'}): {accuracy:.1f}% {what}, {cost}"
         ax.scatter([x], [accuracy], marker="o", s=60, zorder=3, label=label)
     if runs:
