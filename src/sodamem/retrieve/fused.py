@@ -22,6 +22,7 @@ from sodamem.retrieve.fusion import reciprocal_rank_fusion
 from sodamem.retrieve.graph import GraphSettings, graph_hits
 from sodamem.retrieve.lexical import bm25_pieces_by_turn, bm25_turns
 from sodamem.retrieve.query import QueryAnalysis, analyze_query
+from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.store.sqlite import SQLiteStore
 from sodamem.store.vectors import VectorIndex
@@ -53,6 +54,9 @@ class FusedSettings:
     # Each turn also gets this share of the best mass among its session's other turns: evidence clusters in
     # sessions (dev split: 0 -> 0.4 took recall@10 any/all from 0.792 / 0.664 to 0.819 / 0.691).
     session_share: float = 0.4
+    gathering_session_share: float = 0.0  # the share for questions that gather items from many sessions
+    gathering_speaker_weight: float = 2.0
+    speaker_weight: float = 1.0  # mass x (1 + weight) for turns said by a speaker the question names
 
 
 def fused_settings(name: str) -> FusedSettings:
@@ -67,6 +71,8 @@ def fused_settings(name: str) -> FusedSettings:
         return replace(base, tunnels=ALL_TUNNELS - dropped)
     if name == "no-temporal":
         return replace(base, temporal_weight=0.0)
+    if name == "no-speaker":
+        return replace(base, speaker_weight=0.0)
     if name == "no-session":
         return replace(base, session_share=0.0)
     if name == "no-gates":
@@ -86,6 +92,7 @@ PRESET_NAMES = (
     "no-graph",
     "no-temporal",
     "no-session",
+    "no-speaker",
     "no-gates",
     "rrf",
 )
@@ -146,10 +153,19 @@ def fused_rank(
     else:
         contributions = [c for tunnel, r in rankings.items() for c in ranked(tunnel, r)]
         candidates = sorted({c.unit for c in contributions})
-        bonus = _temporal_bonus(conn, candidates, analysis, settings.temporal_weight)
+        bonus = combine_bonuses(
+            _temporal_bonus(conn, candidates, analysis, settings.temporal_weight),
+            _speaker_bonus(
+                conn,
+                candidates,
+                query,
+                settings.gathering_speaker_weight if analysis.gathers else settings.speaker_weight,
+            ),
+        )
         units = fuse_density(contributions, settings.density, _neighbors(conn, candidates), bonus)
-        if settings.session_share > 0:
-            units = _share_sessions(conn, units, settings.session_share)
+        share = settings.gathering_session_share if analysis.gathers else settings.session_share
+        if share > 0:
+            units = _share_sessions(conn, units, share)
     return FusedRanking(units[:k], analysis, match)
 
 
@@ -266,3 +282,14 @@ def _temporal_bonus(
             bonus.get(int(pk), 0.0), bonus_for(start, end, None, window, weight=weight, decay_days=decay)
         )
     return bonus
+
+
+def _speaker_bonus(conn: sqlite3.Connection, turn_pks: Sequence[int], query: str, weight: float) -> dict[int, float]:
+    if weight <= 0 or not turn_pks:
+        return {}
+    marks = ",".join("?" * len(turn_pks))
+    speaker_of = {
+        int(pk): str(speaker)
+        for pk, speaker in conn.execute(f"SELECT id, speaker FROM turns WHERE id IN ({marks})", list(turn_pks))
+    }
+    return speaker_bonus(speaker_of, named_speakers(query, set(speaker_of.values())), weight)

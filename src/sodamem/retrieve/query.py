@@ -13,6 +13,9 @@
   in Leeds?" is answered by the active fact, which already says whether she moved.
 * ``asks_when``: the answer is a time ("when", "what date/day/year/month...", "how long (ago)", "how many days
   ago", "since when").
+* ``gathers``: the question collects several items, usually said in different sessions ("how many", "both",
+  "in common", "what/which <plural noun>": "Which cities has John been to?", "What kinds of games ..."). A plural
+  is a word of 4+ letters ending in a single "s" within two words of what/which; "what is/was" are not cues.
 * ``entities``: the user's entities whose name or alias (``entity_aliases`` keys, i.e. ``entity_key`` forms) equals
   a run of whole words of the question, case-insensitive, possessives folded ("Caroline's" finds Caroline, and
   "Caroline's sister" also finds whoever is known by that alias). A match inside a longer match is dropped
@@ -49,6 +52,11 @@ _WHEN = re.compile(
     rf"|how\s+long(?:\s+ago)?|how\s+many\s+{_UNIT}(?:\s+ago)?|how\s+recently|how\s+(?:soon|often)\s+after)\b",
     re.IGNORECASE,
 )
+_GATHERS = re.compile(
+    r"\b(?:how\s+many|both|in\s+common|(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?"
+    r"(?:[a-z-]+\s+){0,2}?[a-z-]{3,}(?<!s)s\b(?!\s+(?:is|was)\b))",
+    re.IGNORECASE,
+)
 _GRANULARITY_ORDER = {g: i for i, g in enumerate(TimeGranularity)}
 
 
@@ -72,6 +80,7 @@ class QueryAnalysis:
     history_intent: bool
     history_cues: tuple[str, ...]  # the words that set history_intent, lower-cased
     asks_when: bool
+    gathers: bool
     entities: tuple[EntityMatch, ...]
 
 
@@ -94,6 +103,7 @@ def analyze_query(
         history_intent=bool(cues),
         history_cues=cues,
         asks_when=bool(when),
+        gathers=_GATHERS.search(text) is not None,
         entities=find_entities(conn, user, text) if conn is not None else (),
     )
 
