@@ -72,10 +72,56 @@ def test_current_state_gives_the_active_value_and_what_it_replaced(memory: Memor
     assert_citations_verify(memory, before)
 
 
-def test_other_questions_get_the_best_cited_piece(memory: Memory) -> None:
+def test_other_questions_get_a_short_span_of_the_best_cited_sentence(memory: Memory) -> None:
     answer = answer_offline(memory, "What food does Maya love?", now=NOW)
-    assert "spicy food" in answer.answer
+    assert answer.answer == "spicy food"
+    assert answer.detail == "Maya: I live in Leeds and I love spicy food."
     assert_citations_verify(memory, answer)
+    assert answer.citations[0].quote == "I live in Leeds and I love spicy food."
+
+
+@pytest.fixture()
+def dialogue() -> Iterator[Memory]:
+    turns = [
+        ("Maya", "I adopted a puppy last week. His name is Rex and he loves the beach."),
+        ("Sam", "Cute! I have three cats and a parrot called Kiwi."),
+        ("Maya", 'I finished reading "The Hobbit" yesterday.'),
+        ("Sam", "I never went to Paris, but I visited Rome in May."),
+    ]
+    with Memory(":memory:", embedder="fake") as mem:
+        mem.ingest(
+            [
+                Session(
+                    "d1",
+                    datetime(2024, 3, 1, 19),
+                    tuple(Turn(i, who, text, f"d1:{i}") for i, (who, text) in enumerate(turns)),
+                )
+            ]
+        )
+        yield mem
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What did Maya adopt?", "puppy"),
+        ("How many cats does Sam have?", "three"),
+        ("What book did Maya finish?", "The Hobbit"),
+        ("Did Sam go to Paris?", "No"),
+    ],
+)
+def test_short_answers_by_question_kind(dialogue: Memory, question: str, expected: str) -> None:
+    answer = answer_offline(dialogue, question, now=NOW)
+    assert answer.answer == expected and not answer.abstained
+    assert_citations_verify(dialogue, answer)
+    assert expected in answer.detail or expected in ("Yes", "No")
+
+
+def test_a_question_pinning_another_speakers_words_on_someone_abstains(dialogue: Memory) -> None:
+    answer = answer_offline(dialogue, "What pet did Sam adopt?", now=NOW)  # Maya adopted the puppy, not Sam
+    assert answer.abstained and answer.flags == ("offline", "abstain:said_by_another_speaker")
+    assert not answer.citations
+    assert not answer_offline(dialogue, "What did Maya adopt?", now=NOW).abstained
 
 
 def test_unrelated_question_abstains(memory: Memory) -> None:

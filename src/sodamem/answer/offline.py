@@ -5,9 +5,14 @@
 * current-state questions (where someone lives or works, their job, diet, studies, relationship, where they come
   from, a favourite ...; matched by keywords to functional predicates): the active fact's value and what it replaced
   (from ``Memory.history``); with a history cue ("used to", "before") the value it replaced.
-* otherwise: the best cited piece.
-* abstains ("not in memory") when there is no hit, or the best hit shares no content word with the question and the
-  question names no known entity.
+* otherwise: a short span of the best supported sentence (``answer/support.py`` ranks the sentences of the top
+  hits, ``answer/spans.py`` cuts the span: the noun phrase after the matched verb, a number for "how many", a name
+  for "who", a quoted title, "yes"/"no" for a yes/no question); several spans, comma-separated, when the question
+  asks for several things. The whole sentence and its speaker are in ``Answer.detail``, the sentence is cited.
+  When the question names one of the people talking, only that person's sentences are read.
+* abstains ("not in memory") when there is no hit, when the best hit shares no content word with the question and
+  the question names no known entity, or when the question names one of the people talking and the words that
+  match it were said by someone else (the usual shape of a question about a thing that never happened to them).
 
 Every citation is a literal span: ``quote == turn text[char_start:char_end]``.
 """
@@ -16,8 +21,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
+from sodamem.answer.dates import human_day, human_span
+from sodamem.answer.spans import answer_span, asks_for_a_list, question_kind, question_stems, yes_or_no
+from sodamem.answer.state import state_predicates
+from sodamem.answer.support import (
+    Sentence,
+    distinct_turns,
+    rank_sentences,
+    said_by_someone_else,
+    speakers_named,
+    word_weights,
+)
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.bench.metrics import count_tokens
 from sodamem.bench.porter import stem
@@ -27,52 +43,18 @@ from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.fts_query import STOPWORDS
 from sodamem.retrieve.pack import EvidenceItem, ResolvedTime, build_pack
 from sodamem.retrieve.query import QueryAnalysis, analyze_query
-from sodamem.retrieve.temporal import parse_iso
+
+__all__ = ["answer_offline", "human_day", "human_span"]
 
 TOP_HITS = 5  # how deep the when-reader looks for a dated fact
+# Abstain when another speaker's sentence covers this share of the question's words and the named person's best
+# covers less than OTHER_SPEAKER_MARGIN below it (tuned on the LoCoMo dev split, docs/bench.md).
+OTHER_SPEAKER_COVERAGE = 0.3
+OTHER_SPEAKER_MARGIN = 0.2
+SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hits
+SPEAKER_CHECK_DEPTH = 40  # who said what is compared over this many (the search lifts the named person's turns)
+LIST_ITEMS = 3  # a question asking for several things gets spans from up to this many sentences
 _WORD = re.compile(r"[^\W_]+")
-
-# question keywords -> the functional predicates they ask about (a trailing "*" is a prefix)
-STATE_KEYWORDS: dict[str, tuple[str, ...]] = {
-    "live": ("lives_in",),
-    "lives": ("lives_in",),
-    "living": ("lives_in",),
-    "reside": ("lives_in",),
-    "resides": ("lives_in",),
-    "moved": ("lives_in",),
-    "move": ("lives_in",),
-    "work": ("works_at", "job"),
-    "works": ("works_at", "job"),
-    "working": ("works_at", "job"),
-    "employer": ("works_at",),
-    "employed": ("works_at",),
-    "company": ("works_at",),
-    "job": ("job", "works_at"),
-    "occupation": ("job",),
-    "profession": ("job",),
-    "career": ("job",),
-    "eat": ("diet",),
-    "eats": ("diet",),
-    "diet": ("diet",),
-    "vegan": ("diet",),
-    "vegetarian": ("diet",),
-    "study": ("studies_at", "studies"),
-    "studies": ("studies_at", "studies"),
-    "studying": ("studies_at", "studies"),
-    "school": ("studies_at",),
-    "university": ("studies_at",),
-    "college": ("studies_at",),
-    "relationship": ("relationship_status",),
-    "married": ("relationship_status",),
-    "single": ("relationship_status",),
-    "dating": ("relationship_status",),
-    "from": ("comes_from", "grew_up_in"),
-    "grew": ("grew_up_in",),
-    "age": ("age",),
-    "old": ("age",),
-    "favorite": ("favorite_*", "favourite_*"),
-    "favourite": ("favorite_*", "favourite_*"),
-}
 
 
 def answer_offline(
@@ -110,12 +92,20 @@ class _Reader:
             return self._abstain("no evidence")
         if not self.analysis.entities and not _overlap(self._content_stems(), self.hits[0].turn_text):
             return self._abstain("unrelated")
-        if self.analysis.asks_when:
+        named = self._named_speaker()
+        stems = self._support_stems()
+        everyone = rank_sentences(stems, self.hits, word_weights(stems, self.hits), depth=SPEAKER_CHECK_DEPTH)
+        if named is not None and said_by_someone_else(everyone, named, OTHER_SPEAKER_COVERAGE, OTHER_SPEAKER_MARGIN):
+            return self._abstain("said_by_another_speaker")
+        top = [s for s in everyone if s.rank < SENTENCE_DEPTH]
+        # only the named person's own words when the question names one of the people talking (and they said any)
+        sentences = [s for s in top if s.speaker == named] or top
+        if self.analysis.asks_when and question_kind(self.question) not in ("how_long", "how_many"):
             return self._when()
         state = self._current_state()
         if state is not None:
             return state
-        return self._best_piece()
+        return self._short_answer(sentences)
 
     # -- the three readers ---------------------------------------------------------------------------------------
 
@@ -146,7 +136,7 @@ class _Reader:
         )
 
     def _current_state(self) -> Answer | None:
-        wanted = self._state_predicates()
+        wanted = state_predicates(self.question)
         if not wanted:
             return None
         facts = self._facts_for(wanted)
@@ -170,29 +160,47 @@ class _Reader:
         citations = [_fact_citation(f, s) for f in cited for s in f.sources]
         return self._answer(text, citations)
 
-    def _best_piece(self) -> Answer:
-        """The best-ranked statement among the top hits that shares a content word with the question (a question
-        back rarely answers); the top hit when none does."""
-        content = self._content_stems()
-        top = self.hits[:TOP_HITS]
-        statements = [h for h in top if not h.text.rstrip().endswith("?")]
-        hit = next((h for h in statements if _overlap(content, h.text)), statements[0] if statements else top[0])
-        turn = self._turn_item(hit)
-        return self._answer(" ".join(hit.text.split()), [self._hit_citation(hit, turn.id if turn else "")])
+    def _short_answer(self, sentences: list[Sentence]) -> Answer:
+        """The span of the best supported sentence that answers the question (the whole sentence in ``detail``);
+        a question asking for several things gets the spans of the best few sentences, comma-separated."""
+        if not sentences:
+            hit = self.hits[0]
+            turn = self._turn_item(hit)
+            return self._answer(" ".join(hit.text.split()), [self._hit_citation(hit, turn.id if turn else "")])
+        kind = question_kind(self.question)
+        count = LIST_ITEMS if asks_for_a_list(self.question) else 1
+        chosen = distinct_turns(sentences, count)
+        spans: list[str] = []
+        best = chosen[0]
+        if kind == "yes_no":
+            spans.append(yes_or_no(best.text))
+        for sentence in chosen if kind != "yes_no" else ():
+            start, end = answer_span(self.question, sentence.text, kind)
+            span = " ".join(sentence.text[start:end].split())
+            if span and span not in spans:
+                spans.append(span)
+        citations = [self._sentence_citation(s) for s in chosen]
+        detail = f"{best.speaker}: {' '.join(best.text.split())}"
+        return self._answer(", ".join(spans), citations, detail=detail)
+
+    # -- which sentences, and whether they answer ----------------------------------------------------------------
+
+    def _named_speaker(self) -> str | None:
+        """The one person talking whom the question names (None for none or several, or a one-voice memory)."""
+        speakers = {h.speaker for h in self.hits}
+        named = speakers_named(self.question, self.hits)
+        return named[0] if len(named) == 1 and len(speakers) > 1 else None
+
+    def _support_stems(self) -> set[str]:
+        names = {w for speaker in {h.speaker for h in self.hits} for w in question_stems(speaker)}
+        content = self._content_stems() & question_stems(self.question)
+        return (content - names) or content
 
     # -- helpers ---------------------------------------------------------------------------------------------------
 
     def _content_stems(self) -> set[str]:
         words = {w.lower() for term in self.analysis.content_terms for w in _WORD.findall(term)}
         return {stem(w) for w in words if w not in STOPWORDS}
-
-    def _state_predicates(self) -> tuple[str, ...]:
-        words = [w.lower() for w in _WORD.findall(self.question)]
-        found: dict[str, None] = {}
-        for word in words:
-            for predicate in STATE_KEYWORDS.get(word, ()):
-                found.setdefault(predicate)
-        return tuple(found)
 
     def _facts_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
         def fits(fact: FactRecord) -> bool:
@@ -254,6 +262,19 @@ class _Reader:
             hit.turn_text[hit.char_start : hit.char_end],
         )
 
+    def _sentence_citation(self, sentence: Sentence) -> AnswerCitation:
+        hit = sentence.hit
+        turn = self._turn_item(hit)
+        return AnswerCitation(
+            turn.id if turn else "",
+            hit.session_id,
+            hit.turn_index,
+            hit.turn_id,
+            sentence.start,
+            sentence.end,
+            hit.turn_text[sentence.start : sentence.end],
+        )
+
     def _answer(self, text: str, citations: list[AnswerCitation], detail: str = "") -> Answer:
         unique = tuple(dict.fromkeys(citations))
         return Answer(
@@ -304,33 +325,3 @@ def _said(expression: str | None, said_at: str) -> str:
     if expression:
         return f"from '{' '.join(expression.split())}', said {said}"
     return f"said {said}"
-
-
-def _day(value: datetime) -> str:
-    return f"{value.day} {value:%B %Y}"
-
-
-def human_day(value: str) -> str:
-    """``2023-05-08T13:56:00`` -> ``8 May 2023`` (LoCoMo's own form); unparsable values as given."""
-    parsed = parse_iso(value)
-    return _day(parsed) if parsed is not None else value
-
-
-def human_span(start: str, end: str | None) -> str:
-    """An interval as a person says it: ``7 May 2023``, ``May 2023``, ``2023`` or ``1 May 2023 to 7 May 2023``."""
-    first = parse_iso(start)
-    after = parse_iso(end) if end else None
-    if first is None:
-        return start
-    if after is None or after <= first:
-        return _day(first)
-    last = after - timedelta(microseconds=1)
-    if first.date() == last.date():
-        return _day(first)
-    whole_days = (first.hour, first.minute, after.hour, after.minute) == (0, 0, 0, 0)
-    if whole_days and first.day == 1 and after.day == 1:
-        if (first.year, first.month) == (last.year, last.month):
-            return f"{first:%B %Y}"
-        if (first.month, after.month, after.year) == (1, 1, first.year + 1):
-            return f"{first.year}"
-    return f"{_day(first)} to {_day(last)}"

@@ -1,0 +1,286 @@
+"""Short answers cut from one evidence sentence (pure functions, no memory access).
+
+A question's kind (who, where, how many, why, ...) and its content words decide which span of the sentence answers
+it: the sentence is cut into runs of words that the question does not already say (a question's own words are the
+part the asker knows), each run is trimmed of filler at both ends, and the run that best fits the question's kind
+wins — a number for "how many", a name for "who", a place after "in"/"at" for "where", a quoted title, the words
+right after the matched verb. LoCoMo's gold answers are short noun phrases, so a span scores far higher than the
+whole sentence under token F1. The span is always a literal slice of the sentence (property-tested), so it can be
+cited as it stands; when no run is worth taking, the whole sentence is the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from sodamem.bench.porter import stem
+from sodamem.retrieve.fts_query import STOPWORDS
+
+QuestionKind = Literal["who", "where", "when", "how_many", "how_long", "why", "how", "yes_no", "what"]
+
+WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_NUMBER_WORDS = frozenset(
+    """one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen twenty thirty forty
+    fifty hundred thousand once twice couple few several dozen first second third""".split()
+)
+_DURATION_WORDS = frozenset(
+    "second seconds minute minutes hour hours day days week weeks month months year years decade decades".split()
+)
+# Words that carry no answer on their own: stopwords, contractions and conversational filler.
+FILLER = STOPWORDS | frozenset(
+    """i've i'm i'll i'd it's that's there's you're you've we're we've they're can't don't didn't wasn't isn't
+    really also super pretty quite lot lots thing things stuff got get gets getting yeah yes wow oh hey thanks
+    thank like definitely totally actually always still even much many well sure kind sort bit way ve ll
+    re d m gonna wanna""".split()
+)
+_PLACE_PREPOSITIONS = frozenset("in at to from near around visited visit".split())
+_REASON_MARKERS = ("because", "since", "so that", "due to", "thanks to")
+_MANNER_MARKERS = ("by", "with", "through")
+# A run ends at clause punctuation: the answer is rarely spread over two clauses.
+_CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]—–\"“”]|\s-\s")
+# Time words rarely belong to a non-temporal answer; they end a run.
+_TIME_WORDS = frozenset(
+    """yesterday today tonight tomorrow last next ago recently lately week weeks weekend month months year years
+    morning afternoon evening night""".split()
+)
+_KIND_OF = frozenset("kind kinds type types sort sorts of".split())
+_YES_NO_START = frozenset("is are was were do does did can could would will should has have had might may".split())
+MAX_SPAN_WORDS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    start: int
+    end: int
+    word: str  # lower-cased
+    stem: str
+
+
+def tokens(text: str) -> list[Token]:
+    """The words of ``text`` with their offsets (contractions stay one word: "I've")."""
+    out: list[Token] = []
+    for match in WORD.finditer(text):
+        word = match.group().lower().replace("’", "'")
+        word = word[:-2] if word.endswith("'s") else word  # "Jon's" is Jon
+        out.append(Token(match.start(), match.end(), word, stem(word)))
+    return out
+
+
+def question_stems(question: str) -> set[str]:
+    """The stems of the question's content words (filler and stopwords left out)."""
+    return {t.stem for t in tokens(question) if t.word not in FILLER}
+
+
+def question_kind(question: str) -> QuestionKind:
+    """What sort of answer ``question`` wants, from its wh-word (the first one found) or its auxiliary opening."""
+    words = [t.word for t in tokens(question)]
+    if not words:
+        return "what"
+    for i, word in enumerate(words):
+        after = words[i + 1] if i + 1 < len(words) else ""
+        if word in ("who", "whom", "whose"):
+            return "who"
+        if word == "where":
+            return "where"
+        if word == "when" or (word == "what" and after in ("year", "month", "day", "date", "time")):
+            return "when"
+        if word == "why":
+            return "why"
+        if word == "how":
+            if after in ("many", "much"):
+                return "how_many"
+            if after in ("long", "often", "old", "far"):
+                return "how_long"
+            return "how"
+        if word in ("what", "which"):
+            return "what"
+    return "yes_no" if words[0] in _YES_NO_START else "what"
+
+
+def asks_for_a_list(question: str) -> bool:
+    """Whether the question asks for several things ("which cities", "what activities", "what are the names")."""
+    words = [t.word for t in tokens(question)]
+    for i, word in enumerate(words[:-1]):
+        if word not in ("what", "which"):
+            continue
+        if words[i + 1] in ("are", "were"):
+            return True
+        head = head_noun(question) or ""
+        return head.endswith("s") and not head.endswith(("ss", "us", "is"))
+    return False
+
+
+def head_noun(question: str) -> str | None:
+    """The thing a what/which question asks about ("What kind of art ..." -> "art"), lower-cased."""
+    words = [t.word for t in tokens(question)]
+    for i, word in enumerate(words[:-1]):
+        if word in ("what", "which"):
+            following = [w for w in words[i + 1 : i + 5] if w not in _KIND_OF]
+            head = following[0] if following else ""
+            return head if head and head not in FILLER else None
+    return None
+
+
+_NEGATIONS = frozenset("not no never nope".split())  # and any "n't" word
+
+
+def yes_or_no(sentence: str) -> str:
+    """The reply a supporting statement gives to a yes/no question: "No" when it is negated, else "Yes"."""
+    return "No" if any(t.word in _NEGATIONS or t.word.endswith("n't") for t in tokens(sentence)) else "Yes"
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    tokens: tuple[Token, ...]
+    after_question_word: bool  # the run follows one of the question's words (the object of the matched verb)
+    before_head: bool  # the run ends with the question's head noun ("fantasy literature forum" for "what forum")
+    quoted: bool
+
+
+def answer_span(question: str, sentence: str, kind: QuestionKind | None = None) -> tuple[int, int]:
+    """The ``(start, end)`` of the part of ``sentence`` that answers ``question``; ``(0, len(sentence))`` when no
+    shorter part fits. Always ``0 <= start < end <= len(sentence)`` for a sentence with a word in it."""
+    kind = kind or question_kind(question)
+    words = tokens(sentence)
+    if not words:
+        return 0, len(sentence)
+    asked = question_stems(question)
+    if kind == "why":
+        return _after_marker(sentence, words, _REASON_MARKERS) or _whole(sentence, words)
+    if kind == "how":  # a manner: the "by ..." clause, else the whole statement (runs lose half its F1 here)
+        return _after_marker(sentence, words, _MANNER_MARKERS) or _whole(sentence, words)
+    head = head_noun(question)
+    runs = _runs(sentence, words, asked, stem(head) if head else None, cut_at_time=kind != "how_long")
+    scored = [(_score(run, kind, sentence), -n, run) for n, run in enumerate(runs)]
+    scored = [s for s in scored if s[0] > 0]
+    if not scored:
+        return _whole(sentence, words)
+    best = max(scored, key=lambda s: (s[0], s[1]))[2]
+    return _trimmed(sentence, best)
+
+
+def _whole(sentence: str, words: list[Token]) -> tuple[int, int]:
+    return words[0].start, _close_quote(sentence, words[-1].end)
+
+
+def _runs(sentence: str, words: list[Token], asked: set[str], head: str | None, cut_at_time: bool) -> list[_Run]:
+    """Maximal runs of words the question does not hold, cut at clause punctuation (and at time words when
+    ``cut_at_time``: "a puppy last week" is "a puppy"), trimmed of filler; a run directly before the question's head
+    noun keeps it ("spicy" + "food" for "what food ...")."""
+    runs: list[_Run] = []
+    current: list[Token] = []
+    after_question = False
+    previous_asked = False
+    with_head = False
+
+    def close() -> None:
+        nonlocal current, with_head
+        content = [t for t in current if t.word not in FILLER]
+        if content:
+            quoted = _is_quoted(sentence, current[0].start, current[-1].end)
+            first = 0 if quoted else current.index(content[0])  # a quoted title stays whole: "The Hobbit"
+            last = current.index(content[-1])
+            kept = tuple(current[first : last + 1])
+            runs.append(_Run(kept, after_question, with_head, quoted))
+        current = []
+        with_head = False
+
+    for i, token in enumerate(words):
+        gap = sentence[words[i - 1].end : token.start] if i else ""
+        if current and _CLAUSE_BREAK.search(gap):
+            close()
+            after_question = False
+        if token.stem in asked and token.word not in FILLER:
+            if token.stem == head and current and current[-1].word not in FILLER and not gap.strip():
+                current.append(token)
+                with_head = True
+                close()
+                previous_asked = False
+                continue
+            close()
+            previous_asked = True
+            continue
+        if cut_at_time and token.word in _TIME_WORDS:
+            close()
+            previous_asked = False
+            continue
+        if not current:
+            after_question = previous_asked or (after_question and token.word in FILLER)
+        if token.word not in FILLER:
+            previous_asked = False
+        current.append(token)
+    close()
+    return runs
+
+
+def _score(run: _Run, kind: QuestionKind, sentence: str) -> float:
+    content = [t for t in run.tokens if t.word not in FILLER]
+    score = min(len(content), 3) * 1.0
+    if len(run.tokens) > MAX_SPAN_WORDS:
+        score -= 0.5 * (len(run.tokens) - MAX_SPAN_WORDS)
+    if run.after_question_word:
+        score += 1.5
+    if run.before_head:
+        score += 2.5
+    if run.quoted:
+        score += 2.0
+    capitalised = [t for t in content if sentence[t.start].isupper() and t.start > 0]
+    numbers = [t for t in run.tokens if t.word.isdigit() or t.word in _NUMBER_WORDS]
+    if kind == "how_many":
+        score += 4.0 if numbers else -1.0
+    elif kind == "how_long":
+        score += 4.0 if numbers and any(t.word in _DURATION_WORDS for t in run.tokens) else (2.0 if numbers else 0.0)
+    elif kind == "who":
+        score += 3.0 if capitalised else 0.0
+    elif kind == "where":
+        before = sentence[: run.tokens[0].start].split()
+        after_place_word = bool(before) and before[-1].lower() in _PLACE_PREPOSITIONS
+        score += (2.0 if capitalised else 0.0) + (2.0 if after_place_word else 0.0)
+    elif capitalised:
+        score += 0.5
+    return score
+
+
+def _trimmed(sentence: str, run: _Run) -> tuple[int, int]:
+    kept = run.tokens[:MAX_SPAN_WORDS] if len(run.tokens) > MAX_SPAN_WORDS else run.tokens
+    while len(kept) > 1 and kept[-1].word in FILLER:
+        kept = kept[:-1]
+    start, end = kept[0].start, kept[-1].end
+    if run.quoted:
+        return start, end
+    return start, _close_quote(sentence, end) if _opens_quote(sentence, start) else end
+
+
+def _after_marker(sentence: str, words: list[Token], markers: tuple[str, ...]) -> tuple[int, int] | None:
+    """The clause that follows the first marker word ("because ...", "by ..."), up to the next sentence end."""
+    lowered = [t.word for t in words]
+    for marker in markers:
+        parts = marker.split()
+        for i in range(len(lowered) - len(parts)):
+            if lowered[i : i + len(parts)] == parts:
+                rest = words[i + len(parts) :]
+                end = next(
+                    (
+                        rest[j].end
+                        for j in range(len(rest) - 1)
+                        if re.search(r"[.!?;]", sentence[rest[j].end : rest[j + 1].start])
+                    ),
+                    rest[-1].end,
+                )
+                start = words[i].start if marker in _MANNER_MARKERS else rest[0].start
+                return start, end
+    return None
+
+
+def _is_quoted(sentence: str, start: int, end: int) -> bool:
+    return _opens_quote(sentence, start) and end < len(sentence) and sentence[end] in "\"”'’"
+
+
+def _opens_quote(sentence: str, start: int) -> bool:
+    return start > 0 and sentence[start - 1] in "\"“'‘"
+
+
+def _close_quote(sentence: str, end: int) -> int:
+    return end + 1 if end < len(sentence) and sentence[end] in '"”' else end

@@ -1,0 +1,58 @@
+"""Which functional predicates a current-state question asks about ("where does Maya live" -> lives_in)."""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[^\W_]+")
+
+# question keywords -> the functional predicates they ask about (a trailing "*" is a prefix)
+STATE_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "live": ("lives_in",),
+    "lives": ("lives_in",),
+    "living": ("lives_in",),
+    "reside": ("lives_in",),
+    "resides": ("lives_in",),
+    "moved": ("lives_in",),
+    "move": ("lives_in",),
+    "work": ("works_at", "job"),
+    "works": ("works_at", "job"),
+    "working": ("works_at", "job"),
+    "employer": ("works_at",),
+    "employed": ("works_at",),
+    "company": ("works_at",),
+    "job": ("job", "works_at"),
+    "occupation": ("job",),
+    "profession": ("job",),
+    "career": ("job",),
+    "eat": ("diet",),
+    "eats": ("diet",),
+    "diet": ("diet",),
+    "vegan": ("diet",),
+    "vegetarian": ("diet",),
+    "study": ("studies_at", "studies"),
+    "studies": ("studies_at", "studies"),
+    "studying": ("studies_at", "studies"),
+    "school": ("studies_at",),
+    "university": ("studies_at",),
+    "college": ("studies_at",),
+    "relationship": ("relationship_status",),
+    "married": ("relationship_status",),
+    "single": ("relationship_status",),
+    "dating": ("relationship_status",),
+    "from": ("comes_from", "grew_up_in"),
+    "grew": ("grew_up_in",),
+    "age": ("age",),
+    "old": ("age",),
+    "favorite": ("favorite_*", "favourite_*"),
+    "favourite": ("favorite_*", "favourite_*"),
+}
+
+
+def state_predicates(question: str) -> tuple[str, ...]:
+    """The predicates ``question``'s keywords point to, in the order they appear (a trailing "*" is a prefix)."""
+    found: dict[str, None] = {}
+    for word in (w.lower() for w in _WORD.findall(question)):
+        for predicate in STATE_KEYWORDS.get(word, ()):
+            found.setdefault(predicate)
+    return tuple(found)

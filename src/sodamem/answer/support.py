@@ -1,0 +1,105 @@
+"""How well each evidence sentence supports a question, and whether the evidence answers it at all (pure functions).
+
+Support is the share of the question's content words a sentence holds, each word weighted by how rare it is among
+the retrieved turns (a word every hit shares tells nothing). Names of the people talking are left out of it: they
+are matched against who said the sentence instead. In a dialogue a question about one person ("What did Melanie
+paint?") is answered by that person's own words in the great majority of cases; when the words that match the
+question best were said by someone else, the memory most likely holds the other person's story, and the reader
+says "not in memory" rather than pinning it on the wrong person.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sodamem.answer.spans import tokens
+from sodamem.ingest.pieces import split_pieces
+from sodamem.records import SearchHit
+
+SENTENCE_DEPTH = 10  # how many of the top hits the sentences are drawn from
+# Sentence ranking, tuned on the LoCoMo dev split: a sentence's own coverage decides; the hit's rank breaks near-ties
+# (more weight on rank, or on the whole turn's coverage, or on the piece the search cited, each lowered F1).
+RANK_WEIGHT = 0.1
+QUESTION_PENALTY = 0.3  # a question back rarely answers
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """One sentence of a retrieved turn: ``hit.turn_text[start:end] == text``."""
+
+    rank: int  # the hit's rank, 0 = best
+    hit: SearchHit
+    start: int
+    end: int
+    text: str
+    coverage: float  # the weighted share of the question's content words in this sentence, 0..1
+    score: float  # coverage and the hit's rank together
+
+    @property
+    def speaker(self) -> str:
+        return self.hit.speaker
+
+
+def speakers_named(question: str, hits: Sequence[SearchHit]) -> tuple[str, ...]:
+    """The people talking in ``hits`` whom ``question`` names (by any word of their name, possessives too)."""
+    asked = {t.word for t in tokens(question)}
+    named: dict[str, None] = {}
+    for hit in hits:
+        parts = {t.word for t in tokens(hit.speaker)}
+        if parts and parts & asked:
+            named.setdefault(hit.speaker)
+    return tuple(named)
+
+
+def word_weights(stems: set[str], hits: Sequence[SearchHit]) -> dict[str, float]:
+    """Inverse document frequency of each question stem over the hits' turns (smoothed, always > 0)."""
+    turns = [{t.stem for t in tokens(hit.turn_text)} for hit in hits]
+    n = len(turns)
+    return {s: math.log((n + 1) / (0.5 + sum(s in turn for turn in turns))) + 0.1 for s in stems}
+
+
+def rank_sentences(
+    stems: set[str], hits: Sequence[SearchHit], weights: dict[str, float], depth: int = SENTENCE_DEPTH
+) -> list[Sentence]:
+    """The sentences of the top ``depth`` hits, best supported first."""
+    total = sum(weights.get(s, 0.0) for s in stems) or 1.0
+
+    def coverage(text: str) -> float:
+        found = {t.stem for t in tokens(text)} & stems
+        return sum(weights.get(s, 0.0) for s in found) / total
+
+    out: list[Sentence] = []
+    for rank, hit in enumerate(hits[:depth]):
+        for piece in split_pieces(hit.turn_text):
+            own = coverage(piece.text)
+            score = own + RANK_WEIGHT / (1 + rank)
+            if piece.text.rstrip().endswith("?"):
+                score -= QUESTION_PENALTY
+            out.append(Sentence(rank, hit, piece.char_start, piece.char_end, piece.text, own, score))
+
+    out.sort(key=lambda s: (-s.score, s.rank, s.start))
+    return out
+
+
+def said_by_someone_else(sentences: Sequence[Sentence], named: str, coverage: float, margin: float) -> bool:
+    """Whether someone other than ``named`` said the words that match the question (a share ``coverage`` or more of
+    them) while ``named``'s best sentence matches at least ``margin`` less."""
+    others = max((s.coverage for s in sentences if s.speaker != named), default=0.0)
+    own = max((s.coverage for s in sentences if s.speaker == named), default=0.0)
+    return others >= coverage and own < others - margin
+
+
+def distinct_turns(sentences: Sequence[Sentence], count: int) -> list[Sentence]:
+    """The first ``count`` sentences, at most one per turn."""
+    chosen: list[Sentence] = []
+    seen: set[tuple[str, int]] = set()
+    for sentence in sentences:
+        key = (sentence.hit.session_id, sentence.hit.turn_index)
+        if key not in seen:
+            seen.add(key)
+            chosen.append(sentence)
+        if len(chosen) == count:
+            break
+    return chosen

@@ -1,0 +1,112 @@
+"""Short answer spans: question kinds, the span each kind picks, and that a span is always a slice of its sentence."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sodamem.answer.spans import answer_span, asks_for_a_list, head_noun, question_kind, yes_or_no
+
+
+def span(question: str, sentence: str) -> str:
+    start, end = answer_span(question, sentence)
+    return sentence[start:end]
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Who gave Maya the book?", "who"),
+        ("Where did Caroline move from?", "where"),
+        ("When did Maya go hiking?", "when"),
+        ("What year did Jon open his studio?", "when"),
+        ("How many kids does Melanie have?", "how_many"),
+        ("How long has Jon been dancing?", "how_long"),
+        ("Why did Gina close her shop?", "why"),
+        ("How does Melanie relax?", "how"),
+        ("Did Sam go to Paris?", "yes_no"),
+        ("What food does Maya love?", "what"),
+        ("Tell me Maya's favourite food.", "what"),
+    ],
+)
+def test_question_kind(question: str, kind: str) -> None:
+    assert question_kind(question) == kind
+
+
+def test_head_noun_and_lists() -> None:
+    assert head_noun("What kind of art does Caroline make?") == "art"
+    assert head_noun("What did Maya adopt?") is None
+    assert asks_for_a_list("Which cities has John been to?")
+    assert asks_for_a_list("What are the names of John's children?")
+    assert not asks_for_a_list("What does Jon's dance make him?")  # a possessive is not a plural
+    assert not asks_for_a_list("What kind of art does Caroline make?")
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "expected"),
+    [
+        ("What food does Maya love?", "I live in Leeds and I love spicy food.", "spicy food"),
+        ("What kind of art does Caroline make?", "Lately I make abstract art, mostly.", "abstract art"),
+        ("What book did Maya finish?", 'I finished reading "The Hobbit" yesterday.', "The Hobbit"),
+        (
+            "What did Anthony and John end up playing during the charity event?",
+            "Anthony and I went to this charity thing and ended up in this intense Harry Potter trivia contest.",
+            "intense Harry Potter trivia contest",
+        ),
+        ("How many kids does Melanie have?", "I have three kids and they love camping.", "three"),
+        ("What did Maya adopt?", "I adopted a puppy last week.", "puppy"),
+        ("Why did Jon start his studio?", "I started it because dance is my passion.", "dance is my passion"),
+        ("How does John relax?", "I like to relax by reading.", "by reading"),
+    ],
+)
+def test_answer_span(question: str, sentence: str, expected: str) -> None:
+    assert span(question, sentence) == expected
+
+
+def test_no_shorter_span_gives_the_whole_sentence() -> None:
+    assert span("What food does Maya love?", "Maya loves food.") == "Maya loves food"
+    assert answer_span("What?", "") == (0, 0)
+    assert answer_span("What?", " ... ") == (0, 5)
+
+
+def test_yes_or_no() -> None:
+    assert yes_or_no("I never went to Paris.") == "No"
+    assert yes_or_no("We didn't study together.") == "No"
+    assert yes_or_no("Yes, we studied together at college.") == "Yes"
+
+
+_TEXT = st.text(alphabet=st.sampled_from(list("abcdefgh XYZ'\"’“”,.;:!?-—()0123456789")), max_size=80)
+_QUESTION = st.sampled_from(
+    [
+        "What food does Maya love?",
+        "Who called?",
+        "Where did she go?",
+        "How many cats?",
+        "How long was it?",
+        "Why did he leave?",
+        "How does she relax?",
+        "Did it rain?",
+        "What kind of art do you make?",
+        "Which cities?",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(question=_QUESTION, sentence=_TEXT)
+def test_span_is_always_a_literal_slice(question: str, sentence: str) -> None:
+    start, end = answer_span(question, sentence)
+    assert 0 <= start <= end <= len(sentence)
+    piece = sentence[start:end]
+    if any(ch.isalnum() for ch in sentence):  # a sentence with a word gets a trimmed span holding a word
+        assert piece == piece.strip() and any(ch.isalnum() for ch in piece)
+    else:
+        assert (start, end) == (0, len(sentence))
+
+
+@settings(max_examples=200, deadline=None)
+@given(question=st.text(max_size=40), sentence=st.text(max_size=120))
+def test_span_never_fails_on_any_text(question: str, sentence: str) -> None:
+    start, end = answer_span(question, sentence)
+    assert 0 <= start <= end <= len(sentence)
