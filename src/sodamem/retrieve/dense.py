@@ -5,8 +5,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-import numpy as np
-
 from sodamem.embed.base import Vectors
 from sodamem.store.sqlite import SQLiteStore
 from sodamem.store.vectors import VectorIndex
@@ -31,14 +29,13 @@ def dense_pieces_by_turn(
 def dense_focus(
     store: SQLiteStore, index: VectorIndex, user: str, query: Vectors, turn_pks: Sequence[int]
 ) -> dict[int, sqlite3.Row]:
-    """The piece of each turn closest to the query."""
-    ids, vectors = index.matrix(user, "pieces")
+    """The piece of each turn closest to the query (exact float32 vectors: a few dozen rows)."""
+    pieces_of = store.pieces_of_turns(user, turn_pks)
+    vectors = index.vectors_of(user, "pieces", [int(r["id"]) for rows in pieces_of.values() for r in rows])
+    q = query.reshape(-1)
     focus: dict[int, sqlite3.Row] = {}
-    for turn_pk, rows in store.pieces_of_turns(user, turn_pks).items():
-        piece_ids = np.array([int(r["id"]) for r in rows], dtype=np.int64)
-        positions = np.searchsorted(ids, piece_ids)
-        present = (positions < len(ids)) & (ids[np.minimum(positions, len(ids) - 1)] == piece_ids) if len(ids) else []
-        candidates = [(rows[i], float(vectors[positions[i]] @ query.reshape(-1))) for i in np.flatnonzero(present)]
+    for turn_pk, rows in pieces_of.items():
+        candidates = [(r, float(vectors[int(r["id"])] @ q)) for r in rows if int(r["id"]) in vectors]
         if candidates:
             focus[turn_pk] = max(candidates, key=lambda pair: pair[1])[0]
     return focus

@@ -1,0 +1,127 @@
+"""The int8 vector index: quantisation bounds, blocked scoring, and search equal to exact float32 brute force."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sodamem import Memory
+from sodamem.store import vectors as vectors_module
+from sodamem.store.vectors import VectorIndex, approximate_scores, quantize, top_k
+from tests.conftest import make_session
+
+
+def unit_rows(seed: int, n: int, dim: int) -> np.ndarray:  # type: ignore[type-arg]
+    rng = np.random.default_rng(seed)
+    rows = rng.standard_normal((n, dim)).astype(np.float32)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return (rows / np.where(norms > 0, norms, 1)).astype(np.float32)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 300), dim=st.integers(1, 64))
+def test_quantisation_error_is_at_most_half_a_step(seed: int, n: int, dim: int) -> None:
+    rows = unit_rows(seed, n, dim)
+    codes, scales = quantize(rows)
+    assert codes.dtype == np.int8 and scales.dtype == np.float32
+    decoded = codes.astype(np.float32) * scales[:, None]
+    assert np.all(np.abs(decoded - rows) <= scales[:, None] / 2 + 1e-7)
+    assert np.all(np.abs(codes).max(axis=1) == 127)  # each row's largest magnitude uses the full range
+
+
+def test_a_zero_row_quantises_to_zeros() -> None:
+    codes, scales = quantize(np.zeros((2, 8), dtype=np.float32))
+    assert not codes.any() and not scales.any()
+    assert not approximate_scores(codes, scales, unit_rows(0, 1, 8)[0]).any()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 300), block=st.integers(1, 70))
+def test_blocked_scores_equal_the_whole_product(seed: int, n: int, block: int) -> None:
+    rows = unit_rows(seed, n, 24)
+    query = unit_rows(seed + 1, 1, 24)[0]
+    codes, scales = quantize(rows)
+    whole = (codes.astype(np.float32) * scales[:, None]) @ query
+    np.testing.assert_allclose(approximate_scores(codes, scales, query, block_rows=block), whole, atol=1e-5)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(20, 2000), k=st.integers(1, 20))
+def test_int8_top_k_matches_float32_within_tolerance(seed: int, n: int, k: int) -> None:
+    """The approximate k best are float32's k best, up to swaps between scores closer than the error bound."""
+    rows = unit_rows(seed, n, 384)
+    query = unit_rows(seed + 1, 1, 384)[0]
+    ids = np.arange(n, dtype=np.int64)
+    exact = rows @ query
+    codes, scales = quantize(rows)
+    approx = approximate_scores(codes, scales, query)
+    bound = float(np.abs(query).sum() * scales.max() / 2)  # |error| <= sum |q_i| * step / 2
+    assert np.all(np.abs(approx - exact) <= bound + 1e-6)
+    picked, truth = top_k(ids, approx, k), top_k(ids, exact, k)
+    np.testing.assert_allclose(exact[picked], exact[truth], atol=2 * bound)
+    assert float(np.sqrt(np.mean((approx - exact) ** 2))) < 1e-3  # typical error: well under the worst case
+
+
+def test_top_k_orders_by_score_then_id() -> None:
+    ids = np.array([5, 3, 9, 1], dtype=np.int64)
+    scores = np.array([0.5, 0.9, 0.5, 0.1], dtype=np.float32)
+    assert top_k(ids, scores, 3).tolist() == [1, 0, 2]
+    assert top_k(ids, scores, 10).tolist() == [1, 0, 2, 3]
+    assert top_k(ids, scores, 0).tolist() == []
+
+
+HISTORY = [
+    make_session(f"s{i}", [f"Turn {i} about topic {i % 7}. Then another sentence {i}.", f"Reply {i * 3}"])
+    for i in range(40)
+]
+
+
+@pytest.fixture
+def filled(tmp_path: Path) -> Memory:
+    memory = Memory(tmp_path / "m.db", embedder="fake", extractor="none")
+    memory.ingest(HISTORY)
+    return memory
+
+
+def test_search_equals_exact_float32_brute_force(filled: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectors_module, "FETCH_ROWS", 7)  # build across many chunks
+    embedder = filled.embedder
+    assert embedder is not None
+    index = VectorIndex(filled.store, embedder.name, embedder.dim)
+    for table in ("turns", "pieces"):
+        ids, exact_vectors = index.matrix(filled.user, table)
+        assert len(ids) > 50 and np.all(np.diff(ids) > 0)
+        matrix = index.quantized(filled.user, table)
+        assert matrix.ids.tolist() == ids.tolist() and matrix.codes.shape == exact_vectors.shape
+        for text in ("user: Turn 3 about topic 3.", "Reply 12", "topic 5"):
+            query = embedder.embed([text])[0]
+            scores = exact_vectors @ query
+            want = [(int(ids[i]), float(scores[i])) for i in top_k(ids, scores, 10)]
+            got = index.search(filled.user, table, query, 10)
+            assert [pk for pk, _ in got] == [pk for pk, _ in want]
+            np.testing.assert_allclose([s for _, s in got], [s for _, s in want], rtol=1e-6)
+    filled.close()
+
+
+def test_exact_vectors_and_rebuild_after_writes(filled: Memory) -> None:
+    embedder = filled.embedder
+    assert embedder is not None
+    index = VectorIndex(filled.store, embedder.name, embedder.dim)
+    before = index.quantized(filled.user, "turns")
+    assert index.quantized(filled.user, "turns") is before  # cached while nothing changed
+    ids, vectors = index.matrix(filled.user, "turns")
+    some = index.vectors_of(filled.user, "turns", [int(ids[0]), int(ids[5]), 10**9])
+    assert sorted(some) == [int(ids[0]), int(ids[5])]
+    np.testing.assert_array_equal(some[int(ids[5])], vectors[5])
+    filled.ingest([make_session("late", ["A late turn about gardening."])])
+    after = index.quantized(filled.user, "turns")
+    assert len(after.ids) == len(before.ids) + 1
+    assert index.search("nobody", "turns", vectors[0], 5) == []
+    assert index.search(filled.user, "turns", vectors[0], 0) == []
+    with pytest.raises(ValueError, match="no vectors"):
+        index.search(filled.user, "sessions", vectors[0], 5)
+    filled.close()
