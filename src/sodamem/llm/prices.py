@@ -1,7 +1,9 @@
 """What LLM tokens cost: $ per million input, cached-input and output tokens, per model.
 
-The shipped table holds LIST PRICES copied by hand from the providers' pricing pages (late 2025); they change, and
-they are not what a discounted, batched or self-hosted deployment pays: check them, and add or override your own:
+The shipped table holds LIST PRICES (standard tier, prompts under 200k tokens, no batch discount), checked on
+2026-11-30 against what could be read offline (see ``LIST_PRICES`` for each entry's source and how sure it is); they
+change, and they are not what a discounted, batched or self-hosted deployment pays: check them, and add or override
+your own:
 
     table = price_table({"my-model": {"input": 0.2, "cached_input": 0.05, "output": 0.8}})
     cost_usd("my-model", 12_000, 800, prices=table)
@@ -47,15 +49,34 @@ class CostEstimate:
     priced_as: str | None = None  # the table entry used
 
 
-# LIST PRICES (USD per 1M tokens), to be checked against the providers' pages before quoting any figure.
+# LIST PRICES (USD per 1M tokens), checked 2026-11-30 with the project's offline search index (no live web access):
+#
+# * DeepSeek (deepseek-chat / deepseek-reasoner, DeepSeek-V3.2 since the Sept 2025 price cut): 0.28 input (cache
+#   miss), 0.028 cache hit, 0.42 output, per Roo-Code's provider table ("Updated Dec 9, 2025") and an nxcode.io API
+#   guide. NOT verified against DeepSeek's own page: the indexed copy of api-docs.deepseek.com/quick_start/
+#   pricing-details-usd is older (V3 / R1: chat 0.27 / 0.07 hit / 1.10, reasoner 0.55 / 0.14 / 2.19), and 2026
+#   third-party pages describe newer V4 models and prices, so the aliases may now point elsewhere.
+# * OpenAI gpt-4o, gpt-4o-mini (input, cached input, output): the openai-models crate's table copied from
+#   openai.com/api/pricing, matching several 2026 guides (aimodelcalc.pages.dev, deploybase.ai, May / March 2026).
+# * OpenAI gpt-4.1 family: 2.00 / 8.00, 0.40 / 1.60, 0.10 / 0.40 (tokenmath.io "verified, checked Jun 21, 2026",
+#   deploybase.ai, aumiqx.com); cached input a quarter of input (adk-model's OpenAI table: "GPT-4.1 family: 75% off
+#   cached input reads"). One guide quotes half these figures for gpt-4.1 — that is the Batch API price.
+# * OpenAI gpt-5-mini: 0.25 / 2.00 (deploybase.ai, "from OpenAI pricing page, March 2026"), cached input a tenth of
+#   input (adk-model: "GPT-5 family: 90% off"). Third-party only.
+# * Google gemini-2.0-flash 0.10 / 0.40 and gemini-2.5-flash 0.30 / 2.50 (morphllm.com "from Google's pricing page
+#   at ai.google.dev", deploybase.ai, March 2026; gemini-2.0-flash is deprecated, shut down 2026-06-01). Their cached
+#   (context caching) rates could not be verified, so no cache discount is applied (an upper bound).
 LIST_PRICES: dict[str, ModelPrice] = {
     "deepseek-chat": ModelPrice(input=0.28, cached_input=0.028, output=0.42),
     "deepseek-reasoner": ModelPrice(input=0.28, cached_input=0.028, output=0.42),
     "gpt-4o-mini": ModelPrice(input=0.15, cached_input=0.075, output=0.60),
     "gpt-4o": ModelPrice(input=2.50, cached_input=1.25, output=10.00),
+    "gpt-4.1": ModelPrice(input=2.00, cached_input=0.50, output=8.00),
     "gpt-4.1-mini": ModelPrice(input=0.40, cached_input=0.10, output=1.60),
     "gpt-4.1-nano": ModelPrice(input=0.10, cached_input=0.025, output=0.40),
-    "gemini-2.0-flash": ModelPrice(input=0.10, cached_input=0.025, output=0.40),
+    "gpt-5-mini": ModelPrice(input=0.25, cached_input=0.025, output=2.00),
+    "gemini-2.0-flash": ModelPrice(input=0.10, output=0.40),
+    "gemini-2.5-flash": ModelPrice(input=0.30, output=2.50),
 }
 
 PriceSpec = ModelPrice | Mapping[str, float] | tuple[float, ...]
