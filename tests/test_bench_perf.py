@@ -189,3 +189,4 @@ def test_search_process_reports_its_own_peak(report: PerfReport) -> None:
         assert search.peak_rss_mb > 0
         if search.peak_rss_source == "VmHWM":
             assert search.peak_rss_mb <= search.ru_maxrss_mb + 1  # ru_maxrss also counts the parent's peak
+            assert 0 < search.rss_after_model_mb <= search.peak_rss_mb + 1  # before any search, under the peak

@@ -140,6 +140,18 @@ def own_peak_rss_mb() -> tuple[float, str]:
     return peak_rss_mb(), "ru_maxrss"
 
 
+def current_rss_mb() -> float:
+    """This process's resident size now in MB (``VmRSS``), 0.0 where /proc is not available."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0.0
+
+
 def checkpointed_db_mb(memory: Memory) -> float:
     """Size of the database file plus its -wal after ``PRAGMA wal_checkpoint(TRUNCATE)``, in MB."""
     memory.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
@@ -266,6 +278,7 @@ def search_child(job: SearchJob) -> dict[str, Any]:
         if memory.embedder is not None:
             memory.embedder.embed(["load the model"])
         model_load = time.perf_counter() - start
+        rss_after_model = current_rss_mb()
         latencies: dict[str, list[float]] = {}
         for mode in job.modes:
             for question in job.warmup:
@@ -282,6 +295,7 @@ def search_child(job: SearchJob) -> dict[str, Any]:
         "peak_rss_source": source,
         "ru_maxrss_mb": peak_rss_mb(),
         "model_load_seconds": model_load,
+        "rss_after_model_mb": rss_after_model,
     }
 
 
@@ -402,6 +416,7 @@ def _measure_size(
         peak_rss_source=str(child["peak_rss_source"]),
         ru_maxrss_mb=float(child["ru_maxrss_mb"]),
         model_load_seconds=float(child["model_load_seconds"]),
+        rss_after_model_mb=float(child["rss_after_model_mb"]),
     )
     for figures in search.latency:
         say(f"{size:,} turns: {figures.mode} p50 {figures.p50_ms:.2f} ms, p95 {figures.p95_ms:.2f} ms")

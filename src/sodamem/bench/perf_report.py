@@ -104,15 +104,26 @@ def render_perf_markdown(report: PerfReport) -> str:
         "## Peak memory",
         "",
         "Search process: a fresh spawned interpreter that opens the database, loads the model and runs the queries "
-        "(its own high-water mark). Bench process: ru_maxrss of the process that ingests, monotone across sizes.",
+        "(its own high-water mark); *after model load*: its resident size before the first search, so the peak "
+        "minus it is the vector index, caches and queries. Bench process: ru_maxrss of the process that ingests, "
+        "monotone across sizes.",
         "",
     ]
     out += _table(
-        ["turns", "search process peak RSS MB", "source", "searched DB", "model load s", "bench process peak RSS MB"],
+        [
+            "turns",
+            "search process peak RSS MB",
+            "after model load MB",
+            "source",
+            "searched DB",
+            "model load s",
+            "bench process peak RSS MB",
+        ],
         [
             [
                 f"{r.size:,}",
                 f"{r.search.peak_rss_mb:,.0f}",
+                f"{r.search.rss_after_model_mb:,.0f}",
                 r.search.peak_rss_source,
                 r.search.database,
                 f"{r.search.model_load_seconds:.2f}",

@@ -68,6 +68,9 @@ class SearchFigures:
     peak_rss_source: str  # "VmHWM" (Linux: the process's own) or "ru_maxrss"
     ru_maxrss_mb: float  # the child's ru_maxrss as is: on Linux at least the bench process's peak at spawn time
     model_load_seconds: float
+    # The process's resident size once the database is open and the model loaded, before any search: what the
+    # interpreter and the model cost; the peak above it is the vector index, the caches and the queries.
+    rss_after_model_mb: float = 0.0
 
     def mode(self, mode: str) -> LatencyFigures | None:
         return next((f for f in self.latency if f.mode == mode), None)
