@@ -38,10 +38,6 @@ class QuantizedMatrix:
     codes: NDArray[np.int8]
     scales: NDArray[np.float32]
 
-    @property
-    def nbytes(self) -> int:
-        return int(self.ids.nbytes + self.codes.nbytes + self.scales.nbytes)
-
 
 def quantize_into(vectors: Vectors, codes: NDArray[np.int8], scales: NDArray[np.float32]) -> None:
     """Symmetric per-row int8: each row's largest magnitude maps to 127 (a zero row keeps scale 0)."""
