@@ -26,6 +26,11 @@ def test_any_word_of_a_speaker_name_counts_but_not_a_prefix() -> None:
     assert named_speakers("Where does Jonathan live?", {"Jon"}) == frozenset()
 
 
+def test_stopword_speaker_names_are_never_named() -> None:
+    assert named_speakers("What did you tell me about Rome?", {"me", "You", "Maya"}) == frozenset()
+    assert named_speakers("What did Will cook?", {"Will", "Maya"}) == {"Will"}
+
+
 def test_bonus_only_when_the_focus_tells_turns_apart() -> None:
     speaker_of = {1: "Ann", 2: "Bob", 3: "Ann"}
     assert speaker_bonus(speaker_of, frozenset({"Ann"}), 1.0) == {1: 1.0, 3: 1.0}

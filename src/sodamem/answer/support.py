@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from sodamem.answer.spans import tokens
 from sodamem.ingest.pieces import split_pieces
 from sodamem.records import SearchHit
+from sodamem.retrieve.speaker import named_speakers
 
 SENTENCE_DEPTH = 10  # how many of the top hits the sentences are drawn from
 # Sentence ranking, tuned on the LoCoMo dev split: a sentence's own coverage decides; the hit's rank breaks near-ties
@@ -43,14 +44,10 @@ class Sentence:
 
 
 def speakers_named(question: str, hits: Sequence[SearchHit]) -> tuple[str, ...]:
-    """The people talking in ``hits`` whom ``question`` names (by any word of their name, possessives too)."""
-    asked = {t.word for t in tokens(question)}
-    named: dict[str, None] = {}
-    for hit in hits:
-        parts = {t.word for t in tokens(hit.speaker)}
-        if parts and parts & asked:
-            named.setdefault(hit.speaker)
-    return tuple(named)
+    """The people talking in ``hits`` whom ``question`` names, in hit order (the search's rule: any word of their
+    name, possessives folded, pronouns never)."""
+    named = named_speakers(question, {hit.speaker for hit in hits})
+    return tuple(dict.fromkeys(hit.speaker for hit in hits if hit.speaker in named))
 
 
 def word_weights(stems: set[str], hits: Sequence[SearchHit]) -> dict[str, float]:

@@ -4,7 +4,9 @@ Tunnels (each a ranking of turns): ``bm25`` and ``dense`` over turns, ``bm25_pie
 pieces, ``fact`` (BM25 and dense over facts, landed on the turns they are derived from) and ``graph`` (the
 question's entities and best facts expanded over typed links). Gates drop invalid facts, and superseded ones
 unless the question asks for history. Fusion is by connection density (``density.py``); RRF is kept as an
-alternative. The temporal bonus scales evidence inside the question's time window, never filters.
+alternative. The temporal bonus scales evidence inside the question's time window and the speaker focus evidence
+said by a person the question names; neither ever filters. Questions that gather items from many sessions
+("Which cities has John been to?") skip the session share and lean harder on the speaker focus.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ ALL_TUNNELS = frozenset({"bm25", "bm25_piece", "dense", "dense_piece", "fact", "
 
 # Tuned on the LoCoMo dev split (recall@10 any / all, categories 1-4, `sodamem bench locomo`):
 # density.py's neutral defaults (graph 1.0, dense 0.6, dense_piece 0.3, fact 0.8, spill 0.15, rank_k 20) gave
-# 0.698 / 0.565; these give 0.792 / 0.664 (0.824 / 0.697 with the session share and temporal weight below).
+# 0.698 / 0.565; these give 0.792 / 0.664 (0.824 / 0.697 with the session share and temporal weight below, 0.846 /
+# 0.725 with the speaker focus and the gathering settings).
 # Graph and fact tunnels weigh little while the offline rules yield few facts (9 per 100 turns); dense weighs
 # more than BM25 once BM25 also enters through pieces.
 TUNED_DENSITY = replace(

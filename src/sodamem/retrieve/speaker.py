@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _POSSESSIVE = re.compile(r"[’']s$", re.IGNORECASE)
+_PRONOUNS = frozenset("i me my mine we us our you your yours he him his she her hers they them their it".split())
 
 
 def named_speakers(question: str, speakers: Iterable[str]) -> frozenset[str]:
@@ -21,12 +22,13 @@ def named_speakers(question: str, speakers: Iterable[str]) -> frozenset[str]:
 
     Words of the question are compared with possessives folded ("Caroline's" names Caroline). Speakers named
     like roles ("user", "assistant") are matched the same way, so "what did the assistant suggest" focuses on the
-    assistant's turns.
+    assistant's turns. Name words that are pronouns ("me", "you") never match: a speaker called "me" is not
+    named by every question that says "me" (but "Will" and "Don" are names).
     """
     words = {_POSSESSIVE.sub("", w).casefold() for w in _WORD.findall(question)}
     out = set()
     for speaker in speakers:
-        parts = {p.casefold() for p in _WORD.findall(speaker)}
+        parts = {p.casefold() for p in _WORD.findall(speaker)} - _PRONOUNS
         if parts and parts & words:
             out.add(speaker)
     return frozenset(out)
