@@ -309,9 +309,13 @@ def ask(
     else:
         from sodamem.answer.llm_loop import answer_with_llm
         from sodamem.llm.client import ChatClient
+        from sodamem.llm.prices import prices_from_env
 
+        prices = prices_from_env()  # before any request: a bad price table is an input error, not a late surprise
         with ChatClient.from_env() as client:
-            answer = answer_with_llm(memory, question, client, now=when, max_steps=steps, budget_tokens=budget)
+            answer = answer_with_llm(
+                memory, question, client, now=when, max_steps=steps, budget_tokens=budget, prices=prices
+            )
     if as_json:
         _print_json(answer.to_dict())
         return

@@ -14,6 +14,7 @@ import click
 from sodamem.bench.qa_llm import ANSWERERS, answer_fn, open_llm
 from sodamem.bench.runner import BenchUnit
 from sodamem.embed.base import Embedder
+from sodamem.llm.prices import prices_from_env
 
 DEFAULT_BUDGET = {"offline": 1_000, "llm": 1_500, "llm-fake": 1_500}  # the readers' own defaults
 
@@ -135,7 +136,7 @@ def run_qa_cli(
         offline_budget = qa.budget or DEFAULT_BUDGET["offline"]
         with_baseline = qa.baseline and qa.answerer != "offline"
         baseline = answer_fn("offline", None, budget_tokens=offline_budget, max_steps=0) if with_baseline else None
-        judge = LLMJudge(setup.judge) if setup.judge is not None else None
+        judge = LLMJudge(setup.judge, prices=prices_from_env()) if setup.judge is not None else None
         runner: Callable[..., Any] = run_locomo_qa if dataset == "locomo" else run_longmemeval_qa
         run = runner(
             units, embedder, qa.answerer, answer=answer, judge=judge, baseline=baseline, progress=_advance(bar)

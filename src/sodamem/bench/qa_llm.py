@@ -154,10 +154,11 @@ def answer_fn(answerer: str, client: JsonChatClient | None, *, budget_tokens: in
     if client is None:
         raise ValueError(f"the {answerer} answerer needs an LLM client")
     from sodamem.answer.llm_loop import answer_with_llm
+    from sodamem.llm.prices import prices_from_env
 
-    llm = client
+    llm, prices = client, prices_from_env()
     return lambda memory, question, now: answer_with_llm(
-        memory, question, llm, now=now, max_steps=max_steps, budget_tokens=budget_tokens
+        memory, question, llm, now=now, max_steps=max_steps, budget_tokens=budget_tokens, prices=prices
     )
 
 

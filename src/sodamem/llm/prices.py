@@ -15,9 +15,14 @@ unknown model costs 0 with ``known=False`` so a report can say the figure is mis
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from sodamem.errors import InputError
 
 PER_MILLION = 1_000_000
 
@@ -174,3 +179,37 @@ def cost_usd(
     """The cost of ``input_tokens`` / ``output_tokens`` on ``model`` from ``prices`` (default: the list prices)."""
     table = prices if isinstance(prices, PriceTable) else DEFAULT_PRICES if prices is None else PriceTable(prices)
     return table.cost(model, input_tokens, output_tokens, cached_tokens)
+
+
+ENV_PRICES = "SODAMEM_LLM_PRICES"
+
+
+def prices_from_env(env: Mapping[str, str] | None = None) -> PriceTable:
+    """The list prices plus the user's own from ``SODAMEM_LLM_PRICES``: a JSON object, or the path of a JSON file
+    holding one, mapping model -> ``{"input": ..., "cached_input": ..., "output": ...}`` ($ per million tokens).
+
+    A self-hosted or discounted model is priced this way without code:
+    ``SODAMEM_LLM_PRICES='{"my-vllm-model": {"input": 0.05, "output": 0.1}}'``.
+    """
+
+    raw = (os.environ if env is None else env).get(ENV_PRICES, "").strip()
+    if not raw:
+        return DEFAULT_PRICES
+    text = raw if raw.startswith(("{", "[")) else _read_prices_file(Path(raw))
+    try:
+        extra = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{ENV_PRICES} is not valid JSON: {exc}") from None
+    if not isinstance(extra, dict):
+        raise InputError(f"{ENV_PRICES} must hold a JSON object of model -> prices, got {type(extra).__name__}")
+    try:
+        return price_table(extra)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{ENV_PRICES}: {exc}") from None
+
+
+def _read_prices_file(path: Path) -> str:
+    try:
+        return path.read_text("utf-8")
+    except OSError as exc:
+        raise InputError(f"{ENV_PRICES} names {str(path)!r}, which cannot be read: {exc.strerror}") from None
