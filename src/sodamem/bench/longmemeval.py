@@ -30,16 +30,22 @@ class LongMemEvalNotes:
     without_evidence: int = 0
 
 
-def load_longmemeval(
-    path: str | Path, granularity: Granularity = "session"
-) -> tuple[list[BenchUnit], LongMemEvalNotes]:
-    path = Path(path)
+def read_question_list(path: Path) -> list[Any]:
+    """The JSON list of questions a LongMemEval file holds, or an ``InputError`` naming the file."""
     try:
         data: Any = json.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"cannot read a LongMemEval file: {exc}", file=str(path)) from None
     if not isinstance(data, list):
         raise InputError("expected a JSON list of LongMemEval questions", file=str(path))
+    return data
+
+
+def load_longmemeval(
+    path: str | Path, granularity: Granularity = "session"
+) -> tuple[list[BenchUnit], LongMemEvalNotes]:
+    path = Path(path)
+    data = read_question_list(path)
     notes = LongMemEvalNotes()
     units = []
     for position, item in enumerate(data):

@@ -9,13 +9,12 @@ the types (LongMemEval's "task-averaged"), and for the abstention questions (``_
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from sodamem.answer.types import Answer
+from sodamem.bench.longmemeval import read_question_list
 from sodamem.bench.qa import run_qa, scoring_text
 from sodamem.bench.qa_judge import CONTAINED_MATCH, Judgement, LLMJudge, contained_match
 from sodamem.bench.qa_llm import AnswerFn
@@ -41,12 +40,7 @@ class LongMemEvalQANotes:
 def load_longmemeval_qa(path: str | Path) -> tuple[list[BenchUnit], LongMemEvalQANotes]:
     """One unit per question: its whole haystack (user and assistant turns) and the question, asked at its date."""
     path = Path(path)
-    try:
-        data: Any = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"cannot read a LongMemEval file: {exc}", file=str(path)) from None
-    if not isinstance(data, list):
-        raise InputError("expected a JSON list of LongMemEval questions", file=str(path))
+    data = read_question_list(path)
     notes = LongMemEvalQANotes()
     units = []
     for position, item in enumerate(data):
