@@ -127,6 +127,9 @@ def test_future_forced_and_inferred() -> None:
     assert day("I'll stay for two weeks") == "2023-05-08"  # [anchor, anchor + 2 weeks)
     assert day("in the summer", future=True) == "2023-06-01"
     assert day("in the summer") == "2022-06-01"
+    assert day("Start date is the 20th of May") == "2023-05-20"  # a start date, a schedule, a booking: ahead
+    assert day("The exam is scheduled for May 20") == "2023-05-20"
+    assert day("It was scheduled for May 20") == "2022-05-20"
 
 
 def test_keeps_the_anchors_timezone() -> None:

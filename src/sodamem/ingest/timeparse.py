@@ -36,7 +36,7 @@ Conventions (tests/time_phrases.py pins them down):
   before the anchor's day; "earlier/later today|this week|month|year" run from the unit's start to the anchor
   or from the anchor to the unit's end.
 * ``future=None`` infers the direction of ambiguous expressions from cue words anywhere in the text (will, 'll,
-  going to, planning, next, tomorrow, soon, ...); True/False force it.
+  going to, planning, next, tomorrow, soon, start date, scheduled for, ...); True/False force it.
 """
 
 from __future__ import annotations
@@ -76,7 +76,8 @@ _UNITS_WEEKEND = tw.UNIT.replace("day|", "day|weekend|")
 _DAY = r"(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>st|nd|rd|th)?"
 _FUTURE = re.compile(
     r"\b(?:will|shall|gonna|(?<!was )(?<!were )going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning|intend(?:s|ing)?\s+to"
-    r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t)\b|\w['’]ll\b",
+    r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t"
+    r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for)\b|\w['’]ll\b",
     re.IGNORECASE,
 )
 _SINCE = re.compile(r"\b(?:ever\s+)?since\s+$", _F)
