@@ -151,6 +151,8 @@ def answer_span(question: str, sentence: str, kind: QuestionKind | None = None) 
         return _after_marker(sentence, words, _REASON_MARKERS) or _whole(sentence, words)
     if kind == "how":  # a manner: the "by ..." clause, else the whole statement (runs lose half its F1 here)
         return _after_marker(sentence, words, _MANNER_MARKERS) or _whole(sentence, words)
+    if kind == "where" and (place := _named_place(sentence, words, asked)) is not None:
+        return place
     head = head_noun(question)
     runs = _runs(sentence, words, asked, stem(head) if head else None, cut_at_time=kind != "how_long")
     scored = [(_score(run, kind, sentence), -n, run) for n, run in enumerate(runs)]
@@ -159,6 +161,28 @@ def answer_span(question: str, sentence: str, kind: QuestionKind | None = None) 
         return _whole(sentence, words)
     best = max(scored, key=lambda s: (s[0], s[1]))[2]
     return _trimmed(sentence, best)
+
+
+def _named_place(sentence: str, words: list[Token], asked: set[str]) -> tuple[int, int] | None:
+    """The first capitalised name after a place preposition that the question does not already hold: "at Northwind
+    Bank" in "I work as a data analyst at Northwind Bank" (a leading "the" stays out)."""
+    for i, token in enumerate(words[:-1]):
+        if token.word not in _PLACE_PREPOSITIONS:
+            continue
+        j = i + 1
+        if words[j].word == "the" and j + 1 < len(words):
+            j += 1
+        name = []
+        for t in words[j:]:
+            gap = sentence[name[-1].end : t.start] if name else ""
+            if (name and _CLAUSE_BREAK.search(gap)) or not (sentence[t.start].isupper() or (name and t.word == "of")):
+                break
+            name.append(t)
+        while name and name[-1].word == "of":
+            name.pop()
+        if name and not all(t.stem in asked for t in name):
+            return name[0].start, name[-1].end
+    return None
 
 
 def _whole(sentence: str, words: list[Token]) -> tuple[int, int]:
