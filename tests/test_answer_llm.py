@@ -138,13 +138,14 @@ def test_unknown_ids_are_removed_and_flagged(mem: Memory) -> None:
     [
         (read("Lisbon.", []), "fallback:no_citations"),
         (read("Lisbon [E77].", ["E77"]), "fallback:unknown_citations"),
+        (read("[Session s1 — 2024-05-01]. Lisbon.", ["E1"]), "fallback:uncited_answer"),  # listed, never cited
     ],
 )
 def test_an_ungrounded_reader_falls_back_to_the_offline_reader(mem: Memory, reply: FakeReply, reason: str) -> None:
     with FakeChatServer([plan("answer"), reply]) as server:
         result = answer_with_llm(mem, QUESTION, make_client(server), now=NOW)
     assert reason in result.flags
-    assert result.answer != "Lisbon." and "E77" not in result.answer
+    assert result.answer != "Lisbon." and "E77" not in result.answer and "[Session" not in result.answer
     assert result.cost.input_tokens == 300  # the LLM tokens were still spent
     for citation in result.citations:  # whatever the offline reader cites is a real span
         turn = mem.turn(citation.turn_id, session_id=citation.session_id)

@@ -15,8 +15,9 @@
    flagged (``uncited_sentence:<n>``); an abstaining reader gives ``abstained=True`` and "not in memory".
 
 Faults never produce an answer shown as grounded: an ``LLMError`` (endpoint failed after retries, or a reply that
-did not validate after the one repair) in the reader, or a reader whose answer cites no id of the pack at all,
-falls back to the offline reader with the flag ``fallback:<reason>``. A failing planner only ends the search
+did not validate after the one repair) in the reader, a reader whose answer cites no id of the pack at all, or
+one whose ids are only listed beside an answer none of whose sentences cites one (``uncited_answer``), falls back
+to the offline reader with the flag ``fallback:<reason>``. A failing planner only ends the search
 (flag ``planner_error:<kind>``); the reader still reads what was found.
 
 Cost: the tokens the client's ``usage`` grew by during the call (a ``CachingChatClient`` counts replayed replies
@@ -155,10 +156,13 @@ def answer_with_llm(
         )
     text, cited, unknown = _validate(reader.answer, reader.citations, set(final.ids))
     flags.extend(f"unknown_citation:{item_id}" for item_id in unknown)
-    if not cited:
-        reason = "unknown_citations" if unknown else "no_citations"
+    uncited = _uncited_sentences(text)
+    if not cited or len(uncited) == len(_sentences(text)):
+        # Ids only in the JSON list, with no sentence citing one, do not ground the words: a small model answers
+        # "[Session 18]" with a valid id listed beside it.
+        reason = "unknown_citations" if unknown and not cited else "no_citations" if not cited else "uncited_answer"
         return _fallback(memory, question, reason, flags, steps, client, start, prices, now, budget_tokens, user)
-    flags.extend(f"uncited_sentence:{n}" for n in _uncited_sentences(text))
+    flags.extend(f"uncited_sentence:{n}" for n in uncited)
     citations = _citations(memory, final, cited, user)
     return Answer(
         question=question,
@@ -305,9 +309,12 @@ def _validate(answer: str, listed: Sequence[str], known: set[str]) -> tuple[str,
     return text, cited, unknown
 
 
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE.split(text.strip()) if s.strip()]
+
+
 def _uncited_sentences(text: str) -> list[int]:
-    sentences = [s for s in _SENTENCE.split(text.strip()) if s.strip()]
-    return [n for n, sentence in enumerate(sentences, 1) if not _ID.search(sentence)]
+    return [n for n, sentence in enumerate(_sentences(text), 1) if not _ID.search(sentence)]
 
 
 def _citations(memory: Memory, pack: EvidencePack, ids: Sequence[str], user: str | None) -> tuple[AnswerCitation, ...]:

@@ -172,7 +172,7 @@ def _named_place(sentence: str, words: list[Token], asked: set[str]) -> tuple[in
         j = i + 1
         if words[j].word == "the" and j + 1 < len(words):
             j += 1
-        name = []
+        name: list[Token] = []
         for t in words[j:]:
             gap = sentence[name[-1].end : t.start] if name else ""
             if (name and _CLAUSE_BREAK.search(gap)) or not (sentence[t.start].isupper() or (name and t.word == "of")):
