@@ -125,3 +125,63 @@ def test_exact_vectors_and_rebuild_after_writes(filled: Memory) -> None:
     with pytest.raises(ValueError, match="no vectors"):
         index.search(filled.user, "sessions", vectors[0], 5)
     filled.close()
+
+
+def _same(a: vectors_module.QuantizedMatrix, b: vectors_module.QuantizedMatrix) -> None:
+    np.testing.assert_array_equal(a.ids, b.ids)
+    np.testing.assert_array_equal(a.codes, b.codes)
+    np.testing.assert_array_equal(a.scales, b.scales)
+
+
+def _fresh(memory: Memory, table: str) -> vectors_module.QuantizedMatrix:
+    assert memory.embedder is not None
+    return VectorIndex(memory.store, memory.embedder.name, memory.embedder.dim).quantized(memory.user, table)
+
+
+def test_rows_only_added_are_appended_and_equal_a_rebuild(filled: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert filled.embedder is not None
+    index = VectorIndex(filled.store, filled.embedder.name, filled.embedder.dim)
+    before = {table: index.quantized(filled.user, table) for table in ("turns", "pieces")}
+    builds: list[str] = []
+    build = VectorIndex._build
+
+    def counting_build(self: VectorIndex, user: str, table: str) -> tuple[vectors_module.QuantizedMatrix, bool]:
+        if self is index:
+            builds.append(table)
+        return build(self, user, table)
+
+    monkeypatch.setattr(VectorIndex, "_build", counting_build)
+    filled.ingest([make_session("late", ["A late turn about gardening. And compost.", "Nice!"])])
+    for table in ("turns", "pieces"):
+        after = index.quantized(filled.user, table)
+        assert len(after.ids) > len(before[table].ids)
+        _same(after, _fresh(filled, table))
+    assert builds == []  # appended, not rebuilt
+    filled.close()
+
+
+def test_deleted_rows_or_newly_embedded_old_rows_force_a_rebuild(tmp_path: Path) -> None:
+    memory = Memory(tmp_path / "m.db", embedder="fake", extractor="none")
+    memory.ingest(HISTORY[:10])
+    assert memory.embedder is not None
+    index = VectorIndex(memory.store, memory.embedder.name, memory.embedder.dim)
+    index.quantized(memory.user, "turns")
+    deletions = memory.store.conn.execute("SELECT n FROM row_deletions WHERE tbl = 'turns'").fetchone()[0]
+    # Replacing the last session deletes its turns (by cascade) and may reuse their ids for the new ones.
+    memory.ingest([make_session("s9", ["Replaced text about sailing."])], replace=True)
+    after = memory.store.conn.execute("SELECT n FROM row_deletions WHERE tbl = 'turns'").fetchone()[0]
+    assert after == deletions + 2  # both turns of the old s9, deleted by the cascade from sessions
+    _same(index.quantized(memory.user, "turns"), _fresh(memory, "turns"))
+    memory.close()
+
+    lexical = Memory(tmp_path / "late.db", embedder="none", extractor="none")  # rows written without vectors
+    lexical.ingest(HISTORY[:5])
+    lexical.close()
+    embedded = Memory(tmp_path / "late.db", embedder="fake", extractor="none")
+    assert embedded.embedder is not None
+    late_index = VectorIndex(embedded.store, embedded.embedder.name, embedded.embedder.dim)
+    assert len(late_index.quantized(embedded.user, "turns").ids) == 0
+    embedded.embed_missing()
+    _same(late_index.quantized(embedded.user, "turns"), _fresh(embedded, "turns"))
+    assert len(late_index.quantized(embedded.user, "turns").ids) == 10
+    embedded.close()

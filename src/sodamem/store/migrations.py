@@ -185,6 +185,21 @@ CREATE TRIGGER facts_drop_links AFTER DELETE ON facts BEGIN
 END;
 """
 
+
+def _row_deletions() -> str:
+    """A counter per vector-bearing table, bumped by every deleted row (cascades included), so an in-memory vector
+    index can tell "rows were only added since I was built" (append them) from "some went" (rebuild)."""
+    tables = ("turns", "pieces", "facts", "entities")
+    sql = "CREATE TABLE row_deletions (tbl TEXT PRIMARY KEY, n INTEGER NOT NULL DEFAULT 0);\n"
+    sql += "INSERT INTO row_deletions (tbl) VALUES " + ", ".join(f"('{t}')" for t in tables) + ";\n"
+    for table in tables:
+        sql += (
+            f"CREATE TRIGGER {table}_count_deletions AFTER DELETE ON {table} BEGIN\n"
+            f"    UPDATE row_deletions SET n = n + 1 WHERE tbl = '{table}';\nEND;\n"
+        )
+    return sql
+
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_core_tables", _M0001_CORE),
     (
@@ -195,6 +210,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ),
     ("0003_embeddings", _M0003_EMBEDDINGS),
     ("0004_fact_slots", _M0004_FACT_SLOTS),
+    ("0005_row_deletions", _row_deletions()),
 )
 
 
