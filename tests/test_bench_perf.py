@@ -190,3 +190,14 @@ def test_search_process_reports_its_own_peak(report: PerfReport) -> None:
         if search.peak_rss_source == "VmHWM":
             assert search.peak_rss_mb <= search.ru_maxrss_mb + 1  # ru_maxrss also counts the parent's peak
             assert 0 < search.rss_after_model_mb <= search.peak_rss_mb + 1  # before any search, under the peak
+
+
+def test_append_bench_appends_what_one_session_added(locomo_file: Path) -> None:
+    from sodamem.bench.append import measure_append, render_append_markdown
+
+    timings = measure_append(locomo_file, 300)
+    assert [t.table for t in timings] == ["turns", "pieces"]
+    turns = timings[0]
+    assert 0 < turns.rows_before < turns.rows_after == 300  # the last session's turns were appended
+    assert all(t.append_ms >= 0 and t.rebuild_ms > 0 for t in timings)
+    assert "rebuild / append" in render_append_markdown(timings, 300, "fake")

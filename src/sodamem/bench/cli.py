@@ -241,6 +241,17 @@ def perf(
     click.echo(markdown, nl=False)
 
 
+@bench.command()
+@click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
+@click.option("--size", default=20_000, show_default=True, type=click.IntRange(min=100), help="Corpus size in turns.")
+@click.option("--embedder", default="fake", type=click.Choice(EMBEDDER_CHOICES), show_default=True)
+def append(data: Path, size: int, embedder: str) -> None:
+    """The vector index after one more session: appending the new rows against rebuilding it."""
+    from sodamem.bench.append import measure_append, render_append_markdown
+
+    click.echo(render_append_markdown(measure_append(data, size, embedder), size, embedder), nl=False)
+
+
 @bench.command("qa-locomo", hidden=True)
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
 @click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
