@@ -59,6 +59,7 @@ def test_head_noun_and_lists() -> None:
         ("Why did Jon start his studio?", "I started it because dance is my passion.", "dance is my passion"),
         ("How does John relax?", "I like to relax by reading.", "by reading"),
         ("Where did Maya work before?", "I work as a data analyst at Northwind Bank.", "Northwind Bank"),
+        ("Who organised the leaving drinks?", "Daniel organised leaving drinks at the pub round the corner.", "Daniel"),
         ("Where does Caroline live?", "I moved to the Big Apple last year.", "Big Apple"),
         ("Where did Jon go in Florida?", "We went to Florida, to Miami, in May.", "Miami"),
     ],

@@ -366,7 +366,12 @@ def demo(ctx: click.Context, demo_db: str | None, as_json: bool) -> None:
                     {"current": c.current.to_dict(), "replaced": [f.to_dict() for f in c.replaced]} for c in changes
                 ],
                 "answers": [
-                    {"question": a.question.question, "results": [h.to_dict() for h in a.hits]} for a in answers
+                    {
+                        "question": a.question.question,
+                        "answer": a.answer.to_dict(),
+                        "results": [h.to_dict() for h in a.hits],
+                    }
+                    for a in answers
                 ],
             }
         )
@@ -378,6 +383,10 @@ def demo(ctx: click.Context, demo_db: str | None, as_json: bool) -> None:
     )
     for answer in answers:
         click.echo(click.style(f"Q: {answer.question.question}", fg="cyan"))
+        click.echo(click.style(f"A: {answer.answer.answer}", bold=True))
+        for c in answer.answer.citations:
+            click.echo(f'   cites {c.session_id} · turn {c.turn_id} · chars {c.char_start}-{c.char_end}: "{c.quote}"')
+        click.echo("   best evidence:")
         for rank, hit in enumerate(answer.hits, start=1):
             click.echo(_render_hit(rank, hit))
         click.echo()

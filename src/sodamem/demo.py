@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from sodamem.answer.offline import answer_offline
+from sodamem.answer.types import Answer
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, IngestReport, SearchHit
 
@@ -21,6 +23,7 @@ class DemoQuestion:
 class DemoAnswer:
     question: DemoQuestion
     hits: list[SearchHit]
+    answer: Answer  # the offline reader's, with its citations
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +45,9 @@ def demo_questions() -> list[DemoQuestion]:
 
 def run_demo(memory: Memory, *, k: int = 3) -> tuple[IngestReport, list[DemoAnswer], list[DemoChange]]:
     report = memory.ingest(example_history_path())
-    answers = [DemoAnswer(q, memory.search(q.question, k=k)) for q in demo_questions()]
+    answers = [
+        DemoAnswer(q, memory.search(q.question, k=k), answer_offline(memory, q.question)) for q in demo_questions()
+    ]
     changes = []
     for fact in memory.facts():
         chain = memory.history(fact.id)

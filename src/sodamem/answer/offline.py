@@ -37,6 +37,7 @@ from sodamem.answer.support import (
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.bench.metrics import count_tokens
 from sodamem.bench.porter import stem
+from sodamem.ingest.entities import entity_key
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, FactSource, SearchHit
 from sodamem.retrieve.evidence import evidence_items
@@ -192,11 +193,25 @@ class _Reader:
         return named[0] if len(named) == 1 and len(speakers) > 1 else None
 
     def _support_stems(self) -> set[str]:
-        names = {w for speaker in {h.speaker for h in self.hits} for w in question_stems(speaker)}
+        speakers = {h.speaker for h in self.hits}
+        names = {w for speaker in speakers for w in question_stems(speaker)} | self._speaker_alias_stems(speakers)
         content = self._content_stems() & question_stems(self.question)
         return (content - names) or content
 
     # -- helpers ---------------------------------------------------------------------------------------------------
+
+    def _speaker_alias_stems(self, speakers: set[str]) -> set[str]:
+        """The question's words naming an entity that one of the speakers is ("Maya" when the speaker "user" said
+        "I'm Maya"): every turn of that speaker is about them, so the name does not tell sentences apart."""
+        keys = sorted({entity_key(s) for s in speakers} - {""})
+        if not keys or not self.analysis.entities:
+            return set()
+        marks = ",".join("?" * len(keys))
+        rows = self.memory.store.conn.execute(
+            f"SELECT entity_pk FROM entity_aliases WHERE user = ? AND key IN ({marks})", (self.user, *keys)
+        )
+        speaker_entities = {int(r[0]) for r in rows}
+        return {w for m in self.analysis.entities if m.entity_pk in speaker_entities for w in question_stems(m.matched)}
 
     def _content_stems(self) -> set[str]:
         words = {w.lower() for term in self.analysis.content_terms for w in _WORD.findall(term)}

@@ -250,14 +250,15 @@ def _score(run: _Run, kind: QuestionKind, sentence: str) -> float:
         score += 2.5
     if run.quoted:
         score += 2.0
-    capitalised = [t for t in content if sentence[t.start].isupper() and t.start > 0]
+    # A sentence-initial capital says nothing, except for "who": "Daniel organised the drinks."
+    capitalised = [t for t in content if sentence[t.start].isupper() and (t.start > 0 or kind == "who")]
     numbers = [t for t in run.tokens if t.word.isdigit() or t.word in _NUMBER_WORDS]
     if kind == "how_many":
         score += 4.0 if numbers else -1.0
     elif kind == "how_long":
         score += 4.0 if numbers and any(t.word in _DURATION_WORDS for t in run.tokens) else (2.0 if numbers else 0.0)
     elif kind == "who":
-        score += 3.0 if capitalised else 0.0
+        score += 4.0 if capitalised else 0.0
     elif kind == "where":
         before = sentence[: run.tokens[0].start].split()
         after_place_word = bool(before) and before[-1].lower() in _PLACE_PREPOSITIONS
