@@ -112,6 +112,8 @@ def test_demo_answers_each_question_with_the_offline_reader_and_cites() -> None:
     assert answers["What is the name of Maya's dog?"]["answer"] == "Biscuit"
     assert answers["Who organised Maya's leaving drinks?"]["answer"] == "Daniel"  # "who": a name
     assert answers["Is Maya vegetarian or pescatarian now?"]["answer"].startswith("pescatarian")
+    # the question already names where she works: it asks for the job, not the employer
+    assert "product manager" in answers["What job did Maya get at Lumen Health?"]["answer"]
     for answer in answers.values():
         assert answer["abstained"] or answer["citations"]
         for citation in answer["citations"]:

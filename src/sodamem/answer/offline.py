@@ -151,6 +151,12 @@ class _Reader:
         earlier = [f for f in chain if f.id != active.id and f.mentioned_at <= active.mentioned_at]
         previous = earlier[-1] if earlier else None
         value = _value(active)
+        asked = self.question.casefold()
+        names_values = [v.casefold() in asked for v in (value, *(_value(f) for f in earlier))]
+        if not self.analysis.history_intent and names_values[0] and not any(names_values[1:]):
+            # "What job did Maya get at Lumen Health?" already holds the state, so it asks something else;
+            # "vegetarian or pescatarian now?" names two values of the slot and asks which holds.
+            return None
         if self.analysis.history_intent and previous is not None:
             text = f"{_value(previous)} (before {value})"
         elif previous is not None:
