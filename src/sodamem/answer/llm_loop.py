@@ -156,11 +156,14 @@ def answer_with_llm(
         )
     text, cited, unknown = _validate(reader.answer, reader.citations, set(final.ids))
     flags.extend(f"unknown_citation:{item_id}" for item_id in unknown)
-    uncited = _uncited_sentences(text)
-    if not cited or len(uncited) == len(_sentences(text)):
-        # Ids only in the JSON list, with no sentence citing one, do not ground the words: a small model answers
-        # "[Session 18]" with a valid id listed beside it.
-        reason = "unknown_citations" if unknown and not cited else "no_citations" if not cited else "uncited_answer"
+    sentences = _sentences(text)
+    uncited = [n for n, sentence in enumerate(sentences, 1) if not _ID.search(sentence)]
+    # Ids only in the JSON list, with no sentence citing one, do not ground the words: a small model answers
+    # "[Session 18]" with a valid id listed beside it.
+    reason = ("unknown_citations" if unknown else "no_citations") if not cited else None
+    if reason is None and len(uncited) == len(sentences):
+        reason = "uncited_answer"
+    if reason is not None:
         return _fallback(memory, question, reason, flags, steps, client, start, prices, now, budget_tokens, user)
     flags.extend(f"uncited_sentence:{n}" for n in uncited)
     citations = _citations(memory, final, cited, user)
@@ -311,10 +314,6 @@ def _validate(answer: str, listed: Sequence[str], known: set[str]) -> tuple[str,
 
 def _sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE.split(text.strip()) if s.strip()]
-
-
-def _uncited_sentences(text: str) -> list[int]:
-    return [n for n, sentence in enumerate(_sentences(text), 1) if not _ID.search(sentence)]
 
 
 def _citations(memory: Memory, pack: EvidencePack, ids: Sequence[str], user: str | None) -> tuple[AnswerCitation, ...]:

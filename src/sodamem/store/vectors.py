@@ -100,10 +100,11 @@ class VectorIndex:
         was built (no row of the table deleted, no vector gained by an older row), the new rows are appended
         instead of rebuilding everything (at 100k turns a rebuild takes seconds)."""
         key = (user, table)
-        generation, deletions = self.store.generation, self._deletions(table)
+        generation = self.store.generation
         cached = self._matrices.get(key)
         if cached is not None and cached[0] == generation:
-            return cached[2]
+            return cached[2]  # the common case, every search: no query to SQLite
+        deletions = self._deletions(table)
         extended = None
         if cached is not None and cached[1] == deletions:
             extended = self._extended(user, table, cached[2], cached[3])
