@@ -130,9 +130,9 @@ def test_presets() -> None:
 
 def test_ranked_numbers_a_ranking_and_keeps_each_unit_once() -> None:
     assert ranked("bm25", [(4, 9.0), (2, 7.5), (4, 3.0), (8, 1.0)], hop=1) == [
-        Contribution(4, "bm25", 1, 1, 9.0),
-        Contribution(2, "bm25", 1, 2, 7.5),
-        Contribution(8, "bm25", 1, 3, 1.0),
+        Contribution(4, "bm25", 1, 1, 9.0, 1.0),
+        Contribution(2, "bm25", 1, 2, 7.5, 0.8125),
+        Contribution(8, "bm25", 1, 3, 1.0, 0.0),
     ]
 
 

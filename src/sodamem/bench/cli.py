@@ -17,6 +17,7 @@ from sodamem.bench.runner import ABLATIONS, BUDGETS, SYSTEMS, BenchRun, BenchUni
 from sodamem.embed import EMBEDDER_CHOICES, load_embedder
 from sodamem.embed.base import Embedder
 from sodamem.embed.cache import CachedEmbedder
+from sodamem.retrieve.fused import fused_settings
 
 
 def default_cache() -> Path:
@@ -48,8 +49,9 @@ def _common(func: Any) -> Any:
             "--system",
             "systems",
             multiple=True,
-            type=click.Choice([*SYSTEMS, *ABLATIONS]),
-            help="Repeat to pick (default: the four systems).",
+            callback=_check_systems,
+            help=f"Repeat to pick (default: the four systems): {', '.join(SYSTEMS)}, sodamem:<preset>, or a variant"
+            " sodamem:<preset>+<setting>=<value>+... (e.g. 'sodamem:default+session_share=0.3').",
         ),
         click.option("--ablations", is_flag=True, help="Also run the memory's search with each ablation preset."),
         click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True),
@@ -63,6 +65,19 @@ def _common(func: Any) -> Any:
     for option in reversed(options):
         func = option(func)
     return func
+
+
+def _check_systems(_ctx: click.Context, _param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    for value in values:
+        mode, sep, preset = value.partition(":")
+        if mode not in SYSTEMS or (sep and mode != "sodamem"):
+            raise click.BadParameter(f"{value!r}: one of {', '.join(SYSTEMS)} or sodamem:<preset>[+key=value...]")
+        if sep:
+            try:
+                fused_settings(preset)
+            except ValueError as e:
+                raise click.BadParameter(f"{value!r}: {e}") from None
+    return values
 
 
 @click.group()

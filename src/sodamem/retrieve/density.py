@@ -47,11 +47,14 @@ class Contribution:
     tunnel: str  # a key of DensitySettings.tunnel_weights
     hop: int = 0  # 0: direct hit; n: reached by n expansion steps
     rank: int = 1  # 1-based rank within the tunnel's ranking
-    score: float = 0.0  # the tunnel's own score, for the explanation only
+    score: float = 0.0  # the tunnel's own score, for the explanation
+    relative: float = 1.0  # the score min-max scaled within its tunnel's ranking (1 = the best, 0 = the last)
 
     def __post_init__(self) -> None:
         if self.hop < 0 or self.rank < 1:
             raise ValueError(f"hop must be >= 0 and rank >= 1, got hop={self.hop}, rank={self.rank}")
+        if not 0.0 <= self.relative <= 1.0:
+            raise ValueError(f"relative must be within [0, 1], got {self.relative}")
 
 
 @dataclass(frozen=True)
@@ -61,11 +64,12 @@ class DensitySettings:
     rank_k: float = 20.0  # rank discount (rank_k + 1) / (rank_k + rank)
     repeat_decay: float = 0.5  # the i-th further contribution of one tunnel to one unit counts repeat_decay ** i
     spill: float = 0.15  # share of a unit's mass that each adjacent turn receives
+    score_share: float = 0.0  # the discount blends rank (1 - share) with the min-max scaled score (share)
 
     def __post_init__(self) -> None:
         if any(w < 0 for w in self.tunnel_weights.values()):
             raise ValueError("tunnel weights must be >= 0")
-        for name in ("hop_decay", "repeat_decay", "spill"):
+        for name in ("hop_decay", "repeat_decay", "spill", "score_share"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be within [0, 1]")
         if self.rank_k < 0:
@@ -81,6 +85,8 @@ class DensitySettings:
     def mass(self, contribution: Contribution) -> float:
         """What one contribution adds on its own (before repeat decay, spill and bonus)."""
         discount = (self.rank_k + 1.0) / (self.rank_k + contribution.rank)
+        if self.score_share > 0:
+            discount = (1.0 - self.score_share) * discount + self.score_share * contribution.relative
         return self.weight(contribution.tunnel) * self.hop_decay**contribution.hop * discount
 
     def with_weights(self, **weights: float) -> DensitySettings:
@@ -122,12 +128,19 @@ def preset(name: str) -> DensitySettings:
 def ranked(tunnel: str, ranking: Iterable[tuple[int, float]], *, hop: int = 0) -> list[Contribution]:
     """Contributions from a ``(unit, score)`` ranking, best first; a repeated unit counts at its best rank."""
     seen: set[int] = set()
-    out: list[Contribution] = []
+    firsts: list[tuple[int, float]] = []
     for unit, score in ranking:
         if unit not in seen:
             seen.add(unit)
-            out.append(Contribution(unit, tunnel, hop, len(out) + 1, score))
-    return out
+            firsts.append((unit, score))
+    if not firsts:
+        return []
+    high, low = max(s for _, s in firsts), min(s for _, s in firsts)
+    span = high - low
+    return [
+        Contribution(unit, tunnel, hop, i, score, (score - low) / span if span > 0 else 1.0)
+        for i, (unit, score) in enumerate(firsts, start=1)
+    ]
 
 
 def fuse_density(

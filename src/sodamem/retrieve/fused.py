@@ -19,12 +19,15 @@ from datetime import datetime
 from sodamem.embed.base import Vectors
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import DensitySettings, FusedUnit, fuse_density, preset, ranked
+from sodamem.retrieve.diversity import mmr_order
 from sodamem.retrieve.fts_query import to_match_query
-from sodamem.retrieve.fusion import reciprocal_rank_fusion
+from sodamem.retrieve.fusion import interleave, reciprocal_rank_fusion
 from sodamem.retrieve.graph import GraphSettings, graph_hits
 from sodamem.retrieve.lexical import bm25_pieces_by_turn, bm25_turns
+from sodamem.retrieve.overrides import apply_override, parse_overrides
 from sodamem.retrieve.query import QueryAnalysis, analyze_query
 from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
+from sodamem.retrieve.specific import specific_bonus
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.store.sqlite import SQLiteStore
 from sodamem.store.vectors import VectorIndex
@@ -47,12 +50,14 @@ TUNED_DENSITY = replace(
 @dataclass(frozen=True, slots=True)
 class FusedSettings:
     density: DensitySettings = TUNED_DENSITY
+    gathering_density: DensitySettings = TUNED_DENSITY  # the fusion for questions that gather items
     graph: GraphSettings = field(default_factory=GraphSettings)
     tunnels: frozenset[str] = ALL_TUNNELS
     fusion: str = "density"  # or "rrf"
     gates: bool = True
     temporal_weight: float = 1.0  # mass x (1 + weight) inside the question's window, decaying outside
     candidates: int = 100  # rows per tunnel
+    piece_candidates: int = 0  # pieces per piece tunnel (0: ``candidates``)
     graph_heads: int = 10  # best fact hits used as graph heads besides the question's entities
     # Each turn also gets this share of the best mass among its session's other turns: evidence clusters in
     # sessions (dev split: 0 -> 0.4 took recall@10 any/all from 0.792 / 0.664 to 0.819 / 0.691).
@@ -60,10 +65,25 @@ class FusedSettings:
     gathering_session_share: float = 0.0  # the share for questions that gather items from many sessions
     gathering_speaker_weight: float = 2.0
     speaker_weight: float = 1.0  # mass x (1 + weight) for turns said by a speaker the question names
+    split_speakers: bool = False  # a question naming several speakers: one ranking per speaker, interleaved
+    specific_weight: float = 0.0  # mass x (1 + weight) for turns naming a particular item (specific.py)
+    gathering_specific_weight: float = 0.0  # the same, for questions that gather items
+    diversity: float = 0.0  # MMR penalty on the ranking's head (diversity.py); 0 keeps the fused order
+    gathering_diversity: float = 0.0
+    diversity_head: int = 40
 
 
 def fused_settings(name: str) -> FusedSettings:
-    """Named presets, including the bench's ablations (``no-graph``, ``rrf``, ``no-temporal``, ...)."""
+    """Named presets, including the bench's ablations (``no-graph``, ``rrf``, ``no-temporal``, ...), optionally
+    followed by changed settings: ``default+session_share=0.3+weight.dense=1.0`` (see ``overrides.py``)."""
+    preset_name, _, changes = name.partition("+")
+    settings = _preset(preset_name)
+    for key, value in parse_overrides(changes) if changes else []:
+        settings = apply_override(settings, key, value)
+    return settings
+
+
+def _preset(name: str) -> FusedSettings:
     base = FusedSettings()
     if name == "default":
         return base
@@ -122,18 +142,19 @@ def fused_rank(
     analysis = analyze_query(query, now, conn, user)
     match = to_match_query(query)
     n = max(settings.candidates, k)
+    pn = max(settings.piece_candidates or settings.candidates, k)
     on = settings.tunnels
     rankings: dict[str, list[tuple[int, float]]] = {}
     if match is not None:
         if "bm25" in on:
             rankings["bm25"] = bm25_turns(store, user, match, n)
         if "bm25_piece" in on:
-            rankings["bm25_piece"] = bm25_pieces_by_turn(store, user, match, n)
+            rankings["bm25_piece"] = bm25_pieces_by_turn(store, user, match, pn)
     if index is not None and query_vector is not None:
         if "dense" in on:
             rankings["dense"] = dense_turns(index, user, query_vector, n)
         if "dense_piece" in on:
-            rankings["dense_piece"] = dense_pieces_by_turn(store, index, user, query_vector, n)
+            rankings["dense_piece"] = dense_pieces_by_turn(store, index, user, query_vector, pn)
     allowed = _allowed_statuses(settings, analysis)
     fact_scores = (
         _fact_hits(conn, index, query_vector, user, match, n, allowed) if "fact" in on or "graph" in on else []
@@ -155,20 +176,39 @@ def fused_rank(
         units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
     else:
         contributions = [c for tunnel, r in rankings.items() for c in ranked(tunnel, r)]
+        density = settings.gathering_density if analysis.gathers else settings.density
         candidates = sorted({c.unit for c in contributions})
-        bonus = combine_bonuses(
+        speaker_of = _speakers_of(conn, candidates)
+        focus = named_speakers(query, set(speaker_of.values()))
+        speaker_weight = settings.gathering_speaker_weight if analysis.gathers else settings.speaker_weight
+        others = combine_bonuses(
             _temporal_bonus(conn, candidates, analysis, settings.temporal_weight),
-            _speaker_bonus(
-                conn,
-                candidates,
-                query,
-                settings.gathering_speaker_weight if analysis.gathers else settings.speaker_weight,
+            _specific_bonus(
+                conn, candidates, settings.gathering_specific_weight if analysis.gathers else settings.specific_weight
             ),
         )
-        units = fuse_density(contributions, settings.density, _neighbors(conn, candidates), bonus)
+        neighbors = _neighbors(conn, candidates)
         share = settings.gathering_session_share if analysis.gathers else settings.session_share
-        if share > 0:
-            units = _share_sessions(conn, units, share)
+
+        def fuse_for(people: frozenset[str]) -> list[FusedUnit]:
+            bonus = combine_bonuses(others, speaker_bonus(speaker_of, people, speaker_weight))
+            fused = fuse_density(contributions, density, neighbors, bonus)
+            return _share_sessions(conn, fused, share) if share > 0 else fused
+
+        if settings.split_speakers and len(focus) > 1 and speaker_weight > 0:
+            # "What do both Joanna and Nate like?": each person's part is ranked with the focus on them, in turn.
+            parts = [fuse_for(frozenset({person})) for person in sorted(focus)]
+            by_unit = {u.unit: u for part in reversed(parts) for u in part}
+            units = [by_unit[pk] for pk in interleave([[u.unit for u in part] for part in parts])]
+        else:
+            units = fuse_for(focus)
+        penalty = settings.gathering_diversity if analysis.gathers else settings.diversity
+        if penalty > 0 and index is not None:
+            head = units[: settings.diversity_head]
+            vectors = index.vectors_of(user, "turns", [u.unit for u in head])
+            by_id = {u.unit: u for u in units}
+            order = mmr_order([(u.unit, u.mass) for u in units], vectors, penalty, settings.diversity_head)
+            units = [by_id[pk] for pk in order]
     return FusedRanking(units[:k], analysis, match)
 
 
@@ -287,12 +327,20 @@ def _temporal_bonus(
     return bonus
 
 
-def _speaker_bonus(conn: sqlite3.Connection, turn_pks: Sequence[int], query: str, weight: float) -> dict[int, float]:
-    if weight <= 0 or not turn_pks:
+def _speakers_of(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> dict[int, str]:
+    if not turn_pks:
         return {}
     marks = ",".join("?" * len(turn_pks))
-    speaker_of = {
+    return {
         int(pk): str(speaker)
         for pk, speaker in conn.execute(f"SELECT id, speaker FROM turns WHERE id IN ({marks})", list(turn_pks))
     }
-    return speaker_bonus(speaker_of, named_speakers(query, set(speaker_of.values())), weight)
+
+
+def _specific_bonus(conn: sqlite3.Connection, turn_pks: Sequence[int], weight: float) -> dict[int, float]:
+    if weight <= 0 or not turn_pks:
+        return {}
+    marks = ",".join("?" * len(turn_pks))
+    rows = conn.execute(f"SELECT id, speaker, text FROM turns WHERE id IN ({marks})", list(turn_pks)).fetchall()
+    return specific_bonus({int(r[0]): str(r[2]) for r in rows}, {str(r[1]) for r in rows}, weight)
+
