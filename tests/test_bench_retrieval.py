@@ -780,3 +780,34 @@ def test_cli_bench_malformed_data_exits_2(tmp_path: Path, command: str, payload:
     with pytest.raises(SystemExit) as exc:
         _bench([command, "--data", str(bad), "--embedder", "none"])
     assert exc.value.code == 2
+
+
+def test_cli_bench_runs_a_variant_written_as_text(locomo_path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "variant.json"
+    off = "+".join(f"weight.{t}=0" for t in ("bm25", "bm25_piece", "dense_piece", "fact", "graph"))
+    variant = f"sodamem:default+{off}"  # only the dense tunnel left
+    args = ["--embedder", "fake", "--no-cache", "--system", "dense", "--system", "sodamem", "--system", variant]
+    _bench(["locomo", "--data", str(locomo_path), *args, "--json", str(out)])
+    payload = json.loads(out.read_text("utf-8"))
+    assert payload["systems"] == ["dense", "sodamem", variant]
+    questions = payload["questions"]
+    # the dense tunnel alone keeps the flat dense order (the bonuses reorder; the set of ranked turns is the same)
+    assert all(set(q["ranked"][variant]) == set(q["ranked"]["dense"]) for q in questions)
+    assert any(q["ranked"][variant] != q["ranked"]["sodamem"] for q in questions)
+
+
+@pytest.mark.parametrize(
+    ("system", "message"),
+    [
+        ("sodamem:default+nope=1", "unknown setting 'nope'"),
+        ("bm25:default", "one of bm25"),
+        ("sodamem:no-such-preset", "unknown preset"),
+    ],
+)
+def test_cli_bench_refuses_a_bad_variant(
+    locomo_path: Path, system: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        _bench(["locomo", "--data", str(locomo_path), "--embedder", "none", "--system", system])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err

@@ -79,6 +79,11 @@ def test_cli_search_flags(memory: Memory, capsys: pytest.CaptureFixture[str]) ->
     assert pack["used_tokens"] <= 40 and pack["sessions"]
     main(["--db", db, "search", "concert", "--preset", "no-graph", "--json"])
     assert json.loads(capsys.readouterr().out)["results"]
+    main(["--db", db, "search", "concert", "--preset", "no-graph+weight.bm25=2+session_share=0", "--json"])
+    assert json.loads(capsys.readouterr().out)["results"]
+    with pytest.raises(SystemExit) as bad_preset:
+        main(["--db", db, "search", "concert", "--preset", "default+weight.telepathy=1"])
+    assert bad_preset.value.code == 2 and "unknown tunnel 'telepathy'" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:
         main(["--db", db, "search", "concert", "--now", "someday"])
     assert exit_info.value.code == 2

@@ -193,3 +193,28 @@ def test_input_order_does_not_matter(
     shuffled = list(contributions)
     rng.shuffle(shuffled)
     assert fuse_density(shuffled, neighbors=neighbors) == fuse_density(contributions, neighbors=neighbors)
+
+
+def test_score_share_blends_the_rank_discount_with_the_scaled_score() -> None:
+    # dense: three hits whose cosines say the first is far ahead of the other two
+    hits = ranked("dense", [(1, 0.80), (2, 0.41), (3, 0.40)])
+    assert [c.relative for c in hits] == pytest.approx([1.0, 0.025, 0.0])
+    by_rank = masses(fuse_density(hits))
+    blended = masses(fuse_density(hits, DensitySettings(score_share=0.5)))
+    assert blended[1] == pytest.approx(0.6)  # the best hit still adds its tunnel's weight
+    assert blended[2] == pytest.approx(0.6 * (0.5 * discount(2) + 0.5 * 0.025))
+    assert blended[3] == pytest.approx(0.6 * 0.5 * discount(3))
+    assert blended[2] < by_rank[2] and blended[3] < by_rank[3]
+    # a near tie keeps the runner-up close: scores, not only ranks, decide the gap
+    tie = masses(fuse_density(ranked("dense", [(1, 0.80), (2, 0.79), (3, 0.40)]), DensitySettings(score_share=1.0)))
+    assert tie[2] == pytest.approx(0.6 * 0.39 / 0.40)
+    assert 3 not in tie  # with the score alone, a tunnel's last hit adds nothing (and a unit of no mass is left out)
+
+
+def test_relative_scores_of_a_flat_ranking_are_all_one() -> None:
+    assert [c.relative for c in ranked("bm25", [(1, 2.0), (2, 2.0)])] == [1.0, 1.0]
+    assert ranked("bm25", []) == []
+    with pytest.raises(ValueError, match="relative"):
+        Contribution(1, "bm25", relative=1.5)
+    with pytest.raises(ValueError, match="score_share"):
+        DensitySettings(score_share=-0.1)

@@ -31,6 +31,29 @@ def test_stopword_speaker_names_are_never_named() -> None:
     assert named_speakers("What did Will cook?", {"Will", "Maya"}) == {"Will"}
 
 
+def test_first_and_second_person_name_the_user_and_assistant_roles() -> None:
+    roles = {"user", "assistant"}
+    assert named_speakers("Where did I park my car?", roles) == {"user"}
+    assert named_speakers("What did you suggest for dinner?", roles) == {"assistant"}
+    assert named_speakers("What did you tell me about Rome?", roles) == roles  # both: no focus
+    assert named_speakers("Where did I park?", {"User", "Assistant"}) == {"User"}
+    assert named_speakers("Where did I park?", {"Maya", "Sam"}) == frozenset()  # names, not roles: no mapping
+    assert named_speakers("Where does the user live?", roles) == {"user"}
+
+
+def test_a_first_person_question_finds_the_user_s_own_words(tmp_path: Path) -> None:
+    turns = (
+        Turn(0, "assistant", "Where to park? Park at the station.", "p:0"),
+        Turn(1, "user", "Thanks! In the end I parked on level 5 of the big garage behind the old market hall.", "p:1"),
+        Turn(2, "assistant", "Level 5 has the covered spots, good choice.", "p:2"),
+    )
+    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+        memory.ingest([Session("p", datetime(2024, 5, 1), turns)])
+        assert memory.search("Where did I park?", k=1)[0].turn_id == "p:1"
+        # the focus is what puts the user's turn first: without it the assistant's short "Park at ..." wins
+        assert memory.search("Where did I park?", k=1, preset="no-speaker")[0].turn_id != "p:1"
+
+
 def test_bonus_only_when_the_focus_tells_turns_apart() -> None:
     speaker_of = {1: "Ann", 2: "Bob", 3: "Ann"}
     assert speaker_bonus(speaker_of, frozenset({"Ann"}), 1.0) == {1: 1.0, 3: 1.0}

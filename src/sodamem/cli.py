@@ -20,7 +20,7 @@ from sodamem.ingest.formats import InputFormat, load_sessions
 from sodamem.ingest.timestamps import parse_any
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
-from sodamem.retrieve.fused import PRESET_NAMES
+from sodamem.retrieve.fused import PRESET_NAMES, fused_settings
 from sodamem.retrieve.search import SearchMode
 
 EXIT_BAD_INPUT = 2
@@ -117,6 +117,14 @@ def _advance(bar: Any) -> Callable[[int, int], None]:
     return update
 
 
+def _check_preset(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    try:
+        fused_settings(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+    return value
+
+
 @cli.command()
 @click.argument("query")
 @click.option("--k", default=10, show_default=True, type=click.IntRange(min=1), help="Number of results.")
@@ -129,7 +137,13 @@ def _advance(bar: Any) -> Callable[[int, int], None]:
     help="auto: the memory's own fusion with an embedder, else bm25.",
 )
 @click.option("--now", default=None, help="When the question is asked (its 'last month' counts from here).")
-@click.option("--preset", type=click.Choice(PRESET_NAMES), default="default", show_default=True)
+@click.option(
+    "--preset",
+    default="default",
+    show_default=True,
+    callback=_check_preset,
+    help=f"{', '.join(PRESET_NAMES)}; or a variant: <preset>+<setting>=<value>+... (default+session_share=0.3).",
+)
 @click.option("--budget", type=click.IntRange(min=1), default=None, help="Print an evidence pack of this many tokens.")
 @click.option("--explain", is_flag=True, help="Show which tunnels, hops, gates and bonuses made each score.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object with a 'results' list.")

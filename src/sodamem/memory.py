@@ -128,7 +128,8 @@ class Memory:
 
         ``mode``: ``auto``/``sodamem`` (every tunnel, validity gates, density fusion, temporal bonus), or the flat
         ``bm25``, ``dense``, ``hybrid-rrf``. ``now``: the time the question's words ("last month") refer from
-        (default: now). ``preset``: a named weighting or ablation (``retrieve.fused.PRESET_NAMES``).
+        (default: now). ``preset``: a named weighting or ablation (``retrieve.fused.PRESET_NAMES``),
+        optionally with changed settings, ``"default+session_share=0.3"`` (``retrieve.overrides``).
         """
         return self.searcher.search(user or self.user, query, k, mode, now=now, preset=preset)
 

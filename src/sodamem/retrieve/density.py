@@ -7,8 +7,10 @@ at which rank within that tunnel's ranking (1 = best). A contribution adds
     weight[tunnel] * hop_decay ** hop * (rank_k + 1) / (rank_k + rank)
 
 so a tunnel's first direct hit adds exactly its weight and later ranks are discounted smoothly. Tunnel scores are
-not comparable across tunnels (BM25 vs cosine vs graph), so only ranks enter the mass; ``score`` is kept for the
-explanation. Several contributions of *one* tunnel to one unit (say three matched facts of the same turn) count
+not comparable across tunnels (BM25 vs cosine vs graph), but within one tunnel they say how far apart its hits are:
+with ``score_share`` s > 0 the discount becomes ``(1 - s) * rank discount + s * relative``, where ``relative`` is
+the score min-max scaled over that tunnel's ranking (1 for its best hit, 0 for its last; the convex combination of
+Bruch et al., "An Analysis of Fusion Functions for Hybrid Retrieval", 2023, applied per tunnel). Several contributions of *one* tunnel to one unit (say three matched facts of the same turn) count
 best first with ``repeat_decay ** i`` (i = 0, 1, ...), so one tunnel alone cannot pile up mass; contributions of
 *different* tunnels simply add: two tunnels agreeing on a unit beat one tunnel alone, even at a better rank.
 

@@ -33,14 +33,3 @@ def reciprocal_rank_fusion(
             scores[item] = scores.get(item, 0.0) + weight / (rrf_k + rank)
     order = {item: i for i, item in enumerate(scores)}
     return sorted(scores.items(), key=lambda pair: (-pair[1], order[pair[0]]))
-
-
-def interleave(rankings: Sequence[Sequence[K]]) -> list[K]:
-    """Round robin over rankings (best first): the first of each, then the second of each, ...; an id keeps its
-    earliest place. Used to answer each part of a question in turn (one ranking per person it names)."""
-    out: dict[K, None] = {}
-    for depth in range(max((len(r) for r in rankings), default=0)):
-        for ranking in rankings:
-            if depth < len(ranking):
-                out.setdefault(ranking[depth], None)
-    return list(out)

@@ -15,6 +15,12 @@ from collections.abc import Iterable, Mapping
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _POSSESSIVE = re.compile(r"[’']s$", re.IGNORECASE)
 _PRONOUNS = frozenset("i me my mine we us our you your yours he him his she her hers they them their it".split())
+# A question put to an assistant about its conversations with one person ("Where did I park?", "What did you
+# suggest for dinner?") names the speakers by person: first person is the "user", second the "assistant".
+_ROLE_WORDS = {
+    "user": frozenset("i me my mine myself".split()),
+    "assistant": frozenset("you your yours yourself".split()),
+}
 
 
 def named_speakers(question: str, speakers: Iterable[str]) -> frozenset[str]:
@@ -23,13 +29,16 @@ def named_speakers(question: str, speakers: Iterable[str]) -> frozenset[str]:
     Words of the question are compared with possessives folded ("Caroline's" names Caroline). Speakers named
     like roles ("user", "assistant") are matched the same way, so "what did the assistant suggest" focuses on the
     assistant's turns. Name words that are pronouns ("me", "you") never match: a speaker called "me" is not
-    named by every question that says "me" (but "Will" and "Don" are names).
+    named by every question that says "me" (but "Will" and "Don" are names). Speakers called "user" and
+    "assistant" (LongMemEval's roles, an agent's own log) are also named by first- and second-person words:
+    "What did I say about my sister?" names the user; "What did you recommend?" the assistant.
     """
     words = {_POSSESSIVE.sub("", w).casefold() for w in _WORD.findall(question)}
     out = set()
     for speaker in speakers:
         parts = {p.casefold() for p in _WORD.findall(speaker)} - _PRONOUNS
-        if parts and parts & words:
+        role = _ROLE_WORDS.get(speaker.strip().casefold(), frozenset())
+        if (parts and parts & words) or role & words:
             out.add(speaker)
     return frozenset(out)
 
