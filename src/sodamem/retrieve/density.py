@@ -10,9 +10,11 @@ so a tunnel's first direct hit adds exactly its weight and later ranks are disco
 not comparable across tunnels (BM25 vs cosine vs graph), but within one tunnel they say how far apart its hits are:
 with ``score_share`` s > 0 the discount becomes ``(1 - s) * rank discount + s * relative``, where ``relative`` is
 the score min-max scaled over that tunnel's ranking (1 for its best hit, 0 for its last; the convex combination of
-Bruch et al., "An Analysis of Fusion Functions for Hybrid Retrieval", 2023, applied per tunnel). Several contributions of *one* tunnel to one unit (say three matched facts of the same turn) count
-best first with ``repeat_decay ** i`` (i = 0, 1, ...), so one tunnel alone cannot pile up mass; contributions of
-*different* tunnels simply add: two tunnels agreeing on a unit beat one tunnel alone, even at a better rank.
+Bruch et al., "An Analysis of Fusion Functions for Hybrid Retrieval", 2023, applied per tunnel).
+
+Several contributions of *one* tunnel to one unit (say three matched facts of the same turn) count best first
+with ``repeat_decay ** i`` (i = 0, 1, ...), so one tunnel alone cannot pile up mass; contributions of *different*
+tunnels simply add: two tunnels agreeing on a unit beat one tunnel alone, even at a better rank.
 
 Then, in order:
 1. **spill**: every unit passes ``spill`` times its own (pre-spill) mass to each of its ``neighbors`` (the adjacent
@@ -39,6 +41,7 @@ DEFAULT_TUNNEL_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "bm25_piece": 0.5,  # BM25 over pieces, landed on their turns
         "dense_piece": 0.3,  # embedding neighbours over pieces, landed on their turns
         "fact": 0.8,  # BM25/dense over facts, landed on the turns they are derived from
+        "bm25_prf": 0.0,  # BM25 again, the question's words plus feedback words of the first evidence (fused.py)
     }
 )
 
@@ -108,12 +111,28 @@ PRESETS: dict[str, DensitySettings] = {
     "default": DensitySettings(),
     "lexical-heavy": DensitySettings(
         tunnel_weights=MappingProxyType(
-            {"graph": 0.6, "bm25": 1.5, "dense": 0.4, "bm25_piece": 0.8, "dense_piece": 0.2, "fact": 1.0}
+            {
+                "graph": 0.6,
+                "bm25": 1.5,
+                "dense": 0.4,
+                "bm25_piece": 0.8,
+                "dense_piece": 0.2,
+                "fact": 1.0,
+                "bm25_prf": 0.0,
+            }
         )
     ),
     "graph-heavy": DensitySettings(
         tunnel_weights=MappingProxyType(
-            {"graph": 1.6, "bm25": 0.8, "dense": 0.5, "bm25_piece": 0.4, "dense_piece": 0.25, "fact": 1.0}
+            {
+                "graph": 1.6,
+                "bm25": 0.8,
+                "dense": 0.5,
+                "bm25_piece": 0.4,
+                "dense_piece": 0.25,
+                "fact": 1.0,
+                "bm25_prf": 0.0,
+            }
         ),
         hop_decay=0.6,
     ),

@@ -211,6 +211,9 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0003_embeddings", _M0003_EMBEDDINGS),
     ("0004_fact_slots", _M0004_FACT_SLOTS),
     ("0005_row_deletions", _row_deletions()),
+    # How many turns hold each (stemmed) word: the rarity that weighs pseudo-relevance feedback (retrieve/feedback.py).
+    # A read-only view of the FTS index; it stores nothing itself.
+    ("0006_turn_term_counts", "CREATE VIRTUAL TABLE turns_fts_terms USING fts5vocab(turns_fts, 'row');"),
 )
 
 

@@ -222,6 +222,21 @@ class SQLiteStore:
     def search_turns(self, user: str, match: str, limit: int) -> list[FtsRow]:
         return self._fts("turns", user, match, limit)
 
+    def turn_term_counts(self, stems: Sequence[str]) -> tuple[dict[str, int], int]:
+        """How many turns hold each index stem (those held by none are absent), and how many turns there are.
+
+        Counted over every user, like the BM25 statistics of the shared FTS index."""
+        counts: dict[str, int] = {}
+        wanted = sorted(set(stems))
+        for start in range(0, len(wanted), 500):
+            part = wanted[start : start + 500]
+            rows = self.conn.execute(
+                f"SELECT term, doc FROM turns_fts_terms WHERE term IN ({','.join('?' * len(part))})", part
+            )
+            counts.update((str(term), int(doc)) for term, doc in rows)
+        total = int(self.conn.execute("SELECT COUNT(*) FROM turns").fetchone()[0])
+        return counts, total
+
     def search_pieces(
         self, user: str, match: str, limit: int, *, turn_pks: Sequence[int] | None = None
     ) -> list[FtsRow]:
