@@ -6,7 +6,8 @@ question's entities and best facts expanded over typed links). Gates drop invali
 unless the question asks for history. Fusion is by connection density (``density.py``); RRF is kept as an
 alternative. The temporal bonus scales evidence inside the question's time window and the speaker focus evidence
 said by a person the question names; neither ever filters. Questions that gather items from many sessions
-("Which cities has John been to?") skip the session share and lean harder on the speaker focus.
+("Which cities has John been to?") skip the session share, lean harder on the speaker focus and get a second
+BM25 query with feedback words of their first evidence (``bm25_prf``, ``feedback.py``), fused in a second pass.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.store.sqlite import SQLiteStore
 from sodamem.store.vectors import VectorIndex
 
-ALL_TUNNELS = frozenset({"bm25", "bm25_piece", "dense", "dense_piece", "fact", "graph"})
+ALL_TUNNELS = frozenset({"bm25", "bm25_piece", "bm25_prf", "dense", "dense_piece", "fact", "graph"})
 
 # Tuned on the LoCoMo dev split (recall@10 any / all, categories 1-4, `sodamem bench locomo`):
 # density.py's neutral defaults (graph 1.0, dense 0.6, dense_piece 0.3, fact 0.8, spill 0.15, rank_k 20) gave
@@ -97,10 +98,10 @@ def _preset(name: str) -> FusedSettings:
     if name in ("lexical-heavy", "graph-heavy"):
         return replace(base, density=preset(name))
     if name.startswith("no-") and name[3:] in {"bm25", "dense", "fact", "graph"}:
-        dropped = {name[3:], f"{name[3:]}_piece"}
+        dropped = {name[3:], f"{name[3:]}_piece", f"{name[3:]}_prf"}
         return replace(base, tunnels=ALL_TUNNELS - dropped)
     if name == "no-prf":
-        return replace(base, density=base.density.with_weights(bm25_prf=0.0))
+        return replace(base, tunnels=ALL_TUNNELS - {"bm25_prf"})
     if name == "no-temporal":
         return replace(base, temporal_weight=0.0)
     if name == "no-speaker":
@@ -185,8 +186,8 @@ def fused_rank(
         units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
     else:
         units = _fuse_density(conn, rankings, analysis, settings, query)
-        feedback = analysis.gathers or not settings.feedback_gathering_only
-        if feedback and settings.density.tunnel_weights.get("bm25_prf", 0.0) > 0 and match is not None and units:
+        wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
+        if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
             expanded = _feedback_query(store, units[: settings.feedback_turns], query, settings)
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
@@ -222,11 +223,10 @@ def _feedback_query(store: SQLiteStore, units: Sequence[FusedUnit], query: str, 
             f"SELECT id, text, caption, speaker FROM turns WHERE id IN ({marks})", [u.unit for u in units]
         )
     }
-    texts = [f"{text} {caption or ''}" for text, caption, _ in rows.values()]
-    skip = {*query_terms(query), *(w for _, _, speaker in rows.values() for w in query_terms(speaker))}
-    counts, total = store.turn_term_counts(list(candidate_terms(texts, skip)))
     best = units[0].mass
     feedback = [(f"{rows[u.unit][0]} {rows[u.unit][1] or ''}", u.mass / best) for u in units if u.unit in rows]
+    skip = {*query_terms(query), *(w for _, _, speaker in rows.values() for w in query_terms(speaker))}
+    counts, total = store.turn_term_counts(list(candidate_terms([text for text, _ in feedback], skip)))
     extra = expansion_terms(
         feedback, skip, counts, total, n_terms=settings.feedback_words, min_docs=settings.feedback_min_turns
     )
