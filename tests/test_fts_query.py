@@ -88,3 +88,10 @@ def test_stopwords_are_dropped_unless_nothing_else_remains() -> None:
 def test_diacritics_are_folded(fts: sqlite3.Connection) -> None:
     rows = fts.execute("SELECT text FROM docs WHERE docs MATCH ?", (to_match_query("cafe"),)).fetchall()
     assert rows == [("café au lait every morning",)]
+
+
+def test_dropped_words_are_left_out_unless_nothing_else_is_left() -> None:
+    assert (
+        to_match_query("Who organised Maya's leaving drinks?", drop={"maya"}) == '"organised" OR "leaving" OR "drinks"'
+    )
+    assert to_match_query("Maya?", drop={"maya"}) == '"maya"'

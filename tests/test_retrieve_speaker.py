@@ -108,3 +108,20 @@ def test_the_named_speaker_s_own_words_come_first(tmp_path: Path) -> None:
     assert focused[0].turn_id == "s:1"
     assert any(line.startswith("bonus") for line in focused[0].explain)
     assert not any(line.startswith("bonus") for h in plain for line in h.explain)
+
+
+def test_a_speaker_named_by_alias_is_focused_and_the_name_is_not_a_search_word(tmp_path: Path) -> None:
+    turns = (
+        Turn(0, "user", "Hi! I'm Maya.", "a:0"),
+        Turn(1, "assistant", "Nice to meet you, Maya! Any leaving drinks planned?", "a:1"),
+        Turn(2, "user", "Daniel organised the leaving drinks at the pub.", "a:2"),
+        Turn(3, "assistant", "Maya, the drinks sound fun. Who organised the leaving cake?", "a:3"),
+    )
+    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+        memory.ingest([Session("a", datetime(2024, 5, 1), turns)])
+        assert memory.store.speakers(memory.user) == {"user", "assistant"}
+        hits = memory.search("Who organised Maya's leaving drinks?", k=4)
+        assert hits[0].turn_id == "a:2"
+        # "Maya" named the speaker "user" through the alias the user gave: the user's turns get the focus bonus
+        assert any("bonus" in line for line in hits[0].explain)
+        assert all("bonus" not in line for h in hits if h.speaker == "assistant" for line in h.explain)

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from sodamem import Memory
 from sodamem.store.migrations import MIGRATIONS
 from sodamem.store.sqlite import SQLiteStore
 from tests.conftest import make_session
@@ -81,3 +82,13 @@ def test_stats_per_user(tmp_path: Path) -> None:
     assert [s.user for s in store.stats("nobody")] == ["nobody"]
     assert store.stats("nobody")[0].sessions == 0
     store.close()
+
+
+def test_speakers_are_reread_after_a_write(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder="none") as memory:
+        assert memory.store.speakers(memory.user) == frozenset()
+        memory.ingest([make_session("s1", ["hello"])])
+        assert memory.store.speakers(memory.user) == {"user"}
+        memory.ingest([make_session("s2", ["hi", "hello there"])])
+        assert memory.store.speakers(memory.user) == {"user", "assistant"}
+        assert memory.store.speakers("someone-else") == frozenset()

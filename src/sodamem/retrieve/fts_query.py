@@ -8,6 +8,7 @@ Words are OR-ed: BM25 rewards documents matching more of them.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 MAX_TERMS = 64
 
@@ -31,9 +32,11 @@ def query_terms(text: str) -> list[str]:
     return (content or words)[:MAX_TERMS]
 
 
-def to_match_query(text: str) -> str | None:
-    """An FTS5 MATCH string for ``text``, or None when it holds no searchable word."""
+def to_match_query(text: str, drop: Collection[str] = ()) -> str | None:
+    """An FTS5 MATCH string for ``text``, or None when it holds no searchable word. Words in ``drop`` (lower-case)
+    are left out unless nothing else is left."""
     terms = query_terms(text)
+    terms = [t for t in terms if t not in drop] or terms
     if not terms:
         return None
     return " OR ".join(f'"{term}"' for term in terms)

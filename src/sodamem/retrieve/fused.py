@@ -13,11 +13,12 @@ BM25 query with feedback words of their first evidence (``bm25_prf``, ``feedback
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sodamem.embed.base import Vectors
+from sodamem.ingest.entities import entity_key
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import DensitySettings, FusedUnit, fuse_density, preset, ranked
 from sodamem.retrieve.feedback import candidate_terms, expansion_terms
@@ -26,7 +27,7 @@ from sodamem.retrieve.fusion import reciprocal_rank_fusion
 from sodamem.retrieve.graph import GraphSettings, graph_hits
 from sodamem.retrieve.lexical import bm25_pieces_by_turn, bm25_turns
 from sodamem.retrieve.overrides import apply_override, parse_overrides
-from sodamem.retrieve.query import QueryAnalysis, analyze_query
+from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.store.sqlite import SQLiteStore
@@ -151,7 +152,8 @@ def fused_rank(
 ) -> FusedRanking:
     conn = store.conn
     analysis = analyze_query(query, now, conn, user)
-    match = to_match_query(query)
+    names = _speaker_name_words(conn, user, query, analysis, store.speakers(user))
+    match = to_match_query(query, drop=names)
     n = max(settings.candidates, k)
     on = settings.tunnels
     rankings: dict[str, list[tuple[int, float]]] = {}
@@ -185,18 +187,19 @@ def fused_rank(
         fused = reciprocal_rank_fusion([[u for u, _ in r] for r in rankings.values()])
         units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
     else:
-        units = _fuse_density(conn, rankings, analysis, settings, query)
+        units = _fuse_density(conn, user, rankings, analysis, settings, query)
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
-            expanded = _feedback_query(store, units[: settings.feedback_turns], query, settings)
+            expanded = _feedback_query(store, units[: settings.feedback_turns], query, names, settings)
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
-                units = _fuse_density(conn, rankings, analysis, settings, query)
+                units = _fuse_density(conn, user, rankings, analysis, settings, query)
     return FusedRanking(units[:k], analysis, match)
 
 
 def _fuse_density(
     conn: sqlite3.Connection,
+    user: str,
     rankings: dict[str, list[tuple[int, float]]],
     analysis: QueryAnalysis,
     settings: FusedSettings,
@@ -205,7 +208,8 @@ def _fuse_density(
     contributions = [c for tunnel, r in rankings.items() for c in ranked(tunnel, r)]
     candidates = sorted({c.unit for c in contributions})
     speaker_of = _speakers_of(conn, candidates)
-    focus = named_speakers(query, set(speaker_of.values()))
+    speakers = set(speaker_of.values())
+    focus = named_speakers(query, speakers) | _speakers_by_alias(conn, user, speakers, analysis)
     speaker_weight = settings.gathering_speaker_weight if analysis.gathers else settings.speaker_weight
     temporal = _temporal_bonus(conn, candidates, analysis, settings.temporal_weight)
     bonus = combine_bonuses(temporal, speaker_bonus(speaker_of, focus, speaker_weight))
@@ -214,7 +218,9 @@ def _fuse_density(
     return _share_sessions(conn, units, share) if share > 0 else units
 
 
-def _feedback_query(store: SQLiteStore, units: Sequence[FusedUnit], query: str, settings: FusedSettings) -> str | None:
+def _feedback_query(
+    store: SQLiteStore, units: Sequence[FusedUnit], query: str, names: set[str], settings: FusedSettings
+) -> str | None:
     """The question's words and the best words of its first evidence (feedback.py), as an FTS5 query."""
     marks = ",".join("?" * len(units))
     rows = {
@@ -230,7 +236,7 @@ def _feedback_query(store: SQLiteStore, units: Sequence[FusedUnit], query: str, 
     extra = expansion_terms(
         feedback, skip, counts, total, n_terms=settings.feedback_words, min_docs=settings.feedback_min_turns
     )
-    return to_match_query(" ".join([query, *extra])) if extra else None
+    return to_match_query(" ".join([query, *extra]), drop=names) if extra else None
 
 
 def _share_sessions(conn: sqlite3.Connection, units: list[FusedUnit], share: float) -> list[FusedUnit]:
@@ -346,6 +352,41 @@ def _temporal_bonus(
             bonus.get(int(pk), 0.0), bonus_for(start, end, None, window, weight=weight, decay_days=decay)
         )
     return bonus
+
+
+def _speakers_by_alias(
+    conn: sqlite3.Connection, user: str, speakers: Iterable[str], analysis: QueryAnalysis
+) -> set[str]:
+    """Speakers the question names by what they are known as: "Maya" names the speaker "user" once the user has
+    said "I'm Maya" (the speaker's name is an alias of the entity the question matched)."""
+    return {speaker for speaker, _ in _speaker_entities(conn, user, speakers, analysis)}
+
+
+def _speaker_entities(
+    conn: sqlite3.Connection, user: str, speakers: Iterable[str], analysis: QueryAnalysis
+) -> list[tuple[str, EntityMatch]]:
+    """``(speaker, the question's match of the entity that speaker is)`` pairs."""
+    matched = {e.entity_pk: e for e in analysis.entities if e.exact}
+    keys = {entity_key(s): s for s in speakers} if matched else {}
+    keys.pop("", None)
+    if not keys:
+        return []
+    marks = ",".join("?" * len(keys))
+    rows = conn.execute(f"SELECT key, entity_pk FROM entity_aliases WHERE user = ? AND key IN ({marks})", (user, *keys))
+    return [(keys[str(key)], matched[int(pk)]) for key, pk in rows if int(pk) in matched]
+
+
+def _speaker_name_words(
+    conn: sqlite3.Connection, user: str, query: str, analysis: QueryAnalysis, speakers: frozenset[str]
+) -> set[str]:
+    """The question's words that name a speaker (directly or by alias): left out of the BM25 queries.
+
+    Who is asked about is the speaker focus's job; as a word, the name matches greetings ("Nice to meet you,
+    Maya!") and every turn addressed to that person. Dev split: R_any@10 / R_all@10 0.852 / 0.733 -> 0.855 /
+    0.738 (multi-hop R_all@20 0.385 -> 0.380). A question of nothing but names keeps them (``to_match_query``).
+    """
+    names = {w for speaker in named_speakers(query, speakers) for w in query_terms(speaker)}
+    return names | {w for _, m in _speaker_entities(conn, user, speakers, analysis) for w in query_terms(m.matched)}
 
 
 def _speakers_of(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> dict[int, str]:

@@ -111,7 +111,7 @@ class Searcher:
                 self.store, self.index, vector, user, query, k, now or datetime.now(), fused_settings(preset)
             )
             explain = {u.unit: (u.tunnels, u.explain) for u in fused.units}
-            return _Ranked([(u.unit, u.mass) for u in fused.units], match, vector, explain)
+            return _Ranked([(u.unit, u.mass) for u in fused.units], fused.match, vector, explain)
         lexical = bm25_turns(self.store, user, match, n) if match is not None else []
         if mode is SearchMode.BM25:
             return _Ranked(lexical[:k], match, None)

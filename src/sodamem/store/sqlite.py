@@ -50,6 +50,7 @@ class SQLiteStore:
     def __init__(self, path: str | Path = ":memory:") -> None:
         self.path = str(path)
         self.generation = 0  # bumped on every content write; in-memory indexes compare it to know they are stale
+        self._speakers: dict[str, tuple[int, frozenset[str]]] = {}  # user -> (generation, speakers)
         self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.conn.row_factory = sqlite3.Row
         self.conn.execute("PRAGMA foreign_keys = ON")
@@ -218,6 +219,15 @@ class SQLiteStore:
             conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
 
     # -- lexical search -------------------------------------------------------------------------------------
+
+    def speakers(self, user: str) -> frozenset[str]:
+        """Everyone who speaks in the user's memory (read once per store generation: a full scan of the turns)."""
+        cached = self._speakers.get(user)
+        if cached is None or cached[0] != self.generation:
+            rows = self.conn.execute("SELECT DISTINCT speaker FROM turns WHERE user = ?", (user,))
+            cached = (self.generation, frozenset(str(r[0]) for r in rows))
+            self._speakers[user] = cached
+        return cached[1]
 
     def search_turns(self, user: str, match: str, limit: int) -> list[FtsRow]:
         return self._fts("turns", user, match, limit)
