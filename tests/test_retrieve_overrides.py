@@ -46,6 +46,9 @@ def test_a_later_setting_wins() -> None:
         ("default+=3", "not of the form key=value"),
         ("default+tunnels=bm25", "cannot be set from text"),
         ("nope+session_share=0.1", "unknown preset"),
+        ("default+fusion=telepathy", "fusion must be"),
+        ("default+candidates=0", "candidates"),
+        ("default+session_share=-1", "session shares must be"),
     ],
 )
 def test_bad_variants_name_the_problem(variant: str, message: str) -> None:

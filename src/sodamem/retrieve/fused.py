@@ -81,6 +81,17 @@ class FusedSettings:
     feedback_min_turns: int = 2
     feedback_gathering_only: bool = True
 
+    def __post_init__(self) -> None:
+        if self.fusion not in ("density", "rrf"):
+            raise ValueError(f"fusion must be 'density' or 'rrf', got {self.fusion!r}")
+        if min(self.candidates, self.feedback_turns, self.feedback_min_turns) < 1 or self.feedback_words < 0:
+            raise ValueError("candidates, feedback_turns and feedback_min_turns must be >= 1, feedback_words >= 0")
+        shares = (self.session_share, self.gathering_session_share)
+        if min(self.temporal_weight, self.speaker_weight, self.gathering_speaker_weight, *shares) < 0:
+            raise ValueError("bonus weights and session shares must be >= 0")
+        if self.tunnels - ALL_TUNNELS:
+            raise ValueError(f"unknown tunnels {sorted(self.tunnels - ALL_TUNNELS)} (known: {sorted(ALL_TUNNELS)})")
+
 
 def fused_settings(name: str) -> FusedSettings:
     """Named presets, including the bench's ablations (``no-graph``, ``rrf``, ``no-temporal``, ...), optionally

@@ -6,9 +6,9 @@ editing code (``sodamem bench locomo --system 'sodamem:default+session_share=0.3
 variant can be reproduced from its name.
 
 Keys: a scalar field of ``FusedSettings`` (``session_share``, ``candidates``, ...); ``density.<field>`` of its
-``DensitySettings``; ``weight.<tunnel>`` for a tunnel weight (``gathering_density.weight.<tunnel>`` for that
-fusion's); ``graph.<field>`` of ``GraphSettings``. Values are parsed as the field's current type (int, float,
-bool, str). Every bad key or value raises ``ValueError`` naming it.
+``DensitySettings``; ``weight.<tunnel>`` for a tunnel weight; ``graph.<field>`` of ``GraphSettings``. Values are
+parsed as the field's current type (int, float, bool, str). Every bad key or value raises ``ValueError`` naming
+it, and so do values the settings refuse (``fusion=foo``, ``candidates=0``).
 """
 
 from __future__ import annotations
