@@ -24,7 +24,7 @@ from sodamem.bench.metrics import (
     session_ranking,
     token_f1,
 )
-from sodamem.bench.porter import PorterStemmer, stem
+from sodamem.porter import PorterStemmer, stem
 
 # --------------------------------------------------------------------------------------------------- recall
 

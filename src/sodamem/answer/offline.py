@@ -36,9 +36,9 @@ from sodamem.answer.support import (
 )
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.bench.metrics import count_tokens
-from sodamem.bench.porter import stem
 from sodamem.ingest.entities import entity_key
 from sodamem.memory import Memory
+from sodamem.porter import stem
 from sodamem.records import FactRecord, FactSource, SearchHit
 from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.fts_query import STOPWORDS

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from sodamem.bench.porter import stem
+from sodamem.porter import stem
 from sodamem.retrieve.fts_query import STOPWORDS
 
 QuestionKind = Literal["who", "where", "when", "how_many", "how_long", "why", "how", "yes_no", "what"]

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sodamem.bench.porter import stem
+from sodamem.porter import stem
 
 # ---------------------------------------------------------------------------------------------------------------
 # Retrieval

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping, Sequence
 
-from sodamem.bench.porter import stem
+from sodamem.porter import stem
 from sodamem.retrieve.fts_query import query_terms
 
 

@@ -2,9 +2,11 @@
 
 M. F. Porter, "An algorithm for suffix stripping", Program 14(3), 130-137, 1980.
 
-Two modes:
+Shared by the bench (LoCoMo's QA scorer), the offline reader and the retrieval's feedback words, so it lives at
+the package's top, not under ``bench``. Two modes:
 
-- ``"original"``: the published algorithm (steps 1a, 1b, 1c, 2, 3, 4, 5a, 5b), e.g. ``ties -> ti``.
+- ``"original"``: the published algorithm (steps 1a, 1b, 1c, 2, 3, 4, 5a, 5b), e.g. ``ties -> ti``; SQLite's
+  FTS5 ``porter`` tokenizer stems the same way (checked in ``tests/test_retrieve_feedback.py``).
 - ``"nltk"`` (default): what ``nltk.stem.PorterStemmer()`` does in its default ``NLTK_EXTENSIONS`` mode. LoCoMo's
   official QA scorer (task_eval/evaluation.py) stems with that class, so F1 scores only match the published numbers
   in this mode. The departures: a small table of irregular forms (``dying -> die``, ``skies -> sky``, ...); words
