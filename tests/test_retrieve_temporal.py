@@ -13,6 +13,7 @@ from sodamem.model import TimeGranularity, TimeSpec
 from sodamem.retrieve.query import analyze_query
 from sodamem.retrieve.temporal import (
     bonus_for,
+    calendar_unit,
     distance_days,
     evidence_interval,
     parse_iso,
@@ -111,3 +112,18 @@ def test_window_decay_days() -> None:
     assert window_decay_days(year) == 365.0
     vague = TimeSpec(datetime(2023, 8, 1), datetime(2023, 8, 31), TimeGranularity.VAGUE)
     assert window_decay_days(vague) == 60.0
+
+
+@pytest.mark.parametrize(
+    ("first", "after", "unit"),
+    [
+        (datetime(2023, 5, 1), datetime(2023, 6, 1), "month"),
+        (datetime(2023, 12, 1), datetime(2024, 1, 1), "month"),
+        (datetime(2023, 1, 1), datetime(2024, 1, 1), "year"),
+        (datetime(2023, 5, 1), datetime(2023, 7, 1), None),
+        (datetime(2023, 5, 2), datetime(2023, 6, 1), None),
+        (datetime(2023, 3, 1), datetime(2024, 4, 1), None),
+    ],
+)
+def test_calendar_unit(first: datetime, after: datetime, unit: str | None) -> None:
+    assert calendar_unit(first, after) == unit

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sodamem.retrieve.temporal import parse_iso
+from sodamem.retrieve.temporal import calendar_unit, parse_iso
 
 
 def _day(value: datetime) -> str:
@@ -29,9 +29,9 @@ def human_span(start: str, end: str | None) -> str:
     if first.date() == last.date():
         return _day(first)
     whole_days = (first.hour, first.minute, after.hour, after.minute) == (0, 0, 0, 0)
-    if whole_days and first.day == 1 and after.day == 1:
-        if (first.year, first.month) == (last.year, last.month):
-            return f"{first:%B %Y}"
-        if (first.month, after.month, after.year) == (1, 1, first.year + 1):
-            return f"{first.year}"
+    unit = calendar_unit(first, after) if whole_days else None
+    if unit == "month":
+        return f"{first:%B %Y}"
+    if unit == "year":
+        return f"{first.year}"
     return f"{_day(first)} to {_day(last)}"

@@ -163,7 +163,10 @@ def fused_rank(
 ) -> FusedRanking:
     conn = store.conn
     analysis = analyze_query(query, now, conn, user)
-    names = _speaker_name_words(conn, user, query, analysis, store.speakers(user))
+    # The speakers the question names by an alias ("Maya" for "user"), looked up once for both passes.
+    speakers = store.speakers(user)
+    by_alias = _speaker_entities(conn, user, speakers, analysis)
+    names = _speaker_name_words(query, speakers, by_alias)
     match = to_match_query(query, drop=names)
     n = max(settings.candidates, k)
     on = settings.tunnels
@@ -198,29 +201,28 @@ def fused_rank(
         fused = reciprocal_rank_fusion([[u for u, _ in r] for r in rankings.values()])
         units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
     else:
-        units = _fuse_density(conn, user, rankings, analysis, settings, query)
+        units = _fuse_density(conn, rankings, analysis, settings, query, {s for s, _ in by_alias})
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
             expanded = _feedback_query(store, units[: settings.feedback_turns], query, names, settings)
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
-                units = _fuse_density(conn, user, rankings, analysis, settings, query)
+                units = _fuse_density(conn, rankings, analysis, settings, query, {s for s, _ in by_alias})
     return FusedRanking(units[:k], analysis, match)
 
 
 def _fuse_density(
     conn: sqlite3.Connection,
-    user: str,
     rankings: dict[str, list[tuple[int, float]]],
     analysis: QueryAnalysis,
     settings: FusedSettings,
     query: str,
+    aliased: set[str],
 ) -> list[FusedUnit]:
     contributions = [c for tunnel, r in rankings.items() for c in ranked(tunnel, r)]
     candidates = sorted({c.unit for c in contributions})
     speaker_of = _speakers_of(conn, candidates)
-    speakers = set(speaker_of.values())
-    focus = named_speakers(query, speakers) | _speakers_by_alias(conn, user, speakers, analysis)
+    focus = named_speakers(query, set(speaker_of.values())) | aliased
     speaker_weight = settings.gathering_speaker_weight if analysis.gathers else settings.speaker_weight
     temporal = _temporal_bonus(conn, candidates, analysis, settings.temporal_weight)
     bonus = combine_bonuses(temporal, speaker_bonus(speaker_of, focus, speaker_weight))
@@ -365,18 +367,12 @@ def _temporal_bonus(
     return bonus
 
 
-def _speakers_by_alias(
-    conn: sqlite3.Connection, user: str, speakers: Iterable[str], analysis: QueryAnalysis
-) -> set[str]:
-    """Speakers the question names by what they are known as: "Maya" names the speaker "user" once the user has
-    said "I'm Maya" (the speaker's name is an alias of the entity the question matched)."""
-    return {speaker for speaker, _ in _speaker_entities(conn, user, speakers, analysis)}
-
-
 def _speaker_entities(
     conn: sqlite3.Connection, user: str, speakers: Iterable[str], analysis: QueryAnalysis
 ) -> list[tuple[str, EntityMatch]]:
-    """``(speaker, the question's match of the entity that speaker is)`` pairs."""
+    """The speakers the question names by what they are known as, with the question's words for them: "Maya"
+    names the speaker "user" once the user has said "I'm Maya" (the speaker's name is an alias of the entity the
+    question matched)."""
     matched = {e.entity_pk: e for e in analysis.entities if e.exact}
     keys = {entity_key(s): s for s in speakers} if matched else {}
     keys.pop("", None)
@@ -387,9 +383,7 @@ def _speaker_entities(
     return [(keys[str(key)], matched[int(pk)]) for key, pk in rows if int(pk) in matched]
 
 
-def _speaker_name_words(
-    conn: sqlite3.Connection, user: str, query: str, analysis: QueryAnalysis, speakers: frozenset[str]
-) -> set[str]:
+def _speaker_name_words(query: str, speakers: frozenset[str], by_alias: Sequence[tuple[str, EntityMatch]]) -> set[str]:
     """The question's words that name a speaker (directly or by alias): left out of the BM25 queries.
 
     Who is asked about is the speaker focus's job; as a word, the name matches greetings ("Nice to meet you,
@@ -397,7 +391,7 @@ def _speaker_name_words(
     0.738 (multi-hop R_all@20 0.385 -> 0.380). A question of nothing but names keeps them (``to_match_query``).
     """
     names = {w for speaker in named_speakers(query, speakers) for w in query_terms(speaker)}
-    return names | {w for _, m in _speaker_entities(conn, user, speakers, analysis) for w in query_terms(m.matched)}
+    return names | {w for _, m in by_alias for w in query_terms(m.matched)}
 
 
 def _speakers_of(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> dict[int, str]:

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, NamedTuple
 
 from sodamem.ingest.timeparse import find_times
-from sodamem.retrieve.temporal import parse_iso
+from sodamem.retrieve.temporal import calendar_unit, parse_iso
 
 EvidenceKind = Literal["turn", "fact"]
 _ABSOLUTE = re.compile(r"\b(?:19|20)\d\d\b")  # an expression naming its year needs no resolving
@@ -224,16 +224,13 @@ def format_span(start: str, end: str | None) -> str:
     if first.date() == last.date():
         return first.strftime("%Y-%m-%d")
     if _midnight(first) and _midnight(after):
-        if first.day == 1 and after.day == 1 and (first.month % 12) + 1 == after.month and _within_year(first, after):
+        unit = calendar_unit(first, after)
+        if unit == "month":
             return first.strftime("%Y-%m")
-        if (first.month, first.day, after.month, after.day) == (1, 1, 1, 1) and after.year == first.year + 1:
+        if unit == "year":
             return f"{first.year}"
         return f"{first:%Y-%m-%d}..{last:%Y-%m-%d}"
     return f"{first:%Y-%m-%d %H:%M}..{after:%Y-%m-%d %H:%M}"
-
-
-def _within_year(first: datetime, after: datetime) -> bool:
-    return after.year == first.year or (first.month == 12 and after.year == first.year + 1)
 
 
 def _midnight(value: datetime) -> bool:

@@ -29,6 +29,19 @@ def parse_iso(value: str | None) -> datetime | None:
         return None
 
 
+def calendar_unit(first: datetime, after: datetime) -> str | None:
+    """``"month"`` or ``"year"`` when ``[first, after)`` is exactly one calendar month or year (both on the 1st;
+    the caller checks they fall at midnight), else None. Shared by the formatters of the pack and the reader."""
+    if first.day != 1 or after.day != 1:
+        return None
+    next_month = (first.year + first.month // 12, first.month % 12 + 1)
+    if (after.year, after.month) == next_month:
+        return "month"
+    if (first.month, after.month, after.year) == (1, 1, first.year + 1):
+        return "year"
+    return None
+
+
 def evidence_interval(
     occurred_start: str | None, occurred_end: str | None, mentioned_at: str | None
 ) -> tuple[datetime, datetime | None] | None:
