@@ -21,6 +21,7 @@ from sodamem.embed.base import Vectors
 from sodamem.ingest.entities import entity_key
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import DensitySettings, FusedUnit, fuse_density, preset, ranked
+from sodamem.retrieve.disclosure import disclosure_bonus
 from sodamem.retrieve.feedback import candidate_terms, expansion_terms
 from sodamem.retrieve.fts_query import query_terms, to_match_query
 from sodamem.retrieve.fusion import reciprocal_rank_fusion
@@ -73,19 +74,33 @@ class FusedSettings:
     speaker_weight: float = 1.0  # mass x (1 + weight) for turns said by a speaker the question names
     # Pseudo-relevance feedback (feedback.py; on while the bm25_prf tunnel weighs > 0): the best words of the first
     # ``feedback_turns`` turns, held by at least ``feedback_min_turns`` of them, join the question's in a second
-    # BM25 query, and the fusion runs again with its ranking. Only for questions that gather items, by default:
-    # on the dev split it lifts multi-hop recall_all@20 0.370 -> 0.385 there, while for every question it also
-    # reaches 0.396 but costs recall_all@10 0.004 overall (single-item questions want precision, not breadth).
+    # BM25 query, and the fusion runs again with its ranking. Questions that gather items take the second ranking
+    # whole (dev split multi-hop recall_all@20 0.370 -> 0.385). Other questions want precision, not breadth: taken
+    # whole it cost them recall_all@10 (-0.004 overall), so they keep their first ``feedback_head`` turns and
+    # take the rest from the second ranking (R_any@10 / R_all@10 0.855 / 0.738 -> 0.861 / 0.742, multi-hop
+    # R_all@20 0.380 -> 0.391, the same for heads 1, 3 and 5; head 10 left @10 unchanged). With
+    # ``feedback_gathering_only`` they get no feedback at all.
     feedback_turns: int = 10
     feedback_words: int = 8
     feedback_min_turns: int = 2
-    feedback_gathering_only: bool = True
+    feedback_gathering_only: bool = False
+    feedback_head: int = 3
+    # Self-disclosure prior (disclosure.py): mass x (1 - penalty) for a turn said to the listener ("you" outweighs
+    # "I/we") and for one that only asks. Dev split, with the feedback head: 0.3 / 0.3 took R_any@10 / R_all@10
+    # 0.861 / 0.742 -> 0.864 / 0.741, R_all@20 0.793 -> 0.802, multi-hop R_all@20 0.391 -> 0.406; penalties from
+    # 0.2 to 0.4 all gave multi-hop 0.396-0.406.
+    addressed_penalty: float = 0.3
+    asking_penalty: float = 0.3
 
     def __post_init__(self) -> None:
         if self.fusion not in ("density", "rrf"):
             raise ValueError(f"fusion must be 'density' or 'rrf', got {self.fusion!r}")
-        if min(self.candidates, self.feedback_turns, self.feedback_min_turns) < 1 or self.feedback_words < 0:
-            raise ValueError("candidates, feedback_turns and feedback_min_turns must be >= 1, feedback_words >= 0")
+        if min(self.candidates, self.feedback_turns, self.feedback_min_turns) < 1:
+            raise ValueError("candidates, feedback_turns and feedback_min_turns must be >= 1")
+        if min(self.feedback_words, self.feedback_head) < 0:
+            raise ValueError("feedback_words and feedback_head must be >= 0")
+        if not (0 <= self.addressed_penalty < 1 and 0 <= self.asking_penalty < 1):
+            raise ValueError("addressed_penalty and asking_penalty must be in [0, 1)")
         shares = (self.session_share, self.gathering_session_share)
         if min(self.temporal_weight, self.speaker_weight, self.gathering_speaker_weight, *shares) < 0:
             raise ValueError("bonus weights and session shares must be >= 0")
@@ -114,6 +129,8 @@ def _preset(name: str) -> FusedSettings:
         return replace(base, tunnels=ALL_TUNNELS - dropped)
     if name == "no-prf":
         return replace(base, tunnels=ALL_TUNNELS - {"bm25_prf"})
+    if name == "no-disclosure":
+        return replace(base, addressed_penalty=0.0, asking_penalty=0.0)
     if name == "no-temporal":
         return replace(base, temporal_weight=0.0)
     if name == "no-speaker":
@@ -136,6 +153,7 @@ PRESET_NAMES = (
     "no-fact",
     "no-graph",
     "no-prf",
+    "no-disclosure",
     "no-temporal",
     "no-session",
     "no-speaker",
@@ -207,7 +225,10 @@ def fused_rank(
             expanded = _feedback_query(store, units[: settings.feedback_turns], query, names, settings)
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
+                first = units
                 units = _fuse_density(conn, rankings, analysis, settings, query, {s for s, _ in by_alias})
+                if not analysis.gathers:
+                    units = _keep_head(first, units, settings.feedback_head)
     return FusedRanking(units[:k], analysis, match)
 
 
@@ -221,14 +242,27 @@ def _fuse_density(
 ) -> list[FusedUnit]:
     contributions = [c for tunnel, r in rankings.items() for c in ranked(tunnel, r)]
     candidates = sorted({c.unit for c in contributions})
-    speaker_of = _speakers_of(conn, candidates)
+    said = _said_by(conn, candidates)
+    speaker_of = {pk: speaker for pk, (speaker, _) in said.items()}
     focus = named_speakers(query, set(speaker_of.values())) | aliased
     speaker_weight = settings.gathering_speaker_weight if analysis.gathers else settings.speaker_weight
     temporal = _temporal_bonus(conn, candidates, analysis, settings.temporal_weight)
-    bonus = combine_bonuses(temporal, speaker_bonus(speaker_of, focus, speaker_weight))
+    disclosure = disclosure_bonus(said, settings.addressed_penalty, settings.asking_penalty)
+    bonus = combine_bonuses(temporal, speaker_bonus(speaker_of, focus, speaker_weight), disclosure)
     units = fuse_density(contributions, settings.density, _neighbors(conn, candidates), bonus)
     share = settings.gathering_session_share if analysis.gathers else settings.session_share
     return _share_sessions(conn, units, share) if share > 0 else units
+
+
+def _keep_head(first: list[FusedUnit], second: list[FusedUnit], head: int) -> list[FusedUnit]:
+    """The first ``head`` units of the first ranking, then the second ranking's others in its order, their masses
+    scaled (all by one factor) so that scores still fall down the list."""
+    kept = first[:head]
+    rest = [u for u in second if u.unit not in {k.unit for k in kept}]
+    if kept and rest and rest[0].mass > kept[-1].mass:
+        scale = kept[-1].mass / rest[0].mass
+        rest = [replace(u, mass=u.mass * scale) for u in rest]
+    return kept + rest
 
 
 def _feedback_query(
@@ -394,11 +428,10 @@ def _speaker_name_words(query: str, speakers: frozenset[str], by_alias: Sequence
     return names | {w for _, m in by_alias for w in query_terms(m.matched)}
 
 
-def _speakers_of(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> dict[int, str]:
+def _said_by(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> dict[int, tuple[str, str]]:
+    """``turn -> (speaker, text)``."""
     if not turn_pks:
         return {}
     marks = ",".join("?" * len(turn_pks))
-    return {
-        int(pk): str(speaker)
-        for pk, speaker in conn.execute(f"SELECT id, speaker FROM turns WHERE id IN ({marks})", list(turn_pks))
-    }
+    rows = conn.execute(f"SELECT id, speaker, text FROM turns WHERE id IN ({marks})", list(turn_pks))
+    return {int(pk): (str(speaker), str(text)) for pk, speaker, text in rows}

@@ -1,0 +1,67 @@
+"""Self-disclosure prior: what people say about themselves carries the facts about them.
+
+In a conversation between peers, a turn said *to* the listener ("Wow, Caroline, that painting is awesome! What
+gave you the idea?") or one that only asks something matches a question's topic as well as the turn that answers
+it, but rarely is that turn. LoCoMo dev split, among the first 20 turns ranked for each question (categories 1-4):
+of the evidence turns 3-13% say "you" more often than "I/we" and 0-2% only ask, against 21-25% and 8-10% of the
+other turns. Such turns get a soft penalty (a negative multiplicative bonus): an equally matching self-report
+outranks them, and nothing is dropped.
+
+Turns of the roles ``user`` and ``assistant`` (LongMemEval's, an agent's own log) are left alone: an assistant's
+"you" is about the user ("You mentioned your sister's wedding"), and a user's question to an assistant states
+the user's need. Nothing here measures those logs, so the prior stays where it was measured.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")
+_SECOND_PERSON = frozenset("you your yours yourself yourselves you're you've you'd you'll ya y'all".split())
+_FIRST_PERSON = frozenset(
+    "i me my mine myself i'm i've i'd i'll we us our ours ourselves we're we've we'd we'll".split()
+)
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+_ROLES = frozenset({"user", "assistant"})
+# A sentence of at most this many words ("Wow!", "Thanks so much.") states nothing that would keep a turn of
+# questions from counting as one that only asks.
+_FILLER_WORDS = 3
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower().replace("’", "'"))
+
+
+def addresses_listener(text: str) -> bool:
+    """The turn speaks of the listener more than of the speaker: more second- than first-person words."""
+    words = _words(text)
+    return sum(w in _SECOND_PERSON for w in words) > sum(w in _FIRST_PERSON for w in words)
+
+
+def only_asks(text: str) -> bool:
+    """The turn asks something and states nothing beyond filler ("Wow! What gave you the idea?")."""
+    if "?" not in text:
+        return False
+    sentences = (s.strip() for s in _SENTENCE.findall(text))
+    return not any(not s.endswith("?") and len(_words(s)) > _FILLER_WORDS for s in sentences)
+
+
+def disclosure_bonus(
+    turns: Mapping[int, tuple[str, str]], addressed_penalty: float, asking_penalty: float
+) -> dict[int, float]:
+    """Negative bonuses (``factor - 1``) for ``unit -> (speaker, text)``: ``x (1 - addressed_penalty)`` for a turn
+    that addresses the listener, ``x (1 - asking_penalty)`` for one that only asks (both when both hold).
+    Turns of the roles ``user`` and ``assistant`` are exempt."""
+    out: dict[int, float] = {}
+    for unit, (speaker, text) in turns.items():
+        if speaker.strip().casefold() in _ROLES:
+            continue
+        factor = 1.0
+        if addressed_penalty > 0 and addresses_listener(text):
+            factor *= 1.0 - addressed_penalty
+        if asking_penalty > 0 and only_asks(text):
+            factor *= 1.0 - asking_penalty
+        if factor < 1.0:
+            out[unit] = factor - 1.0
+    return out
