@@ -20,6 +20,8 @@ def test_addresses_listener_counts_second_against_first_person() -> None:
     assert not addresses_listener("Thanks! You're kind. I finished my first screenplay.")  # 1 you vs 2 I/my
     assert addresses_listener("You’re so brave, you know that?")  # typographic apostrophe
     assert not addresses_listener("The weather was lovely.")  # neither: a tie is not addressing
+    assert not addresses_listener("Yours? No, it's mine and ours.")  # 1 second against 2 first person
+    assert not addresses_listener("Young people in the U.S. use it.")  # no pronoun inside other words
 
 
 def test_only_asks_allows_filler_but_not_statements() -> None:
@@ -38,22 +40,32 @@ def test_penalties_multiply_and_roles_are_exempt() -> None:
         4: ("assistant", "You could try the pottery studio near your office?"),
         5: ("User", "Can you remind me what you suggested?"),
     }
-    bonus = disclosure_bonus(turns, addressed_penalty=0.3, asking_penalty=0.5)
+    flags = {unit: (speaker, addresses_listener(text), only_asks(text)) for unit, (speaker, text) in turns.items()}
+    bonus = disclosure_bonus(flags, addressed_penalty=0.3, asking_penalty=0.5)
     assert bonus == pytest.approx({1: 0.7 * 0.5 - 1, 2: -0.3})
-    assert disclosure_bonus(turns, 0.0, 0.0) == {}
+    assert disclosure_bonus(flags, 0.0, 0.0) == {}
 
 
 @given(
-    st.dictionaries(st.integers(0, 50), st.tuples(st.sampled_from(["Ann", "Bo", "user"]), st.text(max_size=80))),
+    st.dictionaries(
+        st.integers(0, 50), st.tuples(st.sampled_from(["Ann", "Bo", "user"]), st.booleans(), st.booleans())
+    ),
     st.floats(0, 0.99),
     st.floats(0, 0.99),
 )
 def test_the_prior_only_ever_lowers_and_never_drops(
-    turns: dict[int, tuple[str, str]], addressed: float, asking: float
+    turns: dict[int, tuple[str, bool, bool]], addressed: float, asking: float
 ) -> None:
     bonus = disclosure_bonus(turns, addressed, asking)
-    assert set(bonus) <= set(turns)
+    assert set(bonus) <= {unit for unit, (speaker, *_) in turns.items() if speaker != "user"}
     assert all(-1 < b < 0 for b in bonus.values())
+
+
+@given(st.text(max_size=120))
+def test_the_classifiers_take_any_text(text: str) -> None:
+    assert isinstance(addresses_listener(text), bool) and isinstance(only_asks(text), bool)
+    if "?" not in text:
+        assert not only_asks(text)
 
 
 def test_settings_refuse_penalties_outside_zero_to_one() -> None:

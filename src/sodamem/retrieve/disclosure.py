@@ -18,9 +18,10 @@ import re
 from collections.abc import Mapping
 
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")
-_SECOND_PERSON = frozenset("you your yours yourself yourselves you're you've you'd you'll ya y'all".split())
-_FIRST_PERSON = frozenset(
-    "i me my mine myself i'm i've i'd i'll we us our ours ourselves we're we've we'd we'll".split()
+# Only the pronouns are found (one pass of one pattern): this runs on every candidate turn of every search.
+_PERSON = re.compile(
+    r"\b(?:(you(?:r|rs|rself|rselves|'re|'ve|'d|'ll)?|ya|y'all)|"
+    r"(i(?:'m|'ve|'d|'ll)?|me|my|mine|myself|we(?:'re|'ve|'d|'ll)?|us|our|ours|ourselves))\b"
 )
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 _ROLES = frozenset({"user", "assistant"})
@@ -29,39 +30,31 @@ _ROLES = frozenset({"user", "assistant"})
 _FILLER_WORDS = 3
 
 
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower().replace("’", "'"))
-
-
 def addresses_listener(text: str) -> bool:
     """The turn speaks of the listener more than of the speaker: more second- than first-person words."""
-    words = _words(text)
-    return sum(w in _SECOND_PERSON for w in words) > sum(w in _FIRST_PERSON for w in words)
+    balance = 0
+    for second, _ in _PERSON.findall(text.lower().replace("’", "'")):
+        balance += 1 if second else -1
+    return balance > 0
 
 
 def only_asks(text: str) -> bool:
     """The turn asks something and states nothing beyond filler ("Wow! What gave you the idea?")."""
     if "?" not in text:
         return False
-    sentences = (s.strip() for s in _SENTENCE.findall(text))
-    return not any(not s.endswith("?") and len(_words(s)) > _FILLER_WORDS for s in sentences)
+    sentences = (s.strip() for s in _SENTENCE.findall(text.lower().replace("’", "'")))
+    return not any(not s.endswith("?") and len(_WORD.findall(s)) > _FILLER_WORDS for s in sentences)
 
 
 def disclosure_bonus(
-    turns: Mapping[int, tuple[str, str]], addressed_penalty: float, asking_penalty: float
+    turns: Mapping[int, tuple[str, bool, bool]], addressed_penalty: float, asking_penalty: float
 ) -> dict[int, float]:
-    """Negative bonuses (``factor - 1``) for ``unit -> (speaker, text)``: ``x (1 - addressed_penalty)`` for a turn
-    that addresses the listener, ``x (1 - asking_penalty)`` for one that only asks (both when both hold).
-    Turns of the roles ``user`` and ``assistant`` are exempt."""
+    """Negative bonuses (``factor - 1``) for ``unit -> (speaker, addresses_listener, only_asks)``: ``x (1 -
+    addressed_penalty)`` for a turn that addresses the listener, ``x (1 - asking_penalty)`` for one that only asks
+    (both when both hold). Turns of the roles ``user`` and ``assistant`` are exempt."""
     out: dict[int, float] = {}
-    for unit, (speaker, text) in turns.items():
-        if speaker.strip().casefold() in _ROLES:
-            continue
-        factor = 1.0
-        if addressed_penalty > 0 and addresses_listener(text):
-            factor *= 1.0 - addressed_penalty
-        if asking_penalty > 0 and only_asks(text):
-            factor *= 1.0 - asking_penalty
-        if factor < 1.0:
+    for unit, (speaker, addresses, asks) in turns.items():
+        factor = (1.0 - addressed_penalty if addresses else 1.0) * (1.0 - asking_penalty if asks else 1.0)
+        if factor < 1.0 and speaker.strip().casefold() not in _ROLES:
             out[unit] = factor - 1.0
     return out

@@ -31,6 +31,7 @@ from sodamem.retrieve.overrides import apply_override, parse_overrides
 from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
+from sodamem.retrieve.turn_lookup import TurnLookup
 from sodamem.store.sqlite import SQLiteStore
 from sodamem.store.vectors import VectorIndex
 
@@ -178,7 +179,10 @@ def fused_rank(
     k: int,
     now: datetime,
     settings: FusedSettings,
+    turns: TurnLookup | None = None,
 ) -> FusedRanking:
+    """The first ``k`` turns for ``query``. ``turns``: a lookup kept across searches while the store is unchanged
+    (a fresh one otherwise)."""
     conn = store.conn
     analysis = analyze_query(query, now, conn, user)
     # The speakers the question names by an alias ("Maya" for "user"), looked up once for both passes.
@@ -219,39 +223,52 @@ def fused_rank(
         fused = reciprocal_rank_fusion([[u for u, _ in r] for r in rankings.values()])
         units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
     else:
-        units = _fuse_density(conn, rankings, analysis, settings, query, {s for s, _ in by_alias})
+        lookup = turns or TurnLookup(conn)  # what both fusion passes ask about their candidate turns
+        aliased = {s for s, _ in by_alias}
+        # Enough units for the answer, the feedback's first turns and the kept head.
+        limit = max(k, settings.feedback_turns, settings.feedback_head)
+        units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit)
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
             expanded = _feedback_query(store, units[: settings.feedback_turns], query, names, settings)
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
                 first = units
-                units = _fuse_density(conn, rankings, analysis, settings, query, {s for s, _ in by_alias})
+                units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit)
                 if not analysis.gathers:
                     units = _keep_head(first, units, settings.feedback_head)
     return FusedRanking(units[:k], analysis, match)
 
 
 def _fuse_density(
-    conn: sqlite3.Connection,
+    lookup: TurnLookup,
     rankings: dict[str, list[tuple[int, float]]],
     analysis: QueryAnalysis,
     settings: FusedSettings,
     query: str,
     aliased: set[str],
+    limit: int,
 ) -> list[FusedUnit]:
+    """The first ``limit`` units of the density fusion of ``rankings``, with every bonus of the question."""
     contributions = [c for tunnel, r in rankings.items() for c in ranked(tunnel, r)]
     candidates = sorted({c.unit for c in contributions})
-    said = _said_by(conn, candidates)
-    speaker_of = {pk: speaker for pk, (speaker, _) in said.items()}
+    rows = lookup.rows(candidates)
+    speaker_of = {pk: row.speaker for pk, row in rows.items()}
     focus = named_speakers(query, set(speaker_of.values())) | aliased
     speaker_weight = settings.gathering_speaker_weight if analysis.gathers else settings.speaker_weight
-    temporal = _temporal_bonus(conn, candidates, analysis, settings.temporal_weight)
-    disclosure = disclosure_bonus(said, settings.addressed_penalty, settings.asking_penalty)
+    temporal = _temporal_bonus(lookup, candidates, analysis, settings.temporal_weight)
+    flags = {pk: (row.speaker, row.addresses_listener, row.only_asks) for pk, row in rows.items()}
+    disclosure = disclosure_bonus(flags, settings.addressed_penalty, settings.asking_penalty)
     bonus = combine_bonuses(temporal, speaker_bonus(speaker_of, focus, speaker_weight), disclosure)
-    units = fuse_density(contributions, settings.density, _neighbors(conn, candidates), bonus)
+    neighbors = lookup.neighbors(candidates)
     share = settings.gathering_session_share if analysis.gathers else settings.session_share
-    return _share_sessions(conn, units, share) if share > 0 else units
+    sessions: dict[int, int] | None = None
+    if share > 0:  # evidence clusters in sessions: a turn gains a share of its session's best other turn
+        spilled = {n for pk in candidates for n in neighbors.get(pk, ())}
+        sessions = {pk: row.session_pk for pk, row in lookup.rows([*candidates, *spilled]).items()}
+    return fuse_density(
+        contributions, settings.density, neighbors, bonus, groups=sessions, group_share=share, limit=limit
+    )
 
 
 def _keep_head(first: list[FusedUnit], second: list[FusedUnit], head: int) -> list[FusedUnit]:
@@ -261,7 +278,7 @@ def _keep_head(first: list[FusedUnit], second: list[FusedUnit], head: int) -> li
     rest = [u for u in second if u.unit not in {k.unit for k in kept}]
     if kept and rest and rest[0].mass > kept[-1].mass:
         scale = kept[-1].mass / rest[0].mass
-        rest = [replace(u, mass=u.mass * scale) for u in rest]
+        rest = [FusedUnit(u.unit, u.mass * scale, u.explain, u.tunnels) for u in rest]
     return kept + rest
 
 
@@ -284,27 +301,6 @@ def _feedback_query(
         feedback, skip, counts, total, n_terms=settings.feedback_words, min_docs=settings.feedback_min_turns
     )
     return to_match_query(" ".join([query, *extra]), drop=names) if extra else None
-
-
-def _share_sessions(conn: sqlite3.Connection, units: list[FusedUnit], share: float) -> list[FusedUnit]:
-    """Evidence clusters in sessions: a turn gains ``share`` of the best mass among its session's other turns."""
-    if not units:
-        return units
-    marks = ",".join("?" * len(units))
-    session_of = {
-        int(pk): int(s)
-        for pk, s in conn.execute(f"SELECT id, session_pk FROM turns WHERE id IN ({marks})", [u.unit for u in units])
-    }
-    best: dict[int, list[float]] = {}
-    for u in units:
-        best.setdefault(session_of[u.unit], []).append(u.mass)
-    out = []
-    for u in units:
-        masses = sorted(best[session_of[u.unit]], reverse=True)
-        # The best mass of the session's *other* turns: the runner-up when this turn is the session's best.
-        other = (masses[1] if len(masses) > 1 else 0.0) if masses[0] == u.mass else masses[0]
-        out.append(replace(u, mass=u.mass + share * other, explain=(*u.explain, f"session +{share * other:.4f}")))
-    return sorted(out, key=lambda u: (-u.mass, u.unit))
 
 
 def _allowed_statuses(settings: FusedSettings, analysis: QueryAnalysis) -> tuple[str, ...]:
@@ -363,41 +359,20 @@ def _facts_to_turns(conn: sqlite3.Connection, facts: list[tuple[int, float]]) ->
     return [(turn_of[pk], score) for pk, score in facts if pk in turn_of]
 
 
-def _neighbors(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> dict[int, list[int]]:
-    """Adjacent turns of the same session, for the density spill."""
-    if not turn_pks:
-        return {}
-    marks = ",".join("?" * len(turn_pks))
-    out: dict[int, list[int]] = {}
-    for pk, other in conn.execute(
-        f"SELECT t.id, n.id FROM turns t JOIN turns n ON n.session_pk = t.session_pk AND abs(n.idx - t.idx) = 1"
-        f" WHERE t.id IN ({marks})",
-        list(turn_pks),
-    ):
-        out.setdefault(int(pk), []).append(int(other))
-    return out
-
-
 def _temporal_bonus(
-    conn: sqlite3.Connection, turn_pks: Sequence[int], analysis: QueryAnalysis, weight: float
+    lookup: TurnLookup, turn_pks: Sequence[int], analysis: QueryAnalysis, weight: float
 ) -> dict[int, float]:
     """A turn's time is the occurred time of a fact derived from it, else when it was said."""
     window = analysis.window
     if window is None or weight <= 0 or not turn_pks:
         return {}
     decay = window_decay_days(window)
-    marks = ",".join("?" * len(turn_pks))
+    occurred = lookup.occurred(turn_pks)
     bonus: dict[int, float] = {}
-    for pk, said in conn.execute(f"SELECT id, timestamp FROM turns WHERE id IN ({marks})", list(turn_pks)):
-        bonus[int(pk)] = bonus_for(None, None, said, window, weight=weight, decay_days=decay)
-    for pk, start, end in conn.execute(
-        "SELECT p.turn_pk, f.occurred_start, f.occurred_end FROM facts f JOIN fact_sources fs ON fs.fact_pk = f.id"
-        f" JOIN pieces p ON p.id = fs.piece_pk WHERE p.turn_pk IN ({marks}) AND f.occurred_start IS NOT NULL",
-        list(turn_pks),
-    ):
-        bonus[int(pk)] = max(
-            bonus.get(int(pk), 0.0), bonus_for(start, end, None, window, weight=weight, decay_days=decay)
-        )
+    for pk, row in lookup.rows(turn_pks).items():
+        said = bonus_for(None, None, row.said_at, window, weight=weight, decay_days=decay)
+        spans = (bonus_for(start, end, None, window, weight=weight, decay_days=decay) for start, end in occurred[pk])
+        bonus[pk] = max([said, *spans])
     return bonus
 
 
@@ -426,12 +401,3 @@ def _speaker_name_words(query: str, speakers: frozenset[str], by_alias: Sequence
     """
     names = {w for speaker in named_speakers(query, speakers) for w in query_terms(speaker)}
     return names | {w for _, m in by_alias for w in query_terms(m.matched)}
-
-
-def _said_by(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> dict[int, tuple[str, str]]:
-    """``turn -> (speaker, text)``."""
-    if not turn_pks:
-        return {}
-    marks = ",".join("?" * len(turn_pks))
-    rows = conn.execute(f"SELECT id, speaker, text FROM turns WHERE id IN ({marks})", list(turn_pks))
-    return {int(pk): (str(speaker), str(text)) for pk, speaker, text in rows}

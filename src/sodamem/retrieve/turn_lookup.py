@@ -1,0 +1,99 @@
+"""What the fusion asks SQLite about candidate turns, each fetched once.
+
+A search fuses up to twice (before and after the feedback query) over mostly the same candidates, and an agent's
+searches between two ingests meet the same turns again, so each turn's row (speaker, session, time,
+self-disclosure flags), its neighbours and the occurred times of its facts are looked up once and kept. The
+searcher keeps one lookup per store generation: any write through the store starts a fresh one. (A write by
+another process is seen after this process's next write, as with the vector index: a stale entry can only skew
+the ranking, never what a hit cites, which is read afresh.)
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Collection, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sodamem.retrieve.disclosure import addresses_listener, only_asks
+
+_Value = TypeVar("_Value")
+# SQLite's default limit on host parameters is 32,766 since 3.32; stay well under it and older builds' 999.
+_CHUNK = 900
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRow:
+    speaker: str
+    session_pk: int
+    said_at: str | None
+    addresses_listener: bool
+    only_asks: bool
+
+
+class TurnLookup:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self._rows: dict[int, TurnRow] = {}
+        self._neighbors: dict[int, tuple[int, ...]] = {}
+        self._occurred: dict[int, tuple[tuple[str, str | None], ...]] = {}
+
+    def rows(self, turn_pks: Iterable[int]) -> dict[int, TurnRow]:
+        return _memoized(self._rows, turn_pks, self._fetch_rows)
+
+    def neighbors(self, turn_pks: Iterable[int]) -> dict[int, tuple[int, ...]]:
+        """Adjacent turns of the same session (empty for a turn without any)."""
+        return _memoized(self._neighbors, turn_pks, self._fetch_neighbors, default=())
+
+    def occurred(self, turn_pks: Iterable[int]) -> dict[int, tuple[tuple[str, str | None], ...]]:
+        """The occurred intervals ``(start, end)`` of the facts derived from each turn (empty for none)."""
+        return _memoized(self._occurred, turn_pks, self._fetch_occurred, default=())
+
+    def _fetch_rows(self, pks: list[int]) -> Iterator[tuple[int, TurnRow]]:
+        sql = "SELECT id, speaker, session_pk, timestamp, text FROM turns WHERE id IN ({})"
+        for pk, speaker, session_pk, said_at, text in _in_chunks(self._conn, sql, pks):
+            yield int(pk), TurnRow(str(speaker), int(session_pk), said_at, addresses_listener(text), only_asks(text))
+
+    def _fetch_neighbors(self, pks: list[int]) -> Iterator[tuple[int, tuple[int, ...]]]:
+        sql = (
+            "SELECT t.id, n.id FROM turns t JOIN turns n ON n.session_pk = t.session_pk AND abs(n.idx - t.idx) = 1"
+            " WHERE t.id IN ({})"
+        )
+        out: dict[int, list[int]] = {}
+        for pk, other in _in_chunks(self._conn, sql, pks):
+            out.setdefault(int(pk), []).append(int(other))
+        return ((pk, tuple(others)) for pk, others in out.items())
+
+    def _fetch_occurred(self, pks: list[int]) -> Iterator[tuple[int, tuple[tuple[str, str | None], ...]]]:
+        sql = (
+            "SELECT p.turn_pk, f.occurred_start, f.occurred_end FROM facts f JOIN fact_sources fs ON fs.fact_pk = f.id"
+            " JOIN pieces p ON p.id = fs.piece_pk WHERE p.turn_pk IN ({}) AND f.occurred_start IS NOT NULL"
+        )
+        out: dict[int, list[tuple[str, str | None]]] = {}
+        for pk, start, end in _in_chunks(self._conn, sql, pks):
+            out.setdefault(int(pk), []).append((str(start), end))
+        return ((pk, tuple(spans)) for pk, spans in out.items())
+
+
+def _memoized(
+    cache: dict[int, _Value],
+    keys: Iterable[int],
+    fetch: Callable[[list[int]], Iterable[tuple[int, _Value]]],
+    default: _Value | None = None,
+) -> dict[int, _Value]:
+    wanted = list(dict.fromkeys(keys))
+    missing = [k for k in wanted if k not in cache]
+    if missing:
+        cache.update(fetch(missing))
+        if default is not None:
+            for k in missing:
+                cache.setdefault(k, default)
+    return {k: cache[k] for k in wanted if k in cache}
+
+
+def _in_chunks(conn: sqlite3.Connection, sql: str, keys: Collection[int]) -> Iterator[tuple[Any, ...]]:
+    """``sql`` (with one ``IN ({})``) run over ``keys`` a chunk at a time."""
+    ordered = list(keys)
+    for i in range(0, len(ordered), _CHUNK):
+        part = ordered[i : i + _CHUNK]
+        yield from conn.execute(sql.format(",".join("?" * len(part))), part)

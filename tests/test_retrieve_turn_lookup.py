@@ -1,0 +1,49 @@
+"""TurnLookup: per-search memo of what the fusion asks about candidate turns."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from sodamem import Memory, Session, Turn
+from sodamem.retrieve.turn_lookup import TurnLookup
+
+
+def test_rows_neighbors_and_occurred_times(tmp_path: Path) -> None:
+    turns = (
+        Turn(0, "Ann", "I moved to Leeds yesterday.", "s:0"),
+        Turn(1, "Bo", "Wow, do you like it there?", "s:1"),
+        Turn(2, "Ann", "Yes, I love it.", "s:2"),
+    )
+    with Memory(tmp_path / "m.db", embedder="none") as memory:
+        memory.ingest([Session("s", datetime(2024, 5, 2), turns)])
+        conn = memory.store.conn
+        pk = {str(t): int(p) for p, t in conn.execute("SELECT id, turn_id FROM turns")}
+        lookup = TurnLookup(conn)
+        rows = lookup.rows([pk["s:1"], pk["s:0"], pk["s:1"], 10_000])  # repeats and unknown turns are fine
+        assert set(rows) == {pk["s:0"], pk["s:1"]}
+        assert rows[pk["s:1"]].speaker == "Bo" and rows[pk["s:1"]].addresses_listener and rows[pk["s:1"]].only_asks
+        assert not rows[pk["s:0"]].addresses_listener and rows[pk["s:0"]].said_at is not None
+        assert lookup.neighbors([pk["s:0"], pk["s:1"]]) == {pk["s:0"]: (pk["s:1"],), pk["s:1"]: (pk["s:0"], pk["s:2"])}
+        occurred = lookup.occurred([pk["s:0"], pk["s:2"]])
+        assert occurred[pk["s:2"]] == ()
+        # the rules derive "Ann moved to Leeds" (and "lives in") with "yesterday" resolved against the session
+        assert {start[:10] for start, _ in occurred[pk["s:0"]]} == {"2024-05-01"}
+        # Memoized for the search's lifetime: a row deleted now is still answered from the first fetch.
+        conn.execute("DELETE FROM turns WHERE id = ?", (pk["s:0"],))
+        assert lookup.rows([pk["s:0"]])[pk["s:0"]].speaker == "Ann"
+        assert TurnLookup(conn).rows([pk["s:0"]]) == {}
+
+
+def test_the_searcher_keeps_one_lookup_until_the_store_changes(tmp_path: Path) -> None:
+    def session(name: str, day: int) -> Session:
+        return Session(name, datetime(2024, 5, day), (Turn(0, "Ann", f"I visited {name} today.", f"{name}:0"),))
+
+    with Memory(tmp_path / "m.db", embedder="none") as memory:
+        memory.ingest([session("Leeds", 1)])
+        first = memory.searcher.turn_lookup()
+        memory.search("Where did Ann go?")
+        assert memory.searcher.turn_lookup() is first
+        memory.ingest([session("York", 2)])
+        assert memory.searcher.turn_lookup() is not first
+        assert [h.turn_id for h in memory.search("York")] == ["York:0"]
