@@ -5,9 +5,11 @@ pieces, ``fact`` (BM25 and dense over facts, landed on the turns they are derive
 question's entities and best facts expanded over typed links). Gates drop invalid facts, and superseded ones
 unless the question asks for history. Fusion is by connection density (``density.py``); RRF is kept as an
 alternative. The temporal bonus scales evidence inside the question's time window and the speaker focus evidence
-said by a person the question names; neither ever filters. Questions that gather items from many sessions
-("Which cities has John been to?") skip the session share, lean harder on the speaker focus and get a second
-BM25 query with feedback words of their first evidence (``bm25_prf``, ``feedback.py``), fused in a second pass.
+said by a person the question names, and the self-disclosure prior (``disclosure.py``) lowers turns said to the
+listener or only asking; none ever filters. Questions that gather items from many sessions ("Which cities has
+John been to?") skip the session share and lean harder on the speaker focus. A second BM25 query with feedback
+words of the first evidence (``bm25_prf``, ``feedback.py``) is fused in a second pass: list questions take its
+ranking whole, other questions below their first few turns.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ class FusedSettings:
     feedback_head: int = 3
     # Self-disclosure prior (disclosure.py): mass x (1 - penalty) for a turn said to the listener ("you" outweighs
     # "I/we") and for one that only asks. Dev split, with the feedback head: 0.3 / 0.3 took R_any@10 / R_all@10
-    # 0.861 / 0.742 -> 0.864 / 0.741, R_all@20 0.793 -> 0.802, multi-hop R_all@20 0.391 -> 0.406; penalties from
+    # 0.861 / 0.742 -> 0.864 / 0.741, R_all@20 0.793 -> 0.801, multi-hop R_all@20 0.391 -> 0.406; penalties from
     # 0.2 to 0.4 all gave multi-hop 0.396-0.406.
     addressed_penalty: float = 0.3
     asking_penalty: float = 0.3
