@@ -218,3 +218,38 @@ def test_relative_scores_of_a_flat_ranking_are_all_one() -> None:
         Contribution(1, "bm25", relative=1.5)
     with pytest.raises(ValueError, match="score_share"):
         DensitySettings(score_share=-0.1)
+
+
+def test_group_share_adds_the_best_other_unit_of_the_group_by_hand() -> None:
+    contributions = [Contribution(1, "bm25"), Contribution(2, "bm25", rank=2), Contribution(3, "dense")]
+    groups = {1: 10, 2: 10, 3: 20}
+    fused = fuse_density(contributions, groups=groups, group_share=0.5)
+    m1, m2, m3 = 1.0, discount(2), 0.6
+    # 1 is its session's best: it gains from the runner-up (2); 2 gains from 1; 3 is alone in its session.
+    assert masses(fused) == pytest.approx({1: m1 + 0.5 * m2, 2: m2 + 0.5 * m1, 3: m3})
+    assert fused[0].explain[-1] == f"session +{0.5 * m2:.4f}"
+    assert masses(fuse_density(contributions, groups=groups)) == masses(fuse_density(contributions))  # share 0
+
+
+@given(
+    st.lists(contribution, max_size=25),
+    neighbor_map,
+    bonus_map,
+    st.dictionaries(st.integers(0, 14), st.integers(0, 3)),
+    st.floats(0, 1),
+    st.integers(0, 30),
+)
+def test_a_limit_returns_the_same_first_units_with_the_same_explanations(
+    contributions: list[Contribution],
+    neighbors: dict[int, list[int]],
+    bonus: dict[int, float],
+    groups: dict[int, int],
+    share: float,
+    limit: int,
+) -> None:
+    whole = fuse_density(contributions, None, neighbors, bonus, groups=groups, group_share=share)
+    assert (
+        fuse_density(contributions, None, neighbors, bonus, groups=groups, group_share=share, limit=limit)
+        == (whole[:limit])
+    )
+    assert all(f.mass > 0 for f in whole)

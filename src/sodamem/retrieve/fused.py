@@ -277,7 +277,8 @@ def _keep_head(first: list[FusedUnit], second: list[FusedUnit], head: int) -> li
     """The first ``head`` units of the first ranking, then the second ranking's others in its order, their masses
     scaled (all by one factor) so that scores still fall down the list."""
     kept = first[:head]
-    rest = [u for u in second if u.unit not in {k.unit for k in kept}]
+    kept_units = {u.unit for u in kept}
+    rest = [u for u in second if u.unit not in kept_units]
     if kept and rest and rest[0].mass > kept[-1].mass:
         scale = kept[-1].mass / rest[0].mass
         rest = [FusedUnit(u.unit, u.mass * scale, u.explain, u.tunnels) for u in rest]
