@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from sodamem.retrieve.speaker import is_role
+
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")
 # Only the pronouns are found (one pass of one pattern): this runs on every candidate turn of every search.
 _PERSON = re.compile(
@@ -24,7 +26,6 @@ _PERSON = re.compile(
     r"(i(?:'m|'ve|'d|'ll)?|me|my|mine|myself|we(?:'re|'ve|'d|'ll)?|us|our|ours|ourselves))\b"
 )
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
-_ROLES = frozenset({"user", "assistant"})
 # A sentence of at most this many words ("Wow!", "Thanks so much.") states nothing that would keep a turn of
 # questions from counting as one that only asks.
 _FILLER_WORDS = 3
@@ -55,6 +56,6 @@ def disclosure_bonus(
     out: dict[int, float] = {}
     for unit, (speaker, addresses, asks) in turns.items():
         factor = (1.0 - addressed_penalty if addresses else 1.0) * (1.0 - asking_penalty if asks else 1.0)
-        if factor < 1.0 and speaker.strip().casefold() not in _ROLES:
+        if factor < 1.0 and not is_role(speaker):
             out[unit] = factor - 1.0
     return out

@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from sodamem.model import LinkType
+from sodamem.store.sqlite import chunked
 
 _SLOT_TYPES = (LinkType.SUPERSEDES.value, LinkType.CONTRADICTS.value, LinkType.UPDATES.value)
-_CHUNK = 500  # ids per IN (...) list
 
 DEFAULT_LINK_WEIGHTS: Mapping[str, float] = MappingProxyType(
     {
@@ -169,7 +169,7 @@ def facts_to_turns(
         return []
     by_fact = {hit.fact_pk: hit for hit in facts}
     best: dict[int, FactHit] = {}
-    for chunk in _chunks(list(by_fact)):
+    for chunk in chunked(list(by_fact)):
         rows = conn.execute(
             "SELECT DISTINCT l.src_id, p.turn_pk FROM links l JOIN pieces p ON p.id = l.dst_id AND p.user = l.user"
             f" WHERE l.user = ? AND l.type = ? AND l.src_kind = 'fact' AND l.dst_kind = 'piece'"
@@ -235,7 +235,7 @@ def _status_factor(status: str, settings: GraphSettings) -> float:
 
 def _entity_names(conn: sqlite3.Connection, user: str, entity_pks: Sequence[int]) -> dict[int, str]:
     names: dict[int, str] = {}
-    for chunk in _chunks(list(dict.fromkeys(entity_pks))):
+    for chunk in chunked(list(dict.fromkeys(entity_pks))):
         rows = conn.execute(f"SELECT id, name FROM entities WHERE user = ? AND id IN ({_marks(chunk)})", (user, *chunk))
         names.update({int(pk): str(name) for pk, name in rows})
     return names
@@ -245,7 +245,7 @@ def _fact_statuses(
     conn: sqlite3.Connection, user: str, fact_pks: Sequence[int], statuses: Sequence[str]
 ) -> dict[int, str]:
     found: dict[int, str] = {}
-    for chunk in _chunks(list(dict.fromkeys(fact_pks))):
+    for chunk in chunked(list(dict.fromkeys(fact_pks))):
         rows = conn.execute(
             f"SELECT id, status FROM facts WHERE user = ? AND id IN ({_marks(chunk)})"
             f" AND status IN ({_marks(statuses)})",
@@ -260,7 +260,7 @@ def _degrees(
 ) -> dict[int, int]:
     """How many traversable facts MENTION each entity, counting no further than ``cap`` (-1: no cap)."""
     found: dict[int, int] = {}
-    for chunk in _chunks(sorted(set(entity_pks))):
+    for chunk in chunked(sorted(set(entity_pks))):
         rows = conn.execute(
             f"WITH ids (id) AS (VALUES {','.join(['(?)'] * len(chunk))}) SELECT ids.id, (SELECT COUNT(*) FROM"
             " (SELECT DISTINCT l.src_id FROM links l JOIN facts f ON f.id = l.src_id AND f.user = l.user"
@@ -276,7 +276,7 @@ def _entity_facts(
     conn: sqlite3.Connection, user: str, entity_pks: Sequence[int], settings: GraphSettings
 ) -> Iterator[tuple[int, list[tuple[int, str]]]]:
     """``(entity, [(fact, status)])`` per entity, capped at fan_out: active first, then the latest mentioned."""
-    for chunk in _chunks(sorted(set(entity_pks))):
+    for chunk in chunked(sorted(set(entity_pks))):
         rows = conn.execute(
             "SELECT entity, fact, status FROM ("
             " SELECT m.entity, m.fact, f.status,"
@@ -297,7 +297,7 @@ def _entity_facts(
 def _mentions(conn: sqlite3.Connection, user: str, fact_pks: Sequence[int]) -> list[tuple[int, int]]:
     """``(fact, entity)`` for every entity the facts MENTION."""
     found: list[tuple[int, int]] = []
-    for chunk in _chunks(fact_pks):
+    for chunk in chunked(fact_pks):
         rows = conn.execute(
             "SELECT DISTINCT src_id, dst_id FROM links WHERE user = ? AND type = ? AND src_kind = 'fact'"
             f" AND dst_kind = 'entity' AND src_id IN ({_marks(chunk)})",
@@ -313,7 +313,7 @@ def _fact_links(
     """``(frontier fact, other fact, link type, other's status)`` over NEIGHBOR and slot links, both ways."""
     types = (LinkType.NEIGHBOR.value, *_SLOT_TYPES)
     found: list[tuple[int, int, str, str]] = []
-    for chunk in _chunks(fact_pks):
+    for chunk in chunked(fact_pks):
         for near, far in (("src_id", "dst_id"), ("dst_id", "src_id")):
             rows = conn.execute(
                 f"SELECT DISTINCT l.{near}, l.{far}, l.type, f.status FROM links l"
@@ -324,11 +324,6 @@ def _fact_links(
             )
             found += [(int(a), int(b), str(t), str(s)) for a, b, t, s in rows]
     return sorted(found)
-
-
-def _chunks(ids: Sequence[int]) -> Iterator[list[int]]:
-    for start in range(0, len(ids), _CHUNK):
-        yield list(ids[start : start + _CHUNK])
 
 
 def _marks(items: Sequence[object]) -> str:

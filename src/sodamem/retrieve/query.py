@@ -34,9 +34,9 @@ from sodamem.ingest.entities import entity_key
 from sodamem.ingest.timeparse import TimeMention, find_times
 from sodamem.model import TimeGranularity, TimeSpec
 from sodamem.retrieve.fts_query import STOPWORDS, query_terms
+from sodamem.store.sqlite import chunked
 
 MAX_NGRAM = 6  # longest entity name, in words, looked up as a whole
-_SQL_CHUNK = 500
 
 _WORD = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 _POSSESSIVE = re.compile(r"[’']s$", re.IGNORECASE)
@@ -149,8 +149,7 @@ def find_entities(conn: sqlite3.Connection, user: str, text: str) -> tuple[Entit
     candidates = _candidates(text, words)
     keys = sorted({c.key for c in candidates})
     found: dict[str, int] = {}
-    for i in range(0, len(keys), _SQL_CHUNK):
-        chunk = keys[i : i + _SQL_CHUNK]
+    for chunk in chunked(keys):
         marks = ", ".join("?" * len(chunk))
         sql = f"SELECT key, entity_pk FROM entity_aliases WHERE user = ? AND key IN ({marks})"
         found.update((str(r[0]), int(r[1])) for r in conn.execute(sql, (user, *chunk)))

@@ -23,6 +23,11 @@ _ROLE_WORDS = {
 }
 
 
+def is_role(speaker: str) -> bool:
+    """The speaker is named like a role ("user", "assistant": LongMemEval's, an agent's own log), not a person."""
+    return speaker.strip().casefold() in _ROLE_WORDS
+
+
 def named_speakers(question: str, speakers: Iterable[str]) -> frozenset[str]:
     """The speakers whose name (any of its words, ignoring case) is a word of the question.
 

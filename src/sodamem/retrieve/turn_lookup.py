@@ -11,15 +11,14 @@ the ranking, never what a hit cites, which is read afresh.)
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sodamem.retrieve.disclosure import addresses_listener, only_asks
+from sodamem.store.sqlite import chunked
 
 _Value = TypeVar("_Value")
-# SQLite's default limit on host parameters is 32,766 since 3.32; stay well under it and older builds' 999.
-_CHUNK = 900
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +90,7 @@ def _memoized(
     return {k: cache[k] for k in wanted if k in cache}
 
 
-def _in_chunks(conn: sqlite3.Connection, sql: str, keys: Collection[int]) -> Iterator[tuple[Any, ...]]:
+def _in_chunks(conn: sqlite3.Connection, sql: str, keys: Sequence[int]) -> Iterator[tuple[Any, ...]]:
     """``sql`` (with one ``IN ({})``) run over ``keys`` a chunk at a time."""
-    ordered = list(keys)
-    for i in range(0, len(ordered), _CHUNK):
-        part = ordered[i : i + _CHUNK]
+    for part in chunked(keys):
         yield from conn.execute(sql.format(",".join("?" * len(part))), part)

@@ -12,10 +12,22 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
 from sodamem.model import MessagePiece, Session
 from sodamem.records import UserStats
 from sodamem.store.migrations import apply_migrations
+
+_Item = TypeVar("_Item")
+# Host parameters per ``IN (...)`` list: well under SQLite's limit (32,766 since 3.32; 999 on older builds).
+IN_LIST_CHUNK = 500
+
+
+def chunked(items: Sequence[_Item], size: int = IN_LIST_CHUNK) -> Iterator[list[_Item]]:
+    """``items`` a chunk at a time, for ``IN (...)`` lists that stay under SQLite's bound on parameters."""
+    for start in range(0, len(items), size):
+        yield list(items[start : start + size])
+
 
 SessionWriteHook = Callable[[sqlite3.Connection, int, dict[tuple[int, int], int], set[str]], None]
 
@@ -237,9 +249,7 @@ class SQLiteStore:
 
         Counted over every user, like the BM25 statistics of the shared FTS index."""
         counts: dict[str, int] = {}
-        wanted = sorted(set(stems))
-        for start in range(0, len(wanted), 500):
-            part = wanted[start : start + 500]
+        for part in chunked(sorted(set(stems))):
             rows = self.conn.execute(
                 f"SELECT term, doc FROM turns_fts_terms WHERE term IN ({','.join('?' * len(part))})", part
             )

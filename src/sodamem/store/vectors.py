@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from sodamem.embed.base import Vectors
-from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.sqlite import SQLiteStore, chunked
 
 TABLES = ("turns", "pieces", "facts", "entities")
 # Rows widened to float32 per block: 1,024 x 384 x 4 B = 1.5 MB stays in a 2 MB L2 cache.
@@ -129,9 +129,7 @@ class VectorIndex:
     def vectors_of(self, user: str, table: str, ids: Sequence[int]) -> dict[int, Vectors]:
         """Exact float32 vectors of the given rows that have one."""
         out: dict[int, Vectors] = {}
-        wanted = sorted({int(i) for i in ids})
-        for start in range(0, len(wanted), 500):  # well under SQLite's bound on parameters
-            part = wanted[start : start + 500]
+        for part in chunked(sorted({int(i) for i in ids})):
             rows = self.store.conn.execute(
                 f"{self._select(table)} AND r.id IN ({','.join('?' * len(part))})", (self.model, user, *part)
             )
