@@ -79,11 +79,23 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True)
+class Message:
+    """A message as it arrives, before it is a turn: who said what, with its own id and time if it has them."""
+
+    speaker: str
+    text: str
+    id: str | None = None
+    timestamp: datetime | None = None
+    caption: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Session:
     session_id: str
     timestamp: datetime
     turns: tuple[Turn, ...]
-    user: str = DEFAULT_USER
+    # The user the source file names ("" when it names none: the session goes to the memory's user on ingest).
+    user: str = ""
     source: str = ""
 
 

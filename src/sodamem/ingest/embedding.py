@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from sodamem.embed.base import Embedder
+from sodamem.store import live
 from sodamem.store.sqlite import SQLiteStore
 
 BATCH = 256
@@ -34,4 +35,26 @@ def embed_missing(
         )
         if progress is not None:
             progress(start + len(batch), len(items))
+    return len(items)
+
+
+def embed_queued(store: SQLiteStore, embedder: Embedder, turn_pks: Sequence[int] | None = None) -> int:
+    """Embed what added turns brought (their pieces, facts, entities) and take them off the queue: the cost of one
+    add, whatever the size of the store. ``turn_pks``: those turns only (an add's own); None: the whole queue, e.g.
+    turns a crashed process queued but never embedded."""
+    queued = live.queued_turns(store.conn) if turn_pks is None else list(turn_pks)
+    if not queued:
+        return 0
+    missing = live.texts_to_embed(store.conn, embedder.name, queued)
+    items = list(missing.items())
+    for start in range(0, len(items), BATCH):
+        batch = items[start : start + BATCH]
+        vectors = np.asarray(embedder.embed([text for _, (_, text) in batch]), dtype=np.float32)
+        if vectors.shape != (len(batch), embedder.dim):
+            raise ValueError(f"embedder {embedder.name} returned shape {vectors.shape} for {len(batch)} texts")
+        store.put_embeddings(
+            embedder.name, [(digest, vectors[i].tobytes()) for i, (digest, _) in enumerate(batch)], embedder.dim
+        )
+    with store.transaction() as conn:
+        live.dequeue_embeddings(conn, queued)
     return len(items)

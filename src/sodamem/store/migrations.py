@@ -200,6 +200,25 @@ def _row_deletions() -> str:
     return sql
 
 
+_M0007_LIVE = """
+-- Turns added message by message whose vectors are not written yet: the add's transaction queues them, the
+-- embedding right after it empties the queue; a crash in between leaves them here for the next open to embed.
+CREATE TABLE embed_queue (
+    turn_pk INTEGER PRIMARY KEY REFERENCES turns (id) ON DELETE CASCADE
+);
+-- What was forgotten, when and how much: counts and ids, never the text.
+CREATE TABLE forget_log (
+    id INTEGER PRIMARY KEY,
+    user TEXT NOT NULL,
+    forgotten_at TEXT NOT NULL,
+    selector TEXT NOT NULL,
+    counts TEXT NOT NULL,
+    ids TEXT NOT NULL
+);
+CREATE INDEX turns_session_turn_id ON turns (session_pk, turn_id);
+"""
+
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_core_tables", _M0001_CORE),
     (
@@ -214,6 +233,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     # How many turns hold each (stemmed) word: the rarity that weighs pseudo-relevance feedback (retrieve/feedback.py).
     # A read-only view of the FTS index; it stores nothing itself.
     ("0006_turn_term_counts", "CREATE VIRTUAL TABLE turns_fts_terms USING fts5vocab(turns_fts, 'row');"),
+    ("0007_live_memory", _M0007_LIVE),
 )
 
 

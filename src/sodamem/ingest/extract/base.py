@@ -6,9 +6,10 @@ otherwise), resolves its time against the session's timestamp, resolves entities
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from sodamem.model import EntityRole, FactKind, MessagePiece, Modality
 
@@ -78,3 +79,22 @@ class Extractor(Protocol):
     def name(self) -> str: ...
 
     def extract(self, session: SessionView) -> Extraction: ...
+
+
+@runtime_checkable
+class IncrementalExtractor(Protocol):
+    """An extractor whose facts for one turn depend on the rest of the session only through ``context``.
+
+    Messages arrive one at a time: when the context of the grown session equals that of the session before the
+    new turns, the earlier turns' facts stand and only the new turns are extracted (``extract_turns``); otherwise
+    the whole session is extracted again. Either way the facts equal those of extracting the finished session.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    def extract(self, session: SessionView) -> Extraction: ...
+
+    def context(self, session: SessionView) -> Hashable: ...
+
+    def extract_turns(self, session: SessionView, turn_indexes: Sequence[int]) -> Extraction: ...

@@ -31,7 +31,7 @@ subjects, objects) and ``rules_vocabulary`` (names, relations, values).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from sodamem.ingest.extract import rules_patterns as rp
 from sodamem.ingest.extract import rules_syntax as rs
@@ -68,9 +68,17 @@ class RulesExtractor:
         return "rules"
 
     def extract(self, session: SessionView) -> Extraction:
+        return self.extract_turns(session, range(len(session.turns)))
+
+    def context(self, session: SessionView) -> frozenset[str]:
+        """What a turn's facts depend on beyond the turn itself: the names the whole session shows."""
+        return _known_names(session)
+
+    def extract_turns(self, session: SessionView, turn_indexes: Sequence[int]) -> Extraction:
         out = Extraction()
         names = _known_names(session)
-        for turn in session.turns:
+        for index in turn_indexes:
+            turn = session.turns[index]
             if turn.speaker.lower() in self._skip:
                 continue
             for piece in turn.pieces:

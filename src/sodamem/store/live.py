@@ -1,0 +1,164 @@
+"""SQL of the live memory: appending turns to a stored session, the embedding queue. Functions take a connection
+inside the caller's transaction."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sodamem.store.sqlite import chunked
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTurn:
+    turn_pk: int
+    index: int
+    turn_id: str
+    speaker: str
+    text: str
+    caption: str | None
+    timestamp: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSession:
+    session_pk: int
+    timestamp: str
+    source: str
+    turns: tuple[StoredTurn, ...]
+
+
+def stored_session(conn: sqlite3.Connection, user: str, session_id: str) -> StoredSession | None:
+    """A session with its turns in order (one index range scan), or None."""
+    row = conn.execute(
+        "SELECT id, timestamp, source FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
+    ).fetchone()
+    if row is None:
+        return None
+    turns = conn.execute(
+        "SELECT id, idx, turn_id, speaker, text, caption, timestamp FROM turns WHERE session_pk = ? ORDER BY idx",
+        (row[0],),
+    ).fetchall()
+    return StoredSession(
+        int(row[0]),
+        str(row[1]),
+        str(row[2]),
+        tuple(StoredTurn(int(t[0]), int(t[1]), str(t[2]), str(t[3]), str(t[4]), t[5], str(t[6])) for t in turns),
+    )
+
+
+def insert_session_row(
+    conn: sqlite3.Connection, user: str, session_id: str, timestamp: str, source: str, content_hash: str
+) -> int:
+    pk = conn.execute(
+        "INSERT INTO sessions (user, session_id, timestamp, source, content_hash, ingested_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (user, session_id, timestamp, source, content_hash, datetime.now(UTC).isoformat()),
+    ).lastrowid
+    assert pk is not None
+    return pk
+
+
+def set_session_hash(conn: sqlite3.Connection, session_pk: int, content_hash: str) -> None:
+    conn.execute("UPDATE sessions SET content_hash = ? WHERE id = ?", (content_hash, session_pk))
+
+
+def piece_pks_of_session(conn: sqlite3.Connection, session_pk: int) -> dict[tuple[int, int], int]:
+    """``(turn index, piece index) -> piece pk`` of every piece of a session."""
+    rows = conn.execute(
+        "SELECT t.idx, p.idx, p.id FROM pieces p JOIN turns t ON t.id = p.turn_pk WHERE t.session_pk = ?",
+        (session_pk,),
+    )
+    return {(int(r[0]), int(r[1])): int(r[2]) for r in rows}
+
+
+def turn_pks_from(conn: sqlite3.Connection, session_pk: int, first_index: int) -> list[int]:
+    """The turns of a session from ``first_index`` on, in order."""
+    rows = conn.execute(
+        "SELECT id FROM turns WHERE session_pk = ? AND idx >= ? ORDER BY idx", (session_pk, first_index)
+    )
+    return [int(r[0]) for r in rows]
+
+
+def delete_session_facts(conn: sqlite3.Connection, session_pk: int) -> set[str]:
+    """Delete the facts a session's turns gave (their links go with them); return the slots they were in."""
+    slots = {
+        str(r[0])
+        for r in conn.execute(
+            "SELECT DISTINCT slot FROM facts WHERE session_pk = ? AND slot IS NOT NULL", (session_pk,)
+        )
+    }
+    conn.execute("DELETE FROM facts WHERE session_pk = ?", (session_pk,))
+    return slots
+
+
+def queue_embeddings(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> None:
+    conn.executemany("INSERT OR IGNORE INTO embed_queue (turn_pk) VALUES (?)", [(pk,) for pk in turn_pks])
+
+
+def queued_turns(conn: sqlite3.Connection) -> list[int]:
+    return [int(r[0]) for r in conn.execute("SELECT turn_pk FROM embed_queue ORDER BY turn_pk")]
+
+
+def dequeue_embeddings(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> None:
+    for part in chunked(list(turn_pks)):
+        conn.execute(f"DELETE FROM embed_queue WHERE turn_pk IN ({','.join('?' * len(part))})", part)
+
+
+def texts_to_embed(conn: sqlite3.Connection, model: str, turn_pks: Sequence[int]) -> dict[str, tuple[str, str]]:
+    """``text_hash -> (kind, text)`` lacking a vector under ``model`` among the given turns, their pieces, the facts
+    drawn from them and those facts' entities: what an add has to embed, without scanning the store."""
+    from sodamem.store.sqlite import piece_embedding_text, turn_embedding_text
+
+    out: dict[str, tuple[str, str]] = {}
+    for part in chunked(list(turn_pks)):
+        marks = ",".join("?" * len(part))
+        missing = " LEFT JOIN embeddings e ON e.model = ? AND e.text_hash = {0}.embed_hash WHERE e.text_hash IS NULL"
+        for h, speaker, text, caption in conn.execute(
+            "SELECT t.embed_hash, t.speaker, t.text, t.caption FROM turns t"
+            + missing.format("t")
+            + f" AND t.id IN ({marks})",
+            (model, *part),
+        ):
+            out[str(h)] = ("turn", turn_embedding_text(speaker, text, caption))
+        for h, speaker, text in conn.execute(
+            "SELECT p.embed_hash, t.speaker, p.text FROM pieces p JOIN turns t ON t.id = p.turn_pk"
+            + missing.format("p")
+            + f" AND p.turn_pk IN ({marks})",
+            (model, *part),
+        ):
+            out[str(h)] = ("piece", piece_embedding_text(speaker, text))
+        facts = (
+            "SELECT DISTINCT fs.fact_pk FROM fact_sources fs JOIN pieces p ON p.id = fs.piece_pk"
+            f" WHERE p.turn_pk IN ({marks})"
+        )
+        for h, text in conn.execute(
+            "SELECT f.embed_hash, f.text FROM facts f"
+            + missing.format("f")
+            + f" AND f.embed_hash IS NOT NULL AND f.id IN ({facts})",
+            (model, *part),
+        ):
+            out[str(h)] = ("fact", str(text))
+        for h, name in conn.execute(
+            "SELECT n.embed_hash, n.name FROM entities n"
+            + missing.format("n")
+            + " AND n.embed_hash IS NOT NULL"
+            + f" AND n.id IN (SELECT entity_pk FROM fact_roles WHERE fact_pk IN ({facts}))",
+            (model, *part),
+        ):
+            out[str(h)] = ("entity", str(name))
+    return out
+
+
+def facts_of_turns(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> list[int]:
+    out: set[int] = set()
+    for part in chunked(list(turn_pks)):
+        rows = conn.execute(
+            "SELECT DISTINCT fs.fact_pk FROM fact_sources fs JOIN pieces p ON p.id = fs.piece_pk"
+            f" WHERE p.turn_pk IN ({','.join('?' * len(part))})",
+            part,
+        )
+        out.update(int(r[0]) for r in rows)
+    return sorted(out)
