@@ -66,9 +66,10 @@ def append_messages(
         new_pieces = [split_pieces(t.text) for t in new]
         stored_pks = insert_turns(conn, user, session_pk, session, new, new_pieces)
         position = {t.index: i for i, t in enumerate((*old, *new))}
-        piece_pks = {(position[turn], piece): pk for (turn, piece), pk in stored_pks.items()}
+        piece_pks = _positional(stored_pks, position)
         if extractor is not None:
-            facts = _FactContext(conn, user, session, session_pk, position)
+            turn_pks = [t.turn_pk for t in stored.turns] if stored is not None else []
+            facts = _FactContext(conn, user, session, session_pk, position, turn_pks)
             _write_facts(facts, len(old), new_pieces, piece_pks, extractor, result)
         live.set_session_hash(conn, session_pk, session_content_hash(_as_ingested(session)))
         result.turn_pks = live.turn_pks_from(conn, session_pk, new[0].index)
@@ -84,6 +85,12 @@ class _FactContext:
     session: Session  # turns numbered by position
     session_pk: int
     position: dict[int, int]  # stored turn index -> position
+    turn_pks: list[int]  # of the turns stored before this add, by position
+
+
+def _positional(pks: dict[tuple[int, int], int], position: dict[int, int]) -> dict[tuple[int, int], int]:
+    """``(stored turn index, piece index) -> pk`` keyed by the turn's position instead."""
+    return {(position[turn], piece): pk for (turn, piece), pk in pks.items()}
 
 
 def _new_turns(
@@ -136,22 +143,25 @@ def _write_facts(
     new_indexes = list(range(first_new, len(session.turns)))
     pieces: list[list[MessagePiece]] = [[] for _ in range(first_new)] + new_pieces
     extraction: Extraction | None = None
+    stale: set[str] = set()
     if isinstance(extractor, IncrementalExtractor):
         view = session_view(session, pieces)
-        before = session_view(
-            Session(session.session_id, session.timestamp, session.turns[:first_new]), pieces[:first_new]
-        )
-        if first_new == 0 or extractor.context(before) == extractor.context(view):
-            extraction = extractor.extract_turns(view, new_indexes)
-            if extraction.aliases and first_new > 0:
-                extraction = None  # a new alias renames subjects of earlier facts: make them all again
-    stale: set[str] = set()
+        before = Session(session.session_id, session.timestamp, session.turns[:first_new])
+        redo = list(extractor.stale_turns(session_view(before, pieces[:first_new]), view))
+        for index in redo:
+            pieces[index] = split_pieces(session.turns[index].text)
+        extraction = extractor.extract_turns(session_view(session, pieces), [*redo, *new_indexes])
+        if extraction.aliases and first_new > 0:
+            extraction = None  # a new alias renames the subjects of earlier facts: make them all again
+        elif redo:
+            redo_pks = [context.turn_pks[i] for i in redo]
+            stale = live.delete_turn_facts(conn, redo_pks)
+            piece_pks = {**piece_pks, **_positional(live.piece_pks_of_turns(conn, redo_pks), context.position)}
     if extraction is None:
         result.session_reextracted = first_new > 0
         stale = live.delete_session_facts(conn, context.session_pk)
         pieces = [split_pieces(t.text) for t in session.turns]
-        stored_pks = live.piece_pks_of_session(conn, context.session_pk)
-        piece_pks = {(context.position[turn], piece): pk for (turn, piece), pk in stored_pks.items()}
+        piece_pks = _positional(live.piece_pks_of_session(conn, context.session_pk), context.position)
         extraction = extractor.extract(session_view(session, pieces))
     prepared: PreparedSession = prepare_facts(session, pieces, extraction)
     result.fact_ids = write_facts(conn, context.user, session, context.session_pk, piece_pks, prepared, stale)

@@ -82,6 +82,33 @@ def turn_pks_from(conn: sqlite3.Connection, session_pk: int, first_index: int) -
     return [int(r[0]) for r in rows]
 
 
+def piece_pks_of_turns(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> dict[tuple[int, int], int]:
+    """``(turn index, piece index) -> piece pk`` of the given turns' pieces."""
+    out: dict[tuple[int, int], int] = {}
+    for part in chunked(list(turn_pks)):
+        rows = conn.execute(
+            "SELECT t.idx, p.idx, p.id FROM pieces p JOIN turns t ON t.id = p.turn_pk"
+            f" WHERE t.id IN ({','.join('?' * len(part))})",
+            part,
+        )
+        out.update({(int(r[0]), int(r[1])): int(r[2]) for r in rows})
+    return out
+
+
+def delete_turn_facts(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> set[str]:
+    """Delete the facts drawn from the given turns (to be made again); return the slots they were in."""
+    fact_pks = facts_of_turns(conn, turn_pks)
+    slots: set[str] = set()
+    for part in chunked(fact_pks):
+        marks = ",".join("?" * len(part))
+        slots.update(
+            str(r[0])
+            for r in conn.execute(f"SELECT DISTINCT slot FROM facts WHERE slot IS NOT NULL AND id IN ({marks})", part)
+        )
+        conn.execute(f"DELETE FROM facts WHERE id IN ({marks})", part)
+    return slots
+
+
 def delete_session_facts(conn: sqlite3.Connection, session_pk: int) -> set[str]:
     """Delete the facts a session's turns gave (their links go with them); return the slots they were in."""
     slots = {

@@ -6,7 +6,7 @@ otherwise), resolves its time against the session's timestamp, resolves entities
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -83,11 +83,11 @@ class Extractor(Protocol):
 
 @runtime_checkable
 class IncrementalExtractor(Protocol):
-    """An extractor whose facts for one turn depend on the rest of the session only through ``context``.
+    """An extractor that can tell which earlier turns new turns affect, and extract chosen turns only.
 
-    Messages arrive one at a time: when the context of the grown session equals that of the session before the
-    new turns, the earlier turns' facts stand and only the new turns are extracted (``extract_turns``); otherwise
-    the whole session is extracted again. Either way the facts equal those of extracting the finished session.
+    Messages arrive one at a time: the new turns and the earlier turns in ``stale_turns`` are extracted
+    (``extract_turns`` over the grown session), the other turns' facts stand. The facts then equal those of
+    extracting the finished session in one go (``extract``).
     """
 
     @property
@@ -95,6 +95,8 @@ class IncrementalExtractor(Protocol):
 
     def extract(self, session: SessionView) -> Extraction: ...
 
-    def context(self, session: SessionView) -> Hashable: ...
+    def stale_turns(self, before: SessionView, after: SessionView) -> Sequence[int]:
+        """Indexes of ``before``'s turns whose candidates may differ in ``after`` (``before`` plus new turns)."""
+        ...
 
     def extract_turns(self, session: SessionView, turn_indexes: Sequence[int]) -> Extraction: ...

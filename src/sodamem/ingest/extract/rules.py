@@ -70,9 +70,14 @@ class RulesExtractor:
     def extract(self, session: SessionView) -> Extraction:
         return self.extract_turns(session, range(len(session.turns)))
 
-    def context(self, session: SessionView) -> frozenset[str]:
-        """What a turn's facts depend on beyond the turn itself: the names the whole session shows."""
-        return _known_names(session)
+    def stale_turns(self, before: SessionView, after: SessionView) -> list[int]:
+        """A turn depends on the rest of its session only through the names the session shows (a capitalised
+        word is a name once seen mid-sentence anywhere): the turns holding a name the new turns revealed."""
+        revealed = _known_names(after) - _known_names(before)
+        if not revealed:
+            return []
+        word = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in sorted(revealed)) + r")(?!\w)")
+        return [t.index for t in before.turns if word.search(t.text)]
 
     def extract_turns(self, session: SessionView, turn_indexes: Sequence[int]) -> Extraction:
         out = Extraction()

@@ -1,0 +1,248 @@
+"""Memory.add: messages appended as they arrive, facts equal to ingesting the finished session, conflicts refused."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sodamem import Memory
+from sodamem.bench.live_equivalence import compare, replay_messages
+from sodamem.cli import main
+from sodamem.errors import InputError, MessageConflictError
+from sodamem.ingest.formats import load_sessions
+from sodamem.model import Message, Session, Turn
+
+EXAMPLE = Path(__file__).parents[1] / "src" / "sodamem" / "examples" / "history.jsonl"
+WHEN = datetime(2024, 5, 1, 19, 0)
+
+
+def table_counts(path: Path) -> dict[str, int]:
+    with sqlite3.connect(path) as conn:
+        return {
+            t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0])
+            for t in ("sessions", "turns", "pieces", "facts", "links", "entities", "turns_fts", "embeddings")
+        }
+
+
+def test_a_new_session_starts_and_grows_with_indexes_and_ids_continuing(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder="none") as memory:
+        first = memory.add("I live in Leeds.", session_id="chat", timestamp=WHEN)
+        second = memory.add(
+            [{"role": "assistant", "text": "Noted."}, {"speaker": "user", "text": "I moved to York.", "id": "m7"}],
+            session_id="chat",
+            timestamp=datetime(2024, 6, 1),
+        )
+        assert first.session_created and not second.session_created
+        assert [(t.turn_index, t.turn_id) for t in first.added + second.added] == [
+            (0, "chat:0"),
+            (1, "chat:1"),
+            (2, "m7"),
+        ]
+        session = memory.session("chat")
+        assert [t.text for t in session.turns] == ["I live in Leeds.", "Noted.", "I moved to York."]
+        assert session.turns[2].timestamp == "2024-06-01T00:00:00"
+        hits = memory.search("Where does the user live?", k=3)
+        assert hits and hits[0].turn_text[hits[0].char_start : hits[0].char_end] == hits[0].text
+        statuses = {f.text: f.status for f in memory.facts(status="all")}
+        assert statuses["user lives in Leeds"] == "superseded"
+        assert statuses["user lives in York"] == "active"
+
+
+def test_same_id_same_content_is_a_no_op_other_content_a_conflict_and_nothing_written(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    with Memory(path, embedder="none") as memory:
+        memory.add(Message("user", "I love tea.", id="a1"), session_id="s", timestamp=WHEN)
+        before = table_counts(path)
+        again = memory.add(Message("user", "I love tea.", id="a1"), session_id="s", timestamp=WHEN)
+        assert again.added == [] and again.unchanged == ["a1"]
+        assert table_counts(path) == before
+        with pytest.raises(MessageConflictError, match="other content"):
+            memory.add(
+                [Message("user", "I love coffee.", id="a2"), Message("user", "I hate tea.", id="a1")],
+                session_id="s",
+            )
+        assert table_counts(path) == before  # the first message of the refused batch did not land either
+
+
+@pytest.mark.parametrize(
+    ("messages", "field"),
+    [
+        ([{"speaker": "user"}], "messages[0].text"),
+        ([{"speaker": "user", "text": "   "}], "messages[0].text"),
+        ([{"text": "hi"}], "messages[0].speaker"),
+        ([{"speaker": "user", "text": "hi", "mood": "happy"}], "messages[0]"),
+        ([{"speaker": "user", "text": "hi", "timestamp": "yesterday-ish"}], "messages[0].timestamp"),
+        ([{"speaker": "user", "text": 3}], "messages[0].text"),
+        ([{"speaker": "user", "text": "a\x00b"}], "messages[0].text"),
+        ([], "messages"),
+    ],
+)
+def test_bad_messages_name_the_field_and_write_nothing(tmp_path: Path, messages: list[object], field: str) -> None:
+    path = tmp_path / "m.db"
+    with Memory(path, embedder="none") as memory:
+        memory.add("I live in Leeds.", session_id="s", timestamp=WHEN)
+        before = table_counts(path)
+        with pytest.raises(InputError) as err:
+            memory.add(messages, session_id="s")  # type: ignore[arg-type]
+        assert err.value.field == field
+        assert table_counts(path) == before
+
+
+def test_message_by_message_facts_equal_whole_sessions_on_the_example_history() -> None:
+    sessions = load_sessions(EXAMPLE, "auto")
+    with Memory(embedder="none") as whole, Memory(embedder="none") as live:
+        whole.ingest(sessions)
+        replay_messages(live, sessions)
+        outcome = compare(whole, live)
+        assert outcome.facts_whole > 20  # the history has facts, superseded ones and links among them
+        assert any(f.status == "superseded" for f in whole.facts(status="all"))
+        assert outcome.differences == 0, outcome
+
+
+SENTENCES = (
+    "I live in Leeds.",
+    "I moved to Paris last month.",
+    "My sister Sarah loves tea.",
+    "Sarah moved to Berlin two weeks ago.",
+    "Hi! I'm Maya.",
+    "I work as a nurse at St James.",
+    "I started working at Lumen Health last week.",
+    "Tom and I went hiking last weekend.",
+    "I love spicy food.",
+    "I don't like spicy food anymore.",
+    "My partner Tom is a chef.",
+    "Priya's fiancé Marcus lives in Lisbon.",
+    "I'm going to move to Madrid next year.",
+    "Biscuit is my dog.",
+    "Daniel said he'd adopt a cat.",
+    "Did you see Kinder Scout?",
+    # "Jon" and "Ravi" are names only once a turn shows them mid-sentence: earlier turns' facts change then.
+    "Jon went hiking last weekend.",
+    "Ravi loves sushi.",
+    "I met Jon and Ravi at the gym.",
+)
+
+
+@st.composite
+def sessions_and_splits(draw: st.DrawFn) -> tuple[list[Session], list[int]]:
+    n_sessions = draw(st.integers(1, 3))
+    sessions = []
+    for s in range(n_sessions):
+        texts = draw(st.lists(st.sampled_from(SENTENCES), min_size=1, max_size=7))
+        speakers = draw(st.lists(st.sampled_from(["Maya", "user", "assistant", "Jon"]), min_size=len(texts),
+                                 max_size=len(texts)))  # fmt: skip
+        turns = tuple(Turn(i, sp, text, f"s{s}:{i}") for i, (sp, text) in enumerate(zip(speakers, texts, strict=True)))
+        sessions.append(Session(f"s{s}", datetime(2024, 1 + 2 * s, 5, 10, 0), turns))
+    per_add = draw(st.lists(st.integers(1, 3), min_size=n_sessions, max_size=n_sessions))
+    return sessions, per_add
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sessions_and_splits())
+def test_property_facts_made_turn_by_turn_equal_the_whole_sessions(case: tuple[list[Session], list[int]]) -> None:
+    sessions, per_add = case
+    with Memory(embedder="none") as whole, Memory(embedder="none") as live:
+        whole.ingest(sessions)
+        for session, size in zip(sessions, per_add, strict=True):
+            replay_messages(live, [session], per_add=size)
+        assert compare(whole, live).differences == 0
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ("Jon went hiking last weekend.", "I met Jon at the gym."),  # Jon is a name only once seen mid-sentence
+        ("I love spicy food.", "Jon went to Paris.", "Hi! I'm Maya.", "I met Jon at the gym."),
+        ("My sister loves tea.", "My sister Sarah moved to Leeds.", "Sarah went to Paris last week."),
+    ],
+)
+def test_turns_that_change_earlier_facts_give_the_whole_session_facts(texts: tuple[str, ...]) -> None:
+    session = Session("s", WHEN, tuple(Turn(i, "user", t, f"s:{i}") for i, t in enumerate(texts)))
+    with Memory(embedder="none") as whole, Memory(embedder="none") as live:
+        whole.ingest([session])
+        replay_messages(live, [session])
+        outcome = compare(whole, live)
+        assert outcome.facts_whole >= len(texts) - 1 and outcome.differences == 0, outcome
+
+
+def test_a_later_alias_makes_the_session_facts_again(tmp_path: Path) -> None:
+    """'I'm Maya' after facts about 'user': the earlier facts are renamed exactly as a whole ingest names them."""
+    turns = ("I love spicy food.", "I live in Leeds.", "Hi! I'm Maya.")
+    with Memory(embedder="none") as live:
+        reports = [live.add(text, session_id="s", timestamp=WHEN) for text in turns]
+        assert reports[-1].session_reextracted
+        texts = {f.text for f in live.facts()}
+        assert "Maya lives in Leeds" in texts, texts
+
+
+def test_vectors_land_right_after_the_add_and_a_crash_before_them_is_repaired_at_open(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    with Memory(path, embedder="fake") as memory:
+        report = memory.add("I live in Leeds.", session_id="s", timestamp=WHEN)
+        assert report.embedded >= 2  # the turn and its piece at least
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM embed_queue").fetchone()[0] == 0
+    # A process that stores the turn but dies before embedding (here: one without an embedder) leaves it queued.
+    with Memory(path, embedder="none") as memory:
+        memory.add("I moved to York.", session_id="s")
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM embed_queue").fetchone()[0] == 1
+    with Memory(path, embedder="fake") as memory:
+        assert memory.check().ok, memory.check().problems
+        hits = memory.search("York", k=1, mode="dense")
+        assert hits[0].text.startswith("I moved to York")
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM embed_queue").fetchone()[0] == 0
+
+
+def test_a_search_sees_what_another_connection_added_and_forgot(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    with Memory(path, embedder="fake") as searcher, Memory(path, embedder="fake") as writer:
+        writer.add("I live in Leeds.", session_id="a", timestamp=WHEN)
+        assert [h.session_id for h in searcher.search("Leeds zebra", k=5)] == ["a"]
+        writer.add("The zebra at the zoo was asleep.", session_id="b", timestamp=WHEN)
+        assert {h.session_id for h in searcher.search("Leeds zebra", k=5)} == {"a", "b"}
+        assert {h.session_id for h in searcher.search("zebra", k=5, mode="dense")} >= {"b"}
+        writer.forget(session_id="b")
+        assert [h.session_id for h in searcher.search("Leeds zebra", k=5)] == ["a"]
+        assert "b" not in {h.session_id for h in searcher.search("zebra", k=5, mode="dense")}
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        main(args)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_add_text_and_jsonl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.db")
+    base = ["--db", db, "--embedder", "none"]
+    code, out, _ = run_cli([*base, "add", "--session", "s", "--at", "2024-05-01T10:00", "I live in Leeds."], capsys)
+    assert code == 0 and "added s · turn s:0 (#0)" in out
+    stream = tmp_path / "m.jsonl"
+    stream.write_text(
+        json.dumps({"role": "assistant", "text": "Noted."}) + "\n\n" + json.dumps({"text": "I moved to York."}) + "\n"
+    )
+    code, out, _ = run_cli([*base, "add", "--session", "s", "--jsonl", str(stream), "--json"], capsys)
+    report = json.loads(out)
+    assert code == 0 and [t["turn_index"] for t in report["added"]] == [1, 2]
+    assert [t["speaker"] for t in report["added"]] == ["assistant", "user"]
+    stream.write_text('{"text": "fine"}\n{"text": }\n')
+    code, out, err = run_cli([*base, "add", "--session", "s", "--jsonl", str(stream)], capsys)
+    assert code == 2 and "line 2" in err and "Traceback" not in err
+    code, _, err = run_cli([*base, "add", "--session", "s", "--id", "s:0", "I live in Hull."], capsys)
+    assert code == 2 and "other content" in err
+    code, _, err = run_cli([*base, "add", "--session", "s"], capsys)
+    assert code == 2 and "TEXT or --jsonl" in err
+    with Memory(db, embedder="none") as memory:
+        assert len(memory.session("s").turns) == 3
