@@ -185,3 +185,35 @@ def test_deleted_rows_or_newly_embedded_old_rows_force_a_rebuild(tmp_path: Path)
     _same(late_index.quantized(embedded.user, "turns"), _fresh(embedded, "turns"))
     assert len(late_index.quantized(embedded.user, "turns").ids) == 10
     embedded.close()
+
+
+def test_a_forget_prunes_the_matrix_without_a_rebuild_and_a_reused_id_forces_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory = Memory(tmp_path / "m.db", embedder="fake", extractor="none")
+    memory.ingest(HISTORY[:10])
+    assert memory.embedder is not None
+    index = VectorIndex(memory.store, memory.embedder.name, memory.embedder.dim)
+    before = index.quantized(memory.user, "turns")
+    builds: list[str] = []
+    build = VectorIndex._build
+
+    def counting_build(self: VectorIndex, user: str, table: str) -> tuple[vectors_module.QuantizedMatrix, bool]:
+        if self is index:
+            builds.append(table)
+        return build(self, user, table)
+
+    monkeypatch.setattr(VectorIndex, "_build", counting_build)
+    memory.forget(session_id="s3")
+    memory.add("A new turn about kites.", session_id="live")
+    after = index.quantized(memory.user, "turns")
+    assert len(after.ids) == len(before.ids) - 2 + 1
+    _same(after, _fresh(memory, "turns"))
+    assert builds == []  # pruned and extended, not rebuilt
+    # Forgetting the newest session frees the largest ids, which the next add takes again: the old vectors of
+    # those ids must not survive under the new rows.
+    memory.forget(session_id="live")
+    memory.add("Something else entirely: sailing.", session_id="live2")
+    _same(index.quantized(memory.user, "turns"), _fresh(memory, "turns"))
+    assert builds == ["turns"]
+    memory.close()

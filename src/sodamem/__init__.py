@@ -1,6 +1,13 @@
 """SodaMem: evidence-grounded temporal graph memory for long-running LLM agents."""
 
-from sodamem.errors import AmbiguousIdError, InputError, NotFoundError, SessionConflictError, SodaMemError
+from sodamem.errors import (
+    AmbiguousIdError,
+    InputError,
+    NotFoundError,
+    SessionConflictError,
+    SodaMemError,
+    StoreOpenError,
+)
 from sodamem.memory import Memory
 from sodamem.model import (
     Entity,
@@ -39,6 +46,7 @@ __all__ = [
     "SessionConflictError",
     "SodaMemError",
     "SourceSpan",
+    "StoreOpenError",
     "TimeSpec",
     "Turn",
 ]

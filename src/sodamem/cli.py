@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 import tempfile
@@ -40,7 +41,7 @@ def _print_json(payload: Any) -> None:
 @click.group()
 @click.option(
     "--db",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),  # a directory or any other unopenable path fails in the store, as one `error:` line
     default="sodamem.db",
     envvar="SODAMEM_DB",
     show_default=True,
@@ -266,6 +267,48 @@ def history(ctx: click.Context, fact_id: int, as_json: bool) -> None:
         click.echo(_render_fact(record))
 
 
+@cli.command("export")
+@click.option("--user", default=None, help="User namespace (default: the global --user).")
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write here, not stdout."
+)
+@click.pass_context
+def export_command(ctx: click.Context, user: str | None, output: Path | None) -> None:
+    """Write a user's memory as a dump (JSON lines, docs/dump-format.md): the backup `import` restores."""
+    lines = _open(ctx, user).export()
+    if output is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.writelines(line.encode("utf-8") for line in lines)  # UTF-8 whatever the locale
+        sys.stdout.buffer.flush()
+        return
+    try:
+        with output.open("w", encoding="utf-8", newline="\n") as out:
+            out.writelines(lines)
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(output)) from None
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--user", default=None, help="Import under this user (default: the dump's own).")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@click.pass_context
+def import_command(ctx: click.Context, file: str, user: str | None, as_json: bool) -> None:
+    """Restore a dump FILE (- for stdin) written by `export`, into a user that holds nothing yet."""
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8") if file == "-" else None
+    report = _open(ctx).import_dump(stdin or Path(file), user=user)
+    if as_json:
+        _print_json(report.to_dict())
+    elif report.unchanged:
+        click.echo(f"{file}: already imported for user {report.user}; nothing changed")
+    else:
+        click.echo(
+            f"{file}: {report.sessions} sessions, {report.turns} turns, {report.pieces} pieces, "
+            f"{report.entities} entities, {report.facts} facts, {report.links} links imported "
+            f"(user {report.user}); {report.embedded} texts embedded"
+        )
+
+
 def _parse_when(value: str | None, option: str = "--as-of") -> datetime | None:
     if value is None:
         return None
@@ -360,6 +403,27 @@ def stats(ctx: click.Context, all_users: bool, as_json: bool) -> None:
         )
 
 
+EXIT_PROBLEMS = 1
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object: ok, checks, problems.")
+@click.pass_context
+def check(ctx: click.Context, as_json: bool) -> None:
+    """Check the whole database: exit 0 when sound, 1 listing each problem (2: not a database at all)."""
+    report = _open(ctx).check()
+    if as_json:
+        _print_json({"db": ctx.obj["db"], **report.to_dict()})
+    elif report.ok:
+        click.echo(f"{ctx.obj['db']}: sound ({len(report.checks)} checks passed)")
+    else:
+        click.echo(f"{ctx.obj['db']}: {len(report.problems)} problem(s)")
+        for problem in report.problems:
+            click.echo(f"  [{problem.kind}] {problem.message}")
+    if not report.ok:
+        sys.exit(EXIT_PROBLEMS)  # not ctx.exit: main() runs click outside standalone mode, which swallows its code
+
+
 @cli.command()
 @click.option("--db", "demo_db", type=click.Path(dir_okay=False), default=None, help="Keep the demo database here.")
 @click.option("--json", "as_json", is_flag=True)
@@ -414,8 +478,11 @@ def demo(ctx: click.Context, demo_db: str | None, as_json: bool) -> None:
 
 def _register_bench() -> None:
     from sodamem.bench.cli import bench
+    from sodamem.cli_live import add, forget
 
     cli.add_command(bench)
+    cli.add_command(add)
+    cli.add_command(forget)
 
 
 _register_bench()

@@ -43,6 +43,10 @@ class SessionConflictError(InputError):
     """A session id that is already stored with different content (pass ``replace=True`` to overwrite)."""
 
 
+class MessageConflictError(InputError):
+    """A message id that is already stored in its session with different content."""
+
+
 class NotFoundError(SodaMemError):
     """A requested session, turn or piece does not exist for this user."""
 
@@ -53,3 +57,11 @@ class AmbiguousIdError(SodaMemError):
 
 class MissingDependencyError(SodaMemError):
     """An optional backend whose packages are not installed; the message names the extra to install."""
+
+
+class StoreOpenError(SodaMemError):
+    """A database path that cannot be opened or created, or that holds something other than a SodaMem database."""
+
+
+class StoreBusyError(SodaMemError):
+    """Another process kept the database locked for longer than the store waits (with backoff)."""

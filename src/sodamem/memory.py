@@ -2,26 +2,36 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
+from typing import IO
 
 from sodamem.bench.metrics import count_tokens
+from sodamem.dump import dump_lines, load_dump
 from sodamem.embed.base import Embedder
 from sodamem.embed.resolve import SETTING_KEY, resolve_embedder
 from sodamem.errors import AmbiguousIdError, InputError, NotFoundError
-from sodamem.ingest.embedding import embed_missing
+from sodamem.ingest.append import append_messages
+from sodamem.ingest.embedding import embed_missing, embed_queued
 from sodamem.ingest.extract import DEFAULT_EXTRACTOR, load_extractor
 from sodamem.ingest.extract.base import Extractor
 from sodamem.ingest.formats import InputFormat, load_sessions
+from sodamem.ingest.formats.common import check_encodable
+from sodamem.ingest.messages import MessageLike, to_messages
 from sodamem.ingest.neighbors import link_similar_facts
 from sodamem.ingest.pipeline import ProgressCallback, ingest_sessions
 from sodamem.model import DEFAULT_USER, Session
 from sodamem.records import (
+    AddedTurn,
+    AddReport,
     Citation,
     FactRecord,
+    ForgetReport,
+    ImportReport,
     IngestReport,
     PieceRecord,
     SearchHit,
@@ -32,7 +42,12 @@ from sodamem.records import (
 from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.pack import EvidencePack, build_pack
 from sodamem.retrieve.search import Searcher, SearchMode, SearchSettings
+from sodamem.store import live
+from sodamem.store.dump_read import read_dump
+from sodamem.store.dump_write import write_dump
 from sodamem.store.fact_queries import fact_by_id, query_facts, slot_history
+from sodamem.store.forget import Selector, apply_forget, forget_log, log_forget, plan_forget
+from sodamem.store.integrity import CheckReport, check_database
 from sodamem.store.sqlite import SQLiteStore
 
 
@@ -60,6 +75,8 @@ class Memory:
         self.embedder, self._embedder_spec = resolve_embedder(embedder, self.store.get_setting(SETTING_KEY))
         self.searcher = Searcher(self.store, self.embedder, search_settings)
         self.extractor = load_extractor(extractor) if isinstance(extractor, str) else extractor
+        if self.embedder is not None and live.queued_turns(self.store.conn):
+            embed_queued(self.store, self.embedder)  # turns a process added but did not live to embed
 
     def close(self) -> None:
         self.store.close()
@@ -88,7 +105,8 @@ class Memory:
 
         Raises ``InputError`` for bad input and ``SessionConflictError`` when a stored session id would get
         different content without ``replace=True``; in both cases nothing is written.
-        Sessions that name their own ``user`` go there unless ``user`` is passed.
+        Whose memory each session lands in, first that applies: this call's ``user``; the session's own ``user``
+        (the generic format's ``"user"`` field; LoCoMo and LongMemEval name none); this memory's ``user``.
         """
         from_file = isinstance(source, str | Path)
         sessions = load_sessions(source, format) if isinstance(source, str | Path) else list(source)
@@ -104,13 +122,112 @@ class Memory:
             link_similar_facts(self.store, self.searcher.index, report.fact_ids)
         return report
 
+    def add(
+        self,
+        messages: MessageLike | Iterable[MessageLike],
+        *,
+        session_id: str,
+        user: str | None = None,
+        timestamp: datetime | None = None,
+        speaker: str = "user",
+    ) -> AddReport:
+        """Remember messages the moment they are said: a new ``session_id`` starts a session, a stored one grows.
+
+        ``messages``: a ``Message``, a dict ``{"speaker"|"role", "text", "id"?, "timestamp"?, "caption"?}``, a
+        plain string (said by ``speaker``), or a list of them. A message without its own time is dated
+        ``timestamp`` (default: now); without an id it gets ``<session_id>:<turn index>``. A message id already
+        stored with the same content is skipped; with other content, ``MessageConflictError`` and nothing is
+        written. The turns, their pieces and facts land in one transaction; vectors right after it.
+        """
+        owner = user or self.user
+        if not isinstance(session_id, str) or not session_id.strip():
+            raise InputError("is empty", field="session_id")
+        check_encodable(session_id, session=None, field="session_id")
+        batch = to_messages(messages, speaker=speaker)
+        when = timestamp or datetime.now().replace(microsecond=0)
+        result = append_messages(self.store, owner, session_id, batch, when, self.extractor)
+        report = AddReport(
+            user=owner,
+            session_id=session_id,
+            session_created=result.session_created,
+            added=[
+                AddedTurn(session_id, t.index, t.turn_id, t.speaker, (t.timestamp or when).isoformat())
+                for t in result.added
+            ],
+            unchanged=result.unchanged,
+            facts_added=len(result.fact_ids),
+            fact_ids=result.fact_ids,
+            facts_rejected=result.facts_rejected,
+            session_reextracted=result.session_reextracted,
+        )
+        if self.embedder is not None and result.turn_pks:
+            self._remember_embedder()
+            report.embedded = embed_queued(self.store, self.embedder, result.turn_pks)
+            if self.searcher.index is not None and result.fact_ids:
+                link_similar_facts(self.store, self.searcher.index, result.fact_ids)
+        return report
+
+    def forget(
+        self,
+        *,
+        session_id: str | None = None,
+        turn_id: str | None = None,
+        fact_id: int | None = None,
+        before: datetime | None = None,
+        everything: bool = False,
+        user: str | None = None,
+        dry_run: bool = False,
+    ) -> ForgetReport:
+        """Forget a session, a turn (``turn_id``, narrowed by ``session_id``), a fact, everything said before a
+        time, or everything of the user; ``dry_run`` reports what would go and changes nothing.
+
+        The text goes for good: turns, pieces, FTS rows, cached vectors, facts left without a source, entities
+        only they named; facts superseded only by forgotten ones are active again. An audit record keeps the
+        counts and ids, never the text. Raises ``NotFoundError`` when the selector matches nothing."""
+        owner = user or self.user
+        selector = Selector(session_id, turn_id, fact_id, before, everything)
+        chosen = sum(x is not None for x in (turn_id, fact_id, before)) + everything
+        if chosen + (session_id is not None and turn_id is None) != 1 or (session_id and (fact_id or before)):
+            raise InputError("name exactly one of: a session, a turn, a fact, a time (before) or everything")
+        with self.store.transaction() as conn:
+            plan = plan_forget(conn, owner, selector)
+            if not plan.turn_pks and not plan.fact_pks:
+                raise NotFoundError(f"nothing to forget for user {owner!r}: {json.dumps(selector.describe())}")
+            report = ForgetReport(
+                owner, selector.describe(), dry_run, plan.session_ids, plan.turn_refs, plan.fact_pks,
+                plan.trimmed_fact_pks,
+            )  # fmt: skip
+            if dry_run:
+                return report
+            report.counts = apply_forget(conn, owner, plan)
+            log_forget(conn, owner, selector, report.counts, {"sessions": [*plan.session_ids], "turns": [
+                *plan.turn_refs], "facts": [*plan.fact_pks]})  # fmt: skip
+        report.files_scrubbed = self.store.scrub()
+        return report
+
+    def forget_log(self, *, user: str | None = None) -> list[dict[str, object]]:
+        """The audit record of what was forgotten: when, by which selector, counts and ids (never the text)."""
+        return forget_log(self.store.conn, user or self.user)
+
+    def _remember_embedder(self) -> None:
+        if self._embedder_spec is not None and self.store.get_setting(SETTING_KEY) != self._embedder_spec:
+            self.store.set_setting(SETTING_KEY, self._embedder_spec)
+
     def embed_missing(self, *, progress: ProgressCallback | None = None) -> int:
         """Embed every stored turn and piece that has no vector for this memory's embedder (cached by text)."""
         if self.embedder is None:
             return 0
-        if self._embedder_spec is not None:
-            self.store.set_setting(SETTING_KEY, self._embedder_spec)
-        return embed_missing(self.store, self.embedder, progress=progress)
+        self._remember_embedder()
+        embedded = embed_missing(self.store, self.embedder, progress=progress)
+        embed_queued(self.store, self.embedder)  # all is embedded now: only empties the queue
+        return embedded
+
+    def check(self) -> CheckReport:
+        """Check the whole database (every user) and change nothing: SQLite's integrity and foreign keys, the
+        full-text indexes against their tables, pieces and fact quotes against their turns, every fact sourced,
+        turns numbered 0..n-1, links that point at rows, and a vector for every turn and piece under the
+        embedder the database records. ``report.ok`` when sound, else ``report.problems``."""
+        return check_database(self.store.conn)
 
     # -- search ----------------------------------------------------------------------------------------------
 
@@ -224,6 +341,32 @@ class Memory:
 
     def stats(self, *, all_users: bool = False) -> list[UserStats]:
         return self.store.stats(None if all_users else self.user)
+
+    # -- export and import -------------------------------------------------------------------------------------
+
+    def export(self, *, user: str | None = None) -> Iterator[str]:
+        """The user's memory as dump lines, each ending in a newline (docs/dump-format.md): sessions with turns
+        and pieces, entities, facts with status, validity, sources and roles, and links. Read in one snapshot
+        before the first line is returned; ``NotFoundError`` when the user holds nothing."""
+        owner = user or self.user
+        dump = read_dump(self.store.conn, owner)
+        if not (dump.sessions or dump.entities or dump.facts):
+            raise NotFoundError(f"user {owner!r} holds nothing to export")
+        return dump_lines(dump)
+
+    def import_dump(self, source: str | Path | IO[str], *, user: str | None = None) -> ImportReport:
+        """Restore a dump (a file or text stream) under ``user`` (default: the dump's own) in one transaction,
+        then embed what this memory's embedder lacks.
+
+        The whole dump is validated first: bad input raises ``InputError`` naming the line and field and writes
+        nothing. The user must hold nothing yet (importing the very same dump again changes nothing); else
+        ``SessionConflictError`` names a session it already has, or ``InputError`` (field ``user``).
+        """
+        dump = load_dump(source)
+        report = write_dump(self.store, user or dump.user, dump)
+        if not report.unchanged:
+            report.embedded = self.embed_missing()
+        return report
 
     def _turn_records(self, user: str, turns: list[sqlite3.Row]) -> tuple[TurnRecord, ...]:
         pieces = self.store.pieces_of_turns(user, [int(t["turn_pk"]) for t in turns])

@@ -129,6 +129,54 @@ class IngestReport:
 
 
 @dataclass(frozen=True, slots=True)
+class AddedTurn:
+    """A message stored by ``Memory.add``: where it now lives, to cite it."""
+
+    session_id: str
+    turn_index: int
+    turn_id: str
+    speaker: str
+    timestamp: str
+
+
+@dataclass(slots=True)
+class AddReport:
+    """What one ``Memory.add`` did. ``unchanged``: ids of messages already stored with the same content."""
+
+    user: str
+    session_id: str
+    session_created: bool = False
+    added: list[AddedTurn] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    facts_added: int = 0
+    fact_ids: list[int] = field(default_factory=list)
+    facts_rejected: int = 0
+    session_reextracted: bool = False  # the new turns changed the session's context: its facts were made anew
+    embedded: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class ForgetReport:
+    """What ``Memory.forget`` removed (or, with ``dry_run``, would remove): ids and counts, never the text."""
+
+    user: str
+    selector: dict[str, Any]
+    dry_run: bool
+    sessions: list[str] = field(default_factory=list)  # sessions that went whole
+    turns: list[str] = field(default_factory=list)  # "<session_id>/<turn_id>"
+    facts: list[int] = field(default_factory=list)  # deleted
+    facts_trimmed: list[int] = field(default_factory=list)  # kept with their other sources
+    counts: dict[str, int] = field(default_factory=dict)
+    files_scrubbed: bool = False  # FTS rewritten and WAL truncated (False: a reader held the WAL; see docs)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
 class FactSource:
     """A fact's literal source: ``quote == turn text[char_start:char_end]``."""
 
@@ -169,6 +217,24 @@ class FactRecord:
     status: str
     sources: tuple[FactSource, ...]
     links: tuple[FactLink, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class ImportReport:
+    """What one ``Memory.import_dump`` stored. ``unchanged``: the user already held exactly this dump."""
+
+    user: str
+    sessions: int = 0
+    turns: int = 0
+    pieces: int = 0
+    entities: int = 0
+    facts: int = 0
+    links: int = 0
+    unchanged: bool = False
+    embedded: int = 0  # texts newly embedded afterwards (cached vectors are reused)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

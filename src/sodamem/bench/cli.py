@@ -267,6 +267,24 @@ def append(data: Path, size: int, embedder: str) -> None:
     click.echo(render_append_markdown(measure_append(data, size, embedder), size, embedder), nl=False)
 
 
+@bench.command()
+@click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
+@click.option("--sizes", default="1000,100000", show_default=True, help="Store sizes in turns.")
+@click.option("--adds", default=300, show_default=True, type=click.IntRange(min=10), help="Messages added per size.")
+@click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None)
+def live(data: Path, sizes: str, adds: int, embedder: str, json_out: Path | None) -> None:
+    """The live memory: message-by-message facts against whole sessions, add and forget latency, search after adds."""
+    from sodamem.bench.live import render_live_markdown, run_live_bench
+
+    report = run_live_bench(
+        data, _ks(sizes), adds=adds, embedder=embedder, progress=lambda line: click.echo(line, err=True)
+    )
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
+    click.echo(render_live_markdown(report), nl=False)
+
+
 @bench.command("qa-locomo", hidden=True)
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
 @click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from sodamem.store.facts import link_neighbors
 from sodamem.store.sqlite import SQLiteStore
 from sodamem.store.vectors import VectorIndex
@@ -17,28 +15,21 @@ MIN_COSINE = 0.75
 def link_similar_facts(store: SQLiteStore, index: VectorIndex, fact_ids: Sequence[int]) -> int:
     """Link each fact in ``fact_ids`` to up to MAX_NEIGHBORS facts of its user with cosine >= MIN_COSINE.
 
-    The bound is on links a fact makes when it arrives; a popular fact can still be reached by many.
-    """
+    The bound is on links a fact makes when it arrives; a popular fact can still be reached by many. The nearest
+    facts come from the vector index kept in memory (extended by new rows, never rebuilt for an add), so linking
+    the facts of one message costs the same whatever the size of the store."""
     wanted = sorted(set(fact_ids))
-    by_user: dict[str, list[int]] = {}
-    for row in store.conn.execute(
-        f"SELECT user, id FROM facts WHERE id IN ({','.join('?' * len(wanted))})", tuple(wanted)
-    ):
-        by_user.setdefault(str(row[0]), []).append(int(row[1]))
     pairs: list[tuple[str, int, int]] = []
-    for user, ids in by_user.items():
-        all_ids, vectors = index.matrix(user, "facts")
-        if len(all_ids) < 2:
-            continue
-        position = {int(pk): i for i, pk in enumerate(all_ids)}
+    for user, ids in store.users_of_facts(wanted).items():
+        vectors = index.vectors_of(user, "facts", ids)
         for fact_id in ids:
-            if fact_id not in position:
+            if fact_id not in vectors:
                 continue
-            scores = vectors @ vectors[position[fact_id]]
-            scores[position[fact_id]] = -1.0
-            best = np.argsort(-scores)[:MAX_NEIGHBORS]
-            pairs += [(user, fact_id, int(all_ids[i])) for i in best if scores[i] >= MIN_COSINE]
-    with store.transaction() as conn:
-        for user, a, b in pairs:
-            link_neighbors(conn, user, [(a, b)])
+            nearest = index.search(user, "facts", vectors[fact_id], MAX_NEIGHBORS + 1)
+            others = [(pk, score) for pk, score in nearest if pk != fact_id][:MAX_NEIGHBORS]
+            pairs += [(user, fact_id, pk) for pk, score in others if score >= MIN_COSINE]
+    if pairs:
+        with store.transaction() as conn:
+            for user, a, b in pairs:
+                link_neighbors(conn, user, [(a, b)])
     return len(pairs)

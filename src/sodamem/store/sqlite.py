@@ -6,7 +6,9 @@ One writer; WAL; foreign keys on. Every query takes the user namespace explicitl
 from __future__ import annotations
 
 import hashlib
+import random
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,9 +16,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
-from sodamem.model import MessagePiece, Session
+from sodamem.errors import StoreBusyError
+from sodamem.model import MessagePiece, Session, Turn
 from sodamem.records import UserStats
-from sodamem.store.migrations import apply_migrations
+from sodamem.store.opening import open_database
 
 _Item = TypeVar("_Item")
 # Host parameters per ``IN (...)`` list: well under SQLite's limit (32,766 since 3.32; 999 on older builds).
@@ -40,6 +43,29 @@ class FtsRow:
     bm25: float
 
 
+BUSY_WAIT_SECONDS = 60.0
+
+
+def with_retry(operation: Callable[[], _Item], *, wait_seconds: float = BUSY_WAIT_SECONDS) -> _Item:
+    """Run ``operation``, retrying with backoff while another process holds the database (``SQLITE_BUSY``).
+
+    ``busy_timeout`` already waits inside SQLite, but some busy states (a WAL being recovered, a checkpoint)
+    return at once; after ``wait_seconds`` the caller gets a ``StoreBusyError`` naming the wait, not a traceback."""
+    deadline = time.monotonic() + wait_seconds
+    delay = 0.005
+    while True:
+        try:
+            return operation()
+        except sqlite3.OperationalError as exc:
+            message = str(exc).lower()
+            if "locked" not in message and "busy" not in message:
+                raise
+            if time.monotonic() >= deadline:
+                raise StoreBusyError(f"the database stayed busy for {wait_seconds:.0f} s: {exc}") from None
+            time.sleep(delay * (0.5 + random.random()))
+            delay = min(delay * 2, 0.5)
+
+
 def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -58,33 +84,88 @@ def piece_embedding_text(speaker: str, text: str) -> str:
     return f"{speaker}: {text}"
 
 
+def insert_turns(
+    conn: sqlite3.Connection,
+    user: str,
+    session_pk: int,
+    session: Session,
+    turns: Sequence[Turn],
+    pieces: Sequence[Sequence[MessagePiece]],
+) -> dict[tuple[int, int], int]:
+    """Insert turns (with their pieces) into a stored session; return ``(turn index, piece index) -> piece pk``."""
+    piece_pks: dict[tuple[int, int], int] = {}
+    for turn, turn_pieces in zip(turns, pieces, strict=True):
+        turn_time = (turn.timestamp or session.timestamp).isoformat()
+        turn_pk = conn.execute(
+            "INSERT INTO turns (session_pk, user, idx, turn_id, speaker, text, caption, timestamp, embed_hash)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                session_pk,
+                user,
+                turn.index,
+                turn.turn_id,
+                turn.speaker,
+                turn.text,
+                turn.caption,
+                turn_time,
+                text_hash(turn_embedding_text(turn.speaker, turn.text, turn.caption)),
+            ),
+        ).lastrowid
+        for p in turn_pieces:
+            piece_pk = conn.execute(
+                "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text, embed_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    turn_pk,
+                    user,
+                    p.index,
+                    p.char_start,
+                    p.char_end,
+                    p.text,
+                    text_hash(piece_embedding_text(turn.speaker, p.text)),
+                ),
+            ).lastrowid
+            assert piece_pk is not None
+            piece_pks[(turn.index, p.index)] = piece_pk
+    return piece_pks
+
+
 class SQLiteStore:
     def __init__(self, path: str | Path = ":memory:") -> None:
         self.path = str(path)
-        self.generation = 0  # bumped on every content write; in-memory indexes compare it to know they are stale
+        # Bumped by every commit of this connection and whenever another connection (another process) committed:
+        # in-memory indexes compare it to know they are stale.
+        self._generation = 0
+        self._data_version = -1
         self._speakers: dict[str, tuple[int, frozenset[str]]] = {}  # user -> (generation, speakers)
-        self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.conn.row_factory = sqlite3.Row
-        self.conn.execute("PRAGMA foreign_keys = ON")
-        if self.path != ":memory:":
-            self.conn.execute("PRAGMA journal_mode = WAL")
-            self.conn.execute("PRAGMA synchronous = NORMAL")
-        self.conn.execute("PRAGMA busy_timeout = 5000")
-        apply_migrations(self.conn)
+        self.conn = open_database(self.path)  # raises StoreOpenError naming the path
 
     def close(self) -> None:
         self.conn.close()
 
+    @property
+    def generation(self) -> int:
+        """A number that changes whenever the database changed: by this connection or by any other process.
+
+        ``PRAGMA data_version`` changes when another connection commits (a few microseconds to ask), so a search
+        never ranks with rows cached before another process added or forgot something."""
+        version = int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+        if version != self._data_version:
+            self._data_version = version
+            self._generation += 1
+        return self._generation
+
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """All or nothing: commit on success, roll back on any exception."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        """All or nothing: commit on success, roll back on any exception. Waits for other writers (backoff)."""
+        with_retry(lambda: self.conn.execute("BEGIN IMMEDIATE"))
         try:
             yield self.conn
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
-        self.conn.execute("COMMIT")
+        with_retry(lambda: self.conn.execute("COMMIT"))
+        self._generation += 1
 
     # -- writes ---------------------------------------------------------------------------------------------
 
@@ -137,43 +218,24 @@ class SQLiteStore:
                 ),
             ).lastrowid
             assert session_pk is not None
-            piece_pks: dict[tuple[int, int], int] = {}
-            for turn, turn_pieces in zip(session.turns, pieces, strict=True):
-                turn_time = (turn.timestamp or session.timestamp).isoformat()
-                turn_pk = conn.execute(
-                    "INSERT INTO turns (session_pk, user, idx, turn_id, speaker, text, caption, timestamp, embed_hash)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        session_pk,
-                        user,
-                        turn.index,
-                        turn.turn_id,
-                        turn.speaker,
-                        turn.text,
-                        turn.caption,
-                        turn_time,
-                        text_hash(turn_embedding_text(turn.speaker, turn.text, turn.caption)),
-                    ),
-                ).lastrowid
-                for p in turn_pieces:
-                    piece_pk = conn.execute(
-                        "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text, embed_hash)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            turn_pk,
-                            user,
-                            p.index,
-                            p.char_start,
-                            p.char_end,
-                            p.text,
-                            text_hash(piece_embedding_text(turn.speaker, p.text)),
-                        ),
-                    ).lastrowid
-                    assert piece_pk is not None
-                    piece_pks[(turn.index, p.index)] = piece_pk
+            piece_pks = insert_turns(conn, user, session_pk, session, session.turns, pieces)
             if then is not None:
                 then(conn, session_pk, piece_pks, replaced_slots)
-        self.generation += 1
+
+    def scrub(self) -> bool:
+        """After a forget: rewrite the FTS indexes and truncate the WAL so deleted text is in no byte of the files
+        (``secure_delete`` zeroes the freed pages). False when another process's open read kept the WAL."""
+        from sodamem.store.forget import checkpoint, optimize_fts
+
+        with self.transaction() as conn:
+            optimize_fts(conn)
+        if self.path == ":memory:":
+            return True
+        for _ in range(20):
+            if with_retry(lambda: checkpoint(self.conn)):
+                return True
+            time.sleep(0.05)
+        return False
 
     # -- embeddings -------------------------------------------------------------------------------------------
 
@@ -209,7 +271,6 @@ class SQLiteStore:
                 "INSERT OR IGNORE INTO embeddings (model, text_hash, dim, vector) VALUES (?, ?, ?, ?)",
                 [(model, digest, dim, blob) for digest, blob in items],
             )
-        self.generation += 1
 
     def vector_rows(self, model: str, user: str, table: str) -> list[tuple[int, bytes]]:
         """``(row id, vector blob)`` of every turn or piece of ``user`` embedded under ``model``."""
@@ -340,6 +401,15 @@ class SQLiteStore:
             f"SELECT * FROM pieces WHERE user = ? AND id IN ({marks})", (user, *piece_pks)
         ).fetchall()
         return {int(r["id"]): r for r in rows}
+
+    def users_of_facts(self, fact_pks: Sequence[int]) -> dict[str, list[int]]:
+        """The given facts grouped by the user they belong to."""
+        out: dict[str, list[int]] = {}
+        for part in chunked(list(fact_pks)):
+            rows = self.conn.execute(f"SELECT user, id FROM facts WHERE id IN ({','.join('?' * len(part))})", part)
+            for user, pk in rows:
+                out.setdefault(str(user), []).append(int(pk))
+        return out
 
     def stats(self, user: str | None = None) -> list[UserStats]:
         counts: dict[str, dict[str, int]] = {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,11 +33,18 @@ MIN_EXTRA = 32
 
 @dataclass(frozen=True, slots=True)
 class QuantizedMatrix:
-    """``codes[i] * scales[i]`` approximates the vector of row ``ids[i]`` (ids ascending)."""
+    """``codes[i] * scales[i]`` approximates the vector of row ``ids[i]`` (ids ascending); ``marks[i]`` is a
+    fingerprint of the row's text hash, to tell a deleted row from a new one that took its id."""
 
     ids: NDArray[np.int64]
     codes: NDArray[np.int8]
     scales: NDArray[np.float32]
+    marks: NDArray[np.int64]
+
+
+def text_mark(embed_hash: str) -> int:
+    """60 bits of a sha256 hex digest: enough to tell two texts apart, and an int64."""
+    return int(embed_hash[:15], 16)
 
 
 def quantize_into(vectors: Vectors, codes: NDArray[np.int8], scales: NDArray[np.float32]) -> None:
@@ -97,8 +105,8 @@ class VectorIndex:
         """The compact matrix of ``user``'s rows of ``table``, brought up to date when the store has changed.
 
         An agent ingests a session, then searches, again and again: when rows were only added since the matrix
-        was built (no row of the table deleted, no vector gained by an older row), the new rows are appended
-        instead of rebuilding everything (at 100k turns a rebuild takes seconds)."""
+        was built (no vector gained by an older row), the new rows are appended instead of rebuilding everything
+        (at 100k turns a rebuild takes seconds); rows deleted since (a forget) are dropped from it first."""
         key = (user, table)
         generation = self.store.generation
         cached = self._matrices.get(key)
@@ -106,8 +114,9 @@ class VectorIndex:
             return cached[2]  # the common case, every search: no query to SQLite
         deletions = self._deletions(table)
         extended = None
-        if cached is not None and cached[1] == deletions:
-            extended = self._extended(user, table, cached[2], cached[3])
+        if cached is not None:
+            kept = cached[2] if cached[1] == deletions else self._pruned(user, table, cached[2])
+            extended = self._extended(user, table, kept, cached[3]) if kept is not None else None
         if extended is None:
             self._matrices.pop(key, None)  # let the stale one go before the new one is built
             extended = self._build(user, table)
@@ -120,7 +129,7 @@ class VectorIndex:
         ids = np.empty(count, dtype=np.int64)
         vectors = np.empty((count, self.dim), dtype=np.float32)
         filled = 0
-        for chunk_ids, chunk in self._chunks(user, table):
+        for chunk_ids, _, chunk in self._chunks(user, table):
             n = min(len(chunk_ids), count - filled)
             ids[filled : filled + n], vectors[filled : filled + n] = chunk_ids[:n], chunk[:n]
             filled += n
@@ -153,11 +162,11 @@ class VectorIndex:
 
     # -- building ---------------------------------------------------------------------------------------------
 
-    def _select(self, table: str) -> str:
+    def _select(self, table: str, columns: str = "r.id, e.vector") -> str:
         if table not in TABLES:
             raise ValueError(f"no vectors for {table!r}")
         return (
-            f"SELECT r.id, e.vector FROM {table} r JOIN embeddings e ON e.model = ? AND e.text_hash = r.embed_hash"
+            f"SELECT {columns} FROM {table} r JOIN embeddings e ON e.model = ? AND e.text_hash = r.embed_hash"
             # "+r.user": not the (user, ...) indexes, which made SQLite walk every row of the user for an id
             # list (turns: 200 ids in 20 ms, not 3) and sort the whole table's blobs for the build.
             " WHERE +r.user = ?"
@@ -172,18 +181,36 @@ class VectorIndex:
         ).fetchone()
         return int(row[0])
 
-    def _chunks(self, user: str, table: str) -> Iterable[tuple[NDArray[np.int64], Vectors]]:
-        cursor = self.store.conn.execute(f"{self._select(table)} ORDER BY r.id", (self.model, user))
+    def _chunks(self, user: str, table: str) -> Iterable[tuple[NDArray[np.int64], NDArray[np.int64], Vectors]]:
+        cursor = self.store.conn.execute(f"{self._select(table, _MARKED)} ORDER BY r.id", (self.model, user))
         while rows := cursor.fetchmany(FETCH_ROWS):
-            ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-            blob = b"".join(r[1] for r in rows)
-            yield ids, np.frombuffer(blob, dtype=np.float32).reshape(len(rows), self.dim)
+            yield _unpack(rows, self.dim)
 
     def _deletions(self, table: str) -> int:
         if table not in TABLES:
             raise ValueError(f"no vectors for {table!r}")
         row = self.store.conn.execute("SELECT n FROM row_deletions WHERE tbl = ?", (table,)).fetchone()
         return int(row[0]) if row is not None else -1
+
+    def _pruned(self, user: str, table: str, matrix: QuantizedMatrix) -> QuantizedMatrix | None:
+        """``matrix`` without the rows deleted since it was built (a forget): the ids and text hashes still stored
+        are read, not their vectors, so this costs a fraction of a rebuild. None (rebuild) when a new row took a
+        deleted row's id (SQLite reuses the largest ids) and so sits among the old ones."""
+        last = int(matrix.ids[-1]) if len(matrix.ids) else 0
+        rows = self.store.conn.execute(
+            f"SELECT id, embed_hash FROM {table} WHERE +user = ? AND id <= ? AND embed_hash IS NOT NULL ORDER BY id",
+            (user, last),
+        ).fetchall()
+        alive = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        alive_marks = np.fromiter((text_mark(r[1]) for r in rows), dtype=np.int64, count=len(rows))
+        keep = np.isin(matrix.ids, alive, assume_unique=True)
+        kept_ids = matrix.ids[keep]
+        at = np.searchsorted(alive, kept_ids)  # alive ids come in ascending order (rowid scan)
+        if len(alive) and np.any(alive_marks[at] != matrix.marks[keep]):
+            return None
+        if keep.all():
+            return matrix
+        return QuantizedMatrix(kept_ids, matrix.codes[keep], matrix.scales[keep], matrix.marks[keep])
 
     def _extended(
         self, user: str, table: str, matrix: QuantizedMatrix, complete: bool
@@ -198,20 +225,23 @@ class VectorIndex:
             ).fetchone()
             if int(older[0]) != len(matrix.ids):
                 return None
-        rows = conn.execute(f"{self._select(table)} AND r.id > ? ORDER BY r.id", (self.model, user, last)).fetchall()
+        rows = conn.execute(
+            f"{self._select(table, _MARKED)} AND r.id > ? ORDER BY r.id", (self.model, user, last)
+        ).fetchall()
         named = conn.execute(
             f"SELECT COUNT(*) FROM {table} WHERE +user = ? AND id > ? AND embed_hash IS NOT NULL", (user, last)
         ).fetchone()
         still_complete = complete and int(named[0]) == len(rows)
         if not rows:
             return matrix, still_complete
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        codes, scales = quantize(np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(-1, self.dim))
+        ids, marks, vectors = _unpack(rows, self.dim)
+        codes, scales = quantize(vectors)
         # One transient copy of the matrix per ingest call, where a rebuild re-read every vector from SQLite.
         grown = QuantizedMatrix(
             np.concatenate([matrix.ids, ids]),
             np.concatenate([matrix.codes, codes]),
             np.concatenate([matrix.scales, scales]),
+            np.concatenate([matrix.marks, marks]),
         )
         return grown, still_complete
 
@@ -221,12 +251,26 @@ class VectorIndex:
         ids = np.empty(count, dtype=np.int64)
         codes = np.empty((count, self.dim), dtype=np.int8)
         scales = np.empty(count, dtype=np.float32)
+        marks = np.empty(count, dtype=np.int64)
         filled = 0
-        for chunk_ids, chunk in self._chunks(user, table):
+        for chunk_ids, chunk_marks, chunk in self._chunks(user, table):
             n = min(len(chunk_ids), count - filled)
             ids[filled : filled + n] = chunk_ids[:n]
+            marks[filled : filled + n] = chunk_marks[:n]
             quantize_into(chunk[:n], codes[filled : filled + n], scales[filled : filled + n])
             filled += n
         if filled < count:  # rows naming a vector of another model: copy only the part that is used
-            return QuantizedMatrix(ids[:filled].copy(), codes[:filled].copy(), scales[:filled].copy()), False
-        return QuantizedMatrix(ids, codes, scales), True
+            parts = (ids[:filled].copy(), codes[:filled].copy(), scales[:filled].copy(), marks[:filled].copy())
+            return QuantizedMatrix(*parts), False
+        return QuantizedMatrix(ids, codes, scales, marks), True
+
+
+_MARKED = "r.id, r.embed_hash, e.vector"
+
+
+def _unpack(rows: Sequence[Any], dim: int) -> tuple[NDArray[np.int64], NDArray[np.int64], Vectors]:
+    """``(id, embed_hash, vector blob)`` rows as arrays."""
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    marks = np.fromiter((text_mark(r[1]) for r in rows), dtype=np.int64, count=len(rows))
+    vectors = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), dim)
+    return ids, marks, vectors

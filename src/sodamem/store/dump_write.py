@@ -1,0 +1,200 @@
+"""Import into SQLite: a validated ``Dump`` written under one user in one transaction, all or nothing.
+
+Rows are written in the dump's order, so the new row ids keep it and the import exports to the same bytes.
+Derived columns are computed exactly as ingestion computes them (session content hashes, embedding text hashes),
+so ingesting one of the sessions again later is recognised as identical and ``Memory.embed_missing`` finds the
+vectors the importing database lacks.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import replace
+
+from sodamem.dump.records import Dump, DumpEntity, DumpFact, DumpSession, FactRef, NodeRef, PieceRef
+from sodamem.errors import InputError, SessionConflictError
+from sodamem.ingest.pipeline import session_content_hash
+from sodamem.records import ImportReport
+from sodamem.store.dump_read import read_dump
+from sodamem.store.sqlite import SQLiteStore, piece_embedding_text, text_hash, turn_embedding_text
+
+
+def write_dump(store: SQLiteStore, user: str, dump: Dump) -> ImportReport:
+    """Store a (validated) dump under ``user``, all or nothing.
+
+    A dump is restored into a user that holds nothing yet. Importing the same dump again changes nothing
+    (``unchanged``); into a user holding anything else it is refused: ``SessionConflictError`` naming a dump
+    session the user already has, else ``InputError``. (Merging two memories would re-decide entities and
+    supersession, which is ingestion's job, not a restore's.)
+    """
+    report = ImportReport(user=user)
+    with store.transaction() as conn:
+        if _holds_anything(conn, user):
+            if read_dump(conn, user) == replace(dump, user=user):
+                report.unchanged = True
+                return report
+            _refuse(conn, user, dump)
+        pieces = _write_sessions(conn, user, dump.sessions, report)
+        entities = _write_entities(conn, user, dump.entities)
+        facts = _write_facts(conn, user, dump.facts, pieces, entities)
+        for link in dump.links:
+            src_kind, src = _node_pk(link.src, facts, pieces, entities)
+            dst_kind, dst = _node_pk(link.dst, facts, pieces, entities)
+            conn.execute(
+                "INSERT INTO links (user, type, src_kind, src_id, dst_kind, dst_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (user, link.type, src_kind, src, dst_kind, dst, link.created_at),
+            )
+    report.entities, report.facts, report.links = len(dump.entities), len(dump.facts), len(dump.links)
+    return report
+
+
+def _holds_anything(conn: sqlite3.Connection, user: str) -> bool:
+    return any(
+        conn.execute(f"SELECT EXISTS (SELECT 1 FROM {table} WHERE user = ?)", (user,)).fetchone()[0]
+        for table in ("sessions", "entities", "facts")
+    )
+
+
+def _refuse(conn: sqlite3.Connection, user: str, dump: Dump) -> None:
+    stored = {str(r[0]) for r in conn.execute("SELECT session_id FROM sessions WHERE user = ?", (user,))}
+    for session in dump.sessions:
+        if session.session_id in stored:
+            raise SessionConflictError(
+                f"already stored for user {user!r}, whose memory differs from this dump; a dump is imported into "
+                "an empty user (name another with user= / --user)",
+                session=session.session_id,
+            )
+    raise InputError(
+        f"user {user!r} already holds memory; a dump is imported into an empty user (name another with user= / --user)",
+        field="user",
+    )
+
+
+def _write_sessions(
+    conn: sqlite3.Connection, user: str, sessions: Sequence[DumpSession], report: ImportReport
+) -> dict[PieceRef, int]:
+    pieces: dict[PieceRef, int] = {}
+    for session in sessions:
+        session_pk = conn.execute(
+            "INSERT INTO sessions (user, session_id, timestamp, source, content_hash, ingested_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                user,
+                session.session_id,
+                session.timestamp,
+                session.source,
+                session_content_hash(session.to_session(user)),
+                session.ingested_at,
+            ),
+        ).lastrowid
+        for turn in session.turns:
+            turn_pk = conn.execute(
+                "INSERT INTO turns (session_pk, user, idx, turn_id, speaker, text, caption, timestamp, embed_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    session_pk,
+                    user,
+                    turn.index,
+                    turn.turn_id,
+                    turn.speaker,
+                    turn.text,
+                    turn.caption,
+                    turn.timestamp or session.timestamp,
+                    text_hash(turn_embedding_text(turn.speaker, turn.text, turn.caption)),
+                ),
+            ).lastrowid
+            for piece_index, (start, end) in enumerate(turn.pieces):
+                text = turn.text[start:end]
+                piece_pk = conn.execute(
+                    "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text, embed_hash)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (turn_pk, user, piece_index, start, end, text, text_hash(piece_embedding_text(turn.speaker, text))),
+                ).lastrowid
+                assert piece_pk is not None
+                pieces[PieceRef(session.session_id, turn.index, piece_index)] = piece_pk
+            report.pieces += len(turn.pieces)
+        report.sessions += 1
+        report.turns += len(session.turns)
+    return pieces
+
+
+def _write_entities(conn: sqlite3.Connection, user: str, entities: Sequence[DumpEntity]) -> dict[str, int]:
+    pks: dict[str, int] = {}
+    for entity in entities:
+        pk = conn.execute(
+            "INSERT INTO entities (user, name, type, aliases, embed_hash) VALUES (?, ?, ?, ?, ?)",
+            # json.dumps as store.facts writes the aliases column
+            (user, entity.name, entity.type, json.dumps(list(entity.aliases)), text_hash(entity.name)),
+        ).lastrowid
+        assert pk is not None
+        pks[entity.name] = pk
+        conn.executemany(
+            "INSERT INTO entity_aliases (user, key, entity_pk) VALUES (?, ?, ?)", [(user, k, pk) for k in entity.keys]
+        )
+    return pks
+
+
+def _write_facts(
+    conn: sqlite3.Connection,
+    user: str,
+    facts: Sequence[DumpFact],
+    pieces: dict[PieceRef, int],
+    entities: dict[str, int],
+) -> dict[int, int]:
+    sessions = {
+        str(r[1]): int(r[0]) for r in conn.execute("SELECT id, session_id FROM sessions WHERE user = ?", (user,))
+    }
+    pks: dict[int, int] = {}
+    for f in facts:
+        pk = conn.execute(
+            "INSERT INTO facts (user, kind, predicate, modality, status, text, mentioned_at, occurred_start,"
+            " occurred_end, occurred_granularity, occurred_expression, valid_from, valid_to, session_pk, subject_pk,"
+            " object, polarity, slot, order_key, embed_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            " ?, ?, ?, ?)",
+            (
+                user,
+                f.kind,
+                f.predicate,
+                f.modality,
+                f.status,
+                f.text,
+                f.mentioned_at,
+                f.occurred_start,
+                f.occurred_end,
+                f.occurred_granularity,
+                f.occurred_expression,
+                f.valid_from,
+                f.valid_to,
+                None if f.session_id is None else sessions[f.session_id],
+                None if f.subject is None else entities[f.subject],
+                f.object,
+                int(f.polarity),
+                f.slot,
+                f.order_key,
+                text_hash(f.text),  # as ingestion's fact rows do
+            ),
+        ).lastrowid
+        assert pk is not None
+        pks[f.number] = pk
+        conn.executemany(
+            "INSERT INTO fact_sources (fact_pk, piece_pk, char_start, char_end, quote) VALUES (?, ?, ?, ?, ?)",
+            [(pk, pieces[s.piece], s.char_start, s.char_end, s.quote) for s in f.sources],
+        )
+        conn.executemany(
+            "INSERT INTO fact_roles (fact_pk, entity_pk, role) VALUES (?, ?, ?)",
+            [(pk, entities[name], role) for role, name in f.roles],
+        )
+    return pks
+
+
+def _node_pk(
+    ref: NodeRef, facts: dict[int, int], pieces: dict[PieceRef, int], entities: dict[str, int]
+) -> tuple[str, int]:
+    if isinstance(ref, FactRef):
+        return "fact", facts[ref.number]
+    if isinstance(ref, PieceRef):
+        return "piece", pieces[ref]
+    return "entity", entities[ref.name]

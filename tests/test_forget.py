@@ -1,0 +1,147 @@
+"""Memory.forget: the text goes for good (tables, FTS, vectors, free pages, WAL), derived facts follow, slots heal."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from sodamem import Memory
+from sodamem.cli import main
+from sodamem.errors import InputError, NotFoundError
+
+WHEN = datetime(2024, 5, 1, 19, 0)
+CANARY = "Zqvxcanaryword"
+
+
+def file_bytes(path: Path) -> bytes:
+    data = b""
+    for suffix in ("", "-wal", "-journal"):
+        part = Path(str(path) + suffix)
+        if part.exists():
+            data += part.read_bytes()
+    return data
+
+
+def test_a_forgotten_canary_is_in_no_byte_of_the_database_its_wal_or_the_vectors(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    with Memory(path, embedder="fake") as memory:
+        memory.add("I live in Leeds and I love tea.", session_id="keep", timestamp=WHEN)
+        report = memory.add(
+            [f"My locker code is {CANARY} and I moved to {CANARY}ville last week.", f"{CANARY} again, sorry."],
+            session_id="secret",
+            timestamp=WHEN,
+        )
+        assert report.facts_added >= 1 and report.embedded >= 2
+        assert memory.search(CANARY, k=3)[0].session_id == "secret"
+        with sqlite3.connect(path) as conn:
+            vectors_before = conn.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]
+        assert CANARY.encode() in file_bytes(path)
+        forgotten = memory.forget(session_id="secret")
+        outputs = [json.dumps(forgotten.to_dict())]
+        assert forgotten.sessions == ["secret"] and len(forgotten.turns) == 2 and forgotten.files_scrubbed
+        assert forgotten.counts["embeddings"] >= 3
+        outputs += [json.dumps(h.to_dict()) for h in memory.search(CANARY, k=5)]
+        outputs += [json.dumps(f.to_dict()) for f in memory.facts(status="all")]
+        outputs += [json.dumps(memory.forget_log())]
+        assert not any(CANARY.lower() in o.lower() for o in outputs)
+        assert memory.search("Leeds", k=1)[0].session_id == "keep"
+        with sqlite3.connect(path) as conn:
+            vectors_after = conn.execute("SELECT COUNT(*) FROM embeddings").fetchone()[0]
+        assert vectors_after == vectors_before - forgotten.counts["embeddings"]
+        assert memory.check().ok, memory.check().problems
+    raw = file_bytes(path).lower()
+    assert CANARY.lower().encode() not in raw
+    assert CANARY.lower().encode("utf-16-le") not in raw
+
+
+def test_forgetting_the_newer_fact_makes_the_older_active_again_and_links_follow(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder="none") as memory:
+        memory.add("I live in Leeds.", session_id="s1", timestamp=datetime(2024, 1, 1))
+        memory.add("I moved to York.", session_id="s2", timestamp=datetime(2024, 3, 1))
+        leeds = next(f for f in memory.facts(status="all") if f.text == "user lives in Leeds")
+        assert leeds.status == "superseded" and leeds.valid_to is not None
+        assert any(link.type == "SUPERSEDES" for link in leeds.links)
+        memory.forget(session_id="s2")
+        leeds = memory.fact(leeds.id)
+        assert leeds.status == "active" and leeds.valid_to is None
+        assert not [link for link in leeds.links if link.type in ("SUPERSEDES", "UPDATES", "CONTRADICTS")]
+        assert [f.text for f in memory.facts(status="all")] == ["user lives in Leeds"]
+
+
+def test_forgetting_one_turn_keeps_the_others_and_their_citations(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+        memory.add(["I live in Leeds.", "I love tea.", "I work as a nurse."], session_id="s", timestamp=WHEN)
+        report = memory.forget(turn_id="s:1", session_id="s")
+        assert report.turns == ["s/s:1"] and report.sessions == []
+        assert [(t.turn_index, t.text) for t in memory.session("s").turns] == [
+            (0, "I live in Leeds."),
+            (2, "I work as a nurse."),
+        ]
+        assert "user likes tea" not in {f.text for f in memory.facts(status="all")}
+        added = memory.add("I moved to York.", session_id="s")  # indexes continue after the last one
+        assert added.added[0].turn_index == 3 and added.added[0].turn_id == "s:3"
+        assert memory.check().ok, memory.check().problems
+
+
+def test_forget_a_fact_keeps_its_turn(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder="none") as memory:
+        memory.add("I love tea.", session_id="s", timestamp=WHEN)
+        fact = memory.facts()[0]
+        report = memory.forget(fact_id=fact.id)
+        assert report.facts == [fact.id] and report.turns == []
+        assert memory.facts(status="all") == [] and memory.session("s").turns[0].text == "I love tea."
+        with pytest.raises(NotFoundError):
+            memory.fact(fact.id)
+
+
+def test_forget_before_a_date_and_everything_of_one_user_only(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    with Memory(path, embedder="none") as memory:
+        memory.add("I live in Leeds.", session_id="old", timestamp=datetime(2023, 1, 1))
+        memory.add("I love tea.", session_id="new", timestamp=datetime(2024, 6, 1))
+        memory.add("I love jazz.", session_id="bob", timestamp=datetime(2023, 1, 1), user="bob")
+        dry = memory.forget(before=datetime(2024, 1, 1), dry_run=True)
+        assert dry.sessions == ["old"] and dry.dry_run and memory.session("old")
+        memory.forget(before=datetime(2024, 1, 1))
+        with pytest.raises(NotFoundError):
+            memory.session("old")
+        assert memory.session("new") and memory.session("bob", user="bob")
+        memory.forget(everything=True)
+        (mine,) = memory.stats()
+        assert (mine.sessions, mine.turns, mine.pieces, mine.facts, mine.entities, mine.links) == (0, 0, 0, 0, 0, 0)
+        (bob,) = [s for s in memory.stats(all_users=True) if s.user == "bob"]
+        assert bob.turns == 1 and bob.facts == 1
+        log = memory.forget_log()
+        assert [entry["selector"] for entry in log] == [{"before": "2024-01-01T00:00:00"}, {"everything": True}]
+        assert log[0]["counts"]["turns"] == 1 and log[0]["ids"]["sessions"] == ["old"]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"session_id": "s", "fact_id": 1}, {"everything": True, "before": WHEN}, {"fact_id": 1, "turn_id": "s:0"}],
+)
+def test_forget_needs_exactly_one_selector(tmp_path: Path, kwargs: dict[str, object]) -> None:
+    with Memory(tmp_path / "m.db", embedder="none") as memory:
+        memory.add("I love tea.", session_id="s", timestamp=WHEN)
+        with pytest.raises(InputError, match="exactly one"):
+            memory.forget(**kwargs)  # type: ignore[arg-type]
+        assert len(memory.session("s").turns) == 1
+
+
+def test_cli_forget_dry_run_then_for_real(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "m.db")
+    base = ["--db", db, "--embedder", "none"]
+    main([*base, "add", "--session", "s", "--at", "2024-05-01", "I love tea."])
+    capsys.readouterr()
+    main([*base, "forget", "--session", "s", "--dry-run", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["dry_run"] and report["turns"] == ["s/s:0"]
+    main([*base, "forget", "--session", "s"])
+    assert "forgot 1 sessions, 1 turns" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_info:
+        main([*base, "forget", "--session", "s"])
+    assert exit_info.value.code == 2 and "nothing to forget" in capsys.readouterr().err
