@@ -28,12 +28,12 @@ COUNTED_TABLES = (
     "links",
     "fact_sources",
     "fact_roles",
-    "turns_fts",
-    "pieces_fts",
-    "facts_fts",
+    "turns_fts_u1",
+    "pieces_fts_u1",
+    "facts_fts_u1",
     # FTS5 shadow tables: one docsize row per indexed row, so a stale or missing index entry shows here.
-    "turns_fts_docsize",
-    "pieces_fts_docsize",
+    "turns_fts_u1_docsize",
+    "pieces_fts_u1_docsize",
 )
 
 
@@ -69,10 +69,10 @@ def snapshot(db: Path) -> dict[str, Any]:
         for table in ("sessions", "turns", "pieces"):
             state[f"{table} rows"] = conn.execute(f"SELECT * FROM {table} ORDER BY id").fetchall()
         state["lisbon matches"] = conn.execute(
-            "SELECT count(*) FROM turns_fts WHERE turns_fts MATCH 'lisbon'"
+            "SELECT count(*) FROM turns_fts_u1 WHERE turns_fts_u1 MATCH 'lisbon'"
         ).fetchone()[0]
         state["cello matches"] = conn.execute(
-            "SELECT count(*) FROM pieces_fts WHERE pieces_fts MATCH 'cello'"
+            "SELECT count(*) FROM pieces_fts_u1 WHERE pieces_fts_u1 MATCH 'cello'"
         ).fetchone()[0]
         return state
     finally:
@@ -100,7 +100,7 @@ def memory(db: Path) -> Iterator[Memory]:
 def before(db: Path) -> dict[str, Any]:
     state = snapshot(db)
     assert state["sessions"] == 1 and state["turns"] == 2 and state["pieces"] == 2
-    assert state["turns_fts_docsize"] == 2 and state["lisbon matches"] == 2
+    assert state["turns_fts_u1_docsize"] == 2 and state["lisbon matches"] == 2
     return state
 
 
@@ -370,11 +370,11 @@ def test_replace_swaps_in_the_new_content(tmp_path: Path, db: Path, memory: Memo
     assert {h.session_id for h in memory.search("Porto", mode="bm25")} == {"good-1"}
     after = snapshot(db)
     assert after["sessions"] == 2 and after["turns"] == 4 and after["pieces"] == 4
-    assert after["turns_fts_docsize"] == after["turns"]
-    assert after["pieces_fts_docsize"] == after["pieces"]
+    assert after["turns_fts_u1_docsize"] == after["turns"]
+    assert after["pieces_fts_u1_docsize"] == after["pieces"]
     assert after["lisbon matches"] == 0
-    memory.store.conn.execute("INSERT INTO turns_fts (turns_fts) VALUES ('integrity-check')")
-    memory.store.conn.execute("INSERT INTO pieces_fts (pieces_fts) VALUES ('integrity-check')")
+    memory.store.conn.execute("INSERT INTO turns_fts_u1 (turns_fts_u1) VALUES ('integrity-check')")
+    memory.store.conn.execute("INSERT INTO pieces_fts_u1 (pieces_fts_u1) VALUES ('integrity-check')")
 
 
 def test_replace_is_not_needed_for_an_identical_session(

@@ -199,21 +199,24 @@ def test_an_unknown_recorded_embedder_is_a_problem(db: Path) -> None:
     [
         pytest.param(
             "turns",
-            ["DROP TRIGGER turns_fts_update", "UPDATE turns SET caption = 'zebra' WHERE id = 3"],
+            ["DROP TRIGGER turns_fts_log_update", "UPDATE turns SET caption = 'zebra' WHERE id = 3"],
             id="turn-updated-without-trigger",
         ),
         pytest.param(
             "pieces",
-            ["INSERT INTO pieces_fts (pieces_fts, rowid, text) SELECT 'delete', id, text FROM pieces WHERE id = 5"],
+            [
+                "INSERT INTO pieces_fts_u1 (pieces_fts_u1, rowid, text)"
+                " SELECT 'delete', id, text FROM pieces WHERE id = 5"
+            ],
             id="row-removed-from-index",
         ),
-        pytest.param("turns", ["DELETE FROM turns_fts_data WHERE id > 10"], id="shadow-table-written"),
+        pytest.param("turns", ["DELETE FROM turns_fts_u1_data WHERE id > 10"], id="shadow-table-written"),
         pytest.param(
-            "facts", ["DROP TRIGGER facts_fts_delete", "DELETE FROM facts"], id="facts-deleted-without-trigger"
+            "facts", ["DROP TRIGGER facts_fts_log_delete", "DELETE FROM facts"], id="facts-deleted-without-trigger"
         ),
         pytest.param(
             "entities",
-            ["DROP TRIGGER entities_fts_update", "UPDATE entities SET name = name || ' zebra' WHERE id = 1"],
+            ["DROP TRIGGER entities_fts_log_update", "UPDATE entities SET name = name || ' zebra' WHERE id = 1"],
             id="entity-renamed-without-trigger",
         ),
     ],
@@ -222,16 +225,18 @@ def test_a_stale_or_damaged_fts_index_is_named(db: Path, table: str, statements:
     corrupt(db, *statements)
     report = check(db)
     fts = [p for p in report.problems if p.kind is ProblemKind.FTS_INDEX]
-    assert [p.message.split(" does not")[0] for p in fts] == [f"full-text index {table}_fts"], report.problems
+    assert [p.message.split(" does not")[0] for p in fts] == [f"full-text index {table}_fts of user 'default'"], (
+        report.problems
+    )
     assert "rebuild" in fts[0].message
     # SQLite >= 3.44 also checks FTS5 indexes in PRAGMA integrity_check; nothing else may be reported.
     assert report.kinds() <= {ProblemKind.FTS_INDEX, ProblemKind.SQLITE_INTEGRITY}
 
 
 def test_rebuilding_the_fts_index_repairs_it(db: Path) -> None:
-    corrupt(db, "DELETE FROM turns_fts_data WHERE id > 10")
+    corrupt(db, "DELETE FROM turns_fts_u1_data WHERE id > 10")
     assert not check(db).ok
-    corrupt(db, "INSERT INTO turns_fts (turns_fts) VALUES ('rebuild')")
+    assert run_check(db, "--repair") == 0
     assert check(db).ok
 
 
@@ -280,7 +285,7 @@ def test_cli_sound_database_exits_0(db: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_cli_problems_exit_1_and_are_listed(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    corrupt(db, "DELETE FROM turns_fts_data WHERE id > 10", "DELETE FROM fact_sources WHERE fact_pk = 1")
+    corrupt(db, "DELETE FROM turns_fts_u1_data WHERE id > 10", "DELETE FROM fact_sources WHERE fact_pk = 1")
     assert run_check(db) == 1
     out, err = capsys.readouterr()
     assert "[fts_index] full-text index turns_fts" in out

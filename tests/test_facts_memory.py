@@ -176,9 +176,11 @@ def test_facts_and_entities_are_searchable_and_embedded(tmp_path: Path) -> None:
         memory.ingest(history())
         conn = memory.store.conn
         with_manchester = sum("Manchester" in f.text for f in memory.facts(status="all"))
-        fts_hits = conn.execute("SELECT count(*) FROM facts_fts WHERE facts_fts MATCH 'manchester'").fetchone()[0]
+        fts_hits = conn.execute("SELECT count(*) FROM facts_fts_u1 WHERE facts_fts_u1 MATCH 'manchester'").fetchone()[0]
         assert fts_hits == with_manchester >= 1
-        assert conn.execute("SELECT count(*) FROM entities_fts WHERE entities_fts MATCH 'maya'").fetchone()[0] == 1
+        assert (
+            conn.execute("SELECT count(*) FROM entities_fts_u1 WHERE entities_fts_u1 MATCH 'maya'").fetchone()[0] == 1
+        )
         index = memory.searcher.index
         assert index is not None
         for table in ("facts", "entities"):

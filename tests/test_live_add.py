@@ -26,7 +26,17 @@ def table_counts(path: Path) -> dict[str, int]:
     with sqlite3.connect(path) as conn:
         return {
             t: int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0])
-            for t in ("sessions", "turns", "pieces", "facts", "links", "entities", "turns_fts", "embeddings")
+            for t in (
+                "sessions",
+                "turns",
+                "pieces",
+                "facts",
+                "links",
+                "entities",
+                "turns_fts_u1",
+                "fts_pending",
+                "embeddings",
+            )
         }
 
 

@@ -61,8 +61,9 @@ def test_turn_term_counts_come_from_the_fts_index(tmp_path: Path) -> None:
     turns = (Turn(0, "Nate", "I won the tournament.", "s:0"), Turn(1, "Joanna", "Another tournament? Wow.", "s:1"))
     with Memory(tmp_path / "m.db", embedder="none") as memory:
         memory.ingest([Session("s", datetime(2024, 5, 1), turns)])
-        counts, total = memory.store.turn_term_counts(["tournament", "won", "absent"])
-    assert counts == {"tournament": 2, "won": 1} and total == 2
+        memory.ingest([Session("other", datetime(2024, 5, 1), turns)], user="someone-else")
+        counts, total = memory.store.turn_term_counts(memory.user, ["tournament", "won", "absent"])
+    assert counts == {"tournament": 2, "won": 1} and total == 2  # the user's own counts, not everyone's
 
 
 @pytest.fixture

@@ -50,7 +50,7 @@ def test_write_session_is_all_or_nothing(tmp_path: Path) -> None:
     bad = [good[0]]  # one piece list short: fails after the session and first turn are written
     with pytest.raises(ValueError):
         store.write_session("u", session, bad, "hash", replace=False)
-    for table in ("sessions", "turns", "pieces", "turns_fts", "pieces_fts"):
+    for table in ("sessions", "turns", "pieces", "fts_users", "fts_pending"):
         assert store.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0, table
     store.write_session("u", session, good, "hash", replace=False)
     assert store.conn.execute("SELECT count(*) FROM turns").fetchone()[0] == 2
@@ -64,7 +64,8 @@ def test_fts_follows_deletes(tmp_path: Path) -> None:
     session = make_session("s1", ["zebra crossing"])
     store.write_session("u", session, [split_pieces("zebra crossing")], "h", replace=False)
     assert store.search_turns("u", '"zebra"', 10)
-    store.conn.execute("DELETE FROM sessions")
+    with store.transaction() as conn:  # every write goes through a store transaction, which updates the index
+        conn.execute("DELETE FROM sessions")
     assert store.search_turns("u", '"zebra"', 10) == []
     assert store.search_pieces("u", '"zebra"', 10) == []
     store.close()

@@ -408,10 +408,14 @@ EXIT_PROBLEMS = 1
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object: ok, checks, problems.")
+@click.option("--repair", is_flag=True, help="First rebuild the full-text indexes and embed what lacks a vector.")
 @click.pass_context
-def check(ctx: click.Context, as_json: bool) -> None:
+def check(ctx: click.Context, repair: bool, as_json: bool) -> None:
     """Check the whole database: exit 0 when sound, 1 listing each problem (2: not a database at all)."""
-    report = _open(ctx).check()
+    memory = _open(ctx)
+    if repair:
+        memory.repair()
+    report = memory.check()
     if as_json:
         _print_json({"db": ctx.obj["db"], **report.to_dict()})
     elif report.ok:

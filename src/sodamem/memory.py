@@ -202,7 +202,7 @@ class Memory:
             report.counts = apply_forget(conn, owner, plan)
             log_forget(conn, owner, selector, report.counts, {"sessions": [*plan.session_ids], "turns": [
                 *plan.turn_refs], "facts": [*plan.fact_pks]})  # fmt: skip
-        report.files_scrubbed = self.store.scrub()
+        report.files_scrubbed = self.store.scrub(owner)
         return report
 
     def forget_log(self, *, user: str | None = None) -> list[dict[str, object]]:
@@ -221,6 +221,11 @@ class Memory:
         embedded = embed_missing(self.store, self.embedder, progress=progress)
         embed_queued(self.store, self.embedder)  # all is embedded now: only empties the queue
         return embedded
+
+    def repair(self) -> None:
+        """Rebuild every full-text index from the rows, and embed what has no vector (with an embedder)."""
+        self.store.rebuild_fts()
+        self.embed_missing()
 
     def check(self) -> CheckReport:
         """Check the whole database (every user) and change nothing: SQLite's integrity and foreign keys, the

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 import click
 
+from sodamem.bench.crash import crash_command
 from sodamem.bench.qa_cli import QAOptions, qa_options, run_qa_cli
 from sodamem.bench.report import SessionRule, plot_recall, render_markdown, run_to_json, summarise
 from sodamem.bench.runner import ABLATIONS, BUDGETS, SYSTEMS, BenchRun, BenchUnit, run_retrieval
@@ -300,3 +301,6 @@ def qa_locomo(**options: Any) -> None:
     _, qa_opts = QAOptions.pop_from(options)
     units, notes = load_locomo(options["data"])
     _qa("locomo", units, asdict(notes), qa_opts, systems=(), ablations=False, cache=None, no_cache=False, **options)
+
+
+bench.add_command(crash_command)

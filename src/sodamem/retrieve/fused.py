@@ -34,6 +34,7 @@ from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.retrieve.turn_lookup import TurnLookup
+from sodamem.store import fts
 from sodamem.store.sqlite import SQLiteStore
 from sodamem.store.vectors import VectorIndex
 
@@ -235,7 +236,7 @@ def fused_rank(
         units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit)
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
-            expanded = _feedback_query(store, units[: settings.feedback_turns], query, names, settings)
+            expanded = _feedback_query(store, user, units[: settings.feedback_turns], query, names, settings)
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
                 first = units
@@ -289,7 +290,12 @@ def _keep_head(first: list[FusedUnit], second: list[FusedUnit], head: int) -> li
 
 
 def _feedback_query(
-    store: SQLiteStore, units: Sequence[FusedUnit], query: str, names: set[str], settings: FusedSettings
+    store: SQLiteStore,
+    user: str,
+    units: Sequence[FusedUnit],
+    query: str,
+    names: set[str],
+    settings: FusedSettings,
 ) -> str | None:
     """The question's words and the best words of its first evidence (feedback.py), as an FTS5 query."""
     marks = ",".join("?" * len(units))
@@ -302,7 +308,7 @@ def _feedback_query(
     best = units[0].mass
     feedback = [(f"{rows[u.unit][0]} {rows[u.unit][1] or ''}", u.mass / best) for u in units if u.unit in rows]
     skip = {*query_terms(query), *(w for _, _, speaker in rows.values() for w in query_terms(speaker))}
-    counts, total = store.turn_term_counts(list(candidate_terms([text for text, _ in feedback], skip)))
+    counts, total = store.turn_term_counts(user, list(candidate_terms([text for text, _ in feedback], skip)))
     extra = expansion_terms(
         feedback, skip, counts, total, n_terms=settings.feedback_words, min_docs=settings.feedback_min_turns
     )
@@ -328,14 +334,7 @@ def _fact_hits(
     marks = ",".join("?" * len(allowed))
     lexical: list[int] = []
     if match is not None:
-        lexical = [
-            int(r[0])
-            for r in conn.execute(
-                "SELECT f.id FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid WHERE facts_fts MATCH ?"
-                f" AND f.user = ? AND f.status IN ({marks}) ORDER BY bm25(facts_fts) LIMIT ?",
-                (match, user, *allowed, n),
-            )
-        ]
+        lexical = [pk for pk, _ in fts.ranked(conn, "facts", user, match, n, f" AND t.status IN ({marks})", allowed)]
     dense: list[int] = []
     if index is not None and vector is not None:
         candidates = [pk for pk, _ in index.search(user, "facts", vector, n * 2)]

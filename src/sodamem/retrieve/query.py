@@ -34,6 +34,7 @@ from sodamem.ingest.entities import entity_key
 from sodamem.ingest.timeparse import TimeMention, find_times
 from sodamem.model import TimeGranularity, TimeSpec
 from sodamem.retrieve.fts_query import STOPWORDS, query_terms
+from sodamem.store import fts
 from sodamem.store.sqlite import chunked
 
 MAX_NGRAM = 6  # longest entity name, in words, looked up as a whole
@@ -209,12 +210,9 @@ def _partial(
         token = _POSSESSIVE.sub("", word.group())
         if i in covered or not token[:1].isupper() or token.lower() in STOPWORDS or len(token) < 2:
             continue
-        rows = conn.execute(
-            "SELECT e.id, e.name FROM entities_fts f JOIN entities e ON e.id = f.rowid "
-            "WHERE entities_fts MATCH ? AND e.user = ? ORDER BY f.rank LIMIT 20",
-            (f'name : "{token.replace(chr(34), "")}"', user),
-        )
-        for pk, name in rows:
+        ranked = fts.ranked(conn, "entities", user, f'name : "{token.replace(chr(34), "")}"', 20)
+        names = _names(conn, {pk for pk, _ in ranked})
+        for pk, name in ((pk, names[pk]) for pk, _ in ranked if pk in names):
             if token.casefold() in (w.casefold() for w in _WORD.findall(str(name))):
                 out.append(EntityMatch(int(pk), str(name), token, word.start(), word.start() + len(token), False))
     return out

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sodamem.store.facts import resolve_slots
 from sodamem.store.sqlite import chunked
-
-FTS_TABLES = ("turns_fts", "pieces_fts", "facts_fts", "entities_fts")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,12 +127,6 @@ def forget_log(conn: sqlite3.Connection, user: str) -> list[dict[str, object]]:
         {"forgotten_at": r[0], "selector": json.loads(r[1]), "counts": json.loads(r[2]), "ids": json.loads(r[3])}
         for r in rows
     ]
-
-
-def optimize_fts(conn: sqlite3.Connection, tables: Iterable[str] = FTS_TABLES) -> None:
-    """Rewrite the FTS indexes: a deleted row's terms otherwise stay in old index segments until they merge."""
-    for table in tables:
-        conn.execute(f"INSERT INTO {table} ({table}) VALUES ('optimize')")
 
 
 def checkpoint(conn: sqlite3.Connection) -> bool:

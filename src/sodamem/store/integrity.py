@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from sodamem.embed.resolve import SETTING_KEY
+from sodamem.store import fts
 
 # Problems named per check before the rest are only counted (a broken table would otherwise print every row).
 MAX_EXAMPLES = 5
@@ -119,19 +120,34 @@ def _fts_check(table: str) -> Check:
 
 
 def check_fts(conn: sqlite3.Connection, table: str) -> list[Problem]:
-    """FTS5's integrity-check of ``<table>_fts``; rank 1 also compares the index with its content table."""
-    fts = f"{table}_fts"
-    try:
-        conn.execute(f"INSERT INTO {fts} ({fts}, rank) VALUES ('integrity-check', 1)")
-    except sqlite3.DatabaseError as exc:
-        return [
-            Problem(
-                ProblemKind.FTS_INDEX,
-                f"full-text index {fts} does not match table {table} (SQLite: {exc}); "
-                f"rebuild it with: INSERT INTO {fts} ({fts}) VALUES ('rebuild')",
+    """FTS5's integrity-check of every user's index of ``table``; rank 1 also compares the index with the user's
+    rows. The ``turns`` check also finds logged changes no index received and users with rows but no index."""
+    problems = []
+    for user, indexed, index in fts.index_names(conn):
+        if indexed != table:
+            continue
+        try:
+            conn.execute(f"INSERT INTO {index} ({index}, rank) VALUES ('integrity-check', 1)")
+        except sqlite3.DatabaseError as exc:
+            problems.append(
+                Problem(
+                    ProblemKind.FTS_INDEX,
+                    f"full-text index {table}_fts of user {user!r} does not match its rows (SQLite: {exc}); "
+                    "rebuild it with: sodamem check --repair",
+                )
             )
-        ]
-    return []
+    if table == "turns":
+        pending = fts.pending_count(conn)
+        if pending:
+            problems.append(
+                Problem(ProblemKind.FTS_INDEX, f"full-text index log holds {pending} change(s) never applied")
+            )
+        # NOT INDEXED: a damaged index (SQLite's own check names it) must not make users seem to vanish.
+        users = {str(r[0]) for t in fts.COLUMNS for r in conn.execute(f"SELECT DISTINCT user FROM {t} NOT INDEXED")}
+        missing = sorted(users - set(fts.user_numbers(conn)))
+        if missing:
+            problems.append(Problem(ProblemKind.FTS_INDEX, f"users with rows but no full-text index: {missing}"))
+    return problems
 
 
 # -- SodaMem's invariants ----------------------------------------------------------------------------------------

@@ -6,7 +6,10 @@ Append new migrations at the end; never edit one that has shipped.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime
+
+from sodamem.store import fts
 
 _TOKENIZER = "porter unicode61 remove_diacritics 2"
 
@@ -219,7 +222,22 @@ CREATE INDEX turns_session_turn_id ON turns (session_pk, turn_id);
 """
 
 
-MIGRATIONS: tuple[tuple[str, str], ...] = (
+def _fts_per_user(conn: sqlite3.Connection) -> None:
+    """One set of FTS indexes per user (store/fts.py) replaces the shared ones, whose BM25 statistics mixed users."""
+    for table in fts.COLUMNS:
+        for event in ("insert", "delete", "update"):
+            conn.execute(f"DROP TRIGGER IF EXISTS {table}_fts_{event}")
+    conn.execute("DROP TABLE IF EXISTS turns_fts_terms")
+    for table in fts.COLUMNS:
+        conn.execute(f"DROP TABLE IF EXISTS {table}_fts")
+    for statement in _statements(fts.SCHEMA + fts.log_triggers()):
+        conn.execute(statement)
+    users = sorted({str(r[0]) for t in fts.COLUMNS for r in conn.execute(f"SELECT DISTINCT user FROM {t}")})
+    for user in users:
+        fts.create_user_indexes(conn, user, fill=True)
+
+
+MIGRATIONS: tuple[tuple[str, str | Callable[[sqlite3.Connection], None]], ...] = (
     ("0001_core_tables", _M0001_CORE),
     (
         "0002_fts_indexes",
@@ -234,6 +252,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     # A read-only view of the FTS index; it stores nothing itself.
     ("0006_turn_term_counts", "CREATE VIRTUAL TABLE turns_fts_terms USING fts5vocab(turns_fts, 'row');"),
     ("0007_live_memory", _M0007_LIVE),
+    ("0008_fts_per_user", _fts_per_user),
 )
 
 
@@ -247,8 +266,11 @@ def apply_migrations(conn: sqlite3.Connection) -> list[str]:
             continue
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _statements(sql):
-                conn.execute(statement)
+            if callable(sql):
+                sql(conn)
+            else:
+                for statement in _statements(sql):
+                    conn.execute(statement)
             conn.execute(
                 "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, datetime.now(UTC).isoformat())
             )

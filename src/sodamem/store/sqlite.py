@@ -19,6 +19,7 @@ from typing import TypeVar
 from sodamem.errors import StoreBusyError
 from sodamem.model import MessagePiece, Session, Turn
 from sodamem.records import UserStats
+from sodamem.store import fts
 from sodamem.store.opening import open_database
 
 _Item = TypeVar("_Item")
@@ -139,6 +140,9 @@ class SQLiteStore:
         self._data_version = -1
         self._speakers: dict[str, tuple[int, frozenset[str]]] = {}  # user -> (generation, speakers)
         self.conn = open_database(self.path)  # raises StoreOpenError naming the path
+        if fts.pending_count(self.conn):  # rows written by a hand outside the store: index them now
+            with self.transaction():
+                pass
 
     def close(self) -> None:
         self.conn.close()
@@ -161,6 +165,7 @@ class SQLiteStore:
         with_retry(lambda: self.conn.execute("BEGIN IMMEDIATE"))
         try:
             yield self.conn
+            fts.drain(self.conn)  # the full-text indexes follow the write before it commits
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
@@ -222,13 +227,17 @@ class SQLiteStore:
             if then is not None:
                 then(conn, session_pk, piece_pks, replaced_slots)
 
-    def scrub(self) -> bool:
-        """After a forget: rewrite the FTS indexes and truncate the WAL so deleted text is in no byte of the files
-        (``secure_delete`` zeroes the freed pages). False when another process's open read kept the WAL."""
-        from sodamem.store.forget import checkpoint, optimize_fts
+    def rebuild_fts(self) -> None:
+        with self.transaction() as conn:
+            fts.rebuild(conn)
+
+    def scrub(self, user: str) -> bool:
+        """After a forget: rewrite the user's FTS indexes and truncate the WAL so deleted text is in no byte of the
+        files (``secure_delete`` zeroes the freed pages). False when another process's open read kept the WAL."""
+        from sodamem.store.forget import checkpoint
 
         with self.transaction() as conn:
-            optimize_fts(conn)
+            fts.optimize(conn, user)
         if self.path == ":memory:":
             return True
         for _ in range(20):
@@ -305,18 +314,11 @@ class SQLiteStore:
     def search_turns(self, user: str, match: str, limit: int) -> list[FtsRow]:
         return self._fts("turns", user, match, limit)
 
-    def turn_term_counts(self, stems: Sequence[str]) -> tuple[dict[str, int], int]:
-        """How many turns hold each index stem (those held by none are absent), and how many turns there are.
-
-        Counted over every user, like the BM25 statistics of the shared FTS index."""
-        counts: dict[str, int] = {}
-        for part in chunked(sorted(set(stems))):
-            rows = self.conn.execute(
-                f"SELECT term, doc FROM turns_fts_terms WHERE term IN ({','.join('?' * len(part))})", part
-            )
-            counts.update((str(term), int(doc)) for term, doc in rows)
-        total = int(self.conn.execute("SELECT COUNT(*) FROM turns").fetchone()[0])
-        return counts, total
+    def turn_term_counts(self, user: str, stems: Sequence[str]) -> tuple[dict[str, int], int]:
+        """How many of the user's turns hold each index stem (those held by none are absent), and how many turns
+        the user has: the user's own statistics, like those of the user's BM25 index."""
+        total = int(self.conn.execute("SELECT COUNT(*) FROM turns WHERE user = ?", (user,)).fetchone()[0])
+        return fts.term_counts(self.conn, user, stems), total
 
     def search_pieces(
         self, user: str, match: str, limit: int, *, turn_pks: Sequence[int] | None = None
@@ -330,13 +332,7 @@ class SQLiteStore:
     def _fts(
         self, table: str, user: str, match: str, limit: int, extra: str = "", params: tuple[int, ...] = ()
     ) -> list[FtsRow]:
-        rows = self.conn.execute(
-            f"SELECT f.rowid, bm25({table}_fts) AS rank FROM {table}_fts AS f"
-            f" JOIN {table} AS t ON t.id = f.rowid"
-            f" WHERE {table}_fts MATCH ? AND t.user = ?{extra} ORDER BY rank LIMIT ?",
-            (match, user, *params, limit),
-        ).fetchall()
-        return [FtsRow(int(r[0]), float(r[1])) for r in rows]
+        return [FtsRow(rowid, bm25) for rowid, bm25 in fts.ranked(self.conn, table, user, match, limit, extra, params)]
 
     # -- reads ----------------------------------------------------------------------------------------------
 

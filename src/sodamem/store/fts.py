@@ -1,0 +1,201 @@
+"""Full-text indexes per user: BM25 statistics (row counts, lengths, term rarity) of one user never depend on
+another user's data, so a user's results and their order do not change when someone else adds or forgets.
+
+Each user gets, per indexed table, an FTS5 index over a view of that user's rows (external content) and, for turns,
+a vocabulary table. Rows reach them through a log: triggers on the tables append every insert, delete and change
+of an indexed column to ``fts_pending`` (old values included, which an external-content delete needs), and
+``drain`` applies the log inside the same transaction, before it commits (``SQLiteStore.transaction``), creating a
+new user's indexes on first use. A write is indexed whole or not at all.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+# Indexed tables and their columns, in the order the indexes hold them.
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "turns": ("text", "caption"),
+    "pieces": ("text",),
+    "facts": ("text", "predicate"),
+    "entities": ("name", "aliases"),
+}
+
+SCHEMA = """
+CREATE TABLE fts_users (n INTEGER PRIMARY KEY, user TEXT NOT NULL UNIQUE);
+CREATE TABLE fts_pending (
+    seq INTEGER PRIMARY KEY,
+    tbl TEXT NOT NULL,
+    op TEXT NOT NULL CHECK (op IN ('insert', 'delete')),
+    rid INTEGER NOT NULL,
+    user TEXT NOT NULL,
+    c1 TEXT,
+    c2 TEXT
+);
+"""
+
+
+def log_triggers() -> str:
+    """Triggers that log every change an index must follow (updates: of the indexed columns only)."""
+    sql = ""
+    for table, columns in COLUMNS.items():
+        new = ", ".join([f"new.{c}" for c in columns] + ["NULL"] * (2 - len(columns)))
+        old = ", ".join([f"old.{c}" for c in columns] + ["NULL"] * (2 - len(columns)))
+        log = "INSERT INTO fts_pending (tbl, op, rid, user, c1, c2) VALUES"
+        sql += f"""
+CREATE TRIGGER {table}_fts_log_insert AFTER INSERT ON {table} BEGIN
+    {log} ('{table}', 'insert', new.id, new.user, {new});
+END;
+CREATE TRIGGER {table}_fts_log_delete AFTER DELETE ON {table} BEGIN
+    {log} ('{table}', 'delete', old.id, old.user, {old});
+END;
+CREATE TRIGGER {table}_fts_log_update AFTER UPDATE OF {", ".join(columns)} ON {table} BEGIN
+    {log} ('{table}', 'delete', old.id, old.user, {old});
+    {log} ('{table}', 'insert', new.id, new.user, {new});
+END;
+"""
+    return sql
+
+
+def index_name(table: str, number: int) -> str:
+    return f"{table}_fts_u{number}"
+
+
+def terms_name(number: int) -> str:
+    return f"turns_fts_terms_u{number}"
+
+
+def user_number(conn: sqlite3.Connection, user: str) -> int | None:
+    """The number naming the user's indexes, or None when the user has never had a row."""
+    row = conn.execute("SELECT n FROM fts_users WHERE user = ?", (user,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def user_numbers(conn: sqlite3.Connection) -> dict[str, int]:
+    return {str(user): int(n) for n, user in conn.execute("SELECT n, user FROM fts_users ORDER BY n")}
+
+
+def create_user_indexes(conn: sqlite3.Connection, user: str, *, fill: bool) -> int:
+    """Create the user's views and indexes; ``fill``: index the rows the user already has (migrations)."""
+    number = conn.execute("INSERT INTO fts_users (user) VALUES (?)", (user,)).lastrowid
+    assert number is not None
+    literal = "CAST(X'" + user.encode("utf-8").hex() + "' AS TEXT)"  # a user name never becomes SQL
+    for table, columns in COLUMNS.items():
+        view = f"{table}_of_u{number}"
+        index = index_name(table, number)
+        conn.execute(f"CREATE VIEW {view} AS SELECT id, {', '.join(columns)} FROM {table} WHERE user = {literal}")
+        conn.execute(
+            f"CREATE VIRTUAL TABLE {index} USING fts5({', '.join(columns)}, content='{view}', content_rowid='id',"
+            f" tokenize='{TOKENIZER}')"
+        )
+        if fill:
+            conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")
+    conn.execute(f"CREATE VIRTUAL TABLE {terms_name(number)} USING fts5vocab({index_name('turns', number)}, 'row')")
+    return number
+
+
+def drain(conn: sqlite3.Connection) -> int:
+    """Apply the logged changes to the users' indexes, in the order they were made; return how many."""
+    rows = conn.execute("SELECT seq, tbl, op, rid, user, c1, c2 FROM fts_pending ORDER BY seq").fetchall()
+    if not rows:
+        return 0
+    numbers = user_numbers(conn)
+    run: list[tuple[object, ...]] = []
+    key: tuple[str, str, str] | None = None
+    for _, table, op, rid, user, c1, c2 in rows:
+        if (table, op, user) != key:
+            _apply(conn, key, run, numbers)
+            key, run = (table, op, user), []
+        run.append((rid, c1, c2)[: 1 + len(COLUMNS[table])])
+    _apply(conn, key, run, numbers)
+    conn.execute("DELETE FROM fts_pending")
+    return len(rows)
+
+
+def _apply(
+    conn: sqlite3.Connection, key: tuple[str, str, str] | None, run: list[tuple[object, ...]], numbers: dict[str, int]
+) -> None:
+    if key is None or not run:
+        return
+    table, op, user = key
+    if user not in numbers:
+        numbers[user] = create_user_indexes(conn, user, fill=False)  # a new user: all its rows are in the log
+    index = index_name(table, numbers[user])
+    columns = COLUMNS[table]
+    marks = ", ".join("?" * (1 + len(columns)))
+    if op == "insert":
+        conn.executemany(f"INSERT INTO {index} (rowid, {', '.join(columns)}) VALUES ({marks})", run)
+    else:
+        conn.executemany(f"INSERT INTO {index} ({index}, rowid, {', '.join(columns)}) VALUES ('delete', {marks})", run)
+
+
+def optimize(conn: sqlite3.Connection, user: str) -> None:
+    """Rewrite the user's indexes into one segment each: a deleted row's terms otherwise stay in older segments
+    (and so in the file) until they merge."""
+    number = user_number(conn, user)
+    if number is None:
+        return
+    for table in COLUMNS:
+        index = index_name(table, number)
+        conn.execute(f"INSERT INTO {index} ({index}) VALUES ('optimize')")
+
+
+def rebuild(conn: sqlite3.Connection) -> None:
+    """Re-index every user's rows from the tables (repairs an index that no longer matches its rows)."""
+    drain(conn)
+    for number in user_numbers(conn).values():
+        for table in COLUMNS:
+            index = index_name(table, number)
+            conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")
+
+
+# -- queries ---------------------------------------------------------------------------------------------------
+
+
+def ranked(
+    conn: sqlite3.Connection,
+    table: str,
+    user: str,
+    match: str,
+    limit: int,
+    extra: str = "",
+    params: Sequence[object] = (),
+) -> list[tuple[int, float]]:
+    """``(rowid, bm25)`` of the user's rows of ``table`` matching, best (lowest bm25) first; ``extra`` filters on
+    the table's row ``t``."""
+    number = user_number(conn, user)
+    if number is None:
+        return []
+    index = index_name(table, number)
+    rows = conn.execute(
+        f"SELECT f.rowid, bm25({index}) AS rank FROM {index} AS f JOIN {table} AS t ON t.id = f.rowid"
+        f" WHERE {index} MATCH ?{extra} ORDER BY rank LIMIT ?",
+        (match, *params, limit),
+    ).fetchall()
+    return [(int(r[0]), float(r[1])) for r in rows]
+
+
+def term_counts(conn: sqlite3.Connection, user: str, stems: Iterable[str]) -> dict[str, int]:
+    """How many of the user's turns hold each stem (stems held by none are absent)."""
+    number = user_number(conn, user)
+    wanted = sorted(set(stems))
+    if number is None or not wanted:
+        return {}
+    counts: dict[str, int] = {}
+    for start in range(0, len(wanted), 500):
+        part = wanted[start : start + 500]
+        rows = conn.execute(
+            f"SELECT term, doc FROM {terms_name(number)} WHERE term IN ({','.join('?' * len(part))})", part
+        )
+        counts.update((str(term), int(doc)) for term, doc in rows)
+    return counts
+
+
+def index_names(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    """``(user, table, index)`` of every user's index, for integrity checks."""
+    return [(user, table, index_name(table, n)) for user, n in user_numbers(conn).items() for table in COLUMNS]
+
+
+def pending_count(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT COUNT(*) FROM fts_pending").fetchone()[0])
