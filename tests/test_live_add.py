@@ -17,6 +17,7 @@ from sodamem.cli import main
 from sodamem.errors import InputError, MessageConflictError
 from sodamem.ingest.formats import load_sessions
 from sodamem.model import Message, Session, Turn
+from tests.conftest import LOCOMO_DEV
 
 EXAMPLE = Path(__file__).parents[1] / "src" / "sodamem" / "examples" / "history.jsonl"
 WHEN = datetime(2024, 5, 1, 19, 0)
@@ -256,3 +257,14 @@ def test_cli_add_text_and_jsonl(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert code == 2 and "TEXT or --jsonl" in err
     with Memory(db, embedder="none") as memory:
         assert len(memory.session("s").turns) == 3
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not LOCOMO_DEV.exists(), reason="LoCoMo dev split not present")
+def test_message_by_message_facts_equal_whole_sessions_on_the_dev_split() -> None:
+    sessions = load_sessions(LOCOMO_DEV, "auto")
+    with Memory(embedder="none") as whole, Memory(embedder="none") as live:
+        whole.ingest(sessions)
+        replay_messages(live, sessions)
+        outcome = compare(whole, live)
+    assert outcome.facts_whole > 300 and outcome.differences == 0, outcome
