@@ -142,7 +142,11 @@ def checkpoint(conn: sqlite3.Connection) -> bool:
 def _selected_turns(conn: sqlite3.Connection, user: str, selector: Selector) -> list[tuple[int, str, str]]:
     base = "SELECT t.id, s.session_id, t.turn_id FROM turns t JOIN sessions s ON s.id = t.session_pk WHERE t.user = ?"
     if selector.session_id is not None and selector.turn_id is None:
-        rows = conn.execute(base + " AND s.session_id = ?", (user, selector.session_id))
+        # Through the session's own index: "t.user = ?" alone would walk every turn of the user.
+        rows = conn.execute(
+            base + " AND t.session_pk = (SELECT id FROM sessions WHERE user = ? AND session_id = ?)",
+            (user, user, selector.session_id),
+        )
     elif selector.turn_id is not None:
         params: tuple[object, ...] = (user, selector.turn_id)
         sql = base + " AND t.turn_id = ?"
@@ -259,8 +263,11 @@ def _delete_unused_vectors(conn: sqlite3.Connection, hashes: set[str]) -> int:
     used: set[str] = set()
     for table in ("turns", "pieces", "facts", "entities"):
         for part in chunked(wanted):
+            marks = ",".join("?" * len(part))
             rows = conn.execute(
-                f"SELECT DISTINCT embed_hash FROM {table} WHERE embed_hash IN ({','.join('?' * len(part))})", part
+                f"SELECT DISTINCT embed_hash FROM {table} WHERE substr(embed_hash, 1, 16) IN ({marks})"
+                f" AND embed_hash IN ({marks})",  # the first finds the rows through the index, the second is exact
+                [h[:16] for h in part] + part,
             )
             used.update(str(r[0]) for r in rows)
     gone = 0

@@ -222,6 +222,19 @@ CREATE INDEX turns_session_turn_id ON turns (session_pk, turn_id);
 """
 
 
+_M0009_FORGET_INDEXES = """
+-- What a forget looks up: the facts citing a piece (also SQLite's foreign-key check when a piece goes), the facts
+-- naming an entity, and whether any row still has a text whose cached vector would go (16 hex digits of the
+-- hash suffice to find the few candidates, at a third of the index's size).
+CREATE INDEX fact_sources_piece ON fact_sources (piece_pk);
+CREATE INDEX facts_subject ON facts (subject_pk);
+CREATE INDEX turns_embed_key ON turns (substr(embed_hash, 1, 16));
+CREATE INDEX pieces_embed_key ON pieces (substr(embed_hash, 1, 16));
+CREATE INDEX facts_embed_key ON facts (substr(embed_hash, 1, 16));
+CREATE INDEX entities_embed_key ON entities (substr(embed_hash, 1, 16));
+"""
+
+
 def _fts_per_user(conn: sqlite3.Connection) -> None:
     """One set of FTS indexes per user (store/fts.py) replaces the shared ones, whose BM25 statistics mixed users."""
     for table in fts.COLUMNS:
@@ -253,6 +266,7 @@ MIGRATIONS: tuple[tuple[str, str | Callable[[sqlite3.Connection], None]], ...] =
     ("0006_turn_term_counts", "CREATE VIRTUAL TABLE turns_fts_terms USING fts5vocab(turns_fts, 'row');"),
     ("0007_live_memory", _M0007_LIVE),
     ("0008_fts_per_user", _fts_per_user),
+    ("0009_forget_indexes", _M0009_FORGET_INDEXES),
 )
 
 
