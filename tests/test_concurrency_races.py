@@ -1,8 +1,7 @@
 """Races the crash and many-process harnesses found, each made deterministic: a process dies, or another connection
 acts, at the exact moment between two steps of one call.
 
-Each is marked ``xfail(strict=True)`` while the library has the bug: once fixed the test passes, the strict marker
-turns that into a failure, and the marker must go.
+Each was a bug the harnesses found (kept here so that it stays fixed).
 """
 
 from __future__ import annotations
@@ -35,11 +34,6 @@ else:
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Memory.ingest / import_dump commit turns without queueing them for embedding (only Memory.add queues): "
-    "a process killed before its vectors are written leaves them missing after the reopen",
-)
 @pytest.mark.parametrize("call", ["ingest", "import_dump"])
 def test_a_kill_after_an_ingest_commits_leaves_vectors_complete_after_the_reopen(tmp_path: Path, call: str) -> None:
     db, dump = tmp_path / "m.db", tmp_path / "dump.jsonl"
@@ -74,28 +68,17 @@ def racing(original: Callable[..., Any], before: Callable[[], object] | None = N
     return call
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KeyError,
-    reason="a search reads its rows in several statements outside one read transaction: a turn another process "
-    "forgets between ranking and reading raises KeyError (retrieve/hits.py build_hits: turns[pk])",
-)
 def test_a_search_racing_a_forget_in_another_process_returns_hits(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", embedder="fake") as searcher, Memory(tmp_path / "m.db", embedder="fake") as other:
         searcher.add("I live in Leeds.", session_id="keep")
         searcher.add("My sister Sarah loves tea.", session_id="gone")
         store: Any = searcher.store
         store.turns_by_pk = racing(store.turns_by_pk, before=lambda: other.forget(session_id="gone"))
-        hits = searcher.search("Sarah tea", k=3)
-        assert all(h.session_id != "gone" for h in hits)
+        hits = searcher.search("Sarah tea", k=3)  # one snapshot: the rows it ranked are the rows it reads
+        assert hits and all(h.turn_text[h.char_start : h.char_end] == h.text for h in hits)
+        assert all(h.session_id != "gone" for h in searcher.search("Sarah tea", k=3))  # a search after the forget
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KeyError,
-    reason="the same race for pieces: retrieve/lexical.py bm25_pieces_by_turn and retrieve/dense.py "
-    "dense_pieces_by_turn index pieces[pk] for a piece forgotten since it was ranked",
-)
 def test_a_search_racing_a_forget_of_pieces_returns_hits(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", embedder="fake") as searcher, Memory(tmp_path / "m.db", embedder="fake") as other:
         searcher.add("I live in Leeds.", session_id="keep")
@@ -103,14 +86,10 @@ def test_a_search_racing_a_forget_of_pieces_returns_hits(tmp_path: Path) -> None
         store: Any = searcher.store
         store.pieces_by_pk = racing(store.pieces_by_pk, before=lambda: other.forget(session_id="gone"))
         hits = searcher.search("Tom chef", k=3)
-        assert all(h.session_id != "gone" for h in hits)
+        assert hits and all(h.turn_text[h.char_start : h.char_end] == h.text for h in hits)
+        assert all(h.session_id != "gone" for h in searcher.search("Tom chef", k=3))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="link_similar_facts (ingest/neighbors.py) finds the nearest facts, then inserts NEIGHBOR links in a "
-    "later transaction without re-checking them: a fact forgotten in between leaves a link to nothing",
-)
 def test_a_fact_forgotten_while_an_add_links_its_neighbours_leaves_no_dangling_link(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", embedder="fake") as writer, Memory(tmp_path / "m.db", embedder="fake") as other:
         writer.add("I live in Leeds.", session_id="old")
@@ -126,11 +105,6 @@ def test_a_fact_forgotten_while_an_add_links_its_neighbours_leaves_no_dangling_l
         assert report.ok, report.problems
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="apply_migrations (store/migrations.py) reads the applied migrations before BEGIN IMMEDIATE: two "
-    "processes opening a new file at once both apply them, and the second fails ('table sessions already exists')",
-)
 def test_two_processes_opening_a_new_database_at_once_both_succeed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -157,11 +131,6 @@ def test_two_processes_opening_a_new_database_at_once_both_succeed(
         assert memory.check().ok
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="append_messages continues after the last stored turn: when the last turn was forgotten, the next add "
-    "takes its index and its default id, so an old citation of it names other text (append.py _new_turns)",
-)
 def test_an_add_after_forgetting_the_last_turn_does_not_reuse_its_index(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", embedder="none") as memory:
         memory.add(["I live in Leeds.", "I love tea.", "I work as a nurse."], session_id="s")
@@ -170,11 +139,6 @@ def test_an_add_after_forgetting_the_last_turn_does_not_reuse_its_index(tmp_path
         assert (added[0].turn_index, added[0].turn_id) != (2, "s:2")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Memory.add writes vectors after its transaction commits: a forget by another process in between "
-    "leaves vectors of the forgotten text that no row uses (and check() does not look for such orphans)",
-)
 def test_a_turn_forgotten_while_its_add_embeds_leaves_no_vector_of_its_text(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", embedder="fake") as writer, Memory(tmp_path / "m.db", embedder="fake") as other:
         writer.add("I live in Leeds.", session_id="keep")

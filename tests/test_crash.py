@@ -35,9 +35,7 @@ def test_two_hundred_kill_points_lose_and_tear_nothing(tmp_path: Path) -> None:
 
 
 def test_a_few_kill_points_exercise_the_harness(tmp_path: Path) -> None:
-    # Adds only: a kill between an ingest's commit and its embedding leaves vectors missing after the reopen
-    # (test_crash_bugs.py); the slow test above covers ingests.
-    report = run_crash(5, seed=7, db_dir=tmp_path, ingest_share=0.0)
+    report = run_crash(5, seed=7, db_dir=tmp_path)
     assert_sound(report.problems)
     assert report.kills == 5 and report.adds_found == report.adds_returned > 0
     assert report.messages_found == report.messages_returned

@@ -111,6 +111,7 @@ class Memory:
         from_file = isinstance(source, str | Path)
         sessions = load_sessions(source, format) if isinstance(source, str | Path) else list(source)
         owned = [(user or session.user or self.user, session) for session in sessions]
+        self._remember_embedder()  # from now on new turns are queued for vectors in their own transaction
         try:
             report = ingest_sessions(self.store, owned, replace=replace, progress=progress, extractor=self.extractor)
         except InputError as exc:
@@ -145,6 +146,7 @@ class Memory:
         check_encodable(session_id, session=None, field="session_id")
         batch = to_messages(messages, speaker=speaker)
         when = timestamp or datetime.now().replace(microsecond=0)
+        self._remember_embedder()
         result = append_messages(self.store, owner, session_id, batch, when, self.extractor)
         report = AddReport(
             user=owner,
@@ -161,7 +163,6 @@ class Memory:
             session_reextracted=result.session_reextracted,
         )
         if self.embedder is not None and result.turn_pks:
-            self._remember_embedder()
             report.embedded = embed_queued(self.store, self.embedder, result.turn_pks)
             if self.searcher.index is not None and result.fact_ids:
                 link_similar_facts(self.store, self.searcher.index, result.fact_ids)
@@ -210,7 +211,14 @@ class Memory:
         return forget_log(self.store.conn, user or self.user)
 
     def _remember_embedder(self) -> None:
-        if self._embedder_spec is not None and self.store.get_setting(SETTING_KEY) != self._embedder_spec:
+        """Record this memory's embedder in the database (once): later opens use it, and the store queues every
+        new turn for its vectors inside the turn's own transaction (migration 0009), so a process killed before
+        embedding leaves work the next open finishes."""
+        if (
+            self.embedder is not None
+            and self._embedder_spec is not None
+            and self.store.get_setting(SETTING_KEY) != self._embedder_spec
+        ):
             self.store.set_setting(SETTING_KEY, self._embedder_spec)
 
     def embed_missing(self, *, progress: ProgressCallback | None = None) -> int:
@@ -268,8 +276,10 @@ class Memory:
         """The best evidence (turns and the facts derived from them) cut to a token budget, grouped by session
         in time order, with ids to cite (``E1``...) and resolved dates beside relative time words."""
         owner = user or self.user
-        hits = self.search(query, k=k, user=owner, now=now, preset=preset)
-        return build_pack(evidence_items(self.store.conn, owner, hits), budget_tokens, count_tokens)
+        with self.store.snapshot():
+            hits = self.search(query, k=k, user=owner, now=now, preset=preset)
+            items = evidence_items(self.store.conn, owner, hits)
+        return build_pack(items, budget_tokens, count_tokens)
 
     # -- lookups ---------------------------------------------------------------------------------------------
 
@@ -368,6 +378,7 @@ class Memory:
         ``SessionConflictError`` names a session it already has, or ``InputError`` (field ``user``).
         """
         dump = load_dump(source)
+        self._remember_embedder()
         report = write_dump(self.store, user or dump.user, dump)
         if not report.unchanged:
             report.embedded = self.embed_missing()

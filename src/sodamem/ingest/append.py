@@ -53,7 +53,8 @@ def append_messages(
         stored = live.stored_session(conn, user, session_id)
         old = [_turn(t) for t in stored.turns] if stored is not None else []
         session_time = datetime.fromisoformat(stored.timestamp) if stored else messages[0].timestamp or default_time
-        new = _new_turns(session_id, old, messages, default_time, result)
+        first_free = max(old[-1].index + 1 if old else 0, stored.next_index if stored else 0)
+        new = _new_turns(session_id, old, first_free, messages, default_time, result)
         if not new:
             return result
         if stored is None:
@@ -94,13 +95,17 @@ def _positional(pks: dict[tuple[int, int], int], position: dict[int, int]) -> di
 
 
 def _new_turns(
-    session_id: str, old: list[Turn], messages: Sequence[Message], default_time: datetime, result: AppendResult
+    session_id: str,
+    old: list[Turn],
+    following: int,
+    messages: Sequence[Message],
+    default_time: datetime,
+    result: AppendResult,
 ) -> list[Turn]:
     """The messages not stored yet, as turns; a known id with the same content is skipped, with other content
     refused."""
     known = {t.turn_id: t for t in old}
     new: list[Turn] = []
-    following = old[-1].index + 1 if old else 0
     for position, message in enumerate(messages):
         index = following + len(new)
         turn = Turn(

@@ -88,7 +88,12 @@ class Searcher:
         now: datetime | None = None,
         preset: str = "default",
     ) -> list[SearchHit]:
-        mode = self.resolve(mode)
+        with self.store.snapshot():  # another process's forget must not remove rows between ranking and reading
+            return self._search(user, query, k, self.resolve(mode), now, preset)
+
+    def _search(
+        self, user: str, query: str, k: int, mode: SearchMode, now: datetime | None, preset: str
+    ) -> list[SearchHit]:
         ranked, match, vector, explained_by_turn = self._rank(user, query, k, mode, now, preset)
         turn_pks = [pk for pk, _ in ranked]
         focus: dict[int, sqlite3.Row] = {}

@@ -215,9 +215,12 @@ def slots_of_sessions(conn: sqlite3.Connection, user: str, session_pks: Sequence
 def link_neighbors(
     conn: sqlite3.Connection, user: str, pairs: Iterable[tuple[int, int]], when: str | None = None
 ) -> None:
-    """NEIGHBOR links (one direction stored, read both ways) between semantically close facts."""
+    """NEIGHBOR links (one direction stored, read both ways) between semantically close facts; a pair found
+    before this transaction whose fact has since been forgotten (by another process) is skipped."""
     for a, b in pairs:
-        _link(conn, user, LinkType.NEIGHBOR, NodeKind.FACT, a, NodeKind.FACT, b, when)
+        alive = conn.execute("SELECT COUNT(*) FROM facts WHERE id IN (?, ?) AND user = ?", (a, b, user)).fetchone()
+        if int(alive[0]) == 2:
+            _link(conn, user, LinkType.NEIGHBOR, NodeKind.FACT, a, NodeKind.FACT, b, when)
 
 
 def fact_status_counts(conn: sqlite3.Connection, user: str) -> dict[FactStatus, int]:

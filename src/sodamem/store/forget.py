@@ -90,7 +90,14 @@ def apply_forget(conn: sqlite3.Connection, user: str, plan: ForgetPlan) -> dict[
         f"SELECT id FROM pieces WHERE turn_pk IN ({','.join('?' * len(part))})", part
     )]  # fmt: skip
     for part in chunked(plan.turn_pks):
-        conn.execute(f"DELETE FROM turns WHERE id IN ({','.join('?' * len(part))})", part)
+        marks = ",".join("?" * len(part))
+        conn.execute(  # the session's later turns never take a forgotten turn's index
+            "UPDATE sessions SET next_index = max(next_index, (SELECT max(idx) + 1 FROM turns t WHERE"
+            f" t.session_pk = sessions.id AND t.id IN ({marks}))) WHERE id IN (SELECT session_pk FROM turns"
+            f" WHERE id IN ({marks}))",
+            (*part, *part),
+        )
+        conn.execute(f"DELETE FROM turns WHERE id IN ({marks})", part)
     for part in chunked(plan.session_pks):
         conn.execute(f"DELETE FROM sessions WHERE id IN ({','.join('?' * len(part))})", part)
     for part in chunked(piece_pks):  # links of kept facts to forgotten pieces

@@ -28,12 +28,13 @@ class StoredSession:
     timestamp: str
     source: str
     turns: tuple[StoredTurn, ...]
+    next_index: int  # the least index a new turn may take (past any forgotten one)
 
 
 def stored_session(conn: sqlite3.Connection, user: str, session_id: str) -> StoredSession | None:
     """A session with its turns in order (one index range scan), or None."""
     row = conn.execute(
-        "SELECT id, timestamp, source FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
+        "SELECT id, timestamp, source, next_index FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
     ).fetchone()
     if row is None:
         return None
@@ -46,6 +47,7 @@ def stored_session(conn: sqlite3.Connection, user: str, session_id: str) -> Stor
         str(row[1]),
         str(row[2]),
         tuple(StoredTurn(int(t[0]), int(t[1]), str(t[2]), str(t[3]), str(t[4]), t[5], str(t[6])) for t in turns),
+        int(row[3]),
     )
 
 

@@ -232,6 +232,16 @@ CREATE INDEX turns_embed_key ON turns (substr(embed_hash, 1, 16));
 CREATE INDEX pieces_embed_key ON pieces (substr(embed_hash, 1, 16));
 CREATE INDEX facts_embed_key ON facts (substr(embed_hash, 1, 16));
 CREATE INDEX entities_embed_key ON entities (substr(embed_hash, 1, 16));
+-- In a memory with an embedder, every new turn (an add, an ingest, an import) is queued for its vectors in its
+-- own transaction; the vectors are written right after it, and a process killed in between leaves the queue to
+-- the next open.
+-- The index the next added turn takes at least: forgetting a session's last turns must not free their indexes
+-- (and default ids), or an old citation would come to name other text.
+ALTER TABLE sessions ADD COLUMN next_index INTEGER NOT NULL DEFAULT 0;
+CREATE TRIGGER turns_queue_embedding AFTER INSERT ON turns WHEN EXISTS (SELECT 1 FROM settings WHERE key = 'embedder')
+BEGIN
+    INSERT OR IGNORE INTO embed_queue (turn_pk) VALUES (new.id);
+END;
 """
 
 
@@ -271,7 +281,10 @@ MIGRATIONS: tuple[tuple[str, str | Callable[[sqlite3.Connection], None]], ...] =
 
 
 def apply_migrations(conn: sqlite3.Connection) -> list[str]:
-    """Apply the migrations this database lacks, each in its own transaction; return their names."""
+    """Apply the migrations this database lacks, each in its own transaction; return their names.
+
+    Whether a migration is done is read again inside its write transaction: several processes opening a new file
+    at once apply each migration exactly once (the others wait for the lock, then see it recorded)."""
     conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     done = {row[0] for row in conn.execute("SELECT name FROM _migrations")}
     applied = []
@@ -280,6 +293,9 @@ def apply_migrations(conn: sqlite3.Connection) -> list[str]:
             continue
         conn.execute("BEGIN IMMEDIATE")
         try:
+            if conn.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone() is not None:
+                conn.execute("COMMIT")  # another process applied it while this one waited
+                continue
             if callable(sql):
                 sql(conn)
             else:

@@ -26,6 +26,8 @@ def open_database(path: str) -> sqlite3.Connection:
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA busy_timeout = 5000")  # before the first read: wait out another process's write
         conn.execute("PRAGMA foreign_keys = ON")
+        # Forgotten text must not survive in free pages of the file (forget also rewrites the FTS indexes).
+        conn.execute("PRAGMA secure_delete = ON")
         _refuse_foreign(conn, path)  # the first statement that reads the file: before anything changes it
         if path != MEMORY:
             conn.execute("PRAGMA journal_mode = WAL")

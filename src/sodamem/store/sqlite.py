@@ -160,6 +160,20 @@ class SQLiteStore:
         return self._generation
 
     @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One consistent view of the database for a read made of many statements (a search ranks rows, then
+        reads them): rows another process deletes meanwhile stay visible to it until it ends. Nests."""
+        if self.conn.in_transaction:
+            yield
+            return
+        self.conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self.conn.in_transaction:
+                self.conn.execute("COMMIT")
+
+    @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """All or nothing: commit on success, roll back on any exception. Waits for other writers (backoff)."""
         with_retry(lambda: self.conn.execute("BEGIN IMMEDIATE"))
@@ -276,9 +290,16 @@ class SQLiteStore:
 
     def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None:
         with self.transaction() as conn:
+            # Only texts some row still has: another process may have forgotten them since they were read.
+            in_use = " OR ".join(
+                f"EXISTS (SELECT 1 FROM {table} WHERE substr(embed_hash, 1, 16) = substr(?1, 1, 16)"
+                " AND embed_hash = ?1)"
+                for table in ("turns", "pieces", "facts", "entities")
+            )
             conn.executemany(
-                "INSERT OR IGNORE INTO embeddings (model, text_hash, dim, vector) VALUES (?, ?, ?, ?)",
-                [(model, digest, dim, blob) for digest, blob in items],
+                "INSERT OR IGNORE INTO embeddings (model, text_hash, dim, vector) SELECT ?2, ?1, ?3, ?4"
+                f" WHERE {in_use}",
+                [(digest, model, dim, blob) for digest, blob in items],
             )
 
     def vector_rows(self, model: str, user: str, table: str) -> list[tuple[int, bytes]]:
