@@ -703,7 +703,7 @@ def test_real_locomo_dev_file(tmp_path: Path) -> None:
         checked = 0
         for word, session_id, dia_id, caption in _caption_only_words(raw):
             (matches,) = conn.execute(
-                "SELECT count(*) FROM turns_fts WHERE turns_fts MATCH ?", (f'"{word}"',)
+                "SELECT count(*) FROM turns_fts_u1 WHERE turns_fts_u1 MATCH ?", (f'"{word}"',)
             ).fetchone()
             if not 1 <= matches <= 10:
                 continue
