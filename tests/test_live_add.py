@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from sodamem import Memory
 from sodamem.bench.live_equivalence import compare, replay_messages
+from sodamem.bench.stress import SENTENCES  # rule-extractable sentences; later names change earlier facts
 from sodamem.cli import main
 from sodamem.errors import InputError, MessageConflictError
 from sodamem.ingest.formats import load_sessions
@@ -114,30 +115,6 @@ def test_message_by_message_facts_equal_whole_sessions_on_the_example_history() 
         assert outcome.facts_whole > 20  # the history has facts, superseded ones and links among them
         assert any(f.status == "superseded" for f in whole.facts(status="all"))
         assert outcome.differences == 0, outcome
-
-
-SENTENCES = (
-    "I live in Leeds.",
-    "I moved to Paris last month.",
-    "My sister Sarah loves tea.",
-    "Sarah moved to Berlin two weeks ago.",
-    "Hi! I'm Maya.",
-    "I work as a nurse at St James.",
-    "I started working at Lumen Health last week.",
-    "Tom and I went hiking last weekend.",
-    "I love spicy food.",
-    "I don't like spicy food anymore.",
-    "My partner Tom is a chef.",
-    "Priya's fiancé Marcus lives in Lisbon.",
-    "I'm going to move to Madrid next year.",
-    "Biscuit is my dog.",
-    "Daniel said he'd adopt a cat.",
-    "Did you see Kinder Scout?",
-    # "Jon" and "Ravi" are names only once a turn shows them mid-sentence: earlier turns' facts change then.
-    "Jon went hiking last weekend.",
-    "Ravi loves sushi.",
-    "I met Jon and Ravi at the gym.",
-)
 
 
 @st.composite

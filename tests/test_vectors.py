@@ -138,10 +138,8 @@ def _fresh(memory: Memory, table: str) -> vectors_module.QuantizedMatrix:
     return VectorIndex(memory.store, memory.embedder.name, memory.embedder.dim).quantized(memory.user, table)
 
 
-def test_rows_only_added_are_appended_and_equal_a_rebuild(filled: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert filled.embedder is not None
-    index = VectorIndex(filled.store, filled.embedder.name, filled.embedder.dim)
-    before = {table: index.quantized(filled.user, table) for table in ("turns", "pieces")}
+def count_builds(index: VectorIndex, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The tables whose matrix ``index`` builds from scratch from now on (appends and prunes are not builds)."""
     builds: list[str] = []
     build = VectorIndex._build
 
@@ -151,6 +149,14 @@ def test_rows_only_added_are_appended_and_equal_a_rebuild(filled: Memory, monkey
         return build(self, user, table)
 
     monkeypatch.setattr(VectorIndex, "_build", counting_build)
+    return builds
+
+
+def test_rows_only_added_are_appended_and_equal_a_rebuild(filled: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert filled.embedder is not None
+    index = VectorIndex(filled.store, filled.embedder.name, filled.embedder.dim)
+    before = {table: index.quantized(filled.user, table) for table in ("turns", "pieces")}
+    builds = count_builds(index, monkeypatch)
     filled.ingest([make_session("late", ["A late turn about gardening. And compost.", "Nice!"])])
     for table in ("turns", "pieces"):
         after = index.quantized(filled.user, table)
@@ -195,15 +201,7 @@ def test_a_forget_prunes_the_matrix_without_a_rebuild_and_a_reused_id_forces_one
     assert memory.embedder is not None
     index = VectorIndex(memory.store, memory.embedder.name, memory.embedder.dim)
     before = index.quantized(memory.user, "turns")
-    builds: list[str] = []
-    build = VectorIndex._build
-
-    def counting_build(self: VectorIndex, user: str, table: str) -> tuple[vectors_module.QuantizedMatrix, bool]:
-        if self is index:
-            builds.append(table)
-        return build(self, user, table)
-
-    monkeypatch.setattr(VectorIndex, "_build", counting_build)
+    builds = count_builds(index, monkeypatch)
     memory.forget(session_id="s3")
     memory.add("A new turn about kites.", session_id="live")
     after = index.quantized(memory.user, "turns")

@@ -16,9 +16,10 @@ from dataclasses import replace
 from sodamem.dump.records import Dump, DumpEntity, DumpFact, DumpSession, FactRef, NodeRef, PieceRef
 from sodamem.errors import InputError, SessionConflictError
 from sodamem.ingest.pipeline import session_content_hash
+from sodamem.model import MessagePiece
 from sodamem.records import ImportReport
 from sodamem.store.dump_read import read_dump
-from sodamem.store.sqlite import SQLiteStore, piece_embedding_text, text_hash, turn_embedding_text
+from sodamem.store.sqlite import SQLiteStore, insert_turns, text_hash
 
 
 def write_dump(store: SQLiteStore, user: str, dump: Dump) -> ImportReport:
@@ -78,6 +79,7 @@ def _write_sessions(
 ) -> dict[PieceRef, int]:
     pieces: dict[PieceRef, int] = {}
     for session in sessions:
+        ingested = session.to_session(user)
         session_pk = conn.execute(
             "INSERT INTO sessions (user, session_id, timestamp, source, content_hash, ingested_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
@@ -86,36 +88,17 @@ def _write_sessions(
                 session.session_id,
                 session.timestamp,
                 session.source,
-                session_content_hash(session.to_session(user)),
+                session_content_hash(ingested),
                 session.ingested_at,
             ),
         ).lastrowid
-        for turn in session.turns:
-            turn_pk = conn.execute(
-                "INSERT INTO turns (session_pk, user, idx, turn_id, speaker, text, caption, timestamp, embed_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    session_pk,
-                    user,
-                    turn.index,
-                    turn.turn_id,
-                    turn.speaker,
-                    turn.text,
-                    turn.caption,
-                    turn.timestamp or session.timestamp,
-                    text_hash(turn_embedding_text(turn.speaker, turn.text, turn.caption)),
-                ),
-            ).lastrowid
-            for piece_index, (start, end) in enumerate(turn.pieces):
-                text = turn.text[start:end]
-                piece_pk = conn.execute(
-                    "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text, embed_hash)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (turn_pk, user, piece_index, start, end, text, text_hash(piece_embedding_text(turn.speaker, text))),
-                ).lastrowid
-                assert piece_pk is not None
-                pieces[PieceRef(session.session_id, turn.index, piece_index)] = piece_pk
-            report.pieces += len(turn.pieces)
+        assert session_pk is not None
+        spans = [[MessagePiece(i, a, b, t.text[a:b]) for i, (a, b) in enumerate(t.pieces)] for t in session.turns]
+        for (turn_index, piece_index), pk in insert_turns(
+            conn, user, session_pk, ingested, ingested.turns, spans
+        ).items():
+            pieces[PieceRef(session.session_id, turn_index, piece_index)] = pk
+        report.pieces += sum(len(t.pieces) for t in session.turns)
         report.sessions += 1
         report.turns += len(session.turns)
     return pieces
