@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 from datetime import datetime
@@ -145,3 +146,16 @@ def test_cli_forget_dry_run_then_for_real(tmp_path: Path, capsys: pytest.Capture
     with pytest.raises(SystemExit) as exit_info:
         main([*base, "forget", "--session", "s"])
     assert exit_info.value.code == 2 and "nothing to forget" in capsys.readouterr().err
+
+
+def test_a_forgotten_last_turn_keeps_its_index_taken_through_an_export_and_import(tmp_path: Path) -> None:
+    with Memory(tmp_path / "a.db", embedder="none") as memory:
+        memory.add(["I love tea.", "I live in Leeds.", "I work as a nurse."], session_id="s", timestamp=WHEN)
+        memory.forget(turn_id="s:2", session_id="s")
+        lines = list(memory.export())
+        assert memory.add("I moved to York.", session_id="s").added[0].turn_index == 3
+    with Memory(tmp_path / "b.db", embedder="none") as restored:
+        restored.import_dump(io.StringIO("".join(lines)))
+        assert list(restored.export()) == lines
+        added = restored.add("I moved to York.", session_id="s").added[0]
+        assert (added.turn_index, added.turn_id) == (3, "s:3")

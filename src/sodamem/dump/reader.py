@@ -171,7 +171,7 @@ class _Reader:
     # -- sessions and entities ------------------------------------------------------------------------------------
 
     def _session(self, fields: LineFields) -> None:
-        fields.expect("record", "session_id", "timestamp", "source", "ingested_at", "turns")
+        fields.expect("record", "session_id", "timestamp", "source", "ingested_at", "next_index", "turns")
         session_id = fields.text("session_id", nonempty=True)
         fields.session = session_id
         if session_id in self.sessions:
@@ -192,6 +192,7 @@ class _Reader:
             source=fields.text("source"),
             ingested_at=fields.text("ingested_at"),
             turns=turns,
+            next_index=fields.integer("next_index"),
         )
 
     @staticmethod

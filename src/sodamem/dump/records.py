@@ -36,6 +36,7 @@ class DumpSession:
     source: str
     ingested_at: str
     turns: tuple[DumpTurn, ...]  # by index
+    next_index: int = 0  # the least index a new turn takes: past the last turn and any forgotten one
 
     def to_session(self, user: str) -> Session:
         """The session as ingestion saw it (what its content hash is computed from)."""

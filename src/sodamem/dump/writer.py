@@ -84,6 +84,7 @@ def _session(session: DumpSession) -> dict[str, Any]:
         "timestamp": session.timestamp,
         "source": session.source,
         "ingested_at": session.ingested_at,
+        "next_index": session.next_index,
         "turns": turns,
     }
 

@@ -73,7 +73,7 @@ def _read_sessions(conn: sqlite3.Connection, user: str) -> tuple[tuple[DumpSessi
     sessions: list[DumpSession] = []
     refs: dict[int, PieceRef] = {}
     for row in conn.execute(
-        "SELECT id, session_id, timestamp, source, content_hash, ingested_at FROM sessions WHERE user = ?"
+        "SELECT id, session_id, timestamp, source, content_hash, ingested_at, next_index FROM sessions WHERE user = ?"
         " ORDER BY timestamp, session_id",
         (user,),
     ):
@@ -90,7 +90,9 @@ def _read_sessions(conn: sqlite3.Connection, user: str) -> tuple[tuple[DumpSessi
                 raise SodaMemError(f"cannot export session {session_id!r}: turn {turn['idx']} is inconsistent")
             refs.update((int(p["id"]), PieceRef(session_id, int(turn["idx"]), i)) for i, p in enumerate(pieces))
             turns.append((turn, spans))
-        base = DumpSession(session_id, str(row["timestamp"]), str(row["source"]), str(row["ingested_at"]), ())
+        base = DumpSession(
+            session_id, str(row["timestamp"]), str(row["source"]), str(row["ingested_at"]), (), int(row["next_index"])
+        )
         sessions.append(_with_turn_times(base, turns, user, str(row["content_hash"])))
     return tuple(sessions), refs
 

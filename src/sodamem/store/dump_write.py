@@ -81,8 +81,8 @@ def _write_sessions(
     for session in sessions:
         ingested = session.to_session(user)
         session_pk = conn.execute(
-            "INSERT INTO sessions (user, session_id, timestamp, source, content_hash, ingested_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO sessions (user, session_id, timestamp, source, content_hash, ingested_at, next_index)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
                 user,
                 session.session_id,
@@ -90,6 +90,7 @@ def _write_sessions(
                 session.source,
                 session_content_hash(ingested),
                 session.ingested_at,
+                session.next_index,
             ),
         ).lastrowid
         assert session_pk is not None
