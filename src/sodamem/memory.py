@@ -187,9 +187,11 @@ class Memory:
         counts and ids, never the text. Raises ``NotFoundError`` when the selector matches nothing."""
         owner = user or self.user
         selector = Selector(session_id, turn_id, fact_id, before, everything)
-        chosen = sum(x is not None for x in (turn_id, fact_id, before)) + everything
-        if chosen + (session_id is not None and turn_id is None) != 1 or (session_id and (fact_id or before)):
-            raise InputError("name exactly one of: a session, a turn, a fact, a time (before) or everything")
+        if len(selector.named()) != 1:
+            raise InputError(
+                f"name exactly one of: a session, a turn, a fact, a time (before) or everything (got: "
+                f"{', '.join(selector.named()) or 'none'})"
+            )
         with self.store.transaction() as conn:
             plan = plan_forget(conn, owner, selector)
             if not plan.turn_pks and not plan.fact_pks:
@@ -201,8 +203,9 @@ class Memory:
             if dry_run:
                 return report
             report.counts = apply_forget(conn, owner, plan)
-            log_forget(conn, owner, selector, report.counts, {"sessions": [*plan.session_ids], "turns": [
-                *plan.turn_refs], "facts": [*plan.fact_pks]})  # fmt: skip
+            ids: dict[str, list[object]] = {"sessions": [*plan.session_ids], "turns": [*plan.turn_refs]}
+            ids["facts"] = [*plan.fact_pks]
+            log_forget(conn, owner, selector, report.counts, ids)
         report.files_scrubbed = self.store.scrub(owner)
         return report
 
@@ -238,7 +241,7 @@ class Memory:
     def check(self) -> CheckReport:
         """Check the whole database (every user) and change nothing: SQLite's integrity and foreign keys, the
         full-text indexes against their tables, pieces and fact quotes against their turns, every fact sourced,
-        turns numbered 0..n-1, links that point at rows, and a vector for every turn and piece under the
+        no session without turns, links that point at rows, and a vector for every turn and piece under the
         embedder the database records. ``report.ok`` when sound, else ``report.problems``."""
         return check_database(self.store.conn)
 

@@ -30,6 +30,14 @@ class Selector:
     before: datetime | None = None
     everything: bool = False
 
+    def named(self) -> list[str]:
+        """The selectors given: exactly one makes a forget (a session narrowing a turn belongs to the turn)."""
+        given = [("turn", self.turn_id), ("fact", self.fact_id), ("before", self.before)]
+        names = [name for name, value in given if value is not None]
+        if self.session_id is not None and self.turn_id is None:
+            names.append("session")
+        return [*names, "everything"] if self.everything else names
+
     def describe(self) -> dict[str, object]:
         """The selector as the audit log keeps it: ids and times, no text."""
         out: dict[str, object] = {}
