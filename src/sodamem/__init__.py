@@ -3,9 +3,11 @@
 from sodamem.errors import (
     AmbiguousIdError,
     InputError,
+    MessageConflictError,
     NotFoundError,
     SessionConflictError,
     SodaMemError,
+    StoreBusyError,
     StoreOpenError,
 )
 from sodamem.memory import Memory
@@ -17,6 +19,7 @@ from sodamem.model import (
     FactStatus,
     Link,
     LinkType,
+    Message,
     MessagePiece,
     Modality,
     Session,
@@ -24,20 +27,25 @@ from sodamem.model import (
     TimeSpec,
     Turn,
 )
-from sodamem.records import IngestReport, SearchHit
+from sodamem.records import AddReport, ForgetReport, ImportReport, IngestReport, SearchHit
 
 __all__ = [
+    "AddReport",
     "AmbiguousIdError",
     "Entity",
     "EntityRole",
     "FactEvent",
     "FactKind",
     "FactStatus",
+    "ForgetReport",
+    "ImportReport",
     "IngestReport",
     "InputError",
     "Link",
     "LinkType",
     "Memory",
+    "Message",
+    "MessageConflictError",
     "MessagePiece",
     "Modality",
     "NotFoundError",
@@ -46,6 +54,7 @@ __all__ = [
     "SessionConflictError",
     "SodaMemError",
     "SourceSpan",
+    "StoreBusyError",
     "StoreOpenError",
     "TimeSpec",
     "Turn",
