@@ -3,9 +3,8 @@
 A search fuses up to twice (before and after the feedback query) over mostly the same candidates, and an agent's
 searches between two ingests meet the same turns again, so each turn's row (speaker, session, time,
 self-disclosure flags), its neighbours and the occurred times of its facts are looked up once and kept. The
-searcher keeps one lookup per store generation: any write through the store starts a fresh one. (A write by
-another process is seen after this process's next write, as with the vector index: a stale entry can only skew
-the ranking, never what a hit cites, which is read afresh.)
+searcher keeps one lookup per store generation: any write through the store, or committed by another process
+(``PRAGMA data_version``), starts a fresh one.
 """
 
 from __future__ import annotations
