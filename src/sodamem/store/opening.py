@@ -13,6 +13,7 @@ from sodamem.errors import StoreOpenError
 from sodamem.store.migrations import apply_migrations
 
 MEMORY = ":memory:"
+BUSY_TIMEOUT_MS = 5000  # how long a statement waits inside SQLite for another connection's lock
 
 
 def open_database(path: str) -> sqlite3.Connection:
@@ -24,7 +25,9 @@ def open_database(path: str) -> sqlite3.Connection:
         raise StoreOpenError(f"cannot open database {path}: {exc}") from None
     try:
         conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA busy_timeout = 5000")  # before the first read: wait out another process's write
+        conn.execute(
+            f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}"
+        )  # before the first read: wait out another process's write
         conn.execute("PRAGMA foreign_keys = ON")
         # Forgotten text must not survive in free pages of the file (forget also rewrites the FTS indexes).
         conn.execute("PRAGMA secure_delete = ON")

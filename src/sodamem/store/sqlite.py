@@ -20,7 +20,7 @@ from sodamem.errors import StoreBusyError
 from sodamem.model import MessagePiece, Session, Turn
 from sodamem.records import UserStats
 from sodamem.store import fts
-from sodamem.store.opening import open_database
+from sodamem.store.opening import BUSY_TIMEOUT_MS, open_database
 
 _Item = TypeVar("_Item")
 # Host parameters per ``IN (...)`` list: well under SQLite's limit (32,766 since 3.32; 999 on older builds).
@@ -45,6 +45,8 @@ class FtsRow:
 
 
 BUSY_WAIT_SECONDS = 60.0
+CHECKPOINT_WAIT_MS = 50
+CHECKPOINT_TRIES = 10
 
 
 def with_retry(operation: Callable[[], _Item], *, wait_seconds: float = BUSY_WAIT_SECONDS) -> _Item:
@@ -254,11 +256,18 @@ class SQLiteStore:
             fts.optimize(conn, user)
         if self.path == ":memory:":
             return True
-        for _ in range(20):
-            if with_retry(lambda: checkpoint(self.conn)):
-                return True
-            time.sleep(0.05)
-        return False
+        # A reader holding an old snapshot keeps the WAL: wait for it briefly (a search takes milliseconds), not
+        # for the whole busy timeout, and say so when it outlasts the wait. SQLite checkpoints again, and removes
+        # the WAL, when the last connection closes.
+        self.conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
+        try:
+            for _ in range(CHECKPOINT_TRIES):
+                if checkpoint(self.conn):
+                    return True
+                time.sleep(CHECKPOINT_WAIT_MS / 1000)
+            return False
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
     # -- embeddings -------------------------------------------------------------------------------------------
 
