@@ -44,6 +44,7 @@ from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.fts_query import STOPWORDS
 from sodamem.retrieve.pack import EvidenceItem, ResolvedTime, build_pack
 from sodamem.retrieve.query import QueryAnalysis, analyze_query
+from sodamem.store.facts import entity_pks_by_key
 
 __all__ = ["answer_offline", "human_day", "human_span"]
 
@@ -212,11 +213,7 @@ class _Reader:
         keys = sorted({entity_key(s) for s in speakers} - {""})
         if not keys or not self.analysis.entities:
             return set()
-        marks = ",".join("?" * len(keys))
-        rows = self.memory.store.conn.execute(
-            f"SELECT entity_pk FROM entity_aliases WHERE user = ? AND key IN ({marks})", (self.user, *keys)
-        )
-        speaker_entities = {int(r[0]) for r in rows}
+        speaker_entities = set(entity_pks_by_key(self.memory.store.conn, self.user, keys).values())
         return {w for m in self.analysis.entities if m.entity_pk in speaker_entities for w in question_stems(m.matched)}
 
     def _content_stems(self) -> set[str]:

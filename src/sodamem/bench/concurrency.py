@@ -24,9 +24,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sodamem.bench.stress import SPEAKERS, append_line, marked, read_journal, stored_turns, tail, text_pool
+from sodamem.bench.stress import SPEAKERS, append_line, marked, read_journal, tail, text_pool
 from sodamem.memory import Memory
 from sodamem.model import Session, Turn
+from sodamem.store.inspect import leftovers, stored_turns
 
 WORKER_MODULE = "sodamem.bench.concurrency"
 DB_NAME = "many.db"
@@ -385,19 +386,8 @@ def _token(returned: list[dict[str, Any]], turn_id: str) -> str:
 
 def _traces(memory: Memory, session_id: str, turn_id: str | None, token: str) -> list[str]:
     """Where a forgotten turn (or session) and its unique word can still be found."""
-    conn, user = memory.store.conn, memory.user
-    out = []
-    if turn_id is not None:
-        n = conn.execute("SELECT COUNT(*) FROM turns WHERE turn_id = ?", (turn_id,)).fetchone()[0]
-        if n:
-            out.append(f"{n} turn row(s)")
-    elif conn.execute("SELECT 1 FROM sessions WHERE session_id = ?", (session_id,)).fetchone():
-        out.append("its session row")
-    like = f"%{token}%"
-    for table, column in (("turns", "text"), ("pieces", "text"), ("facts", "text"), ("fact_sources", "quote")):
-        n = conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {column} LIKE ?", (like,)).fetchone()[0]
-        if n:
-            out.append(f"{n} row(s) of {table}")
+    user = memory.user
+    out = leftovers(memory.store.conn, session_id, turn_id, token)
     match = f'"{token}"'  # the full-text indexes, through the store (their layout is the store's business)
     if rows := memory.store.search_turns(user, match, 10):
         out.append(f"{len(rows)} full-text hit(s) among turns")

@@ -46,9 +46,11 @@ from typing import IO, Any
 
 import click
 
-from sodamem.bench.stress import SPEAKERS, append_line, marked, read_journal, stored_turns, tail, text_pool
+from sodamem.bench.stress import SPEAKERS, append_line, marked, read_journal, tail, text_pool
 from sodamem.memory import Memory
 from sodamem.model import Session, Turn
+from sodamem.store.inspect import stored_turns
+from sodamem.store.live import queued_turns
 
 CHILD_MODULE = "sodamem.bench.crash"
 DB_NAME = "crash.db"
@@ -391,7 +393,7 @@ def verify(db: Path, ledger: _Ledger, report: CrashReport | None = None) -> tupl
     problems: list[str] = []
     with Memory(db, embedder=EMBEDDER, extractor=None) as memory:  # embeds what a killed add queued
         conn = memory.store.conn
-        queued = int(conn.execute("SELECT COUNT(*) FROM embed_queue").fetchone()[0])
+        queued = len(queued_turns(conn))
         if queued:
             problems.append(f"{queued} turn(s) still queued for embedding after the reopen")
         check = memory.check()

@@ -154,7 +154,7 @@ def current_rss_mb() -> float:
 
 def checkpointed_db_mb(memory: Memory) -> float:
     """Size of the database file plus its -wal after ``PRAGMA wal_checkpoint(TRUNCATE)``, in MB."""
-    memory.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    memory.store.truncate_wal()
     path = Path(memory.store.path)
     total = sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal")) if p.exists())
     return total / (1024 * 1024)

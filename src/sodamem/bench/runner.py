@@ -18,7 +18,7 @@ from sodamem.memory import Memory
 from sodamem.model import Session
 from sodamem.retrieve.fused import PRESET_NAMES
 from sodamem.retrieve.search import SearchMode
-from sodamem.store.sqlite import turn_embedding_text
+from sodamem.store.inspect import turn_documents
 
 SYSTEMS = ("bm25", "dense", "hybrid-rrf", "sodamem")
 ABLATIONS = tuple(f"sodamem:{name}" for name in PRESET_NAMES if name != "default")
@@ -92,7 +92,7 @@ def run_retrieval(
     for unit in units:
         with Memory(":memory:", embedder=memo if memo is not None else "none") as memory:
             memory.ingest(unit.sessions)
-            documents = _documents(memory)
+            documents = turn_documents(memory.store.conn, memory.user)
             last_session = max((s.timestamp for s in unit.sessions), default=None)
             for question in unit.questions:
                 now = question.asked_at or last_session
@@ -134,16 +134,6 @@ def run_retrieval(
 def _system(name: str) -> tuple[SearchMode, str]:
     mode, _, preset = name.partition(":")
     return SearchMode(mode), preset or "default"
-
-
-def _documents(memory: Memory) -> dict[int, tuple[str, str, str]]:
-    """``turn_pk -> (turn_id, session_id, evidence text)`` of the unit's memory."""
-    rows = memory.store.conn.execute(
-        "SELECT t.id, t.turn_id, s.session_id, t.speaker, t.text, t.caption FROM turns t"
-        " JOIN sessions s ON s.id = t.session_pk WHERE t.user = ?",
-        (memory.user,),
-    )
-    return {int(r[0]): (str(r[1]), str(r[2]), turn_embedding_text(str(r[3]), str(r[4]), r[5])) for r in rows}
 
 
 class _QueryMemo:

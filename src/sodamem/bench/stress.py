@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -76,15 +75,6 @@ def read_journal(path: Path) -> Iterator[dict[str, Any]]:
                 continue
             if isinstance(record, dict):
                 yield record
-
-
-def stored_turns(conn: sqlite3.Connection) -> list[tuple[str, str, int, str]]:
-    """``(session id, turn id, index, text)`` of every stored turn, in session and index order."""
-    rows = conn.execute(
-        "SELECT s.session_id, t.turn_id, t.idx, t.text FROM turns t JOIN sessions s ON s.id = t.session_pk"
-        " ORDER BY s.session_id, t.idx"
-    )
-    return [(str(r[0]), str(r[1]), int(r[2]), str(r[3])) for r in rows]
 
 
 def tail(text: str, limit: int = 2_000) -> str:

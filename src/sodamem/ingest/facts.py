@@ -17,7 +17,7 @@ from sodamem.ingest.grounding import GroundedSpan, ground
 from sodamem.ingest.supersede import order_key, slot_of
 from sodamem.ingest.timeparse import resolve_time
 from sodamem.model import MessagePiece, Modality, Session, TimeSpec
-from sodamem.store.facts import FactRow, add_alias, entity_pk, insert_fact, reslot, resolve_slots
+from sodamem.store.facts import FactRow, add_alias, entity_name, entity_pk, insert_fact, reslot, resolve_slots
 from sodamem.store.sqlite import text_hash
 
 MAX_OBJECT_WORDS_AS_ENTITY = 6
@@ -135,8 +135,7 @@ def _row(
 
 
 def _canonical(conn: sqlite3.Connection, user: str, name: str) -> str:
-    pk = entity_pk(conn, user, name)
-    return str(conn.execute("SELECT name FROM entities WHERE id = ?", (pk,)).fetchone()[0])
+    return entity_name(conn, entity_pk(conn, user, name))
 
 
 def _default_text(c: CandidateFact) -> str:

@@ -35,6 +35,7 @@ from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bo
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.retrieve.turn_lookup import TurnLookup
 from sodamem.store import fts
+from sodamem.store.facts import entity_pks_by_key
 from sodamem.store.sqlite import SQLiteStore
 from sodamem.store.vectors import VectorIndex
 
@@ -392,9 +393,8 @@ def _speaker_entities(
     keys.pop("", None)
     if not keys:
         return []
-    marks = ",".join("?" * len(keys))
-    rows = conn.execute(f"SELECT key, entity_pk FROM entity_aliases WHERE user = ? AND key IN ({marks})", (user, *keys))
-    return [(keys[str(key)], matched[int(pk)]) for key, pk in rows if int(pk) in matched]
+    found = entity_pks_by_key(conn, user, keys)
+    return [(keys[key], matched[pk]) for key, pk in found.items() if pk in matched]
 
 
 def _speaker_name_words(query: str, speakers: frozenset[str], by_alias: Sequence[tuple[str, EntityMatch]]) -> set[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from sodamem.ingest.entities import entity_key
@@ -124,3 +125,38 @@ def _records(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> list[Fact
         )
         for r in rows
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnFact:
+    """A valid fact drawn from one turn, with the span of the turn its sources cover."""
+
+    fact_id: int
+    text: str
+    status: str
+    mentioned_at: str
+    occurred_start: str | None
+    occurred_end: str | None
+    char_start: int
+    char_end: int
+
+
+def session_timestamp(conn: sqlite3.Connection, user: str, session_id: str) -> str | None:
+    row = conn.execute(
+        "SELECT timestamp FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def facts_of_turn(conn: sqlite3.Connection, user: str, session_id: str, turn_index: int) -> list[TurnFact]:
+    """The facts (not invalid) drawn from a turn, by id."""
+    rows = conn.execute(
+        "SELECT f.id, f.text, f.status, f.mentioned_at, f.occurred_start, f.occurred_end,"
+        " min(fs.char_start), max(fs.char_end) FROM facts f JOIN fact_sources fs ON fs.fact_pk = f.id"
+        " JOIN pieces p ON p.id = fs.piece_pk JOIN turns t ON t.id = p.turn_pk"
+        " JOIN sessions s ON s.id = t.session_pk"
+        " WHERE f.user = ? AND s.session_id = ? AND t.idx = ? AND f.status != 'invalid'"
+        " GROUP BY f.id ORDER BY f.id",
+        (user, session_id, turn_index),
+    )
+    return [TurnFact(int(r[0]), str(r[1]), str(r[2]), str(r[3]), r[4], r[5], int(r[6]), int(r[7])) for r in rows]

@@ -55,6 +55,22 @@ def entity_pk(conn: sqlite3.Connection, user: str, name: str, type_: str = "unkn
     return pk
 
 
+def entity_name(conn: sqlite3.Connection, pk: int) -> str:
+    return str(conn.execute("SELECT name FROM entities WHERE id = ?", (pk,)).fetchone()[0])
+
+
+def entity_pks_by_key(conn: sqlite3.Connection, user: str, keys: Iterable[str]) -> dict[str, int]:
+    """The entity each name key (``entity_key``) belongs to, for the keys that have one."""
+    wanted = sorted(set(keys))
+    if not wanted:
+        return {}
+    rows = conn.execute(
+        f"SELECT key, entity_pk FROM entity_aliases WHERE user = ? AND key IN ({','.join('?' * len(wanted))})",
+        (user, *wanted),
+    )
+    return {str(key): int(pk) for key, pk in rows}
+
+
 def add_alias(conn: sqlite3.Connection, user: str, alias: str, canonical: str) -> set[int]:
     """Tie ``alias`` to the entity named ``canonical`` (merging entities); return the facts whose subject moved."""
     target = entity_pk(conn, user, canonical)

@@ -144,13 +144,6 @@ def forget_log(conn: sqlite3.Connection, user: str) -> list[dict[str, object]]:
     ]
 
 
-def checkpoint(conn: sqlite3.Connection) -> bool:
-    """Copy the WAL into the database and truncate it (it holds pages as they were written). False when another
-    connection's open read kept part of it."""
-    busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-    return int(busy) == 0
-
-
 # -- selection -----------------------------------------------------------------------------------------------------
 
 

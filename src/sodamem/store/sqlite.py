@@ -243,6 +243,12 @@ class SQLiteStore:
             if then is not None:
                 then(conn, session_pk, piece_pks, replaced_slots)
 
+    def truncate_wal(self) -> bool:
+        """Copy the WAL into the database file and truncate it; False when another connection's open read kept
+        part of it."""
+        busy, _, _ = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return int(busy) == 0
+
     def rebuild_fts(self) -> None:
         with self.transaction() as conn:
             fts.rebuild(conn)
@@ -250,8 +256,6 @@ class SQLiteStore:
     def scrub(self, user: str) -> bool:
         """After a forget: rewrite the user's FTS indexes and truncate the WAL so deleted text is in no byte of the
         files (``secure_delete`` zeroes the freed pages). False when another process's open read kept the WAL."""
-        from sodamem.store.forget import checkpoint
-
         with self.transaction() as conn:
             fts.optimize(conn, user)
         if self.path == ":memory:":
@@ -262,7 +266,7 @@ class SQLiteStore:
         self.conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
         try:
             for _ in range(CHECKPOINT_TRIES):
-                if checkpoint(self.conn):
+                if self.truncate_wal():
                     return True
                 time.sleep(CHECKPOINT_WAIT_MS / 1000)
             return False
