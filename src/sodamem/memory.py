@@ -75,7 +75,7 @@ class Memory:
         self.embedder, self._embedder_spec = resolve_embedder(embedder, self.store.get_setting(SETTING_KEY))
         self.searcher = Searcher(self.store, self.embedder, search_settings)
         self.extractor = load_extractor(extractor) if isinstance(extractor, str) else extractor
-        if self.embedder is not None and live.queued_turns(self.store.conn):
+        if self.embedder is not None and live.any_queued(self.store.conn):
             embed_queued(self.store, self.embedder)  # turns a process added but did not live to embed
 
     def close(self) -> None:

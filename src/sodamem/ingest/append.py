@@ -74,7 +74,6 @@ def append_messages(
             _write_facts(facts, len(old), new_pieces, piece_pks, extractor, result)
         live.set_session_hash(conn, session_pk, session_content_hash(_as_ingested(session)))
         result.turn_pks = live.turn_pks_from(conn, session_pk, new[0].index)
-        live.queue_embeddings(conn, result.turn_pks)
         result.added = new
     return result
 

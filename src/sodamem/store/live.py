@@ -123,8 +123,9 @@ def delete_session_facts(conn: sqlite3.Connection, session_pk: int) -> set[str]:
     return slots
 
 
-def queue_embeddings(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> None:
-    conn.executemany("INSERT OR IGNORE INTO embed_queue (turn_pk) VALUES (?)", [(pk,) for pk in turn_pks])
+def any_queued(conn: sqlite3.Connection) -> bool:
+    """Whether a turn waits for its vectors (the store queues new turns once a database records an embedder)."""
+    return conn.execute("SELECT 1 FROM embed_queue LIMIT 1").fetchone() is not None
 
 
 def queued_turns(conn: sqlite3.Connection) -> list[int]:
