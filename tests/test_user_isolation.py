@@ -116,3 +116,14 @@ def test_pending_index_changes_apply_before_commit_and_at_open(tmp_path: Path) -
     assert reopened.search_turns("u", '"zebra"', 5) == []
     assert [r.rowid for r in reopened.search_turns("u", '"giraffe"', 5)] == [1]
     reopened.close()
+
+
+@pytest.mark.slow
+def test_bench_users_smoke() -> None:
+    from sodamem.bench.users import measure_users, render_users_markdown
+
+    figures = measure_users([1, 3])
+    assert [f.users for f in figures] == [1, 3]
+    assert all(f.first_add_ms > 0 and f.later_add_ms > 0 and f.open_and_search_ms > 0 for f in figures)
+    assert figures[1].file_mb > figures[0].file_mb  # each user's indexes take pages of their own
+    assert "| 3 |" in render_users_markdown(figures)

@@ -286,6 +286,15 @@ def live(data: Path, sizes: str, adds: int, embedder: str, json_out: Path | None
     click.echo(render_live_markdown(report), nl=False)
 
 
+@bench.command()
+@click.option("--counts", default="1,10,300", show_default=True, help="Users in one file, comma-separated.")
+def users(counts: str) -> None:
+    """What per-user full-text indexes cost as the users of one file grow (adds, opening, file size)."""
+    from sodamem.bench.users import measure_users, render_users_markdown
+
+    click.echo(render_users_markdown(measure_users(_ks(counts))), nl=False)
+
+
 @bench.command("qa-locomo", hidden=True)
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
 @click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
