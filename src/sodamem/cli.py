@@ -356,34 +356,17 @@ def ask(
     With SODAMEM_LLM_BASE_URL and SODAMEM_LLM_MODEL (or OPENAI_*) set, a planner and a reader answer through that
     OpenAI-compatible API; otherwise (or with --offline) the offline reader answers from the best evidence.
     """
-    from sodamem.answer.offline import answer_offline
+    from sodamem.answer.ask import ask as ask_memory
     from sodamem.answer.render import render_answer
 
     memory = _open(ctx, user)
-    when = _parse_when(now, "--now")
-    if offline or not _llm_configured():
-        answer = answer_offline(memory, question, now=when, budget_tokens=budget)
-    else:
-        from sodamem.answer.llm_loop import answer_with_llm
-        from sodamem.llm.client import ChatClient
-        from sodamem.llm.prices import prices_from_env
-
-        prices = prices_from_env()  # before any request: a bad price table is an input error, not a late surprise
-        with ChatClient.from_env() as client:
-            answer = answer_with_llm(
-                memory, question, client, now=when, max_steps=steps, budget_tokens=budget, prices=prices
-            )
+    answer = ask_memory(
+        memory, question, now=_parse_when(now, "--now"), offline=offline, budget_tokens=budget, max_steps=steps
+    )
     if as_json:
         _print_json(answer.to_dict())
         return
     click.echo(render_answer(answer))
-
-
-def _llm_configured() -> bool:
-    import os
-
-    has_url = os.environ.get("SODAMEM_LLM_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
-    return bool(has_url and os.environ.get("SODAMEM_LLM_MODEL"))
 
 
 @cli.command()
@@ -483,10 +466,13 @@ def demo(ctx: click.Context, demo_db: str | None, as_json: bool) -> None:
 def _register_bench() -> None:
     from sodamem.bench.cli import bench
     from sodamem.cli_live import add, forget
+    from sodamem.cli_serve import keys, serve
 
     cli.add_command(bench)
     cli.add_command(add)
     cli.add_command(forget)
+    cli.add_command(serve)
+    cli.add_command(keys)
 
 
 _register_bench()

@@ -36,6 +36,7 @@ from sodamem.records import (
     PieceRecord,
     SearchHit,
     SessionRecord,
+    SessionSummary,
     TurnRecord,
     UserStats,
 )
@@ -300,6 +301,10 @@ class Memory:
             turns=self._turn_records(owner, turns),
         )
 
+    def sessions(self, *, user: str | None = None) -> list[SessionSummary]:
+        """The user's sessions, oldest first, with their turn and fact counts."""
+        return self.store.session_summaries(user or self.user)
+
     def turn(self, turn_id: str, *, session_id: str | None = None, user: str | None = None) -> TurnRecord:
         """A turn by its source id (``D3:7``, ``s01:4``); ``session_id`` narrows an id several sessions share."""
         owner = user or self.user
@@ -357,8 +362,9 @@ class Memory:
             raise NotFoundError(f"no fact {fact_id} for user {user or self.user!r}")
         return chain
 
-    def stats(self, *, all_users: bool = False) -> list[UserStats]:
-        return self.store.stats(None if all_users else self.user)
+    def stats(self, *, all_users: bool = False, user: str | None = None) -> list[UserStats]:
+        """Counts per user: of ``user`` (default: this memory's), or of every user."""
+        return self.store.stats(None if all_users else user or self.user)
 
     # -- export and import -------------------------------------------------------------------------------------
 

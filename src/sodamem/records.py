@@ -94,6 +94,20 @@ class SessionRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class SessionSummary:
+    """A stored session without its turns: what a list of sessions shows."""
+
+    session_id: str
+    timestamp: str
+    source: str
+    turns: int
+    facts: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
 class UserStats:
     user: str
     sessions: int = 0

@@ -245,6 +245,22 @@ END;
 """
 
 
+_M0010_API_KEYS = """
+-- Keys of the HTTP and MCP server: only a SHA-256 of each key is kept (the key itself is shown once, at creation);
+-- each key belongs to exactly one user. A revoked key stays listed, with when.
+CREATE TABLE api_keys (
+    id INTEGER PRIMARY KEY,
+    user TEXT NOT NULL,
+    key_hash TEXT NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    label TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+);
+CREATE INDEX api_keys_user ON api_keys (user);
+"""
+
+
 def _fts_per_user(conn: sqlite3.Connection) -> None:
     """One set of FTS indexes per user (store/fts.py) replaces the shared ones, whose BM25 statistics mixed users."""
     for table in fts.COLUMNS:
@@ -277,6 +293,7 @@ MIGRATIONS: tuple[tuple[str, str | Callable[[sqlite3.Connection], None]], ...] =
     ("0007_live_memory", _M0007_LIVE),
     ("0008_fts_per_user", _fts_per_user),
     ("0009_forget_indexes", _M0009_FORGET_INDEXES),
+    ("0010_api_keys", _M0010_API_KEYS),
 )
 
 

@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from sodamem.errors import StoreBusyError
 from sodamem.model import MessagePiece, Session, Turn
-from sodamem.records import UserStats
+from sodamem.records import SessionSummary, UserStats
 from sodamem.store import fts
 from sodamem.store.opening import BUSY_TIMEOUT_MS, open_database
 
@@ -440,6 +440,18 @@ class SQLiteStore:
             for user, pk in rows:
                 out.setdefault(str(user), []).append(int(pk))
         return out
+
+    def session_summaries(self, user: str) -> list[SessionSummary]:
+        """The user's sessions in time order, with how many turns each holds and how many facts cite them."""
+        rows = self.conn.execute(
+            "SELECT s.session_id, s.timestamp, s.source,"
+            " (SELECT count(*) FROM turns t WHERE t.session_pk = s.id),"
+            " (SELECT count(DISTINCT fs.fact_pk) FROM fact_sources fs JOIN pieces p ON p.id = fs.piece_pk"
+            "  JOIN turns t ON t.id = p.turn_pk WHERE t.session_pk = s.id)"
+            " FROM sessions s WHERE s.user = ? ORDER BY s.timestamp, s.session_id",
+            (user,),
+        )
+        return [SessionSummary(str(r[0]), str(r[1]), str(r[2]), int(r[3]), int(r[4])) for r in rows]
 
     def stats(self, user: str | None = None) -> list[UserStats]:
         counts: dict[str, dict[str, int]] = {}

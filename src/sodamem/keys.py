@@ -1,0 +1,61 @@
+"""API keys of the server: each key maps to exactly one user; the store keeps only the key's SHA-256.
+
+Keys are 32 random bytes, so a plain SHA-256 is enough to store them (no password stretching is needed for a
+secret nobody chose), and a lookup is one indexed read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import UTC, datetime
+
+from sodamem.errors import InputError, NotFoundError
+from sodamem.store import keys as key_rows
+from sodamem.store.keys import KeyRecord
+from sodamem.store.sqlite import SQLiteStore
+
+KEY_PREFIX = "smk_"
+_SHOWN_CHARS = len(KEY_PREFIX) + 6  # what `keys list` shows of a key
+
+__all__ = ["KEY_PREFIX", "KeyRecord", "KeyRing", "hash_key"]
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+class KeyRing:
+    """Create, check, list and revoke the keys stored in one memory database."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+
+    def create(self, user: str, *, label: str = "") -> tuple[KeyRecord, str]:
+        """A new key for ``user``: its record and the key itself, which is not stored and cannot be shown again."""
+        if not isinstance(user, str) or not user.strip():
+            raise InputError("is empty", field="user")
+        key = KEY_PREFIX + secrets.token_urlsafe(32)
+        with self.store.transaction() as conn:
+            record = key_rows.insert_key(conn, user, hash_key(key), key[:_SHOWN_CHARS], label, _now())
+        return record, key
+
+    def user_of(self, key: str) -> str | None:
+        """The user a live key belongs to; None for an unknown or revoked key."""
+        if not key.startswith(KEY_PREFIX):
+            return None
+        return key_rows.user_of_hash(self.store.conn, hash_key(key))
+
+    def list(self, user: str | None = None) -> list[KeyRecord]:
+        return key_rows.list_keys(self.store.conn, user)
+
+    def revoke(self, key_id: int) -> KeyRecord:
+        with self.store.transaction() as conn:
+            record = key_rows.revoke_key(conn, key_id, _now())
+        if record is None:
+            raise NotFoundError(f"no key with id {key_id}")
+        return record
+
+
+def _now() -> str:
+    return datetime.now(UTC).replace(microsecond=0).isoformat()

@@ -1,0 +1,55 @@
+"""The ASGI application: ``/v1`` (HTTP API), ``/healthz``, the OpenAPI schema at ``/openapi.json`` and ``/docs``.
+
+``create_app`` builds it for one worker process; ``app_from_env`` is the factory uvicorn imports in each worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.metadata import version
+
+from fastapi import FastAPI
+from starlette.types import ASGIApp
+
+from sodamem.server.api import router
+from sodamem.server.errors import BodyLimit, install_error_handlers
+from sodamem.server.pool import MemoryPool
+from sodamem.server.schemas import Health
+from sodamem.server.settings import ServeSettings
+
+DESCRIPTION = """SodaMem: an evidence-grounded temporal memory for LLM agents.
+
+Every request names its user by a bearer key (`sodamem keys create --user U`); each key reaches exactly one user's
+memory, and another user's ids answer 404. Every hit, fact and answer cites its source: session, turn, character
+span and time. Errors are `{"error": ..., "field": ...}` with a 4xx status."""
+
+
+def create_app(settings: ServeSettings) -> ASGIApp:
+    """The whole server for one worker: opens ``settings.db`` (creating it if new) with a pool of memories."""
+    settings.check()
+    pool = MemoryPool(settings.db, size=settings.pool_size, embedder=settings.embedder, user=settings.user)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            pool.close()
+
+    app = FastAPI(title="SodaMem", version=version("sodamem"), description=DESCRIPTION, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.pool = pool
+    install_error_handlers(app)
+    app.include_router(router)
+
+    @app.get("/healthz", response_model=Health, tags=["meta"], summary="Liveness (no key needed)")
+    def healthz() -> Health:
+        return Health(status="ok", version=version("sodamem"))
+
+    # Outermost, so an oversized body is refused before any route (or error handler) sees it.
+    return BodyLimit(app, settings.max_body_bytes)
+
+
+def app_from_env() -> ASGIApp:
+    return create_app(ServeSettings.from_env())

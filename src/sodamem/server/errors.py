@@ -1,0 +1,113 @@
+"""How errors become responses: every library error and every invalid request is a 4xx ``{"error", "field"}``.
+
+A database kept busy by another process answers 503 (retry later); anything unforeseen is still logged and answered
+with a JSON 500, but the tests and the fuzzing run hold that none occurs.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sodamem.errors import (
+    AmbiguousIdError,
+    InputError,
+    MessageConflictError,
+    NotFoundError,
+    SessionConflictError,
+    SodaMemError,
+    StoreBusyError,
+)
+
+log = logging.getLogger("sodamem.server")
+
+
+def error_response(status: int, message: str, field: str | None = None, **headers: str) -> JSONResponse:
+    return JSONResponse({"error": message, "field": field}, status_code=status, headers=headers or None)
+
+
+def status_of(exc: SodaMemError) -> int:
+    if isinstance(exc, SessionConflictError | MessageConflictError | AmbiguousIdError):
+        return 409
+    if isinstance(exc, NotFoundError):
+        return 404
+    if isinstance(exc, StoreBusyError):
+        return 503
+    return 400
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    async def library_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, SodaMemError)
+        field = exc.field if isinstance(exc, InputError) else None
+        message = exc.message if isinstance(exc, InputError) else str(exc)
+        return error_response(status_of(exc), message, field)
+
+    async def invalid_request(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
+        location = [str(part) for part in first.get("loc", ())]
+        if location and location[0] in ("body", "query", "path", "header", "cookie"):
+            location = location[1:]  # where it was sent; the field's own name follows
+        return error_response(422, str(first.get("msg", "invalid request")), ".".join(location) or None)
+
+    async def http_error(_request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        headers = dict(exc.headers or {})
+        return error_response(exc.status_code, str(exc.detail), None, **headers)
+
+    async def unforeseen(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+        return error_response(500, "internal error")
+
+    app.add_exception_handler(SodaMemError, library_error)
+    app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(Exception, unforeseen)
+
+
+class BodyLimit:
+    """Refuse a request body over ``limit`` bytes with 413 before it is read whole: at once when its
+    Content-Length says so, else as soon as the streamed bytes pass the limit."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or ()).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(scope, receive, send)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await self._refuse(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = error_response(413, f"request body larger than {self.limit} bytes", "body", Connection="close")
+        await response(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    pass

@@ -1,0 +1,37 @@
+"""A fixed set of ``Memory`` objects on one database, lent to one request at a time.
+
+A ``Memory`` (its SQLite connection, its in-memory indexes) is used by one thread at a time; the pool lets a worker
+serve several requests at once. The embedding model is loaded once and shared: its forward pass is thread-safe.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sodamem.memory import Memory
+
+
+class MemoryPool:
+    def __init__(self, db: str, *, size: int, embedder: str, user: str) -> None:
+        first = Memory(db, embedder=embedder, user=user)
+        self.memories = [first]
+        for _ in range(size - 1):
+            # The first one recorded the embedder spec; the others share its loaded model.
+            self.memories.append(Memory(db, embedder=first.embedder or "none", user=user))
+        self._idle: queue.SimpleQueue[Memory] = queue.SimpleQueue()
+        for memory in self.memories:
+            self._idle.put(memory)
+
+    @contextmanager
+    def borrow(self) -> Iterator[Memory]:
+        memory = self._idle.get()
+        try:
+            yield memory
+        finally:
+            self._idle.put(memory)
+
+    def close(self) -> None:
+        for memory in self.memories:
+            memory.close()
