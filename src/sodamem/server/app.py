@@ -14,9 +14,11 @@ from starlette.types import ASGIApp
 
 from sodamem.server.api import router
 from sodamem.server.errors import BodyLimit, install_error_handlers
+from sodamem.server.mcp_http import mount_mcp
 from sodamem.server.pool import MemoryPool
 from sodamem.server.schemas import Health
 from sodamem.server.settings import ServeSettings
+from sodamem.server.web import install_web
 
 DESCRIPTION = """SodaMem: an evidence-grounded temporal memory for LLM agents.
 
@@ -33,7 +35,8 @@ def create_app(settings: ServeSettings) -> ASGIApp:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         try:
-            yield
+            async with mcp_running:
+                yield
         finally:
             pool.close()
 
@@ -42,6 +45,8 @@ def create_app(settings: ServeSettings) -> ASGIApp:
     app.state.pool = pool
     install_error_handlers(app)
     app.include_router(router)
+    mcp_running = mount_mcp(app)
+    install_web(app)
 
     @app.get("/healthz", response_model=Health, tags=["meta"], summary="Liveness (no key needed)")
     def healthz() -> Health:
