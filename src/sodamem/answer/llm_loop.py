@@ -327,7 +327,14 @@ def _citations(memory: Memory, pack: EvidencePack, ids: Sequence[str], user: str
             continue
         out.append(
             AnswerCitation(
-                item.id, item.session_id, item.turn_index, item.turn_id, item.char_start, item.char_end, quote
+                item.id,
+                item.session_id,
+                item.turn_index,
+                item.turn_id,
+                item.char_start,
+                item.char_end,
+                quote,
+                item.timestamp,
             )
         )
     return tuple(out)

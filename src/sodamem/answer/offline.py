@@ -267,6 +267,7 @@ class _Reader:
             item.char_start,
             item.char_end,
             text[item.char_start : item.char_end],
+            item.timestamp,
         )
 
     def _hit_citation(self, hit: SearchHit, evidence_id: str) -> AnswerCitation:
@@ -278,6 +279,7 @@ class _Reader:
             hit.char_start,
             hit.char_end,
             hit.turn_text[hit.char_start : hit.char_end],
+            hit.timestamp,
         )
 
     def _sentence_citation(self, sentence: Sentence) -> AnswerCitation:
@@ -291,6 +293,7 @@ class _Reader:
             sentence.start,
             sentence.end,
             hit.turn_text[sentence.start : sentence.end],
+            hit.timestamp,
         )
 
     def _answer(self, text: str, citations: list[AnswerCitation], detail: str = "") -> Answer:
@@ -335,6 +338,7 @@ def _fact_citation(fact: FactRecord, source: FactSource) -> AnswerCitation:
         source.char_start,
         source.char_end,
         source.quote,
+        source.timestamp,
     )
 
 

@@ -19,6 +19,7 @@ class AnswerCitation:
     char_start: int
     char_end: int
     quote: str
+    timestamp: str = ""  # ISO 8601: when the cited words were said
 
 
 @dataclass(frozen=True, slots=True)
