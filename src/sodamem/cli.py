@@ -466,6 +466,7 @@ def demo(ctx: click.Context, demo_db: str | None, as_json: bool) -> None:
 def _register_bench() -> None:
     from sodamem.bench.cli import bench
     from sodamem.cli_live import add, forget
+    from sodamem.cli_mcp import mcp_command
     from sodamem.cli_serve import keys, serve
 
     cli.add_command(bench)
@@ -473,6 +474,7 @@ def _register_bench() -> None:
     cli.add_command(forget)
     cli.add_command(serve)
     cli.add_command(keys)
+    cli.add_command(mcp_command)
 
 
 _register_bench()
