@@ -24,19 +24,21 @@ class Tenant:
     user: str
 
 
-def presented_key(request: Request) -> str | None:
+def presented_key(request: Request, *, cookie: bool = False) -> str | None:
+    """The bearer key of the request; with ``cookie``, else the web page's cookie. The API and /mcp take the header
+    only, so a page another site opens in the browser cannot call them with the cookie (no CSRF surface)."""
     header = request.headers.get("authorization", "")
     scheme, _, value = header.partition(" ")
     if scheme.lower() == "bearer" and value.strip():
         return value.strip()
-    return request.cookies.get(COOKIE) or None
+    return (request.cookies.get(COOKIE) or None) if cookie else None
 
 
-def user_of_request(request: Request, memory: Memory) -> str:
+def user_of_request(request: Request, memory: Memory, *, cookie: bool = False) -> str:
     settings: ServeSettings = request.app.state.settings
     if not settings.auth:
         return settings.user
-    key = presented_key(request)
+    key = presented_key(request, cookie=cookie)
     if key is None:
         raise HTTPException(401, "an API key is required: 'Authorization: Bearer <key>'", headers=_CHALLENGE)
     user = KeyRing(memory.store).user_of(key)
@@ -46,7 +48,14 @@ def user_of_request(request: Request, memory: Memory) -> str:
 
 
 def tenant(request: Request) -> Iterator[Tenant]:
-    """FastAPI dependency: the caller's user and a memory to serve the request with."""
+    """FastAPI dependency of the API: the caller's user (by the bearer header) and a memory to serve it with."""
     pool: MemoryPool = request.app.state.pool
     with pool.borrow() as memory:
         yield Tenant(memory, user_of_request(request, memory))
+
+
+def page_tenant(request: Request) -> Iterator[Tenant]:
+    """The same for the web page, whose key is the login cookie (SameSite=Strict; its POSTs check Origin too)."""
+    pool: MemoryPool = request.app.state.pool
+    with pool.borrow() as memory:
+        yield Tenant(memory, user_of_request(request, memory, cookie=True))
