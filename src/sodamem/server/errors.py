@@ -47,13 +47,17 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, SodaMemError)
         field = exc.field if isinstance(exc, InputError) else None
         message = exc.message if isinstance(exc, InputError) else str(exc)
+        if isinstance(exc, InputError) and exc.session is not None:
+            message = f"session {exc.session!r}: {message}"  # which one, of a body of several
         return error_response(status_of(exc), message, field)
 
     async def invalid_request(_request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
         first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
         location = [str(part) for part in first.get("loc", ())]
-        if location and location[0] in ("body", "query", "path", "header", "cookie"):
+        if first.get("type") == "json_invalid":
+            location = ["body"]  # not a field: the body is not JSON (its loc is the character position)
+        elif location and location[0] in ("body", "query", "path", "header", "cookie"):
             location = location[1:]  # where it was sent; the field's own name follows
         return error_response(422, str(first.get("msg", "invalid request")), ".".join(location) or None)
 
@@ -73,8 +77,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
 
 class BodyLimit:
-    """Refuse a request body over ``limit`` bytes with 413 before it is read whole: at once when its
-    Content-Length says so, else as soon as the streamed bytes pass the limit."""
+    """Refuse a request body over ``limit`` bytes with 413 before the application sees any of it: at once when its
+    Content-Length says so, else as soon as the streamed bytes pass the limit.
+
+    The body is read here, whole, before the application is called: an error raised from inside the application's
+    ``receive`` would reach its own error handlers first (a 500, or FastAPI's 400 for an unreadable JSON body)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -88,26 +95,29 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await self._refuse(scope, receive, send)
             return
+        chunks: list[bytes] = []
+        pending: list[Message] = []
         seen = 0
-
-        async def counted() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
+            if message["type"] != "http.request":  # the client left: the application hears of it
+                pending.append(message)
+                break
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                pending.append({"type": "http.request", "body": b"".join(chunks), "more_body": False})
+                break
 
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await self._refuse(scope, receive, send)
+        async def replay() -> Message:
+            return pending.pop() if pending else await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = error_response(413, f"request body larger than {self.limit} bytes", "body", Connection="close")
         await response(scope, receive, send)
-
-
-class _TooLarge(Exception):
-    pass
