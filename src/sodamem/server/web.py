@@ -2,8 +2,8 @@
 message it came from, the sessions, search (with why each hit came up), cited answers, and forgetting.
 
 Server-rendered (Jinja2, autoescaped) without any script. With authentication on, the login page stores the
-pasted API key in an HttpOnly, SameSite=Strict cookie that every page (and the API) then reads; forms that change
-something also check the Origin header.
+pasted API key in an HttpOnly, SameSite=Strict cookie that every page reads (the API wants the header); forms
+that change something also check the Origin header.
 """
 
 from __future__ import annotations
