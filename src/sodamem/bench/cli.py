@@ -295,6 +295,42 @@ def users(counts: str) -> None:
     click.echo(render_users_markdown(measure_users(_ks(counts))), nl=False)
 
 
+@bench.command("serve")
+@click.option(
+    "--data", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+    help="A LoCoMo file (default: the bundled demo history).",
+)  # fmt: skip
+@click.option("--conversation", default=0, show_default=True, type=click.IntRange(min=0), help="Which one of --data.")
+@click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 8), help="Server worker processes.")
+@click.option(
+    "--threads", default=4, show_default=True, type=click.IntRange(1, 64), help="Requests each worker serves at once."
+)
+@click.option("--seconds", default=20.0, show_default=True, type=click.FloatRange(0.5, 600), help="Load this long...")
+@click.option("--max-requests", default=100_000, show_default=True, type=click.IntRange(min=1), help="...or this many.")
+@click.option("--searchers", default=4, show_default=True, type=click.IntRange(0, 64), help="Clients searching.")
+@click.option("--adders", default=1, show_default=True, type=click.IntRange(0, 16), help="Clients adding messages.")
+@click.option("--askers", default=0, show_default=True, type=click.IntRange(0, 16), help="Clients asking (offline).")
+@click.option("--port", default=0, show_default=True, type=click.IntRange(0, 65535), help="0: a free one.")
+@click.option(
+    "--keep-alive", is_flag=True,
+    help="Each client keeps one connection (pinned to one worker); default: a new connection per request.",
+)  # fmt: skip
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def serve(as_json: bool, **options: Any) -> None:
+    """A real `sodamem serve` on 127.0.0.1 under concurrent clients: cold start, per-operation throughput and
+    latency, errors, and every answered add checked in the store afterwards."""
+    from sodamem.bench.serve_load import ServeBenchError, run_serve_bench
+
+    try:
+        report = run_serve_bench(**options, progress=lambda line: click.echo(line, err=True))
+    except ServeBenchError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(json.dumps(report.to_dict(), indent=1) if as_json else report.render(), nl=as_json)
+    if report.errors or report.adds_lost or report.adds_duplicated:
+        raise SystemExit(1)
+
+
 @bench.command("qa-locomo", hidden=True)
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
 @click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)

@@ -2,6 +2,9 @@
 
 A ``Memory`` (its SQLite connection, its in-memory indexes) is used by one thread at a time; the pool lets a worker
 serve several requests at once. The embedding model is loaded once and shared: its forward pass is thread-safe.
+It is loaded (and run once) when the pool is built, before the worker takes its first connection: otherwise the
+first request of each worker paid the model's import and load (6-15 s on 2 cores, ``bench serve``), and with two
+workers the requests that landed on the cold one waited that long while the other answered.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ class MemoryPool:
         for _ in range(size - 1):
             # The first one recorded the embedder spec; the others share its loaded model.
             self.memories.append(Memory(db, embedder=first.embedder or "none", user=user))
+        if first.embedder is not None:
+            first.embedder.embed(["warm up"])
         self._idle: queue.SimpleQueue[Memory] = queue.SimpleQueue()
         for memory in self.memories:
             self._idle.put(memory)
