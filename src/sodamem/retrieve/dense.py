@@ -31,7 +31,7 @@ def dense_focus(
 ) -> dict[int, sqlite3.Row]:
     """The piece of each turn closest to the query (exact float32 vectors: a few dozen rows)."""
     pieces_of = store.pieces_of_turns(user, turn_pks)
-    vectors = index.vectors_of(user, "pieces", [int(r["id"]) for rows in pieces_of.values() for r in rows])
+    vectors = index.exact_vectors(user, "pieces", [int(r["id"]) for rows in pieces_of.values() for r in rows])
     q = query.reshape(-1)
     focus: dict[int, sqlite3.Row] = {}
     for turn_pk, rows in pieces_of.items():
