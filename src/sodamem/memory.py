@@ -24,6 +24,7 @@ from sodamem.ingest.formats.common import check_encodable
 from sodamem.ingest.messages import MessageLike, to_messages
 from sodamem.ingest.neighbors import link_similar_facts
 from sodamem.ingest.pipeline import ProgressCallback, ingest_sessions
+from sodamem.keys import KeyRing
 from sodamem.model import DEFAULT_USER, Session
 from sodamem.records import (
     AddedTurn,
@@ -209,6 +210,11 @@ class Memory:
             log_forget(conn, owner, selector, report.counts, ids)
         report.files_scrubbed = self.store.scrub(owner)
         return report
+
+    @property
+    def keys(self) -> KeyRing:
+        """The API keys of the server stored in this database (each key reaches exactly one user)."""
+        return KeyRing(self.store)
 
     def forget_log(self, *, user: str | None = None) -> list[dict[str, object]]:
         """The audit record of what was forgotten: when, by which selector, counts and ids (never the text)."""

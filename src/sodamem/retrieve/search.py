@@ -55,7 +55,7 @@ class Searcher:
         self.embedder = embedder
         self.index = VectorIndex(store, embedder.name, embedder.dim) if embedder is not None else None
         self.settings = settings or SearchSettings()
-        self._turn_lookup: tuple[int, TurnLookup] | None = None  # (store generation, lookup)
+        self._turn_lookup: tuple[int, int, TurnLookup] | None = None  # (store generation, turns deleted, lookup)
 
     def resolve(self, mode: SearchMode | str) -> SearchMode:
         mode = SearchMode(mode)
@@ -142,9 +142,12 @@ class Searcher:
         """What fusion asks about turns, kept while the store is unchanged: a search of 1,000 turns otherwise spent
         a fifth of its time reading and classifying the same candidate turns again (``bench perf``)."""
         generation = self.store.generation
-        if self._turn_lookup is None or self._turn_lookup[0] != generation:
-            self._turn_lookup = (generation, TurnLookup(self.store.conn))
-        return self._turn_lookup[1]
+        kept = self._turn_lookup
+        if kept is None or kept[0] != generation:
+            deleted = self.store.deletions("turns")
+            rows_of = kept[2] if kept is not None and kept[1] == deleted else None  # only added since
+            kept = self._turn_lookup = (generation, deleted, TurnLookup(self.store.conn, rows_of=rows_of))
+        return kept[2]
 
     def _embed_query(self, query: str) -> Vectors:
         assert self.embedder is not None

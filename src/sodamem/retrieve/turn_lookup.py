@@ -4,7 +4,9 @@ A search fuses up to twice (before and after the feedback query) over mostly the
 searches between two ingests meet the same turns again, so each turn's row (speaker, session, time,
 self-disclosure flags), its neighbours and the occurred times of its facts are looked up once and kept. The
 searcher keeps one lookup per store generation: any write through the store, or committed by another process
-(``PRAGMA data_version``), starts a fresh one.
+(``PRAGMA data_version``), starts a fresh one. Turn rows are never updated in place, so a write that deleted no
+turn (an add, an ingest) hands the rows read so far to the next lookup; neighbours and occurred times, which an
+add can change, are read again.
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ class TurnRow:
 
 
 class TurnLookup:
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, rows_of: TurnLookup | None = None) -> None:
+        """``rows_of``: an earlier lookup whose turn rows are still true (no turn was deleted since)."""
         self._conn = conn
-        self._rows: dict[int, TurnRow] = {}
+        self._rows: dict[int, TurnRow] = rows_of._rows if rows_of is not None else {}
         self._neighbors: dict[int, tuple[int, ...]] = {}
         self._occurred: dict[int, tuple[tuple[str, str | None], ...]] = {}
 

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from fastapi import HTTPException, Request
 
-from sodamem.keys import KeyRing
 from sodamem.memory import Memory
 from sodamem.server.pool import MemoryPool
 from sodamem.server.settings import ServeSettings
@@ -41,7 +40,7 @@ def user_of_request(request: Request, memory: Memory, *, cookie: bool = False) -
     key = presented_key(request, cookie=cookie)
     if key is None:
         raise HTTPException(401, "an API key is required: 'Authorization: Bearer <key>'", headers=_CHALLENGE)
-    user = KeyRing(memory.store).user_of(key)
+    user = memory.keys.user_of(key)
     if user is None:
         raise HTTPException(401, "unknown or revoked API key", headers=_CHALLENGE)
     return user

@@ -14,7 +14,6 @@ from fastapi import APIRouter, FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from sodamem.keys import KeyRing
 from sodamem.server.auth import COOKIE
 from sodamem.server.pool import MemoryPool
 from sodamem.server.web_core import (
@@ -57,7 +56,7 @@ def login(
     key = key.strip()
     pool: MemoryPool = request.app.state.pool
     with pool.borrow() as memory:
-        user = KeyRing(memory.store).user_of(key) if key else None
+        user = memory.keys.user_of(key) if key else None
     if user is None:
         error = "That key is unknown or revoked." if key else "Paste an API key."
         return render(request, "login.html", status=403, nav=None, next=safe_next(next), error=error)

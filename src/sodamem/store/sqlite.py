@@ -441,6 +441,12 @@ class SQLiteStore:
                 out.setdefault(str(user), []).append(int(pk))
         return out
 
+    def deletions(self, table: str) -> int:
+        """How many rows of ``table`` (turns, pieces, facts, entities) were ever deleted: unchanged means every row
+        read before is still there as it was (rows are never updated in place)."""
+        row = self.conn.execute("SELECT n FROM row_deletions WHERE tbl = ?", (table,)).fetchone()
+        return int(row[0]) if row is not None else -1
+
     def session_summaries(self, user: str) -> list[SessionSummary]:
         """The user's sessions in time order, with how many turns each holds and how many facts cite them."""
         rows = self.conn.execute(

@@ -227,8 +227,7 @@ class VectorIndex:
     def _deletions(self, table: str) -> int:
         if table not in TABLES:
             raise ValueError(f"no vectors for {table!r}")
-        row = self.store.conn.execute("SELECT n FROM row_deletions WHERE tbl = ?", (table,)).fetchone()
-        return int(row[0]) if row is not None else -1
+        return self.store.deletions(table)
 
     def _pruned(self, user: str, table: str, matrix: QuantizedMatrix) -> QuantizedMatrix | None:
         """``matrix`` without the rows deleted since it was built (a forget): the ids and text hashes still stored
