@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
@@ -36,6 +33,7 @@ from sodamem.records import AddReport, ForgetReport
 from sodamem.server.mcp_tools import build_mcp_server, fixed_tenant
 from sodamem.server.schemas import FactList, SearchResponse
 from sodamem.server.settings import ServeSettings
+from tests.serve_process import create_key, start_server
 
 TOOLS = {"remember", "search_memory", "ask_memory", "list_facts", "fact_history", "forget"}
 BERLIN = "I live in Berlin and I work as a nurse at the city hospital."
@@ -268,53 +266,12 @@ class Served:
     keys: dict[str, str]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _create_key(db: Path, user: str) -> str:
-    command = [sys.executable, "-m", "sodamem", "--db", str(db), "keys", "create", "--user", user, "--json"]
-    done = subprocess.run(command, capture_output=True, text=True, check=True, timeout=60)
-    key: str = json.loads(done.stdout)["key"]
-    return key
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
     db = tmp_path / "h.db"
-    keys = {user: _create_key(db, user) for user in ("alice", "bob")}
-    port = _free_port()
-    log_path = tmp_path / "serve.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "sodamem", "--db", str(db), "serve", "--port", str(port)],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 60
-            while True:
-                assert process.poll() is None, log_path.read_text()
-                try:
-                    with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
-                        if response.status == 200:
-                            break
-                except OSError:
-                    pass
-                assert time.monotonic() < deadline, log_path.read_text()
-                time.sleep(0.1)
-            yield Served(f"{base}/mcp", keys)
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    keys = {user: create_key(db, user)[1] for user in ("alice", "bob")}
+    with start_server(db) as server:
+        yield Served(f"{server.base}/mcp", keys)
 
 
 @pytest.mark.slow

@@ -32,7 +32,7 @@ from schemathesis.specs.openapi.checks import (
 
 from sodamem.demo import example_history_path
 from sodamem.memory import Memory
-from tests.test_server_tenancy import Server, create_key, start_server
+from tests.serve_process import Server, create_key, start_server
 
 pytestmark = pytest.mark.slow
 

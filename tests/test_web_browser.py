@@ -10,11 +10,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +19,7 @@ from typing import Any
 import pytest
 
 from sodamem.demo import example_history_path
+from tests.serve_process import start_server
 
 pytestmark = pytest.mark.slow
 
@@ -35,13 +33,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 MAX_IMAGE_BYTES = 300_000
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def _sodamem(db: Path, *args: str, env: dict[str, str]) -> str:
@@ -63,34 +54,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     key = json.loads(_sodamem(db, "keys", "create", "--user", "demo", "--json", env=env))["key"]
     # The file names its sessions' user ("default"): `ingest --user` stores them under demo instead.
     _sodamem(db, "ingest", "--user", "demo", str(example_history_path()), env=env)
-    port = _free_port()
-    log = (tmp / "server.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "sodamem", "--db", str(db), "serve", "--port", str(port)],
-        env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, (tmp / "server.log").read_text()
-            try:
-                with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the server did not answer /healthz within 60 s"
-            time.sleep(0.2)
-        yield url, key
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+    with start_server(db) as served:
+        yield served.base, key
 
 
 @pytest.fixture(scope="module")
