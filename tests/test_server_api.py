@@ -20,6 +20,7 @@ from sodamem.memory import Memory
 from sodamem.server.app import create_app
 from sodamem.server.settings import ServeSettings
 from sodamem.store.sqlite import SQLiteStore
+from tests.serve_process import create_key
 
 MAX_BODY = 64 * 1024
 T0 = "2024-03-01T10:00:00"
@@ -64,20 +65,11 @@ class Api:
         return dict(self.ok("get", f"/v1/turns/{turn_id}", user, params={"session_id": session_id}))
 
 
-def new_key(db: Path, user: str) -> tuple[int, str]:
-    store = SQLiteStore(db)
-    try:
-        record, key = KeyRing(store).create(user, label="tests")
-    finally:
-        store.close()
-    return record.id, key
-
-
 @pytest.fixture
 def api(tmp_path: Path) -> Iterator[Api]:
     db = tmp_path / "m.db"
     app = create_app(ServeSettings(db=str(db), embedder="fake", pool_size=2, max_body_bytes=MAX_BODY))
-    keys = {user: new_key(db, user)[1] for user in ("alice", "bob")}
+    keys = {user: create_key(db, user)[1] for user in ("alice", "bob")}
     with TestClient(app, raise_server_exceptions=True) as client:
         yield Api(client, db, keys)
 
@@ -538,7 +530,7 @@ def every_route(api: Api) -> list[tuple[str, str, dict[str, Any]]]:
 def test_every_route_is_401_without_a_live_key(api: Api) -> None:
     seed(api)
     before = api.stats()
-    key_id, key = new_key(api.db, "alice")
+    key_id, key = create_key(api.db, "alice")
     assert api.client.get("/v1/stats", headers={"Authorization": f"Bearer {key}"}).status_code == 200
     store = SQLiteStore(api.db)
     KeyRing(store).revoke(key_id)

@@ -18,7 +18,7 @@ from sodamem.embed import EMBEDDER_CHOICES
 from sodamem.errors import InputError, SodaMemError
 from sodamem.ingest.extract import DEFAULT_EXTRACTOR, EXTRACTOR_CHOICES
 from sodamem.ingest.formats import InputFormat, load_sessions
-from sodamem.ingest.timestamps import parse_any
+from sodamem.ingest.timestamps import parse_given_time
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.fused import PRESET_NAMES, fused_settings
@@ -310,12 +310,7 @@ def import_command(ctx: click.Context, file: str, user: str | None, as_json: boo
 
 
 def _parse_when(value: str | None, option: str = "--as-of") -> datetime | None:
-    if value is None:
-        return None
-    try:
-        return parse_any(value)
-    except ValueError as exc:
-        raise InputError(str(exc), field=option) from None
+    return parse_given_time(value, option)
 
 
 def _render_fact(record: FactRecord) -> str:

@@ -128,8 +128,8 @@ class MiniLMEmbedder:
     @staticmethod
     def _embed_one(model: SentenceTransformer, text: str) -> Vectors:
         """One text (a search's query) straight through the transformer, mean-pooled and normalised as ``encode``
-        does (the same vector within float rounding, ~3e-8): ``encode``'s batching machinery cost about a third of the CPU of a
-        one-text call (bench serve)."""
+        does (the same vector within float rounding, ~3e-8): ``encode``'s batching machinery cost about a third of
+        the CPU of a one-text call (bench serve)."""
         import torch
 
         transformer: Any = model[0]  # sentence-transformers' Transformer module: its tokenizer and the BERT model

@@ -71,3 +71,16 @@ def parse_any(value: str) -> datetime:
         except ValueError:
             continue
     raise ValueError(f"unrecognised timestamp {value!r} (use ISO 8601, e.g. 2023-05-08T13:56)")
+
+
+def parse_given_time(value: str | None, field: str) -> datetime | None:
+    """A time a caller gave (``--now``, ``as_of``...): None stays None; a bad one raises ``InputError`` naming
+    ``field``."""
+    from sodamem.errors import InputError
+
+    if value is None:
+        return None
+    try:
+        return parse_any(value)
+    except ValueError as exc:
+        raise InputError(str(exc), field=field) from None

@@ -4,7 +4,6 @@ returns the library's record; errors are mapped in ``server.errors``."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request
@@ -15,7 +14,8 @@ from sodamem.answer.ask import ask as ask_memory
 from sodamem.answer.types import Answer
 from sodamem.errors import InputError
 from sodamem.ingest.formats import InputFormat, parse_sessions
-from sodamem.ingest.timestamps import parse_any
+from sodamem.ingest.timestamps import parse_given_time
+from sodamem.memory import Memory
 from sodamem.records import AddReport, FactRecord, ForgetReport, IngestReport, SessionRecord, TurnRecord, UserStats
 from sodamem.server.auth import Tenant, tenant
 from sodamem.server.schemas import (
@@ -47,13 +47,20 @@ MAX_ID = 1 << 62
 FactId = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 
-def parse_time(value: str | None, field: str) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        return parse_any(value)
-    except ValueError as exc:
-        raise InputError(str(exc), field=field) from None
+parse_time = parse_given_time  # a bad time is a 400 naming the field
+
+
+def answer_request(memory: Memory, body: AskRequest, user: str) -> Answer:
+    """``POST /v1/ask`` and the ``ask_memory`` tool: the configured LLM, else the offline reader."""
+    return ask_memory(
+        memory,
+        body.question,
+        now=parse_time(body.now, "now"),
+        offline=body.offline,
+        budget_tokens=body.budget,
+        max_steps=body.steps,
+        user=user,
+    )
 
 
 @router.post("/messages", response_model=AddReport, tags=["write"], summary="Add messages as they are said")
@@ -120,15 +127,7 @@ def search(body: SearchRequest, caller: Caller) -> SearchResponse:
 
 @router.post("/ask", response_model=Answer, tags=["read"], summary="A cited answer (LLM if configured, else offline)")
 def ask(body: AskRequest, caller: Caller) -> Answer:
-    return ask_memory(
-        caller.memory,
-        body.question,
-        now=parse_time(body.now, "now"),
-        offline=body.offline,
-        budget_tokens=body.budget,
-        max_steps=body.steps,
-        user=caller.user,
-    )
+    return answer_request(caller.memory, body, caller.user)
 
 
 @router.get("/facts", response_model=FactList, tags=["read"], summary="Facts by status, as of a time, by subject")

@@ -19,12 +19,11 @@ from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp.types import ToolAnnotations
 from pydantic import Field, ValidationError
 
-from sodamem.answer.ask import ask
 from sodamem.answer.types import Answer
 from sodamem.errors import SodaMemError
 from sodamem.memory import Memory
 from sodamem.records import AddReport, ForgetReport
-from sodamem.server.api import MAX_ID, parse_time
+from sodamem.server.api import MAX_ID, answer_request, parse_time
 from sodamem.server.auth import Tenant
 from sodamem.server.schemas import AddRequest, AskRequest, FactList, MessageIn, SearchRequest, SearchResponse
 
@@ -81,15 +80,7 @@ def build_mcp_server(tenant_of: TenantSource) -> MCPServer:
     ) -> Answer:
         body = _validated(AskRequest, question=question, now=now)
         with _tool_errors(), tenant_of(ctx) as caller:
-            return ask(
-                caller.memory,
-                body.question,
-                now=parse_time(body.now, "now"),
-                offline=body.offline,
-                budget_tokens=body.budget,
-                max_steps=body.steps,
-                user=caller.user,
-            )
+            return answer_request(caller.memory, body, caller.user)
 
     def list_facts(
         ctx: Context,
