@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -97,3 +98,15 @@ def test_sessions_name_their_user_unless_overridden(memory: Memory) -> None:
     assert memory.session("s1", user="carol").user == "carol"
     memory.ingest([make_session("s9", ["forced"], user="carol")], user="dave")
     assert memory.session("s9", user="dave").turns[0].text == "forced"
+
+
+def test_a_bad_preset_is_an_input_error_naming_it(tmp_path: Path) -> None:
+    from sodamem.errors import InputError
+
+    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+        memory.add("I moved to York.", session_id="s")
+        for preset in ("nope", "default+density.spill=-5", "default+nonsense=1"):
+            with pytest.raises(InputError) as raised:
+                memory.search("York", preset=preset)
+            assert raised.value.field == "preset"
+        assert memory.search("York", preset="lexical-heavy")[0].text == "I moved to York."

@@ -42,6 +42,7 @@ from sodamem.records import (
     UserStats,
 )
 from sodamem.retrieve.evidence import evidence_items
+from sodamem.retrieve.fused import fused_settings
 from sodamem.retrieve.pack import EvidencePack, build_pack
 from sodamem.retrieve.search import Searcher, SearchMode, SearchSettings
 from sodamem.store import live
@@ -271,6 +272,11 @@ class Memory:
         (default: now). ``preset``: a named weighting or ablation (``retrieve.fused.PRESET_NAMES``),
         optionally with changed settings, ``"default+session_share=0.3"`` (``retrieve.overrides``).
         """
+        if preset != "default":
+            try:
+                fused_settings(preset)
+            except ValueError as exc:
+                raise InputError(str(exc), field="preset") from None
         return self.searcher.search(user or self.user, query, k, mode, now=now, preset=preset)
 
     def evidence(
