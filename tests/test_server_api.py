@@ -620,3 +620,17 @@ def test_no_auth_on_loopback_serves_its_user_without_a_key(tmp_path: Path) -> No
         added = client.post("/v1/messages", json={"session_id": "z", "messages": [{"speaker": "u", "text": "hi"}]})
         assert added.status_code == 200 and added.json()["user"] == "zed"
         assert client.get("/v1/stats").json()["user"] == "zed"
+
+
+def test_ids_with_slashes_and_spaces_work_in_paths(api: Api) -> None:
+    """Session and turn ids are the caller's own strings: a percent-encoded "/" reaches the route whole."""
+    api.ok(
+        "post",
+        "/v1/messages",
+        json={"session_id": "team/chat 1", "messages": [{"speaker": "user", "text": "Hi from York", "id": "m/1"}]},
+    )
+    assert api.ok("get", "/v1/sessions/team%2Fchat%201")["turns"][0]["text"] == "Hi from York"
+    assert api.ok("get", "/v1/turns/m%2F1", params={"session_id": "team/chat 1"})["text"] == "Hi from York"
+    gone = api.ok("delete", "/v1/sessions/team%2Fchat%201")
+    assert gone["sessions"] == ["team/chat 1"]
+    assert api.get("/v1/sessions/team%2Fchat%201").status_code == 404

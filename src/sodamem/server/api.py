@@ -107,12 +107,12 @@ def list_sessions(caller: Caller) -> SessionList:
     return SessionList(sessions=caller.memory.sessions(user=caller.user))
 
 
-@router.get("/sessions/{session_id}", response_model=SessionRecord, tags=["read"], summary="A session, every turn")
+@router.get("/sessions/{session_id:path}", response_model=SessionRecord, tags=["read"], summary="A session, every turn")
 def get_session(session_id: str, caller: Caller) -> SessionRecord:
     return caller.memory.session(session_id, user=caller.user)
 
 
-@router.get("/turns/{turn_id}", response_model=TurnRecord, tags=["read"], summary="A turn by its id")
+@router.get("/turns/{turn_id:path}", response_model=TurnRecord, tags=["read"], summary="A turn by its id")
 def get_turn(turn_id: str, caller: Caller, session_id: str | None = None) -> TurnRecord:
     return caller.memory.turn(turn_id, session_id=session_id, user=caller.user)
 
@@ -151,12 +151,12 @@ def fact_history(fact_id: FactId, caller: Caller) -> FactList:
     return FactList(facts=caller.memory.history(fact_id, user=caller.user))
 
 
-@router.delete("/sessions/{session_id}", response_model=ForgetReport, tags=["forget"], summary="Forget a session")
+@router.delete("/sessions/{session_id:path}", response_model=ForgetReport, tags=["forget"], summary="Forget a session")
 def forget_session(session_id: str, caller: Caller, dry_run: bool = False) -> ForgetReport:
     return caller.memory.forget(session_id=session_id, user=caller.user, dry_run=dry_run)
 
 
-@router.delete("/turns/{turn_id}", response_model=ForgetReport, tags=["forget"], summary="Forget a turn")
+@router.delete("/turns/{turn_id:path}", response_model=ForgetReport, tags=["forget"], summary="Forget a turn")
 def forget_turn(turn_id: str, caller: Caller, session_id: str | None = None, dry_run: bool = False) -> ForgetReport:
     caller.memory.turn(turn_id, session_id=session_id, user=caller.user)  # 404 / 409 (ambiguous) before planning
     return caller.memory.forget(turn_id=turn_id, session_id=session_id, user=caller.user, dry_run=dry_run)
