@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
@@ -151,3 +152,21 @@ def test_human_span() -> None:
     assert human_span("2023-05-01T00:00:00", "2023-06-01T00:00:00") == "May 2023"
     assert human_span("2022-01-01T00:00:00", "2023-01-01T00:00:00") == "2022"
     assert human_span("2023-05-01T00:00:00", "2023-05-08T00:00:00") == "1 May 2023 to 7 May 2023"
+
+
+@pytest.mark.parametrize("question", ["Where do I live now?", "Where do I live?", "Which city am I in?"])
+def test_the_users_first_person_questions_are_about_the_user(tmp_path: Path, question: str) -> None:
+    """An agent passes its user's question on as asked: "I" is the speaker "user" of a user/assistant log."""
+    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+        memory.add([{"role": "user", "text": "I moved to York last month."}], session_id="chat-42")
+        answer = answer_offline(memory, question)
+        assert not answer.abstained and "York" in answer.answer
+        assert [(c.session_id, c.turn_id) for c in answer.citations] == [("chat-42", "chat-42:0")]
+        assert answer.citations[0].quote in "I moved to York last month."
+
+
+def test_first_person_words_name_nobody_where_no_speaker_is_the_user(memory: Memory) -> None:
+    """Named speakers (LoCoMo's people): "my" and "I" point at no one, so answers do not change."""
+    from sodamem.retrieve.query import find_entities
+
+    assert find_entities(memory.store.conn, memory.user, "Where do I live?", asker="user") == ()

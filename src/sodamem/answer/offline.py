@@ -59,6 +59,9 @@ LIST_ITEMS = 3  # a question asking for several things gets spans from up to thi
 _WORD = re.compile(r"[^\W_]+")
 
 
+USER_ROLE = "user"
+
+
 def answer_offline(
     memory: Memory,
     question: str,
@@ -70,7 +73,9 @@ def answer_offline(
     """Answer ``question`` from ``memory`` without an LLM; ``now`` anchors the question's time words."""
     owner = user or memory.user
     asked = now or datetime.now()
-    analysis = analyze_query(question, asked, memory.store.conn, owner)
+    # The question is the user's own, passed on by an agent: its "I" and "my" are the speaker "user" (a log of user
+    # and assistant turns); where no speaker is called that (LoCoMo's named people), nothing changes.
+    analysis = analyze_query(question, asked, memory.store.conn, owner, asker=USER_ROLE)
     hits = memory.search(question, k=40, user=owner, now=asked)
     ranked = evidence_items(memory.store.conn, owner, hits)
     pack = build_pack(ranked, budget_tokens, count_tokens)

@@ -35,6 +35,7 @@ from sodamem.ingest.timeparse import TimeMention, find_times
 from sodamem.model import TimeGranularity, TimeSpec
 from sodamem.retrieve.fts_query import STOPWORDS, query_terms
 from sodamem.store import fts
+from sodamem.store.facts import entity_pks_by_key
 from sodamem.store.sqlite import chunked
 
 MAX_NGRAM = 6  # longest entity name, in words, looked up as a whole
@@ -86,9 +87,15 @@ class QueryAnalysis:
 
 
 def analyze_query(
-    text: str, now: datetime, conn: sqlite3.Connection | None = None, user: str = "default"
+    text: str,
+    now: datetime,
+    conn: sqlite3.Connection | None = None,
+    user: str = "default",
+    *,
+    asker: str | None = None,
 ) -> QueryAnalysis:
-    """Analyse ``text`` asked at ``now``; with ``conn``, also find the entities of ``user`` it names."""
+    """Analyse ``text`` asked at ``now``; with ``conn``, also find the entities of ``user`` it names. ``asker``: the
+    speaker whose "I", "me" and "my" the question's are (an agent passing its user's question on), named then too."""
     times = tuple(find_times(text, now))
     terms = tuple(query_terms(text))
     when = list(_WHEN.finditer(text))
@@ -105,7 +112,7 @@ def analyze_query(
         history_cues=cues,
         asks_when=bool(when),
         gathers=_GATHERS.search(text) is not None,
-        entities=find_entities(conn, user, text) if conn is not None else (),
+        entities=find_entities(conn, user, text, asker=asker) if conn is not None else (),
     )
 
 
@@ -144,8 +151,11 @@ class _Candidate:
     possessive_owner: bool  # the run ended in "'s" and the key is the owner's name
 
 
-def find_entities(conn: sqlite3.Connection, user: str, text: str) -> tuple[EntityMatch, ...]:
-    """Entities of ``user`` named in ``text``, in text order, each once."""
+def find_entities(
+    conn: sqlite3.Connection, user: str, text: str, *, asker: str | None = None
+) -> tuple[EntityMatch, ...]:
+    """Entities of ``user`` named in ``text``, in text order, each once; with ``asker``, its first-person pronouns
+    name the entity of that speaker."""
     words = list(_WORD.finditer(text))
     candidates = _candidates(text, words)
     keys = sorted({c.key for c in candidates})
@@ -174,7 +184,16 @@ def find_entities(conn: sqlite3.Connection, user: str, text: str) -> tuple[Entit
     covered = {i for c in hits for i in range(c.first, c.last)}
     for match in _partial(conn, user, text, words, covered):
         matches.setdefault(match.entity_pk, match)
+    pronoun = _FIRST_PERSON.search(text) if asker is not None else None
+    if pronoun is not None and asker is not None:
+        own = entity_pks_by_key(conn, user, [entity_key(asker)]).get(entity_key(asker))
+        if own is not None and own not in matches:
+            matches[own] = EntityMatch(own, _names(conn, {own})[own], pronoun.group(), pronoun.start(), pronoun.end())
     return tuple(sorted(matches.values(), key=lambda m: (m.char_start, not m.exact)))
+
+
+# The asker's own words for themself ("I" only as a capital: "i" is no pronoun in a question written with care).
+_FIRST_PERSON = re.compile(r"\bI\b|\b(?i:me|my|mine|myself)\b")
 
 
 def _candidates(text: str, words: list[re.Match[str]]) -> list[_Candidate]:
