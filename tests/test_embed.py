@@ -250,3 +250,23 @@ def test_real_backends_print_nothing(capfd: pytest.CaptureFixture[str]) -> None:
     out, err = capfd.readouterr()
     assert out == ""
     assert "Loading weights" not in err and "%|" not in err
+
+
+@pytest.mark.slow
+def test_minilm_shared_by_threads_gives_each_caller_its_own_vectors() -> None:
+    """A server's threads share one model: one-text queries and padded batches at once must not mix the tokenizer's
+    padding state (bench serve once failed an add with "expected sequence of length 72 at dim 1 (got 25)")."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    embedder = load_embedder("minilm")
+    calls = [
+        ["Where does Maya live now?"],
+        ["I moved to York.", "My sister Ana lives in Rome and my dog is called Rex, he is three years old now."],
+        ["short", "a somewhat longer text about hiking in the Peak District " * 3, "mid length text here"],
+        ["What did Caroline say about the painting she made for her mother last summer?"],
+    ] * 100
+    expected = [embedder.embed(texts) for texts in calls[:4]]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(embedder.embed, calls))
+    for i, got in enumerate(results):
+        np.testing.assert_allclose(got, expected[i % 4], atol=1e-5)

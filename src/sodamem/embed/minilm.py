@@ -71,6 +71,10 @@ class MiniLMEmbedder:
         self._device = device
         self._model: SentenceTransformer | None = None
         self._lock = threading.Lock()
+        # One embedding at a time per model: the tokenizer keeps its padding and truncation settings as state, and
+        # a server's threads share one model (a one-text call set no padding while another thread's batch was
+        # being padded: "expected sequence of length 72 at dim 1 (got 25)", bench serve with 2 x 4).
+        self._use = threading.Lock()
 
     @property
     def name(self) -> str:
@@ -113,16 +117,17 @@ class MiniLMEmbedder:
         model = self._load()
         import torch
 
-        if len(texts) == 1:
-            return self._embed_one(model, texts[0])
-        with torch.inference_mode():
-            vectors = model.encode(
-                list(texts),
-                batch_size=self._batch_size,
-                show_progress_bar=False,
-                convert_to_numpy=True,
-                normalize_embeddings=True,
-            )
+        with self._use:
+            if len(texts) == 1:
+                return self._embed_one(model, texts[0])
+            with torch.inference_mode():
+                vectors = model.encode(
+                    list(texts),
+                    batch_size=self._batch_size,
+                    show_progress_bar=False,
+                    convert_to_numpy=True,
+                    normalize_embeddings=True,
+                )
         return np.ascontiguousarray(vectors, dtype=np.float32)
 
     @staticmethod
