@@ -35,7 +35,7 @@ from sodamem.ingest.timeparse import TimeMention, find_times
 from sodamem.model import TimeGranularity, TimeSpec
 from sodamem.retrieve.fts_query import STOPWORDS, query_terms
 from sodamem.store import fts
-from sodamem.store.facts import entity_pks_by_key
+from sodamem.store.facts import entity_names, entity_pks_by_key
 from sodamem.store.sqlite import chunked
 
 MAX_NGRAM = 6  # longest entity name, in words, looked up as a whole
@@ -161,9 +161,7 @@ def find_entities(
     keys = sorted({c.key for c in candidates})
     found: dict[str, int] = {}
     for chunk in chunked(keys):
-        marks = ", ".join("?" * len(chunk))
-        sql = f"SELECT key, entity_pk FROM entity_aliases WHERE user = ? AND key IN ({marks})"
-        found.update((str(r[0]), int(r[1])) for r in conn.execute(sql, (user, *chunk)))
+        found.update(entity_pks_by_key(conn, user, chunk))
     hits = [c for c in candidates if c.key in found]
     kept = [
         c
@@ -175,7 +173,7 @@ def find_entities(
         )
     ]
     kept.sort(key=lambda c: (c.char_start, -(c.char_end - c.char_start)))
-    names = _names(conn, {found[c.key] for c in kept})
+    names = entity_names(conn, {found[c.key] for c in kept})
     matches: dict[int, EntityMatch] = {}
     for c in kept:
         pk = found[c.key]
@@ -188,7 +186,9 @@ def find_entities(
     if pronoun is not None and asker is not None:
         own = entity_pks_by_key(conn, user, [entity_key(asker)]).get(entity_key(asker))
         if own is not None and own not in matches:
-            matches[own] = EntityMatch(own, _names(conn, {own})[own], pronoun.group(), pronoun.start(), pronoun.end())
+            matches[own] = EntityMatch(
+                own, entity_names(conn, {own})[own], pronoun.group(), pronoun.start(), pronoun.end()
+            )
     return tuple(sorted(matches.values(), key=lambda m: (m.char_start, not m.exact)))
 
 
@@ -212,14 +212,6 @@ def _candidates(text: str, words: list[re.Match[str]]) -> list[_Candidate]:
     return out
 
 
-def _names(conn: sqlite3.Connection, pks: set[int]) -> dict[int, str]:
-    if not pks:
-        return {}
-    marks = ", ".join("?" * len(pks))
-    rows = conn.execute(f"SELECT id, name FROM entities WHERE id IN ({marks})", sorted(pks))
-    return {int(r[0]): str(r[1]) for r in rows}
-
-
 def _partial(
     conn: sqlite3.Connection, user: str, text: str, words: list[re.Match[str]], covered: set[int]
 ) -> list[EntityMatch]:
@@ -230,7 +222,7 @@ def _partial(
         if i in covered or not token[:1].isupper() or token.lower() in STOPWORDS or len(token) < 2:
             continue
         ranked = fts.ranked(conn, "entities", user, f'name : "{token.replace(chr(34), "")}"', 20)
-        names = _names(conn, {pk for pk, _ in ranked})
+        names = entity_names(conn, {pk for pk, _ in ranked})
         for pk, name in ((pk, names[pk]) for pk, _ in ranked if pk in names):
             if token.casefold() in (w.casefold() for w in _WORD.findall(str(name))):
                 out.append(EntityMatch(int(pk), str(name), token, word.start(), word.start() + len(token), False))

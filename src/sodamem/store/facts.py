@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from sodamem.ingest.entities import entity_key, value_key
 from sodamem.ingest.supersede import SlotFact, resolve_slot
 from sodamem.model import FactKind, FactStatus, LinkType, Modality, NodeKind, TimeSpec
-from sodamem.store.sqlite import text_hash
+from sodamem.store.sqlite import chunked, text_hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +57,15 @@ def entity_pk(conn: sqlite3.Connection, user: str, name: str, type_: str = "unkn
 
 def entity_name(conn: sqlite3.Connection, pk: int) -> str:
     return str(conn.execute("SELECT name FROM entities WHERE id = ?", (pk,)).fetchone()[0])
+
+
+def entity_names(conn: sqlite3.Connection, pks: set[int]) -> dict[int, str]:
+    """The canonical name of each entity id."""
+    names: dict[int, str] = {}
+    for part in chunked(sorted(pks)):
+        rows = conn.execute(f"SELECT id, name FROM entities WHERE id IN ({','.join('?' * len(part))})", part)
+        names.update((int(r[0]), str(r[1])) for r in rows)
+    return names
 
 
 def entity_pks_by_key(conn: sqlite3.Connection, user: str, keys: Iterable[str]) -> dict[str, int]:
