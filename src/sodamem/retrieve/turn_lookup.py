@@ -12,12 +12,12 @@ add can change, are read again.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sodamem.retrieve.disclosure import addresses_listener, only_asks
-from sodamem.store.sqlite import chunked
+from sodamem.store.turn_reads import turn_neighbors, turn_occurred, turn_rows
 
 _Value = TypeVar("_Value")
 
@@ -51,29 +51,14 @@ class TurnLookup:
         return _memoized(self._occurred, turn_pks, self._fetch_occurred, default=())
 
     def _fetch_rows(self, pks: list[int]) -> Iterator[tuple[int, TurnRow]]:
-        sql = "SELECT id, speaker, session_pk, timestamp, text FROM turns WHERE id IN ({})"
-        for pk, speaker, session_pk, said_at, text in _in_chunks(self._conn, sql, pks):
-            yield int(pk), TurnRow(str(speaker), int(session_pk), said_at, addresses_listener(text), only_asks(text))
+        for pk, speaker, session_pk, said_at, text in turn_rows(self._conn, pks):
+            yield pk, TurnRow(speaker, session_pk, said_at, addresses_listener(text), only_asks(text))
 
     def _fetch_neighbors(self, pks: list[int]) -> Iterator[tuple[int, tuple[int, ...]]]:
-        sql = (
-            "SELECT t.id, n.id FROM turns t JOIN turns n ON n.session_pk = t.session_pk AND abs(n.idx - t.idx) = 1"
-            " WHERE t.id IN ({})"
-        )
-        out: dict[int, list[int]] = {}
-        for pk, other in _in_chunks(self._conn, sql, pks):
-            out.setdefault(int(pk), []).append(int(other))
-        return ((pk, tuple(others)) for pk, others in out.items())
+        return ((pk, tuple(others)) for pk, others in turn_neighbors(self._conn, pks).items())
 
     def _fetch_occurred(self, pks: list[int]) -> Iterator[tuple[int, tuple[tuple[str, str | None], ...]]]:
-        sql = (
-            "SELECT p.turn_pk, f.occurred_start, f.occurred_end FROM facts f JOIN fact_sources fs ON fs.fact_pk = f.id"
-            " JOIN pieces p ON p.id = fs.piece_pk WHERE p.turn_pk IN ({}) AND f.occurred_start IS NOT NULL"
-        )
-        out: dict[int, list[tuple[str, str | None]]] = {}
-        for pk, start, end in _in_chunks(self._conn, sql, pks):
-            out.setdefault(int(pk), []).append((str(start), end))
-        return ((pk, tuple(spans)) for pk, spans in out.items())
+        return ((pk, tuple(spans)) for pk, spans in turn_occurred(self._conn, pks).items())
 
 
 def _memoized(
@@ -90,9 +75,3 @@ def _memoized(
             for k in missing:
                 cache.setdefault(k, default)
     return {k: cache[k] for k in wanted if k in cache}
-
-
-def _in_chunks(conn: sqlite3.Connection, sql: str, keys: Sequence[int]) -> Iterator[tuple[Any, ...]]:
-    """``sql`` (with one ``IN ({})``) run over ``keys`` a chunk at a time."""
-    for part in chunked(keys):
-        yield from conn.execute(sql.format(",".join("?" * len(part))), part)
