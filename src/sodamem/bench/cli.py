@@ -12,6 +12,7 @@ from typing import Any, Literal
 import click
 
 from sodamem.bench.crash import crash_command
+from sodamem.bench.cv_grid import DEFAULT_SYSTEM, KNOBS, cv_to_json, grid_systems, render_cv_markdown, run_cv
 from sodamem.bench.qa_cli import QAOptions, qa_options, run_qa_cli
 from sodamem.bench.report import SessionRule, plot_recall, render_markdown, run_to_json, summarise
 from sodamem.bench.runner import ABLATIONS, BUDGETS, SYSTEMS, BenchRun, BenchUnit, run_retrieval
@@ -89,8 +90,16 @@ def bench() -> None:
 @bench.command()
 @_common
 @click.option("--k", "k_values", default="1,5,10,20", show_default=True, help="Comma-separated k values.")
+@click.option(
+    "--cv", is_flag=True,
+    help="Leave-one-conversation-out cross-validation of the search's knobs (runs every alternative setting).",
+)  # fmt: skip
+@click.option(
+    "--cv-knob", "cv_knobs", multiple=True, type=click.Choice(list(KNOBS)),
+    help="With --cv: only these knobs (repeat; default: all).",
+)  # fmt: skip
 @qa_options
-def locomo(k_values: str, **options: Any) -> None:
+def locomo(k_values: str, cv: bool, cv_knobs: tuple[str, ...], **options: Any) -> None:
     """LoCoMo: turn-level retrieval (one fresh memory per conversation, categories 1-4 scored), or with --qa
     question answering scored by the official token F1 per category (and an LLM judge with --judge)."""
     from sodamem.bench.locomo import load_locomo
@@ -98,9 +107,21 @@ def locomo(k_values: str, **options: Any) -> None:
     qa, qa_opts = QAOptions.pop_from(options)
     units, notes = load_locomo(options["data"])
     if qa:
+        if cv:
+            raise click.UsageError("--cv cross-validates retrieval settings; it does not combine with --qa")
         _qa("locomo", units, asdict(notes), qa_opts, **options)
         return
-    _run(units, "LoCoMo", _ks(k_values), "topk-turns", asdict(notes), **options)
+    if cv_knobs and not cv:
+        raise click.UsageError("--cv-knob needs --cv")
+    _run(
+        units,
+        "LoCoMo",
+        _ks(k_values),
+        "topk-turns",
+        asdict(notes),
+        cv_knobs=(cv_knobs or tuple(KNOBS)) if cv else (),
+        **options,
+    )
 
 
 @bench.command()
@@ -166,10 +187,14 @@ def _run(
     json_out: Path | None,
     report: Path | None,
     plot: Path | None,
+    cv_knobs: tuple[str, ...] = (),
 ) -> None:
     chosen = systems or (SYSTEMS if embedder != "none" else ("bm25", "sodamem"))
     if ablations:
         chosen = (*chosen, *(a for a in ABLATIONS if a not in chosen))
+    fixed = tuple(s for s in chosen if s != DEFAULT_SYSTEM)
+    if cv_knobs:
+        chosen = tuple(dict.fromkeys((*chosen, *grid_systems(cv_knobs))))
     units = units[:limit] if limit is not None else units
     model = _embedder(embedder, None if no_cache else (cache or default_cache()))
     total = sum(len(u.questions) for u in units)
@@ -188,9 +213,14 @@ def _run(
     summary = summarise(run, session_rule=session_rule)
     unscored = summarise(run, session_rule=session_rule, scored=False)
     markdown = render_markdown(run, summary, title, unscored)
+    payload = run_to_json(run, summary, unscored)
+    if cv_knobs:
+        cv_report = run_cv(run.results, cv_knobs, fixed)
+        markdown += "\n" + render_cv_markdown(cv_report)
+        payload["cross_validation"] = cv_to_json(cv_report)
     click.echo(markdown)
     if json_out is not None:
-        json_out.write_text(json.dumps(run_to_json(run, summary, unscored)), "utf-8")
+        json_out.write_text(json.dumps(payload), "utf-8")
     if report is not None:
         report.write_text(f"# SodaMem retrieval benchmark\n\n{markdown}\nNotes: {json.dumps(run.notes)}\n", "utf-8")
     if plot is not None:
