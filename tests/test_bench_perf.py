@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from sodamem import Memory
+from sodamem.bench.contention import busy_core
 from sodamem.bench.perf import build_corpus, load_locomo_dev, run_perf
 from sodamem.bench.perf_report import plot_perf, render_perf_markdown
 from sodamem.bench.perf_types import PerfReport
@@ -165,9 +166,41 @@ def test_markdown_names_the_sizes(report: PerfReport) -> None:
         assert heading in markdown
 
 
+def test_contended_run_repeats_every_search_with_a_core_busy(report: PerfReport) -> None:
+    for result in report.results:
+        busy = result.contended
+        assert busy is not None and busy.database == result.search.database
+        assert [f.mode for f in busy.latency] == [f.mode for f in result.search.latency]
+        assert all(f.queries == QUERIES and f.p50_ms > 0 for f in busy.latency)
+    markdown = render_perf_markdown(report)
+    assert "Search with one core busy" in markdown
+    assert markdown.count("x |") >= 2 * len(SIZES)  # a contended/idle ratio per size and mode
+
+
+def test_busy_core_spins_another_process_and_stops_it() -> None:
+    import os
+    import time
+
+    def cpu_seconds(pid: int) -> float:  # utime + stime of /proc/<pid>/stat, in clock ticks
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    with busy_core() as pid:
+        assert pid != os.getpid()
+        before, ours = cpu_seconds(pid), time.process_time()
+        time.sleep(0.5)
+        assert cpu_seconds(pid) - before > 0.1  # it burns CPU...
+        assert time.process_time() - ours < 0.1  # ...and this process does not
+    deadline = time.monotonic() + 5
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{pid}").exists()
+
+
 def test_lexical_only(locomo_file: Path, tmp_path: Path) -> None:
-    report = run_perf(locomo_file, (30,), None, 6, workdir=tmp_path)
+    report = run_perf(locomo_file, (30,), None, 6, workdir=tmp_path, contended=False)
     (result,) = report.results
+    assert result.contended is None
     assert result.embed_ingest is None and report.embedding is None
     assert result.search.database == "lexical"
     assert [f.mode for f in result.search.latency] == ["bm25"]

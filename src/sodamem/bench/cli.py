@@ -253,6 +253,10 @@ def extract(data: Path, extractor: str, json_out: Path | None) -> None:
 @click.option("--queries", default=200, show_default=True, type=click.IntRange(min=10))
 @click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Scratch databases.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="perf.json/.md/.png here.")
+@click.option(
+    "--contended/--no-contended", default=True, show_default=True,
+    help="Also time each size's searches while another process keeps one core busy.",
+)  # fmt: skip
 def perf(
     data: Path,
     sizes: str,
@@ -261,6 +265,7 @@ def perf(
     queries: int,
     workdir: Path | None,
     out: Path | None,
+    contended: bool,
 ) -> None:
     """Ingest throughput, search latency, peak RSS and database size at growing sizes (LoCoMo replayed)."""
     import tempfile
@@ -277,6 +282,7 @@ def perf(
             workdir=workdir or Path(scratch),
             embed_sizes=_ks(embed_sizes) if embed_sizes else None,
             progress=lambda message: click.echo(message, err=True),
+            contended=contended,
         )
     markdown = render_perf_markdown(report)
     if out is not None:

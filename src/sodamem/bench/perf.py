@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from sodamem.bench.contention import busy_core
 from sodamem.bench.perf_types import (
     WARMUP_QUERIES,
     EmbeddingThroughput,
@@ -324,12 +325,14 @@ def run_perf(
     k: int = 10,
     progress: Progress | None = None,
     keep_databases: bool = False,
+    contended: bool = True,
 ) -> PerfReport:
     """Measure ingest, search latency, peak RSS and database size at each corpus size (in turns).
 
     ``embedder``: a spec (``minilm``, ``minilm-int8``, ``fake``) or None for lexical only. ``embed_sizes``: the
     sizes that also get the embedding-inclusive ingest and the dense/fused search (default: every size); the others
     are searched with BM25 only. Databases go to ``workdir`` and are deleted unless ``keep_databases``.
+    ``contended``: also time each search phase while another process keeps one core busy.
     """
     if queries < 1:
         raise ValueError(f"queries must be at least 1, got {queries}")
@@ -366,7 +369,7 @@ def run_perf(
         try:
             vectors = model if size in with_vectors else None
             report.results.append(
-                _measure_size(size, dev, lexical_db, embedded_db, embedder, vectors, timed, warmup, k, say)
+                _measure_size(size, dev, lexical_db, embedded_db, embedder, vectors, timed, warmup, k, say, contended)
             )
         finally:
             if not keep_databases:
@@ -389,6 +392,7 @@ def _measure_size(
     warmup: tuple[str, ...],
     k: int,
     say: Progress,
+    contended: bool = True,
 ) -> SizeResult:
     corpus = build_corpus(dev.sessions, size)
     say(f"{size:,} turns: ingest without embeddings ({len(corpus):,} sessions)")
@@ -407,10 +411,27 @@ def _measure_size(
     else:
         job = SearchJob(str(lexical_db), None, ("bm25",), timed, warmup, k)
     say(f"{size:,} turns: search ({', '.join(job.modes)}) x {len(timed)} in a spawned process")
+    search = _search_figures(job, "embedded" if embed_ingest is not None else "lexical")
+    for figures in search.latency:
+        say(f"{size:,} turns: {figures.mode} p50 {figures.p50_ms:.2f} ms, p95 {figures.p95_ms:.2f} ms")
+    busy: SearchFigures | None = None
+    if contended:
+        say(f"{size:,} turns: the same searches with one core kept busy by another process")
+        with busy_core():
+            busy = _search_figures(job, search.database)
+        for figures in busy.latency:
+            say(
+                f"{size:,} turns, one core busy: {figures.mode} "
+                f"p50 {figures.p50_ms:.2f} ms, p95 {figures.p95_ms:.2f} ms"
+            )
+    return SizeResult(size, ingest, embed_ingest, search, peak_rss_mb(), busy)
+
+
+def _search_figures(job: SearchJob, database: str) -> SearchFigures:
     child = run_search_process(job)
-    search = SearchFigures(
-        database="embedded" if embed_ingest is not None else "lexical",
-        k=k,
+    return SearchFigures(
+        database=database,
+        k=job.k,
         latency=tuple(latency_figures(m, child["latencies_ms"][m]) for m in job.modes),
         peak_rss_mb=float(child["peak_rss_mb"]),
         peak_rss_source=str(child["peak_rss_source"]),
@@ -418,9 +439,6 @@ def _measure_size(
         model_load_seconds=float(child["model_load_seconds"]),
         rss_after_model_mb=float(child["rss_after_model_mb"]),
     )
-    for figures in search.latency:
-        say(f"{size:,} turns: {figures.mode} p50 {figures.p50_ms:.2f} ms, p95 {figures.p95_ms:.2f} ms")
-    return SizeResult(size, ingest, embed_ingest, search, peak_rss_mb())
 
 
 def latency_ratios(results: Sequence[SizeResult]) -> list[LatencyRatio]:

@@ -99,6 +99,7 @@ def render_perf_markdown(report: PerfReport) -> str:
                 ]
             )
     out += _table(["turns", "mode", "p50 ms", "p95 ms", "mean ms", "p50 ratio", "p95 ratio"], rows)
+    out += _contended_section(report)
     out += [
         "",
         "## Peak memory",
@@ -169,3 +170,32 @@ def plot_perf(report: PerfReport, path: Path) -> Path:
 
 
 # -- command line -------------------------------------------------------------------------------------------------
+
+
+def _contended_section(report: PerfReport) -> list[str]:
+    """Idle against one-core-busy search latency, per size and mode (ratios: contended over idle, same run)."""
+    rows = []
+    for r in report.results:
+        if r.contended is None:
+            continue
+        for idle in r.search.latency:
+            busy = r.contended.mode(idle.mode)
+            if busy is None:
+                continue
+            rows.append(
+                [
+                    f"{r.size:,}",
+                    idle.mode,
+                    f"{idle.p50_ms:.2f}",
+                    f"{busy.p50_ms:.2f}",
+                    f"{busy.p50_ms / idle.p50_ms:.2f}x" if idle.p50_ms > 0 else "",
+                    f"{idle.p95_ms:.2f}",
+                    f"{busy.p95_ms:.2f}",
+                    f"{busy.p95_ms / idle.p95_ms:.2f}x" if idle.p95_ms > 0 else "",
+                ]
+            )
+    if not rows:
+        return []
+    header = ["turns", "mode", "idle p50 ms", "busy p50 ms", "p50 ratio", "idle p95 ms", "busy p95 ms", "p95 ratio"]
+    intro = "The same queries in a second spawned process while another process keeps one core busy."
+    return ["", "## Search with one core busy", "", intro, "", *_table(header, rows)]

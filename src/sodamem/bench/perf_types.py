@@ -83,6 +83,8 @@ class SizeResult:
     embed_ingest: EmbedIngestFigures | None
     search: SearchFigures
     process_peak_rss_mb: float  # the bench process's peak so far (monotone across sizes)
+    # The same search phase again while another process keeps one core busy (contention.py); None: not measured.
+    contended: SearchFigures | None = None
 
 
 @dataclass(frozen=True, slots=True)
