@@ -1,4 +1,7 @@
-"""What fact extraction yields on a dialogue set: facts per 100 turns, resolved times, throughput, time accuracy."""
+"""What fact extraction yields on a dialogue set: facts per 100 turns, resolved times, throughput, time accuracy.
+
+The time resolver is also timed alone over the same pieces, and scored on both hand-resolved phrase tables.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +9,10 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Any
 
-from sodamem.bench.time_phrases import ROWS
-from sodamem.bench.timeparse_eval import table_accuracy
+from sodamem.bench.timeparse_eval import resolver_throughput, table_accuracies
 from sodamem.ingest.extract.base import Extractor
 from sodamem.ingest.facts import prepare_facts
 from sodamem.ingest.pieces import split_pieces
@@ -30,6 +33,9 @@ class ExtractionReport:
     seconds: float = 0.0
     time_table_rows: int = 0
     time_table_accuracy: float = 0.0
+    grammar_table_rows: int = 0
+    grammar_table_accuracy: float = 0.0
+    resolver_pieces_per_second: float = 0.0  # find_times alone over the same pieces
     by_kind: dict[str, int] = field(default_factory=dict)
     by_predicate: dict[str, int] = field(default_factory=dict)
     samples: list[dict[str, str]] = field(default_factory=list)
@@ -52,6 +58,7 @@ class ExtractionReport:
             "facts_per_100_turns": round(self.facts_per_100_turns, 2),
             "occurred_share": round(self.occurred_share, 3),
             "pieces_per_second": round(self.pieces_per_second, 1),
+            "resolver_pieces_per_second": round(self.resolver_pieces_per_second, 1),
         }
 
 
@@ -60,9 +67,12 @@ def measure_extraction(sessions: Sequence[Session], extractor: Extractor, sample
     report = ExtractionReport(extractor=extractor.name)
     kinds: Counter[str] = Counter()
     predicates: Counter[str] = Counter()
+    anchored: list[tuple[str, datetime]] = []
     started = time.perf_counter()
     for session in sessions:
         pieces = [split_pieces(turn.text) for turn in session.turns]
+        for turn, turn_pieces in zip(session.turns, pieces, strict=True):
+            anchored.extend((piece.text, turn.timestamp or session.timestamp) for piece in turn_pieces)
         extraction = extractor.extract(session_view(session, pieces))
         prepared = prepare_facts(session, pieces, extraction)
         report.sessions += 1
@@ -78,9 +88,10 @@ def measure_extraction(sessions: Sequence[Session], extractor: Extractor, sample
             if len(report.samples) < samples and report.facts % 7 == 0:
                 report.samples.append({"quote": fact.spans[0].quote, "text": fact.candidate.text})
     report.seconds = time.perf_counter() - started
-    accuracy, _failures = table_accuracy(ROWS)
-    report.time_table_rows = len(ROWS)
-    report.time_table_accuracy = accuracy
+    report.resolver_pieces_per_second = resolver_throughput(anchored)
+    accuracies = table_accuracies()
+    report.time_table_rows, report.time_table_accuracy = accuracies["basic"]
+    report.grammar_table_rows, report.grammar_table_accuracy = accuracies["grammar"]
     report.by_kind = dict(kinds.most_common())
     report.by_predicate = dict(predicates.most_common(15))
     return report
@@ -96,6 +107,15 @@ def render_extraction_markdown(report: ExtractionReport, title: str) -> str:
         f"| {report.sessions} | {report.turns} | {report.pieces} | {report.facts} | {report.facts_per_100_turns:.1f} |"
         f" {report.occurred_share:.1%} | {report.rejected} | {report.pieces_per_second:.0f} |"
         f" {report.time_table_accuracy:.1%} of {report.time_table_rows} |",
+        "",
+        "| time-phrase table | rows | accuracy |",
+        "|---|---|---|",
+        f"| basic (`bench/time_phrases.py`) | {report.time_table_rows} | {report.time_table_accuracy:.1%} |",
+        f"| grammar (`bench/time_phrases_grammar.py`) | {report.grammar_table_rows} |"
+        f" {report.grammar_table_accuracy:.1%} |",
+        "",
+        f"Time resolver alone (`find_times` over the same pieces, best of 3): {report.resolver_pieces_per_second:,.0f}"
+        " pieces/s.",
         "",
         "Kinds: " + ", ".join(f"{k} {n}" for k, n in report.by_kind.items()),
         "",

@@ -3,10 +3,15 @@
 ``find_times(text, anchor)`` finds expressions such as "yesterday", "three weeks ago", "last summer",
 "on May 8th, 2023" or "since 2019" and resolves each to a :class:`TimeSpec` [start, end) relative to ``anchor``
 (the session timestamp); intervals keep the anchor's tzinfo, or its lack of one. Matching is case-insensitive.
-Conventions (tests/time_phrases.py pins them down):
+Composite families (before last / after next, parts and ordinals of periods, days of the month, decades) are in
+:mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeholidays`. Conventions (the tables
+``sodamem/bench/time_phrases.py`` and ``time_phrases_grammar.py`` pin them down):
 
 * Weeks start on Monday; a weekend is Saturday 00:00 to Monday 00:00 (granularity WEEK).
-* "N days/weeks/months/years/hours ago|back" (digits, one..twenty, a/an) is the whole unit containing anchor - N.
+* "N hours/days/weeks/fortnights/months/years/decades ago|back" (digits, one..ninety-nine in words, a/an) is the whole
+  unit containing anchor - N (a fortnight is two weeks and resolves to a week; a decade to a calendar decade, 2010-
+  2019). Halves count in the next finer unit and resolve to it: "a year and a half ago" is the month 18 months back,
+  "in half an hour" the hour containing anchor + 30 minutes.
   Fuzzy counts are VAGUE and widened: "a couple of" covers the units 1..3 ago, "a few" 2..4, "several" 3..7
   ("a few days ago" on May 8 = [May 4, May 7)). "in N units" / "N units from now": the unit containing anchor + N.
   "two weekends ago" is the weekend of the week two weeks back.
@@ -19,8 +24,8 @@ Conventions (tests/time_phrases.py pins them down):
 * Weekdays: "last Monday" is the most recent Monday strictly before the anchor's day, "next Monday" the first strictly
   after it, "this Monday" the Monday of the anchor's week; "(on) Monday" = last, or next in a future context.
   Abbreviations ("last Tues", "next Fri") count only after last/next/this.
-* "last/this/next week|weekend|month|year": calendar units; "over/on the weekend": the current weekend on Sat/Sun,
-  else the previous one (future: the coming one).
+* "last/this/next week|weekend|month|year|decade": calendar units; "over/on the weekend": the current weekend on
+  Sat/Sun, else the previous one (future: the coming one).
 * Months: "in March" = the most recent March not after the anchor's month (future: the first not before it);
   "last/next March" strictly before/after the anchor's month; "early/mid/late March" = days 1-10/11-20/21-end.
 * Seasons are northern meteorological (spring Mar-May, summer Jun-Aug, fall Sep-Nov, winter Dec-Feb, named by the year
@@ -36,21 +41,23 @@ Conventions (tests/time_phrases.py pins them down):
   before the anchor's day; "earlier/later today|this week|month|year" run from the unit's start to the anchor
   or from the anchor to the unit's end.
 * ``future=None`` infers the direction of ambiguous expressions from cue words anywhere in the text (will, 'll,
-  going to, planning, next, tomorrow, soon, start date, scheduled for, ...); True/False force it.
+  going to, planning, next, tomorrow, soon, start date, scheduled for, ...), overridden by the verb right before
+  the expression ("the recital is on June 9th": ahead; "it was on Friday": back); True/False force it. An
+  expression after "since" always looks back.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from sodamem.ingest import timegrammar, timeholidays
 from sodamem.ingest import timewords as tw
+from sodamem.ingest.timewords import Context, Span
 from sodamem.model import TimeGranularity, TimeSpec
 
 G = TimeGranularity
-Span = tuple[datetime, datetime, TimeGranularity]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,27 +67,12 @@ class TimeMention:
     char_end: int
 
 
-@dataclass(frozen=True, slots=True)
-class _Ctx:
-    text: str
-    anchor: datetime
-    day: datetime  # midnight of the anchor's day
-    future: bool
-
-
 _F = re.IGNORECASE | re.ASCII
 _REL = r"(?P<rel>this\s+past|this\s+coming|last|next|this|past|coming)"
 _BACK = {"last", "past", "this past"}
 _AHEAD = {"next", "coming", "this coming"}
 _UNITS_WEEKEND = tw.UNIT.replace("day|", "day|weekend|")
 _DAY = r"(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>st|nd|rd|th)?"
-_FUTURE = re.compile(
-    r"\b(?:will|shall|gonna|(?<!was )(?<!were )going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning|intend(?:s|ing)?\s+to"
-    r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t"
-    r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for)\b|\w['’]ll\b",
-    re.IGNORECASE,
-)
-_SINCE = re.compile(r"\b(?:ever\s+)?since\s+$", _F)
 _DURATION_BEFORE = re.compile(r"(?:\b(?:first|only|once|twice|times?|never|not)\b|n't\b)[\w\s'-]{0,30}$", _F)
 
 
@@ -88,13 +80,7 @@ def _norm(words: str | None) -> str:
     return " ".join(words.lower().split()) if words else ""
 
 
-def _since_at(c: _Ctx, start: int) -> int | None:
-    """Where a "since"/"ever since" directly before ``start`` begins."""
-    m = _SINCE.search(c.text, max(0, start - 16), start)
-    return m.start() if m else None
-
-
-def _relative_day(m: re.Match[str], c: _Ctx) -> Span:
+def _relative_day(m: re.Match[str], c: Context) -> Span:
     words = _norm(m.group())
     if words.startswith("the day"):
         offset = -2 if "before" in words else 2
@@ -109,25 +95,32 @@ def _relative_day(m: re.Match[str], c: _Ctx) -> Span:
     return day + timedelta(hours=low), day + timedelta(hours=high), G.DAY
 
 
-def _duration(c: _Ctx, unit: str, n: int, gran: G, ahead: bool) -> Span:
-    if ahead:
-        return c.anchor, tw.shift(c.anchor, unit, n), gran
-    return tw.shift(c.anchor, unit, -n), c.anchor, gran
+def _duration(c: Context, unit: str, n: int, half: bool, gran: G, ahead: bool) -> Span:
+    end = tw.moved(c.anchor, unit, n, half, 1 if ahead else -1)
+    return (c.anchor, end, gran) if ahead else (end, c.anchor, gran)
 
 
-def _counted(m: re.Match[str], c: _Ctx) -> Span | None:
-    """N units ago/back/from now, in N units, for N units."""
-    low, high, fuzzy = tw.count(m["n"])
+def _container(unit: str, half: bool) -> str:
+    """The unit a count of ``unit`` resolves to: a fortnight ago is in a week, a year and a half ago in a month."""
+    return tw.HALF_CONTAINER[unit] if half else tw.CONTAINER.get(unit, unit)
+
+
+def _counted(m: re.Match[str], c: Context) -> Span | None:
+    """N units ago/back/from now, in N units, for N units; halves too ("a year and a half ago", "in half an hour")."""
+    low, high, fuzzy, half = tw.quantity(m)
     unit, direction, prep = m["unit"].lower(), _norm(m["dir"]), _norm(m["prep"])
-    gran = G.VAGUE if fuzzy else tw.UNIT_GRANULARITY.get(unit, G.WEEK)
+    if half and unit == "weekend":
+        return None
+    container = _container(unit, half)
+    gran = G.VAGUE if fuzzy else tw.UNIT_GRANULARITY.get(container, G.WEEK)
     if prep == "for" and not direction and unit != "weekend":
-        return _duration(c, unit, high, gran, c.future)
+        return _duration(c, unit, high, half, gran, c.future)
     if (
         prep == "in"
         and not (direction or c.future)
         and _DURATION_BEFORE.search(c.text, max(0, m.start() - 48), m.start())
     ):
-        return _duration(c, unit, high, gran, False)  # "the first time in two years", "haven't talked in days"
+        return _duration(c, unit, high, half, gran, False)  # "the first time in two years", "haven't talked in days"
     if not direction and prep != "in":
         return None
     sign = -1 if direction in ("ago", "back") else 1
@@ -136,20 +129,21 @@ def _counted(m: re.Match[str], c: _Ctx) -> Span | None:
             return None
         sats = sorted(tw.floor(c.anchor - timedelta(weeks=n), "week") + timedelta(days=5) for n in (low, high))
         return sats[0], sats[1] + timedelta(days=2), G.VAGUE if fuzzy else G.WEEK
-    ends = sorted(tw.floor(tw.shift(c.anchor, unit, sign * n), unit) for n in (low, high))
-    return ends[0], tw.shift(ends[1], unit, 1), gran
+    ends = sorted(tw.floor(tw.moved(c.anchor, unit, n, half, sign), container) for n in (low, high))
+    return ends[0], tw.shift(ends[1], container, 1), gran
 
 
-def _period(m: re.Match[str], c: _Ctx) -> Span | None:
-    """(for/over/in) the past/last/next/coming (N) units."""
+def _period(m: re.Match[str], c: Context) -> Span | None:
+    """(for/over/in) the past/last/next/coming (N) units ("the past year and a half", "the last decade")."""
     word, unit = m["pl"].lower(), m["unit"].lower()
-    if not m["n"] and (not m["the"] or unit in ("hour", "day") or word == "next"):
+    _, high, fuzzy, half = tw.quantity(m)
+    if not (m["n"] or half) and (not m["the"] or unit in ("hour", "day") or word == "next"):
         return None  # "last week" is a calendar week, "the next day" is relative to the story
-    _, high, fuzzy = tw.count(m["n"] or "1")
-    return _duration(c, unit, high, G.VAGUE if fuzzy else tw.UNIT_GRANULARITY[unit], word in ("next", "coming"))
+    gran = G.VAGUE if fuzzy else tw.UNIT_GRANULARITY[_container(unit, half)]
+    return _duration(c, unit, high, half, gran, word in ("next", "coming"))
 
 
-def _weekday(m: re.Match[str], c: _Ctx) -> Span | None:
+def _weekday(m: re.Match[str], c: Context) -> Span | None:
     name, today, rel = m["wd"].lower(), c.anchor.weekday(), _norm(m["rel"])
     if name not in tw.WEEKDAYS and not rel:
         return None
@@ -164,8 +158,8 @@ def _weekday(m: re.Match[str], c: _Ctx) -> Span | None:
     return day, day + timedelta(days=1), G.DAY
 
 
-def _calendar(m: re.Match[str], c: _Ctx) -> Span | None:
-    """last/this/next week|weekend|month|year; over/on/at/during the weekend."""
+def _calendar(m: re.Match[str], c: Context) -> Span | None:
+    """last/this/next week|weekend|month|year|decade; over/on/at/during the weekend."""
     unit, rel = m["u"].lower(), _norm(m["rel"])
     step = -1 if rel in _BACK else 1 if rel in _AHEAD else 0
     if unit == "weekend":
@@ -179,7 +173,7 @@ def _calendar(m: re.Match[str], c: _Ctx) -> Span | None:
     return start, tw.shift(start, unit, 1), tw.UNIT_GRANULARITY[unit]
 
 
-def _edge(m: re.Match[str], c: _Ctx) -> Span:
+def _edge(m: re.Match[str], c: Context) -> Span:
     """earlier/later today|this week|month|year."""
     unit = (m["u"] or "day").lower()
     start = tw.floor(c.anchor, unit)
@@ -188,17 +182,17 @@ def _edge(m: re.Match[str], c: _Ctx) -> Span:
     return c.anchor, tw.shift(start, unit, 1), G.VAGUE
 
 
-def _vague(m: re.Match[str], c: _Ctx) -> Span:
+def _vague(m: re.Match[str], c: Context) -> Span:
     if "other" in m.group().lower():
         return c.day - timedelta(days=7), c.day, G.VAGUE
     return c.anchor - timedelta(days=30), c.anchor, G.VAGUE
 
 
-def _month_index(c: _Ctx) -> int:
+def _month_index(c: Context) -> int:
     return c.anchor.year * 12 + c.anchor.month - 1
 
 
-def _season(m: re.Match[str], c: _Ctx) -> Span | None:
+def _season(m: re.Match[str], c: Context) -> Span | None:
     first, now, rel = tw.SEASONS[m["s"].lower()] - 1, _month_index(c), _norm(m["rel"])
     begun = now - (now - first) % 12  # the latest one that has started by the anchor's month
     if m["year"]:
@@ -209,14 +203,14 @@ def _season(m: re.Match[str], c: _Ctx) -> Span | None:
         k = now + 1 + (first - now - 1) % 12
     elif rel == "this":
         k = begun if now - begun < 3 else c.anchor.year * 12 + first
-    elif m["in"] or _since_at(c, m.start()) is not None:
+    elif m["in"] or tw.since_before(c.text, m.start()) is not None:
         k = begun + 12 if c.future and now - begun >= 3 else begun
     else:
         return None
     return tw.month_start(k, c.anchor), tw.month_start(k + 3, c.anchor), G.SEASON
 
 
-def _month(m: re.Match[str], c: _Ctx) -> Span | None:
+def _month(m: re.Match[str], c: Context) -> Span | None:
     month, now, rel = tw.MONTHS[m["mon"].lower()] - 1, _month_index(c), _norm(m["rel"])
     modifier = _norm(m["mod1"] or m["mod2"])
     if m["mon"] == "may" and not (m["year"] or m["in"]):
@@ -229,7 +223,7 @@ def _month(m: re.Match[str], c: _Ctx) -> Span | None:
         k = now + 1 + (month - now - 1) % 12
     elif rel == "this":
         k = c.anchor.year * 12 + month
-    elif m["in"] or modifier or _since_at(c, m.start()) is not None:
+    elif m["in"] or modifier or tw.since_before(c.text, m.start()) is not None:
         k = now + (month - now) % 12 if c.future else now - (now - month) % 12
     else:
         return None
@@ -240,7 +234,7 @@ def _month(m: re.Match[str], c: _Ctx) -> Span | None:
     return start, end, G.MONTH
 
 
-def _date(m: re.Match[str], c: _Ctx) -> Span | None:
+def _date(m: re.Match[str], c: Context) -> Span | None:
     names = m.groupdict()
     month = int(m["mnum"]) if names.get("mnum") else tw.MONTHS[m["mon"].lower()]
     if names.get("mon") == "may" and not (m["year"] or m["on"] or m["ord"]):
@@ -252,7 +246,7 @@ def _date(m: re.Match[str], c: _Ctx) -> Span | None:
     return day, day + timedelta(days=1), G.DAY
 
 
-def _nearest_date(c: _Ctx, month: int, day: int) -> datetime:
+def _nearest_date(c: Context, month: int, day: int) -> datetime:
     """The most recent month/day on or before the anchor's day (future: on or after); Feb 29 looks up to 8 years."""
     for step in range(9):
         year = c.anchor.year + (step if c.future else -step)
@@ -265,85 +259,117 @@ def _nearest_date(c: _Ctx, month: int, day: int) -> datetime:
     raise ValueError(f"no date {month}/{day} near {c.anchor}")
 
 
-def _year(m: re.Match[str], c: _Ctx) -> Span | None:
-    if not m["prep"] and _since_at(c, m.start()) is None:
+def _year(m: re.Match[str], c: Context) -> Span | None:
+    if not m["prep"] and tw.since_before(c.text, m.start()) is None:
         return None
     start = c.day.replace(year=int(m["year"]), month=1, day=1)
     return start, start.replace(year=start.year + 1), G.YEAR
 
 
-_RULES: tuple[tuple[str, Callable[[re.Match[str], _Ctx], Span | None]], ...] = (
+_MONTH_PREFIXES = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+_RULES: tuple[tw.RuleEntry, ...] = (
     (
         r"\b(?:the\s+day\s+(?:before\s+yesterday|after\s+tomorrow)|last\s+night|tonight|this\s+(?:morning|afternoon|"
         r"evening)|(?:yesterday|today|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?)\b",
         _relative_day,
+        None,
     ),
     (
-        rf"\b(?:(?P<prep>in|for)\s+)?(?P<n>{tw.NUM})\s+{_UNITS_WEEKEND}(?:\s+(?P<dir>ago|back|from\s+now))?\b",
+        rf"\b(?:(?P<prep>in|for)\s+)?{tw.COUNT}{_UNITS_WEEKEND}{tw.HALF_AFTER}"
+        r"(?:\s+(?P<dir>ago|back|from\s+now))?\b",
         _counted,
+        None,
     ),
     (
         rf"\b(?:(?:for|over|in|during|within)\s+)?(?:(?P<the>the|these)\s+)?(?P<pl>past|last|next|coming)\s+"
-        rf"(?:(?P<n>{tw.NUM})\s+)?{tw.UNIT}\b(?!\s+of\b)",
+        rf"{tw.COUNT}?{tw.UNIT}{tw.HALF_AFTER}\b(?!\s+of\b)",
         _period,
+        r"past|last|next|coming",
     ),
-    (rf"\b(?:{_REL}\s+|(?P<on>on)\s+)?(?P<wd>{tw.WEEKDAY_ALT})\b", _weekday),
-    (rf"\b(?:{_REL}\s+|(?P<over>(?:over|on|at|during)\s+the)\s+)(?P<u>weekend|week|month|year)\b", _calendar),
-    (r"\b(?P<el>earlier|later)\s+(?:this\s+(?P<u>week|month|year)|today)\b", _edge),
-    (r"\b(?:recently|lately|(?:the\s+)?last\s+time|the\s+other\s+day)\b", _vague),
+    (
+        rf"\b(?:{_REL}\s+|(?P<on>on)\s+)?(?P<wd>{tw.WEEKDAY_ALT})\b",
+        _weekday,
+        r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:last|next|this|past|coming)\s+\w",
+    ),
+    (
+        rf"\b(?:{_REL}\s+|(?P<over>(?:over|on|at|during)\s+the)\s+)(?P<u>weekend|week|month|year|decade)\b",
+        _calendar,
+        r"week|month|year|decade",
+    ),
+    (r"\b(?P<el>earlier|later)\s+(?:this\s+(?P<u>week|month|year)|today)\b", _edge, r"earlier|later"),
+    (r"\b(?:recently|lately|(?:the\s+)?last\s+time|the\s+other\s+day)\b", _vague, r"recent|lately|time|other"),
     (
         rf"\b(?:{_REL}\s+|(?P<in>(?:in|during|over|by|until|through)\s+(?:the\s+)?))?"
         rf"(?P<s>summer|winter|spring|fall|autumn)(?:,?\s+(?:of\s+)?{tw.YEAR})?\b",
         _season,
+        r"summer|winter|spring|fall|autumn",
     ),
     (
         rf"\b(?:{_REL}\s+|(?P<in>(?:back\s+)?(?:in|during|by|until|till|through|from|of)\s+"
         rf"(?:(?P<mod1>early|mid|late)[\s-]+)?)|(?P<mod2>early|mid|late)[\s-]+)?"
         rf"(?P<mon>{tw.MONTH_ALT})(?:,?\s+(?:of\s+)?{tw.YEAR})?\b",
         _month,
+        _MONTH_PREFIXES,
     ),
-    (rf"\b(?:(?P<on>on)\s+)?(?:the\s+)?{_DAY}\s+(?:of\s+)?(?P<mon>{tw.MONTH_ALT})(?:,?\s+{tw.YEAR})?\b", _date),
-    (rf"\b(?:(?P<on>on)\s+)?(?P<mon>{tw.MONTH_ALT})\s+(?:the\s+)?{_DAY}(?:,?\s+{tw.YEAR})?\b", _date),
+    (
+        rf"\b(?:(?P<on>on)\s+)?(?:the\s+)?{_DAY}\s+(?:of\s+)?(?P<mon>{tw.MONTH_ALT})(?:,?\s+{tw.YEAR})?\b",
+        _date,
+        _MONTH_PREFIXES,
+    ),
+    (rf"\b(?:(?P<on>on)\s+)?(?P<mon>{tw.MONTH_ALT})\s+(?:the\s+)?{_DAY}(?:,?\s+{tw.YEAR})?\b", _date, _MONTH_PREFIXES),
     (
         r"\b(?:(?P<on>on)\s+)?(?P<year>(?:19|20)\d\d)(?P<sep>[-/])(?P<mnum>1[0-2]|0?[1-9])(?P=sep)"
         r"(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>)(?!\d)",
         _date,
+        r"\d[-/]\d",
     ),
     (
         rf"\b(?:(?P<prep>(?:back\s+)?(?:in|during|from|until|till|by|around)|the\s+year)\s+)?{tw.YEAR}"
         r"(?![-/:]\d)\b",
         _year,
+        r"(?:19|20)\d\d",
     ),
 )
-_COMPILED = tuple((re.compile(pattern, _F), rule) for pattern, rule in _RULES)
-# Every rule needs one of these words or a digit; most sentences have none, and are done after one search.
-_TRIGGER = re.compile(
-    r"\d|day|night|hour|week|month|year|ago|summer|winter|spring|fall|autumn|recent|lately|time|morning|evening|"
-    r"afternoon|tonight|tomorrow|" + "|".join(name for name in tw.MONTHS | tw.WEEKDAY_ABBREVIATIONS if len(name) == 3),
-    re.IGNORECASE,
+_RULES += timegrammar.RULES + timeholidays.RULES
+_COMPILED = tuple(
+    (re.compile(pattern, _F), rule, re.compile(needs, re.ASCII) if needs else None) for pattern, rule, needs in _RULES
 )
+# Every rule needs one of these words or a digit; most sentences have none, and are done after one search.
+_TRIGGER = re.compile(r"\d|" + tw.trie([*tw.TRIGGER_WORDS, *timeholidays.TRIGGER_WORDS]))
 
 
 def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> list[TimeMention]:
     """All time expressions of ``text``, resolved against ``anchor``, in text order and not overlapping.
 
     Where candidates overlap the longest wins ("since last year" over "last year"). Never raises; expressions
-    that cannot be resolved (Feb 30, years out of range) are left out.
+    that cannot be resolved (Feb 30, years out of range) are left out. An expression after "since" looks back; with
+    ``future=None`` one right after "is"/"are"/"'s" looks ahead and one after "was"/"were" back.
     """
-    if not _TRIGGER.search(text):
+    lowered = text.lower()
+    if not _TRIGGER.search(lowered):
         return []
-    c = _Ctx(text, anchor, tw.day_start(anchor), bool(_FUTURE.search(text)) if future is None else future)
+    c = Context(text, anchor, tw.day_start(anchor), tw.looks_ahead(text) if future is None else future, _phrase)
+    contexts = {c.future: c}
     found: list[tuple[int, int, Span]] = []
-    for pattern, rule in _COMPILED:
+    for pattern, rule, needs in _COMPILED:
+        if needs is not None and not needs.search(lowered):
+            continue
         for m in pattern.finditer(text):
+            start = m.start()
+            since = tw.since_before(text, start)
+            ahead = False if since is not None else c.future
+            if since is None and future is None:
+                ahead = tw.verb_direction(text, start, ahead)
+            if ahead not in contexts:
+                contexts[ahead] = replace(c, future=ahead)
+            ctx = contexts[ahead]
             try:
-                span = rule(m, c)
+                span = rule(m, ctx)
             except (ValueError, OverflowError):
                 continue
             if span is None:
                 continue
-            start, (lo, hi, gran) = m.start(), span
-            since = _since_at(c, start)
+            lo, hi, gran = span
             if since is not None and lo < anchor:
                 start, hi = since, anchor
             if lo < hi:
@@ -355,6 +381,15 @@ def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> li
             taken.append(item)
     taken.sort(key=lambda f: f[0])
     return [TimeMention(TimeSpec(lo, hi, gran, text[s:e]), s, e) for s, e, (lo, hi, gran) in taken]
+
+
+def _phrase(phrase: str, anchor: datetime, future: bool) -> Span | None:
+    """The resolution of ``phrase`` when one expression covers all of it (composite rules build on it)."""
+    mentions = find_times(phrase, anchor, future=future)
+    if len(mentions) != 1 or (mentions[0].char_start, mentions[0].char_end) != (0, len(phrase)):
+        return None
+    spec = mentions[0].spec
+    return spec.start, spec.end, spec.granularity
 
 
 def resolve_time(text: str, anchor: datetime, *, future: bool | None = None) -> TimeMention | None:

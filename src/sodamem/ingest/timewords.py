@@ -1,18 +1,51 @@
-"""Vocabulary and calendar arithmetic for :mod:`sodamem.ingest.timeparse` (pure, stdlib only)."""
+"""Vocabulary, calendar arithmetic and the rule context shared by the time resolver's modules (pure, stdlib only).
+
+The rules live in :mod:`sodamem.ingest.timeparse` (the basic families), :mod:`sodamem.ingest.timegrammar` (before
+last / after next, parts and ordinals of periods, days of the month, decades) and :mod:`sodamem.ingest.timeholidays`.
+"""
 
 from __future__ import annotations
 
+import re
 from calendar import monthrange
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sodamem.model import TimeGranularity
 
-_NUMBER_NAMES = (
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
-    "eighteen nineteen twenty"
-).split()
-NUMBERS: dict[str, int] = {word: i for i, word in enumerate(_NUMBER_NAMES, start=1)} | {"a": 1, "an": 1}
+Span = tuple[datetime, datetime, TimeGranularity]  # [start, end) and how fine it is
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a rule resolves against: the whole text, the anchor (session time) and the inferred direction."""
+
+    text: str
+    anchor: datetime
+    day: datetime  # midnight of the anchor's day
+    future: bool
+    # Resolves a phrase on its own against (anchor, future): the span of the one expression covering all of it.
+    phrase_resolver: Callable[[str, datetime, bool], Span | None]
+
+    def resolve(self, phrase: str) -> Span | None:
+        return self.phrase_resolver(phrase, self.anchor, self.future)
+
+
+Rule = Callable[[re.Match[str], Context], Span | None]
+# A rule family: (pattern, rule, needs). ``needs``, when set, is a cheap regex that the lowercased text must contain
+# for the pattern to have a chance (a literal every match carries); it spares most texts the costly pattern.
+RuleEntry = tuple[str, Rule, str | None]
+
+
+_ONES = "one two three four five six seven eight nine".split()
+_NUMBER_NAMES = [*_ONES, *"ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()]
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+NUMBERS: dict[str, int] = (
+    {word: i for i, word in enumerate(_NUMBER_NAMES, start=1)}
+    | {word: 10 * i for i, word in enumerate(_TENS, start=2)}
+    | {"a": 1, "an": 1}
+)
 # Fuzzy counts as (low, high) units: "a few days ago" is the days 2..4 before the anchor; durations use ``high``.
 FUZZY: dict[str, tuple[int, int]] = {"couple": (1, 3), "few": (2, 4), "several": (3, 7)}
 
@@ -48,8 +81,31 @@ UNIT_GRANULARITY: dict[str, TimeGranularity] = {
     "hour": TimeGranularity.INSTANT,
     "day": TimeGranularity.DAY,
     "week": TimeGranularity.WEEK,
+    "fortnight": TimeGranularity.WEEK,
     "month": TimeGranularity.MONTH,
     "year": TimeGranularity.YEAR,
+    "decade": TimeGranularity.YEAR,  # a calendar decade (2010-2019) is ten whole years
+}
+# "N units ago" resolves to the unit containing the point; a fortnight ago is a point in a calendar week.
+CONTAINER: dict[str, str] = {"fortnight": "week"}
+# "a year and a half", "half an hour": the half in a finer unit, and the (finer) unit whose container is resolved.
+HALF: dict[str, tuple[str, int]] = {
+    "decade": ("year", 5),
+    "year": ("month", 6),
+    "month": ("day", 15),
+    "fortnight": ("week", 1),
+    "week": ("hour", 84),
+    "day": ("hour", 12),
+    "hour": ("minute", 30),
+}
+HALF_CONTAINER: dict[str, str] = {
+    "decade": "year",
+    "year": "month",
+    "month": "week",
+    "fortnight": "week",
+    "week": "day",
+    "day": "hour",
+    "hour": "hour",
 }
 
 
@@ -58,21 +114,103 @@ def alternation(words: Iterable[str]) -> str:
     return "|".join(sorted(words, key=lambda w: (-len(w), w)))
 
 
-NUM = r"(?:\d{1,3}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|" + alternation(NUMBERS) + ")"
+_Trie = dict[str, "_Trie"]
+
+
+def trie(words: Iterable[str]) -> str:
+    """A regex finding any of ``words`` (lowercase literals), shaped as a prefix tree: one branch per letter instead
+    of one try per word at every position. For pre-checks: a word that is a prefix of another stands for both."""
+    tree: _Trie = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def branch(node: _Trie) -> str:
+        if "" in node:
+            return ""
+        options = [re.escape(char) + branch(child) for char, child in sorted(node.items())]
+        return options[0] if len(options) == 1 else "(?:" + "|".join(options) + ")"
+
+    return branch(tree)
+
+
+NUM = (
+    r"(?:(?<!\.)\d{1,3}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|"
+    rf"(?:{alternation(_TENS)})[\s-]+(?:{alternation(_ONES)})|{alternation(NUMBERS)})"
+)
+# A count with an optional half before a unit: "3", "two and a half", "1.5", "half a"; then UNIT, then HALF_AFTER
+# ("a year and a half"). Groups: n (absent for "half a"), half0, half1, unit, half2; :func:`quantity` reads them.
+_AND_A_HALF = r"\s+and\s+a\s+half"
+COUNT = rf"(?:(?P<n>{NUM})(?P<half1>{_AND_A_HALF}|\.5)?\s+|(?P<half0>(?:a\s+)?half(?:\s+an?)?\s+))"
+UNIT = r"(?P<unit>hour|day|week|fortnight|month|year|decade)s?"
+HALF_AFTER = rf"(?P<half2>{_AND_A_HALF})?"
+# The words (besides digits) that the basic and composite rules need: the resolver's first pre-check.
+TRIGGER_WORDS = [
+    *"day night hour week fortnight month year decade ago summer winter spring fall autumn recent lately time".split(),
+    *"morning evening afternoon tonight tomorrow twenties thirties forties fifties sixties seventies eighties".split(),
+    "nineties",
+    *(name for name in MONTHS | WEEKDAY_ABBREVIATIONS if len(name) == 3),
+]
 MONTH_ALT = alternation(MONTHS)
 WEEKDAY_ALT = alternation(WEEKDAYS | WEEKDAY_ABBREVIATIONS)
-UNIT = r"(?P<unit>hour|day|week|month|year)s?"
 YEAR = r"(?P<year>(?:19|20)\d\d)(?!\d)"
+_SINCE = re.compile(r"\b(?:ever\s+)?since\s+$", re.IGNORECASE | re.ASCII)
 
 
 def count(words: str) -> tuple[int, int, bool]:
     """``(low, high, fuzzy)`` for a quantity matched by :data:`NUM`; exact counts have ``low == high``."""
-    tokens = words.lower().split()
+    tokens = words.lower().replace("-", " ").split()
     for name, (low, high) in FUZZY.items():
         if name in tokens:
             return low, high, True
-    n = int(tokens[0]) if tokens[0].isdigit() else NUMBERS[tokens[0]]
+    n = int(tokens[0]) if tokens[0].isdigit() else sum(NUMBERS[token] for token in tokens)
     return n, n, False
+
+
+def quantity(m: re.Match[str]) -> tuple[int, int, bool, bool]:
+    """``(low, high, fuzzy, half)`` of a :data:`COUNT` (optional) + UNIT + :data:`HALF_AFTER` match.
+
+    "half a year" is 0 whole units and a half, "the past year and a half" 1 and a half; fuzzy counts take no half.
+    """
+    half = bool(m["half0"] or m["half1"] or m["half2"])
+    if m["n"] is None:
+        return (0, 0, False, half) if m["half0"] else (1, 1, False, half)
+    low, high, fuzzy = count(m["n"])
+    return low, high, fuzzy, half and not fuzzy
+
+
+_FUTURE = re.compile(
+    r"\b(?:will|shall|gonna|(?<!was )(?<!were )going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning|intend(?:s|ing)?\s+to"
+    r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t"
+    r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for)\b|\w['’]ll\b",
+    re.IGNORECASE,
+)
+# The verb right before an expression sets its direction: "the recital is on June 9th" (said in May: this June),
+# "it was on Friday" (the last one), whatever cue words elsewhere say. "Today is Monday" is no schedule.
+_AHEAD_VERB = re.compile(r"(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re))\s+$", re.IGNORECASE)
+_BEHIND_VERB = re.compile(r"\b(?:was|were)\s+$", re.IGNORECASE)
+
+
+def looks_ahead(text: str) -> bool:
+    """Whether cue words anywhere in ``text`` (will, 'll, going to, planning, next, tomorrow, ...) point ahead."""
+    return bool(_FUTURE.search(text))
+
+
+def verb_direction(text: str, start: int, default: bool) -> bool:
+    """Ahead after "is/are/'s/'re", back after "was/were" right before ``start``; else ``default``."""
+    if _AHEAD_VERB.search(text, max(0, start - 12), start):
+        return True
+    if _BEHIND_VERB.search(text, max(0, start - 12), start):
+        return False
+    return default
+
+
+def since_before(text: str, start: int) -> int | None:
+    """Where a "since"/"ever since" directly before ``start`` begins."""
+    m = _SINCE.search(text, max(0, start - 16), start)
+    return m.start() if m else None
 
 
 def day_start(dt: datetime) -> datetime:
@@ -92,7 +230,7 @@ def month_start(index: int, like: datetime) -> datetime:
 
 
 def floor(dt: datetime, unit: str) -> datetime:
-    """The start of the hour/day/week (Monday)/month/year that contains ``dt``."""
+    """The start of the hour/day/week (Monday)/month/year/decade (2010, 2020, ...) that contains ``dt``."""
     if unit == "hour":
         return dt.replace(minute=0, second=0, microsecond=0)
     day = day_start(dt)
@@ -100,15 +238,33 @@ def floor(dt: datetime, unit: str) -> datetime:
         return day
     if unit == "week":
         return day - timedelta(days=day.weekday())
+    if unit == "decade":
+        return day.replace(year=day.year - day.year % 10, month=1, day=1)
     return day.replace(day=1) if unit == "month" else day.replace(month=1, day=1)
 
 
+_DELTAS = {
+    "minute": timedelta(minutes=1),
+    "hour": timedelta(hours=1),
+    "day": timedelta(days=1),
+    "week": timedelta(weeks=1),
+    "weekend": timedelta(weeks=1),  # "(the first time) in two weekends": a duration of two weeks
+    "fortnight": timedelta(weeks=2),
+}
+_MONTHS_IN = {"month": 1, "year": 12, "decade": 120}
+
+
 def shift(dt: datetime, unit: str, n: int) -> datetime:
-    """``dt`` moved by ``n`` units (calendar arithmetic for months and years)."""
-    if unit == "hour":
-        return dt + timedelta(hours=n)
-    if unit == "day":
-        return dt + timedelta(days=n)
-    if unit == "week":
-        return dt + timedelta(weeks=n)
-    return add_months(dt, n * 12 if unit == "year" else n)
+    """``dt`` moved by ``n`` units (calendar arithmetic for months, years and decades)."""
+    if unit in _DELTAS:
+        return dt + _DELTAS[unit] * n
+    return add_months(dt, n * _MONTHS_IN[unit])
+
+
+def moved(dt: datetime, unit: str, n: int, half: bool, sign: int) -> datetime:
+    """``dt`` moved by ``n`` (and a half, when ``half``) units, backwards for ``sign`` -1."""
+    dt = shift(dt, unit, sign * n)
+    if half:
+        finer, amount = HALF[unit]
+        dt = shift(dt, finer, sign * amount)
+    return dt

@@ -1,0 +1,248 @@
+"""Composite English time expressions for the time resolver (pure, stdlib only).
+
+Rule families, after the TimeML/TIMEX3 guidelines and HeidelTime's and SUTime's English rules (the conventions are
+pinned down by ``sodamem/bench/time_phrases_grammar.py``):
+
+* Before last / after next: "the week/weekend/month/year/decade before last" is the calendar unit two back, "the
+  month after next" two ahead; "the Friday/March/summer before last" is one period (a week, a year) before "last
+  Friday/March/summer", "Friday after next" one after "next Friday"; "the night before last" is the night two days back.
+* Parts of a period (TIMEX3 mod START/MID/END): early/mid/late, the beginning/start/middle/end of, the first/second
+  half of + a week, month, season, year or decade. A week splits Mon-Tue/Wed-Thu/Fri-Sun, a month days 1-10/11-20/
+  21-end, a season by its months, a year Jan-Apr/May-Aug/Sep-Dec, a decade years 0-3/4-6/7-9, a century years
+  0-32/33-65/66-99; halves split evenly (a month at day 15). The granularity stays the period's.
+* Ordinals in a month or year: "the first Monday of June", "the last weekend of August", "the second week of next
+  month" (weeks are 7-day blocks from the 1st, or back from the end for "last"), "the last day of the year";
+  next-to-last, second-to-last and penultimate count from the end.
+* A day of the month alone, after on/by/until: "on the 21st" is the latest 21st on or before the anchor's day (future:
+  the first on or after); "on the 3rd of next month" names the month.
+* Decades: "the 1990s", "the '90s", "the nineties" (two digits: the latest such decade begun by the anchor's year);
+  "the 1900s" is the century once it is over (SUTime's XX00s), "the 2000s" said in 2023 the decade.
+
+Composite rules resolve their inner phrase ("last Friday", "next month", "in 2022") through the basic rules.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from sodamem.ingest import timewords as tw
+from sodamem.ingest.timewords import Context, Span
+from sodamem.model import TimeGranularity
+
+G = TimeGranularity
+_SEASON = "summer|winter|spring|fall|autumn"
+_WEEKDAY = tw.alternation(tw.WEEKDAYS)
+_DECADE_WORDS = {f"{stem}ties": tens for tens, stem in enumerate("twen thir for fif six seven eigh nine".split(), 2)}
+_DECADE = rf"(?:(?:1\d|20)?\d0|['’]\d0)['’]?s|{tw.alternation(_DECADE_WORDS)}"
+_YEAR = r"(?:19|20)\d\d(?!\d)"
+_REL = r"(?:this|last|next|past|coming)"
+
+
+# --- before last / after next
+
+
+def _before_after(m: re.Match[str], c: Context) -> Span | None:
+    what, back = m["x"].lower(), m["dir"].lower().startswith("before")
+    sign = -1 if back else 1
+    if what == "night":
+        if not back:
+            return None
+        low, high = tw.PARTS["night"]
+        evening = c.day - timedelta(days=2)
+        return evening + timedelta(hours=low), evening + timedelta(hours=high), G.DAY
+    if what == "weekend":
+        saturday = tw.floor(c.anchor, "week") + timedelta(days=5 + 14 * sign)
+        return saturday, saturday + timedelta(days=2), G.WEEK
+    if what in ("week", "month", "year", "decade"):
+        start = tw.shift(tw.floor(c.anchor, what), what, 2 * sign)
+        return start, tw.shift(start, what, 1), tw.UNIT_GRANULARITY[what]
+    nearest = c.resolve(("last " if back else "next ") + m["x"])
+    if nearest is None:
+        return None
+    start, end, gran = nearest
+    if what in tw.WEEKDAYS:
+        return start + timedelta(weeks=sign), end + timedelta(weeks=sign), gran
+    return tw.add_months(start, 12 * sign), tw.add_months(end, 12 * sign), gran
+
+
+_BEFORE_AFTER = (
+    rf"\b(?:the\s+)?(?P<x>night|week(?:end)?|month|year|decade|{_WEEKDAY}|{tw.MONTH_ALT}|{_SEASON})"
+    r"\s+(?P<dir>before\s+last|after\s+next)\b"
+)
+
+
+# --- parts of a period: early/mid/late, the beginning/middle/end of, the first/second half of
+
+# Month offsets of the thirds of a season, year, decade (years 0-3/4-6/7-9) and century (years 0-32/33-65/66-99).
+_THIRD_MONTHS = {
+    3: ((0, 1), (1, 2), (2, 3)),
+    12: ((0, 4), (4, 8), (8, 12)),
+    120: ((0, 48), (48, 84), (84, 120)),
+    1200: ((0, 396), (396, 792), (792, 1200)),
+}
+_THIRDS = {"early": 0, "beginning": 0, "start": 0, "mid": 1, "middle": 1, "late": 2, "end": 2}
+_PERIOD = (
+    rf"{_REL}\s+(?:week|month|year|decade|{_SEASON}|{tw.MONTH_ALT})\b|the\s+(?:week|month|year|decade)\b"
+    rf"|(?:the\s+)?(?:{_DECADE})|(?:the\s+)?(?:{_SEASON})(?:,?\s+(?:of\s+)?{_YEAR})?"
+    rf"|(?:{tw.MONTH_ALT})(?:,?\s+(?:of\s+)?{_YEAR})?|{_YEAR}"
+)
+_PART_OF = (
+    r"\b(?:(?P<prep>in|at|during|by|until|till|from|around|towards?|through)\s+)?(?:the\s+)?(?:very\s+)?"
+    r"(?P<part>early|mid|late|(?:beginning|start|middle|end)\s+of|(?P<half>first|second|latter)\s+half\s+of)"
+    rf"[\s-]+(?P<rest>{_PERIOD})"
+)
+# "I was late last week", "we got up early this morning": early/late as a predicate, not a part of the period.
+_PREDICATE_BEFORE = re.compile(
+    r"\b(?:am|is|are|was|were|be|been|being|too|so|very|quite|up|run|ran|running|get|got|getting|arrived?|came|come"
+    r"|stay(?:ed)?|work(?:ed)?|woke|left|leave|start(?:ed)?|finish(?:ed)?|slept)\s+$|['’](?:m|re|s)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _inner_phrase(rest: str) -> str:
+    """The phrase the basic rules resolve for a period after a part word ("the year" -> "this year")."""
+    words = rest.lower().split()
+    if words[0] == "the" and words[-1] in ("week", "month", "year", "decade"):
+        return "this " + words[-1]
+    if re.fullmatch(_DECADE, words[-1]):
+        return "the " + words[-1]
+    if words[0] in ("this", "last", "next", "past", "coming"):
+        return rest
+    return "in " + rest
+
+
+def narrow(span: Span, piece: int, pieces: int) -> Span | None:
+    """Piece ``piece`` (from 0) of ``pieces`` (3: early/mid/late, 2: halves) of a week, month, season, year, decade or
+    century span; None for other spans (and for halves of a week)."""
+    start, end, gran = span
+    if end - start == timedelta(weeks=1):
+        if pieces != 3:
+            return None
+        low, high = ((0, 2), (2, 4), (4, 7))[piece]
+        return start + timedelta(days=low), start + timedelta(days=high), gran
+    months = (end.year - start.year) * 12 + end.month - start.month
+    if start.day != 1 or end.day != 1 or (months != 1 and months not in _THIRD_MONTHS):
+        return None
+    if months == 1:
+        days = (end - start).days
+        low, high = ((0, 15), (15, days))[piece] if pieces == 2 else ((0, 10), (10, 20), (20, days))[piece]
+        return start + timedelta(days=low), start + timedelta(days=high), gran
+    low, high = ((0, months // 2), (months // 2, months))[piece] if pieces == 2 else _THIRD_MONTHS[months][piece]
+    return tw.add_months(start, low), tw.add_months(start, high), gran
+
+
+def _part_of(m: re.Match[str], c: Context) -> Span | None:
+    part = m["part"].lower().split()[0]
+    if (
+        not m["prep"]
+        and part in ("early", "late")
+        and _PREDICATE_BEFORE.search(c.text, max(0, m.start() - 16), m.start())
+    ):
+        return None
+    span = c.resolve(_inner_phrase(m["rest"]))
+    if span is None:
+        return None
+    if m["half"]:
+        return narrow(span, 0 if m["half"].lower() == "first" else 1, 2)
+    return narrow(span, _THIRDS[part], 3)
+
+
+# --- ordinals inside a month or year
+
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
+_ORDINALS |= {"5th": 5, "last": -1, "final": -1, "penultimate": -2, "second to last": -2, "next to last": -2}
+_ORDINAL = (
+    r"\b(?:(?:on|in|during|over|for)\s+)?the\s+"
+    r"(?P<ord>(?:second|next)[\s-]+to[\s-]+last|first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final"
+    rf"|penultimate)\s+(?P<what>{_WEEKDAY}|week(?:end)?|day)\s+(?:of|in)\s+"
+    rf"(?P<rest>{_REL}\s+(?:month|year|{tw.MONTH_ALT})\b|the\s+(?:month|year)\b"
+    rf"|(?:{tw.MONTH_ALT})(?:,?\s+(?:of\s+)?{_YEAR})?|{_YEAR})"
+)
+
+
+def _ordinal(m: re.Match[str], c: Context) -> Span | None:
+    container = c.resolve(_inner_phrase(m["rest"]))
+    if container is None or container[2] not in (G.MONTH, G.YEAR):
+        return None
+    n, what = _ORDINALS[" ".join(m["ord"].lower().replace("-", " ").split())], m["what"].lower()
+    span = _nth_in(container[0], container[1], n, what)
+    bare_month = m["rest"].split()[0].lower() in tw.MONTHS and not re.search(r"\d", m["rest"])
+    # a bare month: like a date without a year, the latest on or before the anchor's day (future: on or after)
+    if span is not None and bare_month and ((span[0] < c.day) if c.future else (span[0] > c.day)):
+        step = 12 if c.future else -12
+        span = _nth_in(tw.add_months(container[0], step), tw.add_months(container[1], step), n, what)
+    return span
+
+
+def _nth_in(start: datetime, end: datetime, n: int, what: str) -> Span | None:
+    """The ``n``-th (negative: from the end) day, 7-day week, weekday or weekend of [start, end)."""
+    if what in ("day", "week"):
+        length = timedelta(days=1 if what == "day" else 7)
+        first = start + length * (n - 1) if n > 0 else end + length * n
+        if first < start or first + length > end:
+            return None
+        return first, first + length, G.DAY if what == "day" else G.WEEK
+    weekday = 5 if what == "weekend" else tw.WEEKDAYS[what]
+    if n > 0:
+        day = start + timedelta(days=(weekday - start.weekday()) % 7, weeks=n - 1)
+    else:
+        last = end - timedelta(days=1)
+        day = last - timedelta(days=(last.weekday() - weekday) % 7, weeks=-n - 1)
+    if not start <= day < end:
+        return None
+    return (day, day + timedelta(days=2), G.WEEK) if what == "weekend" else (day, day + timedelta(days=1), G.DAY)
+
+
+# --- a day of the month alone
+
+_DAY_OF_MONTH = (
+    r"\b(?:on|by|until|till)\s+the\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)"
+    r"(?:\s+of\s+(?P<rel>this|last|next)\s+month)?"
+    r"(?=\s*(?:$|[.,;:!?)]|(?:at|and|or|but|so|because|when|while|as|if|then|too|for|in|with|we|i|you|he|she|they"
+    r"|it|my|our|this|last|next)\b))"
+)
+
+
+def _day_of_month(m: re.Match[str], c: Context) -> Span | None:
+    """On the 21st: the latest 21st on or before the anchor's day (future: the first on or after)."""
+    day_number, this_month = int(m["day"]), c.anchor.year * 12 + c.anchor.month - 1
+    if m["rel"]:
+        months = [this_month + {"this": 0, "last": -1, "next": 1}[m["rel"].lower()]]
+    else:
+        months = [this_month + step for step in (range(4) if c.future else range(0, -4, -1))]
+    for index in months:
+        month_start = tw.month_start(index, c.anchor)
+        day = month_start + timedelta(days=day_number - 1)
+        if day.month != month_start.month:
+            continue  # no 31st in April
+        if m["rel"] or ((day >= c.day) if c.future else (day <= c.day)):
+            return day, day + timedelta(days=1), G.DAY
+    return None
+
+
+# --- decades
+
+
+def _decade(m: re.Match[str], c: Context) -> Span:
+    """The 1990s; the '90s and the nineties: the latest such decade begun by the anchor's year. "The 1900s" is a
+    century (as SUTime reads XX00s) once that century is over; "the 2000s" said in 2023 is the decade."""
+    words = (m["dec"] or m["dec4"]).lower()
+    digits = re.sub(r"\D", "", words)
+    if len(digits) == 4:
+        first = int(digits)
+        years = 100 if first % 100 == 0 and first + 100 <= c.anchor.year else 10
+    else:
+        tens = _DECADE_WORDS[words] if words in _DECADE_WORDS else int(digits[0])
+        first, years = c.anchor.year - (c.anchor.year - 10 * tens) % 100, 10
+    start = c.day.replace(year=first, month=1, day=1)
+    return start, start.replace(year=first + years), G.YEAR
+
+
+RULES: tuple[tw.RuleEntry, ...] = (
+    (_BEFORE_AFTER, _before_after, r"before\s+last|after\s+next"),
+    (_PART_OF, _part_of, r"early|mid|late|(?:beginning|start|middle|end|half)\s+of"),
+    (_ORDINAL, _ordinal, r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|penultimate)\s"),
+    (_DAY_OF_MONTH, _day_of_month, r"\d(?:st|nd|rd|th)"),
+    (rf"\b(?:the\s+(?P<dec>{_DECADE})|(?P<dec4>(?:1\d|20)\d0['’]?s))\b", _decade, r"0['’]?s|ties"),
+)

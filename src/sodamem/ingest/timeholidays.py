@@ -1,0 +1,184 @@
+"""Holidays for the time resolver: fixed dates, nth weekdays of a month and Easter (pure, stdlib only).
+
+The names and their dates follow HeidelTime's English holiday resources and SUTime's ``english.holidays.sutime.txt``
+(US observances where countries differ: Thanksgiving is the 4th Thursday of November, Mother's Day the 2nd Sunday of
+May, Father's Day the 3rd Sunday of June, Labor Day the 1st Monday of September, Memorial Day the last Monday of May).
+Easter is the Gregorian computus (the anonymous "Meeus/Jones/Butcher" algorithm).
+
+Which occurrence: "last X" is the latest strictly before the anchor's day, "next X" the first strictly after it, "this
+X" the one of the anchor's year, "X 2019" / "X of 2019" that year's; otherwise (after on/at/for/over/during/..., or
+a bare name followed by was/is/will) the latest on or before the anchor's day, or in a future context the first on
+or after it. "the X before last" / "the X after next" go one more year. "the day/night before|after X" move a day,
+"the weekend before|after X" is the Saturday-Sunday strictly before/after it, "X weekend" the weekend touching it
+(holiday included: Memorial Day weekend is Saturday to Monday). "X morning|afternoon|evening|night" narrows the day.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+
+from sodamem.ingest import timewords as tw
+from sodamem.ingest.timewords import Context, Span
+from sodamem.model import TimeGranularity
+
+G = TimeGranularity
+MON, THU, SAT, SUN = 0, 3, 5, 6
+
+
+def easter(year: int) -> date:
+    """Western (Gregorian) Easter Sunday of ``year``."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    g = (8 * b + 13) // 25
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    weekday_shift = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * weekday_shift) // 451
+    month, day = divmod(h + weekday_shift - 7 * m + 114, 31)
+    return date(year, month, day + 1)
+
+
+def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
+    """The ``n``-th ``weekday`` (Monday 0) of the month; ``n`` -1 is the last one."""
+    if n > 0:
+        first = date(year, month, 1)
+        return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+    last = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+    return last - timedelta(days=(last.weekday() - weekday) % 7 + 7 * (-n - 1))
+
+
+def _fixed(month: int, day: int) -> Callable[[int], date]:
+    return lambda year: date(year, month, day)
+
+
+def _nth(month: int, weekday: int, n: int, plus_days: int = 0) -> Callable[[int], date]:
+    return lambda year: nth_weekday(year, month, weekday, n) + timedelta(days=plus_days)
+
+
+def _from_easter(days: int) -> Callable[[int], date]:
+    return lambda year: easter(year) + timedelta(days=days)
+
+
+_S = r"(?:['’]?s['’]?)?"  # an optional possessive: valentine's, valentines', veterans
+# group name -> (name pattern, the date in a given year)
+HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
+    "new_years_eve": (rf"new\s+year{_S}\s+eve", _fixed(12, 31)),
+    "new_years_day": (r"new\s+year(?:['’]?s(?:\s+day)?|\s+day)", _fixed(1, 1)),
+    "christmas_eve": (r"(?:christmas|x-?mas)\s+eve", _fixed(12, 24)),
+    "christmas": (r"(?:christmas|x-?mas)(?:\s+day)?", _fixed(12, 25)),
+    "boxing_day": (r"boxing\s+day", _fixed(12, 26)),
+    "halloween": (r"hallowe['’]?en", _fixed(10, 31)),
+    "valentines_day": (rf"(?:(?:st\.?|saint)\s+)?valentine{_S}(?:\s+day)?", _fixed(2, 14)),
+    "st_patricks_day": (rf"(?:st\.?|saint)\s+(?:patrick|paddy|patty){_S}(?:\s+day)?", _fixed(3, 17)),
+    "independence_day": (r"independence\s+day|(?:the\s+)?(?:fourth|4th)\s+of\s+july", _fixed(7, 4)),
+    "april_fools_day": (rf"april\s+fool{_S}(?:\s+day)?", _fixed(4, 1)),
+    "groundhog_day": (r"groundhog\s+day", _fixed(2, 2)),
+    "veterans_day": (rf"(?:veteran{_S}|armistice|remembrance)\s+day", _fixed(11, 11)),
+    "juneteenth": (r"juneteenth", _fixed(6, 19)),
+    "easter_monday": (r"easter\s+monday", _from_easter(1)),
+    "easter": (r"easter(?:\s+(?:sunday|day))?", _from_easter(0)),
+    "good_friday": (r"good\s+friday", _from_easter(-2)),
+    "palm_sunday": (r"palm\s+sunday", _from_easter(-7)),
+    "ash_wednesday": (r"ash\s+wednesday", _from_easter(-46)),
+    "pentecost": (r"pentecost|whit\s+sunday", _from_easter(49)),
+    "thanksgiving": (r"thanksgiving(?:\s+day)?", _nth(11, THU, 4)),
+    "black_friday": (r"black\s+friday", _nth(11, THU, 4, plus_days=1)),
+    "mothers_day": (rf"mother{_S}\s+day", _nth(5, SUN, 2)),
+    "fathers_day": (rf"father{_S}\s+day", _nth(6, SUN, 3)),
+    "labor_day": (r"labou?r\s+day", _nth(9, MON, 1)),
+    "memorial_day": (r"memorial\s+day", _nth(5, MON, -1)),
+    "mlk_day": (r"(?:martin\s+luther\s+king(?:,?\s+jr\.?)?|mlk)\s+day", _nth(1, MON, 3)),
+    "presidents_day": (rf"president{_S}\s+day", _nth(2, MON, 3)),
+    "columbus_day": (r"columbus\s+day", _nth(10, MON, 2)),
+}
+# Holiday words the resolver's first pre-check lacks (names with "day", "year" or a month's first letters have it).
+TRIGGER_WORDS = (
+    *("christmas", "xmas", "x-mas", "easter", "hallowe", "thanksgiving", "pentecost"),
+    *("valentine", "patrick", "paddy", "patty"),
+)
+# Some word of every holiday name, for this rule's own pre-check.
+_NEEDS = (
+    tw.trie(
+        [
+            *TRIGGER_WORDS,
+            *"boxing independence july fool groundhog veteran armistice remembrance juneteenth whit".split(),
+            *"mother father labo memorial luther mlk president columbus".split(),
+        ]
+    )
+    + r"|new\s+year|(?:good|black)\s+friday|palm\s+sunday|ash\s+wednesday"
+)
+
+_NAMES = "|".join(f"(?P<{key}>{pattern})" for key, (pattern, _) in HOLIDAYS.items())
+_STEP = r"before\s+last|after\s+next"
+_PATTERN = (
+    r"\b(?:(?P<prep>on|at|for|over|during|around|by|until|till|through|from|in)\s+)?"
+    r"(?:the\s+(?P<near>day|night|weekend)\s+(?P<side>before|after)\s+"
+    r"|(?P<rel>this\s+past|this\s+coming|last|next|this|past|coming)\s+"
+    rf"|the\s+(?=(?:\S+\s+){{1,3}}(?:{_STEP})))?"
+    rf"(?:{_NAMES})(?P<part>\s+(?:morning|afternoon|evening|night|weekend))?"
+    rf"(?:,?\s+(?:of\s+)?{tw.YEAR}|\s+(?P<step>{_STEP}))?\b"
+)
+_VERB_AFTER = re.compile(r"\s+(?:was|is|will|went|came)\b", re.IGNORECASE)
+
+
+def _occurrence(when: Callable[[int], date], m: re.Match[str], c: Context) -> date:
+    """The holiday's date the words point to (see the module docstring)."""
+    today, year = c.day.date(), c.anchor.year
+    if m["year"]:
+        return when(int(m["year"]))
+    rel = " ".join(m["rel"].lower().split()) if m["rel"] else ""
+    if rel == "this":
+        return when(year)
+    if m["step"]:
+        rel = "last" if m["step"].lower().startswith("before") else "next"
+    back = rel in ("last", "past", "this past") or (not rel and not c.future)
+    strictly = bool(rel)  # "last Christmas" said on Christmas Day is the year before; "on Christmas" is today
+
+    def fits(day: date) -> bool:
+        return (day < today if back else day > today) or (day == today and not strictly)
+
+    found = next(day for day in map(when, (year, year - 1) if back else (year, year + 1)) if fits(day))
+    return when(found.year + (-1 if back else 1)) if m["step"] else found
+
+
+def _saturday_near(day: datetime, side: str) -> datetime:
+    """The Saturday of the weekend strictly before or after ``day``, or (``side`` "") the weekend touching it."""
+    if side == "before":
+        return day - timedelta(days=(day.weekday() - SAT) % 7 or 7)
+    if side == "after":
+        return day + timedelta(days=(SAT - day.weekday()) % 7 or 7)
+    return day + timedelta(days=(-2, -3, 3, 2, 1, 0, -1)[day.weekday()])
+
+
+def _holiday(m: re.Match[str], c: Context) -> Span | None:
+    bare = not (m["prep"] or m["rel"] or m["year"] or m["near"] or m["step"])
+    if bare and not _VERB_AFTER.match(c.text, m.end()) and tw.since_before(c.text, m.start()) is None:
+        return None  # "a Christmas tree", "Thanksgiving dinner"; but "Halloween was fun", "since Easter"
+    key = next(key for key in HOLIDAYS if m[key])
+    found = _occurrence(HOLIDAYS[key][1], m, c)
+    day = c.day.replace(year=found.year, month=found.month, day=found.day)
+    part = m["part"].strip().lower() if m["part"] else ""
+    if m["near"]:
+        near, side = m["near"].lower(), m["side"].lower()
+        if near == "weekend":
+            saturday = _saturday_near(day, side)
+            return saturday, saturday + timedelta(days=2), G.WEEK
+        day += timedelta(days=1 if side == "after" else -1)
+        part = "night" if near == "night" else part
+    if part == "weekend":  # Memorial Day weekend: Saturday to Monday, the holiday included
+        saturday = _saturday_near(day, "")
+        return min(day, saturday), max(day + timedelta(days=1), saturday + timedelta(days=2)), G.WEEK
+    if part:
+        low, high = tw.PARTS[part]
+        return day + timedelta(hours=low), day + timedelta(hours=high), G.DAY
+    return day, day + timedelta(days=1), G.DAY
+
+
+RULES: tuple[tw.RuleEntry, ...] = ((_PATTERN, _holiday, _NEEDS),)
+
+
+def holiday_dates(year: int) -> dict[str, datetime]:
+    """Every known holiday of ``year`` at midnight (for tests and reports)."""
+    return {key: datetime.combine(when(year), datetime.min.time()) for key, (_, when) in HOLIDAYS.items()}
