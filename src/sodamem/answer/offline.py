@@ -4,7 +4,9 @@
   said 8 May 2023)``), else a time word resolved in the best turn, else the best turn's session date.
 * current-state questions (where someone lives or works, their job, diet, studies, relationship, where they come
   from, a favourite ...; matched by keywords to functional predicates): the active fact's value and what it replaced
-  (from ``Memory.history``); with a history cue ("used to", "before") the value it replaced.
+  (from ``Memory.history``); with a history cue ("used to", "before") the value it replaced. When the question's
+  subject is a relative ("Where does my brother live?"), the relative's facts: those of the person a relation fact
+  names ("my brother Tom") -- that relation fact is cited too -- or of the role itself ("user's brother").
 * otherwise: a short span of the best supported sentence (``answer/support.py`` ranks the sentences of the top
   hits, ``answer/spans.py`` cuts the span: the noun phrase after the matched verb, a number for "how many", a name
   for "who", a quoted title, "yes"/"no" for a yes/no question); several spans, comma-separated, when the question
@@ -23,7 +25,9 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.dates import human_day, human_span
+from sodamem.answer.relatives import relative_asked_about, relative_facts
 from sodamem.answer.spans import answer_span, asks_for_a_list, question_kind, question_stems, yes_or_no
 from sodamem.answer.state import state_predicates
 from sodamem.answer.support import (
@@ -146,9 +150,19 @@ class _Reader:
         wanted = state_predicates(self.question)
         if not wanted:
             return None
+        relative = relative_asked_about(self.question, USER_ROLE)
+        if relative is not None:
+            # "Where does my brother live?": the brother's facts (never the asker's own), cited with the relation
+            # fact that says who the brother is ("my brother Tom")
+            found = relative_facts(self.memory, self.user, relative, wanted)
+            return self._state_answer(found.facts, found.relations) if found.facts else None
         facts = self._facts_for(wanted)
         if not facts:
             return None
+        return self._state_answer(facts, [])
+
+    def _state_answer(self, facts: list[FactRecord], relations: list[FactRecord]) -> Answer | None:
+        """The active value among ``facts`` and what it replaced; ``relations`` are cited first."""
         hit_turns = {(h.session_id, h.turn_index) for h in self.hits}
         active = max(
             facts, key=lambda f: (any((s.session_id, s.turn_index) in hit_turns for s in f.sources), f.mentioned_at)
@@ -169,9 +183,14 @@ class _Reader:
             text = f"{value} (previously {_value(previous)})"
         else:
             text = value
-        cited = [active] + ([previous] if previous is not None else [])
-        citations = [_fact_citation(f, s) for f in cited for s in f.sources]
-        return self._answer(text, citations)
+        cited = [*relations, active] + ([previous] if previous is not None else [])
+        citations: dict[tuple[str, int, int, int], AnswerCitation] = {}
+        for fact in cited:
+            # a fact read through a pronoun ("He lives in Leeds") also cites the words naming who it is about
+            named = antecedent_citation(self.memory, self.user, fact)
+            for c in ([named] if named is not None else []) + [_fact_citation(fact, s) for s in fact.sources]:
+                citations.setdefault((c.session_id, c.turn_index, c.char_start, c.char_end), c)
+        return self._answer(text, list(citations.values()))
 
     def _short_answer(self, sentences: list[Sentence]) -> Answer:
         """The span of the best supported sentence that answers the question (the whole sentence in ``detail``);

@@ -49,9 +49,17 @@ STATE_KEYWORDS: dict[str, tuple[str, ...]] = {
 }
 
 
+# "What does Maya do?", "What does my aunt do for a living?": the question asks for an occupation
+_WHAT_DO = re.compile(
+    r"^\s*what\s+(?:does|do)\s+\S.*?\s+do(?:\s+for\s+(?:a\s+)?(?:living|work))?\s*\??\s*$", re.IGNORECASE
+)
+
+
 def state_predicates(question: str) -> tuple[str, ...]:
     """The predicates ``question``'s keywords point to, in the order they appear (a trailing "*" is a prefix)."""
     found: dict[str, None] = {}
+    if _WHAT_DO.match(question):
+        found.update(dict.fromkeys(("job", "works_at")))
     for word in (w.lower() for w in _WORD.findall(question)):
         for predicate in STATE_KEYWORDS.get(word, ()):
             found.setdefault(predicate)

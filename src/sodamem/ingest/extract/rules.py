@@ -4,11 +4,13 @@ Precision over recall. A fact needs a subject at the start of a clause -- "I", "
 (the speaker, companion Tom), "my sister" ("<speaker>'s sister"), "my sister Priya" / "Priya's fiancé Marcus" (the
 name), or a capitalised name -- then an aux chain ("'m not", "'ve been", "am going to") and one of the verb patterns
 of ``_RULES``; or, at the very start of a piece, a bare past-tense event ("Went to The Arch on Tuesday"). "he",
-"she", "they", "it" and "you" are never resolved: their statements give no fact. A capitalised word that the session
-never shows mid-sentence ("Change starts small") may be no name, so it only takes predicates that presuppose a
-person (likes, lives in, ...). The assistant's own turns give no facts (``skip_speakers``). Piece-wide rules add
-relations and aliases ("my sister Priya", "Tom (my partner)", "a dog named Rex"), self-introductions ("Hi! I'm Maya":
-alias user -> Maya), favourites, "my <attribute> is ...".
+"she", "they" and "his/her/their <relation>" stand for whom ``rules_coref`` resolves them to from the speaker's
+previous words ("My brother Tom came over. He lives in Leeds": Tom lives in Leeds); unresolved ones, and "it" and
+"you" always, give no fact. A capitalised word that the session never shows mid-sentence ("Change starts small") may
+be no name, so it only takes predicates that presuppose a person (likes, lives in, ...). The assistant's own turns
+give no facts (``skip_speakers``). Piece-wide rules add relations and aliases ("my sister Priya", "Tom (my
+partner)", "a dog named Rex", "his wife Anna"), self-introductions ("Hi! I'm Maya": alias user -> Maya), favourites,
+"my <attribute> is ...".
 
 Decisions: the object is cut at a clause boundary and before a time expression (found with
 :func:`sodamem.ingest.timeparse.find_times`, so the words handed on are words the resolver reads); "my"/"our" in an
@@ -22,10 +24,11 @@ are ``plans_to`` with the verb phrase as object. "if/would/could/might/can/'d" m
 
 Layout: this module holds the extractor, the walk over a piece (subjects, aux chains) and the rule tables. The rules
 after a subject are in ``rules_states``, ``rules_preferences``, ``rules_events`` and ``rules_plans``; rules over a
-whole piece in ``rules_piece_wide``; clauses, objects and names in ``rules_clause``, modality and the normalised
-statement in ``rules_modality``, and facts and aliases are emitted in ``rules_emit``. The regular expressions and
-word lists are in ``rules_patterns`` (verb and piece patterns), ``rules_syntax`` (aux chain, clause starts and ends,
-subjects, objects) and ``rules_vocabulary`` (names, relations, values).
+whole piece in ``rules_piece_wide``; pronouns in ``rules_coref`` (with the gender words of ``rules_gender``);
+clauses, objects and names in ``rules_clause``, modality and the normalised statement in ``rules_modality``, and
+facts and aliases are emitted in ``rules_emit``. The regular expressions and word lists are in ``rules_patterns``
+(verb and piece patterns), ``rules_syntax`` (aux chain, clause starts and ends, subjects, objects) and
+``rules_vocabulary`` (names, relations, values).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from sodamem.ingest.extract import rules_syntax as rs
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.base import Extraction, SessionView
 from sodamem.ingest.extract.rules_clause import Handler, _Clause, _is_name, _person, _Piece, _Subject
+from sodamem.ingest.extract.rules_coref import NO_FACT_SPEAKERS, resolve_pronouns
 from sodamem.ingest.extract.rules_events import _event, _go, _move, _offered, _simple_event, _took_me, _trip
 from sodamem.ingest.extract.rules_piece_wide import _attributes, _favourites, _first_day, _relations, _self_name, _taste
 from sodamem.ingest.extract.rules_plans import _generic_plan
@@ -60,7 +64,7 @@ from sodamem.ingest.timeparse import find_times
 class RulesExtractor:
     """The offline default extractor (``name == "rules"``)."""
 
-    def __init__(self, *, skip_speakers: tuple[str, ...] = ("assistant", "system")) -> None:
+    def __init__(self, *, skip_speakers: tuple[str, ...] = NO_FACT_SPEAKERS) -> None:
         self._skip = frozenset(s.lower() for s in skip_speakers)
 
     @property
@@ -82,6 +86,8 @@ class RulesExtractor:
     def extract_turns(self, session: SessionView, turn_indexes: Sequence[int]) -> Extraction:
         out = Extraction()
         names = _known_names(session)
+        upto = max(turn_indexes, default=-1) + 1
+        antecedents = resolve_pronouns(session, upto, skip_speakers=self._skip)
         for index in turn_indexes:
             turn = session.turns[index]
             if turn.speaker.lower() in self._skip:
@@ -90,7 +96,9 @@ class RulesExtractor:
                 times = [
                     (t.char_start, t.char_end, t.spec.expression) for t in find_times(piece.text, session.timestamp)
                 ]
-                p = _Piece(turn, piece, turn.speaker, times, bool(rs.QUESTION_END.search(piece.text)), out, names)
+                question = bool(rs.QUESTION_END.search(piece.text))
+                pronouns = {at: a.entity for at, a in antecedents.get((index, piece.index), {}).items()}
+                p = _Piece(turn, piece, turn.speaker, times, question, out, names, antecedents=pronouns)
                 _extract_piece(p)
         return out
 
@@ -132,6 +140,8 @@ def _subject(p: _Piece, m: re.Match[str]) -> _Subject | None:
         return _Subject(speaker, m.start(), m.end(), companions)
     if not (rs.CLAUSE_START_BEFORE.search(before) or _time_ends(p, m.start())):
         return None
+    if m["pro"] or m["pposs"]:
+        return _pronoun_subject(p, m)
     if m["my"]:
         rel = " ".join(m["rel"].lower().split())
         name = m["relname"]
@@ -153,6 +163,21 @@ def _subject(p: _Piece, m: re.Match[str]) -> _Subject | None:
     if not _is_name(name):
         return None
     return _Subject(name, m.start(), m.end(), third=True, tentative=len(name.split()) == 1 and name not in p.names)
+
+
+def _pronoun_subject(p: _Piece, m: re.Match[str]) -> _Subject | None:
+    """ "He"/"she"/"they" as their antecedent; "his sister (Anna)" as Anna or "<antecedent>'s sister"."""
+    antecedent = p.antecedents.get(m.start())
+    if antecedent is None:
+        return None
+    if m["pro"]:
+        return _Subject(antecedent, m.start(), m.end(), third=m["pro"].lower() != "they")
+    rel = " ".join(m["pprel"].lower().split())
+    name = m["ppname"]
+    if name and _is_name(name):
+        return _Subject(name, m.start(), m.end(), third=True)
+    end = m.start("ppname") if name else m.end()
+    return _Subject(f"{antecedent}'s {rel}", m.start(), end, third=rel in rv.REL_SINGLE)
 
 
 def _time_ends(p: _Piece, pos: int) -> bool:

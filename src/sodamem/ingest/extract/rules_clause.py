@@ -6,7 +6,7 @@ its mood and its object; which capitalised words are names, and how a mention be
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from sodamem.ingest.extract import rules_syntax as rs
@@ -35,6 +35,8 @@ class _Piece:
     out: Extraction
     names: frozenset[str]
     seen: set[tuple[object, ...]] = field(default_factory=set)
+    # offset of a resolved "he"/"she"/"they"/"his"/"her"/"their" in the piece's text -> the entity it stands for
+    antecedents: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,6 +145,9 @@ NAME_PAREN_REL = re.compile(rf"(?P<name>{NAME})\s+\((?:[Mm]y|[Oo]ur)\s+{REL_MOD}
 POSS_REL_NAMED = re.compile(
     rf"(?<![\w'’])(?P<owner>{NAME})['’]s\s+{REL_MOD}(?P<rel>{REL_ONE}),?\s+(?P<name>{NAME})(?![\w])"
 )
+PRONOUN_REL_NAMED = re.compile(
+    rf"\b(?:[Hh]is|[Hh]er|[Tt]heir)\s+{REL_MOD}(?P<rel>{REL_ONE}),?\s+(?P<name>{NAME})(?![\w])"
+)
 REL_IS_NAMED = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})(?:['’]s\s+name\s+is|(?:\s+is|['’]s)\s+(?:called|named))\s+"
     rf"(?P<name>{NAME})(?![\w])"

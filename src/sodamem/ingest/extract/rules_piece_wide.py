@@ -1,6 +1,6 @@
 """Rules over a whole piece, with no subject needed: relations and aliases ("my sister Priya", "Tom (my partner)",
-"a dog named Rex"), self-introductions ("Hi! I'm Maya"), favourites, "my <attribute> is ...", tastes ("the spicier
-the better") and a first or last day at work.
+"his wife Anna" once "his" is resolved, "a dog named Rex"), self-introductions ("Hi! I'm Maya"), favourites,
+"my <attribute> is ...", tastes ("the spicier the better") and a first or last day at work.
 """
 
 from __future__ import annotations
@@ -27,6 +27,10 @@ def _relations(p: _Piece) -> None:
     for m in rp.POSS_REL_NAMED.finditer(text):
         if _is_name(m["name"]) and _is_name(m["owner"]):
             _relation(p, m["owner"], m["rel"], m["name"], m.start(), m.end())
+    for m in rp.PRONOUN_REL_NAMED.finditer(text):
+        owner = p.antecedents.get(m.start())
+        if owner is not None and _is_name(m["name"]):
+            _relation(p, owner, m["rel"], m["name"], m.start(), m.end())
 
 
 def _self_name(p: _Piece) -> None:

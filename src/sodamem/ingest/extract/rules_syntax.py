@@ -205,6 +205,9 @@ SUBJECT = re.compile(
     rf"|(?P<my>\b[Mm]y\s+{REL_MOD}(?P<rel>{REL})(?![\w'’])(?:,?\s+(?P<relname>{NAME})(?![\w]),?)?)"
     rf"|(?P<poss>\b(?P<owner>{NAME})['’]s\s+{REL_MOD}(?P<prel>{REL_ONE})(?![\w'’])"
     rf"(?:,?\s+(?P<pname>{NAME})(?![\w]))?)"
+    r"|(?P<pro>\b(?:[Hh]e|[Ss]he|[Tt]hey))(?![\w])"
+    rf"|(?P<pposs>\b(?:[Hh]is|[Hh]er|[Tt]heir)\s+{REL_MOD}(?P<pprel>{REL})(?![\w'’])"
+    rf"(?:,?\s+(?P<ppname>{NAME})(?![\w]),?)?)"
     rf"|(?P<name>\b{NAME})(?![\w])"
 )
 PRO_DROP = re.compile(

@@ -1,0 +1,69 @@
+"""Questions about someone's relative ("Where does my brother live?", "What does Maya's aunt do?"): who that is.
+
+The relative is the question's subject when it follows the question's auxiliary ("does my brother", "is Maya's
+sister"). It is found in memory two ways, both kept: the relation facts of its owner ("my brother Tom came over":
+the user's ``brother`` is Tom, and Tom's facts count, the relation fact cited beside them), and the role entity
+itself ("my sister moved to Paris": the subject "user's sister").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sodamem.ingest.entities import entity_key
+from sodamem.ingest.extract.rules_vocabulary import NAME, REL, REL_MOD, snake
+from sodamem.memory import Memory
+from sodamem.records import FactRecord
+
+_RELATIVE = re.compile(
+    rf"\b(?i:does|did|do|is|was|are|were|has|had)\s+(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+"
+    rf"{REL_MOD}(?P<rel>{REL})(?![\w'’])"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Relative:
+    owner: str  # the asker for "my", else the name before "'s"
+    relation: str  # "brother", "best friend"
+
+
+@dataclass(frozen=True, slots=True)
+class RelativeFacts:
+    """A relative's facts that fit, and the relation facts that say who the relative is (cited with them)."""
+
+    facts: list[FactRecord]
+    relations: list[FactRecord]
+
+
+def relative_asked_about(question: str, asker: str) -> Relative | None:
+    """``"Where does my brother live?"`` -> ``Relative(asker, "brother")``; None when no relative is the subject."""
+    m = _RELATIVE.search(question)
+    if m is None:
+        return None
+    owner = asker if m["my"] else m["owner"]
+    return Relative(owner, " ".join(m["rel"].lower().split()))
+
+
+def relative_facts(memory: Memory, user: str, relative: Relative, predicates: tuple[str, ...]) -> RelativeFacts:
+    """The relative's active, positive facts with one of ``predicates`` (a trailing "*" is a prefix), when they are
+    all about one person; with the relation facts naming that person."""
+    owned = memory.facts(status="active", subject=relative.owner, user=user)
+    relations = [
+        f for f in owned if f.kind == "relation" and f.predicate == snake(relative.relation) and f.object and f.polarity
+    ]
+    subjects = [*dict.fromkeys(f.object for f in relations if f.object), f"{relative.owner}'s {relative.relation}"]
+    found: dict[int, FactRecord] = {}
+    for subject in subjects:
+        for fact in memory.facts(status="active", subject=subject, user=user):
+            if _fits(fact, predicates) and fact.polarity and fact.sources:
+                found.setdefault(fact.id, fact)
+    facts = list(found.values())
+    if len({entity_key(f.subject) for f in facts}) != 1:
+        return RelativeFacts([], [])
+    who = entity_key(facts[0].subject)
+    return RelativeFacts(facts, [r for r in relations if r.object and entity_key(r.object) == who])
+
+
+def _fits(fact: FactRecord, predicates: tuple[str, ...]) -> bool:
+    return any(fact.predicate.startswith(p[:-1]) if p.endswith("*") else fact.predicate == p for p in predicates)
