@@ -64,7 +64,7 @@ def by_turn(memory: Memory, hits: Sequence[Hit]) -> dict[str, Hit]:
 
 
 def from_priya(memory: Memory, settings: GraphSettings | None = None) -> list[Hit]:
-    return graph_hits(memory.store.conn, "default", entity_pks=[entity(memory, "Priya")], settings=settings)
+    return graph_hits(memory.store, "default", entity_pks=[entity(memory, "Priya")], settings=settings)
 
 
 def test_entity_reaches_its_turns_and_not_unrelated_ones(memory: Memory) -> None:
@@ -121,16 +121,16 @@ def test_link_weights_and_fan_out(memory: Memory) -> None:
 def test_head_facts_and_slot_links(memory: Memory) -> None:
     leeds = fact(memory, "Priya lives in Leeds")
     london = fact(memory, "Priya lives in London")
-    facts = walk_facts(memory.store.conn, "default", entity_pks=[], fact_pks=[(leeds, 8.0)])
+    facts = walk_facts(memory.store, "default", entity_pks=[], fact_pks=[(leeds, 8.0)])
     assert (facts[0].fact_pk, facts[0].score, facts[0].hop) == (leeds, 1.0, 0)  # scores normalised to the best
     older = next(f for f in facts if f.fact_pk == london)
     assert older.hop == 1 and older.status == "superseded" and "SUPERSEDES" in older.via
     # SUPERSEDES 0.8 * decay 0.5 * superseded 0.5, plus the bridge through Priya (5 facts): 1/2 * 0.5 * 0.5.
     assert older.score == pytest.approx(0.2 + 0.125)
-    hits = facts_to_turns(memory.store.conn, "default", facts)
+    hits = facts_to_turns(memory.store, "default", facts)
     assert turn_ids(memory, hits)[0] == "s2:0"
     assert hits[0].via == ("fact:" + str(leeds), "hop:0")
-    lower = walk_facts(memory.store.conn, "default", entity_pks=[], fact_pks=[(leeds, 8.0), (london, 2.0)])
+    lower = walk_facts(memory.store, "default", entity_pks=[], fact_pks=[(leeds, 8.0), (london, 2.0)])
     assert {f.fact_pk: f.score for f in lower}[london] == pytest.approx(0.25 * 0.5)  # its own head score, halved
 
 
@@ -139,7 +139,7 @@ def test_neighbor_links_are_walked_both_ways(memory: Memory) -> None:
     spicy = fact(memory, "Sam dislikes spicy food")
     with memory.store.transaction() as c:
         link_neighbors(c, "default", [(spicy, luna)])
-    facts = walk_facts(memory.store.conn, "default", entity_pks=[], fact_pks=[(luna, 1.0)], settings=GraphSettings())
+    facts = walk_facts(memory.store, "default", entity_pks=[], fact_pks=[(luna, 1.0)], settings=GraphSettings())
     reached = {f.fact_pk: f for f in facts}
     assert reached[spicy].hop == 1 and reached[spicy].via[-2:] == ("NEIGHBOR", f"fact:{spicy}")
     assert reached[spicy].score == pytest.approx(0.6 * 0.5)
@@ -157,18 +157,18 @@ def test_invalid_facts_are_never_walked(memory: Memory) -> None:
 
 def test_scoped_by_user(memory: Memory) -> None:
     theirs = entity(memory, "Priya", user="other")
-    assert graph_hits(memory.store.conn, "default", entity_pks=[]) == []
-    assert graph_hits(memory.store.conn, "default", entity_pks=[10_000]) == []
-    assert graph_hits(memory.store.conn, "default", entity_pks=[theirs]) == []
+    assert graph_hits(memory.store, "default", entity_pks=[]) == []
+    assert graph_hits(memory.store, "default", entity_pks=[10_000]) == []
+    assert graph_hits(memory.store, "default", entity_pks=[theirs]) == []
     other_fact = fact(memory, "Priya lives in Paris", user="other")
-    assert walk_facts(memory.store.conn, "default", entity_pks=[], fact_pks=[(other_fact, 1.0)]) == []
-    hits = graph_hits(memory.store.conn, "other", entity_pks=[theirs, entity(memory, "Priya")])
+    assert walk_facts(memory.store, "default", entity_pks=[], fact_pks=[(other_fact, 1.0)]) == []
+    hits = graph_hits(memory.store, "other", entity_pks=[theirs, entity(memory, "Priya")])
     assert turn_ids(memory, hits, user="other") == ["o1:0"]
 
 
 def test_two_head_entities_add_up(memory: Memory) -> None:
     heads = [entity(memory, "Priya"), entity(memory, "Leeds")]
-    hits = by_turn(memory, graph_hits(memory.store.conn, "default", entity_pks=heads, settings=GraphSettings()))
+    hits = by_turn(memory, graph_hits(memory.store, "default", entity_pks=heads, settings=GraphSettings()))
     assert hits["s2:0"].score == pytest.approx(2.0)  # its facts name both heads
     assert hits["s3:0"].score == pytest.approx(1.0) and hits["s3:0"].hop == 0
 
@@ -178,7 +178,7 @@ def test_work_is_bounded(memory: Memory) -> None:
     statements: list[str] = []
     memory.store.conn.set_trace_callback(statements.append)
     try:
-        graph_hits(memory.store.conn, "default", entity_pks=[priya], settings=GraphSettings(max_hops=2))
+        graph_hits(memory.store, "default", entity_pks=[priya], settings=GraphSettings(max_hops=2))
     finally:
         memory.store.conn.set_trace_callback(None)
     # Head names, degrees, facts; per hop: two link reads, mentions, degrees, bridge names, bridge facts; landing.

@@ -294,7 +294,7 @@ class Memory:
         owner = user or self.user
         with self.store.snapshot():
             hits = self.search(query, k=k, user=owner, now=now, preset=preset)
-            items = evidence_items(self.store.conn, owner, hits)
+            items = evidence_items(self.store, owner, hits)
         return build_pack(items, budget_tokens, count_tokens)
 
     # -- lookups ---------------------------------------------------------------------------------------------

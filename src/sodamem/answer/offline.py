@@ -40,7 +40,6 @@ from sodamem.answer.support import (
 )
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.bench.metrics import count_tokens
-from sodamem.ingest.entities import entity_key
 from sodamem.memory import Memory
 from sodamem.porter import stem
 from sodamem.records import FactRecord, FactSource, SearchHit
@@ -48,7 +47,6 @@ from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.fts_query import STOPWORDS
 from sodamem.retrieve.pack import EvidenceItem, ResolvedTime, build_pack
 from sodamem.retrieve.query import QueryAnalysis, analyze_query
-from sodamem.store.facts import entity_pks_by_key
 
 __all__ = ["answer_offline", "human_day", "human_span"]
 
@@ -81,7 +79,7 @@ def answer_offline(
     # and assistant turns); where no speaker is called that (LoCoMo's named people), nothing changes.
     analysis = analyze_query(question, asked, memory.store.conn, owner, asker=USER_ROLE)
     hits = memory.search(question, k=40, user=owner, now=asked)
-    ranked = evidence_items(memory.store.conn, owner, hits)
+    ranked = evidence_items(memory.store, owner, hits)
     pack = build_pack(ranked, budget_tokens, count_tokens)
     kept = set(pack.ids)
     reader = _Reader(memory, owner, question, analysis, hits, [i for i in ranked if i.id in kept], pack.used_tokens)
@@ -234,10 +232,9 @@ class _Reader:
     def _speaker_alias_stems(self, speakers: set[str]) -> set[str]:
         """The question's words naming an entity that one of the speakers is ("Maya" when the speaker "user" said
         "I'm Maya"): every turn of that speaker is about them, so the name does not tell sentences apart."""
-        keys = sorted({entity_key(s) for s in speakers} - {""})
-        if not keys or not self.analysis.entities:
+        if not self.analysis.entities:
             return set()
-        speaker_entities = set(entity_pks_by_key(self.memory.store.conn, self.user, keys).values())
+        speaker_entities = set(self.memory.store.speaker_entities(self.user, speakers).values())
         return {w for m in self.analysis.entities if m.entity_pk in speaker_entities for w in question_stems(m.matched)}
 
     def _content_stems(self) -> set[str]:

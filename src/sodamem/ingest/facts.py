@@ -17,8 +17,8 @@ from sodamem.ingest.grounding import GroundedSpan, ground
 from sodamem.ingest.supersede import order_key, slot_of
 from sodamem.ingest.timeparse import resolve_time
 from sodamem.model import MessagePiece, Modality, Session, TimeSpec
-from sodamem.store.facts import FactRow, add_alias, entity_name, entity_pk, insert_fact, reslot, resolve_slots
-from sodamem.store.sqlite import text_hash
+from sodamem.store.facts import FactRow, add_alias, canonical_name, insert_fact, reslot, resolve_slots
+from sodamem.store.hashes import text_hash
 
 MAX_OBJECT_WORDS_AS_ENTITY = 6
 
@@ -101,7 +101,7 @@ def _row(
     fact: PreparedFact,
 ) -> FactRow:
     c = fact.candidate
-    subject = _canonical(conn, user, c.subject)
+    subject = canonical_name(conn, user, c.subject)
     value = value_key(c.object)
     valid_from = fact.valid_from.isoformat()
     roles = [("subject", c.subject)]
@@ -132,10 +132,6 @@ def _row(
         roles=tuple(dict.fromkeys(roles)),
         embed_hash=text_hash(text),
     )
-
-
-def _canonical(conn: sqlite3.Connection, user: str, name: str) -> str:
-    return entity_name(conn, entity_pk(conn, user, name))
 
 
 def _default_text(c: CandidateFact) -> str:

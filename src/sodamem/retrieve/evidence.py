@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
 from sodamem.records import SearchHit
 from sodamem.retrieve.pack import EvidenceItem
-from sodamem.store.fact_queries import facts_of_turn, session_timestamp
+from sodamem.store.protocol import EvidenceReads
 
 
-def evidence_items(conn: sqlite3.Connection, user: str, hits: Sequence[SearchHit]) -> list[EvidenceItem]:
+def evidence_items(store: EvidenceReads, user: str, hits: Sequence[SearchHit]) -> list[EvidenceItem]:
     items: list[EvidenceItem] = []
     for hit in hits:
-        said_at = session_timestamp(conn, user, hit.session_id)
+        said_at = store.session_timestamp(user, hit.session_id)
         items.append(
             EvidenceItem(
                 id=f"E{len(items) + 1}",
@@ -31,7 +30,7 @@ def evidence_items(conn: sqlite3.Connection, user: str, hits: Sequence[SearchHit
                 tunnels=hit.tunnels,
             )
         )
-        for fact in facts_of_turn(conn, user, hit.session_id, hit.turn_index):
+        for fact in store.facts_of_turn(user, hit.session_id, hit.turn_index):
             items.append(
                 EvidenceItem(
                     id=f"E{len(items) + 1}",

@@ -14,13 +14,11 @@ ranking whole, other questions below their first few turns.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sodamem.embed.base import Vectors
-from sodamem.ingest.entities import entity_key
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import DensitySettings, FusedUnit, fuse_density, preset, ranked
 from sodamem.retrieve.disclosure import disclosure_bonus
@@ -34,8 +32,7 @@ from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.retrieve.turn_lookup import TurnLookup
-from sodamem.store import fts
-from sodamem.store.facts import entity_pks_by_key
+from sodamem.store.protocol import MemoryStore
 from sodamem.store.sqlite import SQLiteStore
 from sodamem.store.vectors import VectorIndex
 
@@ -189,12 +186,12 @@ def fused_rank(
     turns: TurnLookup | None = None,
 ) -> FusedRanking:
     """The first ``k`` turns for ``query``. ``turns``: a lookup kept across searches while the store is unchanged
-    (a fresh one otherwise)."""
-    conn = store.conn
-    analysis = analyze_query(query, now, conn, user)
+    (a fresh one otherwise). ``store``: a ``SQLiteStore`` while query analysis, the turn lookup and the lexical and
+    dense tunnels still take one; what this module asks itself is in ``MemoryStore``."""
+    analysis = analyze_query(query, now, store.conn, user)
     # The speakers the question names by an alias ("Maya" for "user"), looked up once for both passes.
     speakers = store.speakers(user)
-    by_alias = _speaker_entities(conn, user, speakers, analysis)
+    by_alias = _speaker_entities(store, user, speakers, analysis)
     names = _speaker_name_words(query, speakers, by_alias)
     match = to_match_query(query, drop=names)
     n = max(settings.candidates, k)
@@ -212,14 +209,14 @@ def fused_rank(
             rankings["dense_piece"] = dense_pieces_by_turn(store, index, user, query_vector, n)
     allowed = _allowed_statuses(settings, analysis)
     fact_scores = (
-        _fact_hits(conn, index, query_vector, user, match, n, allowed) if "fact" in on or "graph" in on else []
+        _fact_hits(store, index, query_vector, user, match, n, allowed) if "fact" in on or "graph" in on else []
     )
     if "fact" in on:
-        rankings["fact"] = _facts_to_turns(conn, fact_scores)
+        rankings["fact"] = _facts_to_turns(store, user, fact_scores)
     if "graph" in on and (analysis.entities or fact_scores):
         graph = replace(settings.graph, statuses=allowed, superseded_factor=1.0 if analysis.history_intent else 0.5)
         hits = graph_hits(
-            conn,
+            store,
             user,
             entity_pks=[e.entity_pk for e in analysis.entities],
             fact_pks=fact_scores[: settings.graph_heads],
@@ -230,7 +227,7 @@ def fused_rank(
         fused = reciprocal_rank_fusion([[u for u, _ in r] for r in rankings.values()])
         units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
     else:
-        lookup = turns or TurnLookup(conn)  # what both fusion passes ask about their candidate turns
+        lookup = turns or TurnLookup(store.conn)  # what both fusion passes ask about their candidate turns
         aliased = {s for s, _ in by_alias}
         # Enough units for the answer, the feedback's first turns and the kept head.
         limit = max(k, settings.feedback_turns, settings.feedback_head)
@@ -291,7 +288,7 @@ def _keep_head(first: list[FusedUnit], second: list[FusedUnit], head: int) -> li
 
 
 def _feedback_query(
-    store: SQLiteStore,
+    store: MemoryStore,
     user: str,
     units: Sequence[FusedUnit],
     query: str,
@@ -299,16 +296,10 @@ def _feedback_query(
     settings: FusedSettings,
 ) -> str | None:
     """The question's words and the best words of its first evidence (feedback.py), as an FTS5 query."""
-    marks = ",".join("?" * len(units))
-    rows = {
-        int(r[0]): (str(r[1]), r[2], str(r[3]))
-        for r in store.conn.execute(
-            f"SELECT id, text, caption, speaker FROM turns WHERE id IN ({marks})", [u.unit for u in units]
-        )
-    }
+    rows = store.turn_texts(user, [u.unit for u in units])
     best = units[0].mass
-    feedback = [(f"{rows[u.unit][0]} {rows[u.unit][1] or ''}", u.mass / best) for u in units if u.unit in rows]
-    skip = {*query_terms(query), *(w for _, _, speaker in rows.values() for w in query_terms(speaker))}
+    feedback = [(f"{rows[u.unit].text} {rows[u.unit].caption or ''}", u.mass / best) for u in units if u.unit in rows]
+    skip = {*query_terms(query), *(w for row in rows.values() for w in query_terms(row.speaker))}
     counts, total = store.turn_term_counts(user, list(candidate_terms([text for text, _ in feedback], skip)))
     extra = expansion_terms(
         feedback, skip, counts, total, n_terms=settings.feedback_words, min_docs=settings.feedback_min_turns
@@ -323,7 +314,7 @@ def _allowed_statuses(settings: FusedSettings, analysis: QueryAnalysis) -> tuple
 
 
 def _fact_hits(
-    conn: sqlite3.Connection,
+    store: MemoryStore,
     index: VectorIndex | None,
     vector: Vectors | None,
     user: str,
@@ -332,36 +323,22 @@ def _fact_hits(
     allowed: Sequence[str],
 ) -> list[tuple[int, float]]:
     """Facts matching the question (BM25 and dense, fused by RRF), gated by status."""
-    marks = ",".join("?" * len(allowed))
     lexical: list[int] = []
     if match is not None:
-        lexical = [pk for pk, _ in fts.ranked(conn, "facts", user, match, n, f" AND t.status IN ({marks})", allowed)]
+        lexical = [row.rowid for row in store.search_facts(user, match, n, allowed)]
     dense: list[int] = []
     if index is not None and vector is not None:
         candidates = [pk for pk, _ in index.search(user, "facts", vector, n * 2)]
         if candidates:
-            ok = {
-                int(r[0])
-                for r in conn.execute(
-                    f"SELECT id FROM facts WHERE id IN ({','.join('?' * len(candidates))}) AND status IN ({marks})",
-                    (*candidates, *allowed),
-                )
-            }
+            ok = store.fact_statuses(user, candidates, allowed)
             dense = [pk for pk in candidates if pk in ok][:n]
     return reciprocal_rank_fusion([lexical, dense])[:n]
 
 
-def _facts_to_turns(conn: sqlite3.Connection, facts: list[tuple[int, float]]) -> list[tuple[int, float]]:
+def _facts_to_turns(store: MemoryStore, user: str, facts: list[tuple[int, float]]) -> list[tuple[int, float]]:
     if not facts:
         return []
-    marks = ",".join("?" * len(facts))
-    turn_of: dict[int, int] = {}
-    for fact_pk, turn_pk in conn.execute(
-        f"SELECT fs.fact_pk, p.turn_pk FROM fact_sources fs JOIN pieces p ON p.id = fs.piece_pk"
-        f" WHERE fs.fact_pk IN ({marks})",
-        [pk for pk, _ in facts],
-    ):
-        turn_of.setdefault(int(fact_pk), int(turn_pk))
+    turn_of = store.source_turns(user, [pk for pk, _ in facts])
     return [(turn_of[pk], score) for pk, score in facts if pk in turn_of]
 
 
@@ -383,18 +360,16 @@ def _temporal_bonus(
 
 
 def _speaker_entities(
-    conn: sqlite3.Connection, user: str, speakers: Iterable[str], analysis: QueryAnalysis
+    store: MemoryStore, user: str, speakers: Iterable[str], analysis: QueryAnalysis
 ) -> list[tuple[str, EntityMatch]]:
     """The speakers the question names by what they are known as, with the question's words for them: "Maya"
     names the speaker "user" once the user has said "I'm Maya" (the speaker's name is an alias of the entity the
     question matched)."""
     matched = {e.entity_pk: e for e in analysis.entities if e.exact}
-    keys = {entity_key(s): s for s in speakers} if matched else {}
-    keys.pop("", None)
-    if not keys:
+    if not matched:
         return []
-    found = entity_pks_by_key(conn, user, keys)
-    return [(keys[key], matched[pk]) for key, pk in found.items() if pk in matched]
+    found = store.speaker_entities(user, speakers)
+    return [(speaker, matched[pk]) for speaker, pk in found.items() if pk in matched]
 
 
 def _speaker_name_words(query: str, speakers: frozenset[str], by_alias: Sequence[tuple[str, EntityMatch]]) -> set[str]:

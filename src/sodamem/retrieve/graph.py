@@ -18,21 +18,19 @@ best fact's score times ``weight[DERIVED_FROM]``. Invalid facts are never traver
 Bounded work: at most ``fan_out`` facts per entity (active first, then the most recently mentioned); bridges only
 through entities of degree 2..``max_bridge_degree`` (speakers and other hubs are skipped), the ``max_bridges``
 strongest per hop; the ``frontier`` best facts of a hop expanded; the ``max_facts`` best facts landed. About
-3 + 6 * max_hops + 1 statements, each scoped by user.
+3 + 6 * max_hops + 1 statements, each scoped by user, all asked of the store (``GraphReads``,
+``store/graph_reads.py``).
 """
 
 from __future__ import annotations
 
 import math
-import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from sodamem.model import LinkType
-from sodamem.store.sqlite import chunked
-
-_SLOT_TYPES = (LinkType.SUPERSEDES.value, LinkType.CONTRADICTS.value, LinkType.UPDATES.value)
+from sodamem.store.protocol import GraphReads
 
 DEFAULT_LINK_WEIGHTS: Mapping[str, float] = MappingProxyType(
     {
@@ -105,7 +103,7 @@ class _Node:
 
 
 def graph_hits(
-    conn: sqlite3.Connection,
+    store: GraphReads,
     user: str,
     *,
     entity_pks: Sequence[int],
@@ -115,12 +113,12 @@ def graph_hits(
     """Turns reached from the heads, best first (ties: lower hop, then lower turn id)."""
     settings = settings or GraphSettings()
     return facts_to_turns(
-        conn, user, walk_facts(conn, user, entity_pks=entity_pks, fact_pks=fact_pks, settings=settings), settings
+        store, user, walk_facts(store, user, entity_pks=entity_pks, fact_pks=fact_pks, settings=settings), settings
     )
 
 
 def walk_facts(
-    conn: sqlite3.Connection,
+    store: GraphReads,
     user: str,
     *,
     entity_pks: Sequence[int],
@@ -129,18 +127,18 @@ def walk_facts(
 ) -> list[FactHit]:
     """Facts reached from the heads within ``max_hops``, best first, at most ``max_facts``."""
     settings = settings or GraphSettings()
-    names = _entity_names(conn, user, entity_pks)
+    names = store.entity_names(user, entity_pks)
     layer: dict[int, _Node] = {}
     given: dict[int, float] = {}
     for pk, score in fact_pks:
         given[pk] = max(score, given.get(pk, score))
     top = max(given.values(), default=0.0)
-    for pk, status in _fact_statuses(conn, user, list(given), settings.statuses).items():
+    for pk, status in store.fact_statuses(user, list(given), settings.statuses).items():
         score = given[pk] / top if top > 0 else 1.0
         _offer(layer, pk, status, score * _status_factor(status, settings), ())
     mention = settings.weight(LinkType.MENTIONS.value)
-    degrees = _degrees(conn, user, list(names), settings.statuses)
-    for entity, facts in _entity_facts(conn, user, list(names), settings):
+    degrees = store.mention_counts(user, list(names), settings.statuses)
+    for entity, facts in store.facts_mentioning(user, list(names), settings.statuses, settings.fan_out).items():
         hub = math.sqrt(min(1.0, settings.fan_out / degrees[entity]))
         for pk, status in facts:
             via = (f"entity:{names[entity]}",)
@@ -148,7 +146,7 @@ def walk_facts(
     found: dict[int, tuple[int, _Node]] = {pk: (0, node) for pk, node in layer.items()}
     for hop in range(1, settings.max_hops + 1):
         frontier = sorted(layer.items(), key=lambda item: (-item[1].score, item[0]))[: settings.frontier]
-        layer = _expand(conn, user, dict(frontier), set(found), settings)
+        layer = _expand(store, user, dict(frontier), set(found), settings)
         if not layer:
             break
         found.update({pk: (hop, node) for pk, node in layer.items()})
@@ -160,7 +158,7 @@ def walk_facts(
 
 
 def facts_to_turns(
-    conn: sqlite3.Connection, user: str, facts: Sequence[FactHit], settings: GraphSettings | None = None
+    store: GraphReads, user: str, facts: Sequence[FactHit], settings: GraphSettings | None = None
 ) -> list[Hit]:
     """Land facts on the turns they are DERIVED_FROM; a turn keeps its best fact (ties: lower hop)."""
     settings = settings or GraphSettings()
@@ -169,17 +167,10 @@ def facts_to_turns(
         return []
     by_fact = {hit.fact_pk: hit for hit in facts}
     best: dict[int, FactHit] = {}
-    for chunk in chunked(list(by_fact)):
-        rows = conn.execute(
-            "SELECT DISTINCT l.src_id, p.turn_pk FROM links l JOIN pieces p ON p.id = l.dst_id AND p.user = l.user"
-            f" WHERE l.user = ? AND l.type = ? AND l.src_kind = 'fact' AND l.dst_kind = 'piece'"
-            f" AND l.src_id IN ({_marks(chunk)})",
-            (user, LinkType.DERIVED_FROM.value, *chunk),
-        )
-        for fact_pk, turn_pk in rows:
-            hit, held = by_fact[int(fact_pk)], best.get(int(turn_pk))
-            if held is None or (-hit.score, hit.hop, hit.fact_pk) < (-held.score, held.hop, held.fact_pk):
-                best[int(turn_pk)] = hit
+    for fact_pk, turn_pk in store.derived_turns(user, list(by_fact)):
+        hit, held = by_fact[fact_pk], best.get(turn_pk)
+        if held is None or (-hit.score, hit.hop, hit.fact_pk) < (-held.score, held.hop, held.fact_pk):
+            best[turn_pk] = hit
     hits = [
         Hit(turn, hit.score * weight, (*hit.via, f"hop:{hit.hop}"), hit.hop, hit.fact_pk) for turn, hit in best.items()
     ]
@@ -187,12 +178,12 @@ def facts_to_turns(
 
 
 def _expand(
-    conn: sqlite3.Connection, user: str, frontier: dict[int, _Node], seen: set[int], settings: GraphSettings
+    store: GraphReads, user: str, frontier: dict[int, _Node], seen: set[int], settings: GraphSettings
 ) -> dict[int, _Node]:
     """One hop: the unseen facts one fact-to-fact step away from the frontier."""
     layer: dict[int, _Node] = {}
     decay = settings.hop_decay
-    for src, dst, link, status in _fact_links(conn, user, list(frontier), settings.statuses):
+    for src, dst, link, status in store.fact_links_from(user, list(frontier), settings.statuses):
         if dst in seen:
             continue
         parent = frontier[src]
@@ -200,17 +191,17 @@ def _expand(
         _offer(layer, dst, status, score, (*parent.via, f"fact:{src}", link))
     # Bridges: each entity once, from its best frontier fact; only the max_bridges strongest are crossed.
     parent_of: dict[int, int] = {}
-    for fact_pk, entity in _mentions(conn, user, list(frontier)):
+    for fact_pk, entity in store.entities_mentioned(user, list(frontier)):
         held = parent_of.get(entity)
         if held is None or (frontier[fact_pk].score, -fact_pk) > (frontier[held].score, -held):
             parent_of[entity] = fact_pk
-    degrees = _degrees(conn, user, list(parent_of), settings.statuses, settings.max_bridge_degree + 1)
+    degrees = store.mention_counts(user, list(parent_of), settings.statuses, settings.max_bridge_degree + 1)
     damp = {e: 1.0 / math.sqrt(d - 1) for e, d in degrees.items() if 2 <= d <= settings.max_bridge_degree}
     strength = {e: frontier[parent_of[e]].score * damp[e] for e in damp}
     chosen = sorted(strength, key=lambda e: (-strength[e], e))[: settings.max_bridges]
-    names = _entity_names(conn, user, chosen)
+    names = store.entity_names(user, chosen)
     mention = settings.weight(LinkType.MENTIONS.value)
-    for entity, facts in _entity_facts(conn, user, chosen, settings):
+    for entity, facts in store.facts_mentioning(user, chosen, settings.statuses, settings.fan_out).items():
         parent_pk = parent_of[entity]
         via = (*frontier[parent_pk].via, f"fact:{parent_pk}", f"via:{names[entity]}")
         for pk, status in facts:
@@ -231,100 +222,3 @@ def _offer(layer: dict[int, _Node], pk: int, status: str, score: float, via: tup
 
 def _status_factor(status: str, settings: GraphSettings) -> float:
     return settings.superseded_factor if status == "superseded" else 1.0
-
-
-def _entity_names(conn: sqlite3.Connection, user: str, entity_pks: Sequence[int]) -> dict[int, str]:
-    names: dict[int, str] = {}
-    for chunk in chunked(list(dict.fromkeys(entity_pks))):
-        rows = conn.execute(f"SELECT id, name FROM entities WHERE user = ? AND id IN ({_marks(chunk)})", (user, *chunk))
-        names.update({int(pk): str(name) for pk, name in rows})
-    return names
-
-
-def _fact_statuses(
-    conn: sqlite3.Connection, user: str, fact_pks: Sequence[int], statuses: Sequence[str]
-) -> dict[int, str]:
-    found: dict[int, str] = {}
-    for chunk in chunked(list(dict.fromkeys(fact_pks))):
-        rows = conn.execute(
-            f"SELECT id, status FROM facts WHERE user = ? AND id IN ({_marks(chunk)})"
-            f" AND status IN ({_marks(statuses)})",
-            (user, *chunk, *statuses),
-        )
-        found.update({int(pk): str(status) for pk, status in rows})
-    return found
-
-
-def _degrees(
-    conn: sqlite3.Connection, user: str, entity_pks: Sequence[int], statuses: Sequence[str], cap: int = -1
-) -> dict[int, int]:
-    """How many traversable facts MENTION each entity, counting no further than ``cap`` (-1: no cap)."""
-    found: dict[int, int] = {}
-    for chunk in chunked(sorted(set(entity_pks))):
-        rows = conn.execute(
-            f"WITH ids (id) AS (VALUES {','.join(['(?)'] * len(chunk))}) SELECT ids.id, (SELECT COUNT(*) FROM"
-            " (SELECT DISTINCT l.src_id FROM links l JOIN facts f ON f.id = l.src_id AND f.user = l.user"
-            " WHERE l.user = ? AND l.dst_kind = 'entity' AND l.dst_id = ids.id AND l.type = ? AND +l.src_kind = 'fact'"
-            f" AND f.status IN ({_marks(statuses)}) LIMIT ?)) FROM ids",
-            (*chunk, user, LinkType.MENTIONS.value, *statuses, cap),
-        )
-        found.update({int(entity): int(count) for entity, count in rows if count})
-    return found
-
-
-def _entity_facts(
-    conn: sqlite3.Connection, user: str, entity_pks: Sequence[int], settings: GraphSettings
-) -> Iterator[tuple[int, list[tuple[int, str]]]]:
-    """``(entity, [(fact, status)])`` per entity, capped at fan_out: active first, then the latest mentioned."""
-    for chunk in chunked(sorted(set(entity_pks))):
-        rows = conn.execute(
-            "SELECT entity, fact, status FROM ("
-            " SELECT m.entity, m.fact, f.status,"
-            "  ROW_NUMBER() OVER (PARTITION BY m.entity"
-            "   ORDER BY f.status = 'active' DESC, f.mentioned_at DESC, f.id DESC) AS position"
-            " FROM (SELECT DISTINCT dst_id AS entity, src_id AS fact FROM links WHERE user = ? AND type = ?"
-            f"  AND dst_kind = 'entity' AND src_kind = 'fact' AND dst_id IN ({_marks(chunk)})) AS m"
-            f" JOIN facts f ON f.id = m.fact AND f.user = ? AND f.status IN ({_marks(settings.statuses)})"
-            ") WHERE position <= ? ORDER BY entity, position",
-            (user, LinkType.MENTIONS.value, *chunk, user, *settings.statuses, settings.fan_out),
-        )
-        grouped: dict[int, list[tuple[int, str]]] = {}
-        for entity, fact, status in rows:
-            grouped.setdefault(int(entity), []).append((int(fact), str(status)))
-        yield from grouped.items()
-
-
-def _mentions(conn: sqlite3.Connection, user: str, fact_pks: Sequence[int]) -> list[tuple[int, int]]:
-    """``(fact, entity)`` for every entity the facts MENTION."""
-    found: list[tuple[int, int]] = []
-    for chunk in chunked(fact_pks):
-        rows = conn.execute(
-            "SELECT DISTINCT src_id, dst_id FROM links WHERE user = ? AND type = ? AND src_kind = 'fact'"
-            f" AND dst_kind = 'entity' AND src_id IN ({_marks(chunk)})",
-            (user, LinkType.MENTIONS.value, *chunk),
-        )
-        found += [(int(a), int(b)) for a, b in rows]
-    return found
-
-
-def _fact_links(
-    conn: sqlite3.Connection, user: str, fact_pks: Sequence[int], statuses: Sequence[str]
-) -> list[tuple[int, int, str, str]]:
-    """``(frontier fact, other fact, link type, other's status)`` over NEIGHBOR and slot links, both ways."""
-    types = (LinkType.NEIGHBOR.value, *_SLOT_TYPES)
-    found: list[tuple[int, int, str, str]] = []
-    for chunk in chunked(fact_pks):
-        for near, far in (("src_id", "dst_id"), ("dst_id", "src_id")):
-            rows = conn.execute(
-                f"SELECT DISTINCT l.{near}, l.{far}, l.type, f.status FROM links l"
-                f" JOIN facts f ON f.id = l.{far} AND f.user = l.user"
-                f" WHERE l.user = ? AND l.src_kind = 'fact' AND l.dst_kind = 'fact' AND l.type IN ({_marks(types)})"
-                f" AND l.{near} IN ({_marks(chunk)}) AND f.status IN ({_marks(statuses)})",
-                (user, *types, *chunk, *statuses),
-            )
-            found += [(int(a), int(b), str(t), str(s)) for a, b, t, s in rows]
-    return sorted(found)
-
-
-def _marks(items: Sequence[object]) -> str:
-    return ",".join("?" * len(items))

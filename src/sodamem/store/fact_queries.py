@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from sodamem.ingest.entities import entity_key
 from sodamem.records import FactLink, FactRecord, FactSource
+from sodamem.store.rows import TurnFact
 
 _COLUMNS = (
     "f.id, f.kind, f.predicate, f.modality, e.name AS subject, f.object, f.polarity, f.text, f.mentioned_at,"
@@ -125,20 +125,6 @@ def _records(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> list[Fact
         )
         for r in rows
     ]
-
-
-@dataclass(frozen=True, slots=True)
-class TurnFact:
-    """A valid fact drawn from one turn, with the span of the turn its sources cover."""
-
-    fact_id: int
-    text: str
-    status: str
-    mentioned_at: str
-    occurred_start: str | None
-    occurred_end: str | None
-    char_start: int
-    char_end: int
 
 
 def session_timestamp(conn: sqlite3.Connection, user: str, session_id: str) -> str | None:

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from sodamem.ingest.entities import entity_key, value_key
 from sodamem.ingest.supersede import SlotFact, resolve_slot
 from sodamem.model import FactKind, FactStatus, LinkType, Modality, NodeKind, TimeSpec
-from sodamem.store.sqlite import chunked, text_hash
+from sodamem.store.hashes import text_hash
+from sodamem.store.in_lists import chunked
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,12 @@ def entity_pk(conn: sqlite3.Connection, user: str, name: str, type_: str = "unkn
 
 def entity_name(conn: sqlite3.Connection, pk: int) -> str:
     return str(conn.execute("SELECT name FROM entities WHERE id = ?", (pk,)).fetchone()[0])
+
+
+def canonical_name(conn: sqlite3.Connection, user: str, name: str) -> str:
+    """The name of the entity ``name`` refers to ("Maya" for "user" once they are one entity), created on first
+    mention."""
+    return entity_name(conn, entity_pk(conn, user, name))
 
 
 def entity_names(conn: sqlite3.Connection, pks: set[int]) -> dict[int, str]:

@@ -5,43 +5,31 @@ One writer; WAL; foreign keys on. Every query takes the user namespace explicitl
 
 from __future__ import annotations
 
-import hashlib
 import random
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from sodamem.errors import StoreBusyError
 from sodamem.model import MessagePiece, Session, Turn
 from sodamem.records import SessionSummary, UserStats
 from sodamem.store import fts
+from sodamem.store.graph_reads import SQLiteGraphReads
+from sodamem.store.hashes import text_hash as text_hash
+from sodamem.store.in_lists import IN_LIST_CHUNK as IN_LIST_CHUNK
+from sodamem.store.in_lists import chunked as chunked
 from sodamem.store.opening import BUSY_TIMEOUT_MS, open_database
+from sodamem.store.protocol import MemoryStore
+from sodamem.store.retrieval_reads import SQLiteRetrievalReads
+from sodamem.store.rows import FtsRow as FtsRow
 
 _Item = TypeVar("_Item")
-# Host parameters per ``IN (...)`` list: well under SQLite's limit (32,766 since 3.32; 999 on older builds).
-IN_LIST_CHUNK = 500
-
-
-def chunked(items: Sequence[_Item], size: int = IN_LIST_CHUNK) -> Iterator[list[_Item]]:
-    """``items`` a chunk at a time, for ``IN (...)`` lists that stay under SQLite's bound on parameters."""
-    for start in range(0, len(items), size):
-        yield list(items[start : start + size])
-
 
 SessionWriteHook = Callable[[sqlite3.Connection, int, dict[tuple[int, int], int], set[str]], None]
-
-
-@dataclass(frozen=True, slots=True)
-class FtsRow:
-    """A BM25 hit: ``rowid`` of the indexed table and SQLite's bm25() (lower is better)."""
-
-    rowid: int
-    bm25: float
 
 
 BUSY_WAIT_SECONDS = 60.0
@@ -67,10 +55,6 @@ def with_retry(operation: Callable[[], _Item], *, wait_seconds: float = BUSY_WAI
                 raise StoreBusyError(f"the database stayed busy for {wait_seconds:.0f} s: {exc}") from None
             time.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, 0.5)
-
-
-def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def turn_embedding_text(speaker: str, text: str, caption: str | None) -> str:
@@ -133,7 +117,10 @@ def insert_turns(
     return piece_pks
 
 
-class SQLiteStore:
+class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads):
+    """The SQLite backend. It satisfies ``MemoryStore`` (``store/protocol.py``): the reads the retrieval and answer
+    layers ask for are in the mixins (``graph_reads.py``, ``retrieval_reads.py``) and below."""
+
     def __init__(self, path: str | Path = ":memory:") -> None:
         self.path = str(path)
         # Bumped by every commit of this connection and whenever another connection (another process) committed:
@@ -472,3 +459,9 @@ class SQLiteStore:
         if user is not None and user not in counts:
             counts[user] = {}
         return [UserStats(user=name, **values) for name, values in sorted(counts.items())]
+
+
+if TYPE_CHECKING:  # mypy checks that the SQLite store is a MemoryStore
+
+    def _is_a_memory_store(store: SQLiteStore) -> MemoryStore:
+        return store
