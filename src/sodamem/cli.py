@@ -56,12 +56,24 @@ def _print_json(payload: Any) -> None:
     type=click.Choice(["auto", "none", *EMBEDDER_CHOICES]),
     help="auto: the one the database was built with, else the local MiniLM when installed.",
 )
+@click.option(
+    "--llm-gguf",
+    default=None,
+    envvar="SODAMEM_LLM_GGUF",
+    metavar="GGUF|NAME",
+    help="Answer and extract with this local model (a GGUF file, or a name from `sodamem models list`), served "
+    "on loopback by xllamacpp from its first use; wins over SODAMEM_LLM_BASE_URL.",
+)
 @click.version_option(package_name="sodamem")
 @click.pass_context
-def cli(ctx: click.Context, db: str, user: str, embedder: str) -> None:
+def cli(ctx: click.Context, db: str, user: str, embedder: str, llm_gguf: str | None) -> None:
     """SodaMem: evidence-grounded memory for LLM agents."""
     ctx.ensure_object(dict)
     ctx.obj.update(db=db, user=user, embedder=embedder)
+    if llm_gguf and ctx.invoked_subcommand != "models":  # `models fetch` must work before the model is there
+        from sodamem.llm.local import announce_in_env
+
+        announce_in_env(llm_gguf)  # checks the model now; its server starts only when an LLM is first used
 
 
 @cli.command()
@@ -349,7 +361,8 @@ def ask(
     """Answer a question from the memory, citing its sources.
 
     With SODAMEM_LLM_BASE_URL and SODAMEM_LLM_MODEL (or OPENAI_*) set, a planner and a reader answer through that
-    OpenAI-compatible API; otherwise (or with --offline) the offline reader answers from the best evidence.
+    OpenAI-compatible API (with --llm-gguf / SODAMEM_LLM_GGUF: a local model); otherwise (or with --offline) the
+    offline reader answers from the best evidence.
     """
     from sodamem.answer.ask import ask as ask_memory
     from sodamem.answer.render import render_answer
@@ -463,8 +476,10 @@ def _register_bench() -> None:
     from sodamem.cli_live import add, forget
     from sodamem.cli_mcp import mcp_command
     from sodamem.cli_serve import keys, serve
+    from sodamem.llm.models_cli import models
 
     cli.add_command(bench)
+    cli.add_command(models)
     cli.add_command(add)
     cli.add_command(forget)
     cli.add_command(serve)

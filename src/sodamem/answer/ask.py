@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import os
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sodamem.answer.types import Answer
+from sodamem.llm.config import llm_configured
 
 if TYPE_CHECKING:
     from sodamem.memory import Memory
 
-
-def llm_configured() -> bool:
-    """An OpenAI-compatible API is named by SODAMEM_LLM_BASE_URL (or OPENAI_BASE_URL) and SODAMEM_LLM_MODEL."""
-    has_url = os.environ.get("SODAMEM_LLM_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
-    return bool(has_url and os.environ.get("SODAMEM_LLM_MODEL"))
+__all__ = ["ask", "llm_configured"]
 
 
 def ask(

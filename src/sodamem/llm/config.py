@@ -1,7 +1,9 @@
 """Settings of the OpenAI-compatible chat endpoint (a hosted API, llama.cpp's server, vLLM, ...).
 
 ``LLMConfig.from_env()`` reads ``SODAMEM_LLM_BASE_URL``, ``SODAMEM_LLM_MODEL`` and ``SODAMEM_LLM_API_KEY``, falling
-back to ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``; keyword overrides win over the environment.
+back to ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``; keyword overrides win over the environment. ``SODAMEM_LLM_GGUF``
+(a GGUF file, or a fetched model's name such as ``qwen2.5-coder-0.5b``) wins over those variables: the endpoint is
+then a local server on loopback, started on first use (``llm/local.py``), and the model ``local/<name>`` ($0).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from sodamem.errors import SodaMemError
 ENV_BASE_URL = "SODAMEM_LLM_BASE_URL"
 ENV_MODEL = "SODAMEM_LLM_MODEL"
 ENV_API_KEY = "SODAMEM_LLM_API_KEY"
+ENV_GGUF = "SODAMEM_LLM_GGUF"
 FALLBACK_BASE_URL = "OPENAI_BASE_URL"
 FALLBACK_API_KEY = "OPENAI_API_KEY"
 
@@ -61,7 +64,8 @@ class LLMConfig:
         if unknown:
             raise LLMConfigError(f"unknown LLM setting(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
         source = os.environ if env is None else env
-        values: dict[str, Any] = {
+        local = None if overrides.get("base_url") else _local_settings(source)
+        values: dict[str, Any] = local or {
             "base_url": _first(source, ENV_BASE_URL, FALLBACK_BASE_URL),
             "model": _first(source, ENV_MODEL),
             "api_key": _first(source, ENV_API_KEY, FALLBACK_API_KEY),
@@ -74,6 +78,22 @@ class LLMConfig:
         if not values["model"]:
             raise LLMConfigError(f"no LLM model: set {ENV_MODEL} to the model name the server expects")
         return cls(**values)
+
+
+def llm_configured(env: Mapping[str, str] | None = None) -> bool:
+    """Whether ``LLMConfig.from_env`` has an endpoint: ``SODAMEM_LLM_GGUF``, or a base URL and a model."""
+    source = os.environ if env is None else env
+    if _first(source, ENV_GGUF):
+        return True
+    return bool(_first(source, ENV_BASE_URL, FALLBACK_BASE_URL) and _first(source, ENV_MODEL))
+
+
+def _local_settings(env: Mapping[str, str]) -> dict[str, Any] | None:
+    if not _first(env, ENV_GGUF):
+        return None
+    from sodamem.llm.local import local_settings  # starts the local server: only when it is asked for
+
+    return local_settings(env)
 
 
 def _first(env: Mapping[str, str], *names: str) -> str | None:

@@ -8,9 +8,10 @@ your own:
     table = price_table({"my-model": {"input": 0.2, "cached_input": 0.05, "output": 0.8}})
     cost_usd("my-model", 12_000, 800, prices=table)
 
-A model is looked up by exact name, then case-insensitively without a ``provider/`` prefix, then by the longest
-known name its name starts with (``gpt-4o-2024-08-06`` -> ``gpt-4o``, never ``gpt-4o-mini`` for ``gpt-4o``). An
-unknown model costs 0 with ``known=False`` so a report can say the figure is missing instead of pretending it is free.
+A model is looked up by exact name, then as a model served on this machine (``local/<name>``, see ``llm/local.py``:
+$0, known), then case-insensitively without a ``provider/`` prefix, then by the longest known name its name starts
+with (``gpt-4o-2024-08-06`` -> ``gpt-4o``, never ``gpt-4o-mini`` for ``gpt-4o``). An unknown model costs 0 with
+``known=False`` so a report can say the figure is missing instead of pretending it is free.
 """
 
 from __future__ import annotations
@@ -86,6 +87,11 @@ LIST_PRICES: dict[str, ModelPrice] = {
 
 PriceSpec = ModelPrice | Mapping[str, float] | tuple[float, ...]
 
+# A model served on this machine (``llm/local.py`` names its models ``local/<name>``) costs nothing per token: it is
+# priced at $0 and counted as known (an exact entry in the table still wins, e.g. to charge for electricity).
+LOCAL_PREFIX = "local/"
+LOCAL_PRICE = ModelPrice(input=0.0, output=0.0)
+
 
 def _as_price(spec: PriceSpec) -> ModelPrice:
     if isinstance(spec, ModelPrice):
@@ -129,6 +135,8 @@ class PriceTable(Mapping[str, ModelPrice]):
     def lookup(self, model: str) -> tuple[str, ModelPrice] | None:
         if model in self._prices:
             return model, self._prices[model]
+        if model.strip().lower().startswith(LOCAL_PREFIX):
+            return LOCAL_PREFIX, LOCAL_PRICE
         name = model.strip().lower().rsplit("/", 1)[-1]
         lowered = {key.lower(): key for key in self._prices}
         if name in lowered:
