@@ -71,8 +71,8 @@ def test_the_classifiers_take_any_text(text: str) -> None:
 def test_settings_refuse_penalties_outside_zero_to_one() -> None:
     with pytest.raises(ValueError, match="addressed_penalty"):
         FusedSettings(addressed_penalty=1.0)
-    with pytest.raises(ValueError, match="feedback_head"):
-        FusedSettings(feedback_head=-1)
+    with pytest.raises(ValueError, match="feedback_words"):
+        FusedSettings(feedback_words=-1)
 
 
 @pytest.fixture

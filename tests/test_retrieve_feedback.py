@@ -98,19 +98,15 @@ def test_feedback_reaches_a_list_answer_that_shares_no_word_with_the_question(ga
     assert "bm25_prf" in next(h for h in fed if h.turn_id == "s3:0").tunnels
 
 
-def test_other_questions_keep_their_first_turns_and_get_feedback_below(games_memory: Memory) -> None:
+def test_other_questions_get_feedback_too_unless_it_is_kept_for_gathering(games_memory: Memory) -> None:
     question = "When did Nate win a video game tournament?"  # asks for one thing: not a list question
     now = datetime(2024, 2, 1)
     with games_memory:
         plain = games_memory.search(question, k=8, preset="no-prf", now=now)
         fed = games_memory.search(question, k=8, now=now)
-        whole = games_memory.search(question, k=8, preset="default+feedback_head=0", now=now)
-    head = 3  # FusedSettings.feedback_head
-    assert [h.turn_id for h in fed[:head]] == [h.turn_id for h in plain[:head]]
+        gathering_only = games_memory.search(question, k=8, preset="default+feedback_gathering_only=true", now=now)
     assert all("bm25_prf" not in h.tunnels for h in plain)
-    assert any("bm25_prf" in h.tunnels for h in fed[head:])
-    assert [h.turn_id for h in fed[head:]] == [
-        h.turn_id for h in whole if h.turn_id not in {x.turn_id for x in fed[:head]}
-    ][: len(fed) - head]
+    assert any("bm25_prf" in h.tunnels for h in fed)  # the second ranking is the answer, feedback included
+    assert [h.turn_id for h in gathering_only] == [h.turn_id for h in plain]
     scores = [h.score for h in fed]
-    assert scores == sorted(scores, reverse=True)  # the feedback part is scaled below the kept head
+    assert scores == sorted(scores, reverse=True)

@@ -18,13 +18,13 @@ DEFAULT_SYSTEM = "sodamem"
 KNOBS: dict[str, tuple[str, ...]] = {
     "session share": ("session_share=0.0", "session_share=0.15", "session_share=0.45"),
     "speaker weight": ("speaker_weight=0.0", "speaker_weight=2.0"),
-    "gathering": ("gathering_speaker_weight=1.0", "gathering_session_share=0.3"),
+    "gathering session share": ("gathering_session_share=0.3",),
     "temporal weight": ("temporal_weight=0.0", "temporal_weight=2.0"),
     "disclosure penalties": (
         "addressed_penalty=0.0+asking_penalty=0.0",
         "addressed_penalty=0.5+asking_penalty=0.5",
     ),
-    "feedback head": ("feedback_head=0", "feedback_head=10"),
+    "feedback only for gathering": ("feedback_gathering_only=true",),
     "feedback weight": ("weight.bm25_prf=0.0", "weight.bm25_prf=1.0"),
     "graph weight": ("weight.graph=0.0", "weight.graph=0.6"),
     "fact weight": ("weight.fact=0.0", "weight.fact=0.6"),

@@ -7,9 +7,9 @@ unless the question asks for history. Fusion is by connection density (``density
 alternative. The temporal bonus scales evidence inside the question's time window and the speaker focus evidence
 said by a person the question names, and the self-disclosure prior (``disclosure.py``) lowers turns said to the
 listener or only asking; none ever filters. Questions that gather items from many sessions ("Which cities has
-John been to?") skip the session share and lean harder on the speaker focus. A second BM25 query with feedback
-words of the first evidence (``bm25_prf``, ``feedback.py``) is fused in a second pass: list questions take its
-ranking whole, other questions below their first few turns.
+John been to?") skip the session share. A second BM25 query with feedback words of the first evidence
+(``bm25_prf``, ``feedback.py``) is fused in a second pass, whose ranking is the answer. Every knob here was
+re-examined by leave-one-conversation-out cross-validation (``sodamem bench locomo --cv``, docs/bench.md).
 """
 
 from __future__ import annotations
@@ -75,21 +75,19 @@ class FusedSettings:
     # 0.864 / 0.741 / 0.406 (the share pulls a session's other turns up; multi-hop evidence sits in many sessions).
     session_share: float = 0.3
     gathering_session_share: float = 0.0  # the share for questions that gather items from many sessions
-    gathering_speaker_weight: float = 2.0
-    speaker_weight: float = 1.0  # mass x (1 + weight) for turns said by a speaker the question names
+    # Mass x (1 + weight) for turns said by a speaker the question names. Gathering questions had their own weight
+    # (2.0) until cross-validation (docs/bench.md, "Cross-validation"): 1.0 was chosen in 4 of 7 folds, 2.0 in none.
+    speaker_weight: float = 1.0
     # Pseudo-relevance feedback (feedback.py; on while the bm25_prf tunnel weighs > 0): the best words of the first
     # ``feedback_turns`` turns, held by at least ``feedback_min_turns`` of them, join the question's in a second
-    # BM25 query, and the fusion runs again with its ranking. Questions that gather items take the second ranking
-    # whole (dev split multi-hop recall_all@20 0.370 -> 0.385). Other questions want precision, not breadth: taken
-    # whole it cost them recall_all@10 (-0.004 overall), so they keep their first ``feedback_head`` turns and
-    # take the rest from the second ranking (R_any@10 / R_all@10 0.855 / 0.738 -> 0.861 / 0.742, multi-hop
-    # R_all@20 0.380 -> 0.391, the same for heads 1, 3 and 5; head 10 left @10 unchanged). With
-    # ``feedback_gathering_only`` they get no feedback at all.
+    # BM25 query, and the fusion runs again with its ranking, which every question takes whole. (Other questions
+    # than gathering ones kept their first 3 turns from the first ranking until cross-validation found keeping
+    # none as good: R_any@10 / R_all@10 identical, R_all@1 0.352 -> 0.356, chosen in every fold.) With
+    # ``feedback_gathering_only`` only gathering questions get feedback.
     feedback_turns: int = 10
     feedback_words: int = 8
     feedback_min_turns: int = 2
     feedback_gathering_only: bool = False
-    feedback_head: int = 3
     # Self-disclosure prior (disclosure.py): mass x (1 - penalty) for a turn said to the listener ("you" outweighs
     # "I/we") and for one that only asks. Dev split, with the feedback head: 0.3 / 0.3 took R_any@10 / R_all@10
     # 0.861 / 0.742 -> 0.864 / 0.741, R_all@20 0.793 -> 0.801, multi-hop R_all@20 0.391 -> 0.406; penalties from
@@ -102,12 +100,12 @@ class FusedSettings:
             raise ValueError(f"fusion must be 'density' or 'rrf', got {self.fusion!r}")
         if min(self.candidates, self.feedback_turns, self.feedback_min_turns) < 1:
             raise ValueError("candidates, feedback_turns and feedback_min_turns must be >= 1")
-        if min(self.feedback_words, self.feedback_head) < 0:
-            raise ValueError("feedback_words and feedback_head must be >= 0")
+        if self.feedback_words < 0:
+            raise ValueError("feedback_words must be >= 0")
         if not (0 <= self.addressed_penalty < 1 and 0 <= self.asking_penalty < 1):
             raise ValueError("addressed_penalty and asking_penalty must be in [0, 1)")
         shares = (self.session_share, self.gathering_session_share)
-        if min(self.temporal_weight, self.speaker_weight, self.gathering_speaker_weight, *shares) < 0:
+        if min(self.temporal_weight, self.speaker_weight, *shares) < 0:
             raise ValueError("bonus weights and session shares must be >= 0")
         if self.tunnels - ALL_TUNNELS:
             raise ValueError(f"unknown tunnels {sorted(self.tunnels - ALL_TUNNELS)} (known: {sorted(ALL_TUNNELS)})")
@@ -229,18 +227,15 @@ def fused_rank(
     else:
         lookup = turns or TurnLookup(store.conn)  # what both fusion passes ask about their candidate turns
         aliased = {s for s, _ in by_alias}
-        # Enough units for the answer, the feedback's first turns and the kept head.
-        limit = max(k, settings.feedback_turns, settings.feedback_head)
+        # Enough units for the answer and the feedback's first turns.
+        limit = max(k, settings.feedback_turns)
         units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit)
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
             expanded = _feedback_query(store, user, units[: settings.feedback_turns], query, names, settings)
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
-                first = units
                 units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit)
-                if not analysis.gathers:
-                    units = _keep_head(first, units, settings.feedback_head)
     return FusedRanking(units[:k], analysis, match)
 
 
@@ -259,11 +254,10 @@ def _fuse_density(
     rows = lookup.rows(candidates)
     speaker_of = {pk: row.speaker for pk, row in rows.items()}
     focus = named_speakers(query, set(speaker_of.values())) | aliased
-    speaker_weight = settings.gathering_speaker_weight if analysis.gathers else settings.speaker_weight
     temporal = _temporal_bonus(lookup, candidates, analysis, settings.temporal_weight)
     flags = {pk: (row.speaker, row.addresses_listener, row.only_asks) for pk, row in rows.items()}
     disclosure = disclosure_bonus(flags, settings.addressed_penalty, settings.asking_penalty)
-    bonus = combine_bonuses(temporal, speaker_bonus(speaker_of, focus, speaker_weight), disclosure)
+    bonus = combine_bonuses(temporal, speaker_bonus(speaker_of, focus, settings.speaker_weight), disclosure)
     neighbors = lookup.neighbors(candidates)
     share = settings.gathering_session_share if analysis.gathers else settings.session_share
     sessions: dict[int, int] | None = None
@@ -273,18 +267,6 @@ def _fuse_density(
     return fuse_density(
         contributions, settings.density, neighbors, bonus, groups=sessions, group_share=share, limit=limit
     )
-
-
-def _keep_head(first: list[FusedUnit], second: list[FusedUnit], head: int) -> list[FusedUnit]:
-    """The first ``head`` units of the first ranking, then the second ranking's others in its order, their masses
-    scaled (all by one factor) so that scores still fall down the list."""
-    kept = first[:head]
-    kept_units = {u.unit for u in kept}
-    rest = [u for u in second if u.unit not in kept_units]
-    if kept and rest and rest[0].mass > kept[-1].mass:
-        scale = kept[-1].mass / rest[0].mass
-        rest = [FusedUnit(u.unit, u.mass * scale, u.explain, u.tunnels) for u in rest]
-    return kept + rest
 
 
 def _feedback_query(
