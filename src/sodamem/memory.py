@@ -69,15 +69,20 @@ class Memory:
         extractor: Extractor | str | None = DEFAULT_EXTRACTOR,
         search_settings: SearchSettings | None = None,
     ) -> None:
-        """``embedder``: an Embedder, a spec (``"minilm"``, ``"minilm-int8"``, ``"fake"``, ``"auto"``,
-        ``"none"``), or None for the one this database was built with (lexical search only if none).
-        Models load lazily, on first use. ``extractor``: ``"rules"`` (offline, the default), ``"llm"``, an
-        Extractor, or None / ``"none"`` to store dialogue without facts."""
+        """``embedder``: an Embedder, a spec (``"minilm"``, ``"minilm-int8"``, ``"e5-small"``, ``"mpnet"``,
+        ``"fake"``, ``"auto"``, ``"none"``), or None for the one this database was built with (lexical search only
+        if none); a spec other than the database's is refused (``EmbedderMismatchError``). Models load lazily, on
+        first use. ``extractor``: ``"rules"`` (offline, the default), ``"llm"``, an Extractor, or None /
+        ``"none"`` to store dialogue without facts."""
         self.user = user
         self.store = SQLiteStore(path)
-        self.embedder, self._embedder_spec = resolve_embedder(embedder, self.store.get_setting(SETTING_KEY))
+        try:
+            self.embedder, self._embedder_spec = resolve_embedder(embedder, self.store.get_setting(SETTING_KEY))
+            self.extractor = load_extractor(extractor) if isinstance(extractor, str) else extractor
+        except BaseException:
+            self.store.close()  # a refused embedder or extractor must not leave the file open
+            raise
         self.searcher = Searcher(self.store, self.embedder, search_settings)
-        self.extractor = load_extractor(extractor) if isinstance(extractor, str) else extractor
         if self.embedder is not None and live.any_queued(self.store.conn):
             embed_queued(self.store, self.embedder)  # turns a process added but did not live to embed
 

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from sodamem.bench.metrics import contains_answer, count_tokens, pack_to_budget
-from sodamem.embed.base import Embedder, Vectors
+from sodamem.embed.base import Embedder, Vectors, embed_queries
 from sodamem.memory import Memory
 from sodamem.model import Session
 from sodamem.retrieve.fused import PRESET_NAMES
@@ -152,9 +152,12 @@ class _QueryMemo:
         return self.inner.dim
 
     def remember(self, text: str) -> None:
-        self._last = (text, self.inner.embed([text]))
+        self._last = (text, embed_queries(self.inner, [text]))
 
     def embed(self, texts: Sequence[str]) -> Vectors:
+        return self.inner.embed(texts)
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
         if self._last is not None and len(texts) == 1 and texts[0] == self._last[0]:
             return self._last[1]
-        return self.inner.embed(texts)
+        return embed_queries(self.inner, texts)

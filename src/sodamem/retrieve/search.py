@@ -10,7 +10,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import NamedTuple
 
-from sodamem.embed.base import Embedder, Vectors
+from sodamem.embed.base import Embedder, Vectors, embed_queries
 from sodamem.errors import SodaMemError
 from sodamem.records import SearchHit
 from sodamem.retrieve.dense import dense_focus, dense_turns
@@ -151,7 +151,7 @@ class Searcher:
 
     def _embed_query(self, query: str) -> Vectors:
         assert self.embedder is not None
-        vectors = self.embedder.embed([query])
+        vectors = embed_queries(self.embedder, [query])  # e5 encodes a query apart from stored texts
         return vectors.reshape(-1)
 
 
