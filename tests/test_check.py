@@ -303,3 +303,13 @@ def test_cli_check_of_a_file_that_is_no_database_exits_2(tmp_path: Path, capsys:
     assert run_check(path) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and str(path) in err and len(err.splitlines()) == 1
+
+
+def test_cli_check_of_a_missing_file_exits_2_and_creates_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "typo.db"
+    assert run_check(path) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "no database at" in err and str(path) in err
+    assert not path.exists()

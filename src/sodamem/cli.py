@@ -402,7 +402,10 @@ EXIT_PROBLEMS = 1
 @click.option("--repair", is_flag=True, help="First rebuild the full-text indexes and embed what lacks a vector.")
 @click.pass_context
 def check(ctx: click.Context, repair: bool, as_json: bool) -> None:
-    """Check the whole database: exit 0 when sound, 1 listing each problem (2: not a database at all)."""
+    """Check the whole database: exit 0 when sound, 1 listing each problem (2: no database there at all)."""
+    db = ctx.obj["db"]
+    if db != ":memory:" and not Path(db).exists():  # opening would create an empty one and call it sound
+        raise InputError(f"no database at {db}", field="--db")
     memory = _open(ctx)
     if repair:
         memory.repair()
