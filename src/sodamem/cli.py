@@ -405,7 +405,7 @@ def check(ctx: click.Context, repair: bool, as_json: bool) -> None:
     """Check the whole database: exit 0 when sound, 1 listing each problem (2: no database there at all)."""
     db = ctx.obj["db"]
     if db != ":memory:" and not Path(db).exists():  # opening would create an empty one and call it sound
-        raise InputError(f"no database at {db}", field="--db")
+        raise InputError(f"no database at {db}: the file does not exist", field="--db")
     memory = _open(ctx)
     if repair:
         memory.repair()
