@@ -1,7 +1,8 @@
 """The web page in a real browser against the real server process (slow tier): log in, read the timeline of the
 demo history, follow a superseded fact to its successor, search, ask and open a citation, forget a session.
 
-Writes the screenshots the README shows to docs/img/. Needs Chromium (Debian's ``chromium``; CI installs it) and
+Takes the screenshots the README shows; they are written to docs/img/ only with SODAMEM_REFRESH_SCREENSHOTS=1 (else
+to a temporary folder, so a test run leaves the tree clean). Needs Chromium (Debian's ``chromium``; CI installs it) and
 PyPI's playwright, which drives that Chromium (``playwright install`` is never needed).
 """
 
@@ -23,7 +24,7 @@ from tests.serve_process import start_server
 
 pytestmark = pytest.mark.slow
 
-IMAGES = Path(__file__).resolve().parents[1] / "docs" / "img"
+DOCS_IMAGES = Path(__file__).resolve().parents[1] / "docs" / "img"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -73,15 +74,20 @@ def page(server: tuple[str, str]) -> Iterator[Any]:
         browser.close()
 
 
-def _shot(page: Any, name: str) -> None:
-    IMAGES.mkdir(parents=True, exist_ok=True)
-    path = IMAGES / name
+@pytest.fixture
+def images(tmp_path: Path) -> Path:
+    return DOCS_IMAGES if os.environ.get("SODAMEM_REFRESH_SCREENSHOTS") == "1" else tmp_path
+
+
+def _shot(page: Any, images: Path, name: str) -> None:
+    images.mkdir(parents=True, exist_ok=True)
+    path = images / name
     page.screenshot(path=str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert path.stat().st_size < MAX_IMAGE_BYTES, f"{name} is {path.stat().st_size} bytes"
 
 
-def test_the_page_in_a_browser(server: tuple[str, str], page: Any) -> None:
+def test_the_page_in_a_browser(server: tuple[str, str], page: Any, images: Path) -> None:
     url, key = server
     # Unauthenticated: the login page; the key goes into the cookie and the timeline opens.
     page.goto("/")
@@ -95,7 +101,7 @@ def test_the_page_in_a_browser(server: tuple[str, str], page: Any) -> None:
     page.wait_for_url(url + "/?show=changed")
     leeds = page.locator(".chain", has_text="Maya lives in Leeds")
     assert "superseded by" in leeds.inner_text() and "Maya lives in Manchester" in leeds.inner_text()
-    _shot(page, "timeline.png")
+    _shot(page, images, "timeline.png")
 
     # A superseded fact, then what replaced it, with its quote marked inside the message it came from.
     leeds.get_by_role("link", name="Maya lives in Leeds").click()
@@ -107,7 +113,7 @@ def test_the_page_in_a_browser(server: tuple[str, str], page: Any) -> None:
     assert page.text_content("h1 .badge") == "active"
     assert page.inner_text("blockquote mark") == "we live in Manchester now"
     assert "We did it, we live in Manchester now!" in page.inner_text("blockquote")
-    _shot(page, "fact.png")
+    _shot(page, images, "fact.png")
 
     # Search: each hit cites its turn and says why it came up.
     page.get_by_role("link", name="Search / Ask").click()
@@ -117,7 +123,7 @@ def test_the_page_in_a_browser(server: tuple[str, str], page: Any) -> None:
     first = page.locator(".hit").first
     assert "bm25" in first.locator(".why").inner_text() and first.locator(".explain li").count() > 2
     assert "session s" in first.locator(".hit-head a").inner_text()
-    _shot(page, "search.png")
+    _shot(page, images, "search.png")
 
     # Ask: a citation opens its message with the quote marked.
     page.fill("#q-ask", "Where does Maya live?")
@@ -137,7 +143,7 @@ def test_the_page_in_a_browser(server: tuple[str, str], page: Any) -> None:
     assert page.inner_text("h1") == "Forget session s07?"
     gone = page.inner_text(".facts-gone")
     assert "Maya is pescatarian" in gone and "Maya is cutting down on spicy food" in gone
-    _shot(page, "forget.png")
+    _shot(page, images, "forget.png")
     page.get_by_role("button", name="Forget for good").click()
     page.wait_for_url(url + "/")
     assert "Forgot session s07" in page.inner_text(".notice")
