@@ -4,7 +4,6 @@ embedder, waited for until /healthz answers, and always stopped."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 import httpx
 
 from sodamem.keys import KeyRing
+from sodamem.loopback import free_port
 from sodamem.store.sqlite import SQLiteStore
 
 
@@ -32,12 +32,6 @@ class Server:
 
     def log_text(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def create_key(db: Path, user: str) -> tuple[int, str]:

@@ -376,7 +376,7 @@ def test_a_part_package_that_is_not_installed_says_how_to_install_it() -> None:
 
 
 def test_the_model_cache_honours_its_environment_variable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from sodamem.embed.archive import model_cache_dir
+    from sodamem.cache_dirs import model_cache as model_cache_dir
 
     monkeypatch.setenv("SODAMEM_MODEL_CACHE", str(tmp_path / "m"))
     assert model_cache_dir() == tmp_path / "m"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from sodamem.cache_dirs import model_cache
 from sodamem.cli import main
 from sodamem.llm.model_parts import (
     MODELS,
@@ -23,7 +24,6 @@ from sodamem.llm.model_parts import (
     fetch,
     get_model,
     join_parts,
-    model_cache,
 )
 
 PREFIX = "sodamem-test-model-part"

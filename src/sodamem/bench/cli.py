@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -16,6 +15,7 @@ from sodamem.bench.cv_grid import DEFAULT_SYSTEM, KNOBS, cv_to_json, grid_system
 from sodamem.bench.qa_cli import QAOptions, qa_options, run_qa_cli
 from sodamem.bench.report import SessionRule, plot_recall, render_markdown, run_to_json, summarise
 from sodamem.bench.runner import ABLATIONS, BUDGETS, SYSTEMS, BenchRun, BenchUnit, run_retrieval
+from sodamem.cache_dirs import user_cache
 from sodamem.embed import EMBEDDER_CHOICES, load_embedder
 from sodamem.embed.base import Embedder
 from sodamem.embed.cache import CachedEmbedder
@@ -23,8 +23,7 @@ from sodamem.retrieve.fused import fused_settings
 
 
 def default_cache() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "sodamem" / "embeddings.db"
+    return user_cache() / "embeddings.db"
 
 
 def _ks(value: str) -> tuple[int, ...]:

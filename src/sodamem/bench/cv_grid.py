@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sodamem.bench.cv import FIGURE_NAMES, CrossValidation, cross_validate, per_unit_spread
+from sodamem.bench.cv import (
+    FIGURE_NAMES,
+    CrossValidation,
+    cross_validate,
+    figures,
+    per_unit_spread,
+    scored_results,
+)
 from sodamem.bench.runner import QuestionResult
 
 DEFAULT_SYSTEM = "sodamem"
@@ -62,8 +69,9 @@ def run_cv(results: Sequence[QuestionResult], knobs: Sequence[str], fixed_system
     overall = cross_validate(results, grid_systems(knobs), DEFAULT_SYSTEM)
     by_knob = {k: cross_validate(results, knob_candidates(k), DEFAULT_SYSTEM) for k in knobs}
     fixed = {}
+    scored = scored_results(results)
     for system in fixed_systems:
-        dev = cross_validate(results, (system,), system).dev
+        dev = figures([(r, system) for r in scored])
         fixed[system] = (dev, {name: per_unit_spread(results, system, name) for name in FIGURE_NAMES})
     return CVReport(overall, by_knob, fixed)
 

@@ -31,7 +31,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -45,8 +44,9 @@ from typing import IO, Any
 import httpx
 import numpy as np
 
+from sodamem.loopback import HOST, free_port
+
 LOAD_MODULE = "sodamem.bench.serve_load"
-HOST = "127.0.0.1"
 BENCH_USER = "bench"
 READY_TIMEOUT = 180.0  # seconds the server may take to answer /healthz (model imports included)
 REQUEST_TIMEOUT = 60.0  # one request; a slower answer counts as an error
@@ -329,12 +329,6 @@ def build_database(db: Path, sessions: Sequence[Any], embedder: str) -> str:
         memory.ingest(sessions)
         _record, key = KeyRing(memory.store).create(BENCH_USER, label="bench serve")
     return key
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
 
 
 def _child_env() -> dict[str, str]:

