@@ -19,7 +19,7 @@ from sodamem.llm.fake_server import FakeChatServer, FakeReply
 from sodamem.llm.prices import DEFAULT_PRICES, ModelPrice, cost_usd, price_table
 from sodamem.llm.prompts.fences import fence_tag
 from sodamem.llm.prompts.plan_search import PlannerAction, planner_messages
-from sodamem.llm.prompts.read_answer import ReaderReply, reader_messages
+from sodamem.llm.prompts.read_answer import ReaderReply, reader_messages, reader_schema
 from sodamem.llm.replay import CachingChatClient, ReplayCache, canonical_request, request_key
 from tests.conftest import make_session
 
@@ -150,6 +150,40 @@ def test_an_ungrounded_reader_falls_back_to_the_offline_reader(mem: Memory, repl
     for citation in result.citations:  # whatever the offline reader cites is a real span
         turn = mem.turn(citation.turn_id, session_id=citation.session_id)
         assert turn.text[citation.char_start : citation.char_end] == citation.quote
+
+
+def test_ids_listed_beside_a_one_sentence_answer_cite_it(mem: Memory) -> None:
+    # How small models answer: a bare value, its evidence only in "citations" (Qwen2.5-0.5B on LoCoMo).
+    def reader(body: dict[str, Any]) -> FakeReply:
+        item = id_of_line(user_message(body), "Lisbon last spring")
+        return read("Lisbon.", [item])
+
+    with FakeChatServer([plan("answer")], responder=reader) as server:
+        result = answer_with_llm(mem, QUESTION, make_client(server), now=NOW)
+    assert "citations_from_list" in result.flags
+    assert not any(f.startswith("fallback") for f in result.flags)
+    assert re.fullmatch(r"Lisbon \[E\d+\]\.", result.answer)
+    assert [c.turn_id for c in result.citations] == ["s1:0"] and "Lisbon" in result.citations[0].quote
+
+
+@pytest.mark.parametrize("answer", ["not in memory", "Not in memory.", "not in memory [E1]"])
+def test_not_in_memory_without_the_abstain_flag_abstains(mem: Memory, answer: str) -> None:
+    with FakeChatServer([plan("answer"), read(answer, ["E1", "E2"])]) as server:
+        result = answer_with_llm(mem, QUESTION, make_client(server), now=NOW)
+    assert result.abstained and result.answer == "not in memory" and result.citations == ()
+
+
+def test_the_reader_schema_offers_only_the_ids_shown(mem: Memory) -> None:
+    with FakeChatServer([plan("answer"), read("not in memory", [], abstain=True)]) as server:
+        answer_with_llm(mem, QUESTION, make_client(server), now=NOW)
+        body = server.chat_requests[-1].body
+    shown = set(re.findall(r"\[(E\d+)\]", user_message(body)))
+    schema = body["response_format"]["json_schema"]["schema"]
+    assert shown and set(schema["properties"]["citations"]["items"]["enum"]) == shown
+    assert schema["title"] == "ReaderReply"
+    # It still validates any id, so a server that ignores the schema gets its unknown ids flagged, not refused.
+    assert reader_schema(["E1"]).model_validate({"answer": "x [E9]", "citations": ["E9"]}).citations == ["E9"]
+    assert reader_schema([]) is ReaderReply
 
 
 def test_server_errors_fall_back_with_a_flag(mem: Memory) -> None:

@@ -12,13 +12,16 @@
    LLM tokens spent reach ``max_llm_tokens``;
 3. asks the READER (``prompts.read_answer``) for the answer from the final pack, and validates it: cited ids not
    in the pack are removed from the text and flagged (``unknown_citation:E9``); a sentence without a citation is
-   flagged (``uncited_sentence:<n>``); an abstaining reader gives ``abstained=True`` and "not in memory".
+   flagged (``uncited_sentence:<n>``), except that the ids listed beside a one-sentence answer cite it
+   (``citations_from_list``); an abstaining reader, or one answering "not in memory", gives ``abstained=True``.
+   The reader's JSON schema lists the pack's ids as the only citations, so a server decoding by the schema cannot
+   cite an id it was never shown.
 
 Faults never produce an answer shown as grounded: an ``LLMError`` (endpoint failed after retries, or a reply that
 did not validate after the one repair) in the reader, a reader whose answer cites no id of the pack at all, or
-one whose ids are only listed beside an answer none of whose sentences cites one (``uncited_answer``), falls back
-to the offline reader with the flag ``fallback:<reason>``. A failing planner only ends the search
-(flag ``planner_error:<kind>``); the reader still reads what was found.
+one whose ids are only listed beside an answer of several sentences none of which cites one
+(``uncited_answer``), falls back to the offline reader with the flag ``fallback:<reason>``. A failing planner
+only ends the search (flag ``planner_error:<kind>``); the reader still reads what was found.
 
 Cost: the tokens the client's ``usage`` grew by during the call (a ``CachingChatClient`` counts replayed replies
 too, so a re-scored run reports the same cost) priced with ``llm.prices``; ``price_unknown:<model>`` flags a model
@@ -42,8 +45,8 @@ from sodamem.llm.client import LLMError, LLMReplyError, LLMRequestError
 from sodamem.llm.prices import PriceSpec, PriceTable, cost_usd
 from sodamem.llm.prompts.plan_search import SCHEMA_NAME as PLANNER_SCHEMA
 from sodamem.llm.prompts.plan_search import PlannerAction, planner_messages
+from sodamem.llm.prompts.read_answer import NOT_IN_MEMORY, reader_messages, reader_schema
 from sodamem.llm.prompts.read_answer import SCHEMA_NAME as READER_SCHEMA
-from sodamem.llm.prompts.read_answer import ReaderReply, reader_messages
 from sodamem.llm.replay import JsonChatClient
 from sodamem.memory import Memory
 from sodamem.retrieve.pack import EvidenceItem, EvidencePack, build_pack
@@ -136,7 +139,7 @@ def answer_with_llm(
     final = pool.pack()
     try:
         read = client.complete_json(
-            reader_messages(question, final.render_text(), now), ReaderReply, name=READER_SCHEMA
+            reader_messages(question, final.render_text(), now), reader_schema(final.ids), name=READER_SCHEMA
         )
     except LLMError as exc:
         return _fallback(
@@ -144,7 +147,7 @@ def answer_with_llm(
         )
     steps += 1
     reader = read.value
-    if reader.abstain:
+    if reader.abstain or _says_not_in_memory(reader.answer):
         return Answer(
             question=question,
             answer=ABSTAIN_TEXT,
@@ -161,6 +164,14 @@ def answer_with_llm(
     # Ids only in the JSON list, with no sentence citing one, do not ground the words: a small model answers
     # "[Session 18]" with a valid id listed beside it.
     reason = ("unknown_citations" if unknown else "no_citations") if not cited else None
+    if reason is None and len(sentences) == 1 and uncited:
+        # A one-sentence answer ("2023-05-07") with valid ids listed beside it rests on them as surely as one
+        # citing them inline; small models answer this way. Several sentences need their own ids (below).
+        body = text.rstrip()
+        stop = body[-1] if body[-1:] in (".", "!", "?") else ""
+        text = f"{body[: len(body) - len(stop)]} [{', '.join(cited)}]{stop}"
+        uncited = []
+        flags.append("citations_from_list")
     if reason is None and len(uncited) == len(sentences):
         reason = "uncited_answer"
     if reason is not None:
@@ -310,6 +321,12 @@ def _validate(answer: str, listed: Sequence[str], known: set[str]) -> tuple[str,
         if item_id:
             note(item_id)
     return text, cited, unknown
+
+
+def _says_not_in_memory(answer: str) -> bool:
+    """The reader answered "not in memory" (any case, with or without ids or a full stop) yet did not abstain."""
+    words = _BRACKET.sub("", answer).strip().rstrip(".!").strip().lower()
+    return words == NOT_IN_MEMORY
 
 
 def _sentences(text: str) -> list[str]:

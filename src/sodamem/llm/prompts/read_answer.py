@@ -7,9 +7,10 @@ hash of the pack and the question, so the evidence cannot close its own fence.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, create_model
 
 from sodamem.llm.prompts.fences import fence_tag
 
@@ -23,6 +24,25 @@ class ReaderReply(BaseModel):
     answer: str = Field(description="the answer; every sentence ends with the ids it rests on, e.g. [E3] or [E1, E4]")
     citations: list[str] = Field(default_factory=list, description='the evidence ids used, e.g. ["E3", "E7"]')
     abstain: bool = Field(default=False, description="true when the evidence does not answer the question")
+
+
+def reader_schema(evidence_ids: Sequence[str]) -> type[ReaderReply]:
+    """``ReaderReply`` whose JSON schema lists ``evidence_ids`` as the only citations.
+
+    A server that decodes by the schema (llama.cpp's grammar, strict structured outputs) then cannot cite an id the
+    reader was never shown: small models otherwise list E1..E16 for a pack of six. It still validates any string,
+    so a server that ignores the schema gets its unknown ids flagged by the loop rather than its whole reply refused.
+    """
+    if not evidence_ids:
+        return ReaderReply
+    items: dict[str, JsonValue] = {"type": "string", "enum": list(dict.fromkeys(evidence_ids))}
+    cited: list[str] = Field(
+        default_factory=list,
+        description='the evidence ids used, e.g. ["E3", "E7"]',
+        json_schema_extra={"items": items},
+    )
+    # The model keeps ReaderReply's name: the schema's title is part of what the server sees.
+    return create_model("ReaderReply", __base__=ReaderReply, citations=(list[str], cited))
 
 
 SYSTEM_PROMPT = f"""\
