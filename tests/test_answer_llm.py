@@ -186,6 +186,18 @@ def test_the_reader_schema_offers_only_the_ids_shown(mem: Memory) -> None:
     assert reader_schema([]) is ReaderReply
 
 
+def test_the_loop_reads_flat_bm25_evidence_when_asked(mem: Memory) -> None:
+    question = "What did Rex chew?"
+    flat = mem.evidence(question, budget_tokens=1500, now=NOW, mode="bm25").render_text()
+    own = mem.evidence(question, budget_tokens=1500, now=NOW).render_text()
+    assert flat != own  # the two sources differ here, so the request shows which one was read
+    for mode, expected in (("bm25", flat), ("auto", own)):
+        with FakeChatServer([plan("answer"), read("not in memory", [], abstain=True)]) as server:
+            answer_with_llm(mem, question, make_client(server), now=NOW, search_mode=mode)
+            sent = [user_message(r.body) for r in server.chat_requests]
+        assert all(expected.strip() in text for text in sent), mode
+
+
 def test_server_errors_fall_back_with_a_flag(mem: Memory) -> None:
     with FakeChatServer([FakeReply.error(500)] * 4) as server:
         result = answer_with_llm(mem, QUESTION, make_client(server), now=NOW)

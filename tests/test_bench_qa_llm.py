@@ -180,3 +180,16 @@ def test_replay_rescores_a_recorded_run_without_the_server(tmp_path: Path, monke
     keys = ("answer", "score", "input_tokens", "output_tokens", "usd", "flags")
     assert [[r[k] for k in keys] for r in a["results"]] == [[r[k] for k in keys] for r in b["results"]]
     assert a["summary"]["answer_tokens"] == b["summary"]["answer_tokens"]
+
+
+def test_a_sample_with_flat_bm25_evidence(tmp_path: Path) -> None:
+    out = tmp_path / "qa.json"
+    args = ["locomo", "--qa", "--data", str(locomo_fixture(tmp_path)), "--embedder", "fake", "--answerer", "llm-fake"]
+    result = CliRunner().invoke(bench, [*args, "--sample", "3", "--evidence", "bm25", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "evidence: flat bm25" in result.output and "a fixed sample of 3" in result.output
+    data = json.loads(out.read_text("utf-8"))
+    assert len(data["results"]) == 3 and len({r["category"] for r in data["results"]}) == 3
+    assert data["notes"]["evidence"] == "bm25" and data["notes"]["sample"] == 3
+    bad = CliRunner().invoke(bench, [*args, "--sample", "0"])
+    assert bad.exit_code == 2 and "--sample" in bad.output

@@ -100,16 +100,18 @@ def answer_with_llm(
     max_llm_tokens: int | None = None,
     prices: Mapping[str, PriceSpec] | PriceTable | None = None,
     user: str | None = None,
+    search_mode: str = "auto",
 ) -> Answer:
     """Answer ``question`` from ``memory`` with ``client`` (see the module docstring).
 
     ``budget_tokens``: the first pack's budget (and each extra search's); ``max_pack_tokens`` (default twice
     ``budget_tokens``): the budget of the merged pack the reader sees; ``max_llm_tokens``: stop planning once the
-    call has spent this many LLM tokens (the reader call is always made).
+    call has spent this many LLM tokens (the reader call is always made); ``search_mode``: the search behind every
+    pack (``bm25`` to measure the same loop on flat evidence).
     """
     start = (client.usage.prompt_tokens, client.usage.completion_tokens)
     flags: list[str] = []
-    first = memory.evidence(question, budget_tokens=budget_tokens, now=now, user=user)
+    first = memory.evidence(question, budget_tokens=budget_tokens, now=now, user=user, mode=search_mode)
     pool = _Pool(list(first.items), max_pack_tokens or 2 * budget_tokens)
     steps = 0
     history: list[str] = []
@@ -131,7 +133,7 @@ def answer_with_llm(
         if action.action not in ("search", "inspect", "expand_session", "timeline"):
             history.append("answer")
             break
-        description, added = _run_action(memory, action, pool, pack, budget_tokens, now, user)
+        description, added = _run_action(memory, action, pool, pack, budget_tokens, now, user, search_mode)
         history.append(f"{description} -> " + (f"added {', '.join(added)}" if added else "nothing new"))
         idle_steps = 0 if added else idle_steps + 1
         if idle_steps >= 2:
@@ -201,6 +203,7 @@ def _run_action(
     budget_tokens: int,
     now: datetime | None,
     user: str | None,
+    search_mode: str,
 ) -> tuple[str, list[str]]:
     try:
         if action.action == "search":
@@ -208,7 +211,9 @@ def _run_action(
             if not query:
                 return "search without a query", []
             k = max(1, min(action.k or 10, _MAX_SEARCH_K))
-            found = memory.evidence(query, budget_tokens=budget_tokens, k=max(k, 10), now=now, user=user).items
+            found = memory.evidence(
+                query, budget_tokens=budget_tokens, k=max(k, 10), now=now, user=user, mode=search_mode
+            ).items
             items = [i for i in found if _in_window(i, action.after, action.before)][:k]
             window = f" after {action.after}" if action.after else ""
             window += f" before {action.before}" if action.before else ""

@@ -12,6 +12,7 @@ from typing import Any, Literal
 import click
 
 from sodamem.bench.qa_llm import ANSWERERS, answer_fn, open_llm
+from sodamem.bench.qa_sample import sample_questions
 from sodamem.bench.runner import BenchUnit
 from sodamem.embed.base import Embedder
 from sodamem.llm.prices import prices_from_env
@@ -29,7 +30,10 @@ QA_OPTION_NAMES = (
     "budget",
     "steps",
     "baseline",
+    "sample",
+    "evidence",
 )
+EVIDENCE_SOURCES = {"memory": "auto", "bm25": "bm25"}  # --evidence: the search behind the LLM loop's packs
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,8 @@ class QAOptions:
     budget: int | None = None
     steps: int = 3
     baseline: bool = True
+    sample: int | None = None
+    evidence: str = "memory"
 
     @classmethod
     def pop_from(cls, options: dict[str, Any]) -> tuple[bool, QAOptions]:
@@ -92,6 +98,19 @@ def qa_options(func: Any) -> Any:
             show_default=True,
             help="QA with an LLM answerer: also score the offline reader on the same questions.",
         ),
+        click.option(
+            "--sample",
+            type=click.IntRange(min=1),
+            default=None,
+            help="QA: only N questions, taken round-robin over the categories in a fixed order (bench/qa_sample.py).",
+        ),
+        click.option(
+            "--evidence",
+            type=click.Choice(sorted(EVIDENCE_SOURCES)),
+            default="memory",
+            show_default=True,
+            help="QA with an LLM answerer: the memory's own search behind its evidence, or flat BM25.",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -118,9 +137,11 @@ def run_qa_cli(
     from sodamem.bench.qa_report import plot_cost_accuracy, render_qa_markdown
 
     units = units[:limit] if limit is not None else units
+    units = sample_questions(units, qa.sample) if qa.sample is not None else units
     budget = qa.budget or DEFAULT_BUDGET[qa.answerer]
     total = sum(len(u.questions) for u in units)
-    title = f"{'LoCoMo' if dataset == 'locomo' else 'LongMemEval'} QA ({qa.answerer})"
+    source = f", {qa.evidence} evidence" if qa.answerer != "offline" and qa.evidence != "memory" else ""
+    title = f"{'LoCoMo' if dataset == 'locomo' else 'LongMemEval'} QA ({qa.answerer}{source})"
     with (
         open_llm(
             qa.answerer,
@@ -132,7 +153,13 @@ def run_qa_cli(
         ) as setup,
         click.progressbar(length=total, label=title, file=sys.stderr, hidden=not sys.stderr.isatty()) as bar,
     ):
-        answer = answer_fn(qa.answerer, setup.answer, budget_tokens=budget, max_steps=qa.steps)
+        answer = answer_fn(
+            qa.answerer,
+            setup.answer,
+            budget_tokens=budget,
+            max_steps=qa.steps,
+            search_mode=EVIDENCE_SOURCES[qa.evidence],
+        )
         offline_budget = qa.budget or DEFAULT_BUDGET["offline"]
         with_baseline = qa.baseline and qa.answerer != "offline"
         baseline = answer_fn("offline", None, budget_tokens=offline_budget, max_steps=0) if with_baseline else None
@@ -149,6 +176,8 @@ def run_qa_cli(
         "data": data.name,
         "budget_tokens": budget,
         "max_steps": qa.steps if qa.answerer != "offline" else 0,
+        "evidence": qa.evidence if qa.answerer != "offline" else "memory",
+        "sample": qa.sample,
         "llm_calls": calls,
         **setup.notes,
         **load_notes,

@@ -145,8 +145,16 @@ def open_llm(
                 setup.notes.setdefault("replay", {})[role] = {"hits": inner_client.hits, "misses": inner_client.misses}
 
 
-def answer_fn(answerer: str, client: JsonChatClient | None, *, budget_tokens: int, max_steps: int) -> AnswerFn:
-    """The function that answers one question for ``answerer`` (``client`` is needed by the LLM answerers)."""
+def answer_fn(
+    answerer: str,
+    client: JsonChatClient | None,
+    *,
+    budget_tokens: int,
+    max_steps: int,
+    search_mode: str = "auto",
+) -> AnswerFn:
+    """The function that answers one question for ``answerer`` (``client`` is needed by the LLM answerers);
+    ``search_mode`` is the LLM loop's search (the offline reader always uses the memory's own)."""
     if answerer == "offline":
         from sodamem.answer.offline import answer_offline
 
@@ -158,7 +166,14 @@ def answer_fn(answerer: str, client: JsonChatClient | None, *, budget_tokens: in
 
     llm, prices = client, prices_from_env()
     return lambda memory, question, now: answer_with_llm(
-        memory, question, llm, now=now, max_steps=max_steps, budget_tokens=budget_tokens, prices=prices
+        memory,
+        question,
+        llm,
+        now=now,
+        max_steps=max_steps,
+        budget_tokens=budget_tokens,
+        prices=prices,
+        search_mode=search_mode,
     )
 
 

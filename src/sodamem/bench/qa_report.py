@@ -149,6 +149,7 @@ def render_qa_markdown(run: QARun) -> str:
         f" embedder: {run.embedder or 'none'})",
         "",
         f"LLM endpoint: {run.endpoint}",
+        *_sample_lines(run.notes),
         "",
         "| " + " | ".join(header) + " |",
         "|---|" + "---:|" * (len(header) - 1),
@@ -274,3 +275,13 @@ def plot_cost_accuracy(runs: Sequence[QARun], path: str | Path, *, title: str | 
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def _sample_lines(notes: dict[str, Any]) -> list[str]:
+    """What the LLM read and which questions were asked, when that is not the whole split and the memory's search."""
+    parts = []
+    if notes.get("evidence", "memory") != "memory":
+        parts.append(f"evidence: flat {notes['evidence']} (the same LLM loop, another search behind its packs)")
+    if notes.get("sample"):
+        parts.append(f"questions: a fixed sample of {notes['sample']}, round-robin over categories (--sample)")
+    return ["", *[f"- {p}" for p in parts]] if parts else []
