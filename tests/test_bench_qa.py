@@ -126,3 +126,19 @@ def test_cli_locomo_qa_writes_json_report_and_plot(tmp_path: Path) -> None:
 def test_cli_qa_rejects_retrieval_options(tmp_path: Path) -> None:
     result = CliRunner().invoke(bench, ["locomo", "--qa", "--data", str(fixture(tmp_path)), "--system", "bm25"])
     assert result.exit_code == 2 and "--system" in result.output
+
+
+def test_a_citation_rereads_only_when_its_quote_is_the_stored_span() -> None:
+    from sodamem import Memory
+    from sodamem.answer.types import AnswerCitation
+    from sodamem.bench.qa import _rereads
+    from tests.conftest import make_session
+
+    with Memory(":memory:", embedder="fake") as memory:
+        memory.ingest([make_session("s1", ["I moved to Lisbon last spring."], when="2024-03-01T10:00")])
+        turn_id = memory.session("s1").turns[0].turn_id
+        good = AnswerCitation("E1", "s1", 0, turn_id, 11, 17, "Lisbon")
+        assert _rereads(memory, good)
+        assert not _rereads(memory, AnswerCitation("E1", "s1", 0, turn_id, 11, 17, "Porto"))
+        assert not _rereads(memory, AnswerCitation("E1", "s1", 0, turn_id, 10, 17, "Lisbon"))
+        assert not _rereads(memory, AnswerCitation("E1", "s9", 0, "s9:0", 11, 17, "Lisbon"))

@@ -98,6 +98,7 @@ def test_llm_fake_measures_the_tokens_the_llm_path_sends(tmp_path: Path) -> None
         assert r["steps"] == 2 and r["input_tokens"] > 300 and r["output_tokens"] > 10
         assert not any(f.startswith("fallback") for f in r["flags"])
         assert r["citations"] == 1 and re.search(r" \[E\d+\]\.$", r["answer"])
+        assert r["citations_reread"] == 1
         assert r["usd"] == pytest.approx(cost_usd("gemini-2.0-flash", r["input_tokens"], r["output_tokens"]).usd)
         assert r["baseline_score"] is not None  # the offline reader scored on the same questions
     total_in = calls["planner_action"]["prompt_tokens"] + calls["reader_reply"]["prompt_tokens"]
@@ -108,6 +109,8 @@ def test_llm_fake_measures_the_tokens_the_llm_path_sends(tmp_path: Path) -> None
     assert summary["judge_tokens"]["input"]["mean"] == pytest.approx(judge_calls["prompt_tokens"] / 4)
     assert summary["answer_tokens"]["input"]["mean"] != summary["judge_tokens"]["input"]["mean"]
     assert summary["overall"]["baseline_score"] is not None and "offline F1" in result.output
+    assert summary["citations"] == {"answers": 5, "cited": 5, "reread": 5, "unknown_ids": 0}
+    assert "5 re-read from the store" in result.output
     assert plot.read_bytes().startswith(b"\x89PNG")
 
 

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from sodamem.answer.types import Answer
+from sodamem.answer.types import Answer, AnswerCitation
 from sodamem.bench.locomo import CATEGORY_NAMES, SCORED_CATEGORIES
 from sodamem.bench.metrics import locomo_qa_score
 from sodamem.bench.qa_judge import Judgement, LLMJudge
@@ -26,6 +26,7 @@ from sodamem.bench.qa_report import render_qa_markdown
 from sodamem.bench.qa_types import QAResult, QARun
 from sodamem.bench.runner import BenchQuestion, BenchUnit
 from sodamem.embed.base import Embedder
+from sodamem.errors import SodaMemError
 from sodamem.memory import Memory
 
 ABSTENTION_SCORING_TEXT = "Not mentioned in the conversation"
@@ -121,6 +122,7 @@ def _one(
         input_tokens=answer.cost.input_tokens,
         output_tokens=answer.cost.output_tokens,
         citations=len(answer.citations),
+        citations_reread=sum(_rereads(memory, c) for c in answer.citations),
         seconds=seconds,
         steps=answer.steps,
         flags=list(answer.flags),
@@ -139,6 +141,15 @@ def _one(
         result.baseline_answer = offline.answer
         result.baseline_score = score(question, offline)
     return result
+
+
+def _rereads(memory: Memory, citation: AnswerCitation) -> bool:
+    """The citation's quote is what the stored turn says at its span (checked on the memory, not the pack)."""
+    try:
+        text = memory.turn(citation.turn_id, session_id=citation.session_id).text
+    except SodaMemError:
+        return False
+    return text[citation.char_start : citation.char_end] == citation.quote
 
 
 def run_locomo_qa(

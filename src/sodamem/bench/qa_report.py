@@ -100,6 +100,7 @@ def summarise_qa(run: QARun) -> dict[str, Any]:
         "evidence_tokens": _stats(r.evidence_tokens for r in results),
         "llm_steps": _stats(r.steps for r in results),
         "fallbacks": sum(any(f.startswith("fallback:") for f in r.flags) for r in results),
+        "citations": _citation_checks(results),
         "judge_errors": sum(bool(r.judge_error) for r in results),
         "seconds": run.seconds,
         "seconds_per_question": run.seconds / len(results) if results else 0.0,
@@ -207,6 +208,7 @@ def render_qa_markdown(run: QARun) -> str:
     evidence = s["evidence_tokens"]
     lines += [
         f"- fallbacks to the offline reader: {s['fallbacks']}; abstention rate {s['abstention_rate']:.1%}",
+        _citation_line(s["citations"]),
         f"- evidence read per question ({s['tokenizer_of_evidence']}): mean {evidence['mean']:.0f},"
         f" median {evidence['median']:.0f}",
         f"- run time: {s['seconds']:.1f} s for {s['questions']} questions ({s['seconds_per_question']:.2f} s each)",
@@ -285,3 +287,22 @@ def _sample_lines(notes: dict[str, Any]) -> list[str]:
     if notes.get("sample"):
         parts.append(f"questions: a fixed sample of {notes['sample']}, round-robin over categories (--sample)")
     return ["", *[f"- {p}" for p in parts]] if parts else []
+
+
+def _citation_checks(results: list[QAResult]) -> dict[str, int]:
+    """Citation validity of the answers the answerer itself grounded (no fallback, no abstention): how many cite,
+    their citations, how many quotes re-read from the store, and the ids it cited that its evidence never had."""
+    own = [r for r in results if not r.abstained and not any(f.startswith("fallback:") for f in r.flags)]
+    return {
+        "answers": len(own),
+        "cited": sum(r.citations for r in own),
+        "reread": sum(r.citations_reread for r in own),
+        "unknown_ids": sum(f.startswith("unknown_citation:") for r in own for f in r.flags),
+    }
+
+
+def _citation_line(checks: dict[str, int]) -> str:
+    return (
+        f"- citations of the {checks['answers']} answers grounded by the answerer itself: {checks['cited']},"
+        f" {checks['reread']} re-read from the store; {checks['unknown_ids']} ids cited that the evidence never had"
+    )

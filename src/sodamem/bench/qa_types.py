@@ -22,6 +22,7 @@ class QAResult:
     output_tokens: int
     citations: int
     seconds: float
+    citations_reread: int = 0  # citations whose quote is the stored turn's text at their span
     steps: int = 0
     flags: list[str] = field(default_factory=list)
     abstention_question: bool = False  # LongMemEval ``_abs`` (LoCoMo: category 5)
