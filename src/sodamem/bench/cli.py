@@ -321,6 +321,25 @@ def live(data: Path, sizes: str, adds: int, embedder: str, json_out: Path | None
     click.echo(render_live_markdown(report), nl=False)
 
 
+@bench.command("qa-table")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--flash-model", default="gemini-2.5-flash", show_default=True, help="Prices the token counts.")
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None, help="F1 against tokens (PNG).")
+def qa_table(runs: tuple[Path, ...], flash_model: str, plot: Path | None) -> None:
+    """QA runs side by side (the --json files of `bench locomo --qa`): F1 per category, tokens, seconds, fallbacks."""
+    from sodamem.bench.qa_table import plot_f1_tokens, render_table, table_rows
+
+    rows = []
+    for path in runs:
+        try:
+            rows += table_rows([json.loads(path.read_text("utf-8"))], flash_model)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise click.BadParameter(f"{path}: not a QA run's JSON ({type(exc).__name__}: {exc})") from None
+    click.echo(render_table(rows, flash_model))
+    if plot is not None:
+        plot_f1_tokens(rows, plot)
+
+
 @bench.command()
 @click.option("--counts", default="1,10,300", show_default=True, help="Users in one file, comma-separated.")
 def users(counts: str) -> None:

@@ -1,0 +1,124 @@
+"""``sodamem bench qa-table``: several QA runs (their ``--json`` files) side by side, and F1 against tokens.
+
+One row per run: the model, the evidence source and budget, LoCoMo F1 on categories 1-4 and per category, the
+adversarial category's abstention, tokens and seconds per question, fallbacks, citation validity, and what the same
+token counts would cost on a flash model at list prices (a local model's tokens are priced $0; the flash column
+says what a hosted small model would have charged for the same traffic, counted with the local tokenizer).
+``table_rows`` is pure; the command reads the files and prints or plots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sodamem.llm.prices import cost_usd
+
+SCORED = ("1", "2", "3", "4")
+ADVERSARIAL = "5"
+DEFAULT_FLASH = "gemini-2.5-flash"
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    label: str
+    questions: int
+    f1: float  # categories 1-4
+    by_category: dict[str, float | None]
+    adversarial: float | None  # category 5's score: 1 when the answerer abstained
+    offline_f1: float | None  # the offline reader on the same questions, when the run scored it
+    tokens_in: float
+    tokens_out: float
+    seconds: float
+    fallbacks: int
+    cited: int
+    reread: int
+    unknown_ids: int
+    flash_usd: float
+
+
+def run_label(run: Mapping[str, Any]) -> str:
+    """``model · evidence · budget · steps`` of a run's JSON (the offline reader: ``offline · budget``)."""
+    notes, summary = run.get("notes", {}), run["summary"]
+    if run["answerer"] == "offline":
+        return f"offline reader · {notes.get('budget_tokens')} tok"
+    evidence = notes.get("evidence", "memory")
+    return (
+        f"{summary.get('model') or run['answerer']} · {evidence} evidence · {notes.get('budget_tokens')} tok"
+        f" · {notes.get('max_steps', 0)} planner steps"
+    )
+
+
+def table_rows(runs: Sequence[Mapping[str, Any]], flash_model: str = DEFAULT_FLASH) -> list[TableRow]:
+    rows = []
+    for run in runs:
+        summary = run["summary"]
+        categories = summary["categories"]
+        tokens = summary["answer_tokens"]
+        tokens_in, tokens_out = tokens["input"]["mean"], tokens["output"]["mean"]
+        checks = summary.get("citations") or {"cited": 0, "reread": 0, "unknown_ids": 0}
+        adversarial = categories.get(ADVERSARIAL)
+        rows.append(
+            TableRow(
+                label=run_label(run),
+                questions=summary["questions"],
+                f1=summary["overall"]["score"],
+                by_category={c: categories[c]["score"] if c in categories else None for c in SCORED},
+                adversarial=adversarial["score"] if adversarial else None,
+                offline_f1=summary["overall"].get("baseline_score"),
+                tokens_in=tokens_in,
+                tokens_out=tokens_out,
+                seconds=summary["seconds_per_question"],
+                fallbacks=summary["fallbacks"],
+                cited=checks["cited"],
+                reread=checks["reread"],
+                unknown_ids=checks["unknown_ids"],
+                flash_usd=cost_usd(flash_model, round(tokens_in), round(tokens_out)).usd,
+            )
+        )
+    return rows
+
+
+def _f(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def render_table(rows: Sequence[TableRow], flash_model: str = DEFAULT_FLASH) -> str:
+    header = [
+        "run", "questions", "F1 (1-4)", *(f"F1 cat {c}" for c in SCORED), "adversarial abstained", "offline F1",
+        "tokens/q (in/out)", "s/q", "fallbacks", "citations re-read", "unknown ids", f"$/q on {flash_model}",
+    ]  # fmt: skip
+    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 1)]
+    for r in rows:
+        cells = [
+            r.label, str(r.questions), _f(r.f1), *(_f(r.by_category[c]) for c in SCORED), _f(r.adversarial),
+            _f(r.offline_f1), f"{r.tokens_in:.0f} / {r.tokens_out:.0f}", f"{r.seconds:.1f}",
+            f"{r.fallbacks} ({r.fallbacks / max(r.questions, 1):.0%})", f"{r.reread} of {r.cited}", str(r.unknown_ids),
+            f"{r.flash_usd:.5f}",
+        ]  # fmt: skip
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def plot_f1_tokens(rows: Sequence[TableRow], path: str | Path) -> None:
+    """A PNG: F1 on categories 1-4 against LLM tokens per question, one labelled point per run."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    for row in rows:
+        x = max(row.tokens_in + row.tokens_out, 1.0)
+        ax.scatter([x], [row.f1])
+        ax.annotate(row.label, (x, row.f1), xytext=(5, 3), textcoords="offset points", fontsize=7)
+    ax.set_xscale("log")
+    ax.set_xlabel("LLM tokens per question (input + output, log scale)")
+    ax.set_ylabel("LoCoMo F1, categories 1-4")
+    ax.set_title("Answers against tokens per question")
+    ax.grid(True, which="both", linewidth=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
