@@ -284,3 +284,22 @@ def test_the_prompts_are_pure_and_fenced() -> None:
     assert "1. search 'x' -> nothing new" in planner[1]["content"]
     assert PlannerAction.model_validate({"action": "timeline", "entity": "Maya"}).entity == "Maya"
     assert ReaderReply.model_validate_json('{"answer": "x [E1]", "citations": ["E1"]}').abstain is False
+
+
+@pytest.mark.parametrize(
+    ("said", "shown"),
+    [
+        ("2023-06-15", "15 June 2023"),
+        ("On 2023-06-15 13:33 she left.", "On 15 June 2023 she left."),
+        ("2023-10-16..2023-10-29", "16 October 2023 to 29 October 2023"),
+        ("2023-07-26 13:33..2023-08-25 13:33", "26 July 2023 to 25 August 2023"),
+        ("Room 2023-99-99 and 1999", "Room 2023-99-99 and 1999"),
+    ],
+)
+def test_iso_dates_in_an_answer_are_said_as_a_person_says_them(mem: Memory, said: str, shown: str) -> None:
+    def reader(body: dict[str, Any]) -> FakeReply:
+        return read(said, [id_of_line(user_message(body), "Lisbon last spring")])
+
+    with FakeChatServer([plan("answer")], responder=reader) as server:
+        result = answer_with_llm(mem, QUESTION, make_client(server), now=NOW)
+    assert re.sub(r" \[E\d+\]", "", result.answer) == shown

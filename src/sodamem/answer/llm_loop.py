@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from sodamem.answer.dates import human_day
 from sodamem.answer.offline import answer_offline
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.bench.metrics import count_tokens
@@ -57,6 +58,9 @@ log = logging.getLogger(__name__)
 _ID = re.compile(r"\bE\d+\b")
 _BRACKET = re.compile(r"\s*\[((?:\s*E\d+\s*[,;]?)+)\]")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
+# An ISO date the reader copied from a resolved time word, with its time of day, or an interval "A..B" of them.
+_ISO_DATE = r"(\d{4}-\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?)?"
+_ISO_DATES = re.compile(rf"\b{_ISO_DATE}(?:\s*\.\.\s*{_ISO_DATE})?\b")
 _EXPAND_RADIUS = 2
 _MAX_SEARCH_K = 20
 
@@ -159,7 +163,7 @@ def answer_with_llm(
             flags=tuple(flags),
             evidence_tokens=final.used_tokens,
         )
-    text, cited, unknown = _validate(reader.answer, reader.citations, set(final.ids))
+    text, cited, unknown = _validate(_human_dates(reader.answer), reader.citations, set(final.ids))
     flags.extend(f"unknown_citation:{item_id}" for item_id in unknown)
     sentences = _sentences(text)
     uncited = [n for n, sentence in enumerate(sentences, 1) if not _ID.search(sentence)]
@@ -326,6 +330,20 @@ def _validate(answer: str, listed: Sequence[str], known: set[str]) -> tuple[str,
         if item_id:
             note(item_id)
     return text, cited, unknown
+
+
+def _human_dates(answer: str) -> str:
+    """ISO dates copied from the evidence's resolved time words, as a person says them (``2023-06-15`` ->
+    ``15 June 2023``, ``2023-10-16..2023-10-29`` -> ``16 October 2023 to 29 October 2023``), as the offline
+    reader words them; small models copy the bracketed ISO form verbatim."""
+
+    def say(match: re.Match[str]) -> str:
+        first, last = match.group(1), match.group(2)
+        if last is None or last == first:
+            return human_day(first)
+        return f"{human_day(first)} to {human_day(last)}"
+
+    return _ISO_DATES.sub(say, answer)
 
 
 def _says_not_in_memory(answer: str) -> bool:
