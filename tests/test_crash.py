@@ -45,13 +45,13 @@ def test_a_few_kill_points_exercise_the_harness(tmp_path: Path) -> None:
 
 
 def test_the_command_reports_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    try:  # exits 1 when a check found a problem
-        main(["bench", "crash", "--kills", "2", "--seed", "3", "--db-dir", str(tmp_path), "--json"])
-    except SystemExit as done:
-        assert done.code == 1
+    main(["bench", "crash", "--kills", "2", "--seed", "3", "--db-dir", str(tmp_path), "--json"])  # exit 1: a problem
     out = json.loads(capsys.readouterr().out)
-    assert out["kills"] == 2 and out["adds_found"] + out["ingests_found"] > 0
-    assert out["adds_found"] == out["adds_returned"]
+    # Two short lives may land nothing on a loaded machine: the counts' values are the other tests' subject.
+    assert out["kills"] == 2 and out["problems"] == []
+    counts = ("adds_returned", "adds_found", "ingests_returned", "ingests_found", "sessions_checked")
+    assert all(isinstance(out[name], int) for name in counts)
+    assert out["adds_found"] == out["adds_returned"] and out["ingests_found"] == out["ingests_returned"]
 
 
 def wal_bytes(frames: list[tuple[int, bool, int]], page_size: int = 512, torn: bool = False) -> bytes:

@@ -238,6 +238,7 @@ class _Ledger:
     calls: dict[str, Call] = field(default_factory=dict)
     returned: set[str] = field(default_factory=set)
     durations: list[float] = field(default_factory=list)
+    barren_lives: int = 0  # children killed before any call of any child returned
 
 
 def run_crash(
@@ -291,6 +292,7 @@ def run_crash(
             wal_tail = wal_uncommitted_frames(Path(f"{db}-wal"))
             cut = _read_journal(journal, ledger, report)
             retry = [ledger.calls[key] for key in cut]
+            ledger.barren_lives += not ledger.durations
             problems, found = verify(db, ledger, report)
             report.problems += [f"kill point {point}: {p}" for p in problems]
             _count_kill(report, phase, wal_tail, cut, found)
@@ -348,7 +350,10 @@ def _readline(stream: IO[str], timeout: float) -> str:
 
 def _mean_call(ledger: _Ledger) -> float:
     recent = ledger.durations[-100:]
-    return statistics.fmean(recent) if recent else FIRST_GUESS_SECONDS
+    if recent:
+        return statistics.fmean(recent)
+    # Nothing returned yet: on a loaded machine a call outlasts the first guess, so each barren life doubles it.
+    return FIRST_GUESS_SECONDS * float(2 ** min(ledger.barren_lives, 8))
 
 
 def _read_journal(journal: Path, ledger: _Ledger, report: CrashReport) -> list[str]:
