@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from sodamem import Memory, Session, Turn
+from tests.postgres_server import postgres_cluster, postgres_url  # noqa: F401  (fixtures: a real PostgreSQL)
 
 # The CLI's default embedder is the local MiniLM; the fast tier uses the shipped fake (subprocesses inherit this).
 # Tests of the real model unset it explicitly and are marked slow.
