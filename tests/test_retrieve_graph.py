@@ -56,7 +56,7 @@ def degree(memory: Memory, name: str) -> int:
 
 def turn_ids(memory: Memory, hits: Sequence[Hit], user: str = "default") -> list[str]:
     turns = memory.store.turns_by_pk(user, [h.turn_pk for h in hits])
-    return [str(turns[h.turn_pk]["turn_id"]) for h in hits]
+    return [turns[h.turn_pk].turn_id for h in hits]
 
 
 def by_turn(memory: Memory, hits: Sequence[Hit]) -> dict[str, Hit]:

@@ -33,22 +33,13 @@ SQL_ALLOWED = {
 # connection types, read ``.conn``, or hold the connection of ``store.transaction()``), each to hand it to store/
 # functions, none with SQL of its own. The list only shrinks: a module that no longer touches one must leave it.
 CONNECTION_HOLDERS = {
-    "answer/antecedents.py": "entity alias keys (store/facts.py entity_pks_by_key)",
-    "answer/offline.py": "analyze_query takes the connection",
     "ingest/append.py": "the live append's transaction: store/live.py, insert_turns, write_facts",
     "ingest/embedding.py": "the embedding queue (store/live.py)",
     "ingest/facts.py": "write_facts runs store/facts.py functions in the session's transaction",
     "ingest/neighbors.py": "NEIGHBOR links (store/facts.py link_neighbors) in a transaction",
     "ingest/pipeline.py": "the write_session hook receives the transaction's connection",
     "keys.py": "API keys (store/keys.py)",
-    "memory.py": "forget, dumps, fact queries, integrity; turn and piece records from sqlite3.Row",
-    "retrieve/dense.py": "focus pieces are sqlite3.Row",
-    "retrieve/fused.py": "analyze_query and TurnLookup take the connection",
-    "retrieve/hits.py": "hits are built from sqlite3.Row",
-    "retrieve/lexical.py": "focus pieces are sqlite3.Row",
-    "retrieve/query.py": "entity lookups take the connection (store/facts.py, store/fts.py)",
-    "retrieve/search.py": "focus rows are sqlite3.Row; TurnLookup takes the connection",
-    "retrieve/turn_lookup.py": "reads through store/turn_reads.py with the connection",
+    "memory.py": "forget, dumps, fact queries, integrity",
 }
 GUARDED_LAYERS = ("answer/", "dump/", "ingest/", "retrieve/", "server/", "memory.py", "keys.py")
 

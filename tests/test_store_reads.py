@@ -33,7 +33,7 @@ def _fact(memory: Memory, user: str) -> int:
 
 
 def _turn(memory: Memory, user: str, turn_id: str) -> int:
-    return int(memory.store.turns_by_turn_id(user, turn_id)[0]["turn_pk"])
+    return int(memory.store.turns_by_turn_id(user, turn_id)[0].turn_pk)
 
 
 def test_fact_reads_answer_for_their_user_only(memory: Memory) -> None:

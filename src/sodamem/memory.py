@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
@@ -51,6 +50,7 @@ from sodamem.store.dump_write import write_dump
 from sodamem.store.fact_queries import fact_by_id, query_facts, slot_history
 from sodamem.store.forget import Selector, apply_forget, forget_log, log_forget, plan_forget
 from sodamem.store.integrity import CheckReport, check_database
+from sodamem.store.rows import PieceRow, TurnRow
 from sodamem.store.sqlite import SQLiteStore
 
 
@@ -309,12 +309,12 @@ class Memory:
         row = self.store.session_row(owner, session_id)
         if row is None:
             raise NotFoundError(f"no session {session_id!r} for user {owner!r}")
-        turns = self.store.session_turns(owner, int(row["id"]), 0, 1 << 62)
+        turns = self.store.session_turns(owner, row.session_pk, 0, 1 << 62)
         return SessionRecord(
             session_id=session_id,
             user=owner,
-            timestamp=str(row["timestamp"]),
-            source=str(row["source"]),
+            timestamp=row.timestamp,
+            source=row.source,
             turns=self._turn_records(owner, turns),
         )
 
@@ -329,7 +329,7 @@ class Memory:
         if not rows:
             raise NotFoundError(f"no turn {turn_id!r} for user {owner!r}")
         if len(rows) > 1:
-            sessions = ", ".join(str(r["session_id"]) for r in rows[:10])
+            sessions = ", ".join(r.session_id for r in rows[:10])
             raise AmbiguousIdError(f"turn id {turn_id!r} exists in several sessions ({sessions}); name the session")
         return self._turn_records(owner, rows)[0]
 
@@ -340,7 +340,7 @@ class Memory:
             row = self.store.pieces_by_pk(owner, [int(piece_ref)]).get(int(piece_ref))
             if row is None:
                 raise NotFoundError(f"no piece {piece_ref} for user {owner!r}")
-            turn = self.store.turns_by_pk(owner, [int(row["turn_pk"])])[int(row["turn_pk"])]
+            turn = self.store.turns_by_pk(owner, [row.turn_pk])[row.turn_pk]
             return _piece_record(row, turn)
         turn_id, sep, index = piece_ref.rpartition("#")
         if not sep or not index.isdigit():
@@ -410,37 +410,37 @@ class Memory:
             report.embedded = self.embed_missing()
         return report
 
-    def _turn_records(self, user: str, turns: list[sqlite3.Row]) -> tuple[TurnRecord, ...]:
-        pieces = self.store.pieces_of_turns(user, [int(t["turn_pk"]) for t in turns])
+    def _turn_records(self, user: str, turns: list[TurnRow]) -> tuple[TurnRecord, ...]:
+        pieces = self.store.pieces_of_turns(user, [t.turn_pk for t in turns])
         return tuple(
             TurnRecord(
-                session_id=str(t["session_id"]),
-                turn_index=int(t["idx"]),
-                turn_id=str(t["turn_id"]),
-                speaker=str(t["speaker"]),
-                text=str(t["text"]),
-                timestamp=str(t["timestamp"]),
-                caption=t["caption"],
-                pieces=tuple(_piece_record(p, t) for p in pieces.get(int(t["turn_pk"]), [])),
+                session_id=t.session_id,
+                turn_index=t.index,
+                turn_id=t.turn_id,
+                speaker=t.speaker,
+                text=t.text,
+                timestamp=t.timestamp,
+                caption=t.caption,
+                pieces=tuple(_piece_record(p, t) for p in pieces.get(t.turn_pk, [])),
             )
             for t in turns
         )
 
 
-def _piece_record(piece: sqlite3.Row, turn: sqlite3.Row) -> PieceRecord:
+def _piece_record(piece: PieceRow, turn: TurnRow) -> PieceRecord:
     return PieceRecord(
-        piece_pk=int(piece["id"]),
-        index=int(piece["idx"]),
-        char_start=int(piece["char_start"]),
-        char_end=int(piece["char_end"]),
-        text=str(piece["text"]),
+        piece_pk=piece.piece_pk,
+        index=piece.index,
+        char_start=piece.char_start,
+        char_end=piece.char_end,
+        text=piece.text,
         citation=Citation(
-            session_id=str(turn["session_id"]),
-            turn_index=int(turn["idx"]),
-            turn_id=str(turn["turn_id"]),
-            speaker=str(turn["speaker"]),
-            char_start=int(piece["char_start"]),
-            char_end=int(piece["char_end"]),
-            timestamp=str(turn["timestamp"]),
+            session_id=turn.session_id,
+            turn_index=turn.index,
+            turn_id=turn.turn_id,
+            speaker=turn.speaker,
+            char_start=piece.char_start,
+            char_end=piece.char_end,
+            timestamp=turn.timestamp,
         ),
     )

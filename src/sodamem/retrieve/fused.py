@@ -186,7 +186,7 @@ def fused_rank(
     """The first ``k`` turns for ``query``. ``turns``: a lookup kept across searches while the store is unchanged
     (a fresh one otherwise). ``store``: a ``SQLiteStore`` while query analysis, the turn lookup and the lexical and
     dense tunnels still take one; what this module asks itself is in ``MemoryStore``."""
-    analysis = analyze_query(query, now, store.conn, user)
+    analysis = analyze_query(query, now, store, user)
     # The speakers the question names by an alias ("Maya" for "user"), looked up once for both passes.
     speakers = store.speakers(user)
     by_alias = _speaker_entities(store, user, speakers, analysis)
@@ -225,7 +225,7 @@ def fused_rank(
         fused = reciprocal_rank_fusion([[u for u, _ in r] for r in rankings.values()])
         units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
     else:
-        lookup = turns or TurnLookup(store.conn)  # what both fusion passes ask about their candidate turns
+        lookup = turns or TurnLookup(store)  # what both fusion passes ask about their candidate turns
         aliased = {s for s, _ in by_alias}
         # Enough units for the answer and the feedback's first turns.
         limit = max(k, settings.feedback_turns)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
+from sodamem.store.rows import PieceRow
 from sodamem.store.sqlite import SQLiteStore
 
 
@@ -19,18 +19,18 @@ def bm25_pieces_by_turn(store: SQLiteStore, user: str, match: str, limit: int) -
     pieces = store.pieces_by_pk(user, [r.rowid for r in rows])
     best: dict[int, float] = {}
     for row in rows:  # best first
-        best.setdefault(int(pieces[row.rowid]["turn_pk"]), -row.bm25)
+        best.setdefault(pieces[row.rowid].turn_pk, -row.bm25)
     return list(best.items())
 
 
-def lexical_focus(store: SQLiteStore, user: str, match: str, turn_pks: Sequence[int]) -> dict[int, sqlite3.Row]:
+def lexical_focus(store: SQLiteStore, user: str, match: str, turn_pks: Sequence[int]) -> dict[int, PieceRow]:
     """The best-matching piece of each turn: the span a hit cites."""
     if not turn_pks:
         return {}
     rows = store.search_pieces(user, match, limit=len(turn_pks) * 50, turn_pks=turn_pks)
     pieces = store.pieces_by_pk(user, [r.rowid for r in rows])
-    focus: dict[int, sqlite3.Row] = {}
+    focus: dict[int, PieceRow] = {}
     for row in rows:
         piece = pieces[row.rowid]
-        focus.setdefault(int(piece["turn_pk"]), piece)
+        focus.setdefault(piece.turn_pk, piece)
     return focus

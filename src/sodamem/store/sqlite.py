@@ -24,8 +24,10 @@ from sodamem.store.in_lists import IN_LIST_CHUNK as IN_LIST_CHUNK
 from sodamem.store.in_lists import chunked as chunked
 from sodamem.store.opening import BUSY_TIMEOUT_MS, open_database
 from sodamem.store.protocol import MemoryStore
+from sodamem.store.query_reads import SQLiteQueryReads
 from sodamem.store.retrieval_reads import SQLiteRetrievalReads
 from sodamem.store.rows import FtsRow as FtsRow
+from sodamem.store.rows import PieceRow, SessionRow, TurnRow
 
 _Item = TypeVar("_Item")
 
@@ -117,7 +119,7 @@ def insert_turns(
     return piece_pks
 
 
-class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads):
+class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads):
     """The SQLite backend. It satisfies ``MemoryStore`` (``store/protocol.py``): the reads the retrieval and answer
     layers ask for are in the mixins (``graph_reads.py``, ``retrieval_reads.py``) and below."""
 
@@ -361,7 +363,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads):
         "t.id AS turn_pk, t.session_pk, t.idx, t.turn_id, t.speaker, t.text, t.caption, t.timestamp, s.session_id"
     )
 
-    def turns_by_pk(self, user: str, turn_pks: Sequence[int]) -> dict[int, sqlite3.Row]:
+    def turns_by_pk(self, user: str, turn_pks: Sequence[int]) -> dict[int, TurnRow]:
         if not turn_pks:
             return {}
         marks = ",".join("?" * len(turn_pks))
@@ -370,9 +372,9 @@ class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads):
             f" WHERE t.user = ? AND t.id IN ({marks})",
             (user, *turn_pks),
         ).fetchall()
-        return {int(r["turn_pk"]): r for r in rows}
+        return {int(r["turn_pk"]): _turn_row(r) for r in rows}
 
-    def turns_by_turn_id(self, user: str, turn_id: str, session_id: str | None = None) -> list[sqlite3.Row]:
+    def turns_by_turn_id(self, user: str, turn_id: str, session_id: str | None = None) -> list[TurnRow]:
         sql = (
             f"SELECT {self._TURN_COLUMNS} FROM turns t JOIN sessions s ON s.id = t.session_pk"
             " WHERE t.user = ? AND t.turn_id = ?"
@@ -381,43 +383,46 @@ class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads):
         if session_id is not None:
             sql += " AND s.session_id = ?"
             params += (session_id,)
-        return self.conn.execute(sql + " ORDER BY s.timestamp, t.idx", params).fetchall()
+        return [_turn_row(r) for r in self.conn.execute(sql + " ORDER BY s.timestamp, t.idx", params)]
 
-    def session_turns(self, user: str, session_pk: int, first: int, last: int) -> list[sqlite3.Row]:
+    def session_turns(self, user: str, session_pk: int, first: int, last: int) -> list[TurnRow]:
         """Turns of one session with ``first <= idx <= last``, in order."""
-        return self.conn.execute(
+        rows = self.conn.execute(
             f"SELECT {self._TURN_COLUMNS} FROM turns t JOIN sessions s ON s.id = t.session_pk"
             " WHERE t.user = ? AND t.session_pk = ? AND t.idx BETWEEN ? AND ? ORDER BY t.idx",
             (user, session_pk, first, last),
-        ).fetchall()
+        )
+        return [_turn_row(r) for r in rows]
 
-    def session_row(self, user: str, session_id: str) -> sqlite3.Row | None:
-        row: sqlite3.Row | None = self.conn.execute(
-            "SELECT * FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
+    def session_row(self, user: str, session_id: str) -> SessionRow | None:
+        row = self.conn.execute(
+            "SELECT id, session_id, timestamp, source FROM sessions WHERE user = ? AND session_id = ?",
+            (user, session_id),
         ).fetchone()
-        return row
+        return None if row is None else SessionRow(int(row[0]), str(row[1]), str(row[2]), str(row[3]))
 
-    def pieces_of_turns(self, user: str, turn_pks: Sequence[int]) -> dict[int, list[sqlite3.Row]]:
+    def pieces_of_turns(self, user: str, turn_pks: Sequence[int]) -> dict[int, list[PieceRow]]:
         if not turn_pks:
             return {}
         marks = ",".join("?" * len(turn_pks))
         rows = self.conn.execute(
-            f"SELECT * FROM pieces WHERE user = ? AND turn_pk IN ({marks}) ORDER BY turn_pk, idx",
+            f"SELECT {_PIECE_COLUMNS} FROM pieces WHERE user = ? AND turn_pk IN ({marks}) ORDER BY turn_pk, idx",
             (user, *turn_pks),
         ).fetchall()
-        grouped: dict[int, list[sqlite3.Row]] = {}
+        grouped: dict[int, list[PieceRow]] = {}
         for row in rows:
-            grouped.setdefault(int(row["turn_pk"]), []).append(row)
+            piece = _piece_row(row)
+            grouped.setdefault(piece.turn_pk, []).append(piece)
         return grouped
 
-    def pieces_by_pk(self, user: str, piece_pks: Sequence[int]) -> dict[int, sqlite3.Row]:
+    def pieces_by_pk(self, user: str, piece_pks: Sequence[int]) -> dict[int, PieceRow]:
         if not piece_pks:
             return {}
         marks = ",".join("?" * len(piece_pks))
         rows = self.conn.execute(
-            f"SELECT * FROM pieces WHERE user = ? AND id IN ({marks})", (user, *piece_pks)
+            f"SELECT {_PIECE_COLUMNS} FROM pieces WHERE user = ? AND id IN ({marks})", (user, *piece_pks)
         ).fetchall()
-        return {int(r["id"]): r for r in rows}
+        return {int(r[0]): _piece_row(r) for r in rows}
 
     def users_of_facts(self, fact_pks: Sequence[int]) -> dict[str, list[int]]:
         """The given facts grouped by the user they belong to."""
@@ -459,6 +464,27 @@ class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads):
         if user is not None and user not in counts:
             counts[user] = {}
         return [UserStats(user=name, **values) for name, values in sorted(counts.items())]
+
+
+_PIECE_COLUMNS = "id, turn_pk, idx, char_start, char_end, text"
+
+
+def _turn_row(r: sqlite3.Row) -> TurnRow:
+    return TurnRow(
+        int(r["turn_pk"]),
+        int(r["session_pk"]),
+        int(r["idx"]),
+        str(r["turn_id"]),
+        str(r["speaker"]),
+        str(r["text"]),
+        r["caption"],
+        str(r["timestamp"]),
+        str(r["session_id"]),
+    )
+
+
+def _piece_row(r: sqlite3.Row) -> PieceRow:
+    return PieceRow(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), str(r[5]))
 
 
 if TYPE_CHECKING:  # mypy checks that the SQLite store is a MemoryStore
