@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from sodamem.bench.metrics import contains_answer, count_tokens, pack_to_budget
+from sodamem.bench.sqlite_only import sqlite_store
 from sodamem.embed.base import Embedder, Vectors, embed_queries
 from sodamem.memory import Memory
 from sodamem.model import Session
@@ -92,7 +93,7 @@ def run_retrieval(
     for unit in units:
         with Memory(":memory:", embedder=memo if memo is not None else "none") as memory:
             memory.ingest(unit.sessions)
-            documents = turn_documents(memory.store.conn, memory.user)
+            documents = turn_documents(sqlite_store(memory).conn, memory.user)
             last_session = max((s.timestamp for s in unit.sessions), default=None)
             for question in unit.questions:
                 now = question.asked_at or last_session

@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sodamem.embed.base import Vectors
+from sodamem.store.protocol import VectorSearch
 from sodamem.store.rows import PieceRow
-from sodamem.store.sqlite import SQLiteStore
-from sodamem.store.vectors import VectorIndex
+from sodamem.store.write_protocol import Store
 
 
-def dense_turns(index: VectorIndex, user: str, query: Vectors, limit: int) -> list[tuple[int, float]]:
+def dense_turns(index: VectorSearch, user: str, query: Vectors, limit: int) -> list[tuple[int, float]]:
     return index.search(user, "turns", query, limit)
 
 
 def dense_pieces_by_turn(
-    store: SQLiteStore, index: VectorIndex, user: str, query: Vectors, limit: int
+    store: Store, index: VectorSearch, user: str, query: Vectors, limit: int
 ) -> list[tuple[int, float]]:
     """Turns ranked by their closest piece, ``(turn_pk, cosine)`` best first."""
     hits = index.search(user, "pieces", query, limit)
@@ -27,7 +27,7 @@ def dense_pieces_by_turn(
 
 
 def dense_focus(
-    store: SQLiteStore, index: VectorIndex, user: str, query: Vectors, turn_pks: Sequence[int]
+    store: Store, index: VectorSearch, user: str, query: Vectors, turn_pks: Sequence[int]
 ) -> dict[int, PieceRow]:
     """The piece of each turn closest to the query (exact float32 vectors: a few dozen rows)."""
     pieces_of = store.pieces_of_turns(user, turn_pks)

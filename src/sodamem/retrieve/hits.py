@@ -6,11 +6,11 @@ from collections.abc import Mapping, Sequence
 
 from sodamem.records import ContextTurn, SearchHit
 from sodamem.store.rows import PieceRow, TurnRow
-from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.write_protocol import Store
 
 
 def build_hits(
-    store: SQLiteStore,
+    store: Store,
     user: str,
     ranked: Sequence[tuple[int, float]],
     focus: Mapping[int, PieceRow],
@@ -21,7 +21,7 @@ def build_hits(
     return [_hit(store, user, turns[pk], focus.get(pk), score, context_window) for pk, score in ranked]
 
 
-def _hit(store: SQLiteStore, user: str, turn: TurnRow, piece: PieceRow | None, score: float, window: int) -> SearchHit:
+def _hit(store: Store, user: str, turn: TurnRow, piece: PieceRow | None, score: float, window: int) -> SearchHit:
     text = turn.text
     start, end = (piece.char_start, piece.char_end) if piece is not None else (0, len(text))
     index = turn.index

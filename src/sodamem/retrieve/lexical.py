@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sodamem.store.rows import PieceRow
-from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.write_protocol import Store
 
 
-def bm25_turns(store: SQLiteStore, user: str, match: str, limit: int) -> list[tuple[int, float]]:
+def bm25_turns(store: Store, user: str, match: str, limit: int) -> list[tuple[int, float]]:
     """``(turn_pk, score)`` best first; score is minus SQLite's bm25() so higher is better."""
     return [(row.rowid, -row.bm25) for row in store.search_turns(user, match, limit)]
 
 
-def bm25_pieces_by_turn(store: SQLiteStore, user: str, match: str, limit: int) -> list[tuple[int, float]]:
+def bm25_pieces_by_turn(store: Store, user: str, match: str, limit: int) -> list[tuple[int, float]]:
     """Turns ranked by their best-matching piece, ``(turn_pk, score)`` best first."""
     rows = store.search_pieces(user, match, limit)
     pieces = store.pieces_by_pk(user, [r.rowid for r in rows])
@@ -23,7 +23,7 @@ def bm25_pieces_by_turn(store: SQLiteStore, user: str, match: str, limit: int) -
     return list(best.items())
 
 
-def lexical_focus(store: SQLiteStore, user: str, match: str, turn_pks: Sequence[int]) -> dict[int, PieceRow]:
+def lexical_focus(store: Store, user: str, match: str, turn_pks: Sequence[int]) -> dict[int, PieceRow]:
     """The best-matching piece of each turn: the span a hit cites."""
     if not turn_pks:
         return {}

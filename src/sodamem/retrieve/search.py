@@ -20,8 +20,7 @@ from sodamem.retrieve.hits import build_hits
 from sodamem.retrieve.lexical import bm25_turns, lexical_focus
 from sodamem.retrieve.turn_lookup import TurnLookup
 from sodamem.store.rows import PieceRow
-from sodamem.store.sqlite import SQLiteStore
-from sodamem.store.vectors import VectorIndex
+from sodamem.store.write_protocol import Store
 
 
 class SearchMode(StrEnum):
@@ -50,10 +49,10 @@ class _Ranked(NamedTuple):
 
 
 class Searcher:
-    def __init__(self, store: SQLiteStore, embedder: Embedder | None, settings: SearchSettings | None = None) -> None:
+    def __init__(self, store: Store, embedder: Embedder | None, settings: SearchSettings | None = None) -> None:
         self.store = store
         self.embedder = embedder
-        self.index = VectorIndex(store, embedder.name, embedder.dim) if embedder is not None else None
+        self.index = store.vector_index(embedder.name, embedder.dim) if embedder is not None else None
         self.settings = settings or SearchSettings()
         self._turn_lookup: tuple[int, int, TurnLookup] | None = None  # (store generation, turns deleted, lookup)
 

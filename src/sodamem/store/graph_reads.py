@@ -4,10 +4,10 @@ a chunk at a time. Mixed into ``SQLiteStore``."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
 from sodamem.model import LinkType
+from sodamem.store.connection import Connection
 from sodamem.store.in_lists import chunked, marks
 from sodamem.store.rows import FactTurn, LinkedFact, Mention, MentioningFact
 
@@ -16,7 +16,7 @@ _STEP_TYPES = (LinkType.NEIGHBOR.value, *_SLOT_TYPES)
 
 
 class SQLiteGraphReads:
-    conn: sqlite3.Connection
+    conn: Connection
 
     def entity_names(self, user: str, entity_pks: Sequence[int]) -> dict[int, str]:
         """The name of each of the user's entities among ``entity_pks``."""

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol, runtime_checkable
 
+from sodamem.embed.base import Vectors
 from sodamem.store.rows import (
     FactTurn,
     FtsRow,
@@ -134,6 +135,22 @@ class TurnLookups(Protocol):
     def turn_occurred(self, turn_pks: Sequence[int]) -> dict[int, list[tuple[str, str | None]]]:
         """The occurred intervals ``(start, end)`` of the facts derived from each turn, for the turns with any."""
         ...
+
+
+@runtime_checkable
+class VectorSearch(Protocol):
+    """Cosine search over one user's stored vectors of ``table`` (turns, pieces, facts, entities) under one
+    embedding model; vectors are unit-length float32."""
+
+    def search(self, user: str, table: str, query: Vectors, k: int) -> list[tuple[int, float]]:
+        """``(row id, cosine)`` of the ``k`` nearest rows, best first."""
+        ...
+
+    def exact_vectors(self, user: str, table: str, ids: Sequence[int]) -> dict[int, Vectors]:
+        """The stored vectors of the given rows that have one."""
+        ...
+
+    def vectors_of(self, user: str, table: str, ids: Sequence[int]) -> dict[int, Vectors]: ...
 
 
 @runtime_checkable

@@ -4,25 +4,20 @@ occurred times. Mixed into ``SQLiteStore``."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 
-from sodamem.store import fts, turn_reads
+from sodamem.store import turn_reads
+from sodamem.store.connection import Connection
 from sodamem.store.facts import entity_pks_by_key
 from sodamem.store.rows import TurnProfile
 
 
 class SQLiteQueryReads:
-    conn: sqlite3.Connection
+    conn: Connection
 
     def entity_pks_by_key(self, user: str, keys: Iterable[str]) -> dict[str, int]:
         """The entity each name key (``entity_key``) belongs to, for the keys that have one."""
         return entity_pks_by_key(self.conn, user, keys)
-
-    def entities_named_with(self, user: str, word: str, limit: int) -> list[int]:
-        """The user's entities whose name holds ``word`` (as the entities index tokenises it), best first."""
-        match = f'name : "{word.replace(chr(34), "")}"'
-        return [pk for pk, _ in fts.ranked(self.conn, "entities", user, match, limit)]
 
     def turn_profiles(self, turn_pks: Sequence[int]) -> list[TurnProfile]:
         """Who said each turn, in which session, when, and what."""

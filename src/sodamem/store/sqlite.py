@@ -15,24 +15,30 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from sodamem.errors import StoreBusyError
-from sodamem.model import MessagePiece, Session, Turn
+from sodamem.model import MessagePiece, Session
 from sodamem.records import SessionSummary, UserStats
 from sodamem.store import fts
+from sodamem.store.fts_reads import SQLiteFtsReads
 from sodamem.store.graph_reads import SQLiteGraphReads
 from sodamem.store.hashes import text_hash as text_hash
 from sodamem.store.in_lists import IN_LIST_CHUNK as IN_LIST_CHUNK
 from sodamem.store.in_lists import chunked as chunked
+from sodamem.store.integrity import CheckReport, check_database
 from sodamem.store.opening import BUSY_TIMEOUT_MS, open_database
 from sodamem.store.protocol import MemoryStore
 from sodamem.store.query_reads import SQLiteQueryReads
 from sodamem.store.retrieval_reads import SQLiteRetrievalReads
 from sodamem.store.rows import FtsRow as FtsRow
 from sodamem.store.rows import PieceRow, SessionRow, TurnRow
+from sodamem.store.sqlite_upkeep import SQLiteUpkeep
+from sodamem.store.sqlite_writes import SQLiteWrites
+from sodamem.store.turn_writes import insert_turns as insert_turns
+from sodamem.store.turn_writes import piece_embedding_text as piece_embedding_text
+from sodamem.store.turn_writes import turn_embedding_text as turn_embedding_text
+from sodamem.store.vectors import VectorIndex
+from sodamem.store.write_protocol import SessionWriteHook, Store, Writes
 
 _Item = TypeVar("_Item")
-
-SessionWriteHook = Callable[[sqlite3.Connection, int, dict[tuple[int, int], int], set[str]], None]
-
 
 BUSY_WAIT_SECONDS = 60.0
 CHECKPOINT_WAIT_MS = 50
@@ -59,69 +65,11 @@ def with_retry(operation: Callable[[], _Item], *, wait_seconds: float = BUSY_WAI
             delay = min(delay * 2, 0.5)
 
 
-def turn_embedding_text(speaker: str, text: str, caption: str | None) -> str:
-    """What represents a turn in the vector index: who said it, what, and any image caption.
-
-    The speaker matters: on the LoCoMo dev split, flat MiniLM recall_any@10 over turns is 0.34 without it and
-    0.54 with it, since questions name the person ("What did Caroline ...").
-    """
-    said = f"{speaker}: {text}"
-    return f"{said}\n[image: {caption}]" if caption else said
-
-
-def piece_embedding_text(speaker: str, text: str) -> str:
-    return f"{speaker}: {text}"
-
-
-def insert_turns(
-    conn: sqlite3.Connection,
-    user: str,
-    session_pk: int,
-    session: Session,
-    turns: Sequence[Turn],
-    pieces: Sequence[Sequence[MessagePiece]],
-) -> dict[tuple[int, int], int]:
-    """Insert turns (with their pieces) into a stored session; return ``(turn index, piece index) -> piece pk``."""
-    piece_pks: dict[tuple[int, int], int] = {}
-    for turn, turn_pieces in zip(turns, pieces, strict=True):
-        turn_time = (turn.timestamp or session.timestamp).isoformat()
-        turn_pk = conn.execute(
-            "INSERT INTO turns (session_pk, user, idx, turn_id, speaker, text, caption, timestamp, embed_hash)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                session_pk,
-                user,
-                turn.index,
-                turn.turn_id,
-                turn.speaker,
-                turn.text,
-                turn.caption,
-                turn_time,
-                text_hash(turn_embedding_text(turn.speaker, turn.text, turn.caption)),
-            ),
-        ).lastrowid
-        for p in turn_pieces:
-            piece_pk = conn.execute(
-                "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text, embed_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    turn_pk,
-                    user,
-                    p.index,
-                    p.char_start,
-                    p.char_end,
-                    p.text,
-                    text_hash(piece_embedding_text(turn.speaker, p.text)),
-                ),
-            ).lastrowid
-            assert piece_pk is not None
-            piece_pks[(turn.index, p.index)] = piece_pk
-    return piece_pks
-
-
-class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads):
+class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads, SQLiteUpkeep, SQLiteFtsReads):
     """The SQLite backend. It satisfies ``MemoryStore`` (``store/protocol.py``): the reads the retrieval and answer
     layers ask for are in the mixins (``graph_reads.py``, ``retrieval_reads.py``) and below."""
+
+    conn: sqlite3.Connection
 
     def __init__(self, path: str | Path = ":memory:") -> None:
         self.path = str(path)
@@ -177,6 +125,12 @@ class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads):
         with_retry(lambda: self.conn.execute("COMMIT"))
         self._generation += 1
 
+    @contextmanager
+    def writing(self) -> Iterator[SQLiteWrites]:
+        """``transaction()`` behind the domain operations of ``Writes`` (store/write_protocol.py)."""
+        with self.transaction() as conn:
+            yield SQLiteWrites(conn)
+
     # -- writes ---------------------------------------------------------------------------------------------
 
     def session_hash(self, user: str, session_id: str) -> str | None:
@@ -197,7 +151,7 @@ class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads):
     ) -> None:
         """Store a session with its turns and pieces in one transaction (replacing the old copy if asked).
 
-        ``then(conn, session_pk, piece_pks, replaced_slots)`` runs inside the same transaction (facts land with
+        ``then(writes, session_pk, piece_pks, replaced_slots)`` runs inside the same transaction (facts land with
         their session); ``piece_pks`` maps ``(turn index, piece index)`` to row ids, ``replaced_slots`` are the
         supersession slots of the facts that a replaced copy took with it.
         """
@@ -230,13 +184,16 @@ class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads):
             assert session_pk is not None
             piece_pks = insert_turns(conn, user, session_pk, session, session.turns, pieces)
             if then is not None:
-                then(conn, session_pk, piece_pks, replaced_slots)
+                then(SQLiteWrites(conn), session_pk, piece_pks, replaced_slots)
 
     def truncate_wal(self) -> bool:
         """Copy the WAL into the database file and truncate it; False when another connection's open read kept
         part of it."""
         busy, _, _ = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         return int(busy) == 0
+
+    def check(self) -> CheckReport:
+        return check_database(self.conn)
 
     def rebuild_fts(self) -> None:
         with self.transaction() as conn:
@@ -315,6 +272,9 @@ class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads):
         ).fetchall()
         return [(int(r[0]), bytes(r[1])) for r in rows]
 
+    def vector_index(self, model: str, dim: int) -> VectorIndex:
+        return VectorIndex(self, model, dim)
+
     def get_setting(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
@@ -333,29 +293,6 @@ class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads):
             cached = (self.generation, frozenset(str(r[0]) for r in rows))
             self._speakers[user] = cached
         return cached[1]
-
-    def search_turns(self, user: str, match: str, limit: int) -> list[FtsRow]:
-        return self._fts("turns", user, match, limit)
-
-    def turn_term_counts(self, user: str, stems: Sequence[str]) -> tuple[dict[str, int], int]:
-        """How many of the user's turns hold each index stem (those held by none are absent), and how many turns
-        the user has: the user's own statistics, like those of the user's BM25 index."""
-        total = int(self.conn.execute("SELECT COUNT(*) FROM turns WHERE user = ?", (user,)).fetchone()[0])
-        return fts.term_counts(self.conn, user, stems), total
-
-    def search_pieces(
-        self, user: str, match: str, limit: int, *, turn_pks: Sequence[int] | None = None
-    ) -> list[FtsRow]:
-        """Piece hits, optionally only within the given turns."""
-        if turn_pks is None:
-            return self._fts("pieces", user, match, limit)
-        marks = ",".join("?" * len(turn_pks))
-        return self._fts("pieces", user, match, limit, f" AND t.turn_pk IN ({marks})", tuple(turn_pks))
-
-    def _fts(
-        self, table: str, user: str, match: str, limit: int, extra: str = "", params: tuple[int, ...] = ()
-    ) -> list[FtsRow]:
-        return [FtsRow(rowid, bm25) for rowid, bm25 in fts.ranked(self.conn, table, user, match, limit, extra, params)]
 
     # -- reads ----------------------------------------------------------------------------------------------
 
@@ -491,3 +428,9 @@ if TYPE_CHECKING:  # mypy checks that the SQLite store is a MemoryStore
 
     def _is_a_memory_store(store: SQLiteStore) -> MemoryStore:
         return store
+
+    def _is_a_store(store: SQLiteStore) -> Store:
+        return store
+
+    def _writes(writes: SQLiteWrites) -> Writes:
+        return writes

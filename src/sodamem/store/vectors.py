@@ -12,14 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from sodamem.embed.base import Vectors
-from sodamem.store.sqlite import SQLiteStore, chunked
+from sodamem.store.in_lists import chunked
+
+if TYPE_CHECKING:
+    from sodamem.store.sqlite import SQLiteStore
 
 TABLES = ("turns", "pieces", "facts", "entities")
 # Rows widened to float32 per block: 1,024 x 384 x 4 B = 1.5 MB stays in a 2 MB L2 cache.
