@@ -1,5 +1,6 @@
-"""``Writes`` (store/write_protocol.py) on SQLite: one transaction's connection behind the domain operations that
-ingestion, the live add and forgetting ask for. ``SQLiteStore.writing()`` hands one out."""
+"""``Writes`` (store/write_protocol.py) over a connection (SQLite's or the PostgreSQL store's, store/connection.py):
+one transaction's connection behind the domain operations that ingestion, the live add and forgetting ask for.
+``writing()`` of either store hands one out."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from sodamem.store.live import StoredSession
 from sodamem.store.turn_writes import insert_turns
 
 
-class SQLiteWrites:
+class ConnectionWrites:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
