@@ -79,8 +79,22 @@ def _reason(exc: sqlite3.Error) -> str:
     return message
 
 
+POSTGRES_URL_PREFIXES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(path: str | Path) -> bool:
+    return isinstance(path, str) and path.startswith(POSTGRES_URL_PREFIXES)
+
+
 def open_store(path: str | Path) -> Store:
-    """The store at ``path``: an SQLite file (or ``":memory:"``)."""
+    """The store at ``path``: a PostgreSQL database (``postgresql://...``; needs the ``postgres`` extra), else an
+    SQLite file (or ``":memory:"``)."""
+    if is_postgres_url(path):
+        try:
+            from sodamem.store.postgres.store import PostgresStore
+        except ImportError as exc:
+            raise StoreOpenError(f"PostgreSQL needs psycopg: pip install 'sodamem[postgres]' ({exc})") from None
+        return PostgresStore(str(path))
     from sodamem.store.sqlite import SQLiteStore  # sqlite.py opens its connection through this module
 
     return SQLiteStore(path)

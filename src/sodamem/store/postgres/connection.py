@@ -1,7 +1,8 @@
 """A psycopg connection that runs the portable store modules' statements (``store/connection.py``) on PostgreSQL.
 
 The translation is small and fixed: ``?`` placeholders become ``%s``; the column ``user`` (a reserved word in
-PostgreSQL) is quoted; ``INSERT OR IGNORE`` becomes ``ON CONFLICT DO NOTHING``; an insert into a table with an
+PostgreSQL) is quoted; ``INSERT OR IGNORE`` becomes ``ON CONFLICT DO NOTHING``; ``IS [NOT] ?`` (SQLite's null-safe comparison) becomes
+``IS [NOT] DISTINCT FROM``; an insert into a table with an
 ``id`` returns it (``lastrowid``); SQLite's two-argument ``max(a, b)`` becomes ``GREATEST``; a unary ``+`` that
 only keeps SQLite's planner off an index is dropped; ``True``/``False`` are stored as 1/0 as SQLite stores them.
 Statements are translated once and kept. Rows read by position or by column name, like ``sqlite3.Row``.
@@ -24,6 +25,8 @@ _PLACEHOLDER = re.compile(r"\?(?!\d)")
 _OR_IGNORE = re.compile(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO", re.IGNORECASE)
 _INSERT_INTO = re.compile(r"^\s*INSERT\s+(?:OR\s+IGNORE\s+)?INTO\s+(\w+)", re.IGNORECASE)
 _MAX_OF_TWO = re.compile(r"\bmax\((\w+), \(")
+_IS_NOT_VALUE = re.compile(r"\bIS\s+NOT\s+(?=\?)", re.IGNORECASE)
+_IS_VALUE = re.compile(r"\bIS\s+(?=\?)", re.IGNORECASE)
 _UNARY_PLUS = re.compile(r"(?<=\s)\+(?=[A-Za-z_])")
 
 
@@ -38,10 +41,12 @@ def translate(sql: str) -> tuple[str, bool]:
 
     text = _STRING.sub(keep, sql)  # literals are left exactly as written
     text = text.replace("%", "%%")
+    text = _IS_NOT_VALUE.sub("IS DISTINCT FROM ", text)
+    text = _IS_VALUE.sub("IS NOT DISTINCT FROM ", text)
     text = _PLACEHOLDER.sub("%s", text)
+    text = _UNARY_PLUS.sub("", text)
     text = _USER.sub('"user"', text)
     text = _MAX_OF_TWO.sub(r"GREATEST(\1, (", text)
-    text = _UNARY_PLUS.sub("", text)
     ignore = _OR_IGNORE.match(text) is not None
     if ignore:
         text = _OR_IGNORE.sub("INSERT INTO", text) + " ON CONFLICT DO NOTHING"
