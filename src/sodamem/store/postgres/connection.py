@@ -1,11 +1,11 @@
 """A psycopg connection that runs the portable store modules' statements (``store/connection.py``) on PostgreSQL.
 
 The translation is small and fixed: ``?`` placeholders become ``%s``; the column ``user`` (a reserved word in
-PostgreSQL) is quoted; ``INSERT OR IGNORE`` becomes ``ON CONFLICT DO NOTHING``; ``IS [NOT] ?`` (SQLite's null-safe comparison) becomes
-``IS [NOT] DISTINCT FROM``; an insert into a table with an
-``id`` returns it (``lastrowid``); SQLite's two-argument ``max(a, b)`` becomes ``GREATEST``; a unary ``+`` that
-only keeps SQLite's planner off an index is dropped; ``True``/``False`` are stored as 1/0 as SQLite stores them.
-Statements are translated once and kept. Rows read by position or by column name, like ``sqlite3.Row``.
+PostgreSQL) is quoted; ``INSERT OR IGNORE`` becomes ``ON CONFLICT DO NOTHING``; SQLite's null-safe ``IS [NOT] ?``
+becomes ``IS [NOT] DISTINCT FROM``; an insert into a table with an ``id`` returns it (``lastrowid``); SQLite's
+two-argument ``max(a, b)`` becomes ``GREATEST``; a unary ``+`` that only keeps SQLite's planner off an index is
+dropped; ``True``/``False`` are stored as 1/0 as SQLite stores them. Statements are translated once and kept.
+Rows read by position or by column name, like ``sqlite3.Row``.
 """
 
 from __future__ import annotations
