@@ -18,8 +18,8 @@ def _session(sid: str, texts: list[str], user: str = "") -> Session:
 
 
 @pytest.fixture
-def memory() -> Iterator[Memory]:
-    mem = Memory(":memory:", embedder="none", extractor="rules")
+def memory(memory_location: str) -> Iterator[Memory]:
+    mem = Memory(memory_location, embedder="none", extractor="rules")
     mem.ingest([_session("s0", ["Priya lives in London.", "Lovely city."])])
     mem.ingest([_session("o0", ["Priya lives in Paris.", "Nice."], user="other")])
     yield mem

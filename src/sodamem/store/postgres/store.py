@@ -63,6 +63,8 @@ class PostgresStore(PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLit
         self._tokenizer = Fts5Tokenizer()
 
     def close(self) -> None:
+        if self._pool.closed:
+            return
         self._pool.putconn(self.conn.raw)
         self._pool.close()
         self._tokenizer.close()
