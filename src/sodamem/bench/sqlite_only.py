@@ -4,6 +4,7 @@ kill, the int8 vector matrices) need the SQLite store behind a ``Memory``."""
 from __future__ import annotations
 
 from sodamem.memory import Memory
+from sodamem.store.portable import PortableStore
 from sodamem.store.sqlite import SQLiteStore
 from sodamem.store.vectors import VectorIndex
 
@@ -12,6 +13,14 @@ def sqlite_store(memory: Memory) -> SQLiteStore:
     store = memory.store
     if not isinstance(store, SQLiteStore):
         raise TypeError(f"this harness reads the SQLite file directly; the memory is on {type(store).__name__}")
+    return store
+
+
+def portable_store(memory: Memory) -> PortableStore:
+    """The store behind ``memory`` as its connection runs portable SQL (either backend)."""
+    store = memory.store
+    if not isinstance(store, PortableStore):
+        raise TypeError(f"no portable connection behind {type(store).__name__}")
     return store
 
 
