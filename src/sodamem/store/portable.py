@@ -118,6 +118,16 @@ class PortableStore:
                 missing[row[0]] = str(row[1])
         return missing
 
+    def stored_embeddings(self) -> Iterator[tuple[str, int, list[tuple[str, bytes]]]]:
+        """Every cached vector, ``(model, dim, [(text hash, float32 blob)])`` a few thousand at a time."""
+        cursor = self.conn.execute("SELECT model, dim, text_hash, vector FROM embeddings ORDER BY model, text_hash")
+        while rows := cursor.fetchmany(2000):
+            batches: dict[tuple[str, int], list[tuple[str, bytes]]] = {}
+            for model, dim, digest, blob in rows:
+                batches.setdefault((str(model), int(dim)), []).append((str(digest), bytes(blob)))
+            for (model, dim), items in batches.items():
+                yield model, dim, items
+
     def vector_rows(self, model: str, user: str, table: str) -> list[tuple[int, bytes]]:
         """``(row id, vector blob)`` of every turn or piece of ``user`` embedded under ``model``."""
         if table not in ("turns", "pieces", "facts", "entities"):

@@ -10,7 +10,7 @@ operations that run their own transactions (sessions, embeddings, settings, keys
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -137,6 +137,10 @@ class Store(MemoryStore, Protocol):
     def missing_embeddings(self, model: str, user: str | None = None) -> dict[str, str]: ...
 
     def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None: ...
+
+    def stored_embeddings(self) -> Iterator[tuple[str, int, list[tuple[str, bytes]]]]:
+        """Every cached vector, ``(model, dim, [(text hash, float32 blob)])`` in batches."""
+        ...
 
     def vector_rows(self, model: str, user: str, table: str) -> list[tuple[int, bytes]]: ...
 
