@@ -183,6 +183,5 @@ def test_facts_and_entities_are_searchable_and_embedded(memory_location: str) ->
         index = memory.searcher.index
         assert index is not None
         for table in ("facts", "entities"):
-            ids, _ = index.matrix(memory.user, table)
-            total = conn.execute(f"SELECT count(*) FROM {table} WHERE user = ?", (memory.user,)).fetchone()[0]
-            assert total > 0 and len(ids) == total, table
+            rows = [int(r[0]) for r in conn.execute(f"SELECT id FROM {table} WHERE user = ?", (memory.user,))]
+            assert rows and len(index.vectors_of(memory.user, table, rows)) == len(rows), table

@@ -248,10 +248,28 @@ CREATE TRIGGER {table}_fts_log AFTER INSERT OR UPDATE OR DELETE ON {table}
     return sql
 
 
+_M0004_PGVECTOR = """
+-- Each cached vector also as pgvector's type, for cosine search in the database (store/postgres/vectors.py).
+-- Rows written before this migration get theirs from the float32 bytes (little-endian, as numpy writes them).
+CREATE EXTENSION IF NOT EXISTS vector;
+ALTER TABLE embeddings ADD COLUMN embedding vector;
+UPDATE embeddings SET embedding = (
+    SELECT array_agg(
+        (CASE WHEN b >> 31 = 1 THEN -1 ELSE 1 END)
+        * (CASE WHEN (b >> 23) & 255 = 0 THEN ((b & 8388607)::float8 / 8388608) * 2 ^ (-126)
+                ELSE (1 + (b & 8388607)::float8 / 8388608) * 2 ^ (((b >> 23) & 255) - 127) END)
+        ORDER BY i)::float4[]::vector
+    FROM (SELECT i, (get_byte(vector, 4 * i)::bigint | (get_byte(vector, 4 * i + 1)::bigint << 8)
+                     | (get_byte(vector, 4 * i + 2)::bigint << 16) | (get_byte(vector, 4 * i + 3)::bigint << 24)) AS b
+          FROM generate_series(0, dim - 1) AS i) AS parts
+);
+"""
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_core_tables", _M0001_CORE),
     ("0002_triggers", _M0002_TRIGGERS + _deletion_triggers()),
     ("0003_lexical_index", _fts()),
+    ("0004_pgvector", _M0004_PGVECTOR),
 )
 
 _MIGRATION_LOCK = 0x50D4_3E30  # pg_advisory_lock key: one process migrates at a time

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import numpy as np
 import psycopg
 from psycopg.types.numeric import FloatLoader
 from psycopg_pool import ConnectionPool, PoolTimeout
@@ -31,6 +32,7 @@ from sodamem.store.postgres import lexical
 from sodamem.store.postgres.connection import PgConnection
 from sodamem.store.postgres.schema import apply_migrations
 from sodamem.store.postgres.tokens import Fts5Tokenizer
+from sodamem.store.postgres.vectors import PgVectorSearch, vector_literal
 from sodamem.store.query_reads import SQLiteQueryReads
 from sodamem.store.retrieval_reads import SQLiteRetrievalReads
 from sodamem.store.rows import FtsRow
@@ -141,9 +143,13 @@ class PostgresStore(PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLit
             )
             cursor = conn.raw.cursor()
             cursor.executemany(
-                "INSERT INTO embeddings (model, text_hash, dim, vector) SELECT %(m)s, %(h)s, %(d)s, %(v)s"
+                "INSERT INTO embeddings (model, text_hash, dim, vector, embedding)"
+                " SELECT %(m)s, %(h)s, %(d)s, %(v)s, %(e)s::vector"
                 f" WHERE {in_use} ON CONFLICT DO NOTHING",
-                [{"h": digest, "m": model, "d": dim, "v": blob} for digest, blob in items],
+                [
+                    {"h": digest, "m": model, "d": dim, "v": blob, "e": vector_literal(np.frombuffer(blob, np.float32))}
+                    for digest, blob in items
+                ],
             )
 
     def set_setting(self, key: str, value: str) -> None:
@@ -153,6 +159,10 @@ class PostgresStore(PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLit
                 " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
                 (key, value),
             )
+
+    def vector_index(self, model: str, dim: int) -> PgVectorSearch:  # type: ignore[override]
+        """pgvector's cosine search in the database (the SQLite store keeps an int8 index in memory)."""
+        return PgVectorSearch(self.conn, model, dim)
 
     def vector_rows(self, model: str, user: str, table: str) -> list[tuple[int, bytes]]:
         return [(pk, bytes(blob)) for pk, blob in super().vector_rows(model, user, table)]
