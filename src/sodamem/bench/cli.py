@@ -113,6 +113,8 @@ def locomo(k_values: str, cv: bool, cv_knobs: tuple[str, ...], **options: Any) -
     if qa:
         if cv:
             raise click.UsageError("--cv cross-validates retrieval settings; it does not combine with --qa")
+        if options.pop("db_backend") != "sqlite" or options.pop("pg_url") is not None:
+            raise click.UsageError("--db-backend postgres compares retrieval; it does not combine with --qa")
         _qa("locomo", units, asdict(notes), qa_opts, **options)
         return
     if cv_knobs and not cv:
