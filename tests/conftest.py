@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from sodamem import Memory, Session, Turn
+from tests.postgres_server import postgres_cluster, postgres_url  # noqa: F401  (fixtures: a real PostgreSQL)
 
 # The CLI's default embedder is the local MiniLM; the fast tier uses the shipped fake (subprocesses inherit this).
 # Tests of the real model unset it explicitly and are marked slow.
@@ -26,8 +27,17 @@ def make_session(session_id: str, texts: list[str], *, when: str = "2024-03-01T1
     return Session(session_id=session_id, timestamp=datetime.fromisoformat(when), turns=turns, user=user)
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.slow)])
+def memory_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test's memory lives, once per backend: an SQLite file, then a fresh PostgreSQL database (the slow
+    tier: tests/postgres_server.py starts the server, or the test skips saying why)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "memory.db")
+    return str(request.getfixturevalue("postgres_url"))
+
+
 @pytest.fixture
-def memory(tmp_path: Path) -> Memory:
-    mem = Memory(tmp_path / "memory.db")
+def memory(memory_location: str) -> Memory:
+    mem = Memory(memory_location)
     yield mem
     mem.close()

@@ -16,13 +16,13 @@ import httpx
 
 from sodamem.keys import KeyRing
 from sodamem.loopback import free_port
-from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.opening import open_store
 
 
 @dataclass
 class Server:
     base: str
-    db: Path
+    db: Path | str
     log: Path
     process: subprocess.Popen[bytes]
 
@@ -34,8 +34,8 @@ class Server:
         return self.log.read_text(encoding="utf-8", errors="replace")
 
 
-def create_key(db: Path, user: str) -> tuple[int, str]:
-    store = SQLiteStore(db)
+def create_key(db: Path | str, user: str) -> tuple[int, str]:
+    store = open_store(db)
     try:
         record, key = KeyRing(store).create(user, label="tests")
     finally:
@@ -44,11 +44,11 @@ def create_key(db: Path, user: str) -> tuple[int, str]:
 
 
 @contextmanager
-def start_server(db: Path, *serve_args: str) -> Iterator[Server]:
+def start_server(db: Path | str, *serve_args: str, log_dir: Path | None = None) -> Iterator[Server]:
     """``python -m sodamem --db DB serve --port P`` with the fake embedder; yields once /healthz answers and
     stops the process (terminate, then kill) however the block ends."""
     port = free_port()
-    log = db.parent / f"server-{port}.log"
+    log = (log_dir or Path(db).parent) / f"server-{port}.log"
     # The fake embedder starts in a second; no LLM, so answers are the offline reader's.
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SODAMEM_LLM_", "OPENAI_"))}
     env["SODAMEM_EMBEDDER"] = "fake"

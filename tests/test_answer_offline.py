@@ -169,4 +169,4 @@ def test_first_person_words_name_nobody_where_no_speaker_is_the_user(memory: Mem
     """Named speakers (LoCoMo's people): "my" and "I" point at no one, so answers do not change."""
     from sodamem.retrieve.query import find_entities
 
-    assert find_entities(memory.store.conn, memory.user, "Where do I live?", asker="user") == ()
+    assert find_entities(memory.store, memory.user, "Where do I live?", asker="user") == ()

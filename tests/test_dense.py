@@ -104,7 +104,7 @@ def test_vector_search_orders_by_cosine(tmp_path: Path) -> None:
         results = index.search(memory.user, "pieces", query, 3)
         assert [s for _, s in results] == sorted((s for _, s in results), reverse=True)
         top_piece = memory.store.pieces_by_pk(memory.user, [results[0][0]])[results[0][0]]
-        assert top_piece["text"] == "We hiked in the Peak District."
+        assert top_piece.text == "We hiked in the Peak District."
         assert index.search("nobody", "turns", query, 3) == []
 
 

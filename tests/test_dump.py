@@ -118,8 +118,8 @@ def test_a_gap_left_by_a_forgotten_turn_round_trips() -> None:
         assert target.turn("s02:2").turn_index == 2
 
 
-def test_an_export_holds_one_user_and_imports_under_another_name(tmp_path: Path) -> None:
-    with Memory(tmp_path / "two.db", embedder="none") as memory:
+def test_an_export_holds_one_user_and_imports_under_another_name(memory_location: str) -> None:
+    with Memory(memory_location, embedder="none") as memory:
         memory.ingest([make_session("bob-1", ["My sister Ana lives in Zanzibar.", "Nice!"])], user="bob")
         memory.ingest(example_history_path())  # the file's user: "default"
         memory.ingest([make_session("bob-2", ["I moved to Quito last month."], when="2024-04-01T10:00:00")], user="bob")

@@ -83,10 +83,10 @@ def llm_reply(request: dict[str, Any]) -> FakeReply:
     return FakeReply.json({"facts": facts, "aliases": []})
 
 
-def test_llm_extractor_through_memory_stores_only_grounded_facts(tmp_path: Path) -> None:
+def test_llm_extractor_through_memory_stores_only_grounded_facts(memory_location: str) -> None:
     with FakeChatServer(responder=llm_reply, reject_json_schema=True) as server:
         client = ChatClient(LLMConfig(base_url=server.base_url, model="fake", api_key="k"), sleep=lambda _s: None)
-        with Memory(tmp_path / "m.db", embedder="none", extractor=LLMExtractor(client)) as memory:
+        with Memory(memory_location, embedder="none", extractor=LLMExtractor(client)) as memory:
             report = memory.ingest(history())
             facts = memory.facts(status="all")
         client.close()
@@ -158,12 +158,12 @@ def test_cli_ingest_facts_and_history(
     assert "I moved to Manchester" in capsys.readouterr().out
 
 
-def test_similar_facts_are_linked_as_neighbors(tmp_path: Path) -> None:
+def test_similar_facts_are_linked_as_neighbors(memory_location: str) -> None:
     sessions = [
         Session("a", datetime(2024, 3, 1), (Turn(0, "Maya", "I love hiking in the hills.", "a:0"),)),
         Session("b", datetime(2024, 3, 9), (Turn(0, "Maya", "I love hiking in the mountains.", "b:0"),)),
     ]
-    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+    with Memory(memory_location, embedder="fake") as memory:
         memory.ingest(sessions)
         facts = memory.facts()
         links = [link for f in facts for link in f.links if link.type == "NEIGHBOR"]
@@ -171,19 +171,17 @@ def test_similar_facts_are_linked_as_neighbors(tmp_path: Path) -> None:
     assert links and {link.fact_id for link in links} == {f.id for f in facts}
 
 
-def test_facts_and_entities_are_searchable_and_embedded(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+def test_facts_and_entities_are_searchable_and_embedded(memory_location: str) -> None:
+    with Memory(memory_location, embedder="fake") as memory:
         memory.ingest(history())
         conn = memory.store.conn
         with_manchester = sum("Manchester" in f.text for f in memory.facts(status="all"))
-        fts_hits = conn.execute("SELECT count(*) FROM facts_fts_u1 WHERE facts_fts_u1 MATCH 'manchester'").fetchone()[0]
+        statuses = ["active", "superseded", "invalid"]
+        fts_hits = len(memory.store.search_facts(memory.user, '"manchester"', 100, statuses))
         assert fts_hits == with_manchester >= 1
-        assert (
-            conn.execute("SELECT count(*) FROM entities_fts_u1 WHERE entities_fts_u1 MATCH 'maya'").fetchone()[0] == 1
-        )
+        assert len(memory.store.entities_named_with(memory.user, "maya", 10)) == 1
         index = memory.searcher.index
         assert index is not None
         for table in ("facts", "entities"):
-            ids, _ = index.matrix(memory.user, table)
-            total = conn.execute(f"SELECT count(*) FROM {table} WHERE user = ?", (memory.user,)).fetchone()[0]
-            assert total > 0 and len(ids) == total, table
+            rows = [int(r[0]) for r in conn.execute(f"SELECT id FROM {table} WHERE user = ?", (memory.user,))]
+            assert rows and len(index.vectors_of(memory.user, table, rows)) == len(rows), table

@@ -24,8 +24,8 @@ def by_predicate(facts: list[FactRecord], predicate: str) -> list[FactRecord]:
     return [f for f in facts if f.predicate == predicate]
 
 
-def test_currency_newer_statements_supersede_and_history_stays(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", embedder="none") as memory:
+def test_currency_newer_statements_supersede_and_history_stays(memory_location: str) -> None:
+    with Memory(memory_location, embedder="none") as memory:
         memory.ingest(
             [
                 session("march", "2024-03-01T19:00:00", "I love spicy food.", "I live in Leeds."),
@@ -54,8 +54,8 @@ def test_currency_newer_statements_supersede_and_history_stays(tmp_path: Path) -
         assert [f.polarity for f in by_predicate(april, "likes")] == [True]
 
 
-def test_relative_dates_resolve_against_the_session_time(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", embedder="none") as memory:
+def test_relative_dates_resolve_against_the_session_time(memory_location: str) -> None:
+    with Memory(memory_location, embedder="none") as memory:
         memory.ingest(
             [
                 session(
@@ -70,9 +70,9 @@ def test_relative_dates_resolve_against_the_session_time(tmp_path: Path) -> None
         assert adopted.occurred_start == "2024-03-01T00:00:00" and adopted.occurred_granularity == "month"
 
 
-def test_every_fact_cites_the_literal_words(tmp_path: Path) -> None:
+def test_every_fact_cites_the_literal_words(memory_location: str) -> None:
     history = Path(__file__).resolve().parents[1] / "src" / "sodamem" / "examples" / "history.jsonl"
-    with Memory(tmp_path / "m.db", embedder="none") as memory:
+    with Memory(memory_location, embedder="none") as memory:
         memory.ingest(history)
         facts = memory.facts(status="all")
         assert len(facts) >= 20
@@ -83,8 +83,8 @@ def test_every_fact_cites_the_literal_words(tmp_path: Path) -> None:
                 assert turn.text[source.char_start : source.char_end] == source.quote
 
 
-def test_association_follows_entities_across_sessions(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", embedder="none") as memory:
+def test_association_follows_entities_across_sessions(memory_location: str) -> None:
+    with Memory(memory_location, embedder="none") as memory:
         memory.ingest(
             [
                 session("a", "2024-03-01T10:00:00", "My sister Priya loves climbing."),
@@ -98,8 +98,8 @@ def test_association_follows_entities_across_sessions(tmp_path: Path) -> None:
         assert sessions == {"a", "b"}
 
 
-def test_replacing_a_session_recomputes_its_slots(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", embedder="none") as memory:
+def test_replacing_a_session_recomputes_its_slots(memory_location: str) -> None:
+    with Memory(memory_location, embedder="none") as memory:
         memory.ingest(
             [
                 session("a", "2024-03-01T10:00:00", "I live in Leeds."),

@@ -59,8 +59,8 @@ def test_a_forgotten_canary_is_in_no_byte_of_the_database_its_wal_or_the_vectors
     assert CANARY.lower().encode("utf-16-le") not in raw
 
 
-def test_forgetting_the_newer_fact_makes_the_older_active_again_and_links_follow(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", embedder="none") as memory:
+def test_forgetting_the_newer_fact_makes_the_older_active_again_and_links_follow(memory_location: str) -> None:
+    with Memory(memory_location, embedder="none") as memory:
         memory.add("I live in Leeds.", session_id="s1", timestamp=datetime(2024, 1, 1))
         memory.add("I moved to York.", session_id="s2", timestamp=datetime(2024, 3, 1))
         leeds = next(f for f in memory.facts(status="all") if f.text == "user lives in Leeds")
@@ -73,8 +73,8 @@ def test_forgetting_the_newer_fact_makes_the_older_active_again_and_links_follow
         assert [f.text for f in memory.facts(status="all")] == ["user lives in Leeds"]
 
 
-def test_forgetting_one_turn_keeps_the_others_and_their_citations(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+def test_forgetting_one_turn_keeps_the_others_and_their_citations(memory_location: str) -> None:
+    with Memory(memory_location, embedder="fake") as memory:
         memory.add(["I live in Leeds.", "I love tea.", "I work as a nurse."], session_id="s", timestamp=WHEN)
         report = memory.forget(turn_id="s:1", session_id="s")
         assert report.turns == ["s/s:1"] and report.sessions == []
@@ -88,8 +88,8 @@ def test_forgetting_one_turn_keeps_the_others_and_their_citations(tmp_path: Path
         assert memory.check().ok, memory.check().problems
 
 
-def test_forget_a_fact_keeps_its_turn(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", embedder="none") as memory:
+def test_forget_a_fact_keeps_its_turn(memory_location: str) -> None:
+    with Memory(memory_location, embedder="none") as memory:
         memory.add("I love tea.", session_id="s", timestamp=WHEN)
         fact = memory.facts()[0]
         report = memory.forget(fact_id=fact.id)
@@ -125,8 +125,8 @@ def test_forget_before_a_date_and_everything_of_one_user_only(tmp_path: Path) ->
     "kwargs",
     [{}, {"session_id": "s", "fact_id": 1}, {"everything": True, "before": WHEN}, {"fact_id": 1, "turn_id": "s:0"}],
 )
-def test_forget_needs_exactly_one_selector(tmp_path: Path, kwargs: dict[str, object]) -> None:
-    with Memory(tmp_path / "m.db", embedder="none") as memory:
+def test_forget_needs_exactly_one_selector(memory_location: str, kwargs: dict[str, object]) -> None:
+    with Memory(memory_location, embedder="none") as memory:
         memory.add("I love tea.", session_id="s", timestamp=WHEN)
         with pytest.raises(InputError, match="exactly one"):
             memory.forget(**kwargs)  # type: ignore[arg-type]

@@ -42,8 +42,8 @@ def table_counts(path: Path) -> dict[str, int]:
         }
 
 
-def test_a_new_session_starts_and_grows_with_indexes_and_ids_continuing(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m.db", embedder="none") as memory:
+def test_a_new_session_starts_and_grows_with_indexes_and_ids_continuing(memory_location: str) -> None:
+    with Memory(memory_location, embedder="none") as memory:
         first = memory.add("I live in Leeds.", session_id="chat", timestamp=WHEN)
         second = memory.add(
             [{"role": "assistant", "text": "Noted."}, {"speaker": "user", "text": "I moved to York.", "id": "m7"}],

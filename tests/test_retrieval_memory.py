@@ -25,8 +25,8 @@ HISTORY = [
 
 
 @pytest.fixture
-def memory(tmp_path: Path) -> Memory:
-    mem = Memory(tmp_path / "m.db", embedder="fake")
+def memory(memory_location: str) -> Memory:
+    mem = Memory(memory_location, embedder="fake")
     mem.ingest(HISTORY)
     yield mem
     mem.close()

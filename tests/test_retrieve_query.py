@@ -48,7 +48,7 @@ def memory() -> Iterator[Memory]:
 
 
 def names(memory: Memory, question: str, user: str = "default") -> list[tuple[str, str, bool]]:
-    analysis = analyze_query(question, NOW, memory.store.conn, user)
+    analysis = analyze_query(question, NOW, memory.store, user)
     for match in analysis.entities:
         assert question[match.char_start : match.char_end] == match.matched
     return [(m.name, m.matched, m.exact) for m in analysis.entities]
@@ -91,7 +91,7 @@ def test_contained_match_is_dropped() -> None:
     store = SQLiteStore(":memory:")
     york = entity_pk(store.conn, "default", "New York")
     city = entity_pk(store.conn, "default", "New York City")
-    found = find_entities(store.conn, "default", "I love New York City and New York.")
+    found = find_entities(store, "default", "I love New York City and New York.")
     assert [(m.entity_pk, m.matched) for m in found] == [(city, "New York City"), (york, "New York")]
     store.close()
 
@@ -99,7 +99,7 @@ def test_contained_match_is_dropped() -> None:
 def test_stopword_entities_are_ignored() -> None:
     store = SQLiteStore(":memory:")
     entity_pk(store.conn, "default", "it")
-    assert find_entities(store.conn, "default", "Was it fun?") == ()
+    assert find_entities(store, "default", "Was it fun?") == ()
     store.close()
 
 

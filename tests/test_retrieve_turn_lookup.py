@@ -19,7 +19,7 @@ def test_rows_neighbors_and_occurred_times(tmp_path: Path) -> None:
         memory.ingest([Session("s", datetime(2024, 5, 2), turns)])
         conn = memory.store.conn
         pk = {str(t): int(p) for p, t in conn.execute("SELECT id, turn_id FROM turns")}
-        lookup = TurnLookup(conn)
+        lookup = TurnLookup(memory.store)
         rows = lookup.rows([pk["s:1"], pk["s:0"], pk["s:1"], 10_000])  # repeats and unknown turns are fine
         assert set(rows) == {pk["s:0"], pk["s:1"]}
         assert rows[pk["s:1"]].speaker == "Bo" and rows[pk["s:1"]].addresses_listener and rows[pk["s:1"]].only_asks
@@ -32,7 +32,7 @@ def test_rows_neighbors_and_occurred_times(tmp_path: Path) -> None:
         # Memoized for the search's lifetime: a row deleted now is still answered from the first fetch.
         conn.execute("DELETE FROM turns WHERE id = ?", (pk["s:0"],))
         assert lookup.rows([pk["s:0"]])[pk["s:0"]].speaker == "Ann"
-        assert TurnLookup(conn).rows([pk["s:0"]]) == {}
+        assert TurnLookup(memory.store).rows([pk["s:0"]]) == {}
 
 
 def test_the_searcher_keeps_one_lookup_until_the_store_changes(tmp_path: Path) -> None:

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from sodamem.store import protocol
-from sodamem.store.protocol import EvidenceReads, GraphReads, MemoryStore, RankingReads
+from sodamem.store import protocol, write_protocol
+from sodamem.store.protocol import EntityLookups, EvidenceReads, GraphReads, MemoryStore, RankingReads, TurnLookups
 from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.write_protocol import Store, Writes
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "sodamem"
 
@@ -29,27 +30,10 @@ SQL_ALLOWED = {
     "llm/replay.py": "the LLM reply cache: its own SQLite file, not the memory store",
 }
 
-# Modules of the layers above the store that still touch a database connection (import sqlite3 for its row or
-# connection types, read ``.conn``, or hold the connection of ``store.transaction()``), each to hand it to store/
-# functions, none with SQL of its own. The list only shrinks: a module that no longer touches one must leave it.
-CONNECTION_HOLDERS = {
-    "answer/antecedents.py": "entity alias keys (store/facts.py entity_pks_by_key)",
-    "answer/offline.py": "analyze_query takes the connection",
-    "ingest/append.py": "the live append's transaction: store/live.py, insert_turns, write_facts",
-    "ingest/embedding.py": "the embedding queue (store/live.py)",
-    "ingest/facts.py": "write_facts runs store/facts.py functions in the session's transaction",
-    "ingest/neighbors.py": "NEIGHBOR links (store/facts.py link_neighbors) in a transaction",
-    "ingest/pipeline.py": "the write_session hook receives the transaction's connection",
-    "keys.py": "API keys (store/keys.py)",
-    "memory.py": "forget, dumps, fact queries, integrity; turn and piece records from sqlite3.Row",
-    "retrieve/dense.py": "focus pieces are sqlite3.Row",
-    "retrieve/fused.py": "analyze_query and TurnLookup take the connection",
-    "retrieve/hits.py": "hits are built from sqlite3.Row",
-    "retrieve/lexical.py": "focus pieces are sqlite3.Row",
-    "retrieve/query.py": "entity lookups take the connection (store/facts.py, store/fts.py)",
-    "retrieve/search.py": "focus rows are sqlite3.Row; TurnLookup takes the connection",
-    "retrieve/turn_lookup.py": "reads through store/turn_reads.py with the connection",
-}
+# Modules of the layers above the store that touch a database connection (import sqlite3 for its row or connection
+# types, read ``.conn``, or hold the connection of ``store.transaction()``): none. They read through ``MemoryStore``
+# and write through ``Writes`` (``store.writing()``, store/write_protocol.py), so either backend serves them.
+CONNECTION_HOLDERS: dict[str, str] = {}
 GUARDED_LAYERS = ("answer/", "dump/", "ingest/", "retrieve/", "server/", "memory.py", "keys.py")
 
 _CALLS = {"execute", "executemany", "executescript"}
@@ -201,19 +185,23 @@ def test_the_scan_sees_connections(source: str, expected: bool) -> None:
 def test_sqlite_store_is_a_memory_store() -> None:
     store = SQLiteStore()
     try:
-        for interface in (MemoryStore, GraphReads, EvidenceReads, RankingReads):
+        for interface in (Store, MemoryStore, GraphReads, EvidenceReads, RankingReads, EntityLookups, TurnLookups):
             assert isinstance(store, interface), interface.__name__
+        with store.writing() as writes:
+            assert isinstance(writes, Writes)
+        assert isinstance(store.vector_index("fake", 8), protocol.VectorSearch)
     finally:
         store.close()
 
 
-def test_the_interface_names_no_database_types() -> None:
+@pytest.mark.parametrize("interface", [MemoryStore, Store, Writes], ids=lambda i: i.__name__)
+def test_the_interface_names_no_database_types(interface: type) -> None:
     """What a second backend implements: plain values and typed rows, no sqlite3 connections or rows."""
-    for name in dir(MemoryStore):
-        member = getattr(MemoryStore, name)
+    for name in dir(interface):
+        member = getattr(interface, name)
         if name.startswith("_") or not callable(member):
             continue
-        hints = typing.get_type_hints(member, vars(protocol))
+        hints = typing.get_type_hints(member, {**vars(protocol), **vars(write_protocol)})
         named = [h for h in hints.values() if sqlite3.__name__ in repr(h)]
-        assert named == [], f"MemoryStore.{name} names {named}"
-        assert "sql" not in " ".join(hints).lower(), f"MemoryStore.{name} takes SQL"
+        assert named == [], f"{interface.__name__}.{name} names {named}"
+        assert "sql" not in " ".join(hints).lower(), f"{interface.__name__}.{name} takes SQL"

@@ -18,8 +18,8 @@ def _session(sid: str, texts: list[str], user: str = "") -> Session:
 
 
 @pytest.fixture
-def memory() -> Iterator[Memory]:
-    mem = Memory(":memory:", embedder="none", extractor="rules")
+def memory(memory_location: str) -> Iterator[Memory]:
+    mem = Memory(memory_location, embedder="none", extractor="rules")
     mem.ingest([_session("s0", ["Priya lives in London.", "Lovely city."])])
     mem.ingest([_session("o0", ["Priya lives in Paris.", "Nice."], user="other")])
     yield mem
@@ -33,7 +33,7 @@ def _fact(memory: Memory, user: str) -> int:
 
 
 def _turn(memory: Memory, user: str, turn_id: str) -> int:
-    return int(memory.store.turns_by_turn_id(user, turn_id)[0]["turn_pk"])
+    return int(memory.store.turns_by_turn_id(user, turn_id)[0].turn_pk)
 
 
 def test_fact_reads_answer_for_their_user_only(memory: Memory) -> None:

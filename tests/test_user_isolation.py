@@ -34,9 +34,9 @@ def results(memory: Memory, mode: str) -> list[list[tuple[str, str, int, int, fl
 
 
 @pytest.mark.parametrize("mode", ["bm25", "dense", "sodamem"])
-def test_results_and_their_order_ignore_other_users_adds_and_forgets(tmp_path: Path, mode: str) -> None:
+def test_results_and_their_order_ignore_other_users_adds_and_forgets(memory_location: str, mode: str) -> None:
     sessions = load_sessions(EXAMPLE, "auto")
-    with Memory(tmp_path / "m.db", user="maya", embedder="fake") as memory:
+    with Memory(memory_location, user="maya", embedder="fake") as memory:
         memory.ingest(sessions[:8], user="maya")
         alone = results(memory, mode)
         assert all(alone)
@@ -86,9 +86,9 @@ def test_a_database_with_shared_indexes_moves_to_per_user_ones(tmp_path: Path, m
     assert "turns_fts" not in names and {"turns_fts_u1", "turns_fts_u2"} <= names
 
 
-def test_a_user_name_never_becomes_sql(tmp_path: Path) -> None:
+def test_a_user_name_never_becomes_sql(memory_location: str) -> None:
     evil = "x' OR 1=1); DROP TABLE turns; --\"]"
-    with Memory(tmp_path / "m.db", embedder="none") as memory:
+    with Memory(memory_location, embedder="none") as memory:
         memory.add("I live in Leeds.", session_id="s", user="plain")
         memory.add("I live in York.", session_id="s", user=evil)
         assert [h.text for h in memory.search("live", mode="bm25", user=evil)] == ["I live in York."]

@@ -23,6 +23,7 @@ from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.fused import PRESET_NAMES, fused_settings
 from sodamem.retrieve.search import SearchMode
+from sodamem.store.opening import is_postgres_url
 
 EXIT_BAD_INPUT = 2
 
@@ -404,7 +405,7 @@ EXIT_PROBLEMS = 1
 def check(ctx: click.Context, repair: bool, as_json: bool) -> None:
     """Check the whole database: exit 0 when sound, 1 listing each problem (2: no database there at all)."""
     db = ctx.obj["db"]
-    if db != ":memory:" and not Path(db).exists():  # opening would create an empty one and call it sound
+    if db != ":memory:" and not is_postgres_url(db) and not Path(db).exists():  # opening would create an empty one
         raise InputError(f"no database at {db}: the file does not exist", field="--db")
     memory = _open(ctx)
     if repair:
@@ -478,6 +479,7 @@ def _register_bench() -> None:
     from sodamem.bench.cli import bench
     from sodamem.cli_live import add, forget
     from sodamem.cli_mcp import mcp_command
+    from sodamem.cli_migrate import migrate_command
     from sodamem.cli_serve import keys, serve
     from sodamem.llm.models_cli import models
 
@@ -488,6 +490,7 @@ def _register_bench() -> None:
     cli.add_command(serve)
     cli.add_command(keys)
     cli.add_command(mcp_command)
+    cli.add_command(migrate_command)
 
 
 _register_bench()

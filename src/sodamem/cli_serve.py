@@ -8,7 +8,8 @@ import click
 
 from sodamem.cli import _print_json
 from sodamem.errors import MissingDependencyError
-from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.opening import open_store
+from sodamem.store.write_protocol import Store
 
 
 @click.command()
@@ -94,7 +95,7 @@ def keys_revoke(ctx: click.Context, key_id: int) -> None:
     click.echo(f"key {record.id} of user {record.user!r} revoked at {record.revoked_at}")
 
 
-def _store(ctx: click.Context) -> SQLiteStore:
-    store = SQLiteStore(ctx.obj["db"])
+def _store(ctx: click.Context) -> Store:
+    store = open_store(ctx.obj["db"])
     ctx.call_on_close(store.close)
     return store

@@ -11,9 +11,8 @@ import secrets
 from datetime import UTC, datetime
 
 from sodamem.errors import InputError, NotFoundError
-from sodamem.store import keys as key_rows
 from sodamem.store.keys import KeyRecord
-from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.write_protocol import Store
 
 KEY_PREFIX = "smk_"
 _SHOWN_CHARS = len(KEY_PREFIX) + 6  # what `keys list` shows of a key
@@ -28,7 +27,7 @@ def hash_key(key: str) -> str:
 class KeyRing:
     """Create, check, list and revoke the keys stored in one memory database."""
 
-    def __init__(self, store: SQLiteStore) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
 
     def create(self, user: str, *, label: str = "") -> tuple[KeyRecord, str]:
@@ -36,22 +35,20 @@ class KeyRing:
         if not isinstance(user, str) or not user.strip():
             raise InputError("is empty", field="user")
         key = KEY_PREFIX + secrets.token_urlsafe(32)
-        with self.store.transaction() as conn:
-            record = key_rows.insert_key(conn, user, hash_key(key), key[:_SHOWN_CHARS], label, _now())
+        record = self.store.insert_key(user, hash_key(key), key[:_SHOWN_CHARS], label, _now())
         return record, key
 
     def user_of(self, key: str) -> str | None:
         """The user a live key belongs to; None for an unknown or revoked key."""
         if not key.startswith(KEY_PREFIX):
             return None
-        return key_rows.user_of_hash(self.store.conn, hash_key(key))
+        return self.store.user_of_key_hash(hash_key(key))
 
     def list(self, user: str | None = None) -> list[KeyRecord]:
-        return key_rows.list_keys(self.store.conn, user)
+        return self.store.list_keys(user)
 
     def revoke(self, key_id: int) -> KeyRecord:
-        with self.store.transaction() as conn:
-            record = key_rows.revoke_key(conn, key_id, _now())
+        record = self.store.revoke_key(key_id, _now())
         if record is None:
             raise NotFoundError(f"no key with id {key_id}")
         return record

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
@@ -45,13 +44,11 @@ from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.fused import fused_settings
 from sodamem.retrieve.pack import EvidencePack, build_pack
 from sodamem.retrieve.search import Searcher, SearchMode, SearchSettings
-from sodamem.store import live
-from sodamem.store.dump_read import read_dump
-from sodamem.store.dump_write import write_dump
-from sodamem.store.fact_queries import fact_by_id, query_facts, slot_history
-from sodamem.store.forget import Selector, apply_forget, forget_log, log_forget, plan_forget
-from sodamem.store.integrity import CheckReport, check_database
-from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.forget import Selector
+from sodamem.store.integrity import CheckReport
+from sodamem.store.opening import open_store
+from sodamem.store.rows import PieceRow, TurnRow
+from sodamem.store.write_protocol import Store
 
 
 class Memory:
@@ -75,7 +72,7 @@ class Memory:
         first use. ``extractor``: ``"rules"`` (offline, the default), ``"llm"``, an Extractor, or None /
         ``"none"`` to store dialogue without facts."""
         self.user = user
-        self.store = SQLiteStore(path)
+        self.store: Store = open_store(path)
         try:
             self.embedder, self._embedder_spec = resolve_embedder(embedder, self.store.get_setting(SETTING_KEY))
             self.extractor = load_extractor(extractor) if isinstance(extractor, str) else extractor
@@ -83,7 +80,7 @@ class Memory:
             self.store.close()  # a refused embedder or extractor must not leave the file open
             raise
         self.searcher = Searcher(self.store, self.embedder, search_settings)
-        if self.embedder is not None and live.any_queued(self.store.conn):
+        if self.embedder is not None and self.store.any_queued():
             embed_queued(self.store, self.embedder)  # turns a process added but did not live to embed
 
     def close(self) -> None:
@@ -200,8 +197,8 @@ class Memory:
                 f"name exactly one of: a session, a turn, a fact, a time (before) or everything (got: "
                 f"{', '.join(selector.named()) or 'none'})"
             )
-        with self.store.transaction() as conn:
-            plan = plan_forget(conn, owner, selector)
+        with self.store.writing() as writes:
+            plan = writes.plan_forget(owner, selector)
             if not plan.turn_pks and not plan.fact_pks:
                 raise NotFoundError(f"nothing to forget for user {owner!r}: {json.dumps(selector.describe())}")
             report = ForgetReport(
@@ -210,10 +207,10 @@ class Memory:
             )  # fmt: skip
             if dry_run:
                 return report
-            report.counts = apply_forget(conn, owner, plan)
+            report.counts = writes.apply_forget(owner, plan)
             ids: dict[str, list[object]] = {"sessions": [*plan.session_ids], "turns": [*plan.turn_refs]}
             ids["facts"] = [*plan.fact_pks]
-            log_forget(conn, owner, selector, report.counts, ids)
+            writes.log_forget(owner, selector, report.counts, ids)
         report.files_scrubbed = self.store.scrub(owner)
         return report
 
@@ -224,7 +221,7 @@ class Memory:
 
     def forget_log(self, *, user: str | None = None) -> list[dict[str, object]]:
         """The audit record of what was forgotten: when, by which selector, counts and ids (never the text)."""
-        return forget_log(self.store.conn, user or self.user)
+        return self.store.forget_log(user or self.user)
 
     def _remember_embedder(self) -> None:
         """Record this memory's embedder in the database (once): later opens use it, and the store queues every
@@ -256,7 +253,7 @@ class Memory:
         full-text indexes against their tables, pieces and fact quotes against their turns, every fact sourced,
         no session without turns, links that point at rows, and a vector for every turn and piece under the
         embedder the database records. ``report.ok`` when sound, else ``report.problems``."""
-        return check_database(self.store.conn)
+        return self.store.check()
 
     # -- search ----------------------------------------------------------------------------------------------
 
@@ -311,12 +308,12 @@ class Memory:
         row = self.store.session_row(owner, session_id)
         if row is None:
             raise NotFoundError(f"no session {session_id!r} for user {owner!r}")
-        turns = self.store.session_turns(owner, int(row["id"]), 0, 1 << 62)
+        turns = self.store.session_turns(owner, row.session_pk, 0, 1 << 62)
         return SessionRecord(
             session_id=session_id,
             user=owner,
-            timestamp=str(row["timestamp"]),
-            source=str(row["source"]),
+            timestamp=row.timestamp,
+            source=row.source,
             turns=self._turn_records(owner, turns),
         )
 
@@ -331,7 +328,7 @@ class Memory:
         if not rows:
             raise NotFoundError(f"no turn {turn_id!r} for user {owner!r}")
         if len(rows) > 1:
-            sessions = ", ".join(str(r["session_id"]) for r in rows[:10])
+            sessions = ", ".join(r.session_id for r in rows[:10])
             raise AmbiguousIdError(f"turn id {turn_id!r} exists in several sessions ({sessions}); name the session")
         return self._turn_records(owner, rows)[0]
 
@@ -342,7 +339,7 @@ class Memory:
             row = self.store.pieces_by_pk(owner, [int(piece_ref)]).get(int(piece_ref))
             if row is None:
                 raise NotFoundError(f"no piece {piece_ref} for user {owner!r}")
-            turn = self.store.turns_by_pk(owner, [int(row["turn_pk"])])[int(row["turn_pk"])]
+            turn = self.store.turns_by_pk(owner, [row.turn_pk])[row.turn_pk]
             return _piece_record(row, turn)
         turn_id, sep, index = piece_ref.rpartition("#")
         if not sep or not index.isdigit():
@@ -366,17 +363,17 @@ class Memory:
         """Facts by status (active, superseded, invalid, all), or those holding ``as_of`` a time; by subject."""
         if status not in ("active", "superseded", "invalid", "all"):
             raise InputError(f"unknown status {status!r}: active, superseded, invalid or all", field="status")
-        return query_facts(self.store.conn, user or self.user, status=status, as_of=as_of, subject=subject)
+        return self.store.query_facts(user or self.user, status=status, as_of=as_of, subject=subject)
 
     def fact(self, fact_id: int, *, user: str | None = None) -> FactRecord:
-        record = fact_by_id(self.store.conn, user or self.user, fact_id)
+        record = self.store.fact_by_id(user or self.user, fact_id)
         if record is None:
             raise NotFoundError(f"no fact {fact_id} for user {user or self.user!r}")
         return record
 
     def history(self, fact_id: int, *, user: str | None = None) -> list[FactRecord]:
         """The fact's slot, oldest first: what it replaced and what replaced it."""
-        chain = slot_history(self.store.conn, user or self.user, fact_id)
+        chain = self.store.slot_history(user or self.user, fact_id)
         if not chain:
             raise NotFoundError(f"no fact {fact_id} for user {user or self.user!r}")
         return chain
@@ -392,7 +389,7 @@ class Memory:
         and pieces, entities, facts with status, validity, sources and roles, and links. Read in one snapshot
         before the first line is returned; ``NotFoundError`` when the user holds nothing."""
         owner = user or self.user
-        dump = read_dump(self.store.conn, owner)
+        dump = self.store.read_dump(owner)
         if not (dump.sessions or dump.entities or dump.facts):
             raise NotFoundError(f"user {owner!r} holds nothing to export")
         return dump_lines(dump)
@@ -407,42 +404,42 @@ class Memory:
         """
         dump = load_dump(source)
         self._remember_embedder()
-        report = write_dump(self.store, user or dump.user, dump)
+        report = self.store.write_dump(user or dump.user, dump)
         if not report.unchanged:
             report.embedded = self.embed_missing()
         return report
 
-    def _turn_records(self, user: str, turns: list[sqlite3.Row]) -> tuple[TurnRecord, ...]:
-        pieces = self.store.pieces_of_turns(user, [int(t["turn_pk"]) for t in turns])
+    def _turn_records(self, user: str, turns: list[TurnRow]) -> tuple[TurnRecord, ...]:
+        pieces = self.store.pieces_of_turns(user, [t.turn_pk for t in turns])
         return tuple(
             TurnRecord(
-                session_id=str(t["session_id"]),
-                turn_index=int(t["idx"]),
-                turn_id=str(t["turn_id"]),
-                speaker=str(t["speaker"]),
-                text=str(t["text"]),
-                timestamp=str(t["timestamp"]),
-                caption=t["caption"],
-                pieces=tuple(_piece_record(p, t) for p in pieces.get(int(t["turn_pk"]), [])),
+                session_id=t.session_id,
+                turn_index=t.index,
+                turn_id=t.turn_id,
+                speaker=t.speaker,
+                text=t.text,
+                timestamp=t.timestamp,
+                caption=t.caption,
+                pieces=tuple(_piece_record(p, t) for p in pieces.get(t.turn_pk, [])),
             )
             for t in turns
         )
 
 
-def _piece_record(piece: sqlite3.Row, turn: sqlite3.Row) -> PieceRecord:
+def _piece_record(piece: PieceRow, turn: TurnRow) -> PieceRecord:
     return PieceRecord(
-        piece_pk=int(piece["id"]),
-        index=int(piece["idx"]),
-        char_start=int(piece["char_start"]),
-        char_end=int(piece["char_end"]),
-        text=str(piece["text"]),
+        piece_pk=piece.piece_pk,
+        index=piece.index,
+        char_start=piece.char_start,
+        char_end=piece.char_end,
+        text=piece.text,
         citation=Citation(
-            session_id=str(turn["session_id"]),
-            turn_index=int(turn["idx"]),
-            turn_id=str(turn["turn_id"]),
-            speaker=str(turn["speaker"]),
-            char_start=int(piece["char_start"]),
-            char_end=int(piece["char_end"]),
-            timestamp=str(turn["timestamp"]),
+            session_id=turn.session_id,
+            turn_index=turn.index,
+            turn_id=turn.turn_id,
+            speaker=turn.speaker,
+            char_start=piece.char_start,
+            char_end=piece.char_end,
+            timestamp=turn.timestamp,
         ),
     )

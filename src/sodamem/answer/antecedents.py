@@ -20,7 +20,6 @@ from sodamem.ingest.extract.rules_coref import resolve_pronouns
 from sodamem.memory import Memory
 from sodamem.model import MessagePiece
 from sodamem.records import FactRecord, SessionRecord, TurnRecord
-from sodamem.store.facts import entity_pks_by_key
 
 
 def antecedent_citation(memory: Memory, user: str, fact: FactRecord) -> AnswerCitation | None:
@@ -60,7 +59,7 @@ def _about(memory: Memory, user: str, subject: str, entity: str) -> bool:
     from another extractor that read the pronoun otherwise."""
     owner = possessive_owner(subject)
     keys = {entity_key(k) for k in (subject, entity, owner) if k}
-    pks = entity_pks_by_key(memory.store.conn, user, keys)
+    pks = memory.store.entity_pks_by_key(user, keys)
     target = pks.get(entity_key(entity))
     return target is not None and target in (pks.get(entity_key(subject)), pks.get(entity_key(owner or "")))
 

@@ -77,7 +77,7 @@ def answer_offline(
     asked = now or datetime.now()
     # The question is the user's own, passed on by an agent: its "I" and "my" are the speaker "user" (a log of user
     # and assistant turns); where no speaker is called that (LoCoMo's named people), nothing changes.
-    analysis = analyze_query(question, asked, memory.store.conn, owner, asker=USER_ROLE)
+    analysis = analyze_query(question, asked, memory.store, owner, asker=USER_ROLE)
     hits = memory.search(question, k=40, user=owner, now=asked)
     ranked = evidence_items(memory.store, owner, hits)
     pack = build_pack(ranked, budget_tokens, count_tokens)

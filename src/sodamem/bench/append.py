@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sodamem.bench.perf import BENCH_USER, build_corpus, load_locomo_dev
+from sodamem.bench.sqlite_only import sqlite_index, sqlite_store
 from sodamem.memory import Memory
 from sodamem.store.vectors import VectorIndex
 
@@ -40,9 +41,7 @@ def measure_append(data: Path, size: int, embedder: str = "fake") -> list[Append
         Memory(Path(scratch) / "append.db", embedder=embedder, extractor="none") as memory,
     ):
         memory.ingest(sessions[:-1])
-        index = memory.searcher.index
-        if index is None:
-            raise ValueError("measuring the vector index needs an embedder")
+        index = sqlite_index(memory)
         before = {table: len(index.quantized(BENCH_USER, table).ids) for table in TABLES}
         memory.ingest(sessions[-1:])
         timings = []
@@ -50,7 +49,7 @@ def measure_append(data: Path, size: int, embedder: str = "fake") -> list[Append
             t0 = time.perf_counter()
             after = index.quantized(BENCH_USER, table)
             append_ms = (time.perf_counter() - t0) * 1000
-            fresh = VectorIndex(memory.store, index.model, index.dim)
+            fresh = VectorIndex(sqlite_store(memory), index.model, index.dim)
             t0 = time.perf_counter()
             fresh.quantized(BENCH_USER, table)
             rebuild_ms = (time.perf_counter() - t0) * 1000

@@ -97,6 +97,11 @@ def bench() -> None:
     "--cv-knob", "cv_knobs", multiple=True, type=click.Choice(list(KNOBS)),
     help="With --cv: only these knobs (repeat; default: all).",
 )  # fmt: skip
+@click.option(
+    "--db-backend", "db_backend", type=click.Choice(["sqlite", "postgres"]), default="sqlite", show_default=True,
+    help="postgres: run each system on SQLite and on PostgreSQL and print both side by side.",
+)  # fmt: skip
+@click.option("--pg-url", default=None, help="With --db-backend postgres: a server to use (default: a temporary one).")
 @qa_options
 def locomo(k_values: str, cv: bool, cv_knobs: tuple[str, ...], **options: Any) -> None:
     """LoCoMo: turn-level retrieval (one fresh memory per conversation, categories 1-4 scored), or with --qa
@@ -108,6 +113,8 @@ def locomo(k_values: str, cv: bool, cv_knobs: tuple[str, ...], **options: Any) -
     if qa:
         if cv:
             raise click.UsageError("--cv cross-validates retrieval settings; it does not combine with --qa")
+        if options.pop("db_backend") != "sqlite" or options.pop("pg_url") is not None:
+            raise click.UsageError("--db-backend postgres compares retrieval; it does not combine with --qa")
         _qa("locomo", units, asdict(notes), qa_opts, **options)
         return
     if cv_knobs and not cv:
@@ -187,6 +194,8 @@ def _run(
     report: Path | None,
     plot: Path | None,
     cv_knobs: tuple[str, ...] = (),
+    db_backend: str = "sqlite",
+    pg_url: str | None = None,
 ) -> None:
     chosen = systems or (SYSTEMS if embedder != "none" else ("bm25", "sodamem"))
     if ablations:
@@ -208,6 +217,17 @@ def _run(
         run: BenchRun = run_retrieval(
             units, dataset=title, systems=chosen, ks=ks, budgets=BUDGETS, embedder=model, progress=advance
         )
+    if db_backend == "postgres":
+        from sodamem.bench.postgres_scratch import postgres_server, scratch_databases
+        from sodamem.bench.report import render_backends
+
+        with postgres_server(pg_url) as url_of:
+            on_postgres = run_retrieval(
+                units, dataset=title, systems=chosen, ks=ks, budgets=BUDGETS, embedder=model,
+                location=scratch_databases(url_of),
+            )  # fmt: skip
+        click.echo(render_backends(summarise(run, session_rule=session_rule), run.seconds,
+                                   summarise(on_postgres, session_rule=session_rule), on_postgres.seconds))  # fmt: skip
     run.notes = {"data": data.name, **notes}
     summary = summarise(run, session_rule=session_rule)
     unscored = summarise(run, session_rule=session_rule, scored=False)

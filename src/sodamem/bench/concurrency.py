@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from sodamem.bench.sqlite_only import sqlite_store
 from sodamem.bench.stress import SPEAKERS, append_line, marked, read_journal, tail, text_pool
 from sodamem.memory import Memory
 from sodamem.model import Session, Turn
@@ -347,7 +348,7 @@ def verify_many(db: Path, writer_journals: list[str], forget_journal: Path, seed
     if len(forgotten_turns) != expected_forgets or len(forgotten_sessions) != seeds:
         problems.append(f"forgot {len(forgotten_turns)} turns of {expected_forgets}, {len(forgotten_sessions)} seeds")
     with Memory(db, embedder=EMBEDDER, extractor=None) as memory:
-        conn = memory.store.conn
+        conn = sqlite_store(memory).conn
         check = memory.check()
         problems += [f"check: {p.kind.value}: {p.message}" for p in check.problems]
         rows = stored_turns(conn)
@@ -387,7 +388,7 @@ def _token(returned: list[dict[str, Any]], turn_id: str) -> str:
 def _traces(memory: Memory, session_id: str, turn_id: str | None, token: str) -> list[str]:
     """Where a forgotten turn (or session) and its unique word can still be found."""
     user = memory.user
-    out = leftovers(memory.store.conn, session_id, turn_id, token)
+    out = leftovers(sqlite_store(memory).conn, session_id, turn_id, token)
     match = f'"{token}"'  # the full-text indexes, through the store (their layout is the store's business)
     if rows := memory.store.search_turns(user, match, 10):
         out.append(f"{len(rows)} full-text hit(s) among turns")

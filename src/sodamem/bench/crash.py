@@ -46,6 +46,7 @@ from typing import IO, Any
 
 import click
 
+from sodamem.bench.sqlite_only import sqlite_store
 from sodamem.bench.stress import SPEAKERS, append_line, marked, read_journal, tail, text_pool
 from sodamem.memory import Memory
 from sodamem.model import Session, Turn
@@ -143,7 +144,7 @@ def child_main() -> int:
     with open(orders["phase"], "r+b") as phase_file, open(orders["journal"], "a", encoding="utf-8") as journal:
         phase = mmap.mmap(phase_file.fileno(), 1)
         memory = Memory(orders["db"], embedder=EMBEDDER, extractor="rules")
-        memory.store.conn.set_trace_callback(_phase_tracer(phase))
+        sqlite_store(memory).conn.set_trace_callback(_phase_tracer(phase))
         sys.stdout.write("ready\n")
         sys.stdout.flush()
         number = 0
@@ -397,7 +398,7 @@ def verify(db: Path, ledger: _Ledger, report: CrashReport | None = None) -> tupl
     """Reopen the store and check it against the ledger; return the problems and, per call, whether it is stored."""
     problems: list[str] = []
     with Memory(db, embedder=EMBEDDER, extractor=None) as memory:  # embeds what a killed add queued
-        conn = memory.store.conn
+        conn = sqlite_store(memory).conn
         queued = len(queued_turns(conn))
         if queued:
             problems.append(f"{queued} turn(s) still queued for embedding after the reopen")

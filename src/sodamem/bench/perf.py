@@ -42,6 +42,7 @@ from sodamem.bench.perf_types import (
     SearchFigures,
     SizeResult,
 )
+from sodamem.bench.sqlite_only import sqlite_store
 from sodamem.embed import load_embedder
 from sodamem.embed.base import Embedder
 from sodamem.embed.resolve import SETTING_KEY
@@ -155,8 +156,9 @@ def current_rss_mb() -> float:
 
 def checkpointed_db_mb(memory: Memory) -> float:
     """Size of the database file plus its -wal after ``PRAGMA wal_checkpoint(TRUNCATE)``, in MB."""
-    memory.store.truncate_wal()
-    path = Path(memory.store.path)
+    store = sqlite_store(memory)
+    store.truncate_wal()
+    path = Path(store.path)
     total = sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal")) if p.exists())
     return total / (1024 * 1024)
 

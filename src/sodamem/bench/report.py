@@ -213,3 +213,28 @@ def plot_recall(summary: dict[str, dict[str, GroupMetrics]], ks: Sequence[int], 
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def render_backends(
+    sqlite: dict[str, dict[str, GroupMetrics]],
+    sqlite_s: float,
+    postgres: dict[str, dict[str, GroupMetrics]],
+    pg_s: float,
+) -> str:
+    """The same systems on both stores, side by side: recall at 10 and search latency."""
+    lines = [
+        f"## SQLite and PostgreSQL side by side (one run: {sqlite_s:.0f} s on SQLite, {pg_s:.0f} s on PostgreSQL)",
+        "",
+        "| system | R_any@10 SQLite | R_any@10 PostgreSQL | diff | R_all@10 SQLite | R_all@10 PostgreSQL | diff"
+        " | p50 ms SQLite | p50 ms PostgreSQL |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for system, groups in sqlite.items():
+        a, b = groups[OVERALL], postgres[system][OVERALL]
+        any_a, any_b = a.recall_any.get(10, 0.0), b.recall_any.get(10, 0.0)
+        all_a, all_b = a.recall_all.get(10, 0.0), b.recall_all.get(10, 0.0)
+        lines.append(
+            f"| {system} | {any_a:.3f} | {any_b:.3f} | {any_b - any_a:+.3f} | {all_a:.3f} | {all_b:.3f}"
+            f" | {all_b - all_a:+.3f} | {a.latency_p50_ms:.1f} | {b.latency_p50_ms:.1f} |"
+        )
+    return "\n".join(lines) + "\n"

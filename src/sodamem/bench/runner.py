@@ -7,12 +7,14 @@ the ranked turn ids so anyone can recompute the metrics from the JSON.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sodamem.bench.metrics import contains_answer, count_tokens, pack_to_budget
+from sodamem.bench.sqlite_only import portable_store
 from sodamem.embed.base import Embedder, Vectors, embed_queries
 from sodamem.memory import Memory
 from sodamem.model import Session
@@ -82,7 +84,10 @@ def run_retrieval(
     embedder: Embedder | None = None,
     depth: int = 100,
     progress: Callable[[int, int], None] | None = None,
+    location: Callable[[], AbstractContextManager[str]] | None = None,
 ) -> BenchRun:
+    """``location``: where each unit's fresh memory lives (a context that yields its path or URL and removes it
+    afterwards); default: an SQLite memory in RAM."""
     started = time.perf_counter()
     modes = [_system(s) for s in systems]
     memo = _QueryMemo(embedder) if embedder is not None else None
@@ -90,9 +95,12 @@ def run_retrieval(
     total = sum(len(u.questions) for u in units)
     done = 0
     for unit in units:
-        with Memory(":memory:", embedder=memo if memo is not None else "none") as memory:
+        with (
+            (location or _in_memory)() as where,
+            Memory(where, embedder=memo if memo is not None else "none") as memory,
+        ):
             memory.ingest(unit.sessions)
-            documents = turn_documents(memory.store.conn, memory.user)
+            documents = turn_documents(portable_store(memory).conn, memory.user)
             last_session = max((s.timestamp for s in unit.sessions), default=None)
             for question in unit.questions:
                 now = question.asked_at or last_session
@@ -129,6 +137,11 @@ def run_retrieval(
         embedder=embedder.name if embedder is not None else None,
         seconds=time.perf_counter() - started,
     )
+
+
+@contextmanager
+def _in_memory() -> Iterator[str]:
+    yield ":memory:"
 
 
 def _system(name: str) -> tuple[SearchMode, str]:

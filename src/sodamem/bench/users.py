@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from sodamem.bench.sqlite_only import sqlite_store
 from sodamem.memory import Memory
 
 OPENS = 5
@@ -39,7 +40,7 @@ def measure_users(counts: Sequence[int]) -> list[UsersFigures]:
             with Memory(path, embedder="none") as memory:
                 first = _mean_ms(memory, count, "I live in Leeds and I love tea.")
                 later = _mean_ms(memory, count, "I moved to York.")
-                memory.store.truncate_wal()
+                sqlite_store(memory).truncate_wal()
             opens = []
             for _ in range(OPENS):
                 began = time.perf_counter()

@@ -8,7 +8,6 @@ turns. Supersession is recomputed for the slots the new facts touch, never for u
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -19,8 +18,8 @@ from sodamem.ingest.facts import PreparedSession, prepare_facts, write_facts
 from sodamem.ingest.pieces import split_pieces
 from sodamem.ingest.pipeline import session_content_hash, session_view
 from sodamem.model import Message, MessagePiece, Session, Turn
-from sodamem.store import live
-from sodamem.store.sqlite import SQLiteStore, insert_turns
+from sodamem.store.live import StoredTurn
+from sodamem.store.write_protocol import Store, Writes
 
 SOURCE = "live"
 
@@ -37,7 +36,7 @@ class AppendResult:
 
 
 def append_messages(
-    store: SQLiteStore,
+    store: Store,
     user: str,
     session_id: str,
     messages: Sequence[Message],
@@ -49,8 +48,8 @@ def append_messages(
     Turn indexes continue after the session's last one (a forgotten turn leaves its index unused, so citations of
     the others stay true); extraction sees the turns in order, numbered by position."""
     result = AppendResult()
-    with store.transaction() as conn:
-        stored = live.stored_session(conn, user, session_id)
+    with store.writing() as writes:
+        stored = writes.stored_session(user, session_id)
         old = [_turn(t) for t in stored.turns] if stored is not None else []
         session_time = datetime.fromisoformat(stored.timestamp) if stored else messages[0].timestamp or default_time
         first_free = max(old[-1].index + 1 if old else 0, stored.next_index if stored else 0)
@@ -58,29 +57,29 @@ def append_messages(
         if not new:
             return result
         if stored is None:
-            session_pk = live.insert_session_row(conn, user, session_id, session_time.isoformat(), SOURCE, "")
+            session_pk = writes.insert_session_row(user, session_id, session_time.isoformat(), SOURCE, "")
             result.session_created = True
         else:
             session_pk = stored.session_pk
         positional = tuple(replace(t, index=i) for i, t in enumerate((*old, *new)))
         session = Session(session_id, session_time, positional, source=stored.source if stored else SOURCE)
         new_pieces = [split_pieces(t.text) for t in new]
-        stored_pks = insert_turns(conn, user, session_pk, session, new, new_pieces)
+        stored_pks = writes.insert_turns(user, session_pk, session, new, new_pieces)
         position = {t.index: i for i, t in enumerate((*old, *new))}
         piece_pks = _positional(stored_pks, position)
         if extractor is not None:
             turn_pks = [t.turn_pk for t in stored.turns] if stored is not None else []
-            facts = _FactContext(conn, user, session, session_pk, position, turn_pks)
+            facts = _FactContext(writes, user, session, session_pk, position, turn_pks)
             _write_facts(facts, len(old), new_pieces, piece_pks, extractor, result)
-        live.set_session_hash(conn, session_pk, session_content_hash(_as_ingested(session)))
-        result.turn_pks = live.turn_pks_from(conn, session_pk, new[0].index)
+        writes.set_session_hash(session_pk, session_content_hash(_as_ingested(session)))
+        result.turn_pks = writes.turn_pks_from(session_pk, new[0].index)
         result.added = new
     return result
 
 
 @dataclass(frozen=True, slots=True)
 class _FactContext:
-    conn: sqlite3.Connection
+    writes: Writes
     user: str
     session: Session  # turns numbered by position
     session_pk: int
@@ -143,7 +142,7 @@ def _write_facts(
     extractor: Extractor,
     result: AppendResult,
 ) -> None:
-    conn, session = context.conn, context.session
+    writes, session = context.writes, context.session
     new_indexes = list(range(first_new, len(session.turns)))
     pieces: list[list[MessagePiece]] = [[] for _ in range(first_new)] + new_pieces
     extraction: Extraction | None = None
@@ -159,20 +158,20 @@ def _write_facts(
             extraction = None  # a new alias renames the subjects of earlier facts: make them all again
         elif redo:
             redo_pks = [context.turn_pks[i] for i in redo]
-            stale = live.delete_turn_facts(conn, redo_pks)
-            piece_pks = {**piece_pks, **_positional(live.piece_pks_of_turns(conn, redo_pks), context.position)}
+            stale = writes.delete_turn_facts(redo_pks)
+            piece_pks = {**piece_pks, **_positional(writes.piece_pks_of_turns(redo_pks), context.position)}
     if extraction is None:
         result.session_reextracted = first_new > 0
-        stale = live.delete_session_facts(conn, context.session_pk)
+        stale = writes.delete_session_facts(context.session_pk)
         pieces = [split_pieces(t.text) for t in session.turns]
-        piece_pks = _positional(live.piece_pks_of_session(conn, context.session_pk), context.position)
+        piece_pks = _positional(writes.piece_pks_of_session(context.session_pk), context.position)
         extraction = extractor.extract(session_view(session, pieces))
     prepared: PreparedSession = prepare_facts(session, pieces, extraction)
-    result.fact_ids = write_facts(conn, context.user, session, context.session_pk, piece_pks, prepared, stale)
+    result.fact_ids = write_facts(writes, context.user, session, context.session_pk, piece_pks, prepared, stale)
     result.facts_rejected = len(prepared.rejected)
 
 
-def _turn(row: live.StoredTurn) -> Turn:
+def _turn(row: StoredTurn) -> Turn:
     return Turn(row.index, row.speaker, row.text, row.turn_id, datetime.fromisoformat(row.timestamp), row.caption)
 
 

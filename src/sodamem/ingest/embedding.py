@@ -7,14 +7,13 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from sodamem.embed.base import Embedder
-from sodamem.store import live
-from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.write_protocol import Store
 
 BATCH = 256
 
 
 def embed_missing(
-    store: SQLiteStore,
+    store: Store,
     embedder: Embedder,
     *,
     user: str | None = None,
@@ -38,14 +37,14 @@ def embed_missing(
     return len(items)
 
 
-def embed_queued(store: SQLiteStore, embedder: Embedder, turn_pks: Sequence[int] | None = None) -> int:
+def embed_queued(store: Store, embedder: Embedder, turn_pks: Sequence[int] | None = None) -> int:
     """Embed what added turns brought (their pieces, facts, entities) and take them off the queue: the cost of one
     add, whatever the size of the store. ``turn_pks``: those turns only (an add's own); None: the whole queue, e.g.
     turns a crashed process queued but never embedded."""
-    queued = live.queued_turns(store.conn) if turn_pks is None else list(turn_pks)
+    queued = store.queued_turns() if turn_pks is None else list(turn_pks)
     if not queued:
         return 0
-    missing = live.texts_to_embed(store.conn, embedder.name, queued)
+    missing = store.texts_to_embed(embedder.name, queued)
     items = list(missing.items())
     for start in range(0, len(items), BATCH):
         batch = items[start : start + BATCH]
@@ -55,6 +54,6 @@ def embed_queued(store: SQLiteStore, embedder: Embedder, turn_pks: Sequence[int]
         store.put_embeddings(
             embedder.name, [(digest, vectors[i].tobytes()) for i, (digest, _) in enumerate(batch)], embedder.dim
         )
-    with store.transaction() as conn:
-        live.dequeue_embeddings(conn, queued)
+    with store.writing() as writes:
+        writes.dequeue_embeddings(queued)
     return len(items)

@@ -6,7 +6,6 @@ transaction, so a session's turns, pieces and facts land together or not at all.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -17,8 +16,9 @@ from sodamem.ingest.grounding import GroundedSpan, ground
 from sodamem.ingest.supersede import order_key, slot_of
 from sodamem.ingest.timeparse import resolve_time
 from sodamem.model import MessagePiece, Modality, Session, TimeSpec
-from sodamem.store.facts import FactRow, add_alias, canonical_name, insert_fact, reslot, resolve_slots
+from sodamem.store.facts import FactRow
 from sodamem.store.hashes import text_hash
+from sodamem.store.write_protocol import Writes
 
 MAX_OBJECT_WORDS_AS_ENTITY = 6
 
@@ -67,7 +67,7 @@ def _occurred(candidate: CandidateFact, mentioned: datetime) -> TimeSpec | None:
 
 
 def write_facts(
-    conn: sqlite3.Connection,
+    writes: Writes,
     user: str,
     session: Session,
     session_pk: int,
@@ -78,22 +78,22 @@ def write_facts(
     """Store the session's facts and aliases, then recompute every slot they (or replaced facts) touch."""
     moved: set[int] = set()
     for hint in prepared.aliases:
-        moved |= add_alias(conn, user, hint.alias, hint.canonical)
+        moved |= writes.add_alias(user, hint.alias, hint.canonical)
     slots = set(stale_slots)
     fact_ids = []
     for fact in prepared.facts:
-        row = _row(conn, user, session, session_pk, piece_pks, fact)
-        fact_ids.append(insert_fact(conn, user, row))
+        row = _row(writes, user, session, session_pk, piece_pks, fact)
+        fact_ids.append(writes.insert_fact(user, row))
         if row.slot is not None:
             slots.add(row.slot)
-    resolve_slots(conn, user, slots)
+    writes.resolve_slots(user, slots)
     if moved:
-        reslot(conn, user, moved)
+        writes.reslot(user, moved)
     return fact_ids
 
 
 def _row(
-    conn: sqlite3.Connection,
+    writes: Writes,
     user: str,
     session: Session,
     session_pk: int,
@@ -101,7 +101,7 @@ def _row(
     fact: PreparedFact,
 ) -> FactRow:
     c = fact.candidate
-    subject = canonical_name(conn, user, c.subject)
+    subject = writes.canonical_name(user, c.subject)
     value = value_key(c.object)
     valid_from = fact.valid_from.isoformat()
     roles = [("subject", c.subject)]

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sodamem.store.facts import link_neighbors
-from sodamem.store.sqlite import SQLiteStore
-from sodamem.store.vectors import VectorIndex
+from sodamem.store.protocol import VectorSearch
+from sodamem.store.write_protocol import Store
 
 MAX_NEIGHBORS = 3
 MIN_COSINE = 0.75
 
 
-def link_similar_facts(store: SQLiteStore, index: VectorIndex, fact_ids: Sequence[int]) -> int:
+def link_similar_facts(store: Store, index: VectorSearch, fact_ids: Sequence[int]) -> int:
     """Link each fact in ``fact_ids`` to up to MAX_NEIGHBORS facts of its user with cosine >= MIN_COSINE.
 
     The bound is on links a fact makes when it arrives; a popular fact can still be reached by many. The nearest
@@ -29,7 +28,7 @@ def link_similar_facts(store: SQLiteStore, index: VectorIndex, fact_ids: Sequenc
             others = [(pk, score) for pk, score in nearest if pk != fact_id][:MAX_NEIGHBORS]
             pairs += [(user, fact_id, pk) for pk, score in others if score >= MIN_COSINE]
     if pairs:
-        with store.transaction() as conn:
+        with store.writing() as writes:
             for user, a, b in pairs:
-                link_neighbors(conn, user, [(a, b)])
+                writes.link_neighbors(user, [(a, b)])
     return len(pairs)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from collections.abc import Callable, Sequence
 
 from sodamem.errors import InputError, SessionConflictError
@@ -17,7 +16,7 @@ from sodamem.ingest.formats.common import check_encodable, check_turn_text
 from sodamem.ingest.pieces import split_pieces
 from sodamem.model import MessagePiece, Session
 from sodamem.records import IngestReport
-from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.write_protocol import Store, Writes
 
 ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each session."""
@@ -39,7 +38,7 @@ def session_content_hash(session: Session) -> str:
 
 
 def ingest_sessions(
-    store: SQLiteStore,
+    store: Store,
     sessions: Sequence[tuple[str, Session]],
     *,
     replace: bool = False,
@@ -134,7 +133,5 @@ class _FactWriter:
         self.user, self.session, self.prepared = user, session, prepared
         self.written: list[int] = []
 
-    def __call__(
-        self, conn: sqlite3.Connection, session_pk: int, piece_pks: dict[tuple[int, int], int], stale: set[str]
-    ) -> None:
-        self.written = write_facts(conn, self.user, self.session, session_pk, piece_pks, self.prepared, stale)
+    def __call__(self, writes: Writes, session_pk: int, piece_pks: dict[tuple[int, int], int], stale: set[str]) -> None:
+        self.written = write_facts(writes, self.user, self.session, session_pk, piece_pks, self.prepared, stale)

@@ -2,40 +2,40 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
 from sodamem.embed.base import Vectors
-from sodamem.store.sqlite import SQLiteStore
-from sodamem.store.vectors import VectorIndex
+from sodamem.store.protocol import VectorSearch
+from sodamem.store.rows import PieceRow
+from sodamem.store.write_protocol import Store
 
 
-def dense_turns(index: VectorIndex, user: str, query: Vectors, limit: int) -> list[tuple[int, float]]:
+def dense_turns(index: VectorSearch, user: str, query: Vectors, limit: int) -> list[tuple[int, float]]:
     return index.search(user, "turns", query, limit)
 
 
 def dense_pieces_by_turn(
-    store: SQLiteStore, index: VectorIndex, user: str, query: Vectors, limit: int
+    store: Store, index: VectorSearch, user: str, query: Vectors, limit: int
 ) -> list[tuple[int, float]]:
     """Turns ranked by their closest piece, ``(turn_pk, cosine)`` best first."""
     hits = index.search(user, "pieces", query, limit)
     pieces = store.pieces_by_pk(user, [pk for pk, _ in hits])
     best: dict[int, float] = {}
     for piece_pk, score in hits:
-        best.setdefault(int(pieces[piece_pk]["turn_pk"]), score)
+        best.setdefault(pieces[piece_pk].turn_pk, score)
     return list(best.items())
 
 
 def dense_focus(
-    store: SQLiteStore, index: VectorIndex, user: str, query: Vectors, turn_pks: Sequence[int]
-) -> dict[int, sqlite3.Row]:
+    store: Store, index: VectorSearch, user: str, query: Vectors, turn_pks: Sequence[int]
+) -> dict[int, PieceRow]:
     """The piece of each turn closest to the query (exact float32 vectors: a few dozen rows)."""
     pieces_of = store.pieces_of_turns(user, turn_pks)
-    vectors = index.exact_vectors(user, "pieces", [int(r["id"]) for rows in pieces_of.values() for r in rows])
+    vectors = index.exact_vectors(user, "pieces", [r.piece_pk for rows in pieces_of.values() for r in rows])
     q = query.reshape(-1)
-    focus: dict[int, sqlite3.Row] = {}
+    focus: dict[int, PieceRow] = {}
     for turn_pk, rows in pieces_of.items():
-        candidates = [(r, float(vectors[int(r["id"])] @ q)) for r in rows if int(r["id"]) in vectors]
+        candidates = [(r, float(vectors[r.piece_pk] @ q)) for r in rows if r.piece_pk in vectors]
         if candidates:
             focus[turn_pk] = max(candidates, key=lambda pair: pair[1])[0]
     return focus

@@ -32,9 +32,8 @@ from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.retrieve.turn_lookup import TurnLookup
-from sodamem.store.protocol import MemoryStore
-from sodamem.store.sqlite import SQLiteStore
-from sodamem.store.vectors import VectorIndex
+from sodamem.store.protocol import MemoryStore, VectorSearch
+from sodamem.store.write_protocol import Store
 
 ALL_TUNNELS = frozenset({"bm25", "bm25_piece", "bm25_prf", "dense", "dense_piece", "fact", "graph"})
 
@@ -173,8 +172,8 @@ class FusedRanking:
 
 
 def fused_rank(
-    store: SQLiteStore,
-    index: VectorIndex | None,
+    store: Store,
+    index: VectorSearch | None,
     query_vector: Vectors | None,
     user: str,
     query: str,
@@ -184,9 +183,9 @@ def fused_rank(
     turns: TurnLookup | None = None,
 ) -> FusedRanking:
     """The first ``k`` turns for ``query``. ``turns``: a lookup kept across searches while the store is unchanged
-    (a fresh one otherwise). ``store``: a ``SQLiteStore`` while query analysis, the turn lookup and the lexical and
+    (a fresh one otherwise). ``store``: a ``Store`` while query analysis, the turn lookup and the lexical and
     dense tunnels still take one; what this module asks itself is in ``MemoryStore``."""
-    analysis = analyze_query(query, now, store.conn, user)
+    analysis = analyze_query(query, now, store, user)
     # The speakers the question names by an alias ("Maya" for "user"), looked up once for both passes.
     speakers = store.speakers(user)
     by_alias = _speaker_entities(store, user, speakers, analysis)
@@ -225,7 +224,7 @@ def fused_rank(
         fused = reciprocal_rank_fusion([[u for u, _ in r] for r in rankings.values()])
         units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
     else:
-        lookup = turns or TurnLookup(store.conn)  # what both fusion passes ask about their candidate turns
+        lookup = turns or TurnLookup(store)  # what both fusion passes ask about their candidate turns
         aliased = {s for s, _ in by_alias}
         # Enough units for the answer and the feedback's first turns.
         limit = max(k, settings.feedback_turns)
@@ -297,7 +296,7 @@ def _allowed_statuses(settings: FusedSettings, analysis: QueryAnalysis) -> tuple
 
 def _fact_hits(
     store: MemoryStore,
-    index: VectorIndex | None,
+    index: VectorSearch | None,
     vector: Vectors | None,
     user: str,
     match: str | None,

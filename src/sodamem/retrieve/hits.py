@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping, Sequence
 
 from sodamem.records import ContextTurn, SearchHit
-from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.rows import PieceRow, TurnRow
+from sodamem.store.write_protocol import Store
 
 
 def build_hits(
-    store: SQLiteStore,
+    store: Store,
     user: str,
     ranked: Sequence[tuple[int, float]],
-    focus: Mapping[int, sqlite3.Row],
+    focus: Mapping[int, PieceRow],
     context_window: int = 1,
 ) -> list[SearchHit]:
     """``ranked`` is ``(turn_pk, score)`` best first; ``focus`` maps a turn to the piece it cites."""
@@ -21,29 +21,27 @@ def build_hits(
     return [_hit(store, user, turns[pk], focus.get(pk), score, context_window) for pk, score in ranked]
 
 
-def _hit(
-    store: SQLiteStore, user: str, turn: sqlite3.Row, piece: sqlite3.Row | None, score: float, window: int
-) -> SearchHit:
-    text = str(turn["text"])
-    start, end = (int(piece["char_start"]), int(piece["char_end"])) if piece is not None else (0, len(text))
-    index = int(turn["idx"])
-    neighbours = store.session_turns(user, int(turn["session_pk"]), index - window, index + window) if window else []
+def _hit(store: Store, user: str, turn: TurnRow, piece: PieceRow | None, score: float, window: int) -> SearchHit:
+    text = turn.text
+    start, end = (piece.char_start, piece.char_end) if piece is not None else (0, len(text))
+    index = turn.index
+    neighbours = store.session_turns(user, turn.session_pk, index - window, index + window) if window else []
     context = tuple(
-        ContextTurn(turn_index=int(r["idx"]), turn_id=str(r["turn_id"]), speaker=str(r["speaker"]), text=str(r["text"]))
+        ContextTurn(turn_index=r.index, turn_id=r.turn_id, speaker=r.speaker, text=r.text)
         for r in neighbours
-        if int(r["idx"]) != index
+        if r.index != index
     )
     return SearchHit(
-        session_id=str(turn["session_id"]),
+        session_id=turn.session_id,
         turn_index=index,
-        turn_id=str(turn["turn_id"]),
-        speaker=str(turn["speaker"]),
+        turn_id=turn.turn_id,
+        speaker=turn.speaker,
         char_start=start,
         char_end=end,
-        timestamp=str(turn["timestamp"]),
+        timestamp=turn.timestamp,
         text=text[start:end],
         score=round(score, 6),
         turn_text=text,
-        caption=turn["caption"],
+        caption=turn.caption,
         context=context,
     )

@@ -2,35 +2,35 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
-from sodamem.store.sqlite import SQLiteStore
+from sodamem.store.rows import PieceRow
+from sodamem.store.write_protocol import Store
 
 
-def bm25_turns(store: SQLiteStore, user: str, match: str, limit: int) -> list[tuple[int, float]]:
+def bm25_turns(store: Store, user: str, match: str, limit: int) -> list[tuple[int, float]]:
     """``(turn_pk, score)`` best first; score is minus SQLite's bm25() so higher is better."""
     return [(row.rowid, -row.bm25) for row in store.search_turns(user, match, limit)]
 
 
-def bm25_pieces_by_turn(store: SQLiteStore, user: str, match: str, limit: int) -> list[tuple[int, float]]:
+def bm25_pieces_by_turn(store: Store, user: str, match: str, limit: int) -> list[tuple[int, float]]:
     """Turns ranked by their best-matching piece, ``(turn_pk, score)`` best first."""
     rows = store.search_pieces(user, match, limit)
     pieces = store.pieces_by_pk(user, [r.rowid for r in rows])
     best: dict[int, float] = {}
     for row in rows:  # best first
-        best.setdefault(int(pieces[row.rowid]["turn_pk"]), -row.bm25)
+        best.setdefault(pieces[row.rowid].turn_pk, -row.bm25)
     return list(best.items())
 
 
-def lexical_focus(store: SQLiteStore, user: str, match: str, turn_pks: Sequence[int]) -> dict[int, sqlite3.Row]:
+def lexical_focus(store: Store, user: str, match: str, turn_pks: Sequence[int]) -> dict[int, PieceRow]:
     """The best-matching piece of each turn: the span a hit cites."""
     if not turn_pks:
         return {}
     rows = store.search_pieces(user, match, limit=len(turn_pks) * 50, turn_pks=turn_pks)
     pieces = store.pieces_by_pk(user, [r.rowid for r in rows])
-    focus: dict[int, sqlite3.Row] = {}
+    focus: dict[int, PieceRow] = {}
     for row in rows:
         piece = pieces[row.rowid]
-        focus.setdefault(int(piece["turn_pk"]), piece)
+        focus.setdefault(piece.turn_pk, piece)
     return focus

@@ -26,7 +26,6 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -34,9 +33,8 @@ from sodamem.ingest.entities import entity_key
 from sodamem.ingest.timeparse import TimeMention, find_times
 from sodamem.model import TimeGranularity, TimeSpec
 from sodamem.retrieve.fts_query import STOPWORDS, query_terms
-from sodamem.store import fts
-from sodamem.store.facts import entity_names, entity_pks_by_key
-from sodamem.store.sqlite import chunked
+from sodamem.store.in_lists import chunked
+from sodamem.store.protocol import EntityLookups
 
 MAX_NGRAM = 6  # longest entity name, in words, looked up as a whole
 
@@ -89,12 +87,12 @@ class QueryAnalysis:
 def analyze_query(
     text: str,
     now: datetime,
-    conn: sqlite3.Connection | None = None,
+    store: EntityLookups | None = None,
     user: str = "default",
     *,
     asker: str | None = None,
 ) -> QueryAnalysis:
-    """Analyse ``text`` asked at ``now``; with ``conn``, also find the entities of ``user`` it names. ``asker``: the
+    """Analyse ``text`` asked at ``now``; with ``store``, also find the entities of ``user`` it names. ``asker``: the
     speaker whose "I", "me" and "my" the question's are (an agent passing its user's question on), named then too."""
     times = tuple(find_times(text, now))
     terms = tuple(query_terms(text))
@@ -112,7 +110,7 @@ def analyze_query(
         history_cues=cues,
         asks_when=bool(when),
         gathers=_GATHERS.search(text) is not None,
-        entities=find_entities(conn, user, text, asker=asker) if conn is not None else (),
+        entities=find_entities(store, user, text, asker=asker) if store is not None else (),
     )
 
 
@@ -151,9 +149,7 @@ class _Candidate:
     possessive_owner: bool  # the run ended in "'s" and the key is the owner's name
 
 
-def find_entities(
-    conn: sqlite3.Connection, user: str, text: str, *, asker: str | None = None
-) -> tuple[EntityMatch, ...]:
+def find_entities(store: EntityLookups, user: str, text: str, *, asker: str | None = None) -> tuple[EntityMatch, ...]:
     """Entities of ``user`` named in ``text``, in text order, each once; with ``asker``, its first-person pronouns
     name the entity of that speaker."""
     words = list(_WORD.finditer(text))
@@ -161,7 +157,7 @@ def find_entities(
     keys = sorted({c.key for c in candidates})
     found: dict[str, int] = {}
     for chunk in chunked(keys):
-        found.update(entity_pks_by_key(conn, user, chunk))
+        found.update(store.entity_pks_by_key(user, chunk))
     hits = [c for c in candidates if c.key in found]
     kept = [
         c
@@ -173,21 +169,21 @@ def find_entities(
         )
     ]
     kept.sort(key=lambda c: (c.char_start, -(c.char_end - c.char_start)))
-    names = entity_names(conn, {found[c.key] for c in kept})
+    names = store.entity_names(user, sorted({found[c.key] for c in kept}))
     matches: dict[int, EntityMatch] = {}
     for c in kept:
         pk = found[c.key]
         if pk not in matches:
             matches[pk] = EntityMatch(pk, names[pk], text[c.char_start : c.char_end], c.char_start, c.char_end)
     covered = {i for c in hits for i in range(c.first, c.last)}
-    for match in _partial(conn, user, text, words, covered):
+    for match in _partial(store, user, text, words, covered):
         matches.setdefault(match.entity_pk, match)
     pronoun = _FIRST_PERSON.search(text) if asker is not None else None
     if pronoun is not None and asker is not None:
-        own = entity_pks_by_key(conn, user, [entity_key(asker)]).get(entity_key(asker))
+        own = store.entity_pks_by_key(user, [entity_key(asker)]).get(entity_key(asker))
         if own is not None and own not in matches:
             matches[own] = EntityMatch(
-                own, entity_names(conn, {own})[own], pronoun.group(), pronoun.start(), pronoun.end()
+                own, store.entity_names(user, [own])[own], pronoun.group(), pronoun.start(), pronoun.end()
             )
     return tuple(sorted(matches.values(), key=lambda m: (m.char_start, not m.exact)))
 
@@ -213,7 +209,7 @@ def _candidates(text: str, words: list[re.Match[str]]) -> list[_Candidate]:
 
 
 def _partial(
-    conn: sqlite3.Connection, user: str, text: str, words: list[re.Match[str]], covered: set[int]
+    store: EntityLookups, user: str, text: str, words: list[re.Match[str]], covered: set[int]
 ) -> list[EntityMatch]:
     """Capitalised words (not sentence-initial stopwords) that are one word of a longer entity name."""
     out: list[EntityMatch] = []
@@ -221,9 +217,9 @@ def _partial(
         token = _POSSESSIVE.sub("", word.group())
         if i in covered or not token[:1].isupper() or token.lower() in STOPWORDS or len(token) < 2:
             continue
-        ranked = fts.ranked(conn, "entities", user, f'name : "{token.replace(chr(34), "")}"', 20)
-        names = entity_names(conn, {pk for pk, _ in ranked})
-        for pk, name in ((pk, names[pk]) for pk, _ in ranked if pk in names):
+        ranked = store.entities_named_with(user, token, 20)
+        names = store.entity_names(user, ranked)
+        for pk, name in ((pk, names[pk]) for pk in ranked if pk in names):
             if token.casefold() in (w.casefold() for w in _WORD.findall(str(name))):
                 out.append(EntityMatch(int(pk), str(name), token, word.start(), word.start() + len(token), False))
     return out

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -20,8 +19,8 @@ from sodamem.retrieve.fusion import reciprocal_rank_fusion
 from sodamem.retrieve.hits import build_hits
 from sodamem.retrieve.lexical import bm25_turns, lexical_focus
 from sodamem.retrieve.turn_lookup import TurnLookup
-from sodamem.store.sqlite import SQLiteStore
-from sodamem.store.vectors import VectorIndex
+from sodamem.store.rows import PieceRow
+from sodamem.store.write_protocol import Store
 
 
 class SearchMode(StrEnum):
@@ -50,10 +49,10 @@ class _Ranked(NamedTuple):
 
 
 class Searcher:
-    def __init__(self, store: SQLiteStore, embedder: Embedder | None, settings: SearchSettings | None = None) -> None:
+    def __init__(self, store: Store, embedder: Embedder | None, settings: SearchSettings | None = None) -> None:
         self.store = store
         self.embedder = embedder
-        self.index = VectorIndex(store, embedder.name, embedder.dim) if embedder is not None else None
+        self.index = store.vector_index(embedder.name, embedder.dim) if embedder is not None else None
         self.settings = settings or SearchSettings()
         self._turn_lookup: tuple[int, int, TurnLookup] | None = None  # (store generation, turns deleted, lookup)
 
@@ -96,7 +95,7 @@ class Searcher:
     ) -> list[SearchHit]:
         ranked, match, vector, explained_by_turn = self._rank(user, query, k, mode, now, preset)
         turn_pks = [pk for pk, _ in ranked]
-        focus: dict[int, sqlite3.Row] = {}
+        focus: dict[int, PieceRow] = {}
         if vector is not None and self.index is not None:
             focus.update(dense_focus(self.store, self.index, user, vector, turn_pks))
         if match is not None:
@@ -146,7 +145,7 @@ class Searcher:
         if kept is None or kept[0] != generation:
             deleted = self.store.deletions("turns")
             rows_of = kept[2] if kept is not None and kept[1] == deleted else None  # only added since
-            kept = self._turn_lookup = (generation, deleted, TurnLookup(self.store.conn, rows_of=rows_of))
+            kept = self._turn_lookup = (generation, deleted, TurnLookup(self.store, rows_of=rows_of))
         return kept[2]
 
     def _embed_query(self, query: str) -> Vectors:

@@ -1,4 +1,4 @@
-"""What the fusion asks SQLite about candidate turns, each fetched once.
+"""What the fusion asks the store about candidate turns, each fetched once.
 
 A search fuses up to twice (before and after the feedback query) over mostly the same candidates, and an agent's
 searches between two ingests meet the same turns again, so each turn's row (speaker, session, time,
@@ -11,13 +11,12 @@ add can change, are read again.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
 from sodamem.retrieve.disclosure import addresses_listener, only_asks
-from sodamem.store.turn_reads import turn_neighbors, turn_occurred, turn_rows
+from sodamem.store.protocol import TurnLookups
 
 _Value = TypeVar("_Value")
 
@@ -32,9 +31,9 @@ class TurnRow:
 
 
 class TurnLookup:
-    def __init__(self, conn: sqlite3.Connection, *, rows_of: TurnLookup | None = None) -> None:
+    def __init__(self, store: TurnLookups, *, rows_of: TurnLookup | None = None) -> None:
         """``rows_of``: an earlier lookup whose turn rows are still true (no turn was deleted since)."""
-        self._conn = conn
+        self._store = store
         self._rows: dict[int, TurnRow] = rows_of._rows if rows_of is not None else {}
         self._neighbors: dict[int, tuple[int, ...]] = {}
         self._occurred: dict[int, tuple[tuple[str, str | None], ...]] = {}
@@ -51,14 +50,14 @@ class TurnLookup:
         return _memoized(self._occurred, turn_pks, self._fetch_occurred, default=())
 
     def _fetch_rows(self, pks: list[int]) -> Iterator[tuple[int, TurnRow]]:
-        for pk, speaker, session_pk, said_at, text in turn_rows(self._conn, pks):
+        for pk, speaker, session_pk, said_at, text in self._store.turn_profiles(pks):
             yield pk, TurnRow(speaker, session_pk, said_at, addresses_listener(text), only_asks(text))
 
     def _fetch_neighbors(self, pks: list[int]) -> Iterator[tuple[int, tuple[int, ...]]]:
-        return ((pk, tuple(others)) for pk, others in turn_neighbors(self._conn, pks).items())
+        return ((pk, tuple(others)) for pk, others in self._store.turn_neighbors(pks).items())
 
     def _fetch_occurred(self, pks: list[int]) -> Iterator[tuple[int, tuple[tuple[str, str | None], ...]]]:
-        return ((pk, tuple(spans)) for pk, spans in turn_occurred(self._conn, pks).items())
+        return ((pk, tuple(spans)) for pk, spans in self._store.turn_occurred(pks).items())
 
 
 def _memoized(

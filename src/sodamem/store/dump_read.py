@@ -7,10 +7,10 @@ The order is deterministic: sessions by (time, id), then entities, facts and lin
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from typing import Any
 
 from sodamem.dump.records import (
     Dump,
@@ -27,12 +27,13 @@ from sodamem.dump.records import (
 )
 from sodamem.errors import SodaMemError
 from sodamem.ingest.pipeline import session_content_hash
+from sodamem.store.connection import Connection
 
-_StoredTurn = tuple[sqlite3.Row, tuple[tuple[int, int], ...]]  # a turn row and its pieces' spans
+_StoredTurn = tuple[Any, tuple[tuple[int, int], ...]]  # a turn row and its pieces' spans
 _NodeIds = tuple[dict[int, int], dict[int, PieceRef], dict[int, str]]  # fact number, piece ref, entity name by pk
 
 
-def read_dump(conn: sqlite3.Connection, user: str) -> Dump:
+def read_dump(conn: Connection, user: str) -> Dump:
     """Everything ``user`` holds, read in one snapshot."""
     with _snapshot(conn):
         sessions, pieces = _read_sessions(conn, user)
@@ -43,7 +44,7 @@ def read_dump(conn: sqlite3.Connection, user: str) -> Dump:
 
 
 @contextmanager
-def _snapshot(conn: sqlite3.Connection) -> Iterator[None]:
+def _snapshot(conn: Connection) -> Iterator[None]:
     """One read transaction (so a concurrent writer cannot show half its work), unless one is already open."""
     if conn.in_transaction:
         yield
@@ -55,15 +56,15 @@ def _snapshot(conn: sqlite3.Connection) -> Iterator[None]:
         conn.execute("COMMIT")
 
 
-def _read_sessions(conn: sqlite3.Connection, user: str) -> tuple[tuple[DumpSession, ...], dict[int, PieceRef]]:
-    pieces_by_turn: dict[int, list[sqlite3.Row]] = {}
+def _read_sessions(conn: Connection, user: str) -> tuple[tuple[DumpSession, ...], dict[int, PieceRef]]:
+    pieces_by_turn: dict[int, list[Any]] = {}
     for piece in conn.execute(
         "SELECT p.id, p.turn_pk, p.idx, p.char_start, p.char_end, p.text FROM pieces p JOIN turns t ON t.id = p.turn_pk"
         " JOIN sessions s ON s.id = t.session_pk WHERE s.user = ? ORDER BY p.turn_pk, p.idx",
         (user,),
     ):
         pieces_by_turn.setdefault(int(piece["turn_pk"]), []).append(piece)
-    turns_by_session: dict[int, list[sqlite3.Row]] = {}
+    turns_by_session: dict[int, list[Any]] = {}
     for turn in conn.execute(
         "SELECT t.id, t.session_pk, t.idx, t.turn_id, t.speaker, t.text, t.caption, t.timestamp FROM turns t"
         " JOIN sessions s ON s.id = t.session_pk WHERE s.user = ? ORDER BY t.session_pk, t.idx",
@@ -128,7 +129,7 @@ def _with_turn_times(session: DumpSession, turns: Sequence[_StoredTurn], user: s
     return explicit if session_content_hash(explicit.to_session(user)) == content_hash else inherited
 
 
-def _read_entities(conn: sqlite3.Connection, user: str) -> tuple[tuple[DumpEntity, ...], dict[int, str]]:
+def _read_entities(conn: Connection, user: str) -> tuple[tuple[DumpEntity, ...], dict[int, str]]:
     keys: dict[int, list[str]] = {}
     for key, pk in conn.execute("SELECT key, entity_pk FROM entity_aliases WHERE user = ? ORDER BY key", (user,)):
         keys.setdefault(int(pk), []).append(str(key))
@@ -142,7 +143,7 @@ def _read_entities(conn: sqlite3.Connection, user: str) -> tuple[tuple[DumpEntit
 
 
 def _read_facts(
-    conn: sqlite3.Connection, user: str, pieces: dict[int, PieceRef], names: dict[int, str]
+    conn: Connection, user: str, pieces: dict[int, PieceRef], names: dict[int, str]
 ) -> tuple[tuple[DumpFact, ...], dict[int, int]]:
     sources: dict[int, list[DumpSource]] = {}
     for s in conn.execute(
@@ -199,7 +200,7 @@ def _read_facts(
     return tuple(facts), numbers
 
 
-def _read_links(conn: sqlite3.Connection, user: str, nodes: _NodeIds) -> tuple[DumpLink, ...]:
+def _read_links(conn: Connection, user: str, nodes: _NodeIds) -> tuple[DumpLink, ...]:
     """The user's links; one whose endpoint no longer exists (links hold no foreign keys) refers to nothing and
     is left out."""
     links: list[DumpLink] = []

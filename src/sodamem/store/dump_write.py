@@ -9,7 +9,6 @@ vectors the importing database lacks.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -18,11 +17,13 @@ from sodamem.errors import InputError, SessionConflictError
 from sodamem.ingest.pipeline import session_content_hash
 from sodamem.model import MessagePiece
 from sodamem.records import ImportReport
+from sodamem.store.connection import Connection
 from sodamem.store.dump_read import read_dump
-from sodamem.store.sqlite import SQLiteStore, insert_turns, text_hash
+from sodamem.store.hashes import text_hash
+from sodamem.store.turn_writes import insert_turns
 
 
-def write_dump(store: SQLiteStore, user: str, dump: Dump) -> ImportReport:
+def write_dump(conn: Connection, user: str, dump: Dump) -> ImportReport:
     """Store a (validated) dump under ``user``, all or nothing.
 
     A dump is restored into a user that holds nothing yet. Importing the same dump again changes nothing
@@ -31,35 +32,34 @@ def write_dump(store: SQLiteStore, user: str, dump: Dump) -> ImportReport:
     supersession, which is ingestion's job, not a restore's.)
     """
     report = ImportReport(user=user)
-    with store.transaction() as conn:
-        if _holds_anything(conn, user):
-            if read_dump(conn, user) == replace(dump, user=user):
-                report.unchanged = True
-                return report
-            _refuse(conn, user, dump)
-        pieces = _write_sessions(conn, user, dump.sessions, report)
-        entities = _write_entities(conn, user, dump.entities)
-        facts = _write_facts(conn, user, dump.facts, pieces, entities)
-        for link in dump.links:
-            src_kind, src = _node_pk(link.src, facts, pieces, entities)
-            dst_kind, dst = _node_pk(link.dst, facts, pieces, entities)
-            conn.execute(
-                "INSERT INTO links (user, type, src_kind, src_id, dst_kind, dst_id, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (user, link.type, src_kind, src, dst_kind, dst, link.created_at),
-            )
+    if _holds_anything(conn, user):
+        if read_dump(conn, user) == replace(dump, user=user):
+            report.unchanged = True
+            return report
+        _refuse(conn, user, dump)
+    pieces = _write_sessions(conn, user, dump.sessions, report)
+    entities = _write_entities(conn, user, dump.entities)
+    facts = _write_facts(conn, user, dump.facts, pieces, entities)
+    for link in dump.links:
+        src_kind, src = _node_pk(link.src, facts, pieces, entities)
+        dst_kind, dst = _node_pk(link.dst, facts, pieces, entities)
+        conn.execute(
+            "INSERT INTO links (user, type, src_kind, src_id, dst_kind, dst_id, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (user, link.type, src_kind, src, dst_kind, dst, link.created_at),
+        )
     report.entities, report.facts, report.links = len(dump.entities), len(dump.facts), len(dump.links)
     return report
 
 
-def _holds_anything(conn: sqlite3.Connection, user: str) -> bool:
+def _holds_anything(conn: Connection, user: str) -> bool:
     return any(
         conn.execute(f"SELECT EXISTS (SELECT 1 FROM {table} WHERE user = ?)", (user,)).fetchone()[0]
         for table in ("sessions", "entities", "facts")
     )
 
 
-def _refuse(conn: sqlite3.Connection, user: str, dump: Dump) -> None:
+def _refuse(conn: Connection, user: str, dump: Dump) -> None:
     stored = {str(r[0]) for r in conn.execute("SELECT session_id FROM sessions WHERE user = ?", (user,))}
     for session in dump.sessions:
         if session.session_id in stored:
@@ -75,7 +75,7 @@ def _refuse(conn: sqlite3.Connection, user: str, dump: Dump) -> None:
 
 
 def _write_sessions(
-    conn: sqlite3.Connection, user: str, sessions: Sequence[DumpSession], report: ImportReport
+    conn: Connection, user: str, sessions: Sequence[DumpSession], report: ImportReport
 ) -> dict[PieceRef, int]:
     pieces: dict[PieceRef, int] = {}
     for session in sessions:
@@ -105,7 +105,7 @@ def _write_sessions(
     return pieces
 
 
-def _write_entities(conn: sqlite3.Connection, user: str, entities: Sequence[DumpEntity]) -> dict[str, int]:
+def _write_entities(conn: Connection, user: str, entities: Sequence[DumpEntity]) -> dict[str, int]:
     pks: dict[str, int] = {}
     for entity in entities:
         pk = conn.execute(
@@ -122,7 +122,7 @@ def _write_entities(conn: sqlite3.Connection, user: str, entities: Sequence[Dump
 
 
 def _write_facts(
-    conn: sqlite3.Connection,
+    conn: Connection,
     user: str,
     facts: Sequence[DumpFact],
     pieces: dict[PieceRef, int],

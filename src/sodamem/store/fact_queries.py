@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from sodamem.ingest.entities import entity_key
 from sodamem.records import FactLink, FactRecord, FactSource
+from sodamem.store.connection import Connection
 from sodamem.store.rows import TurnFact
 
 _COLUMNS = (
@@ -18,7 +19,7 @@ _COLUMNS = (
 
 
 def query_facts(
-    conn: sqlite3.Connection,
+    conn: Connection,
     user: str,
     *,
     status: str = "active",
@@ -47,7 +48,7 @@ def query_facts(
     return _records(conn, conn.execute(sql, params).fetchall())
 
 
-def fact_by_id(conn: sqlite3.Connection, user: str, fact_id: int) -> FactRecord | None:
+def fact_by_id(conn: Connection, user: str, fact_id: int) -> FactRecord | None:
     rows = conn.execute(
         f"SELECT {_COLUMNS} FROM facts f JOIN entities e ON e.id = f.subject_pk WHERE f.user = ? AND f.id = ?",
         (user, fact_id),
@@ -56,7 +57,7 @@ def fact_by_id(conn: sqlite3.Connection, user: str, fact_id: int) -> FactRecord 
     return records[0] if records else None
 
 
-def slot_history(conn: sqlite3.Connection, user: str, fact_id: int) -> list[FactRecord]:
+def slot_history(conn: Connection, user: str, fact_id: int) -> list[FactRecord]:
     """Every fact of the given fact's slot, oldest first (just the fact when it has no slot)."""
     row = conn.execute("SELECT slot FROM facts WHERE user = ? AND id = ?", (user, fact_id)).fetchone()
     if row is None:
@@ -72,7 +73,7 @@ def slot_history(conn: sqlite3.Connection, user: str, fact_id: int) -> list[Fact
     return _records(conn, rows)
 
 
-def _records(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> list[FactRecord]:
+def _records(conn: Connection, rows: Sequence[Any]) -> list[FactRecord]:
     if not rows:
         return []
     ids = [int(r["id"]) for r in rows]
@@ -127,14 +128,14 @@ def _records(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row]) -> list[Fact
     ]
 
 
-def session_timestamp(conn: sqlite3.Connection, user: str, session_id: str) -> str | None:
+def session_timestamp(conn: Connection, user: str, session_id: str) -> str | None:
     row = conn.execute(
         "SELECT timestamp FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
     ).fetchone()
     return None if row is None else str(row[0])
 
 
-def facts_of_turn(conn: sqlite3.Connection, user: str, session_id: str, turn_index: int) -> list[TurnFact]:
+def facts_of_turn(conn: Connection, user: str, session_id: str, turn_index: int) -> list[TurnFact]:
     """The facts (not invalid) drawn from a turn, by id."""
     rows = conn.execute(
         "SELECT f.id, f.text, f.status, f.mentioned_at, f.occurred_start, f.occurred_end,"

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sodamem.ingest.entities import entity_key, value_key
 from sodamem.ingest.supersede import SlotFact, resolve_slot
 from sodamem.model import FactKind, FactStatus, LinkType, Modality, NodeKind, TimeSpec
+from sodamem.store.connection import Connection
 from sodamem.store.hashes import text_hash
 from sodamem.store.in_lists import chunked
 
@@ -36,7 +36,7 @@ class FactRow:
     embed_hash: str
 
 
-def entity_pk(conn: sqlite3.Connection, user: str, name: str, type_: str = "unknown") -> int:
+def entity_pk(conn: Connection, user: str, name: str, type_: str = "unknown") -> int:
     """The entity a name refers to, created on first mention."""
     key = entity_key(name) or name.casefold()
     row = conn.execute("SELECT entity_pk FROM entity_aliases WHERE user = ? AND key = ?", (user, key)).fetchone()
@@ -56,17 +56,17 @@ def entity_pk(conn: sqlite3.Connection, user: str, name: str, type_: str = "unkn
     return pk
 
 
-def entity_name(conn: sqlite3.Connection, pk: int) -> str:
+def entity_name(conn: Connection, pk: int) -> str:
     return str(conn.execute("SELECT name FROM entities WHERE id = ?", (pk,)).fetchone()[0])
 
 
-def canonical_name(conn: sqlite3.Connection, user: str, name: str) -> str:
+def canonical_name(conn: Connection, user: str, name: str) -> str:
     """The name of the entity ``name`` refers to ("Maya" for "user" once they are one entity), created on first
     mention."""
     return entity_name(conn, entity_pk(conn, user, name))
 
 
-def entity_names(conn: sqlite3.Connection, pks: set[int]) -> dict[int, str]:
+def entity_names(conn: Connection, pks: set[int]) -> dict[int, str]:
     """The canonical name of each entity id."""
     names: dict[int, str] = {}
     for part in chunked(sorted(pks)):
@@ -75,7 +75,7 @@ def entity_names(conn: sqlite3.Connection, pks: set[int]) -> dict[int, str]:
     return names
 
 
-def entity_pks_by_key(conn: sqlite3.Connection, user: str, keys: Iterable[str]) -> dict[str, int]:
+def entity_pks_by_key(conn: Connection, user: str, keys: Iterable[str]) -> dict[str, int]:
     """The entity each name key (``entity_key``) belongs to, for the keys that have one."""
     wanted = sorted(set(keys))
     if not wanted:
@@ -87,7 +87,7 @@ def entity_pks_by_key(conn: sqlite3.Connection, user: str, keys: Iterable[str]) 
     return {str(key): int(pk) for key, pk in rows}
 
 
-def add_alias(conn: sqlite3.Connection, user: str, alias: str, canonical: str) -> set[int]:
+def add_alias(conn: Connection, user: str, alias: str, canonical: str) -> set[int]:
     """Tie ``alias`` to the entity named ``canonical`` (merging entities); return the facts whose subject moved."""
     target = entity_pk(conn, user, canonical)
     key = entity_key(alias) or alias.casefold()
@@ -101,7 +101,7 @@ def add_alias(conn: sqlite3.Connection, user: str, alias: str, canonical: str) -
     return moved
 
 
-def _merge(conn: sqlite3.Connection, user: str, source: int, target: int) -> set[int]:
+def _merge(conn: Connection, user: str, source: int, target: int) -> set[int]:
     moved = {int(r[0]) for r in conn.execute("SELECT id FROM facts WHERE subject_pk = ?", (source,))}
     conn.execute("UPDATE facts SET subject_pk = ? WHERE subject_pk = ?", (target, source))
     conn.execute(
@@ -120,14 +120,14 @@ def _merge(conn: sqlite3.Connection, user: str, source: int, target: int) -> set
     return moved
 
 
-def _record_alias_name(conn: sqlite3.Connection, entity: int, alias: str) -> None:
+def _record_alias_name(conn: Connection, entity: int, alias: str) -> None:
     name, aliases = conn.execute("SELECT name, aliases FROM entities WHERE id = ?", (entity,)).fetchone()
     known = json.loads(aliases)
     if alias != name and alias not in known:
         conn.execute("UPDATE entities SET aliases = ? WHERE id = ?", (json.dumps([*known, alias]), entity))
 
 
-def insert_fact(conn: sqlite3.Connection, user: str, fact: FactRow) -> int:
+def insert_fact(conn: Connection, user: str, fact: FactRow) -> int:
     subject_pk = entity_pk(conn, user, fact.subject)
     occurred = fact.occurred
     pk = conn.execute(
@@ -171,7 +171,7 @@ def insert_fact(conn: sqlite3.Connection, user: str, fact: FactRow) -> int:
 
 
 def _link(
-    conn: sqlite3.Connection,
+    conn: Connection,
     user: str,
     type_: LinkType,
     src_kind: NodeKind,
@@ -189,7 +189,7 @@ def _link(
 SLOT_LINKS = (LinkType.SUPERSEDES.value, LinkType.CONTRADICTS.value, LinkType.UPDATES.value)
 
 
-def reslot(conn: sqlite3.Connection, user: str, fact_ids: Iterable[int]) -> None:
+def reslot(conn: Connection, user: str, fact_ids: Iterable[int]) -> None:
     """Give moved facts their slot under their (new) subject's key, then recompute the slots involved."""
     slots: set[str] = set()
     for fact_id in fact_ids:
@@ -205,7 +205,7 @@ def reslot(conn: sqlite3.Connection, user: str, fact_ids: Iterable[int]) -> None
     resolve_slots(conn, user, slots)
 
 
-def resolve_slots(conn: sqlite3.Connection, user: str, slots: Iterable[str]) -> None:
+def resolve_slots(conn: Connection, user: str, slots: Iterable[str]) -> None:
     """Recompute status, validity end and chain links of every fact in each slot (see ingest.supersede)."""
     for slot in slots:
         rows = conn.execute(
@@ -233,7 +233,7 @@ def resolve_slots(conn: sqlite3.Connection, user: str, slots: Iterable[str]) -> 
             _link(conn, user, link.type, NodeKind.FACT, link.newer, NodeKind.FACT, link.older, starts)
 
 
-def slots_of_sessions(conn: sqlite3.Connection, user: str, session_pks: Sequence[int]) -> set[str]:
+def slots_of_sessions(conn: Connection, user: str, session_pks: Sequence[int]) -> set[str]:
     if not session_pks:
         return set()
     marks = ",".join("?" * len(session_pks))
@@ -244,9 +244,7 @@ def slots_of_sessions(conn: sqlite3.Connection, user: str, session_pks: Sequence
     return {str(r[0]) for r in rows}
 
 
-def link_neighbors(
-    conn: sqlite3.Connection, user: str, pairs: Iterable[tuple[int, int]], when: str | None = None
-) -> None:
+def link_neighbors(conn: Connection, user: str, pairs: Iterable[tuple[int, int]], when: str | None = None) -> None:
     """NEIGHBOR links (one direction stored, read both ways) between semantically close facts; a pair found
     before this transaction whose fact has since been forgotten (by another process) is skipped."""
     for a, b in pairs:
@@ -255,6 +253,6 @@ def link_neighbors(
             _link(conn, user, LinkType.NEIGHBOR, NodeKind.FACT, a, NodeKind.FACT, b, when)
 
 
-def fact_status_counts(conn: sqlite3.Connection, user: str) -> dict[FactStatus, int]:
+def fact_status_counts(conn: Connection, user: str) -> dict[FactStatus, int]:
     rows = conn.execute("SELECT status, count(*) FROM facts WHERE user = ? GROUP BY status", (user,))
     return {FactStatus(r[0]): int(r[1]) for r in rows}

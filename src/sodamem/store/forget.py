@@ -10,13 +10,13 @@ the WAL is checkpointed and truncated, so the text survives in no byte of the fi
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from sodamem.store.connection import Connection
 from sodamem.store.facts import resolve_slots
-from sodamem.store.sqlite import chunked
+from sodamem.store.in_lists import chunked
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,7 @@ class ForgetPlan:
     everything: bool = False  # every entity of the user goes too, alias-only ones included
 
 
-def plan_forget(conn: sqlite3.Connection, user: str, selector: Selector) -> ForgetPlan:
+def plan_forget(conn: Connection, user: str, selector: Selector) -> ForgetPlan:
     plan = ForgetPlan(everything=selector.everything)
     turns = _selected_turns(conn, user, selector)
     plan.turn_pks = sorted({pk for pk, _, _ in turns})
@@ -86,7 +86,7 @@ def plan_forget(conn: sqlite3.Connection, user: str, selector: Selector) -> Forg
     return plan
 
 
-def apply_forget(conn: sqlite3.Connection, user: str, plan: ForgetPlan) -> dict[str, int]:
+def apply_forget(conn: Connection, user: str, plan: ForgetPlan) -> dict[str, int]:
     """Delete what ``plan`` covers (inside the caller's transaction); return counts of what went."""
     hashes = _embed_hashes(conn, plan)
     slots = _slots_of(conn, plan.fact_pks)
@@ -126,7 +126,7 @@ def apply_forget(conn: sqlite3.Connection, user: str, plan: ForgetPlan) -> dict[
 
 
 def log_forget(
-    conn: sqlite3.Connection, user: str, selector: Selector, counts: dict[str, int], ids: dict[str, list[object]]
+    conn: Connection, user: str, selector: Selector, counts: dict[str, int], ids: dict[str, list[object]]
 ) -> None:
     conn.execute(
         "INSERT INTO forget_log (user, forgotten_at, selector, counts, ids) VALUES (?, ?, ?, ?, ?)",
@@ -134,7 +134,7 @@ def log_forget(
     )
 
 
-def forget_log(conn: sqlite3.Connection, user: str) -> list[dict[str, object]]:
+def forget_log(conn: Connection, user: str) -> list[dict[str, object]]:
     rows = conn.execute(
         "SELECT forgotten_at, selector, counts, ids FROM forget_log WHERE user = ? ORDER BY id", (user,)
     )
@@ -147,7 +147,7 @@ def forget_log(conn: sqlite3.Connection, user: str) -> list[dict[str, object]]:
 # -- selection -----------------------------------------------------------------------------------------------------
 
 
-def _selected_turns(conn: sqlite3.Connection, user: str, selector: Selector) -> list[tuple[int, str, str]]:
+def _selected_turns(conn: Connection, user: str, selector: Selector) -> list[tuple[int, str, str]]:
     base = "SELECT t.id, s.session_id, t.turn_id FROM turns t JOIN sessions s ON s.id = t.session_pk WHERE t.user = ?"
     if selector.session_id is not None and selector.turn_id is None:
         # Through the session's own index: "t.user = ?" alone would walk every turn of the user.
@@ -171,7 +171,7 @@ def _selected_turns(conn: sqlite3.Connection, user: str, selector: Selector) -> 
     return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
 
 
-def _facts_of_turns(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> dict[int, int]:
+def _facts_of_turns(conn: Connection, turn_pks: Sequence[int]) -> dict[int, int]:
     """Facts with a source in the turns -> how many of their sources lie outside them."""
     out: dict[int, int] = {}
     for part in chunked(list(turn_pks)):
@@ -187,7 +187,7 @@ def _facts_of_turns(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> dict[i
     return out
 
 
-def _sessions_of_turns(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> list[tuple[int, str, int]]:
+def _sessions_of_turns(conn: Connection, turn_pks: Sequence[int]) -> list[tuple[int, str, int]]:
     """Sessions holding the turns, with how many of their turns are not among them."""
     sessions: dict[int, int] = {}
     for part in chunked(list(turn_pks)):
@@ -209,7 +209,7 @@ def _sessions_of_turns(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> lis
 # -- cascade -------------------------------------------------------------------------------------------------------
 
 
-def _embed_hashes(conn: sqlite3.Connection, plan: ForgetPlan) -> set[str]:
+def _embed_hashes(conn: Connection, plan: ForgetPlan) -> set[str]:
     hashes: set[str] = set()
     for part in chunked(plan.turn_pks):
         marks = ",".join("?" * len(part))
@@ -224,7 +224,7 @@ def _embed_hashes(conn: sqlite3.Connection, plan: ForgetPlan) -> set[str]:
     return hashes
 
 
-def _slots_of(conn: sqlite3.Connection, fact_pks: Sequence[int]) -> set[str]:
+def _slots_of(conn: Connection, fact_pks: Sequence[int]) -> set[str]:
     slots: set[str] = set()
     for part in chunked(list(fact_pks)):
         rows = conn.execute(
@@ -234,7 +234,7 @@ def _slots_of(conn: sqlite3.Connection, fact_pks: Sequence[int]) -> set[str]:
     return slots
 
 
-def _entities_of(conn: sqlite3.Connection, fact_pks: Sequence[int]) -> set[int]:
+def _entities_of(conn: Connection, fact_pks: Sequence[int]) -> set[int]:
     entities: set[int] = set()
     for part in chunked(list(fact_pks)):
         marks = ",".join("?" * len(part))
@@ -245,7 +245,7 @@ def _entities_of(conn: sqlite3.Connection, fact_pks: Sequence[int]) -> set[int]:
     return entities
 
 
-def _delete_unnamed_entities(conn: sqlite3.Connection, user: str, candidates: set[int]) -> int:
+def _delete_unnamed_entities(conn: Connection, user: str, candidates: set[int]) -> int:
     """Entities the deleted facts named that no remaining fact names (their aliases and links go with them)."""
     gone = 0
     for entity in sorted(candidates):
@@ -263,7 +263,7 @@ def _delete_unnamed_entities(conn: sqlite3.Connection, user: str, candidates: se
     return gone
 
 
-def _delete_unused_vectors(conn: sqlite3.Connection, hashes: set[str]) -> int:
+def _delete_unused_vectors(conn: Connection, hashes: set[str]) -> int:
     """Cached vectors of the forgotten texts that no remaining row (of any user) still has."""
     if not hashes:
         return 0
@@ -284,5 +284,5 @@ def _delete_unused_vectors(conn: sqlite3.Connection, hashes: set[str]) -> int:
     return gone
 
 
-def _count(conn: sqlite3.Connection, sql: str, keys: Sequence[int]) -> int:
+def _count(conn: Connection, sql: str, keys: Sequence[int]) -> int:
     return sum(int(conn.execute(sql.format(",".join("?" * len(p))), p).fetchone()[0]) for p in chunked(list(keys)))

@@ -4,19 +4,20 @@ a chunk at a time. Mixed into ``SQLiteStore``."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
 from sodamem.model import LinkType
+from sodamem.store.connection import Connection
 from sodamem.store.in_lists import chunked, marks
 from sodamem.store.rows import FactTurn, LinkedFact, Mention, MentioningFact
 
 _SLOT_TYPES = (LinkType.SUPERSEDES.value, LinkType.CONTRADICTS.value, LinkType.UPDATES.value)
 _STEP_TYPES = (LinkType.NEIGHBOR.value, *_SLOT_TYPES)
+NO_LIMIT = 1 << 62  # LIMIT -1 is SQLite's "no limit" only
 
 
 class SQLiteGraphReads:
-    conn: sqlite3.Connection
+    conn: Connection
 
     def entity_names(self, user: str, entity_pks: Sequence[int]) -> dict[int, str]:
         """The name of each of the user's entities among ``entity_pks``."""
@@ -53,7 +54,7 @@ class SQLiteGraphReads:
                 " WHERE l.user = ? AND l.dst_kind = 'entity' AND l.dst_id = ids.id AND l.type = ?"
                 " AND +l.src_kind = 'fact'"
                 f" AND f.status IN ({marks(statuses)}) LIMIT ?)) FROM ids",
-                (*chunk, user, LinkType.MENTIONS.value, *statuses, cap),
+                (*chunk, user, LinkType.MENTIONS.value, *statuses, cap if cap >= 0 else NO_LIMIT),
             )
             found.update({int(entity): int(count) for entity, count in rows if count})
         return found

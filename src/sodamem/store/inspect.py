@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from sodamem.store.sqlite import turn_embedding_text
+from sodamem.store.connection import Connection
+from sodamem.store.turn_writes import turn_embedding_text
 
 
 def stored_turns(conn: sqlite3.Connection) -> list[tuple[str, str, int, str]]:
@@ -16,7 +17,7 @@ def stored_turns(conn: sqlite3.Connection) -> list[tuple[str, str, int, str]]:
     return [(str(r[0]), str(r[1]), int(r[2]), str(r[3])) for r in rows]
 
 
-def turn_documents(conn: sqlite3.Connection, user: str) -> dict[int, tuple[str, str, str]]:
+def turn_documents(conn: Connection, user: str) -> dict[int, tuple[str, str, str]]:
     """``turn_pk -> (turn_id, session_id, text as embedded)`` of every turn of the user."""
     rows = conn.execute(
         "SELECT t.id, t.turn_id, s.session_id, t.speaker, t.text, t.caption FROM turns t"

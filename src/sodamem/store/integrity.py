@@ -8,13 +8,14 @@ nothing).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from sodamem.embed.resolve import SETTING_KEY
 from sodamem.store import fts
+from sodamem.store.connection import Connection
 
 # Problems named per check before the rest are only counted (a broken table would otherwise print every row).
 MAX_EXAMPLES = 5
@@ -86,6 +87,25 @@ def check_database(conn: sqlite3.Connection) -> CheckReport:
     return CheckReport(tuple(problems), tuple(name for name, _ in checks))
 
 
+PORTABLE_CHECKS: tuple[tuple[str, Callable[[Connection], list[Problem]]], ...] = (
+    ("piece_spans", lambda conn: check_piece_spans(conn)),
+    ("fact_sources", lambda conn: check_fact_sources(conn)),
+    ("source_quotes", lambda conn: check_source_quotes(conn)),
+    ("turn_order", lambda conn: check_turn_order(conn)),
+    ("links", lambda conn: check_links(conn)),
+    ("vectors", lambda conn: check_vectors(conn)),
+)
+
+
+def check_rows(conn: Connection, engine_checks: Sequence[tuple[str, list[Problem]]] = ()) -> CheckReport:
+    """The checks of the stored rows both stores run (portable SQL), after the engine's own (already run)."""
+    problems = [p for _, found in engine_checks for p in found]
+    for _name, run in PORTABLE_CHECKS:
+        problems.extend(run(conn))
+    names = (*(name for name, _ in engine_checks), *(name for name, _ in PORTABLE_CHECKS))
+    return CheckReport(tuple(problems), names)
+
+
 # -- SQLite's own checks ---------------------------------------------------------------------------------------
 
 
@@ -153,7 +173,7 @@ def check_fts(conn: sqlite3.Connection, table: str) -> list[Problem]:
 # -- SodaMem's invariants ----------------------------------------------------------------------------------------
 
 
-def check_piece_spans(conn: sqlite3.Connection) -> list[Problem]:
+def check_piece_spans(conn: Connection) -> list[Problem]:
     """Every piece's text is its turn's text at the piece's offsets."""
     rows = conn.execute(
         "SELECT p.id, t.turn_id, p.idx, p.char_start, p.char_end FROM pieces p JOIN turns t ON t.id = p.turn_pk"
@@ -167,7 +187,7 @@ def check_piece_spans(conn: sqlite3.Connection) -> list[Problem]:
     )
 
 
-def check_fact_sources(conn: sqlite3.Connection) -> list[Problem]:
+def check_fact_sources(conn: Connection) -> list[Problem]:
     """Every fact has at least one literal source."""
     rows = conn.execute(
         "SELECT f.id FROM facts f WHERE NOT EXISTS (SELECT 1 FROM fact_sources s WHERE s.fact_pk = f.id) ORDER BY f.id"
@@ -177,7 +197,7 @@ def check_fact_sources(conn: sqlite3.Connection) -> list[Problem]:
     )
 
 
-def check_source_quotes(conn: sqlite3.Connection) -> list[Problem]:
+def check_source_quotes(conn: Connection) -> list[Problem]:
     """Every fact source quotes its piece: offsets are into the turn's text and lie within the piece."""
     rows = conn.execute(
         "SELECT s.fact_pk, s.piece_pk, s.char_start, s.char_end FROM fact_sources s"
@@ -193,7 +213,7 @@ def check_source_quotes(conn: sqlite3.Connection) -> list[Problem]:
     )
 
 
-def check_turn_order(conn: sqlite3.Connection) -> list[Problem]:
+def check_turn_order(conn: Connection) -> list[Problem]:
     """Every session holds turns (a session is whole or absent: forgetting its last turn removes it). Indexes are
     unique per session by the schema; a forgotten turn leaves a gap, so that the other turns' citations hold."""
     rows = conn.execute(
@@ -207,7 +227,7 @@ def check_turn_order(conn: sqlite3.Connection) -> list[Problem]:
     )
 
 
-def check_links(conn: sqlite3.Connection) -> list[Problem]:
+def check_links(conn: Connection) -> list[Problem]:
     """Every link's ends exist (links hold no foreign keys); slot links (supersedes, contradicts, updates) join
     two facts."""
     found: list[str] = []
@@ -229,7 +249,7 @@ def check_links(conn: sqlite3.Connection) -> list[Problem]:
     return _summarise(ProblemKind.DANGLING_LINK, found, "link(s) point at nothing")
 
 
-def check_vectors(conn: sqlite3.Connection) -> list[Problem]:
+def check_vectors(conn: Connection) -> list[Problem]:
     """When the database records an embedder, every turn and piece has a vector under its model
     (``Memory.embed_missing()`` adds what is missing). Raises ``MissingDependencyError`` when the recorded
     embedder's packages are not installed here (its model name, what vectors are stored under, is then unknown)."""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from sodamem.store.connection import Connection
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +26,7 @@ class KeyRecord:
 _COLUMNS = "id, user, prefix, label, created_at, revoked_at"
 
 
-def insert_key(conn: sqlite3.Connection, user: str, key_hash: str, prefix: str, label: str, now: str) -> KeyRecord:
+def insert_key(conn: Connection, user: str, key_hash: str, prefix: str, label: str, now: str) -> KeyRecord:
     cursor = conn.execute(
         "INSERT INTO api_keys (user, key_hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?)",
         (user, key_hash, prefix, label, now),
@@ -34,13 +35,13 @@ def insert_key(conn: sqlite3.Connection, user: str, key_hash: str, prefix: str, 
     return KeyRecord(cursor.lastrowid, user, prefix, label, now, None)
 
 
-def user_of_hash(conn: sqlite3.Connection, key_hash: str) -> str | None:
+def user_of_hash(conn: Connection, key_hash: str) -> str | None:
     """The user of a live (not revoked) key, by its hash."""
     row = conn.execute("SELECT user FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL", (key_hash,)).fetchone()
     return None if row is None else str(row[0])
 
 
-def list_keys(conn: sqlite3.Connection, user: str | None = None) -> list[KeyRecord]:
+def list_keys(conn: Connection, user: str | None = None) -> list[KeyRecord]:
     sql = f"SELECT {_COLUMNS} FROM api_keys"
     params: tuple[str, ...] = ()
     if user is not None:
@@ -49,12 +50,12 @@ def list_keys(conn: sqlite3.Connection, user: str | None = None) -> list[KeyReco
     return [_record(row) for row in conn.execute(sql + " ORDER BY id", params)]
 
 
-def revoke_key(conn: sqlite3.Connection, key_id: int, now: str) -> KeyRecord | None:
+def revoke_key(conn: Connection, key_id: int, now: str) -> KeyRecord | None:
     """Mark a key revoked (a second revoke keeps the first time); None when no key has that id."""
     conn.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (now, key_id))
     row = conn.execute(f"SELECT {_COLUMNS} FROM api_keys WHERE id = ?", (key_id,)).fetchone()
     return None if row is None else _record(row)
 
 
-def _record(row: sqlite3.Row | tuple[Any, ...]) -> KeyRecord:
+def _record(row: Any) -> KeyRecord:
     return KeyRecord(int(row[0]), str(row[1]), str(row[2]), str(row[3]), str(row[4]), row[5])

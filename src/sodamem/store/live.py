@@ -3,12 +3,13 @@ inside the caller's transaction."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sodamem.store.sqlite import chunked
+from sodamem.store.connection import Connection
+from sodamem.store.in_lists import chunked
+from sodamem.store.turn_writes import piece_embedding_text, turn_embedding_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +32,7 @@ class StoredSession:
     next_index: int  # the least index a new turn may take (past any forgotten one)
 
 
-def stored_session(conn: sqlite3.Connection, user: str, session_id: str) -> StoredSession | None:
+def stored_session(conn: Connection, user: str, session_id: str) -> StoredSession | None:
     """A session with its turns in order (one index range scan), or None."""
     row = conn.execute(
         "SELECT id, timestamp, source, next_index FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
@@ -52,7 +53,7 @@ def stored_session(conn: sqlite3.Connection, user: str, session_id: str) -> Stor
 
 
 def insert_session_row(
-    conn: sqlite3.Connection, user: str, session_id: str, timestamp: str, source: str, content_hash: str
+    conn: Connection, user: str, session_id: str, timestamp: str, source: str, content_hash: str
 ) -> int:
     pk = conn.execute(
         "INSERT INTO sessions (user, session_id, timestamp, source, content_hash, ingested_at)"
@@ -63,11 +64,11 @@ def insert_session_row(
     return pk
 
 
-def set_session_hash(conn: sqlite3.Connection, session_pk: int, content_hash: str) -> None:
+def set_session_hash(conn: Connection, session_pk: int, content_hash: str) -> None:
     conn.execute("UPDATE sessions SET content_hash = ? WHERE id = ?", (content_hash, session_pk))
 
 
-def piece_pks_of_session(conn: sqlite3.Connection, session_pk: int) -> dict[tuple[int, int], int]:
+def piece_pks_of_session(conn: Connection, session_pk: int) -> dict[tuple[int, int], int]:
     """``(turn index, piece index) -> piece pk`` of every piece of a session."""
     rows = conn.execute(
         "SELECT t.idx, p.idx, p.id FROM pieces p JOIN turns t ON t.id = p.turn_pk WHERE t.session_pk = ?",
@@ -76,7 +77,7 @@ def piece_pks_of_session(conn: sqlite3.Connection, session_pk: int) -> dict[tupl
     return {(int(r[0]), int(r[1])): int(r[2]) for r in rows}
 
 
-def turn_pks_from(conn: sqlite3.Connection, session_pk: int, first_index: int) -> list[int]:
+def turn_pks_from(conn: Connection, session_pk: int, first_index: int) -> list[int]:
     """The turns of a session from ``first_index`` on, in order."""
     rows = conn.execute(
         "SELECT id FROM turns WHERE session_pk = ? AND idx >= ? ORDER BY idx", (session_pk, first_index)
@@ -84,7 +85,7 @@ def turn_pks_from(conn: sqlite3.Connection, session_pk: int, first_index: int) -
     return [int(r[0]) for r in rows]
 
 
-def piece_pks_of_turns(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> dict[tuple[int, int], int]:
+def piece_pks_of_turns(conn: Connection, turn_pks: Sequence[int]) -> dict[tuple[int, int], int]:
     """``(turn index, piece index) -> piece pk`` of the given turns' pieces."""
     out: dict[tuple[int, int], int] = {}
     for part in chunked(list(turn_pks)):
@@ -97,7 +98,7 @@ def piece_pks_of_turns(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> dic
     return out
 
 
-def delete_turn_facts(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> set[str]:
+def delete_turn_facts(conn: Connection, turn_pks: Sequence[int]) -> set[str]:
     """Delete the facts drawn from the given turns (to be made again); return the slots they were in."""
     fact_pks = facts_of_turns(conn, turn_pks)
     slots: set[str] = set()
@@ -111,7 +112,7 @@ def delete_turn_facts(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> set[
     return slots
 
 
-def delete_session_facts(conn: sqlite3.Connection, session_pk: int) -> set[str]:
+def delete_session_facts(conn: Connection, session_pk: int) -> set[str]:
     """Delete the facts a session's turns gave (their links go with them); return the slots they were in."""
     slots = {
         str(r[0])
@@ -123,25 +124,23 @@ def delete_session_facts(conn: sqlite3.Connection, session_pk: int) -> set[str]:
     return slots
 
 
-def any_queued(conn: sqlite3.Connection) -> bool:
+def any_queued(conn: Connection) -> bool:
     """Whether a turn waits for its vectors (the store queues new turns once a database records an embedder)."""
     return conn.execute("SELECT 1 FROM embed_queue LIMIT 1").fetchone() is not None
 
 
-def queued_turns(conn: sqlite3.Connection) -> list[int]:
+def queued_turns(conn: Connection) -> list[int]:
     return [int(r[0]) for r in conn.execute("SELECT turn_pk FROM embed_queue ORDER BY turn_pk")]
 
 
-def dequeue_embeddings(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> None:
+def dequeue_embeddings(conn: Connection, turn_pks: Sequence[int]) -> None:
     for part in chunked(list(turn_pks)):
         conn.execute(f"DELETE FROM embed_queue WHERE turn_pk IN ({','.join('?' * len(part))})", part)
 
 
-def texts_to_embed(conn: sqlite3.Connection, model: str, turn_pks: Sequence[int]) -> dict[str, tuple[str, str]]:
+def texts_to_embed(conn: Connection, model: str, turn_pks: Sequence[int]) -> dict[str, tuple[str, str]]:
     """``text_hash -> (kind, text)`` lacking a vector under ``model`` among the given turns, their pieces, the facts
     drawn from them and those facts' entities: what an add has to embed, without scanning the store."""
-    from sodamem.store.sqlite import piece_embedding_text, turn_embedding_text
-
     out: dict[str, tuple[str, str]] = {}
     for part in chunked(list(turn_pks)):
         marks = ",".join("?" * len(part))
@@ -182,7 +181,7 @@ def texts_to_embed(conn: sqlite3.Connection, model: str, turn_pks: Sequence[int]
     return out
 
 
-def facts_of_turns(conn: sqlite3.Connection, turn_pks: Sequence[int]) -> list[int]:
+def facts_of_turns(conn: Connection, turn_pks: Sequence[int]) -> list[int]:
     out: set[int] = set()
     for part in chunked(list(turn_pks)):
         rows = conn.execute(

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sodamem.errors import StoreOpenError
 from sodamem.store.migrations import apply_migrations
+
+if TYPE_CHECKING:
+    from sodamem.store.write_protocol import Store
 
 MEMORY = ":memory:"
 BUSY_TIMEOUT_MS = 5000  # how long a statement waits inside SQLite for another connection's lock
@@ -73,3 +77,24 @@ def _reason(exc: sqlite3.Error) -> str:
     if message == "database disk image is malformed":
         return "the database file is damaged (truncated or overwritten)"
     return message
+
+
+POSTGRES_URL_PREFIXES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(path: str | Path) -> bool:
+    return isinstance(path, str) and path.startswith(POSTGRES_URL_PREFIXES)
+
+
+def open_store(path: str | Path) -> Store:
+    """The store at ``path``: a PostgreSQL database (``postgresql://...``; needs the ``postgres`` extra), else an
+    SQLite file (or ``":memory:"``)."""
+    if is_postgres_url(path):
+        try:
+            from sodamem.store.postgres.store import PostgresStore
+        except ImportError as exc:
+            raise StoreOpenError(f"PostgreSQL needs psycopg: pip install 'sodamem[postgres]' ({exc})") from None
+        return PostgresStore(str(path))
+    from sodamem.store.sqlite import SQLiteStore  # sqlite.py opens its connection through this module
+
+    return SQLiteStore(path)

@@ -14,7 +14,17 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol, runtime_checkable
 
-from sodamem.store.rows import FactTurn, FtsRow, LinkedFact, Mention, MentioningFact, TurnFact, TurnText
+from sodamem.embed.base import Vectors
+from sodamem.store.rows import (
+    FactTurn,
+    FtsRow,
+    LinkedFact,
+    Mention,
+    MentioningFact,
+    TurnFact,
+    TurnProfile,
+    TurnText,
+)
 
 
 @runtime_checkable
@@ -97,7 +107,54 @@ class RankingReads(Protocol):
 
 
 @runtime_checkable
-class MemoryStore(GraphReads, EvidenceReads, RankingReads, Protocol):
+class EntityLookups(Protocol):
+    """Query analysis (``retrieve/query.py``) and the offline reader's antecedents: entities by what they are
+    called."""
+
+    def entity_pks_by_key(self, user: str, keys: Iterable[str]) -> dict[str, int]:
+        """The entity each name key (``ingest/entities.py`` ``entity_key``) belongs to, for the keys with one."""
+        ...
+
+    def entity_names(self, user: str, entity_pks: Sequence[int]) -> dict[int, str]: ...
+
+    def entities_named_with(self, user: str, word: str, limit: int) -> list[int]:
+        """The user's entities whose name holds the word, best (BM25) first."""
+        ...
+
+
+@runtime_checkable
+class TurnLookups(Protocol):
+    """The fusion's questions about candidate turns (``retrieve/turn_lookup.py``); ids are the user's own."""
+
+    def turn_profiles(self, turn_pks: Sequence[int]) -> list[TurnProfile]: ...
+
+    def turn_neighbors(self, turn_pks: Sequence[int]) -> dict[int, list[int]]:
+        """The adjacent turns of the same session, for the turns that have any."""
+        ...
+
+    def turn_occurred(self, turn_pks: Sequence[int]) -> dict[int, list[tuple[str, str | None]]]:
+        """The occurred intervals ``(start, end)`` of the facts derived from each turn, for the turns with any."""
+        ...
+
+
+@runtime_checkable
+class VectorSearch(Protocol):
+    """Cosine search over one user's stored vectors of ``table`` (turns, pieces, facts, entities) under one
+    embedding model; vectors are unit-length float32."""
+
+    def search(self, user: str, table: str, query: Vectors, k: int) -> list[tuple[int, float]]:
+        """``(row id, cosine)`` of the ``k`` nearest rows, best first."""
+        ...
+
+    def exact_vectors(self, user: str, table: str, ids: Sequence[int]) -> dict[int, Vectors]:
+        """The stored vectors of the given rows that have one."""
+        ...
+
+    def vectors_of(self, user: str, table: str, ids: Sequence[int]) -> dict[int, Vectors]: ...
+
+
+@runtime_checkable
+class MemoryStore(GraphReads, EvidenceReads, RankingReads, EntityLookups, TurnLookups, Protocol):
     """Everything above, plus one consistent view for a read made of many statements (a search ranks, then
     reads) and a number that changes whenever the stored data did (in-memory indexes compare it)."""
 

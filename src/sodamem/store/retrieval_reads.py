@@ -3,18 +3,18 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 
 from sodamem.ingest.entities import entity_key
-from sodamem.store import fact_queries, fts
+from sodamem.store import fact_queries
+from sodamem.store.connection import Connection
 from sodamem.store.facts import entity_pks_by_key
 from sodamem.store.in_lists import chunked, marks
-from sodamem.store.rows import FtsRow, TurnFact, TurnText
+from sodamem.store.rows import TurnFact, TurnText
 
 
 class SQLiteRetrievalReads:
-    conn: sqlite3.Connection
+    conn: Connection
 
     def speaker_entities(self, user: str, speakers: Iterable[str]) -> dict[str, int]:
         """The entity each speaker is known as, for the speakers whose name is one of an entity's names ("user"
@@ -24,12 +24,6 @@ class SQLiteRetrievalReads:
         if not keys:
             return {}
         return {keys[key]: pk for key, pk in entity_pks_by_key(self.conn, user, keys).items()}
-
-    def search_facts(self, user: str, match: str, limit: int, statuses: Sequence[str]) -> list[FtsRow]:
-        """The user's facts with one of ``statuses`` matching the full-text query ``match``, best first."""
-        status_in = f" AND t.status IN ({marks(statuses)})"
-        rows = fts.ranked(self.conn, "facts", user, match, limit, status_in, statuses)
-        return [FtsRow(pk, bm25) for pk, bm25 in rows]
 
     def source_turns(self, user: str, fact_pks: Sequence[int]) -> dict[int, int]:
         """The turn each fact is drawn from (through its sources; a fact's sources lie in one turn, the first

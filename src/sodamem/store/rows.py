@@ -65,3 +65,50 @@ class FactTurn(NamedTuple):
 
     fact_pk: int
     turn_pk: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRow:
+    """A stored turn with the id of its session."""
+
+    turn_pk: int
+    session_pk: int
+    index: int
+    turn_id: str
+    speaker: str
+    text: str
+    caption: str | None
+    timestamp: str
+    session_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PieceRow:
+    """A stored piece: a span ``[char_start, char_end)`` of its turn's text."""
+
+    piece_pk: int
+    turn_pk: int
+    index: int
+    char_start: int
+    char_end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """A stored session."""
+
+    session_pk: int
+    session_id: str
+    timestamp: str
+    source: str
+
+
+class TurnProfile(NamedTuple):
+    """What fusion reads of a candidate turn."""
+
+    turn_pk: int
+    speaker: str
+    session_pk: int
+    said_at: str | None
+    text: str

@@ -10,27 +10,31 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from sodamem.errors import StoreBusyError
-from sodamem.model import MessagePiece, Session, Turn
-from sodamem.records import SessionSummary, UserStats
 from sodamem.store import fts
+from sodamem.store.fts_reads import SQLiteFtsReads
 from sodamem.store.graph_reads import SQLiteGraphReads
 from sodamem.store.hashes import text_hash as text_hash
 from sodamem.store.in_lists import IN_LIST_CHUNK as IN_LIST_CHUNK
 from sodamem.store.in_lists import chunked as chunked
+from sodamem.store.integrity import CheckReport, check_database
 from sodamem.store.opening import BUSY_TIMEOUT_MS, open_database
+from sodamem.store.portable import PortableStore
 from sodamem.store.protocol import MemoryStore
+from sodamem.store.query_reads import SQLiteQueryReads
 from sodamem.store.retrieval_reads import SQLiteRetrievalReads
 from sodamem.store.rows import FtsRow as FtsRow
+from sodamem.store.sqlite_upkeep import SQLiteUpkeep
+from sodamem.store.sqlite_writes import ConnectionWrites
+from sodamem.store.turn_writes import insert_turns as insert_turns
+from sodamem.store.turn_writes import piece_embedding_text as piece_embedding_text
+from sodamem.store.turn_writes import turn_embedding_text as turn_embedding_text
+from sodamem.store.write_protocol import Store, Writes
 
 _Item = TypeVar("_Item")
-
-SessionWriteHook = Callable[[sqlite3.Connection, int, dict[tuple[int, int], int], set[str]], None]
-
 
 BUSY_WAIT_SECONDS = 60.0
 CHECKPOINT_WAIT_MS = 50
@@ -57,69 +61,13 @@ def with_retry(operation: Callable[[], _Item], *, wait_seconds: float = BUSY_WAI
             delay = min(delay * 2, 0.5)
 
 
-def turn_embedding_text(speaker: str, text: str, caption: str | None) -> str:
-    """What represents a turn in the vector index: who said it, what, and any image caption.
-
-    The speaker matters: on the LoCoMo dev split, flat MiniLM recall_any@10 over turns is 0.34 without it and
-    0.54 with it, since questions name the person ("What did Caroline ...").
-    """
-    said = f"{speaker}: {text}"
-    return f"{said}\n[image: {caption}]" if caption else said
-
-
-def piece_embedding_text(speaker: str, text: str) -> str:
-    return f"{speaker}: {text}"
-
-
-def insert_turns(
-    conn: sqlite3.Connection,
-    user: str,
-    session_pk: int,
-    session: Session,
-    turns: Sequence[Turn],
-    pieces: Sequence[Sequence[MessagePiece]],
-) -> dict[tuple[int, int], int]:
-    """Insert turns (with their pieces) into a stored session; return ``(turn index, piece index) -> piece pk``."""
-    piece_pks: dict[tuple[int, int], int] = {}
-    for turn, turn_pieces in zip(turns, pieces, strict=True):
-        turn_time = (turn.timestamp or session.timestamp).isoformat()
-        turn_pk = conn.execute(
-            "INSERT INTO turns (session_pk, user, idx, turn_id, speaker, text, caption, timestamp, embed_hash)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                session_pk,
-                user,
-                turn.index,
-                turn.turn_id,
-                turn.speaker,
-                turn.text,
-                turn.caption,
-                turn_time,
-                text_hash(turn_embedding_text(turn.speaker, turn.text, turn.caption)),
-            ),
-        ).lastrowid
-        for p in turn_pieces:
-            piece_pk = conn.execute(
-                "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text, embed_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    turn_pk,
-                    user,
-                    p.index,
-                    p.char_start,
-                    p.char_end,
-                    p.text,
-                    text_hash(piece_embedding_text(turn.speaker, p.text)),
-                ),
-            ).lastrowid
-            assert piece_pk is not None
-            piece_pks[(turn.index, p.index)] = piece_pk
-    return piece_pks
-
-
-class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads):
+class SQLiteStore(
+    PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads, SQLiteUpkeep, SQLiteFtsReads
+):
     """The SQLite backend. It satisfies ``MemoryStore`` (``store/protocol.py``): the reads the retrieval and answer
     layers ask for are in the mixins (``graph_reads.py``, ``retrieval_reads.py``) and below."""
+
+    conn: sqlite3.Connection
 
     def __init__(self, path: str | Path = ":memory:") -> None:
         self.path = str(path)
@@ -175,66 +123,14 @@ class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads):
         with_retry(lambda: self.conn.execute("COMMIT"))
         self._generation += 1
 
-    # -- writes ---------------------------------------------------------------------------------------------
-
-    def session_hash(self, user: str, session_id: str) -> str | None:
-        row = self.conn.execute(
-            "SELECT content_hash FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
-        ).fetchone()
-        return None if row is None else str(row[0])
-
-    def write_session(
-        self,
-        user: str,
-        session: Session,
-        pieces: Sequence[Sequence[MessagePiece]],
-        content_hash: str,
-        *,
-        replace: bool,
-        then: SessionWriteHook | None = None,
-    ) -> None:
-        """Store a session with its turns and pieces in one transaction (replacing the old copy if asked).
-
-        ``then(conn, session_pk, piece_pks, replaced_slots)`` runs inside the same transaction (facts land with
-        their session); ``piece_pks`` maps ``(turn index, piece index)`` to row ids, ``replaced_slots`` are the
-        supersession slots of the facts that a replaced copy took with it.
-        """
-        with self.transaction() as conn:
-            replaced_slots: set[str] = set()
-            if replace:
-                old = conn.execute(
-                    "SELECT id FROM sessions WHERE user = ? AND session_id = ?", (user, session.session_id)
-                ).fetchone()
-                if old is not None:
-                    replaced_slots = {
-                        str(r[0])
-                        for r in conn.execute(
-                            "SELECT DISTINCT slot FROM facts WHERE session_pk = ? AND slot IS NOT NULL", (old[0],)
-                        )
-                    }
-                conn.execute("DELETE FROM sessions WHERE user = ? AND session_id = ?", (user, session.session_id))
-            session_pk = conn.execute(
-                "INSERT INTO sessions (user, session_id, timestamp, source, content_hash, ingested_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    user,
-                    session.session_id,
-                    session.timestamp.isoformat(),
-                    session.source,
-                    content_hash,
-                    datetime.now(UTC).isoformat(),
-                ),
-            ).lastrowid
-            assert session_pk is not None
-            piece_pks = insert_turns(conn, user, session_pk, session, session.turns, pieces)
-            if then is not None:
-                then(conn, session_pk, piece_pks, replaced_slots)
-
     def truncate_wal(self) -> bool:
         """Copy the WAL into the database file and truncate it; False when another connection's open read kept
         part of it."""
         busy, _, _ = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         return int(busy) == 0
+
+    def check(self) -> CheckReport:
+        return check_database(self.conn)
 
     def rebuild_fts(self) -> None:
         with self.transaction() as conn:
@@ -262,32 +158,6 @@ class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads):
 
     # -- embeddings -------------------------------------------------------------------------------------------
 
-    def missing_embeddings(self, model: str, user: str | None = None) -> dict[str, str]:
-        """``text_hash -> text`` of turns and pieces that have no vector under ``model`` yet."""
-        missing: dict[str, str] = {}
-        where = " AND r.user = ?" if user is not None else ""
-        params: tuple[str, ...] = (model, user) if user is not None else (model,)
-        turn_sql = (
-            "SELECT r.embed_hash, r.speaker, r.text, r.caption FROM turns r LEFT JOIN embeddings e"
-            " ON e.model = ? AND e.text_hash = r.embed_hash WHERE e.text_hash IS NULL" + where
-        )
-        for row in self.conn.execute(turn_sql, params):
-            missing[row["embed_hash"]] = turn_embedding_text(row["speaker"], row["text"], row["caption"])
-        piece_sql = (
-            "SELECT r.embed_hash, t.speaker, r.text FROM pieces r JOIN turns t ON t.id = r.turn_pk"
-            " LEFT JOIN embeddings e ON e.model = ? AND e.text_hash = r.embed_hash WHERE e.text_hash IS NULL" + where
-        )
-        for row in self.conn.execute(piece_sql, params):
-            missing[row["embed_hash"]] = piece_embedding_text(row["speaker"], row["text"])
-        for table, column in (("facts", "text"), ("entities", "name")):
-            sql = (
-                f"SELECT r.embed_hash, r.{column} FROM {table} r LEFT JOIN embeddings e ON e.model = ?"
-                " AND e.text_hash = r.embed_hash WHERE e.text_hash IS NULL AND r.embed_hash IS NOT NULL" + where
-            )
-            for row in self.conn.execute(sql, params):
-                missing[row[0]] = str(row[1])
-        return missing
-
     def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None:
         with self.transaction() as conn:
             # Only texts some row still has: another process may have forgotten them since they were read.
@@ -302,166 +172,18 @@ class SQLiteStore(SQLiteGraphReads, SQLiteRetrievalReads):
                 [(digest, model, dim, blob) for digest, blob in items],
             )
 
-    def vector_rows(self, model: str, user: str, table: str) -> list[tuple[int, bytes]]:
-        """``(row id, vector blob)`` of every turn or piece of ``user`` embedded under ``model``."""
-        if table not in ("turns", "pieces", "facts", "entities"):
-            raise ValueError(f"no vectors for {table!r}")
-        rows = self.conn.execute(
-            f"SELECT r.id, e.vector FROM {table} r JOIN embeddings e ON e.model = ? AND e.text_hash = r.embed_hash"
-            " WHERE r.user = ? ORDER BY r.id",
-            (model, user),
-        ).fetchall()
-        return [(int(r[0]), bytes(r[1])) for r in rows]
-
-    def get_setting(self, key: str) -> str | None:
-        row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
-
     def set_setting(self, key: str, value: str) -> None:
         with self.transaction() as conn:
             conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
-
-    # -- lexical search -------------------------------------------------------------------------------------
-
-    def speakers(self, user: str) -> frozenset[str]:
-        """Everyone who speaks in the user's memory (read once per store generation: a full scan of the turns)."""
-        cached = self._speakers.get(user)
-        if cached is None or cached[0] != self.generation:
-            rows = self.conn.execute("SELECT DISTINCT speaker FROM turns WHERE user = ?", (user,))
-            cached = (self.generation, frozenset(str(r[0]) for r in rows))
-            self._speakers[user] = cached
-        return cached[1]
-
-    def search_turns(self, user: str, match: str, limit: int) -> list[FtsRow]:
-        return self._fts("turns", user, match, limit)
-
-    def turn_term_counts(self, user: str, stems: Sequence[str]) -> tuple[dict[str, int], int]:
-        """How many of the user's turns hold each index stem (those held by none are absent), and how many turns
-        the user has: the user's own statistics, like those of the user's BM25 index."""
-        total = int(self.conn.execute("SELECT COUNT(*) FROM turns WHERE user = ?", (user,)).fetchone()[0])
-        return fts.term_counts(self.conn, user, stems), total
-
-    def search_pieces(
-        self, user: str, match: str, limit: int, *, turn_pks: Sequence[int] | None = None
-    ) -> list[FtsRow]:
-        """Piece hits, optionally only within the given turns."""
-        if turn_pks is None:
-            return self._fts("pieces", user, match, limit)
-        marks = ",".join("?" * len(turn_pks))
-        return self._fts("pieces", user, match, limit, f" AND t.turn_pk IN ({marks})", tuple(turn_pks))
-
-    def _fts(
-        self, table: str, user: str, match: str, limit: int, extra: str = "", params: tuple[int, ...] = ()
-    ) -> list[FtsRow]:
-        return [FtsRow(rowid, bm25) for rowid, bm25 in fts.ranked(self.conn, table, user, match, limit, extra, params)]
-
-    # -- reads ----------------------------------------------------------------------------------------------
-
-    _TURN_COLUMNS = (
-        "t.id AS turn_pk, t.session_pk, t.idx, t.turn_id, t.speaker, t.text, t.caption, t.timestamp, s.session_id"
-    )
-
-    def turns_by_pk(self, user: str, turn_pks: Sequence[int]) -> dict[int, sqlite3.Row]:
-        if not turn_pks:
-            return {}
-        marks = ",".join("?" * len(turn_pks))
-        rows = self.conn.execute(
-            f"SELECT {self._TURN_COLUMNS} FROM turns t JOIN sessions s ON s.id = t.session_pk"
-            f" WHERE t.user = ? AND t.id IN ({marks})",
-            (user, *turn_pks),
-        ).fetchall()
-        return {int(r["turn_pk"]): r for r in rows}
-
-    def turns_by_turn_id(self, user: str, turn_id: str, session_id: str | None = None) -> list[sqlite3.Row]:
-        sql = (
-            f"SELECT {self._TURN_COLUMNS} FROM turns t JOIN sessions s ON s.id = t.session_pk"
-            " WHERE t.user = ? AND t.turn_id = ?"
-        )
-        params: tuple[object, ...] = (user, turn_id)
-        if session_id is not None:
-            sql += " AND s.session_id = ?"
-            params += (session_id,)
-        return self.conn.execute(sql + " ORDER BY s.timestamp, t.idx", params).fetchall()
-
-    def session_turns(self, user: str, session_pk: int, first: int, last: int) -> list[sqlite3.Row]:
-        """Turns of one session with ``first <= idx <= last``, in order."""
-        return self.conn.execute(
-            f"SELECT {self._TURN_COLUMNS} FROM turns t JOIN sessions s ON s.id = t.session_pk"
-            " WHERE t.user = ? AND t.session_pk = ? AND t.idx BETWEEN ? AND ? ORDER BY t.idx",
-            (user, session_pk, first, last),
-        ).fetchall()
-
-    def session_row(self, user: str, session_id: str) -> sqlite3.Row | None:
-        row: sqlite3.Row | None = self.conn.execute(
-            "SELECT * FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
-        ).fetchone()
-        return row
-
-    def pieces_of_turns(self, user: str, turn_pks: Sequence[int]) -> dict[int, list[sqlite3.Row]]:
-        if not turn_pks:
-            return {}
-        marks = ",".join("?" * len(turn_pks))
-        rows = self.conn.execute(
-            f"SELECT * FROM pieces WHERE user = ? AND turn_pk IN ({marks}) ORDER BY turn_pk, idx",
-            (user, *turn_pks),
-        ).fetchall()
-        grouped: dict[int, list[sqlite3.Row]] = {}
-        for row in rows:
-            grouped.setdefault(int(row["turn_pk"]), []).append(row)
-        return grouped
-
-    def pieces_by_pk(self, user: str, piece_pks: Sequence[int]) -> dict[int, sqlite3.Row]:
-        if not piece_pks:
-            return {}
-        marks = ",".join("?" * len(piece_pks))
-        rows = self.conn.execute(
-            f"SELECT * FROM pieces WHERE user = ? AND id IN ({marks})", (user, *piece_pks)
-        ).fetchall()
-        return {int(r["id"]): r for r in rows}
-
-    def users_of_facts(self, fact_pks: Sequence[int]) -> dict[str, list[int]]:
-        """The given facts grouped by the user they belong to."""
-        out: dict[str, list[int]] = {}
-        for part in chunked(list(fact_pks)):
-            rows = self.conn.execute(f"SELECT user, id FROM facts WHERE id IN ({','.join('?' * len(part))})", part)
-            for user, pk in rows:
-                out.setdefault(str(user), []).append(int(pk))
-        return out
-
-    def deletions(self, table: str) -> int:
-        """How many rows of ``table`` (turns, pieces, facts, entities) were ever deleted: unchanged means every row
-        read before is still there as it was (rows are never updated in place)."""
-        row = self.conn.execute("SELECT n FROM row_deletions WHERE tbl = ?", (table,)).fetchone()
-        return int(row[0]) if row is not None else -1
-
-    def session_summaries(self, user: str) -> list[SessionSummary]:
-        """The user's sessions in time order, with how many turns each holds and how many facts cite them."""
-        rows = self.conn.execute(
-            "SELECT s.session_id, s.timestamp, s.source,"
-            " (SELECT count(*) FROM turns t WHERE t.session_pk = s.id),"
-            " (SELECT count(DISTINCT fs.fact_pk) FROM fact_sources fs JOIN pieces p ON p.id = fs.piece_pk"
-            "  JOIN turns t ON t.id = p.turn_pk WHERE t.session_pk = s.id)"
-            " FROM sessions s WHERE s.user = ? ORDER BY s.timestamp, s.session_id",
-            (user,),
-        )
-        return [SessionSummary(str(r[0]), str(r[1]), str(r[2]), int(r[3]), int(r[4])) for r in rows]
-
-    def stats(self, user: str | None = None) -> list[UserStats]:
-        counts: dict[str, dict[str, int]] = {}
-        for table in ("sessions", "turns", "pieces", "facts", "entities", "links"):
-            sql = f"SELECT user, count(*) FROM {table}"
-            params: tuple[str, ...] = ()
-            if user is not None:
-                sql += " WHERE user = ?"
-                params = (user,)
-            for row in self.conn.execute(sql + " GROUP BY user", params):
-                counts.setdefault(str(row[0]), {})[table] = int(row[1])
-        if user is not None and user not in counts:
-            counts[user] = {}
-        return [UserStats(user=name, **values) for name, values in sorted(counts.items())]
 
 
 if TYPE_CHECKING:  # mypy checks that the SQLite store is a MemoryStore
 
     def _is_a_memory_store(store: SQLiteStore) -> MemoryStore:
         return store
+
+    def _is_a_store(store: SQLiteStore) -> Store:
+        return store
+
+    def _writes(writes: ConnectionWrites) -> Writes:
+        return writes

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from sodamem.store.sqlite import chunked
+from sodamem.store.connection import Connection
+from sodamem.store.in_lists import chunked
 
 
-def turn_rows(conn: sqlite3.Connection, pks: Sequence[int]) -> Iterator[tuple[int, str, int, str | None, str]]:
+def turn_rows(conn: Connection, pks: Sequence[int]) -> Iterator[tuple[int, str, int, str | None, str]]:
     """``(id, speaker, session_pk, timestamp, text)`` of each turn."""
     sql = "SELECT id, speaker, session_pk, timestamp, text FROM turns WHERE id IN ({})"
     for pk, speaker, session_pk, said_at, text in _in_chunks(conn, sql, pks):
         yield int(pk), str(speaker), int(session_pk), said_at, str(text)
 
 
-def turn_neighbors(conn: sqlite3.Connection, pks: Sequence[int]) -> dict[int, list[int]]:
+def turn_neighbors(conn: Connection, pks: Sequence[int]) -> dict[int, list[int]]:
     """The adjacent turns of the same session, for the turns that have any."""
     sql = (
         "SELECT t.id, n.id FROM turns t JOIN turns n ON n.session_pk = t.session_pk AND abs(n.idx - t.idx) = 1"
@@ -28,7 +28,7 @@ def turn_neighbors(conn: sqlite3.Connection, pks: Sequence[int]) -> dict[int, li
     return out
 
 
-def turn_occurred(conn: sqlite3.Connection, pks: Sequence[int]) -> dict[int, list[tuple[str, str | None]]]:
+def turn_occurred(conn: Connection, pks: Sequence[int]) -> dict[int, list[tuple[str, str | None]]]:
     """The occurred intervals ``(start, end)`` of the facts derived from each turn, for the turns that have any."""
     sql = (
         "SELECT p.turn_pk, f.occurred_start, f.occurred_end FROM facts f JOIN fact_sources fs ON fs.fact_pk = f.id"
@@ -40,7 +40,7 @@ def turn_occurred(conn: sqlite3.Connection, pks: Sequence[int]) -> dict[int, lis
     return out
 
 
-def _in_chunks(conn: sqlite3.Connection, sql: str, keys: Sequence[int]) -> Iterator[tuple[Any, ...]]:
+def _in_chunks(conn: Connection, sql: str, keys: Sequence[int]) -> Iterator[tuple[Any, ...]]:
     """``sql`` (with one ``IN ({})``) run over ``keys`` a chunk at a time."""
     for part in chunked(keys):
         yield from conn.execute(sql.format(",".join("?" * len(part))), part)

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from sodamem.embed.base import Vectors
-from sodamem.store.sqlite import SQLiteStore, chunked
+from sodamem.store.in_lists import chunked
+
+if TYPE_CHECKING:
+    from sodamem.store.portable import PortableStore
 
 TABLES = ("turns", "pieces", "facts", "entities")
 # Rows widened to float32 per block: 1,024 x 384 x 4 B = 1.5 MB stays in a 2 MB L2 cache.
@@ -93,7 +96,7 @@ def top_k(ids: NDArray[np.int64], scores: NDArray[np.float32], k: int) -> NDArra
 
 
 class VectorIndex:
-    def __init__(self, store: SQLiteStore, model: str, dim: int) -> None:
+    def __init__(self, store: PortableStore, model: str, dim: int) -> None:
         self.store = store
         self.model = model
         self.dim = dim

@@ -1,0 +1,201 @@
+"""``PostgresStore``: the memory on PostgreSQL, for deployments whose many server processes on many machines share
+one database. ``Memory("postgresql://...")`` opens one (``store/opening.py``, ``open_store``).
+
+The operations written in portable SQL are shared with the SQLite store (``store/portable.py``, the read mixins,
+``ConnectionWrites`` and the modules they call) and run through ``PgConnection``; what differs is here: opening
+(a psycopg pool, migrations), transactions, the generation number, BM25 (``lexical.py``), embeddings and settings
+upserts, the integrity check and scrubbing.
+
+Transactions: a write takes a transaction-level advisory lock, so writers from any number of processes follow one
+another as SQLite's ``BEGIN IMMEDIATE`` makes them (no lost update of a supersession slot: the slot is read and
+rewritten under the lock); readers never wait. A multi-statement read (a search) runs in one REPEATABLE READ
+snapshot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import psycopg
+from psycopg.types.numeric import FloatLoader
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from sodamem.errors import StoreOpenError
+from sodamem.store.fts import COLUMNS
+from sodamem.store.graph_reads import SQLiteGraphReads
+from sodamem.store.integrity import CheckReport, check_rows
+from sodamem.store.portable import PortableStore
+from sodamem.store.postgres import lexical
+from sodamem.store.postgres.connection import PgConnection
+from sodamem.store.postgres.schema import apply_migrations
+from sodamem.store.postgres.tokens import Fts5Tokenizer
+from sodamem.store.postgres.vectors import PgVectorSearch, vector_literal
+from sodamem.store.query_reads import SQLiteQueryReads
+from sodamem.store.retrieval_reads import SQLiteRetrievalReads
+from sodamem.store.rows import FtsRow
+from sodamem.store.sqlite_upkeep import SQLiteUpkeep
+
+_WRITE_LOCK = 0x50D4_3E31  # pg_advisory_xact_lock key taken by every write transaction
+
+
+class PostgresStore(PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads, SQLiteUpkeep):
+    conn: PgConnection
+
+    def __init__(self, url: str, *, pool_size: int = 2) -> None:
+        self.path = url
+        self._speakers: dict[str, tuple[int, frozenset[str]]] = {}
+        try:
+            self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+                url, min_size=1, max_size=pool_size, kwargs={"autocommit": True}, open=True, timeout=30
+            )
+            raw = self._pool.getconn()
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise StoreOpenError(f"cannot open database {_redacted(url)}: {exc}") from None
+        raw.adapters.register_loader("numeric", FloatLoader)
+        try:
+            apply_migrations(raw)
+        except psycopg.Error as exc:
+            self._pool.putconn(raw)
+            self._pool.close()
+            raise StoreOpenError(f"cannot open database {_redacted(url)}: {exc}") from None
+        self.conn = PgConnection(raw)
+        self._tokenizer = Fts5Tokenizer()
+
+    def close(self) -> None:
+        if self._pool.closed:
+            return
+        self._pool.putconn(self.conn.raw)
+        self._pool.close()
+        self._tokenizer.close()
+
+    @property
+    def generation(self) -> int:
+        """Bumped inside every write transaction (of any process): in-memory indexes compare it."""
+        row = self.conn.native("SELECT generation FROM store_state").fetchone()
+        return int(row[0])
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        if self.conn.in_transaction:
+            yield
+            return
+        self.conn.native("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try:
+            yield
+        finally:
+            if self.conn.in_transaction:
+                self.conn.native("COMMIT")
+
+    @contextmanager
+    def transaction(self) -> Iterator[PgConnection]:
+        """All or nothing, one writer at a time across processes (an advisory lock held to the commit)."""
+        self.conn.native("BEGIN")
+        try:
+            self.conn.native("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK,))
+            yield self.conn
+            lexical.drain(self.conn, self._tokenizer)
+            self.conn.native("UPDATE store_state SET generation = generation + 1")
+        except BaseException:
+            self.conn.native("ROLLBACK")
+            raise
+        self.conn.native("COMMIT")
+
+    # -- lexical search ---------------------------------------------------------------------------------------
+
+    def _ranked(
+        self, table: str, user: str, match: str, limit: int, extra: str = "", params: Sequence[Any] = ()
+    ) -> list[FtsRow]:
+        rows = lexical.ranked(self.conn, self._tokenizer, table, user, match, limit, extra, params)
+        return [FtsRow(rid, bm25) for rid, bm25 in rows]
+
+    def search_turns(self, user: str, match: str, limit: int) -> list[FtsRow]:
+        return self._ranked("turns", user, match, limit)
+
+    def search_pieces(
+        self, user: str, match: str, limit: int, *, turn_pks: Sequence[int] | None = None
+    ) -> list[FtsRow]:
+        if turn_pks is None:
+            return self._ranked("pieces", user, match, limit)
+        return self._ranked("pieces", user, match, limit, "WHERE t.turn_pk = ANY(%(p0)s)", [list(turn_pks)])
+
+    def search_facts(self, user: str, match: str, limit: int, statuses: Sequence[str]) -> list[FtsRow]:
+        return self._ranked("facts", user, match, limit, "WHERE t.status = ANY(%(p0)s)", [list(statuses)])
+
+    def entities_named_with(self, user: str, word: str, limit: int) -> list[int]:
+        match = f'name : "{word.replace(chr(34), "")}"'
+        return [row.rowid for row in self._ranked("entities", user, match, limit)]
+
+    def turn_term_counts(self, user: str, stems: Sequence[str]) -> tuple[dict[str, int], int]:
+        total = self.conn.execute("SELECT COUNT(*) FROM turns WHERE user = ?", (user,)).fetchone()
+        return lexical.term_counts(self.conn, user, stems), int(total[0])
+
+    # -- what differs in SQL -------------------------------------------------------------------------------------
+
+    def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None:
+        with self.transaction() as conn:
+            in_use = " OR ".join(
+                f"EXISTS (SELECT 1 FROM {table} WHERE substr(embed_hash, 1, 16) = substr(%(h)s, 1, 16)"
+                " AND embed_hash = %(h)s)"
+                for table in ("turns", "pieces", "facts", "entities")
+            )
+            cursor = conn.raw.cursor()
+            cursor.executemany(
+                "INSERT INTO embeddings (model, text_hash, dim, vector, embedding)"
+                " SELECT %(m)s, %(h)s, %(d)s, %(v)s, %(e)s::vector"
+                f" WHERE {in_use} ON CONFLICT DO NOTHING",
+                [
+                    {"h": digest, "m": model, "d": dim, "v": blob, "e": vector_literal(np.frombuffer(blob, np.float32))}
+                    for digest, blob in items
+                ],
+            )
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self.transaction() as conn:
+            conn.native(
+                "INSERT INTO settings (key, value) VALUES (%s, %s)"
+                " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                (key, value),
+            )
+
+    def vector_index(self, model: str, dim: int) -> PgVectorSearch:  # type: ignore[override]
+        """pgvector's cosine search in the database (the SQLite store keeps an int8 index in memory)."""
+        return PgVectorSearch(self.conn, model, dim)
+
+    def vector_rows(self, model: str, user: str, table: str) -> list[tuple[int, bytes]]:
+        return [(pk, bytes(blob)) for pk, blob in super().vector_rows(model, user, table)]
+
+    def scrub(self, user: str) -> bool:
+        """After a forget: PostgreSQL keeps deleted rows' old versions until VACUUM reclaims them; this runs it on
+        the tables that held the text. True when it ran (the freed space is reused, not zeroed)."""
+        for table in ("turns", "pieces", "facts", "entities", "fact_sources", "fts_postings", "embeddings"):
+            self.conn.native(f"VACUUM {table}")
+        return True
+
+    def rebuild_fts(self) -> None:
+        """Re-index every row from the tables."""
+        with self.transaction() as conn:
+            for table in ("fts_postings", "fts_docs", "fts_terms", "fts_totals", "fts_pending"):
+                conn.native(f"DELETE FROM {table}")
+            for table, columns in COLUMNS.items():
+                values = ", ".join([*columns, *(["NULL"] * (2 - len(columns)))])
+                conn.native(
+                    'INSERT INTO fts_pending (tbl, op, rid, "user", c1, c2)'
+                    f""" SELECT '{table}', 'insert', id, "user", {values} FROM {table} ORDER BY id"""
+                )
+
+    def check(self) -> CheckReport:
+        """The portable checks of the rows, after the lexical index's own: every row indexed, no stale log."""
+        with self.snapshot():
+            return check_rows(self.conn, [("lexical_index", lexical.check_index(self.conn))])
+
+
+def _redacted(url: str) -> str:
+    """The URL without a password."""
+    head, at, tail = url.rpartition("@")
+    if not at:
+        return url
+    scheme, _, credentials = head.partition("://")
+    return f"{scheme}://{credentials.split(':')[0]}@{tail}"

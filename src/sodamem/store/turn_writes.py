@@ -1,0 +1,70 @@
+"""Storing turns with their pieces (ingest, live add, dump import), and the texts that stand for them in the vector
+index. Functions take a connection inside the caller's transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sodamem.model import MessagePiece, Session, Turn
+from sodamem.store.connection import Connection
+from sodamem.store.hashes import text_hash
+
+
+def turn_embedding_text(speaker: str, text: str, caption: str | None) -> str:
+    """What represents a turn in the vector index: who said it, what, and any image caption.
+
+    The speaker matters: on the LoCoMo dev split, flat MiniLM recall_any@10 over turns is 0.34 without it and
+    0.54 with it, since questions name the person ("What did Caroline ...").
+    """
+    said = f"{speaker}: {text}"
+    return f"{said}\n[image: {caption}]" if caption else said
+
+
+def piece_embedding_text(speaker: str, text: str) -> str:
+    return f"{speaker}: {text}"
+
+
+def insert_turns(
+    conn: Connection,
+    user: str,
+    session_pk: int,
+    session: Session,
+    turns: Sequence[Turn],
+    pieces: Sequence[Sequence[MessagePiece]],
+) -> dict[tuple[int, int], int]:
+    """Insert turns (with their pieces) into a stored session; return ``(turn index, piece index) -> piece pk``."""
+    piece_pks: dict[tuple[int, int], int] = {}
+    for turn, turn_pieces in zip(turns, pieces, strict=True):
+        turn_time = (turn.timestamp or session.timestamp).isoformat()
+        turn_pk = conn.execute(
+            "INSERT INTO turns (session_pk, user, idx, turn_id, speaker, text, caption, timestamp, embed_hash)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                session_pk,
+                user,
+                turn.index,
+                turn.turn_id,
+                turn.speaker,
+                turn.text,
+                turn.caption,
+                turn_time,
+                text_hash(turn_embedding_text(turn.speaker, turn.text, turn.caption)),
+            ),
+        ).lastrowid
+        for p in turn_pieces:
+            piece_pk = conn.execute(
+                "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text, embed_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    turn_pk,
+                    user,
+                    p.index,
+                    p.char_start,
+                    p.char_end,
+                    p.text,
+                    text_hash(piece_embedding_text(turn.speaker, p.text)),
+                ),
+            ).lastrowid
+            assert piece_pk is not None
+            piece_pks[(turn.index, p.index)] = piece_pk
+    return piece_pks

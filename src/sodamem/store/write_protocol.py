@@ -1,0 +1,215 @@
+"""What ingestion, the live add, forgetting, embedding and ``Memory`` ask of a store, in their own terms: the write
+side of the interface a second backend (PostgreSQL) implements, beside the reads of ``store/protocol.py``.
+
+``Writes`` is one transaction: ``store.writing()`` opens it, and everything asked of it lands together on a clean
+exit or not at all on an exception. ``Store`` is the whole interface ``Memory`` holds: the reads, the writes, and the
+operations that run their own transactions (sessions, embeddings, settings, keys, dumps, the integrity check).
+``SQLiteStore`` satisfies both (checked by mypy at the end of ``store/sqlite.py`` and by
+``tests/test_store_boundary.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+from sodamem.dump.records import Dump
+from sodamem.model import MessagePiece, Session, Turn
+from sodamem.records import FactRecord, ImportReport, SessionSummary, UserStats
+from sodamem.store.facts import FactRow
+from sodamem.store.forget import ForgetPlan, Selector
+from sodamem.store.integrity import CheckReport
+from sodamem.store.keys import KeyRecord
+from sodamem.store.live import StoredSession
+from sodamem.store.protocol import MemoryStore, VectorSearch
+from sodamem.store.rows import PieceRow, SessionRow, TurnRow
+
+
+@runtime_checkable
+class Writes(Protocol):
+    """The writes of one transaction. Ids are the store's row ids (``*_pk``)."""
+
+    # -- sessions and turns (ingest, live add) ---------------------------------------------------------------
+    def stored_session(self, user: str, session_id: str) -> StoredSession | None:
+        """A session with its turns in order, or None."""
+        ...
+
+    def insert_session_row(self, user: str, session_id: str, timestamp: str, source: str, content_hash: str) -> int: ...
+
+    def set_session_hash(self, session_pk: int, content_hash: str) -> None: ...
+
+    def insert_turns(
+        self,
+        user: str,
+        session_pk: int,
+        session: Session,
+        turns: Sequence[Turn],
+        pieces: Sequence[Sequence[MessagePiece]],
+    ) -> dict[tuple[int, int], int]:
+        """Store turns with their pieces; ``(turn index, piece index) -> piece pk``."""
+        ...
+
+    def turn_pks_from(self, session_pk: int, first_index: int) -> list[int]:
+        """The session's turns with ``idx >= first_index``, in order."""
+        ...
+
+    def piece_pks_of_turns(self, turn_pks: Sequence[int]) -> dict[tuple[int, int], int]: ...
+
+    def piece_pks_of_session(self, session_pk: int) -> dict[tuple[int, int], int]: ...
+
+    # -- facts -------------------------------------------------------------------------------------------------
+    def delete_turn_facts(self, turn_pks: Sequence[int]) -> set[str]:
+        """Delete the facts drawn from these turns; return their supersession slots."""
+        ...
+
+    def delete_session_facts(self, session_pk: int) -> set[str]: ...
+
+    def canonical_name(self, user: str, name: str) -> str:
+        """The name of the entity ``name`` refers to (itself when none yet)."""
+        ...
+
+    def add_alias(self, user: str, alias: str, canonical: str) -> set[int]:
+        """Make ``alias`` a name of ``canonical``'s entity (merging two entities); the facts whose subject moved."""
+        ...
+
+    def insert_fact(self, user: str, fact: FactRow) -> int:
+        """Store a fact with its sources, roles, entities and DERIVED_FROM/MENTIONS links."""
+        ...
+
+    def resolve_slots(self, user: str, slots: Iterable[str]) -> None:
+        """Recompute each slot whole: newest active, older superseded and linked from their successor."""
+        ...
+
+    def reslot(self, user: str, fact_pks: Iterable[int]) -> None:
+        """Recompute the slots of facts whose subject entity changed."""
+        ...
+
+    def link_neighbors(self, user: str, pairs: Sequence[tuple[int, int]]) -> None:
+        """NEIGHBOR links between the user's facts (pairs whose fact is gone are skipped)."""
+        ...
+
+    # -- embedding queue, forgetting ------------------------------------------------------------------------------
+    def dequeue_embeddings(self, turn_pks: Sequence[int]) -> None: ...
+
+    def plan_forget(self, user: str, selector: Selector) -> ForgetPlan: ...
+
+    def apply_forget(self, user: str, plan: ForgetPlan) -> dict[str, int]:
+        """Delete what the plan names, with its cascade; the counts per kind of row."""
+        ...
+
+    def log_forget(
+        self, user: str, selector: Selector, counts: dict[str, int], ids: dict[str, list[object]]
+    ) -> None: ...
+
+
+SessionWriteHook = Callable[[Writes, int, dict[tuple[int, int], int], set[str]], None]
+
+
+@runtime_checkable
+class Store(MemoryStore, Protocol):
+    """Everything ``Memory`` asks of a backend."""
+
+    def close(self) -> None: ...
+
+    def writing(self) -> AbstractContextManager[Writes]:
+        """One all-or-nothing transaction; waits for other writers."""
+        ...
+
+    # -- ingestion -------------------------------------------------------------------------------------------
+    def session_hash(self, user: str, session_id: str) -> str | None: ...
+
+    def write_session(
+        self,
+        user: str,
+        session: Session,
+        pieces: Sequence[Sequence[MessagePiece]],
+        content_hash: str,
+        *,
+        replace: bool,
+        then: SessionWriteHook | None = None,
+    ) -> None:
+        """A session with its turns and pieces in one transaction; ``then`` runs inside it (the facts)."""
+        ...
+
+    # -- embeddings ------------------------------------------------------------------------------------------
+    def missing_embeddings(self, model: str, user: str | None = None) -> dict[str, str]: ...
+
+    def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None: ...
+
+    def stored_embeddings(self) -> Iterator[tuple[str, int, list[tuple[str, bytes]]]]:
+        """Every cached vector, ``(model, dim, [(text hash, float32 blob)])`` in batches."""
+        ...
+
+    def vector_rows(self, model: str, user: str, table: str) -> list[tuple[int, bytes]]: ...
+
+    def vector_index(self, model: str, dim: int) -> VectorSearch:
+        """Nearest-neighbour search over this store's vectors under ``model``."""
+        ...
+
+    def any_queued(self) -> bool: ...
+
+    def queued_turns(self) -> list[int]: ...
+
+    def texts_to_embed(self, model: str, turn_pks: Sequence[int]) -> dict[str, tuple[str, str]]: ...
+
+    def users_of_facts(self, fact_pks: Sequence[int]) -> dict[str, list[int]]: ...
+
+    def get_setting(self, key: str) -> str | None: ...
+
+    def set_setting(self, key: str, value: str) -> None: ...
+
+    # -- reads for Memory's lookups ---------------------------------------------------------------------------
+    def session_row(self, user: str, session_id: str) -> SessionRow | None: ...
+
+    def session_turns(self, user: str, session_pk: int, first: int, last: int) -> list[TurnRow]: ...
+
+    def turns_by_pk(self, user: str, turn_pks: Sequence[int]) -> dict[int, TurnRow]: ...
+
+    def turns_by_turn_id(self, user: str, turn_id: str, session_id: str | None = None) -> list[TurnRow]: ...
+
+    def pieces_of_turns(self, user: str, turn_pks: Sequence[int]) -> dict[int, list[PieceRow]]: ...
+
+    def pieces_by_pk(self, user: str, piece_pks: Sequence[int]) -> dict[int, PieceRow]: ...
+
+    def deletions(self, table: str) -> int: ...
+
+    def session_summaries(self, user: str) -> list[SessionSummary]: ...
+
+    def stats(self, user: str | None = None) -> list[UserStats]: ...
+
+    def query_facts(
+        self, user: str, *, status: str = "active", as_of: datetime | None = None, subject: str | None = None
+    ) -> list[FactRecord]: ...
+
+    def fact_by_id(self, user: str, fact_id: int) -> FactRecord | None: ...
+
+    def slot_history(self, user: str, fact_id: int) -> list[FactRecord]: ...
+
+    # -- forgetting, dumps, upkeep -----------------------------------------------------------------------------
+    def scrub(self, user: str) -> bool:
+        """After a forget: make the deleted text unrecoverable from the store's files; False when it could not
+        be done completely now."""
+        ...
+
+    def forget_log(self, user: str) -> list[dict[str, object]]: ...
+
+    def read_dump(self, user: str) -> Dump:
+        """The user's memory in dump records, read in one snapshot."""
+        ...
+
+    def write_dump(self, user: str, dump: Dump) -> ImportReport: ...
+
+    def rebuild_fts(self) -> None: ...
+
+    def check(self) -> CheckReport: ...
+
+    # -- API keys ------------------------------------------------------------------------------------------------
+    def insert_key(self, user: str, key_hash: str, prefix: str, label: str, now: str) -> KeyRecord: ...
+
+    def user_of_key_hash(self, key_hash: str) -> str | None: ...
+
+    def list_keys(self, user: str | None = None) -> list[KeyRecord]: ...
+
+    def revoke_key(self, key_id: int, now: str) -> KeyRecord | None: ...
