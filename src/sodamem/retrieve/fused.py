@@ -18,9 +18,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+import numpy as np
+
 from sodamem.embed.base import Vectors
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
-from sodamem.retrieve.density import DensitySettings, FusedUnit, fuse_density, preset, ranked
+from sodamem.retrieve.density import (
+    ContributionTable,
+    DensitySettings,
+    FusedUnit,
+    fuse_density,
+    preset,
+    ranked_table,
+)
 from sodamem.retrieve.disclosure import disclosure_bonus
 from sodamem.retrieve.feedback import candidate_terms, expansion_terms
 from sodamem.retrieve.fts_query import query_terms, to_match_query
@@ -249,8 +258,8 @@ def _fuse_density(
     limit: int,
 ) -> list[FusedUnit]:
     """The first ``limit`` units of the density fusion of ``rankings``, with every bonus of the question."""
-    contributions = [c for tunnel, r in rankings.items() for c in ranked(tunnel, r)]
-    candidates = sorted({c.unit for c in contributions})
+    contributions = ContributionTable.concat([ranked_table(tunnel, r) for tunnel, r in rankings.items()])
+    candidates: list[int] = np.unique(contributions.unit).tolist()
     rows = lookup.rows(candidates)
     speaker_of = {pk: row.speaker for pk, row in rows.items()}
     focus = named_speakers(query, set(speaker_of.values())) | aliased
