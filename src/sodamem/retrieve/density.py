@@ -343,24 +343,24 @@ def _spill_edges(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
     """``(source, target, flow)`` of every spill, by source then target: each unit of positive mass passes
     ``spill`` times its direct mass to each of its neighbours (itself excluded)."""
-    sources: list[int] = []
-    targets: list[int] = []
-    flows: list[float] = []
-    if neighbors and spill > 0:
-        for u, d in zip(units.tolist(), direct.tolist(), strict=True):
-            flow = spill * d
-            others = neighbors.get(u)
-            if flow <= 0 or not others:
-                continue
-            for other in sorted(set(others) - {u}):
-                sources.append(u)
-                targets.append(other)
-                flows.append(flow)
-    return (
-        np.array(sources, dtype=np.int64),
-        np.array(targets, dtype=np.int64),
-        np.array(flows, dtype=np.float64),
-    )
+    if not neighbors or spill <= 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+    # Every (unit, neighbour) pair, then the same filtering and order as a loop over sorted(set(others) - {unit}).
+    get = neighbors.get
+    unit_list: list[int] = units.tolist()
+    lists = [get(u, ()) for u in unit_list]
+    counts = np.array([len(others) for others in lists], dtype=np.int64)
+    sources = np.repeat(units, counts)
+    targets = np.fromiter((o for others in lists for o in others), dtype=np.int64, count=int(counts.sum()))
+    flow_of = spill * direct
+    flows = np.repeat(flow_of, counts)
+    keep = (flows > 0) & (targets != sources)
+    sources, targets, flows = sources[keep], targets[keep], flows[keep]
+    order = np.lexsort((targets, sources))
+    sources, targets, flows = sources[order], targets[order], flows[order]
+    fresh = np.ones(len(sources), dtype=bool)
+    fresh[1:] = (sources[1:] != sources[:-1]) | (targets[1:] != targets[:-1])
+    return sources[fresh], targets[fresh], flows[fresh]
 
 
 def _group_gains(
