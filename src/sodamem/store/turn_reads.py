@@ -40,6 +40,18 @@ def turn_occurred(conn: sqlite3.Connection, pks: Sequence[int]) -> dict[int, lis
     return out
 
 
+def latest_turn(conn: sqlite3.Connection) -> int:
+    """The highest turn id (0 for none): a turn added later gets a higher one (SQLite's rowid is max + 1)."""
+    return int(conn.execute("SELECT coalesce(max(id), 0) FROM turns").fetchone()[0])
+
+
+def turns_after(conn: sqlite3.Connection, last: int) -> dict[int, int]:
+    """``turn id -> session id`` of the turns with an id above ``last``."""
+    return {
+        int(pk): int(session) for pk, session in conn.execute("SELECT id, session_pk FROM turns WHERE id > ?", (last,))
+    }
+
+
 def _in_chunks(conn: sqlite3.Connection, sql: str, keys: Sequence[int]) -> Iterator[tuple[Any, ...]]:
     """``sql`` (with one ``IN ({})``) run over ``keys`` a chunk at a time."""
     for part in chunked(keys):
