@@ -294,9 +294,16 @@ def _feedback_query(
     best = units[0].mass
     feedback = [(f"{rows[u.unit].text} {rows[u.unit].caption or ''}", u.mass / best) for u in units if u.unit in rows]
     skip = {*query_terms(query), *(w for row in rows.values() for w in query_terms(row.speaker))}
-    counts, total = store.turn_term_counts(user, list(candidate_terms([text for text, _ in feedback], skip)))
+    terms = [candidate_terms([text], skip) for text, _ in feedback]  # each text's words, stemmed once
+    counts, total = store.turn_term_counts(user, list(dict.fromkeys(key for found in terms for key in found)))
     extra = expansion_terms(
-        feedback, skip, counts, total, n_terms=settings.feedback_words, min_docs=settings.feedback_min_turns
+        feedback,
+        skip,
+        counts,
+        total,
+        n_terms=settings.feedback_words,
+        min_docs=settings.feedback_min_turns,
+        terms=terms,
     )
     return to_match_query(" ".join([query, *extra]), drop=names) if extra else None
 
