@@ -12,12 +12,16 @@ from hypothesis import strategies as st
 from sodamem.retrieve.density import (
     PRESETS,
     Contribution,
+    ContributionTable,
     DensitySettings,
     FusedUnit,
     fuse_density,
     preset,
     ranked,
+    ranked_table,
 )
+from sodamem.retrieve.fused import TUNED_DENSITY as TUNED
+from tests import density_reference as reference
 
 TUNNELS = ("graph", "bm25", "dense", "bm25_piece", "dense_piece", "fact", "bm25_prf")
 
@@ -253,3 +257,75 @@ def test_a_limit_returns_the_same_first_units_with_the_same_explanations(
         == (whole[:limit])
     )
     assert all(f.mass > 0 for f in whole)
+
+
+# The columnar fusion against the per-contribution loop it replaced (tests/density_reference.py): the same units,
+# the same masses to the last bit, the same explanations, so rankings cannot move.
+exact_contribution = st.builds(
+    Contribution,
+    unit=st.integers(0, 12),
+    tunnel=st.sampled_from(TUNNELS),
+    hop=st.integers(0, 3),
+    rank=st.integers(1, 60),
+    score=st.floats(-5, 5, allow_nan=False),
+    relative=st.floats(0, 1),
+)
+blended_settings = st.builds(
+    DensitySettings,
+    hop_decay=st.floats(0, 1),
+    rank_k=st.floats(0, 100),
+    repeat_decay=st.floats(0, 1),
+    spill=st.floats(0, 1),
+    score_share=st.floats(0, 1),
+)
+
+
+@given(
+    st.lists(exact_contribution, max_size=40),
+    blended_settings,
+    neighbor_map,
+    bonus_map,
+    st.one_of(st.none(), st.dictionaries(st.integers(0, 14), st.integers(0, 3))),
+    st.floats(0, 1),
+    st.one_of(st.none(), st.integers(0, 30)),
+)
+def test_the_columnar_fusion_equals_the_reference_loop_exactly(
+    contributions: list[Contribution],
+    settings: DensitySettings,
+    neighbors: dict[int, list[int]],
+    bonus: dict[int, float],
+    groups: dict[int, int] | None,
+    share: float,
+    limit: int | None,
+) -> None:
+    args = (settings, neighbors, bonus)
+    expected = reference.fuse_density(contributions, *args, groups=groups, group_share=share, limit=limit)
+    assert fuse_density(contributions, *args, groups=groups, group_share=share, limit=limit) == expected
+    table = ContributionTable.of(contributions)
+    assert fuse_density(table, *args, groups=groups, group_share=share, limit=limit) == expected
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(TUNNELS),
+        st.lists(st.tuples(st.integers(0, 30), st.floats(-50, 50, allow_nan=False)), max_size=30),
+        max_size=7,
+    ),
+    st.integers(0, 2),
+)
+def test_ranked_tables_equal_the_reference_ranking(rankings: dict[str, list[tuple[int, float]]], hop: int) -> None:
+    tables = [ranked_table(tunnel, ranking, hop=hop) for tunnel, ranking in rankings.items()]
+    expected = [c for tunnel, ranking in rankings.items() for c in reference.ranked(tunnel, ranking, hop=hop)]
+    assert ContributionTable.concat(tables).contributions() == expected
+    assert [ranked(t, r, hop=hop) for t, r in rankings.items()] == [
+        reference.ranked(t, r, hop=hop) for t, r in rankings.items()
+    ]
+    settings = dataclasses.replace(TUNED, spill=0.3)
+    assert fuse_density(ContributionTable.concat(tables), settings) == reference.fuse_density(expected, settings)
+
+
+def test_the_reference_is_the_fusion_a_search_runs() -> None:
+    # Sanity of the pin itself: the reference computes what the module docstring says (a hand-checked case).
+    fused = reference.fuse_density([Contribution(7, "bm25"), Contribution(9, "bm25", rank=3)])
+    assert masses(fused) == pytest.approx({7: 1.0, 9: discount(3)})
+    assert fuse_density(ContributionTable.of([])) == [] == reference.fuse_density([])

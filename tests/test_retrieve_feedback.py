@@ -110,3 +110,17 @@ def test_other_questions_get_feedback_too_unless_it_is_kept_for_gathering(games_
     assert [h.turn_id for h in gathering_only] == [h.turn_id for h in plain]
     scores = [h.score for h in fed]
     assert scores == sorted(scores, reverse=True)
+
+
+def test_expansion_terms_take_the_words_the_caller_already_found() -> None:
+    feedback = [
+        ("I won my first video game tournament", 1.0),
+        ("I practise for the next tournament with my team", 0.7),
+        ("Our team won the Valorant tournament", 0.5),
+    ]
+    skip = ["game"]
+    doc_freq = {index_stem(w): 3 for text, _ in feedback for w in text.lower().split()}
+    found = [candidate_terms([text], skip) for text, _ in feedback]
+    expected = expansion_terms(feedback, skip, doc_freq, 100, n_terms=4)
+    assert expected  # the case has words two feedback turns share ("tournament", "team", "won")
+    assert expansion_terms(feedback, skip, doc_freq, 100, n_terms=4, terms=found) == expected

@@ -47,3 +47,35 @@ def test_the_searcher_keeps_one_lookup_until_the_store_changes(tmp_path: Path) -
         memory.ingest([session("York", 2)])
         assert memory.searcher.turn_lookup() is not first
         assert memory.search("York")[0].turn_id == "York:0"
+
+
+def test_an_add_keeps_the_neighbours_of_sessions_it_did_not_grow(tmp_path: Path) -> None:
+    def session(name: str, day: int) -> Session:
+        said = ("I visited {} today.", "How was {}?", "{} was lovely.")
+        turns = tuple(Turn(i, "Ann" if i % 2 == 0 else "Bo", t.format(name), f"{name}:{i}") for i, t in enumerate(said))
+        return Session(name, datetime(2024, 5, day), turns)
+
+    with Memory(tmp_path / "m.db", embedder="none") as memory:
+        memory.ingest([session("Leeds", 1), session("York", 2)])
+        conn = memory.store.conn
+        pk = {str(t): int(p) for p, t in conn.execute("SELECT id, turn_id FROM turns")}
+        everyone = list(pk.values())
+        first = memory.searcher.turn_lookup()
+        first.rows(everyone)
+        before = first.neighbors(everyone)
+        memory.add([{"id": "Leeds:3", "speaker": "Bo", "text": "Glad to hear it."}], session_id="Leeds")
+        pk["Leeds:3"] = int(conn.execute("SELECT id FROM turns WHERE turn_id = 'Leeds:3'").fetchone()[0])
+        second = memory.searcher.turn_lookup()
+        assert second is not first
+        # York's neighbours come along untouched; Leeds grew, so its turns' neighbours are read again.
+        assert set(second._neighbors) == {pk["York:0"], pk["York:1"], pk["York:2"]}
+        after = second.neighbors([*everyone, pk["Leeds:3"]])
+        assert after == TurnLookup(conn).neighbors([*everyone, pk["Leeds:3"]])
+        assert after[pk["Leeds:2"]] == (pk["Leeds:1"], pk["Leeds:3"]) != before[pk["Leeds:2"]]
+        # Another connection's add (seen through data_version) is found the same way.
+        with Memory(tmp_path / "m.db", embedder="none") as other:
+            other.add([{"id": "York:3", "speaker": "Bo", "text": "Nice."}], session_id="York")
+        york_3 = int(conn.execute("SELECT id FROM turns WHERE turn_id = 'York:3'").fetchone()[0])
+        third = memory.searcher.turn_lookup()
+        assert third.neighbors([pk["York:2"]]) == {pk["York:2"]: (pk["York:1"], york_3)}
+        assert set(third._neighbors) >= {pk["Leeds:0"], pk["Leeds:1"], pk["Leeds:2"]}

@@ -36,6 +36,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
+import numpy as np
+from numpy.typing import NDArray
+
 DEFAULT_TUNNEL_WEIGHTS: Mapping[str, float] = MappingProxyType(
     {
         "graph": 1.0,  # graph/entity tunnel, turn-level
@@ -151,29 +154,91 @@ def preset(name: str) -> DensitySettings:
 
 def ranked(tunnel: str, ranking: Iterable[tuple[int, float]], *, hop: int = 0) -> list[Contribution]:
     """Contributions from a ``(unit, score)`` ranking, best first; a repeated unit counts at its best rank."""
-    seen: set[int] = set()
-    firsts: list[tuple[int, float]] = []
-    for unit, score in ranking:
-        if unit not in seen:
-            seen.add(unit)
-            firsts.append((unit, score))
-    if not firsts:
-        return []
-    high, low = max(s for _, s in firsts), min(s for _, s in firsts)
-    span = high - low
-    return [
-        Contribution(unit, tunnel, hop, i, score, (score - low) / span if span > 0 else 1.0)
-        for i, (unit, score) in enumerate(firsts, start=1)
-    ]
+    return ranked_table(tunnel, ranking, hop=hop).contributions()
 
 
-# One step of a unit's mass: (tunnel, hop, rank, added), ("spill", from unit, flow), ("bonus", factor) or
-# ("session", gain).
-_Step = tuple[str, int, int, float] | tuple[str, int, float] | tuple[str, float]
+@dataclass(frozen=True, slots=True, eq=False)
+class ContributionTable:
+    """Contributions as columns, one row each: what a search fuses (~700 contributions, twice), where one
+    ``Contribution`` object and one Python step per contribution were most of the fusion's time."""
+
+    names: tuple[str, ...]  # the tunnels; ``tunnel`` holds indices into it
+    unit: NDArray[np.int64]
+    tunnel: NDArray[np.int64]
+    hop: NDArray[np.int64]
+    rank: NDArray[np.int64]
+    score: NDArray[np.float64]
+    relative: NDArray[np.float64]
+
+    def __len__(self) -> int:
+        return len(self.unit)
+
+    @classmethod
+    def of(cls, contributions: Iterable[Contribution]) -> ContributionTable:
+        rows = list(contributions)
+        names = tuple(sorted({c.tunnel for c in rows}))
+        code = {name: i for i, name in enumerate(names)}
+        return cls(
+            names,
+            np.array([c.unit for c in rows], dtype=np.int64),
+            np.array([code[c.tunnel] for c in rows], dtype=np.int64),
+            np.array([c.hop for c in rows], dtype=np.int64),
+            np.array([c.rank for c in rows], dtype=np.int64),
+            np.array([c.score for c in rows], dtype=np.float64),
+            np.array([c.relative for c in rows], dtype=np.float64),
+        )
+
+    @classmethod
+    def concat(cls, tables: Sequence[ContributionTable]) -> ContributionTable:
+        names = tuple(sorted({name for table in tables for name in table.names}))
+        code = {name: i for i, name in enumerate(names)}
+        recoded = [np.array([code[n] for n in t.names], dtype=np.int64)[t.tunnel] for t in tables if len(t)]
+        if not recoded:
+            return ContributionTable.of([])
+        parts = [t for t in tables if len(t)]
+        return cls(
+            names,
+            np.concatenate([t.unit for t in parts]),
+            np.concatenate(recoded),
+            np.concatenate([t.hop for t in parts]),
+            np.concatenate([t.rank for t in parts]),
+            np.concatenate([t.score for t in parts]),
+            np.concatenate([t.relative for t in parts]),
+        )
+
+    def contributions(self) -> list[Contribution]:
+        columns = (self.unit, self.tunnel, self.hop, self.rank, self.score, self.relative)
+        return [
+            Contribution(u, self.names[t], h, r, s, rel)
+            for u, t, h, r, s, rel in zip(*(c.tolist() for c in columns), strict=True)
+        ]
+
+
+def ranked_table(tunnel: str, ranking: Iterable[tuple[int, float]], *, hop: int = 0) -> ContributionTable:
+    """``ranked`` as a table: rank i (1-based) in ranking order, each unit at its first (best) place, the scores
+    min-max scaled (all 1 when they are equal)."""
+    pairs = list(ranking)
+    units = np.array([u for u, _ in pairs], dtype=np.int64)
+    scores = np.array([s for _, s in pairs], dtype=np.float64)
+    if len(pairs):
+        firsts = np.sort(np.unique(units, return_index=True)[1])
+        units, scores = units[firsts], scores[firsts]
+    n = len(units)
+    span = float(scores.max() - scores.min()) if n else 0.0
+    relative = (scores - scores.min()) / span if span > 0 else np.ones(n)
+    return ContributionTable(
+        (tunnel,),
+        units,
+        np.zeros(n, dtype=np.int64),
+        np.full(n, hop, dtype=np.int64),
+        np.arange(1, n + 1, dtype=np.int64),
+        scores,
+        relative,
+    )
 
 
 def fuse_density(
-    contributions: Iterable[Contribution],
+    contributions: Iterable[Contribution] | ContributionTable,
     settings: DensitySettings | None = None,
     neighbors: Mapping[int, Sequence[int]] | None = None,
     bonus: Mapping[int, float] | None = None,
@@ -184,81 +249,138 @@ def fuse_density(
 ) -> list[FusedUnit]:
     """Units by mass, best first (see the module docstring for the formula); the first ``limit`` only, when given.
 
-    Masses are plain floats until the end: the explanations are written for the units returned, not for the
-    thousands of candidates a search fuses (that formatting was a fifth of a search's time)."""
+    Computed over columns, in the order and with the operations of the per-contribution loop it replaced
+    (``tests/density_reference.py``), so every mass is the same float: sums run in one canonical order (by unit,
+    tunnel, mass descending, hop, rank, score), which also makes the result independent of the input order.
+    Explanations are written only for the units returned, not for the hundreds of candidates a search fuses."""
     settings = settings or DensitySettings()
-    # A canonical order makes the float sums, hence the result, independent of the input order.
-    scored = sorted(
-        ((settings.mass(c), c) for c in contributions),
-        key=lambda mc: (mc[1].unit, mc[1].tunnel, -mc[0], mc[1].hop, mc[1].rank, mc[1].score),
-    )
-    direct: dict[int, float] = {}
-    steps: dict[int, list[_Step]] = {}  # explained at the end, for the units returned
-    tunnels: dict[int, set[str]] = {}
-    repeats: dict[tuple[int, str], int] = {}
-    for base, c in scored:
-        i = repeats.get((c.unit, c.tunnel), 0)
-        repeats[(c.unit, c.tunnel)] = i + 1
-        added = base * settings.repeat_decay**i
-        direct[c.unit] = direct.get(c.unit, 0.0) + added
-        steps.setdefault(c.unit, []).append((c.tunnel, c.hop, c.rank, added))
-        tunnels.setdefault(c.unit, set()).add(c.tunnel)
-    mass = dict(direct)
-    if neighbors and settings.spill > 0:
-        for unit in sorted(direct):
-            flow = settings.spill * direct[unit]
-            if flow <= 0:
-                continue
-            for other in sorted(set(neighbors.get(unit, ())) - {unit}):
-                mass[other] = mass.get(other, 0.0) + flow
-                steps.setdefault(other, []).append(("spill", unit, flow))
+    table = contributions if isinstance(contributions, ContributionTable) else ContributionTable.of(contributions)
+    weights = np.array([settings.weight(name) for name in table.names], dtype=np.float64)
+    if not len(table):
+        return []
+    base = _base_masses(table, weights, settings)
+    # lexsort's last key is the first: unit, tunnel (codes follow the names' order), -mass, hop, rank, score.
+    order = np.lexsort((table.score, table.rank, table.hop, -base, table.tunnel, table.unit))
+    unit, tunnel = table.unit[order], table.tunnel[order]
+    # The i-th contribution of one tunnel to one unit counts repeat_decay ** i.
+    starts = np.ones(len(order), dtype=bool)
+    starts[1:] = (unit[1:] != unit[:-1]) | (tunnel[1:] != tunnel[:-1])
+    positions = np.arange(len(order))
+    repeat = positions - np.maximum.accumulate(np.where(starts, positions, 0))
+    added = base[order] * _powers(settings.repeat_decay, repeat)
+    direct_units, inverse = np.unique(unit, return_inverse=True)
+    direct = np.zeros(len(direct_units))
+    np.add.at(direct, inverse, added)  # in order, one element at a time: the same sums as a loop
+
+    sources, targets, flows = _spill_edges(direct_units, direct, neighbors, settings.spill)
+    units = np.union1d(direct_units, targets)
+    mass = np.zeros(len(units))
+    mass[np.searchsorted(units, direct_units)] = direct
+    np.add.at(mass, np.searchsorted(units, targets), flows)
+    unit_list: list[int] = units.tolist()
+    factor = np.ones(len(units))
+    boosted = np.zeros(len(units), dtype=bool)
     if bonus:
-        for unit in sorted(mass):
-            b = bonus.get(unit, 0.0)
-            if b:
-                factor = max(0.0, 1.0 + b)
-                mass[unit] *= factor
-                steps[unit].append(("bonus", factor))
+        b = np.array([bonus.get(u, 0.0) for u in unit_list], dtype=np.float64)
+        boosted = b != 0
+        factor = np.maximum(0.0, 1.0 + b)
+        mass = np.where(boosted, mass * factor, mass)
+    gain = np.zeros(len(units))
+    grouped = np.zeros(len(units), dtype=bool)
     if groups is not None and group_share > 0:
-        mass = _share_groups(mass, groups, group_share, steps)
-    order = sorted((unit for unit, m in mass.items() if m > 0), key=lambda unit: (-mass[unit], unit))
-    return [
-        FusedUnit(unit, mass[unit], _explained(steps[unit]), tuple(sorted(tunnels.get(unit, ()))))
-        for unit in (order if limit is None else order[:limit])
-    ]
+        group_of = np.array([groups.get(u, -1) for u in unit_list], dtype=np.int64)
+        grouped = np.array([u in groups for u in unit_list], dtype=bool)
+        gain = _group_gains(mass, group_of, grouped, group_share)
+        mass = np.where(grouped, mass + gain, mass)
 
-
-def _share_groups(
-    mass: dict[int, float], groups: Mapping[int, int], share: float, steps: dict[int, list[_Step]]
-) -> dict[int, float]:
-    """Each unit gains ``share`` times the best mass among the *other* units of its group (units without a group
-    gain nothing): the runner-up's when the unit is its group's best."""
-    top_two: dict[int, tuple[float, float]] = {}
-    for unit, m in mass.items():
-        if unit in groups:
-            best, runner_up = top_two.get(groups[unit], (0.0, 0.0))
-            top_two[groups[unit]] = (m, best) if m > best else (best, max(runner_up, m))
-    out = dict(mass)
-    for unit, m in mass.items():
-        if unit in groups:
-            best, runner_up = top_two[groups[unit]]
-            gain = share * (runner_up if m == best else best)
-            out[unit] = m + gain
-            steps[unit].append(("session", gain))
+    kept = np.flatnonzero(mass > 0)
+    best_first = kept[np.lexsort((units[kept], -mass[kept]))]
+    chosen = best_first if limit is None else best_first[:limit]
+    out = []
+    for i in chosen.tolist():
+        u = unit_list[i]
+        lo, hi = np.searchsorted(unit, [u, u + 1]).tolist()
+        steps = [
+            f"{table.names[t]} hop {h} rank {r} +{a:.4f}"
+            for t, h, r, a in zip(
+                tunnel[lo:hi].tolist(),
+                table.hop[order[lo:hi]].tolist(),
+                table.rank[order[lo:hi]].tolist(),
+                added[lo:hi].tolist(),
+                strict=True,
+            )
+        ]
+        into = np.flatnonzero(targets == u)
+        steps += [f"spill from {s} +{f:.4f}" for s, f in zip(sources[into].tolist(), flows[into].tolist(), strict=True)]
+        if boosted[i]:
+            steps.append(f"bonus x{float(factor[i]):.3f}")
+        if grouped[i]:
+            steps.append(f"session +{float(gain[i]):.4f}")
+        reached = tuple(sorted({table.names[t] for t in tunnel[lo:hi].tolist()}))
+        out.append(FusedUnit(u, float(mass[i]), tuple(steps), reached))
     return out
 
 
-def _explained(steps: Sequence[_Step]) -> tuple[str, ...]:
-    """E.g. "bm25 hop 0 rank 3 +0.9130", "spill from 12 +0.1500", "bonus x1.500", "session +0.2000"."""
-    out = []
-    for step in steps:
-        match step:
-            case (tunnel, hop, rank, added):
-                out.append(f"{tunnel} hop {hop} rank {rank} +{added:.4f}")
-            case ("spill", source, flow):
-                out.append(f"spill from {source} +{flow:.4f}")
-            case ("bonus", factor):
-                out.append(f"bonus x{factor:.3f}")
-            case (_, gain):
-                out.append(f"session +{gain:.4f}")
-    return tuple(out)
+def _powers(x: float, exponents: NDArray[np.int64]) -> NDArray[np.float64]:
+    """``x ** e`` per element, each computed as Python computes it (the few distinct exponents, once each)."""
+    distinct = np.unique(exponents)
+    values = np.array([x ** int(e) for e in distinct.tolist()], dtype=np.float64)
+    return values[np.searchsorted(distinct, exponents)]
+
+
+def _base_masses(
+    table: ContributionTable, weights: NDArray[np.float64], settings: DensitySettings
+) -> NDArray[np.float64]:
+    """``DensitySettings.mass`` of every row, with the same operations in the same order."""
+    discount = (settings.rank_k + 1.0) / (settings.rank_k + table.rank.astype(np.float64))
+    if settings.score_share > 0:
+        discount = (1.0 - settings.score_share) * discount + settings.score_share * table.relative
+    return weights[table.tunnel] * _powers(settings.hop_decay, table.hop) * discount
+
+
+def _spill_edges(
+    units: NDArray[np.int64], direct: NDArray[np.float64], neighbors: Mapping[int, Sequence[int]] | None, spill: float
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+    """``(source, target, flow)`` of every spill, by source then target: each unit of positive mass passes
+    ``spill`` times its direct mass to each of its neighbours (itself excluded)."""
+    if not neighbors or spill <= 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+    # Every (unit, neighbour) pair, then the same filtering and order as a loop over sorted(set(others) - {unit}).
+    get = neighbors.get
+    unit_list: list[int] = units.tolist()
+    lists = [get(u, ()) for u in unit_list]
+    counts = np.array([len(others) for others in lists], dtype=np.int64)
+    sources = np.repeat(units, counts)
+    targets = np.fromiter((o for others in lists for o in others), dtype=np.int64, count=int(counts.sum()))
+    flow_of = spill * direct
+    flows = np.repeat(flow_of, counts)
+    keep = (flows > 0) & (targets != sources)
+    sources, targets, flows = sources[keep], targets[keep], flows[keep]
+    order = np.lexsort((targets, sources))
+    sources, targets, flows = sources[order], targets[order], flows[order]
+    fresh = np.ones(len(sources), dtype=bool)
+    fresh[1:] = (sources[1:] != sources[:-1]) | (targets[1:] != targets[:-1])
+    return sources[fresh], targets[fresh], flows[fresh]
+
+
+def _group_gains(
+    mass: NDArray[np.float64], group_of: NDArray[np.int64], grouped: NDArray[np.bool_], share: float
+) -> NDArray[np.float64]:
+    """Each grouped unit gains ``share`` times the best mass among the *other* units of its group: the
+    runner-up's (which equals the best on a tie) when the unit is its group's best, 0 when it is alone."""
+    gain = np.zeros(len(mass))
+    members = np.flatnonzero(grouped)
+    if not len(members):
+        return gain
+    by_group = members[np.lexsort((-mass[members], group_of[members]))]  # each group's masses, best first
+    group = group_of[by_group]
+    first = np.ones(len(by_group), dtype=bool)
+    first[1:] = group[1:] != group[:-1]
+    heads = np.flatnonzero(first)
+    best = mass[by_group[heads]]
+    second_exists = np.append(heads[1:], len(by_group)) - heads > 1
+    runner_up = np.where(second_exists, mass[by_group[np.minimum(heads + 1, len(by_group) - 1)]], 0.0)
+    which = np.cumsum(first) - 1  # each member's group, as an index into heads
+    m = mass[by_group]
+    gain[by_group] = share * np.where(m == best[which], runner_up[which], best[which])
+    return gain

@@ -48,20 +48,23 @@ def expansion_terms(
     *,
     n_terms: int,
     min_docs: int = 2,
+    terms: Sequence[Mapping[str, str]] | None = None,
 ) -> list[str]:
     """The ``n_terms`` best words of the feedback ``(text, weight)`` turns, best first.
 
     A word's score is the summed weight of the feedback turns holding it times its idf, ``log((N + 1) / (df + 1))``.
     Words held by fewer than ``min_docs`` feedback turns, or missing from ``doc_freq``, are left out, as are the
     stems of ``skip`` (the question's own words, the speakers' names). Ties go to the word seen first.
+    ``terms``: ``candidate_terms([text], skip)`` of each feedback text, when the caller has them already.
     """
     if n_terms <= 0 or not feedback:
         return []
     weight: dict[str, float] = {}
     holders: dict[str, int] = {}
     surface: dict[str, str] = {}
-    for text, w in feedback:
-        for key, word in candidate_terms([text], skip).items():
+    per_text = terms if terms is not None else [candidate_terms([text], skip) for text, _ in feedback]
+    for (_, w), found in zip(feedback, per_text, strict=True):
+        for key, word in found.items():
             surface.setdefault(key, word)
             weight[key] = weight.get(key, 0.0) + w
             holders[key] = holders.get(key, 0) + 1

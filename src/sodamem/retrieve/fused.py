@@ -18,9 +18,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+import numpy as np
+
 from sodamem.embed.base import Vectors
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
-from sodamem.retrieve.density import DensitySettings, FusedUnit, fuse_density, preset, ranked
+from sodamem.retrieve.density import (
+    ContributionTable,
+    DensitySettings,
+    FusedUnit,
+    fuse_density,
+    preset,
+    ranked_table,
+)
 from sodamem.retrieve.disclosure import disclosure_bonus
 from sodamem.retrieve.feedback import candidate_terms, expansion_terms
 from sodamem.retrieve.fts_query import query_terms, to_match_query
@@ -228,13 +237,14 @@ def fused_rank(
         aliased = {s for s, _ in by_alias}
         # Enough units for the answer and the feedback's first turns.
         limit = max(k, settings.feedback_turns)
-        units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit)
+        temporal_known: dict[int, float] = {}
+        units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit, temporal_known)
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
             expanded = _feedback_query(store, user, units[: settings.feedback_turns], query, names, settings)
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
-                units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit)
+                units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit, temporal_known)
     return FusedRanking(units[:k], analysis, match)
 
 
@@ -246,14 +256,16 @@ def _fuse_density(
     query: str,
     aliased: set[str],
     limit: int,
+    temporal_known: dict[int, float],
 ) -> list[FusedUnit]:
-    """The first ``limit`` units of the density fusion of ``rankings``, with every bonus of the question."""
-    contributions = [c for tunnel, r in rankings.items() for c in ranked(tunnel, r)]
-    candidates = sorted({c.unit for c in contributions})
+    """The first ``limit`` units of the density fusion of ``rankings``, with every bonus of the question.
+    ``temporal_known``: temporal bonuses by turn, kept across the two passes of one search."""
+    contributions = ContributionTable.concat([ranked_table(tunnel, r) for tunnel, r in rankings.items()])
+    candidates: list[int] = np.unique(contributions.unit).tolist()
     rows = lookup.rows(candidates)
     speaker_of = {pk: row.speaker for pk, row in rows.items()}
     focus = named_speakers(query, set(speaker_of.values())) | aliased
-    temporal = _temporal_bonus(lookup, candidates, analysis, settings.temporal_weight)
+    temporal = _temporal_bonus(lookup, candidates, analysis, settings.temporal_weight, temporal_known)
     flags = {pk: (row.speaker, row.addresses_listener, row.only_asks) for pk, row in rows.items()}
     disclosure = disclosure_bonus(flags, settings.addressed_penalty, settings.asking_penalty)
     bonus = combine_bonuses(temporal, speaker_bonus(speaker_of, focus, settings.speaker_weight), disclosure)
@@ -281,9 +293,16 @@ def _feedback_query(
     best = units[0].mass
     feedback = [(f"{rows[u.unit].text} {rows[u.unit].caption or ''}", u.mass / best) for u in units if u.unit in rows]
     skip = {*query_terms(query), *(w for row in rows.values() for w in query_terms(row.speaker))}
-    counts, total = store.turn_term_counts(user, list(candidate_terms([text for text, _ in feedback], skip)))
+    terms = [candidate_terms([text], skip) for text, _ in feedback]  # each text's words, stemmed once
+    counts, total = store.turn_term_counts(user, list(dict.fromkeys(key for found in terms for key in found)))
     extra = expansion_terms(
-        feedback, skip, counts, total, n_terms=settings.feedback_words, min_docs=settings.feedback_min_turns
+        feedback,
+        skip,
+        counts,
+        total,
+        n_terms=settings.feedback_words,
+        min_docs=settings.feedback_min_turns,
+        terms=terms,
     )
     return to_match_query(" ".join([query, *extra]), drop=names) if extra else None
 
@@ -324,20 +343,21 @@ def _facts_to_turns(store: MemoryStore, user: str, facts: list[tuple[int, float]
 
 
 def _temporal_bonus(
-    lookup: TurnLookup, turn_pks: Sequence[int], analysis: QueryAnalysis, weight: float
+    lookup: TurnLookup, turn_pks: Sequence[int], analysis: QueryAnalysis, weight: float, known: dict[int, float]
 ) -> dict[int, float]:
-    """A turn's time is the occurred time of a fact derived from it, else when it was said."""
+    """A turn's time is the occurred time of a fact derived from it, else when it was said. ``known``: the bonuses
+    an earlier pass of the same search computed (a turn's bonus depends on the question only), extended here."""
     window = analysis.window
     if window is None or weight <= 0 or not turn_pks:
         return {}
     decay = window_decay_days(window)
-    occurred = lookup.occurred(turn_pks)
-    bonus: dict[int, float] = {}
-    for pk, row in lookup.rows(turn_pks).items():
+    missing = [pk for pk in turn_pks if pk not in known]
+    occurred = lookup.occurred(missing)
+    for pk, row in lookup.rows(missing).items():
         said = bonus_for(None, None, row.said_at, window, weight=weight, decay_days=decay)
         spans = (bonus_for(start, end, None, window, weight=weight, decay_days=decay) for start, end in occurred[pk])
-        bonus[pk] = max([said, *spans])
-    return bonus
+        known[pk] = max([said, *spans])
+    return {pk: known[pk] for pk in turn_pks if pk in known}
 
 
 def _speaker_entities(

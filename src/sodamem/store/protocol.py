@@ -136,6 +136,14 @@ class TurnLookups(Protocol):
         """The occurred intervals ``(start, end)`` of the facts derived from each turn, for the turns with any."""
         ...
 
+    def latest_turn(self) -> int:
+        """The highest turn id (0 for none): a turn added later gets a higher one."""
+        ...
+
+    def turns_after(self, last: int) -> dict[int, int]:
+        """``turn id -> session id`` of the turns with an id above ``last``."""
+        ...
+
 
 @runtime_checkable
 class VectorSearch(Protocol):

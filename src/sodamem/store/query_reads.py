@@ -30,3 +30,11 @@ class SQLiteQueryReads:
     def turn_occurred(self, turn_pks: Sequence[int]) -> dict[int, list[tuple[str, str | None]]]:
         """The occurred intervals ``(start, end)`` of the facts derived from each turn, for the turns with any."""
         return turn_reads.turn_occurred(self.conn, turn_pks)
+
+    def latest_turn(self) -> int:
+        """The highest turn id (0 for none): a turn added later gets a higher one."""
+        return turn_reads.latest_turn(self.conn)
+
+    def turns_after(self, last: int) -> dict[int, int]:
+        """``turn id -> session id`` of the turns with an id above ``last``."""
+        return turn_reads.turns_after(self.conn, last)

@@ -40,6 +40,18 @@ def turn_occurred(conn: Connection, pks: Sequence[int]) -> dict[int, list[tuple[
     return out
 
 
+def latest_turn(conn: Connection) -> int:
+    """The highest turn id (0 for none): a turn added later gets a higher one (rowids and identities only grow)."""
+    return int(conn.execute("SELECT coalesce(max(id), 0) FROM turns").fetchone()[0])
+
+
+def turns_after(conn: Connection, last: int) -> dict[int, int]:
+    """``turn id -> session id`` of the turns with an id above ``last``."""
+    return {
+        int(pk): int(session) for pk, session in conn.execute("SELECT id, session_pk FROM turns WHERE id > ?", (last,))
+    }
+
+
 def _in_chunks(conn: Connection, sql: str, keys: Sequence[int]) -> Iterator[tuple[Any, ...]]:
     """``sql`` (with one ``IN ({})``) run over ``keys`` a chunk at a time."""
     for part in chunked(keys):
