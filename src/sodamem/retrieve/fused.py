@@ -19,6 +19,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sodamem.embed.base import Vectors
+from sodamem.retrieve.aggregate import (
+    TypeMatcher,
+    entity_scope,
+    rank_scope,
+    scope_cosines,
+    spread_sessions,
+)
+from sodamem.retrieve.answer_type import answer_type
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import DensitySettings, FusedUnit, fuse_density, preset, ranked
 from sodamem.retrieve.disclosure import disclosure_bonus
@@ -36,7 +44,9 @@ from sodamem.store.protocol import MemoryStore
 from sodamem.store.sqlite import SQLiteStore
 from sodamem.store.vectors import VectorIndex
 
-ALL_TUNNELS = frozenset({"bm25", "bm25_piece", "bm25_prf", "dense", "dense_piece", "fact", "graph"})
+ALL_TUNNELS = frozenset(
+    {"answer_type", "bm25", "bm25_piece", "bm25_prf", "dense", "dense_piece", "entity", "fact", "graph"}
+)
 
 # Tuned on the LoCoMo dev split (recall@10 any / all, categories 1-4, `sodamem bench locomo`):
 # density.py's neutral defaults (graph 1.0, dense 0.6, dense_piece 0.3, fact 0.8, spill 0.15, rank_k 20) gave
@@ -94,6 +104,12 @@ class FusedSettings:
     # 0.2 to 0.4 all gave multi-hop 0.396-0.406.
     addressed_penalty: float = 0.3
     asking_penalty: float = 0.3
+    # The multi-hop tunnels (aggregate.py), off while their weights are 0 (``weight.entity``,
+    # ``weight.answer_type``): the entity tunnel's i-th turn of a session counts ``entity_session_decay ** i``
+    # (1: a plain ranking), and the answer-type tunnel keeps turns whose best mention has at least
+    # ``answer_type_floor`` cosine with the type phrase.
+    entity_session_decay: float = 1.0
+    answer_type_floor: float = 0.4
 
     def __post_init__(self) -> None:
         if self.fusion not in ("density", "rrf"):
@@ -102,6 +118,8 @@ class FusedSettings:
             raise ValueError("candidates, feedback_turns and feedback_min_turns must be >= 1")
         if self.feedback_words < 0:
             raise ValueError("feedback_words must be >= 0")
+        if not 0 < self.entity_session_decay <= 1:
+            raise ValueError("entity_session_decay must be in (0, 1]")
         if not (0 <= self.addressed_penalty < 1 and 0 <= self.asking_penalty < 1):
             raise ValueError("addressed_penalty and asking_penalty must be in [0, 1)")
         shares = (self.session_share, self.gathering_session_share)
@@ -182,10 +200,12 @@ def fused_rank(
     now: datetime,
     settings: FusedSettings,
     turns: TurnLookup | None = None,
+    types: TypeMatcher | None = None,
 ) -> FusedRanking:
     """The first ``k`` turns for ``query``. ``turns``: a lookup kept across searches while the store is unchanged
-    (a fresh one otherwise). ``store``: a ``SQLiteStore`` while query analysis, the turn lookup and the lexical and
-    dense tunnels still take one; what this module asks itself is in ``MemoryStore``."""
+    (a fresh one otherwise). ``types``: what the answer-type tunnel needs (spaCy and the embedder), or None.
+    ``store``: a ``SQLiteStore`` while query analysis, the turn lookup and the lexical and dense tunnels still
+    take one; what this module asks itself is in ``MemoryStore``."""
     analysis = analyze_query(query, now, store.conn, user)
     # The speakers the question names by an alias ("Maya" for "user"), looked up once for both passes.
     speakers = store.speakers(user)
@@ -221,11 +241,17 @@ def fused_rank(
             settings=graph,
         )
         rankings["graph"] = [(h.turn_pk, h.score) for h in hits]
+    lookup = turns or TurnLookup(store.conn)  # what the tunnels and both fusion passes ask about candidate turns
+    focus = named_speakers(query, speakers) | {s for s, _ in by_alias}
+    rankings.update(
+        _multi_hop_rankings(
+            store, index, query_vector, user, query, match, n, settings, analysis, focus, lookup, rankings, types
+        )
+    )
     if settings.fusion == "rrf":
         fused = reciprocal_rank_fusion([[u for u, _ in r] for r in rankings.values()])
         units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
     else:
-        lookup = turns or TurnLookup(store.conn)  # what both fusion passes ask about their candidate turns
         aliased = {s for s, _ in by_alias}
         # Enough units for the answer and the feedback's first turns.
         limit = max(k, settings.feedback_turns)
@@ -237,6 +263,46 @@ def fused_rank(
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
                 units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit)
     return FusedRanking(units[:k], analysis, match)
+
+
+def _multi_hop_rankings(
+    store: SQLiteStore,
+    index: VectorIndex | None,
+    vector: Vectors | None,
+    user: str,
+    query: str,
+    match: str | None,
+    n: int,
+    settings: FusedSettings,
+    analysis: QueryAnalysis,
+    focus: frozenset[str] | set[str],
+    lookup: TurnLookup,
+    rankings: dict[str, list[tuple[int, float]]],
+    types: TypeMatcher | None,
+) -> dict[str, list[tuple[int, float]]]:
+    """The entity and answer-type tunnels (aggregate.py), each only while its weight is above 0."""
+    weights = settings.density.tunnel_weights
+    want_entity = "entity" in settings.tunnels and weights.get("entity", 0.0) > 0
+    type_phrase = answer_type(query) if types is not None else None
+    want_type = "answer_type" in settings.tunnels and weights.get("answer_type", 0.0) > 0 and type_phrase is not None
+    if not (want_entity or want_type):
+        return {}
+    speaker_pks = set(store.speaker_entities(user, store.speakers(user)).values())
+    scope = entity_scope(store, user, focus, analysis.entities, speaker_pks)
+    out: dict[str, list[tuple[int, float]]] = {}
+    if want_entity and scope:
+        lexical = bm25_turns(store, user, match, len(scope) + n) if match is not None else []
+        cosine = scope_cosines(index, user, vector, scope) if index is not None and vector is not None else {}
+        ranking = rank_scope(scope, lexical, cosine)
+        if settings.entity_session_decay < 1:
+            sessions = {pk: row.session_pk for pk, row in lookup.rows([pk for pk, _ in ranking]).items()}
+            ranking = spread_sessions(ranking, sessions, settings.entity_session_decay)
+        out["entity"] = ranking[:n]
+    if want_type and types is not None and type_phrase is not None:
+        pool = scope or sorted({pk for r in rankings.values() for pk, _ in r})
+        texts = {pk: f"{t.text} {t.caption or ''}".strip() for pk, t in store.turn_texts(user, pool).items()}
+        out["answer_type"] = types.rank(type_phrase, texts, settings.answer_type_floor)[:n]
+    return out
 
 
 def _fuse_density(
