@@ -109,7 +109,9 @@ def test_answer_type_tunnel_reaches_turns_naming_an_instance(tmp_path: Path) -> 
 def test_entity_tunnel_is_fused_when_weighted(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", embedder="fake") as memory:
         memory.ingest(_sessions())
-        hits = memory.search("What does Melanie like?", k=6, now=datetime(2023, 6, 1), preset="default+weight.entity=0.5")
+        hits = memory.search(
+            "What does Melanie like?", k=6, now=datetime(2023, 6, 1), preset="default+weight.entity=0.5"
+        )
         reached = {h.text for h in hits if "entity" in h.tunnels}
         assert reached and all(h.speaker == "Melanie" for h in hits if h.text in reached)
 
@@ -128,3 +130,17 @@ def test_spacy_annotator_names_entities_and_nouns() -> None:
     assert Mention("clarinet", "NOUN") in mentions
     assert Mention("Paris", "GPE") in mentions
     assert "books" in annotator.describe("WORK_OF_ART").lower()
+
+
+def test_answer_type_bonus_lifts_candidates_naming_an_instance(tmp_path: Path) -> None:
+    table = {"clarinet": (Mention("instruments", "NOUN"),)}  # the fake embedder: only equal texts are close
+    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+        memory.ingest(_sessions())
+        memory.searcher._types = TypeMatcher(FakeEmbedder(), _Annotator(table))
+        when = datetime(2023, 6, 1)
+        question = "What instruments does Melanie play?"
+        on = memory.search(question, k=6, now=when, preset="default+answer_type_bonus=1.0")
+        off = memory.search(question, k=6, now=when)
+        clarinet_on = next(h for h in on if "clarinet" in h.text)
+        clarinet_off = next(h for h in off if "clarinet" in h.text)
+        assert clarinet_on.score == pytest.approx(2 * clarinet_off.score)  # affinity 1: mass x (1 + 1.0)

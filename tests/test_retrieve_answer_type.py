@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sodamem.retrieve.answer_type import Mention, answer_type, mention_affinity, type_ranking
+from sodamem.retrieve.answer_type import Mention, answer_type, mention_affinity, type_bonus, type_ranking
 
 
 @pytest.mark.parametrize(
@@ -58,3 +58,10 @@ def test_type_ranking_orders_by_best_mention_and_drops_turns_below_the_floor() -
     ranking = type_ranking(mentions, lambda m: scores[m.text], floor=0.4)
     assert ranking == [(1, 0.8), (3, 0.7), (6, 0.7), (4, 0.5)]  # ties by turn id; 2 and 5 below the floor
     assert type_ranking(mentions, lambda m: scores[m.text], floor=0.9) == []
+
+
+def test_type_bonus_scales_affinity_from_the_floor() -> None:
+    bonus = type_bonus({1: 0.9, 2: 0.65, 3: 0.4, 4: 0.1}, weight=2.0, floor=0.4)
+    assert bonus == pytest.approx({1: 2.0 * 0.5 / 0.6, 2: 2.0 * 0.25 / 0.6})  # at or below the floor: none
+    assert type_bonus({1: 0.9}, weight=0.0, floor=0.4) == {}
+    assert type_bonus({1: 1.0}, weight=1.0, floor=0.0) == {1: 1.0}

@@ -39,6 +39,14 @@ KNOBS: dict[str, tuple[str, ...]] = {
     "piece tunnels": ("weight.bm25_piece=0.0+weight.dense_piece=0.0",),
     "score share": ("density.score_share=0.3", "density.score_share=0.7"),
     "spill": ("density.spill=0.15", "density.spill=0.45"),
+    # The multi-hop tunnels (retrieve/aggregate.py), off by default: the default is their "off".
+    "entity tunnel": ("weight.entity=0.3", "weight.entity=0.6", "weight.entity=0.3+entity_session_decay=0.5"),
+    "answer-type tunnel": ("weight.answer_type=0.3", "weight.answer_type=0.6"),
+    "answer-type bonus": (
+        "answer_type_bonus=0.5",
+        "answer_type_bonus=1.0",
+        "answer_type_bonus=0.5+answer_type_floor=0.3",
+    ),
 }
 
 

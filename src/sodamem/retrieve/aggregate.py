@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 import numpy as np
 
 from sodamem.embed.base import Embedder, Vectors
-from sodamem.retrieve.answer_type import mention_affinity, type_ranking
+from sodamem.retrieve.answer_type import Mention, mention_affinity, type_ranking
 from sodamem.retrieve.fusion import reciprocal_rank_fusion
 from sodamem.retrieve.mentions import SpacyAnnotator
 from sodamem.retrieve.query import EntityMatch
@@ -107,18 +107,29 @@ class TypeMatcher:
         self._lock = threading.Lock()
 
     def rank(self, type_phrase: str, texts: Mapping[int, str], floor: float) -> list[tuple[int, float]]:
+        return type_ranking(self._mentions(texts), self._affinity(type_phrase, texts), floor=floor)
+
+    def best_affinity(self, type_phrase: str, texts: Mapping[int, str]) -> dict[int, float]:
+        """Each turn's best mention's affinity with the type phrase (0 for a turn naming nothing)."""
+        mentions = self._mentions(texts)
+        affinity = self._affinity(type_phrase, texts)
+        return {pk: max((affinity(m) for m in ms), default=0.0) for pk, ms in mentions.items()}
+
+    def _mentions(self, texts: Mapping[int, str]) -> dict[int, tuple[Mention, ...]]:
         pks = list(texts)
-        mentions = dict(zip(pks, self._annotator.mentions([texts[pk] for pk in pks]), strict=True))
+        return dict(zip(pks, self._annotator.mentions([texts[pk] for pk in pks]), strict=True))
+
+    def _affinity(self, type_phrase: str, texts: Mapping[int, str]) -> Callable[[Mention], float]:
+        mentions = self._mentions(texts)
         labels = sorted({m.label for ms in mentions.values() for m in ms if m.label != "NOUN"})
         descriptions = {label: self._annotator.describe(label) for label in labels}
         words = {m.text for ms in mentions.values() for m in ms}
         vectors = self._vectors_of([type_phrase, *words, *descriptions.values()])
-        affinity = mention_affinity(
+        return mention_affinity(
             vectors[type_phrase],
             {w: vectors[w] for w in words},
             {label: vectors[d] for label, d in descriptions.items()},
         )
-        return type_ranking(mentions, affinity, floor=floor)
 
     def _vectors_of(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
         with self._lock:

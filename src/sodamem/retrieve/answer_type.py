@@ -66,6 +66,19 @@ def type_ranking(
     return scored
 
 
+def type_bonus(affinity: Mapping[int, float], weight: float, floor: float) -> dict[int, float]:
+    """A soft bonus for turns naming an instance of the type: ``weight`` times the best mention's affinity scaled
+    from ``floor`` (0) to 1 (1); turns at or below the floor get none. A bonus only rescales what the tunnels
+    found, so a typed turn no tunnel reached stays out."""
+    if weight <= 0 or floor >= 1:
+        return {}
+    out = {}
+    for pk, score in affinity.items():
+        if score > floor:
+            out[pk] = weight * min(1.0, (score - floor) / (1.0 - floor))
+    return out
+
+
 def mention_affinity(
     type_vector: np.ndarray, text_vectors: Mapping[str, np.ndarray], label_vectors: Mapping[str, np.ndarray]
 ) -> Callable[[Mention], float]:

@@ -14,7 +14,7 @@ re-examined by leave-one-conversation-out cross-validation (``sodamem bench loco
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -26,7 +26,7 @@ from sodamem.retrieve.aggregate import (
     scope_cosines,
     spread_sessions,
 )
-from sodamem.retrieve.answer_type import answer_type
+from sodamem.retrieve.answer_type import answer_type, type_bonus
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import DensitySettings, FusedUnit, fuse_density, preset, ranked
 from sodamem.retrieve.disclosure import disclosure_bonus
@@ -110,6 +110,9 @@ class FusedSettings:
     # ``answer_type_floor`` cosine with the type phrase.
     entity_session_decay: float = 1.0
     answer_type_floor: float = 0.4
+    # Answer-type expansion as a soft bonus instead of (or besides) a tunnel: a fused candidate naming an instance
+    # of the type gets mass x (1 + bonus x its affinity scaled from the floor to 1) (answer_type.type_bonus).
+    answer_type_bonus: float = 0.0
 
     def __post_init__(self) -> None:
         if self.fusion not in ("density", "rrf"):
@@ -123,7 +126,7 @@ class FusedSettings:
         if not (0 <= self.addressed_penalty < 1 and 0 <= self.asking_penalty < 1):
             raise ValueError("addressed_penalty and asking_penalty must be in [0, 1)")
         shares = (self.session_share, self.gathering_session_share)
-        if min(self.temporal_weight, self.speaker_weight, *shares) < 0:
+        if min(self.temporal_weight, self.speaker_weight, self.answer_type_bonus, *shares) < 0:
             raise ValueError("bonus weights and session shares must be >= 0")
         if self.tunnels - ALL_TUNNELS:
             raise ValueError(f"unknown tunnels {sorted(self.tunnels - ALL_TUNNELS)} (known: {sorted(ALL_TUNNELS)})")
@@ -253,15 +256,16 @@ def fused_rank(
         units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
     else:
         aliased = {s for s, _ in by_alias}
+        typed = _typed_bonus(store, user, query, settings, types)
         # Enough units for the answer and the feedback's first turns.
         limit = max(k, settings.feedback_turns)
-        units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit)
+        units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit, typed)
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
             expanded = _feedback_query(store, user, units[: settings.feedback_turns], query, names, settings)
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
-                units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit)
+                units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit, typed)
     return FusedRanking(units[:k], analysis, match)
 
 
@@ -305,6 +309,22 @@ def _multi_hop_rankings(
     return out
 
 
+def _typed_bonus(
+    store: SQLiteStore, user: str, query: str, settings: FusedSettings, types: TypeMatcher | None
+) -> Callable[[Sequence[int]], dict[int, float]] | None:
+    """The answer-type bonus of candidate turns, or None when it is off or the question names no type."""
+    phrase = answer_type(query) if types is not None and settings.answer_type_bonus > 0 else None
+    if phrase is None or types is None:
+        return None
+
+    def bonus(candidates: Sequence[int]) -> dict[int, float]:
+        texts = {pk: f"{t.text} {t.caption or ''}".strip() for pk, t in store.turn_texts(user, candidates).items()}
+        affinity = types.best_affinity(phrase, texts)
+        return type_bonus(affinity, settings.answer_type_bonus, settings.answer_type_floor)
+
+    return bonus
+
+
 def _fuse_density(
     lookup: TurnLookup,
     rankings: dict[str, list[tuple[int, float]]],
@@ -313,8 +333,10 @@ def _fuse_density(
     query: str,
     aliased: set[str],
     limit: int,
+    typed: Callable[[Sequence[int]], dict[int, float]] | None = None,
 ) -> list[FusedUnit]:
-    """The first ``limit`` units of the density fusion of ``rankings``, with every bonus of the question."""
+    """The first ``limit`` units of the density fusion of ``rankings``, with every bonus of the question
+    (``typed``: the answer-type bonus of candidate turns, when it is on)."""
     contributions = [c for tunnel, r in rankings.items() for c in ranked(tunnel, r)]
     candidates = sorted({c.unit for c in contributions})
     rows = lookup.rows(candidates)
@@ -323,7 +345,8 @@ def _fuse_density(
     temporal = _temporal_bonus(lookup, candidates, analysis, settings.temporal_weight)
     flags = {pk: (row.speaker, row.addresses_listener, row.only_asks) for pk, row in rows.items()}
     disclosure = disclosure_bonus(flags, settings.addressed_penalty, settings.asking_penalty)
-    bonus = combine_bonuses(temporal, speaker_bonus(speaker_of, focus, settings.speaker_weight), disclosure)
+    type_bonus = typed(candidates) if typed is not None else {}
+    bonus = combine_bonuses(temporal, speaker_bonus(speaker_of, focus, settings.speaker_weight), disclosure, type_bonus)
     neighbors = lookup.neighbors(candidates)
     share = settings.gathering_session_share if analysis.gathers else settings.session_share
     sessions: dict[int, int] | None = None

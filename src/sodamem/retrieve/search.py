@@ -169,7 +169,8 @@ class Searcher:
 
 
 def _wants_types(settings: FusedSettings) -> bool:
-    return "answer_type" in settings.tunnels and settings.density.tunnel_weights.get("answer_type", 0.0) > 0
+    tunnel = "answer_type" in settings.tunnels and settings.density.tunnel_weights.get("answer_type", 0.0) > 0
+    return tunnel or settings.answer_type_bonus > 0
 
 
 def _keys(ranking: Ranking) -> list[int]:
