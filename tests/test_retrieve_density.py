@@ -19,7 +19,7 @@ from sodamem.retrieve.density import (
     ranked,
 )
 
-TUNNELS = ("graph", "bm25", "dense", "bm25_piece", "dense_piece", "fact", "bm25_prf")
+TUNNELS = ("graph", "bm25", "dense", "bm25_piece", "dense_piece", "fact", "bm25_prf", "entity", "answer_type")
 
 
 def masses(fused: list[FusedUnit]) -> dict[int, float]:
