@@ -3,7 +3,7 @@ answer-type tunnel's wiring (with a stand-in annotator; one test loads the real 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -75,7 +75,7 @@ def test_entity_scope_takes_a_speakers_turns_and_every_turn_naming_another_entit
 class _Annotator(SpacyAnnotator):
     """spaCy's place taken by a fixed table: which words of each text name what."""
 
-    def __init__(self, table: dict[str, tuple[Mention, ...]]) -> None:
+    def __init__(self, table: Mapping[str, tuple[Mention, ...]]) -> None:
         self._table = table
 
     def mentions(self, texts: Sequence[str]) -> list[tuple[Mention, ...]]:

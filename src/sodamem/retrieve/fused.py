@@ -8,8 +8,11 @@ alternative. The temporal bonus scales evidence inside the question's time windo
 said by a person the question names, and the self-disclosure prior (``disclosure.py``) lowers turns said to the
 listener or only asking; none ever filters. Questions that gather items from many sessions ("Which cities has
 John been to?") skip the session share. A second BM25 query with feedback words of the first evidence
-(``bm25_prf``, ``feedback.py``) is fused in a second pass, whose ranking is the answer. Every knob here was
-re-examined by leave-one-conversation-out cross-validation (``sodamem bench locomo --cv``, docs/bench.md).
+(``bm25_prf``, ``feedback.py``) is fused in a second pass, whose ranking is the answer. Two multi-hop tunnels
+(``aggregate.py``): ``answer_type`` (turns naming an instance of the type a list question asks for; on) and
+``entity`` (the question's entities' turns across all sessions, ranked among themselves; off, CV chose it off).
+Every knob here was re-examined by leave-one-conversation-out cross-validation (``sodamem bench locomo --cv``,
+docs/bench.md).
 """
 
 from __future__ import annotations
@@ -58,7 +61,16 @@ ALL_TUNNELS = frozenset(
 # more than BM25 once BM25 also enters through pieces.
 TUNED_DENSITY = replace(
     DensitySettings().with_weights(
-        graph=0.3, bm25=1.0, dense=1.3, bm25_piece=0.5, dense_piece=0.7, fact=0.3, bm25_prf=0.6
+        graph=0.3,
+        bm25=1.0,
+        dense=1.3,
+        bm25_piece=0.5,
+        dense_piece=0.7,
+        fact=0.3,
+        bm25_prf=0.6,
+        # Chosen by leave-one-conversation-out CV in 7 of 7 folds over 0 and 0.3 (docs/bench.md, "Multi-hop
+        # mechanisms"); the entity tunnel (``weight.entity``) stays 0: 6 of 7 folds chose it off.
+        answer_type=0.6,
     ),
     spill=0.3,
     rank_k=10.0,
