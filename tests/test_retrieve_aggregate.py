@@ -98,8 +98,8 @@ def test_answer_type_tunnel_reaches_turns_naming_an_instance(tmp_path: Path) -> 
         memory.searcher._types = TypeMatcher(FakeEmbedder(), _Annotator(table))
         when = datetime(2023, 6, 1)
         question = "What instruments does Melanie play?"
-        on = memory.search(question, k=6, now=when, preset="default+weight.answer_type=0.5")
-        off = memory.search(question, k=6, now=when)
+        on = memory.search(question, k=6, now=when)  # on by default
+        off = memory.search(question, k=6, now=when, preset="default+weight.answer_type=0")
         clarinet = next(h for h in on if "clarinet" in h.text)
         assert "answer_type" in clarinet.tunnels
         assert all("answer_type" not in h.tunnels for h in off)
@@ -139,8 +139,8 @@ def test_answer_type_bonus_lifts_candidates_naming_an_instance(tmp_path: Path) -
         memory.searcher._types = TypeMatcher(FakeEmbedder(), _Annotator(table))
         when = datetime(2023, 6, 1)
         question = "What instruments does Melanie play?"
-        on = memory.search(question, k=6, now=when, preset="default+answer_type_bonus=1.0")
-        off = memory.search(question, k=6, now=when)
+        on = memory.search(question, k=6, now=when, preset="default+weight.answer_type=0+answer_type_bonus=1.0")
+        off = memory.search(question, k=6, now=when, preset="default+weight.answer_type=0")
         clarinet_on = next(h for h in on if "clarinet" in h.text)
         clarinet_off = next(h for h in off if "clarinet" in h.text)
         assert clarinet_on.score == pytest.approx(2 * clarinet_off.score)  # affinity 1: mass x (1 + 1.0)
