@@ -39,6 +39,15 @@ KNOBS: dict[str, tuple[str, ...]] = {
     "piece tunnels": ("weight.bm25_piece=0.0+weight.dense_piece=0.0",),
     "score share": ("density.score_share=0.3", "density.score_share=0.7"),
     "spill": ("density.spill=0.15", "density.spill=0.45"),
+    # The multi-hop mechanisms (retrieve/aggregate.py): the entity tunnel and the answer-type bonus are off by
+    # default, the answer-type tunnel weighs 0.6.
+    "entity tunnel": ("weight.entity=0.3", "weight.entity=0.6", "weight.entity=0.3+entity_session_decay=0.5"),
+    "answer-type tunnel": ("weight.answer_type=0.0", "weight.answer_type=0.3", "weight.answer_type=1.0"),
+    "answer-type bonus": (
+        "answer_type_bonus=0.5",
+        "answer_type_bonus=1.0",
+        "answer_type_bonus=0.5+answer_type_floor=0.3",
+    ),
 }
 
 

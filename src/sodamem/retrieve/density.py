@@ -48,6 +48,8 @@ DEFAULT_TUNNEL_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "dense_piece": 0.3,  # embedding neighbours over pieces, landed on their turns
         "fact": 0.8,  # BM25/dense over facts, landed on the turns they are derived from
         "bm25_prf": 0.0,  # BM25 again, the question's words plus feedback words of the first evidence (fused.py)
+        "entity": 0.0,  # the question's entities' turns across all sessions, ranked among themselves (aggregate.py)
+        "answer_type": 0.0,  # turns naming an instance of the type a list question asks for (aggregate.py)
     }
 )
 
@@ -125,6 +127,8 @@ PRESETS: dict[str, DensitySettings] = {
                 "dense_piece": 0.2,
                 "fact": 1.0,
                 "bm25_prf": 0.0,
+                "entity": 0.0,
+                "answer_type": 0.0,
             }
         )
     ),
@@ -138,6 +142,8 @@ PRESETS: dict[str, DensitySettings] = {
                 "dense_piece": 0.25,
                 "fact": 1.0,
                 "bm25_prf": 0.0,
+                "entity": 0.0,
+                "answer_type": 0.0,
             }
         ),
         hop_decay=0.6,

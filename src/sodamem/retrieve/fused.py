@@ -8,19 +8,30 @@ alternative. The temporal bonus scales evidence inside the question's time windo
 said by a person the question names, and the self-disclosure prior (``disclosure.py``) lowers turns said to the
 listener or only asking; none ever filters. Questions that gather items from many sessions ("Which cities has
 John been to?") skip the session share. A second BM25 query with feedback words of the first evidence
-(``bm25_prf``, ``feedback.py``) is fused in a second pass, whose ranking is the answer. Every knob here was
-re-examined by leave-one-conversation-out cross-validation (``sodamem bench locomo --cv``, docs/bench.md).
+(``bm25_prf``, ``feedback.py``) is fused in a second pass, whose ranking is the answer. Two multi-hop tunnels
+(``aggregate.py``): ``answer_type`` (turns naming an instance of the type a list question asks for; on) and
+``entity`` (the question's entities' turns across all sessions, ranked among themselves; off, CV chose it off).
+Every knob here was re-examined by leave-one-conversation-out cross-validation (``sodamem bench locomo --cv``,
+docs/bench.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 import numpy as np
 
 from sodamem.embed.base import Vectors
+from sodamem.retrieve.aggregate import (
+    TypeMatcher,
+    entity_scope,
+    rank_scope,
+    scope_cosines,
+    spread_sessions,
+)
+from sodamem.retrieve.answer_type import answer_type, type_bonus
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import (
     ContributionTable,
@@ -44,7 +55,9 @@ from sodamem.retrieve.turn_lookup import TurnLookup
 from sodamem.store.protocol import MemoryStore, VectorSearch
 from sodamem.store.write_protocol import Store
 
-ALL_TUNNELS = frozenset({"bm25", "bm25_piece", "bm25_prf", "dense", "dense_piece", "fact", "graph"})
+ALL_TUNNELS = frozenset(
+    {"answer_type", "bm25", "bm25_piece", "bm25_prf", "dense", "dense_piece", "entity", "fact", "graph"}
+)
 
 # Tuned on the LoCoMo dev split (recall@10 any / all, categories 1-4, `sodamem bench locomo`):
 # density.py's neutral defaults (graph 1.0, dense 0.6, dense_piece 0.3, fact 0.8, spill 0.15, rank_k 20) gave
@@ -56,7 +69,16 @@ ALL_TUNNELS = frozenset({"bm25", "bm25_piece", "bm25_prf", "dense", "dense_piece
 # more than BM25 once BM25 also enters through pieces.
 TUNED_DENSITY = replace(
     DensitySettings().with_weights(
-        graph=0.3, bm25=1.0, dense=1.3, bm25_piece=0.5, dense_piece=0.7, fact=0.3, bm25_prf=0.6
+        graph=0.3,
+        bm25=1.0,
+        dense=1.3,
+        bm25_piece=0.5,
+        dense_piece=0.7,
+        fact=0.3,
+        bm25_prf=0.6,
+        # Chosen by leave-one-conversation-out CV in 7 of 7 folds over 0 and 0.3 (docs/bench.md, "Multi-hop
+        # mechanisms"); the entity tunnel (``weight.entity``) stays 0: 6 of 7 folds chose it off.
+        answer_type=0.6,
     ),
     spill=0.3,
     rank_k=10.0,
@@ -102,6 +124,15 @@ class FusedSettings:
     # 0.2 to 0.4 all gave multi-hop 0.396-0.406.
     addressed_penalty: float = 0.3
     asking_penalty: float = 0.3
+    # The multi-hop tunnels (aggregate.py), off while their weights are 0 (``weight.entity``,
+    # ``weight.answer_type``): the entity tunnel's i-th turn of a session counts ``entity_session_decay ** i``
+    # (1: a plain ranking), and the answer-type tunnel keeps turns whose best mention has at least
+    # ``answer_type_floor`` cosine with the type phrase.
+    entity_session_decay: float = 1.0
+    answer_type_floor: float = 0.4
+    # Answer-type expansion as a soft bonus instead of (or besides) a tunnel: a fused candidate naming an instance
+    # of the type gets mass x (1 + bonus x its affinity scaled from the floor to 1) (answer_type.type_bonus).
+    answer_type_bonus: float = 0.0
 
     def __post_init__(self) -> None:
         if self.fusion not in ("density", "rrf"):
@@ -110,10 +141,12 @@ class FusedSettings:
             raise ValueError("candidates, feedback_turns and feedback_min_turns must be >= 1")
         if self.feedback_words < 0:
             raise ValueError("feedback_words must be >= 0")
+        if not 0 < self.entity_session_decay <= 1:
+            raise ValueError("entity_session_decay must be in (0, 1]")
         if not (0 <= self.addressed_penalty < 1 and 0 <= self.asking_penalty < 1):
             raise ValueError("addressed_penalty and asking_penalty must be in [0, 1)")
         shares = (self.session_share, self.gathering_session_share)
-        if min(self.temporal_weight, self.speaker_weight, *shares) < 0:
+        if min(self.temporal_weight, self.speaker_weight, self.answer_type_bonus, *shares) < 0:
             raise ValueError("bonus weights and session shares must be >= 0")
         if self.tunnels - ALL_TUNNELS:
             raise ValueError(f"unknown tunnels {sorted(self.tunnels - ALL_TUNNELS)} (known: {sorted(ALL_TUNNELS)})")
@@ -190,10 +223,12 @@ def fused_rank(
     now: datetime,
     settings: FusedSettings,
     turns: TurnLookup | None = None,
+    types: TypeMatcher | None = None,
 ) -> FusedRanking:
     """The first ``k`` turns for ``query``. ``turns``: a lookup kept across searches while the store is unchanged
-    (a fresh one otherwise). ``store``: a ``Store`` while query analysis, the turn lookup and the lexical and
-    dense tunnels still take one; what this module asks itself is in ``MemoryStore``."""
+    (a fresh one otherwise). ``types``: what the answer-type tunnel needs (spaCy and the embedder), or None.
+    ``store``: a ``Store`` while query analysis, the turn lookup and the lexical and dense tunnels still take one;
+    what this module asks itself is in ``MemoryStore``."""
     analysis = analyze_query(query, now, store, user)
     # The speakers the question names by an alias ("Maya" for "user"), looked up once for both passes.
     speakers = store.speakers(user)
@@ -229,23 +264,88 @@ def fused_rank(
             settings=graph,
         )
         rankings["graph"] = [(h.turn_pk, h.score) for h in hits]
+    lookup = turns or TurnLookup(store)  # what the tunnels and both fusion passes ask about candidate turns
+    focus = named_speakers(query, speakers) | {s for s, _ in by_alias}
+    rankings.update(
+        _multi_hop_rankings(
+            store, index, query_vector, user, query, match, n, settings, analysis, focus, lookup, rankings, types
+        )
+    )
     if settings.fusion == "rrf":
         fused = reciprocal_rank_fusion([[u for u, _ in r] for r in rankings.values()])
         units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
     else:
-        lookup = turns or TurnLookup(store)  # what both fusion passes ask about their candidate turns
         aliased = {s for s, _ in by_alias}
+        typed = _typed_bonus(store, user, query, settings, types)
         # Enough units for the answer and the feedback's first turns.
         limit = max(k, settings.feedback_turns)
         temporal_known: dict[int, float] = {}
-        units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit, temporal_known)
+        units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit, temporal_known, typed)
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
             expanded = _feedback_query(store, user, units[: settings.feedback_turns], query, names, settings)
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
-                units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit, temporal_known)
+                units = _fuse_density(
+                    lookup, rankings, analysis, settings, query, aliased, limit, temporal_known, typed
+                )
     return FusedRanking(units[:k], analysis, match)
+
+
+def _multi_hop_rankings(
+    store: Store,
+    index: VectorSearch | None,
+    vector: Vectors | None,
+    user: str,
+    query: str,
+    match: str | None,
+    n: int,
+    settings: FusedSettings,
+    analysis: QueryAnalysis,
+    focus: frozenset[str] | set[str],
+    lookup: TurnLookup,
+    rankings: dict[str, list[tuple[int, float]]],
+    types: TypeMatcher | None,
+) -> dict[str, list[tuple[int, float]]]:
+    """The entity and answer-type tunnels (aggregate.py), each only while its weight is above 0."""
+    weights = settings.density.tunnel_weights
+    want_entity = "entity" in settings.tunnels and weights.get("entity", 0.0) > 0
+    type_phrase = answer_type(query) if types is not None else None
+    want_type = "answer_type" in settings.tunnels and weights.get("answer_type", 0.0) > 0 and type_phrase is not None
+    if not (want_entity or want_type):
+        return {}
+    speaker_pks = set(store.speaker_entities(user, store.speakers(user)).values())
+    scope = entity_scope(store, user, focus, analysis.entities, speaker_pks)
+    out: dict[str, list[tuple[int, float]]] = {}
+    if want_entity and scope:
+        lexical = bm25_turns(store, user, match, len(scope) + n) if match is not None else []
+        cosine = scope_cosines(index, user, vector, scope) if index is not None and vector is not None else {}
+        ranking = rank_scope(scope, lexical, cosine)
+        if settings.entity_session_decay < 1:
+            sessions = {pk: row.session_pk for pk, row in lookup.rows([pk for pk, _ in ranking]).items()}
+            ranking = spread_sessions(ranking, sessions, settings.entity_session_decay)
+        out["entity"] = ranking[:n]
+    if want_type and types is not None and type_phrase is not None:
+        pool = scope or sorted({pk for r in rankings.values() for pk, _ in r})
+        texts = {pk: f"{t.text} {t.caption or ''}".strip() for pk, t in store.turn_texts(user, pool).items()}
+        out["answer_type"] = types.rank(type_phrase, texts, settings.answer_type_floor)[:n]
+    return out
+
+
+def _typed_bonus(
+    store: Store, user: str, query: str, settings: FusedSettings, types: TypeMatcher | None
+) -> Callable[[Sequence[int]], dict[int, float]] | None:
+    """The answer-type bonus of candidate turns, or None when it is off or the question names no type."""
+    phrase = answer_type(query) if types is not None and settings.answer_type_bonus > 0 else None
+    if phrase is None or types is None:
+        return None
+
+    def bonus(candidates: Sequence[int]) -> dict[int, float]:
+        texts = {pk: f"{t.text} {t.caption or ''}".strip() for pk, t in store.turn_texts(user, candidates).items()}
+        affinity = types.best_affinity(phrase, texts)
+        return type_bonus(affinity, settings.answer_type_bonus, settings.answer_type_floor)
+
+    return bonus
 
 
 def _fuse_density(
@@ -257,9 +357,11 @@ def _fuse_density(
     aliased: set[str],
     limit: int,
     temporal_known: dict[int, float],
+    typed: Callable[[Sequence[int]], dict[int, float]] | None = None,
 ) -> list[FusedUnit]:
     """The first ``limit`` units of the density fusion of ``rankings``, with every bonus of the question.
-    ``temporal_known``: temporal bonuses by turn, kept across the two passes of one search."""
+    ``temporal_known``: temporal bonuses by turn, kept across the two passes of one search; ``typed``: the
+    answer-type bonus of candidate turns, when it is on."""
     contributions = ContributionTable.concat([ranked_table(tunnel, r) for tunnel, r in rankings.items()])
     candidates: list[int] = np.unique(contributions.unit).tolist()
     rows = lookup.rows(candidates)
@@ -268,7 +370,8 @@ def _fuse_density(
     temporal = _temporal_bonus(lookup, candidates, analysis, settings.temporal_weight, temporal_known)
     flags = {pk: (row.speaker, row.addresses_listener, row.only_asks) for pk, row in rows.items()}
     disclosure = disclosure_bonus(flags, settings.addressed_penalty, settings.asking_penalty)
-    bonus = combine_bonuses(temporal, speaker_bonus(speaker_of, focus, settings.speaker_weight), disclosure)
+    type_bonus = typed(candidates) if typed is not None else {}
+    bonus = combine_bonuses(temporal, speaker_bonus(speaker_of, focus, settings.speaker_weight), disclosure, type_bonus)
     neighbors = lookup.neighbors(candidates)
     share = settings.gathering_session_share if analysis.gathers else settings.session_share
     sessions: dict[int, int] | None = None

@@ -12,12 +12,14 @@ from typing import NamedTuple
 from sodamem.embed.base import Embedder, Vectors, embed_queries
 from sodamem.errors import SodaMemError
 from sodamem.records import SearchHit
+from sodamem.retrieve.aggregate import TypeMatcher
 from sodamem.retrieve.dense import dense_focus, dense_turns
 from sodamem.retrieve.fts_query import to_match_query
-from sodamem.retrieve.fused import fused_rank, fused_settings
+from sodamem.retrieve.fused import FusedSettings, fused_rank, fused_settings
 from sodamem.retrieve.fusion import reciprocal_rank_fusion
 from sodamem.retrieve.hits import build_hits
 from sodamem.retrieve.lexical import bm25_turns, lexical_focus
+from sodamem.retrieve.mentions import load_annotator
 from sodamem.retrieve.turn_lookup import TurnLookup
 from sodamem.store.rows import PieceRow
 from sodamem.store.write_protocol import Store
@@ -55,6 +57,7 @@ class Searcher:
         self.index = store.vector_index(embedder.name, embedder.dim) if embedder is not None else None
         self.settings = settings or SearchSettings()
         self._turn_lookup: tuple[int, int, TurnLookup] | None = None  # (store generation, turns deleted, lookup)
+        self._types: TypeMatcher | None = None
 
     def resolve(self, mode: SearchMode | str) -> SearchMode:
         mode = SearchMode(mode)
@@ -113,6 +116,7 @@ class Searcher:
         match = to_match_query(query)
         vector = self._embed_query(query) if mode is not SearchMode.BM25 and self.embedder is not None else None
         if mode is SearchMode.SODAMEM:
+            settings = fused_settings(preset)
             fused = fused_rank(
                 self.store,
                 self.index,
@@ -121,8 +125,9 @@ class Searcher:
                 query,
                 k,
                 now or datetime.now(),
-                fused_settings(preset),
+                settings,
                 self.turn_lookup(),
+                self.type_matcher() if _wants_types(settings) else None,
             )
             explain = {u.unit: (u.tunnels, u.explain) for u in fused.units}
             return _Ranked([(u.unit, u.mass) for u in fused.units], fused.match, vector, explain)
@@ -148,10 +153,23 @@ class Searcher:
             kept = self._turn_lookup = (generation, deleted, TurnLookup(self.store, rows_of=rows_of))
         return kept[2]
 
+    def type_matcher(self) -> TypeMatcher | None:
+        """The answer-type tunnel's spaCy and embedder, made at its first use; None without either."""
+        if self._types is None and self.embedder is not None:
+            annotator = load_annotator()
+            if annotator is not None:
+                self._types = TypeMatcher(self.embedder, annotator)
+        return self._types
+
     def _embed_query(self, query: str) -> Vectors:
         assert self.embedder is not None
         vectors = embed_queries(self.embedder, [query])  # e5 encodes a query apart from stored texts
         return vectors.reshape(-1)
+
+
+def _wants_types(settings: FusedSettings) -> bool:
+    tunnel = "answer_type" in settings.tunnels and settings.density.tunnel_weights.get("answer_type", 0.0) > 0
+    return tunnel or settings.answer_type_bonus > 0
 
 
 def _keys(ranking: Ranking) -> list[int]:

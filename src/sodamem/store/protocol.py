@@ -101,6 +101,10 @@ class RankingReads(Protocol):
 
     def turn_texts(self, user: str, turn_pks: Sequence[int]) -> dict[int, TurnText]: ...
 
+    def turns_said_by(self, user: str, speakers: Sequence[str]) -> list[int]:
+        """Every turn of the user said by one of ``speakers``, in id order."""
+        ...
+
     def turn_term_counts(self, user: str, stems: Sequence[str]) -> tuple[dict[str, int], int]:
         """How many of the user's turns hold each index stem (held by none: absent), and how many turns there are."""
         ...

@@ -50,6 +50,16 @@ class SQLiteRetrievalReads:
             texts.update({int(pk): TurnText(str(text), caption, str(speaker)) for pk, text, caption, speaker in rows})
         return texts
 
+    def turns_said_by(self, user: str, speakers: Sequence[str]) -> list[int]:
+        """Every turn of the user said by one of ``speakers``, in id order (the entity tunnel's scope)."""
+        if not speakers:
+            return []
+        rows = self.conn.execute(
+            f"SELECT id FROM turns WHERE user = ? AND speaker IN ({marks(speakers)}) ORDER BY id",
+            (user, *speakers),
+        )
+        return [int(pk) for (pk,) in rows]
+
     def session_timestamp(self, user: str, session_id: str) -> str | None:
         """When the user's session began, or None when there is no such session."""
         return fact_queries.session_timestamp(self.conn, user, session_id)
