@@ -14,6 +14,8 @@ from typing import Any
 
 from sodamem.bench.metrics import contains_answer, count_tokens, pack_to_budget
 from sodamem.embed.base import Embedder, Vectors, embed_queries
+from sodamem.ingest.extract import DEFAULT_EXTRACTOR
+from sodamem.ingest.extract.base import Extractor
 from sodamem.memory import Memory
 from sodamem.model import Session
 from sodamem.retrieve.fused import PRESET_NAMES
@@ -80,6 +82,7 @@ def run_retrieval(
     ks: Sequence[int] = DEFAULT_KS,
     budgets: Sequence[int] = BUDGETS,
     embedder: Embedder | None = None,
+    extractor: Extractor | str | None = DEFAULT_EXTRACTOR,
     depth: int = 100,
     progress: Callable[[int, int], None] | None = None,
 ) -> BenchRun:
@@ -90,7 +93,7 @@ def run_retrieval(
     total = sum(len(u.questions) for u in units)
     done = 0
     for unit in units:
-        with Memory(":memory:", embedder=memo if memo is not None else "none") as memory:
+        with Memory(":memory:", embedder=memo if memo is not None else "none", extractor=extractor) as memory:
             memory.ingest(unit.sessions)
             documents = turn_documents(memory.store.conn, memory.user)
             last_session = max((s.timestamp for s in unit.sessions), default=None)
