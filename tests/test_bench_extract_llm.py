@@ -82,7 +82,7 @@ def compact_reply(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "facts": [
             {"subject": "Maya", "kind": "event", "relation": "said", "object": None, "quote": first, "when": None},
-            {"subject": "Maya", "kind": "event", "relation": "x", "quote": "words nobody said", "when": "ever"},
+            {"subject": "Maya", "kind": "event", "relation": "x", "object": "y", "quote": "nobody said", "when": "ever"},
         ]
     }
 
@@ -106,11 +106,17 @@ def test_compact_prompt_is_pure_short_and_fences_the_turn() -> None:
 
 def test_compact_schema_caps_lengths_for_the_grammar_but_validates_longer_replies() -> None:
     schema = json.dumps(CompactFacts.model_json_schema())
-    assert f'"maxItems": {MAX_FACTS}' in schema and '"maxLength": 160' in schema
-    long_quote = "x" * 500
-    reply = CompactFacts.model_validate(
-        {"facts": [{"subject": "Maya", "kind": "event", "relation": "moved_to", "quote": long_quote}] * 5}
-    )
+    assert f'"maxItems": {MAX_FACTS}' in schema and '"maxLength": 100' in schema
+    assert CompactFacts.model_json_schema()["$defs"]["CompactFact"]["required"] == [
+        "subject",
+        "kind",
+        "relation",
+        "object",
+        "quote",
+        "when",
+    ]  # all of them, in this order: llama.cpp's grammar writes optional properties last, if at all
+    long_fact = {"subject": "Maya", "kind": "event", "relation": "moved_to", "object": None, "quote": "x" * 500}
+    reply = CompactFacts.model_validate({"facts": [{**long_fact, "when": None}] * 5})
     extracted = as_extracted_facts(reply)
     assert len(extracted.facts) == 5 and extracted.facts[0].predicate == "moved_to"
     assert extracted.facts[0].modality == "asserted" and extracted.facts[0].polarity is True

@@ -122,7 +122,7 @@ def measure_extraction(
             report.with_occurred_time += fact.occurred is not None
             kinds[fact.candidate.kind.value] += 1
             predicates[fact.candidate.predicate] += 1
-            if len(report.samples) < samples and report.facts % 7 == 0:
+            if len(report.samples) < samples and len(report.records) % 7 == 1:
                 report.samples.append({"quote": fact.spans[0].quote, "text": fact.candidate.text})
     report.seconds = time.perf_counter() - started
     if resolver:

@@ -2,9 +2,11 @@
 
 Qwen2.5-Coder-0.5B given the full prompt (``extract_facts.py``: ~930 prompt tokens, nine fields a fact) took
 20-30 s a turn on two busy cores, put the topic ("LGBT support group") in the subject, quoted whole questions, and
-once rambled inside a string until the 512-token cap. This prompt is ~250 tokens; a fact has six fields; the
-JSON schema caps the list and every string (``maxItems``/``maxLength``, which llama.cpp's grammar enforces and
-pydantic does not check, so a large model's longer reply still validates) so a reply cannot run away.
+once rambled inside a string until the 512-token cap. This one is ~300 tokens with the turn, and a fact has six
+fields, all required (nullable ones included: see ``CompactFact.object``). The JSON schema caps the list and every
+string (``maxItems``/``maxLength``: llama.cpp's grammar enforces them, pydantic does not check them, so a large
+model's longer reply still validates), so a reply cannot run away; a quote cut at its cap is still a prefix of
+the words it copies, so it still grounds.
 
 ``compact_facts_messages(session, turn)`` is pure; the turn sits between fences whose tag is a hash of its text,
 and the system prompt says the turn is data, never instructions. ``as_extracted_facts`` maps a reply onto the
@@ -35,9 +37,11 @@ class CompactFact(BaseModel):
     subject: str = Field(description="the person's name", json_schema_extra=_capped(40))
     kind: str = Field(json_schema_extra={"enum": list(KIND_VALUES)})
     relation: str = Field(description="snake_case verb", json_schema_extra=_capped(30))
-    object: str | None = Field(default=None, json_schema_extra=_capped(60))
-    quote: str = Field(description="words copied from the turn", json_schema_extra=_capped(160))
-    when: str | None = Field(default=None, description="the turn's time words", json_schema_extra=_capped(30))
+    # Required though nullable: llama.cpp's grammar puts optional properties after the required ones, and the
+    # 0.5B model then left the object out of every fact ("Caroline went_to", the support group only in the quote).
+    object: str | None = Field(json_schema_extra=_capped(40))
+    quote: str = Field(description="words copied from the turn", json_schema_extra=_capped(100))
+    when: str | None = Field(description="the turn's time words", json_schema_extra=_capped(30))
 
 
 class CompactFacts(BaseModel):
