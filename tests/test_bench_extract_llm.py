@@ -82,7 +82,7 @@ def compact_reply(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "facts": [
             {"subject": "Maya", "kind": "event", "relation": "said", "object": None, "quote": first, "when": None},
-            {"subject": "Maya", "kind": "event", "relation": "x", "object": "y", "quote": "nobody said", "when": "ever"},
+            {"subject": "Maya", "kind": "event", "relation": "x", "object": "y", "quote": "unsaid", "when": "ever"},
         ]
     }
 
