@@ -32,8 +32,8 @@ from sodamem.llm.prompts.extract_facts_compact import (
 )
 from tests.llama_local import missing_for_smollm2, smollm2_path
 
-LABELS_FILE = Path(__file__).parent / "data" / "extraction_labels_conv26_s1-6.jsonl"
-SLICE_TURN = re.compile(r"^D[1-6]:\d+$")  # conv-26, sessions 1-6
+LABELS_FILE = Path(__file__).parent / "data" / "extraction_labels_conv26_s1-8.jsonl"
+SLICE_TURN = re.compile(r"^D[1-8]:\d+$")  # conv-26, sessions 1-8
 
 TINY_LOCOMO = [
     {
