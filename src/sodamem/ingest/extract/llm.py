@@ -51,8 +51,8 @@ FACT_PROMPTS: dict[str, FactPrompt] = {
         "full",
         extract_facts.SCHEMA_NAME,
         ExtractedFacts,
-        lambda session, turn: extract_facts.extract_facts_messages(session, turn),
-        lambda reply: reply,
+        extract_facts.extract_facts_messages,
+        lambda reply: reply,  # already in the full schema
     ),
     "compact": FactPrompt(
         "compact",
