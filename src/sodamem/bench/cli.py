@@ -12,6 +12,14 @@ import click
 
 from sodamem.bench.crash import crash_command
 from sodamem.bench.cv_grid import DEFAULT_SYSTEM, KNOBS, cv_to_json, grid_systems, render_cv_markdown, run_cv
+from sodamem.bench.extract_setup import (
+    ExtractorChoice,
+    extractor_options,
+    open_extractor,
+    pop_extractor,
+    pop_slice,
+    slice_options,
+)
 from sodamem.bench.qa_cli import QAOptions, qa_options, run_qa_cli
 from sodamem.bench.report import SessionRule, plot_recall, render_markdown, run_to_json, summarise
 from sodamem.bench.runner import ABLATIONS, BUDGETS, SYSTEMS, BenchRun, BenchUnit, run_retrieval
@@ -19,7 +27,14 @@ from sodamem.cache_dirs import user_cache
 from sodamem.embed import EMBEDDER_CHOICES, load_embedder
 from sodamem.embed.base import Embedder
 from sodamem.embed.cache import CachedEmbedder
+from sodamem.ingest.extract.base import Extractor
 from sodamem.retrieve.fused import fused_settings
+
+RULES = ExtractorChoice()  # the memory's default facts
+
+
+def chosen_name(extractor: Extractor | None) -> str:
+    return extractor.name if extractor is not None else "none"
 
 
 def default_cache() -> Path:
@@ -103,29 +118,44 @@ def bench() -> None:
 )  # fmt: skip
 @click.option("--pg-url", default=None, help="With --db-backend postgres: a server to use (default: a temporary one).")
 @qa_options
+@slice_options
+@extractor_options
 def locomo(k_values: str, cv: bool, cv_knobs: tuple[str, ...], **options: Any) -> None:
     """LoCoMo: turn-level retrieval (one fresh memory per conversation, categories 1-4 scored), or with --qa
-    question answering scored by the official token F1 per category (and an LLM judge with --judge)."""
+    question answering scored by the official token F1 per category (and an LLM judge with --judge).
+    --conversation/--sessions keep a slice (and the questions whose evidence lies inside it); --extractor picks
+    what makes the memory's facts for retrieval."""
     from sodamem.bench.locomo import load_locomo
 
     qa, qa_opts = QAOptions.pop_from(options)
-    units, notes = load_locomo(options["data"])
+    dialogue_slice, extractor = pop_slice(options), pop_extractor(options)
+    loaded, locomo_notes = load_locomo(options["data"])
+    units = dialogue_slice.of_units(loaded)
+    notes = asdict(locomo_notes)
+    if not dialogue_slice.whole:
+        notes |= {"slice": dialogue_slice.describe(), "questions_in_slice": sum(len(u.questions) for u in units)}
     if qa:
         if cv:
             raise click.UsageError("--cv cross-validates retrieval settings; it does not combine with --qa")
         if options.pop("db_backend") != "sqlite" or options.pop("pg_url") is not None:
             raise click.UsageError("--db-backend postgres compares retrieval; it does not combine with --qa")
-        _qa("locomo", units, asdict(notes), qa_opts, **options)
+        if extractor != RULES:
+            raise click.UsageError("--extractor/--extract-* choose the facts for retrieval; --qa builds its own")
+        _qa("locomo", units, notes, qa_opts, **options)
         return
     if cv_knobs and not cv:
         raise click.UsageError("--cv-knob needs --cv")
+    title = "LoCoMo"
+    if not dialogue_slice.whole or extractor != RULES:
+        title += f" ({dialogue_slice.describe()}; facts: {extractor.name})"
     _run(
         units,
-        "LoCoMo",
+        title,
         _ks(k_values),
         "topk-turns",
-        asdict(notes),
+        notes,
         cv_knobs=(cv_knobs or tuple(KNOBS)) if cv else (),
+        extractor=extractor,
         **options,
     )
 
@@ -196,6 +226,7 @@ def _run(
     cv_knobs: tuple[str, ...] = (),
     db_backend: str = "sqlite",
     pg_url: str | None = None,
+    extractor: ExtractorChoice = RULES,
 ) -> None:
     chosen = systems or (SYSTEMS if embedder != "none" else ("bm25", "sodamem"))
     if ablations:
@@ -214,21 +245,30 @@ def _run(
             bar.update(done - last)
             last = done
 
-        run: BenchRun = run_retrieval(
-            units, dataset=title, systems=chosen, ks=ks, budgets=BUDGETS, embedder=model, progress=advance
-        )
+        with open_extractor(extractor) as opened:
+            run: BenchRun = run_retrieval(
+                units,
+                dataset=title,
+                systems=chosen,
+                ks=ks,
+                budgets=BUDGETS,
+                embedder=model,
+                extractor=opened.extractor,
+                progress=advance,
+            )
+            extractor_notes = {"extractor": chosen_name(opened.extractor), **opened.usage_notes()}
     if db_backend == "postgres":
         from sodamem.bench.postgres_scratch import postgres_server, scratch_databases
         from sodamem.bench.report import render_backends
 
-        with postgres_server(pg_url) as url_of:
+        with postgres_server(pg_url) as url_of, open_extractor(extractor) as opened:
             on_postgres = run_retrieval(
                 units, dataset=title, systems=chosen, ks=ks, budgets=BUDGETS, embedder=model,
-                location=scratch_databases(url_of),
+                extractor=opened.extractor, location=scratch_databases(url_of),
             )  # fmt: skip
         click.echo(render_backends(summarise(run, session_rule=session_rule), run.seconds,
                                    summarise(on_postgres, session_rule=session_rule), on_postgres.seconds))  # fmt: skip
-    run.notes = {"data": data.name, **notes}
+    run.notes = {"data": data.name, **notes, **extractor_notes}
     summary = summarise(run, session_rule=session_rule)
     unscored = summarise(run, session_rule=session_rule, scored=False)
     markdown = render_markdown(run, summary, title, unscored)
@@ -248,20 +288,45 @@ def _run(
 
 @bench.command()
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
-@click.option("--extractor", default="rules", type=click.Choice(["rules", "llm"]), show_default=True)
+@extractor_options
+@slice_options
+@click.option(
+    "--labels",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Hand labels (JSONL, see bench/extraction_labels.py): report the precision of the labelled facts.",
+)
+@click.option(
+    "--facts-out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write every grounded fact as a JSON line (to label by hand).",
+)
+@click.option("--no-resolver", is_flag=True, help="Skip timing the time resolver and scoring the phrase tables.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None)
-def extract(data: Path, extractor: str, json_out: Path | None) -> None:
-    """Fact extraction on a dialogue file: facts per 100 turns, resolved times, pieces/s, time-phrase accuracy."""
+def extract(
+    data: Path, labels: Path | None, facts_out: Path | None, no_resolver: bool, json_out: Path | None, **options: Any
+) -> None:
+    """Fact extraction on a dialogue file: facts per 100 turns, quotes not in their turn, resolved times, pieces/s,
+    time-phrase accuracy, and with --labels the precision of hand-labelled facts."""
     from sodamem.bench.extraction import measure_extraction, render_extraction_markdown
-    from sodamem.ingest.extract import load_extractor
+    from sodamem.bench.extraction_labels import read_labels
     from sodamem.ingest.formats import load_sessions
 
-    model = load_extractor(extractor)
-    assert model is not None
-    report = measure_extraction(load_sessions(data), model)
+    chosen, dialogue_slice = pop_extractor(options), pop_slice(options)
+    sessions = dialogue_slice.of_sessions(load_sessions(data))
+    hand_labels = read_labels(labels) if labels is not None else None
+    if chosen.name == "none":
+        raise click.UsageError("--extractor none makes no facts to measure")
+    with open_extractor(chosen) as opened:
+        assert opened.extractor is not None
+        report = measure_extraction(sessions, opened.extractor, labels=hand_labels, resolver=not no_resolver)
+        report.notes = {"slice": dialogue_slice.describe(), **opened.usage_notes()}
     click.echo(render_extraction_markdown(report, data.name))
     if json_out is not None:
         json_out.write_text(json.dumps(report.to_dict(), indent=1), "utf-8")
+    if facts_out is not None:
+        facts_out.write_text("".join(record.to_json() + "\n" for record in report.records), "utf-8")
 
 
 @bench.command()

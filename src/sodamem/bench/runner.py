@@ -16,6 +16,8 @@ from typing import Any
 from sodamem.bench.metrics import contains_answer, count_tokens, pack_to_budget
 from sodamem.bench.sqlite_only import portable_store
 from sodamem.embed.base import Embedder, Vectors, embed_queries
+from sodamem.ingest.extract import DEFAULT_EXTRACTOR
+from sodamem.ingest.extract.base import Extractor
 from sodamem.memory import Memory
 from sodamem.model import Session
 from sodamem.retrieve.fused import PRESET_NAMES
@@ -82,6 +84,7 @@ def run_retrieval(
     ks: Sequence[int] = DEFAULT_KS,
     budgets: Sequence[int] = BUDGETS,
     embedder: Embedder | None = None,
+    extractor: Extractor | str | None = DEFAULT_EXTRACTOR,
     depth: int = 100,
     progress: Callable[[int, int], None] | None = None,
     location: Callable[[], AbstractContextManager[str]] | None = None,
@@ -97,7 +100,7 @@ def run_retrieval(
     for unit in units:
         with (
             (location or _in_memory)() as where,
-            Memory(where, embedder=memo if memo is not None else "none") as memory,
+            Memory(where, embedder=memo if memo is not None else "none", extractor=extractor) as memory,
         ):
             memory.ingest(unit.sessions)
             documents = turn_documents(portable_store(memory).conn, memory.user)

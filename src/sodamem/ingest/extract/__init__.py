@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
+
 from sodamem.ingest.extract.base import Extractor
 
 EXTRACTOR_CHOICES = ("rules", "llm", "none")
 DEFAULT_EXTRACTOR = "rules"
+ENV_EXTRACT_PROMPT = "SODAMEM_LLM_EXTRACT_PROMPT"  # auto (default), full or compact: see extract/llm.py
 
 
 def load_extractor(spec: str) -> Extractor | None:
-    """``"rules"``, ``"llm"`` (configured by SODAMEM_LLM_* / OPENAI_* variables) or ``"none"``."""
+    """``"rules"``, ``"llm"`` (configured by SODAMEM_LLM_* / OPENAI_* variables, its prompt by
+    SODAMEM_LLM_EXTRACT_PROMPT) or ``"none"``."""
     name = spec.strip().lower()
     if name == "none":
         return None
@@ -22,5 +26,5 @@ def load_extractor(spec: str) -> Extractor | None:
         from sodamem.llm.client import ChatClient
         from sodamem.llm.config import LLMConfig
 
-        return LLMExtractor(ChatClient(LLMConfig.from_env()))
+        return LLMExtractor(ChatClient(LLMConfig.from_env()), prompt=os.environ.get(ENV_EXTRACT_PROMPT, "auto"))
     raise ValueError(f"unknown extractor {spec!r}: choose one of {', '.join(EXTRACTOR_CHOICES)}")

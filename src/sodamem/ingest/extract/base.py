@@ -72,6 +72,11 @@ class Extraction:
     facts: list[CandidateFact] = field(default_factory=list)
     aliases: list[AliasHint] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # human-readable reasons (e.g. an LLM reply that never parsed)
+    # Counted apart from ``skipped`` for benchmarks: proposals the extractor dropped (of which ``ungrounded``: the
+    # quote is not in the turn), and turns it could not read at all (an LLM request or reply that failed).
+    dropped: int = 0
+    ungrounded: int = 0
+    failed_turns: int = 0
 
 
 class Extractor(Protocol):
