@@ -1,1 +1,3 @@
-"""The PostgreSQL backend (pgvector for vectors, own postings for BM25): work in progress, not yet a ``Store``."""
+"""The PostgreSQL backend: ``PostgresStore`` (store.py), its schema and migrations (schema.py), the connection that
+runs the portable SQL (connection.py), BM25 from own postings (lexical.py, tokens.py) and pgvector search
+(vectors.py)."""
