@@ -65,7 +65,7 @@ def test_entity_scope_takes_a_speakers_turns_and_every_turn_naming_another_entit
         speaker_pks = set(store.speaker_entities(user, speakers).values())
         melanie = entity_scope(store, user, {"Melanie"}, (), speaker_pks)
         assert {texts[pk].speaker for pk in melanie} == {"Melanie"} and len(melanie) == 3
-        gina = analyze_query("What does Gina play?", datetime(2023, 6, 1), store.conn, user).entities
+        gina = analyze_query("What does Gina play?", datetime(2023, 6, 1), store, user).entities
         if not gina:  # the rules extractor must know Gina for the scope to reach her turns
             pytest.skip("the extractor made no entity for Gina")
         scope = entity_scope(store, user, set(), gina, speaker_pks)

@@ -70,7 +70,7 @@ def test_an_add_keeps_the_neighbours_of_sessions_it_did_not_grow(tmp_path: Path)
         # York's neighbours come along untouched; Leeds grew, so its turns' neighbours are read again.
         assert set(second._neighbors) == {pk["York:0"], pk["York:1"], pk["York:2"]}
         after = second.neighbors([*everyone, pk["Leeds:3"]])
-        assert after == TurnLookup(conn).neighbors([*everyone, pk["Leeds:3"]])
+        assert after == TurnLookup(memory.store).neighbors([*everyone, pk["Leeds:3"]])
         assert after[pk["Leeds:2"]] == (pk["Leeds:1"], pk["Leeds:3"]) != before[pk["Leeds:2"]]
         # Another connection's add (seen through data_version) is found the same way.
         with Memory(tmp_path / "m.db", embedder="none") as other:
