@@ -10,64 +10,45 @@ from __future__ import annotations
 
 import itertools
 import os
-import tempfile
-import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 import pytest
+
+from sodamem.store.postgres.scratch import create_database, create_extension, drop_database, temporary_server
 
 
 @dataclass
 class PostgresCluster:
     """One running server: ``url(database)`` names a database on it; ``create_database`` makes a fresh one."""
 
-    server: Any
+    url_of: Callable[[str], str]
     _numbers: Iterator[int] = field(default_factory=itertools.count)
 
     def url(self, database: str = "postgres") -> str:
-        return str(self.server.get_uri(database))
+        return self.url_of(database)
 
     def create_database(self) -> str:
-        import psycopg
-
         name = f"sodamem_test_{os.getpid()}_{next(self._numbers)}"
-        with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        with psycopg.connect(self.url(name), autocommit=True) as conn:
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        create_database(self.url_of, name)
+        create_extension(self.url(name), "vector")
         return name
 
     def drop_database(self, name: str) -> None:
-        import psycopg
-
-        with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def _import_or_skip() -> Any:
-    try:
-        with warnings.catch_warnings():
-            # platformdirs warns at import when XDG_RUNTIME_DIR is unset (CI containers) and uses /tmp: harmless.
-            warnings.simplefilter("ignore")
-            import pgserver
-        import psycopg  # noqa: F401
-    except ImportError as exc:
-        pytest.skip(f"PostgreSQL tests need pgserver and psycopg (pip install -e '.[postgres]'): {exc}")
-    return pgserver
+        drop_database(self.url_of, name)
 
 
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[PostgresCluster]:
-    pgserver = _import_or_skip()
-    with tempfile.TemporaryDirectory(prefix="sodamem-pg-") as folder:
-        server = pgserver.get_server(Path(folder) / "pgdata", cleanup_mode="stop")
+    with ExitStack() as stack:
         try:
-            yield PostgresCluster(server)
-        finally:
-            server.cleanup()
+            import psycopg  # noqa: F401
+
+            url_of = stack.enter_context(temporary_server())
+        except ImportError as exc:
+            pytest.skip(f"PostgreSQL tests need pgserver and psycopg (pip install -e '.[postgres]'): {exc}")
+        yield PostgresCluster(url_of)
 
 
 @pytest.fixture

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Literal
@@ -258,13 +260,13 @@ def _run(
             )
             extractor_notes = {"extractor": chosen_name(opened.extractor), **opened.usage_notes()}
     if db_backend == "postgres":
-        from sodamem.bench.postgres_scratch import postgres_server, scratch_databases
         from sodamem.bench.report import render_backends
+        from sodamem.store.postgres.scratch import scratch_databases
 
-        with postgres_server(pg_url) as url_of, open_extractor(extractor) as opened:
+        with _postgres_server(pg_url) as url_of, open_extractor(extractor) as opened:
             on_postgres = run_retrieval(
                 units, dataset=title, systems=chosen, ks=ks, budgets=BUDGETS, embedder=model,
-                extractor=opened.extractor, location=scratch_databases(url_of),
+                extractor=opened.extractor, location=scratch_databases(url_of, "sodamem_bench"),
             )  # fmt: skip
         click.echo(render_backends(summarise(run, session_rule=session_rule), run.seconds,
                                    summarise(on_postgres, session_rule=session_rule), on_postgres.seconds))  # fmt: skip
@@ -284,6 +286,24 @@ def _run(
         report.write_text(f"# SodaMem retrieval benchmark\n\n{markdown}\nNotes: {json.dumps(run.notes)}\n", "utf-8")
     if plot is not None:
         plot_recall(summary, ks, plot, title)
+
+
+@contextmanager
+def _postgres_server(url: str | None) -> Iterator[Callable[[str], str]]:
+    """``url_of(database)`` on the server of ``--pg-url``, or on a temporary pgserver one for the block."""
+    from sodamem.store.postgres.scratch import server_at, temporary_server
+
+    if url is not None:
+        yield server_at(url)
+        return
+    with ExitStack() as stack:
+        try:
+            url_of = stack.enter_context(temporary_server("sodamem-bench-pg-"))
+        except ImportError as exc:
+            raise click.UsageError(
+                f"--db-backend postgres needs --pg-url or pgserver (pip install 'sodamem[postgres]'): {exc}"
+            ) from None
+        yield url_of
 
 
 @bench.command()
