@@ -1,5 +1,6 @@
 """The multi-hop tunnels: the entity scope across sessions, ranking inside it, session spreading, and the
-answer-type tunnel's wiring (with a stand-in annotator; one test loads the real spaCy model when installed)."""
+answer-type tunnel's wiring and the mentions the store keeps for it (with a table standing in for spaCy; two tests
+load the real spaCy model when installed)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from sodamem.embed.fake import FakeEmbedder
 from sodamem.retrieve.aggregate import TypeMatcher, entity_scope, rank_scope, spread_sessions
 from sodamem.retrieve.answer_type import Mention
 from sodamem.retrieve.fused import fused_settings
-from sodamem.retrieve.mentions import SpacyAnnotator, load_annotator, spacy_available
+from sodamem.retrieve.mentions import LABEL_DESCRIPTIONS, load_annotator, resolve_annotator, spacy_available
 from sodamem.retrieve.query import analyze_query
 
 
@@ -72,17 +73,16 @@ def test_entity_scope_takes_a_speakers_turns_and_every_turn_naming_another_entit
         assert set(scope) == {by_text["My friend Gina plays the violin beautifully."], by_text["Gina sounds talented."]}
 
 
-class _Annotator(SpacyAnnotator):
-    """spaCy's place taken by a fixed table: which words of each text name what."""
+class _Annotator:
+    """spaCy's place taken by a fixed table: which words of each text name what. Counts the texts it reads."""
 
     def __init__(self, table: Mapping[str, tuple[Mention, ...]]) -> None:
         self._table = table
+        self.read: list[str] = []
 
     def mentions(self, texts: Sequence[str]) -> list[tuple[Mention, ...]]:
+        self.read.extend(texts)
         return [next((m for key, m in self._table.items() if key in t), ()) for t in texts]
-
-    def describe(self, label: str) -> str:
-        return f"label {label}"
 
 
 def test_answer_type_tunnel_reaches_turns_naming_an_instance(tmp_path: Path) -> None:
@@ -93,9 +93,8 @@ def test_answer_type_tunnel_reaches_turns_naming_an_instance(tmp_path: Path) -> 
     }
     # The fake embedder hashes texts: only identical texts are close, so "instruments" is made one of the words.
     table["clarinet"] = (Mention("instruments", "NOUN"),)
-    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+    with Memory(tmp_path / "m.db", embedder="fake", annotator=_Annotator(table)) as memory:
         memory.ingest(_sessions())
-        memory.searcher._types = TypeMatcher(FakeEmbedder(), _Annotator(table))
         when = datetime(2023, 6, 1)
         question = "What instruments does Melanie play?"
         on = memory.search(question, k=6, now=when)  # on by default
@@ -129,14 +128,74 @@ def test_spacy_annotator_names_entities_and_nouns() -> None:
     (mentions,) = annotator.mentions(["I played the clarinet in Paris with my friend Gina."])
     assert Mention("clarinet", "NOUN") in mentions
     assert Mention("Paris", "GPE") in mentions
-    assert "books" in annotator.describe("WORK_OF_ART").lower()
+
+
+@pytest.mark.skipif(not spacy_available(), reason="the types extra (spaCy) is not installed")
+def test_label_descriptions_are_spacys_own() -> None:
+    import spacy
+
+    annotator = load_annotator()
+    assert annotator is not None
+    labels = set(annotator._nlp.get_pipe("ner").labels)
+    assert labels == set(LABEL_DESCRIPTIONS)
+    assert all(LABEL_DESCRIPTIONS[label] == spacy.explain(label) for label in labels)
+
+
+_INSTRUMENTS = {"clarinet": (Mention("instruments", "NOUN"),), "violin": (Mention("Gina", "PERSON"),)}
+_QUESTION = "What instruments does Melanie play?"
+
+
+def _typed_hits(memory: Memory) -> set[str]:
+    return {h.text for h in memory.search(_QUESTION, k=6, now=datetime(2023, 6, 1)) if "answer_type" in h.tunnels}
+
+
+def test_mentions_are_stored_with_the_turns_and_searches_read_no_text(memory_location: str) -> None:
+    reader = _Annotator(_INSTRUMENTS)
+    with Memory(memory_location, embedder="fake", annotator=reader) as memory:
+        memory.ingest(_sessions())
+        assert len(reader.read) == 6  # each stored turn read once, at ingest
+        stored = memory.store.turn_mentions(memory.user, list(range(1, 100)))
+        assert sorted(stored.values()) == sorted([(("instruments", "NOUN"),), (("Gina", "PERSON"),)] + [()] * 4)
+        assert _typed_hits(memory) == {"I started learning the clarinet this spring."}
+        assert len(reader.read) == 6  # the search read nothing
+        memory.add("My violin teacher moved away.", session_id="S9", speaker="Melanie")
+        assert reader.read[6:] == ["My violin teacher moved away."]  # an add reads its own turn only
+        memory.forget(session_id="S2")  # the clarinet's session
+        assert len(memory.store.turn_mentions(memory.user, list(range(1, 100)))) == 5
+        assert _typed_hits(memory) == set()
+    # Opened without spaCy, the stored mentions still serve the tunnel.
+    with Memory(memory_location, annotator="none") as memory:
+        memory.ingest([Session("S3", datetime(2023, 5, 9), (Turn(0, "Melanie", "I bought a clarinet case.", "S3:0"),))])
+        assert len(memory.store.turn_mentions(memory.user, list(range(1, 100)))) == 5  # the new turn: none read
+        assert _typed_hits(memory) == set()
+
+
+def test_turns_stored_without_mentions_are_read_at_search_time(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder="fake", annotator=None) as memory:
+        memory.ingest(_sessions())
+        assert memory.store.turn_mentions(memory.user, list(range(1, 100))) == {}
+    reader = _Annotator(_INSTRUMENTS)
+    with Memory(tmp_path / "m.db", annotator=reader) as memory:
+        assert _typed_hits(memory) == {"I started learning the clarinet this spring."}
+        assert "I started learning the clarinet this spring." in reader.read
+        assert memory.store.turn_mentions(memory.user, list(range(1, 100))) == {}  # a search writes nothing
+        memory.repair()  # reads what is missing
+        assert len(memory.store.turn_mentions(memory.user, list(range(1, 100)))) == 6
+
+
+def test_annotator_specs() -> None:
+    assert resolve_annotator("none") is None and resolve_annotator(None) is None
+    assert (resolve_annotator("auto") is None) is (not spacy_available())
+    table = _Annotator({})
+    assert resolve_annotator(table) is table
+    with pytest.raises(ValueError, match="unknown annotator"):
+        resolve_annotator("nltk")
 
 
 def test_answer_type_bonus_lifts_candidates_naming_an_instance(tmp_path: Path) -> None:
     table = {"clarinet": (Mention("instruments", "NOUN"),)}  # the fake embedder: only equal texts are close
-    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+    with Memory(tmp_path / "m.db", embedder="fake", annotator=_Annotator(table)) as memory:
         memory.ingest(_sessions())
-        memory.searcher._types = TypeMatcher(FakeEmbedder(), _Annotator(table))
         when = datetime(2023, 6, 1)
         question = "What instruments does Melanie play?"
         on = memory.search(question, k=6, now=when, preset="default+weight.answer_type=0+answer_type_bonus=1.0")

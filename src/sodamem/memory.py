@@ -20,6 +20,7 @@ from sodamem.ingest.extract import DEFAULT_EXTRACTOR, load_extractor
 from sodamem.ingest.extract.base import Extractor
 from sodamem.ingest.formats import InputFormat, load_sessions
 from sodamem.ingest.formats.common import check_encodable
+from sodamem.ingest.mentions import annotate_missing
 from sodamem.ingest.messages import MessageLike, to_messages
 from sodamem.ingest.neighbors import link_similar_facts
 from sodamem.ingest.pipeline import ProgressCallback, ingest_sessions
@@ -42,6 +43,7 @@ from sodamem.records import (
 )
 from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.fused import fused_settings
+from sodamem.retrieve.mentions import Annotator, resolve_annotator
 from sodamem.retrieve.pack import EvidencePack, build_pack
 from sodamem.retrieve.search import Searcher, SearchMode, SearchSettings
 from sodamem.store.forget import Selector
@@ -65,21 +67,25 @@ class Memory:
         embedder: Embedder | str | None = None,
         extractor: Extractor | str | None = DEFAULT_EXTRACTOR,
         search_settings: SearchSettings | None = None,
+        annotator: Annotator | str | None = "auto",
     ) -> None:
         """``embedder``: an Embedder, a spec (``"minilm"``, ``"minilm-int8"``, ``"e5-small"``, ``"mpnet"``,
         ``"fake"``, ``"auto"``, ``"none"``), or None for the one this database was built with (lexical search only
         if none); a spec other than the database's is refused (``EmbedderMismatchError``). Models load lazily, on
         first use. ``extractor``: ``"rules"`` (offline, the default), ``"llm"``, an Extractor, or None /
-        ``"none"`` to store dialogue without facts."""
+        ``"none"`` to store dialogue without facts. ``annotator``: what reads the things a turn names for the
+        answer-type tunnel, when turns are stored: ``"auto"`` (spaCy when the ``types`` extra is installed),
+        ``"spacy"``, an Annotator, or None / ``"none"``."""
         self.user = user
         self.store: Store = open_store(path)
         try:
             self.embedder, self._embedder_spec = resolve_embedder(embedder, self.store.get_setting(SETTING_KEY))
             self.extractor = load_extractor(extractor) if isinstance(extractor, str) else extractor
+            self.annotator = resolve_annotator(annotator)
         except BaseException:
             self.store.close()  # a refused embedder or extractor must not leave the file open
             raise
-        self.searcher = Searcher(self.store, self.embedder, search_settings)
+        self.searcher = Searcher(self.store, self.embedder, search_settings, self.annotator)
         if self.embedder is not None and self.store.any_queued():
             embed_queued(self.store, self.embedder)  # turns a process added but did not live to embed
 
@@ -124,6 +130,7 @@ class Memory:
                 raise exc.with_file(str(source)) from None
             raise
         report.embedded = self.embed_missing(progress=embed_progress)
+        self._read_mentions()
         if self.searcher.index is not None and report.fact_ids:
             link_similar_facts(self.store, self.searcher.index, report.fact_ids)
         return report
@@ -171,6 +178,7 @@ class Memory:
             report.embedded = embed_queued(self.store, self.embedder, result.turn_pks)
             if self.searcher.index is not None and result.fact_ids:
                 link_similar_facts(self.store, self.searcher.index, result.fact_ids)
+            self._read_mentions(result.turn_pks)
         return report
 
     def forget(
@@ -243,10 +251,18 @@ class Memory:
         embed_queued(self.store, self.embedder)  # all is embedded now: only empties the queue
         return embedded
 
+    def _read_mentions(self, turn_pks: list[int] | None = None) -> None:
+        """Store what new turns (``turn_pks``; None: every turn without) name, for the answer-type tunnel; only
+        with an embedder, which the tunnel needs."""
+        if self.embedder is not None and self.annotator is not None:
+            annotate_missing(self.store, self.annotator, turn_pks=turn_pks)
+
     def repair(self) -> None:
-        """Rebuild every full-text index from the rows, and embed what has no vector (with an embedder)."""
+        """Rebuild every full-text index from the rows, and embed what has no vector and read what no turn's
+        mentions are stored for (with an embedder)."""
         self.store.rebuild_fts()
         self.embed_missing()
+        self._read_mentions()
 
     def check(self) -> CheckReport:
         """Check the whole database (every user) and change nothing: SQLite's integrity and foreign keys, the
@@ -407,6 +423,7 @@ class Memory:
         report = self.store.write_dump(user or dump.user, dump)
         if not report.unchanged:
             report.embedded = self.embed_missing()
+            self._read_mentions()
         return report
 
     def _turn_records(self, user: str, turns: list[TurnRow]) -> tuple[TurnRecord, ...]:

@@ -11,7 +11,7 @@ whole memory, and the scope's best turn of each session can be lifted ahead of a
 
 **Answer-type tunnel** (``answer_type``). Over the same scope (or every candidate turn when the question names
 no entity), turns are ranked by how close their best mention comes to the question's type phrase
-(``answer_type.py``, ``mentions.py``). It needs spaCy's extra and an embedder; without either it is absent.
+(``answer_type.py``, ``mentions.py``), as the store keeps them since ingest. It needs an embedder.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ import numpy as np
 from sodamem.embed.base import Embedder, Vectors
 from sodamem.retrieve.answer_type import Mention, mention_affinity, type_ranking
 from sodamem.retrieve.fusion import reciprocal_rank_fusion
-from sodamem.retrieve.mentions import SpacyAnnotator
+from sodamem.retrieve.mentions import Annotator, describe_label
 from sodamem.retrieve.query import EntityMatch
+from sodamem.store.mentions import mention_text
 from sodamem.store.protocol import MemoryStore, VectorSearch
 
 LEXICAL_LIMIT = 5000  # BM25 rows read to rank a scope; a memory larger than this ranks its scope's best only
@@ -96,32 +97,44 @@ def scope_cosines(index: VectorSearch, user: str, query: Vectors, scope: Sequenc
 
 
 class TypeMatcher:
-    """Answer-type rankings (``answer_type.py``) with spaCy's mentions and the memory's embedder; the vectors of
-    mention words and label descriptions are kept by text, as the annotator keeps the mentions."""
+    """Answer-type rankings (``answer_type.py``) over the mentions the store holds for each turn (read at ingest,
+    ``ingest/mentions.py``) and the memory's embedder. A turn stored without mentions is read by ``annotator``
+    when there is one (else it names nothing); those, and the vectors of mention words and label descriptions,
+    are kept by text in the process."""
 
-    def __init__(self, embedder: Embedder, annotator: SpacyAnnotator) -> None:
+    def __init__(self, embedder: Embedder, annotator: Annotator | None) -> None:
         self._embedder = embedder
         self._annotator = annotator
         self._vectors: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
-    def rank(self, type_phrase: str, texts: Mapping[int, str], floor: float) -> list[tuple[int, float]]:
-        return type_ranking(self._mentions(texts), self._affinity(type_phrase, texts), floor=floor)
+    def mentions(self, store: MemoryStore, user: str, turn_pks: Sequence[int]) -> dict[int, tuple[Mention, ...]]:
+        """What each of ``turn_pks`` names: stored, else read now (turns the store does not hold are left out)."""
+        stored = store.turn_mentions(user, turn_pks)
+        found = {pk: tuple(Mention(text, label) for text, label in pairs) for pk, pairs in stored.items()}
+        unread = [pk for pk in turn_pks if pk not in stored]
+        if unread:
+            texts = {pk: mention_text(t.text, t.caption) for pk, t in store.turn_texts(user, unread).items()}
+            if self._annotator is None:
+                found.update((pk, ()) for pk in texts)
+            else:
+                pks = list(texts)
+                found.update(zip(pks, self._annotator.mentions([texts[pk] for pk in pks]), strict=True))
+        return {pk: found[pk] for pk in turn_pks if pk in found}
 
-    def best_affinity(self, type_phrase: str, texts: Mapping[int, str]) -> dict[int, float]:
+    def rank(
+        self, type_phrase: str, mentions: Mapping[int, Sequence[Mention]], floor: float
+    ) -> list[tuple[int, float]]:
+        return type_ranking(mentions, self._affinity(type_phrase, mentions), floor=floor)
+
+    def best_affinity(self, type_phrase: str, mentions: Mapping[int, Sequence[Mention]]) -> dict[int, float]:
         """Each turn's best mention's affinity with the type phrase (0 for a turn naming nothing)."""
-        mentions = self._mentions(texts)
-        affinity = self._affinity(type_phrase, texts)
+        affinity = self._affinity(type_phrase, mentions)
         return {pk: max((affinity(m) for m in ms), default=0.0) for pk, ms in mentions.items()}
 
-    def _mentions(self, texts: Mapping[int, str]) -> dict[int, tuple[Mention, ...]]:
-        pks = list(texts)
-        return dict(zip(pks, self._annotator.mentions([texts[pk] for pk in pks]), strict=True))
-
-    def _affinity(self, type_phrase: str, texts: Mapping[int, str]) -> Callable[[Mention], float]:
-        mentions = self._mentions(texts)
+    def _affinity(self, type_phrase: str, mentions: Mapping[int, Sequence[Mention]]) -> Callable[[Mention], float]:
         labels = sorted({m.label for ms in mentions.values() for m in ms if m.label != "NOUN"})
-        descriptions = {label: self._annotator.describe(label) for label in labels}
+        descriptions = {label: describe_label(label) for label in labels}
         words = {m.text for ms in mentions.values() for m in ms}
         vectors = self._vectors_of([type_phrase, *words, *descriptions.values()])
         return mention_affinity(

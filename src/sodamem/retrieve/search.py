@@ -19,7 +19,7 @@ from sodamem.retrieve.fused import FusedSettings, fused_rank, fused_settings
 from sodamem.retrieve.fusion import reciprocal_rank_fusion
 from sodamem.retrieve.hits import build_hits
 from sodamem.retrieve.lexical import bm25_turns, lexical_focus
-from sodamem.retrieve.mentions import load_annotator
+from sodamem.retrieve.mentions import Annotator
 from sodamem.retrieve.turn_lookup import TurnLookup
 from sodamem.store.rows import PieceRow
 from sodamem.store.write_protocol import Store
@@ -51,8 +51,15 @@ class _Ranked(NamedTuple):
 
 
 class Searcher:
-    def __init__(self, store: Store, embedder: Embedder | None, settings: SearchSettings | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder | None,
+        settings: SearchSettings | None = None,
+        annotator: Annotator | None = None,
+    ) -> None:
         self.store = store
+        self.annotator = annotator
         self.embedder = embedder
         self.index = store.vector_index(embedder.name, embedder.dim) if embedder is not None else None
         self.settings = settings or SearchSettings()
@@ -154,11 +161,9 @@ class Searcher:
         return kept[2]
 
     def type_matcher(self) -> TypeMatcher | None:
-        """The answer-type tunnel's spaCy and embedder, made at its first use; None without either."""
+        """The answer-type tunnel's mentions and embedder, made at its first use; None without an embedder."""
         if self._types is None and self.embedder is not None:
-            annotator = load_annotator()
-            if annotator is not None:
-                self._types = TypeMatcher(self.embedder, annotator)
+            self._types = TypeMatcher(self.embedder, self.annotator)
         return self._types
 
     def _embed_query(self, query: str) -> Vectors:

@@ -261,6 +261,16 @@ CREATE INDEX api_keys_user ON api_keys (user);
 """
 
 
+_M0011_TURN_MENTIONS = """
+-- What each turn names (spaCy's entities with their labels, and nouns), read once when the turn is stored, for the
+-- answer-type tunnel (retrieve/aggregate.py). Derived data: a turn without a row is read again when needed.
+CREATE TABLE turn_mentions (
+    turn_pk INTEGER PRIMARY KEY REFERENCES turns (id) ON DELETE CASCADE,
+    mentions TEXT NOT NULL
+);
+"""
+
+
 def _fts_per_user(conn: sqlite3.Connection) -> None:
     """One set of FTS indexes per user (store/fts.py) replaces the shared ones, whose BM25 statistics mixed users."""
     for table in fts.COLUMNS:
@@ -294,6 +304,7 @@ MIGRATIONS: tuple[tuple[str, str | Callable[[sqlite3.Connection], None]], ...] =
     ("0008_fts_per_user", _fts_per_user),
     ("0009_forget_indexes", _M0009_FORGET_INDEXES),
     ("0010_api_keys", _M0010_API_KEYS),
+    ("0011_turn_mentions", _M0011_TURN_MENTIONS),
 )
 
 

@@ -13,6 +13,7 @@ from sodamem.model import MessagePiece, Session
 from sodamem.records import SessionSummary, UserStats
 from sodamem.store.connection import Connection
 from sodamem.store.in_lists import chunked
+from sodamem.store.mentions import MentionPairs, put_mentions, stored_mentions, turns_without_mentions
 from sodamem.store.rows import PieceRow, SessionRow, TurnRow
 from sodamem.store.sqlite_writes import ConnectionWrites
 from sodamem.store.turn_writes import insert_turns, piece_embedding_text, turn_embedding_text
@@ -117,6 +118,19 @@ class PortableStore:
             for row in self.conn.execute(sql, params):
                 missing[row[0]] = str(row[1])
         return missing
+
+    # -- mentions (the answer-type tunnel's; store/mentions.py) -------------------------------------------------
+
+    def turn_mentions(self, user: str, turn_pks: Sequence[int]) -> dict[int, MentionPairs]:
+        return stored_mentions(self.conn, user, turn_pks)
+
+    def turns_to_annotate(self, user: str | None = None, turn_pks: Sequence[int] | None = None) -> dict[int, str]:
+        return turns_without_mentions(self.conn, user, turn_pks)
+
+    def put_turn_mentions(self, items: Sequence[tuple[int, Sequence[tuple[str, str]]]]) -> None:
+        if items:
+            with self.transaction() as conn:
+                put_mentions(conn, items)
 
     def stored_embeddings(self) -> Iterator[tuple[str, int, list[tuple[str, bytes]]]]:
         """Every cached vector, ``(model, dim, [(text hash, float32 blob)])`` a few thousand at a time."""

@@ -105,6 +105,11 @@ class RankingReads(Protocol):
         """Every turn of the user said by one of ``speakers``, in id order."""
         ...
 
+    def turn_mentions(self, user: str, turn_pks: Sequence[int]) -> dict[int, tuple[tuple[str, str], ...]]:
+        """What the user's turns among ``turn_pks`` name, ``(words, label)`` pairs, for the turns read so far
+        (``Store.put_turn_mentions``); a turn not yet read is absent."""
+        ...
+
     def turn_term_counts(self, user: str, stems: Sequence[str]) -> tuple[dict[str, int], int]:
         """How many of the user's turns hold each index stem (held by none: absent), and how many turns there are."""
         ...

@@ -265,11 +265,20 @@ UPDATE embeddings SET embedding = (
 );
 """
 
+_M0005_TURN_MENTIONS = """
+-- What each turn names, for the answer-type tunnel (as SQLite's 0011_turn_mentions).
+CREATE TABLE turn_mentions (
+    turn_pk BIGINT PRIMARY KEY REFERENCES turns (id) ON DELETE CASCADE,
+    mentions TEXT NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_core_tables", _M0001_CORE),
     ("0002_triggers", _M0002_TRIGGERS + _deletion_triggers()),
     ("0003_lexical_index", _fts()),
     ("0004_pgvector", _M0004_PGVECTOR),
+    ("0005_turn_mentions", _M0005_TURN_MENTIONS),
 )
 
 _MIGRATION_LOCK = 0x50D4_3E30  # pg_advisory_lock key: one process migrates at a time
