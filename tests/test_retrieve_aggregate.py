@@ -4,6 +4,8 @@ load the real spaCy model when installed)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -11,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from sodamem import Memory, Session, Turn
-from sodamem.embed.fake import FakeEmbedder
-from sodamem.retrieve.aggregate import TypeMatcher, entity_scope, rank_scope, spread_sessions
+from sodamem.retrieve.aggregate import entity_scope, rank_scope, spread_sessions
 from sodamem.retrieve.answer_type import Mention
 from sodamem.retrieve.fused import fused_settings
 from sodamem.retrieve.mentions import LABEL_DESCRIPTIONS, load_annotator, resolve_annotator, spacy_available
@@ -203,3 +204,17 @@ def test_answer_type_bonus_lifts_candidates_naming_an_instance(tmp_path: Path) -
         clarinet_on = next(h for h in on if "clarinet" in h.text)
         clarinet_off = next(h for h in off if "clarinet" in h.text)
         assert clarinet_on.score == pytest.approx(2 * clarinet_off.score)  # affinity 1: mass x (1 + 1.0)
+
+
+@pytest.mark.skipif(not spacy_available(), reason="the types extra (spaCy) is not installed")
+def test_spacy_loads_without_torch_and_torch_still_imports_afterwards() -> None:
+    script = (
+        "import sys\n"
+        "from sodamem.retrieve.mentions import load_annotator\n"
+        "(found,) = load_annotator().mentions(['I played the clarinet in Paris.'])\n"
+        "assert 'torch' not in sys.modules, 'spaCy pulled torch in'\n"
+        "import torch\n"
+        "print(sorted(m.text for m in found), int(torch.ones(3).sum()))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    assert out.stdout.split() == ["['Paris',", "'clarinet']", "3"]

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 from sodamem.errors import MissingDependencyError
@@ -133,6 +135,24 @@ def load_annotator() -> SpacyAnnotator | None:
         return None
     with _load_lock:
         if _loaded is None:
-            model = importlib.import_module(MODEL_PACKAGE)
+            with _torch_unseen():
+                model = importlib.import_module(MODEL_PACKAGE)
             _loaded = SpacyAnnotator(model.load(exclude=["parser", "lemmatizer"]))
         return _loaded
+
+
+@contextmanager
+def _torch_unseen() -> Iterator[None]:
+    """Import spaCy without letting its thinc import torch: thinc imports torch whenever it is installed, only to
+    offer its shims, which the small English model never uses; that import was 3.5 s of spaCy's 5.5 s, in every
+    server process that reads an added turn. Where torch is loaded already, nothing changes. Afterwards torch
+    imports as usual for whoever wants it (the MiniLM and mpnet embedders)."""
+    if "torch" in sys.modules or "thinc" in sys.modules:
+        yield
+        return
+    sys.modules["torch"] = None  # type: ignore[assignment]  # makes ``import torch`` raise ImportError
+    try:
+        yield
+    finally:
+        if sys.modules.get("torch", 0) is None:
+            del sys.modules["torch"]
