@@ -83,12 +83,16 @@ def mention_affinity(
     type_vector: np.ndarray, text_vectors: Mapping[str, np.ndarray], label_vectors: Mapping[str, np.ndarray]
 ) -> Callable[[Mention], float]:
     """Cosine of the type with the mention's words, or with its label's description if that is closer (vectors
-    normalised). A mention whose words or label have no vector scores 0."""
+    normalised). A mention whose words or label have no vector scores 0. Each cosine is taken once per distinct
+    words or label: a list question's scope repeats the same few hundred words thousands of times."""
+    text_scores = {text: float(v @ type_vector) for text, v in text_vectors.items()}
+    label_scores = {label: float(v @ type_vector) for label, v in label_vectors.items()}
 
     def affinity(mention: Mention) -> float:
-        own = text_vectors.get(mention.text)
-        label = label_vectors.get(mention.label)
-        scores = [float(v @ type_vector) for v in (own, label) if v is not None]
-        return max(scores, default=0.0)
+        own = text_scores.get(mention.text)
+        label = label_scores.get(mention.label)
+        if own is None:
+            return 0.0 if label is None else label
+        return own if label is None else max(own, label)
 
     return affinity
