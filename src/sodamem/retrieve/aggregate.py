@@ -106,12 +106,21 @@ class TypeMatcher:
         self._embedder = embedder
         self._annotator = annotator
         self._vectors: dict[str, np.ndarray] = {}
+        self._typed: dict[tuple[tuple[str, str], ...], tuple[Mention, ...]] = {}  # stored pairs as Mentions
         self._lock = threading.Lock()
 
     def mentions(self, store: MemoryStore, user: str, turn_pks: Sequence[int]) -> dict[int, tuple[Mention, ...]]:
         """What each of ``turn_pks`` names: stored, else read now (turns the store does not hold are left out)."""
         stored = store.turn_mentions(user, turn_pks)
-        found = {pk: tuple(Mention(text, label) for text, label in pairs) for pk, pairs in stored.items()}
+        if len(self._typed) > _MAX_KEPT:
+            self._typed = {}
+        typed = self._typed
+        found = {}
+        for pk, pairs in stored.items():
+            mentions = typed.get(pairs)
+            if mentions is None:
+                mentions = typed[pairs] = tuple(Mention(text, label) for text, label in pairs)
+            found[pk] = mentions
         unread = [pk for pk in turn_pks if pk not in stored]
         if unread:
             texts = {pk: mention_text(t.text, t.caption) for pk, t in store.turn_texts(user, unread).items()}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import lru_cache
 
 from sodamem.store.connection import Connection
 from sodamem.store.in_lists import chunked, marks
@@ -20,7 +21,9 @@ def encode_mentions(mentions: Sequence[tuple[str, str]]) -> str:
     return json.dumps([[text, label] for text, label in mentions], ensure_ascii=False, separators=(",", ":"))
 
 
+@lru_cache(maxsize=100_000)
 def decode_mentions(value: str) -> MentionPairs:
+    """Decoded once per distinct row value: a list question reads a speaker's every turn's mentions each time."""
     return tuple((str(text), str(label)) for text, label in json.loads(value))
 
 
