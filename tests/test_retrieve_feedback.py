@@ -63,7 +63,16 @@ def test_turn_term_counts_come_from_the_fts_index(tmp_path: Path) -> None:
         memory.ingest([Session("s", datetime(2024, 5, 1), turns)])
         memory.ingest([Session("other", datetime(2024, 5, 1), turns)], user="someone-else")
         counts, total = memory.store.turn_term_counts(memory.user, ["tournament", "won", "absent"])
-    assert counts == {"tournament": 2, "won": 1} and total == 2  # the user's own counts, not everyone's
+        assert counts == {"tournament": 2, "won": 1} and total == 2  # the user's own counts, not everyone's
+        assert memory.store.turn_term_counts(memory.user, ["absent", "won"]) == ({"won": 1}, 2)  # asked again
+        memory.add("I won again, the tournament was easy.", session_id="s2", speaker="Nate")  # kept counts go
+        assert memory.store.turn_term_counts(memory.user, ["tournament", "won", "easi"]) == (
+            {"tournament": 3, "won": 2, "easi": 1},
+            3,
+        )
+        with Memory(tmp_path / "m.db", embedder="none") as other:  # another connection's commit counts too
+            other.forget(session_id="s2")
+        assert memory.store.turn_term_counts(memory.user, ["tournament", "won"]) == ({"tournament": 2, "won": 1}, 2)
 
 
 @pytest.fixture

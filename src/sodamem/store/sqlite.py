@@ -76,6 +76,7 @@ class SQLiteStore(
         self._generation = 0
         self._data_version = -1
         self._speakers: dict[str, tuple[int, frozenset[str]]] = {}  # user -> (generation, speakers)
+        self._term_counts = {}
         self.conn = open_database(self.path)  # raises StoreOpenError naming the path
         if fts.pending_count(self.conn):  # rows written by a hand outside the store: index them now
             with self.transaction():
