@@ -218,3 +218,12 @@ def test_spacy_loads_without_torch_and_torch_still_imports_afterwards() -> None:
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
     assert out.stdout.split() == ["['Paris',", "'clarinet']", "3"]
+
+
+def test_without_mentions_the_tunnel_changes_nothing(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder="fake", annotator=None) as memory:
+        memory.ingest(_sessions())
+        when = datetime(2023, 6, 1)
+        on = memory.search(_QUESTION, k=6, now=when)
+        off = memory.search(_QUESTION, k=6, now=when, preset="default+weight.answer_type=0")
+    assert [(h.text, h.score, h.tunnels) for h in on] == [(h.text, h.score, h.tunnels) for h in off]
