@@ -205,7 +205,7 @@ def gelu(x: F32) -> F32:
 def layer_norm(x: F32, gain: F32, bias: F32, eps: float) -> F32:
     """LayerNorm over the first axis, the features of feature-major ``(hidden, tokens)`` states (biased variance,
     as torch); ``gain`` and ``bias`` are columns ``(hidden, 1)``."""
-    centred = x - x.mean(axis=0, keepdims=True)
+    centred: F32 = x - x.mean(axis=0, keepdims=True)
     var = np.square(centred).mean(axis=0, keepdims=True)
     var += np.float32(eps)
     np.sqrt(var, out=var)
@@ -339,10 +339,8 @@ class BertEncoder:
 
     def tokenize(self, texts: Sequence[str]) -> tuple[list[list[int]], list[list[int]]]:
         """Token ids and type ids of each text, ``[CLS] ... [SEP]``, truncated to ``max_tokens``."""
-        if len(texts) == 1:
-            encodings = [self.tokenizer.encode(texts[0])]
-        else:
-            encodings = self.tokenizer.encode_batch(list(texts))
+        one = len(texts) == 1  # encode_batch hands one text to a thread pool for nothing
+        encodings = [self.tokenizer.encode(texts[0])] if one else self.tokenizer.encode_batch(list(texts))
         return [e.ids for e in encodings], [e.type_ids for e in encodings]
 
     def encode(self, texts: Sequence[str], batch_size: int = 32) -> F32:
