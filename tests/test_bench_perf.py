@@ -237,3 +237,22 @@ def test_append_bench_appends_what_one_session_added(locomo_file: Path) -> None:
     assert 0 < turns.rows_before < turns.rows_after == 300  # the last session's turns were appended
     assert all(t.append_ms >= 0 and t.rebuild_ms > 0 for t in timings)
     assert "rebuild / append" in render_append_markdown(timings, 300, "fake")
+
+
+def test_bench_embed_reports_speed_and_cold_start(locomo_file: Path, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from sodamem.bench.cli import bench
+    from sodamem.bench.embed_speed import locomo_texts
+
+    texts, questions = locomo_texts(locomo_file, 7, 3)
+    assert len(texts) == 7 and len(set(texts)) == 7 and len(questions) == 3
+    assert texts[0].startswith("Caroline: ")
+    out = tmp_path / "embed.json"
+    args = ["embed", "--data", str(locomo_file), "--embedder", "fake", "--texts", "7", "--queries", "3"]
+    result = CliRunner().invoke(bench, [*args, "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "| fake |" in result.output
+    (row,) = json.loads(out.read_text(encoding="utf-8"))["results"]
+    assert (row["backend"], row["texts"], row["queries"], row["cold_imports"]) == ("fake", 7, 3, [])
+    assert row["texts_per_cpu_s"] > 0 and row["cold_start_s"] > 0

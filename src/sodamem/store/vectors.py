@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
-from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
+from sodamem.blas import one_blas_thread
 from sodamem.embed.base import Vectors
 from sodamem.store.in_lists import chunked
 
@@ -103,9 +103,6 @@ class VectorIndex:
         # (user, table) -> (store generation, the table's deletion count, matrix, whether every row up to the
         # matrix's last id had a vector) when it was built or extended
         self._matrices: dict[tuple[str, str], tuple[int, int, QuantizedMatrix, bool]] = {}
-        # One BLAS thread for the product: on 2 cores, BLAS threads fighting the embedding model's threads made
-        # search p95 5x worse (bench perf, 1k turns: 114 ms -> 19 ms with one thread).
-        self._blas = ThreadpoolController()
         # (user, table) -> row id -> (its text mark, its exact vector): a row's vector depends on its text only,
         # so an entry is good while the matrix holds the row with the same mark (ids of deleted rows can be reused).
         self._exact: dict[tuple[str, str], dict[int, tuple[int, Vectors]]] = {}
@@ -193,7 +190,9 @@ class VectorIndex:
         if len(matrix.ids) == 0 or k <= 0:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        with self._blas.limit(limits=1, user_api="blas"):
+        # One BLAS thread for the product: on 2 cores, BLAS threads fighting the embedding model's threads made
+        # search p95 5x worse (bench perf, 1k turns: 114 ms -> 19 ms with one thread).
+        with one_blas_thread():
             approx = approximate_scores(matrix.codes, matrix.scales, q)
         candidates = matrix.ids[top_k(matrix.ids, approx, max(k * OVERSAMPLE, k + MIN_EXTRA))]
         exact = self.exact_vectors(user, table, candidates.tolist())
