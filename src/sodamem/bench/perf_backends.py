@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from sodamem.bench.live import split_messages
 from sodamem.bench.perf import (
     BENCH_USER,
@@ -35,7 +37,7 @@ from sodamem.bench.perf import (
     run_search_process,
 )
 from sodamem.bench.perf_types import WARMUP_QUERIES, LatencyFigures
-from sodamem.embed.base import Embedder
+from sodamem.embed.base import Embedder, embed_queries
 from sodamem.embed.resolve import SETTING_KEY
 from sodamem.memory import Memory
 from sodamem.model import Message, Session
@@ -52,6 +54,9 @@ class BackendFigures:
     turns_per_s: float
     search: tuple[LatencyFigures, ...]
     add: LatencyFigures
+    # PostgreSQL with vectors: the share of the exact scan's top ``k`` turns and pieces that dense search returned
+    # (HNSW for users of EXACT_BELOW rows or more), over the timed queries; None where not measured.
+    dense_recall: float | None = None
 
     def mode(self, mode: str) -> LatencyFigures | None:
         return next((f for f in self.search if f.mode == mode), None)
@@ -160,7 +165,29 @@ def _measure(plan: _Plan, backend: str, location: str) -> BackendFigures:
             took.append((time.perf_counter() - t0) * 1000)
     add = latency_figures("add", took)
     say(f"{size:,} turns on {backend}: add p50 {add.p50_ms:.1f} ms, p95 {add.p95_ms:.1f} ms")
-    return BackendFigures(backend, size, seconds, size / seconds if seconds > 0 else 0.0, search, add)
+    recall = None
+    if backend == "postgres" and model is not None:
+        recall = dense_recall(location, model, plan.timed, plan.k)
+        say(f"{size:,} turns on {backend}: dense recall@{plan.k} against the exact scan {recall:.3f}")
+    return BackendFigures(backend, size, seconds, size / seconds if seconds > 0 else 0.0, search, add, recall)
+
+
+def dense_recall(location: str, model: Embedder, questions: Sequence[str], k: int) -> float:
+    """The share of the exact scan's ``k`` nearest turns and pieces that ``PgVectorSearch.search`` returns."""
+    from sodamem.store.postgres.vectors import PgVectorSearch
+
+    found = wanted = 0
+    with Memory(location, user=BENCH_USER, embedder=model) as memory:
+        index = memory.searcher.index
+        if not isinstance(index, PgVectorSearch):
+            raise TypeError(f"not a PostgreSQL memory: {type(index).__name__}")
+        vectors = np.asarray(embed_queries(model, list(questions)), dtype=np.float32)
+        for vector in vectors:
+            for table in ("turns", "pieces"):
+                exact = {pk for pk, _ in index.search_exact(BENCH_USER, table, vector, k)}
+                found += len(exact & {pk for pk, _ in index.search(BENCH_USER, table, vector, k)})
+                wanted += len(exact)
+    return found / wanted if wanted else float("nan")
 
 
 def render_backends_markdown(report: BackendsReport) -> str:
@@ -192,6 +219,11 @@ def render_backends_markdown(report: BackendsReport) -> str:
             out.append(
                 f"| {label} | {name} | {a.p50_ms:.1f} / {a.p95_ms:.1f} | {b.p50_ms:.1f} / {b.p95_ms:.1f} |"
                 f" {_ratio(b.p50_ms, a.p50_ms)} |"
+            )
+        if postgres.dense_recall is not None:
+            out.append(
+                f"| {label} | dense recall@{report.k} vs exact (turns, pieces) | 1 (exact) |"
+                f" {postgres.dense_recall:.3f} | |"
             )
     return "\n".join(out) + "\n"
 

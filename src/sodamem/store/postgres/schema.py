@@ -265,11 +265,24 @@ UPDATE embeddings SET embedding = (
 );
 """
 
+# The dimensions of the embedders SodaMem ships (fake 64, MiniLM and e5-small 384, mpnet 768): each gets an HNSW
+# index (cosine) over the cached vectors of that size. pgvector indexes only a column of fixed dimension, hence one
+# partial expression index per size; a model of another size is searched exactly (store/postgres/vectors.py).
+HNSW_DIMS = (64, 384, 768)
+
+_M0006_HNSW = "".join(
+    f"CREATE INDEX embeddings_hnsw_{dim} ON embeddings USING hnsw ((embedding::vector({dim})) vector_cosine_ops)"
+    f" WHERE dim = {dim};\n"
+    for dim in HNSW_DIMS
+)
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_core_tables", _M0001_CORE),
     ("0002_triggers", _M0002_TRIGGERS + _deletion_triggers()),
     ("0003_lexical_index", _fts()),
     ("0004_pgvector", _M0004_PGVECTOR),
+    # 0005 is taken by turn_mentions (another branch); it goes here when that lands.
+    ("0006_hnsw_indexes", _M0006_HNSW),
 )
 
 _MIGRATION_LOCK = 0x50D4_3E30  # pg_advisory_lock key: one process migrates at a time
