@@ -168,7 +168,7 @@ class Memory:
             session_reextracted=result.session_reextracted,
         )
         if self.embedder is not None and result.turn_pks:
-            report.embedded = embed_queued(self.store, self.embedder, result.turn_pks)
+            report.embedded = embed_queued(self.store, self.embedder, result.turn_pks, user=owner)
             if self.searcher.index is not None and result.fact_ids:
                 link_similar_facts(self.store, self.searcher.index, result.fact_ids)
         return report
@@ -197,7 +197,7 @@ class Memory:
                 f"name exactly one of: a session, a turn, a fact, a time (before) or everything (got: "
                 f"{', '.join(selector.named()) or 'none'})"
             )
-        with self.store.writing() as writes:
+        with self.store.writing(owner) as writes:
             plan = writes.plan_forget(owner, selector)
             if not plan.turn_pks and not plan.fact_pks:
                 raise NotFoundError(f"nothing to forget for user {owner!r}: {json.dumps(selector.describe())}")

@@ -24,7 +24,7 @@ class PortableStore:
     conn: Connection
     _speakers: dict[str, tuple[int, frozenset[str]]]
 
-    def transaction(self) -> AbstractContextManager[Connection]:
+    def transaction(self, user: str | None = None) -> AbstractContextManager[Connection]:
         raise NotImplementedError  # the backend's
 
     @property
@@ -32,9 +32,9 @@ class PortableStore:
         raise NotImplementedError  # the backend's
 
     @contextmanager
-    def writing(self) -> Iterator[ConnectionWrites]:
+    def writing(self, user: str | None = None) -> Iterator[ConnectionWrites]:
         """``transaction()`` behind the domain operations of ``Writes`` (store/write_protocol.py)."""
-        with self.transaction() as conn:
+        with self.transaction(user) as conn:
             yield ConnectionWrites(conn)
 
     # -- writes ---------------------------------------------------------------------------------------------
@@ -61,7 +61,7 @@ class PortableStore:
         their session); ``piece_pks`` maps ``(turn index, piece index)`` to row ids, ``replaced_slots`` are the
         supersession slots of the facts that a replaced copy took with it.
         """
-        with self.transaction() as conn:
+        with self.transaction(user) as conn:
             replaced_slots: set[str] = set()
             if replace:
                 old = conn.execute(

@@ -111,8 +111,9 @@ class SQLiteStore(
                 self.conn.execute("COMMIT")
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """All or nothing: commit on success, roll back on any exception. Waits for other writers (backoff)."""
+    def transaction(self, user: str | None = None) -> Iterator[sqlite3.Connection]:
+        """All or nothing: commit on success, roll back on any exception. Waits for other writers (backoff): one
+        writer at a time in a file, whatever ``user`` it writes for."""
         with_retry(lambda: self.conn.execute("BEGIN IMMEDIATE"))
         try:
             yield self.conn

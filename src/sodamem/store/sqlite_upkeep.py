@@ -17,7 +17,7 @@ from sodamem.store.connection import Connection
 class SQLiteUpkeep:
     conn: Connection
 
-    def transaction(self) -> AbstractContextManager[Connection]:
+    def transaction(self, user: str | None = None) -> AbstractContextManager[Connection]:
         raise NotImplementedError  # SQLiteStore's
 
     def any_queued(self) -> bool:

@@ -113,8 +113,9 @@ class Store(MemoryStore, Protocol):
 
     def close(self) -> None: ...
 
-    def writing(self) -> AbstractContextManager[Writes]:
-        """One all-or-nothing transaction; waits for other writers."""
+    def writing(self, user: str | None = None) -> AbstractContextManager[Writes]:
+        """One all-or-nothing transaction; waits for other writers. ``user``: the write touches only that user's
+        rows (PostgreSQL then lets other users' writers proceed at the same time); None: it may touch anything."""
         ...
 
     # -- ingestion -------------------------------------------------------------------------------------------

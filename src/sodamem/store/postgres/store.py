@@ -6,10 +6,13 @@ The operations written in portable SQL are shared with the SQLite store (``store
 (a psycopg pool, migrations), transactions, the generation number, BM25 (``lexical.py``), embeddings and settings
 upserts, the integrity check and scrubbing.
 
-Transactions: a write takes a transaction-level advisory lock, so writers from any number of processes follow one
-another as SQLite's ``BEGIN IMMEDIATE`` makes them (no lost update of a supersession slot: the slot is read and
-rewritten under the lock); readers never wait. A multi-statement read (a search) runs in one REPEATABLE READ
-snapshot.
+Transactions: a write takes transaction-level advisory locks. A write for one user (an add, a forget, a session's
+ingest) holds that user's lock, so that user's writers from any number of processes follow one another as SQLite's
+``BEGIN IMMEDIATE`` makes them (no lost update of a supersession slot: the slot is read and rewritten under the
+lock), while other users' writers proceed; it also holds the global lock shared. A write that may touch anything
+(settings, API keys, an import, re-indexing) holds the global lock exclusively: it waits for every writer and every
+writer waits for it. Writes to the shared vector cache hold the global lock shared only. Readers never wait. A
+multi-statement read (a search) runs in one REPEATABLE READ snapshot.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ from sodamem.store.retrieval_reads import SQLiteRetrievalReads
 from sodamem.store.rows import FtsRow
 from sodamem.store.sqlite_upkeep import SQLiteUpkeep
 
-_WRITE_LOCK = 0x50D4_3E31  # pg_advisory_xact_lock key taken by every write transaction
+_WRITE_LOCK = 0x50D4_3E31  # pg_advisory_xact_lock key: exclusive for a write that may touch anything, else shared
+_USER_LOCKS = 0x50D4_3E32  # with hashtext(user): the two-key advisory lock of one user's writes
 
 
 class PostgresStore(PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads, SQLiteUpkeep):
@@ -90,11 +94,20 @@ class PostgresStore(PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLit
                 self.conn.native("COMMIT")
 
     @contextmanager
-    def transaction(self) -> Iterator[PgConnection]:
-        """All or nothing, one writer at a time across processes (an advisory lock held to the commit)."""
+    def transaction(self, user: str | None = None, *, shared: bool = False) -> Iterator[PgConnection]:
+        """All or nothing, with advisory locks held to the commit: ``user``'s writers one at a time (other users'
+        at the same time); with no user, the only writer of all (``shared``: beside any other writer)."""
         self.conn.native("BEGIN")
         try:
-            self.conn.native("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK,))
+            if user is not None:
+                self.conn.native(
+                    "SELECT pg_advisory_xact_lock_shared(%s), pg_advisory_xact_lock(%s, hashtext(%s))",
+                    (_WRITE_LOCK, _USER_LOCKS, user),
+                )
+            elif shared:
+                self.conn.native("SELECT pg_advisory_xact_lock_shared(%s)", (_WRITE_LOCK,))
+            else:
+                self.conn.native("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK,))
             yield self.conn
             lexical.drain(self.conn, self._tokenizer)
             self.conn.native("UPDATE store_state SET generation = generation + 1")
@@ -135,7 +148,10 @@ class PostgresStore(PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLit
     # -- what differs in SQL -------------------------------------------------------------------------------------
 
     def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None:
-        with self.transaction() as conn:
+        """Into the vector cache all users share, beside other writers: texts in hash order, so two writers that
+        insert the same texts wait for each other in one order (no deadlock)."""
+        items = sorted(items)
+        with self.transaction(shared=True) as conn:
             in_use = " OR ".join(
                 f"EXISTS (SELECT 1 FROM {table} WHERE substr(embed_hash, 1, 16) = substr(%(h)s, 1, 16)"
                 " AND embed_hash = %(h)s)"
