@@ -367,6 +367,10 @@ def extract(
 )  # fmt: skip
 @click.option("--pg-url", default=None, help="With --db-backend postgres: a server to use (default: a temporary one).")
 @click.option("--adds", default=100, show_default=True, type=click.IntRange(min=10), help="With postgres: adds timed.")
+@click.option(
+    "--parallel-adds", default=100, show_default=True, type=click.IntRange(min=0),
+    help="With postgres: messages each of 1 and of 4 processes add at once to an empty store (0: skip).",
+)  # fmt: skip
 def perf(
     data: Path,
     sizes: str,
@@ -379,6 +383,7 @@ def perf(
     db_backend: str,
     pg_url: str | None,
     adds: int,
+    parallel_adds: int,
 ) -> None:
     """Ingest throughput, search latency, peak RSS and database size at growing sizes (LoCoMo replayed); with
     --db-backend postgres, ingest, search and add latency on both stores side by side."""
@@ -388,7 +393,7 @@ def perf(
     from sodamem.bench.perf_report import plot_perf, render_perf_markdown
 
     if db_backend == "postgres":
-        _perf_backends(data, _ks(sizes), embed_sizes, embedder, queries, adds, workdir, out, pg_url)
+        _perf_backends(data, _ks(sizes), embed_sizes, embedder, queries, (adds, parallel_adds), workdir, out, pg_url)
         return
     with tempfile.TemporaryDirectory() as scratch:
         report = run_perf(
@@ -416,7 +421,7 @@ def _perf_backends(
     embed_sizes: str | None,
     embedder: str,
     queries: int,
-    adds: int,
+    adds: tuple[int, int],
     workdir: Path | None,
     out: Path | None,
     pg_url: str | None,
@@ -437,7 +442,8 @@ def _perf_backends(
             spec=None if embedder == "none" else embedder,
             embed_sizes=_ks(embed_sizes) if embed_sizes else sizes,
             queries=queries,
-            adds=adds,
+            adds=adds[0],
+            parallel=adds[1],
             progress=lambda message: click.echo(message, err=True),
         )
     markdown = render_backends_markdown(report)

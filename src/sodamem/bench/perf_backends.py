@@ -10,6 +10,10 @@ For each size (LoCoMo dev replayed, as ``bench perf`` builds it), on each backen
 * add latency: ``adds`` messages of sessions the store does not hold, added one at a time (``Memory.add``, with the
   store's embedder: their texts are LoCoMo's, so the vector cache answers and the time is the store's).
 
+Then, once per backend on empty stores (``bench/parallel_adds.py``): 1 process adding ``parallel`` messages, and
+``processes`` processes adding as many each at once, for one user and for a user each: throughput and its ratio to
+one process's, messages lost or duplicated, errors.
+
 Ratios are PostgreSQL's over SQLite's, same run, same corpus, same queries.
 """
 
@@ -25,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from sodamem.bench.live import split_messages
+from sodamem.bench.parallel_adds import ParallelAdds, run_parallel_adds
 from sodamem.bench.perf import (
     BENCH_USER,
     SearchJob,
@@ -76,6 +81,7 @@ class BackendsReport:
     adds: int
     k: int
     results: list[BackendsSize] = field(default_factory=list)
+    parallel: list[tuple[str, ParallelAdds]] = field(default_factory=list)  # (backend, figures)
     seconds: float = 0.0
     machine: dict[str, str] = field(default_factory=dict)
 
@@ -95,6 +101,8 @@ def run_perf_backends(
     queries: int = 200,
     adds: int = 100,
     k: int = 10,
+    parallel: int = 0,
+    processes: int = 4,
     progress: Progress | None = None,
 ) -> BackendsReport:
     """Measure each size on both stores. ``postgres_databases``: a factory of fresh databases (``with f() as url``,
@@ -122,6 +130,22 @@ def run_perf_backends(
         with postgres_databases() as url:
             on_postgres = _measure(plan, "postgres", url)
         report.results.append(BackendsSize(size, embedded, (on_sqlite, on_postgres)))
+    if parallel > 0:
+        for count, shared_user in ((1, True), (processes, True), (processes, False)):
+            for backend in ("sqlite", "postgres"):
+                say(f"{count} process(es) adding {parallel} messages each on {backend} (shared user: {shared_user})")
+                if backend == "sqlite":
+                    db = _fresh_db(workdir / "parallel-adds.db")
+                    try:
+                        figures = run_parallel_adds(str(db), count, parallel, shared_user=shared_user)
+                    finally:
+                        _fresh_db(db)
+                else:
+                    with postgres_databases() as url:
+                        figures = run_parallel_adds(url, count, parallel, shared_user=shared_user)
+                say(f"  {figures.adds_per_s:.1f} adds/s, lost {figures.lost}, duplicated {figures.duplicated},"
+                    f" errors {figures.errors}")  # fmt: skip
+                report.parallel.append((backend, figures))
     report.seconds = time.perf_counter() - began
     report.machine["load_after"] = _load_average()
     return report
@@ -224,6 +248,21 @@ def render_backends_markdown(report: BackendsReport) -> str:
             out.append(
                 f"| {label} | dense recall@{report.k} vs exact (turns, pieces) | 1 (exact) |"
                 f" {postgres.dense_recall:.3f} | |"
+            )
+    if report.parallel:
+        out += [
+            "",
+            "Processes adding at once to one empty memory (no embedder), against one process on the same store:",
+            "",
+            "| store | processes | users | adds/s | ratio to 1 process | lost | duplicated | errors |",
+            "|---|---:|---|---:|---:|---:|---:|---:|",
+        ]
+        single = {b: f.adds_per_s for b, f in report.parallel if f.processes == 1}
+        for backend, f in report.parallel:
+            users = "one" if f.shared_user or f.processes == 1 else "one each"
+            out.append(
+                f"| {backend} | {f.processes} | {users} | {f.adds_per_s:.1f} | {_ratio(f.adds_per_s, single[backend])}"
+                f" | {f.lost} | {f.duplicated} | {f.errors} |"
             )
     return "\n".join(out) + "\n"
 

@@ -43,6 +43,16 @@ class SQLiteUpkeep:
     def forget_log(self, user: str) -> list[dict[str, object]]:
         return forget.forget_log(self.conn, user)
 
+    def deployment_rows(self) -> tuple[list[keys.KeyRow], list[forget.LogRow]]:
+        """What belongs to the deployment rather than to one user's memory: API keys and the forget log."""
+        return keys.key_rows(self.conn), forget.forget_log_rows(self.conn)
+
+    def put_deployment_rows(self, key_rows: list[keys.KeyRow], log_rows: list[forget.LogRow]) -> None:
+        """Append another store's ``deployment_rows`` (one transaction)."""
+        with self.transaction() as conn:
+            keys.insert_key_rows(conn, key_rows)
+            forget.insert_forget_log_rows(conn, log_rows)
+
     def read_dump(self, user: str) -> Dump:
         return dump_read.read_dump(self.conn, user)
 

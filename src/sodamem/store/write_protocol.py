@@ -19,9 +19,9 @@ from sodamem.dump.records import Dump
 from sodamem.model import MessagePiece, Session, Turn
 from sodamem.records import FactRecord, ImportReport, SessionSummary, UserStats
 from sodamem.store.facts import FactRow
-from sodamem.store.forget import ForgetPlan, Selector
+from sodamem.store.forget import ForgetPlan, LogRow, Selector
 from sodamem.store.integrity import CheckReport
-from sodamem.store.keys import KeyRecord
+from sodamem.store.keys import KeyRecord, KeyRow
 from sodamem.store.live import StoredSession
 from sodamem.store.protocol import MemoryStore, VectorSearch
 from sodamem.store.rows import PieceRow, SessionRow, TurnRow
@@ -195,6 +195,12 @@ class Store(MemoryStore, Protocol):
         ...
 
     def forget_log(self, user: str) -> list[dict[str, object]]: ...
+
+    def deployment_rows(self) -> tuple[list[KeyRow], list[LogRow]]:
+        """Every API key (hashed) and forget record, as stored."""
+        ...
+
+    def put_deployment_rows(self, key_rows: list[KeyRow], log_rows: list[LogRow]) -> None: ...
 
     def read_dump(self, user: str) -> Dump:
         """The user's memory in dump records, read in one snapshot."""
