@@ -12,9 +12,9 @@ from typing import Any
 from sodamem.model import MessagePiece, Session
 from sodamem.records import SessionSummary, UserStats
 from sodamem.store.connection import Connection
+from sodamem.store.connection_writes import ConnectionWrites
 from sodamem.store.in_lists import chunked
 from sodamem.store.rows import PieceRow, SessionRow, TurnRow
-from sodamem.store.sqlite_writes import ConnectionWrites
 from sodamem.store.turn_writes import insert_turns, piece_embedding_text, turn_embedding_text
 from sodamem.store.vectors import VectorIndex
 from sodamem.store.write_protocol import SessionWriteHook

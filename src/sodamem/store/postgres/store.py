@@ -28,7 +28,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from sodamem.errors import StoreOpenError
 from sodamem.store.fts import COLUMNS
-from sodamem.store.graph_reads import SQLiteGraphReads
+from sodamem.store.graph_reads import PortableGraphReads
 from sodamem.store.integrity import CheckReport, check_rows
 from sodamem.store.portable import PortableStore
 from sodamem.store.postgres import lexical
@@ -36,16 +36,16 @@ from sodamem.store.postgres.connection import PgConnection
 from sodamem.store.postgres.schema import apply_migrations
 from sodamem.store.postgres.tokens import Fts5Tokenizer
 from sodamem.store.postgres.vectors import PgVectorSearch, vector_literal
-from sodamem.store.query_reads import SQLiteQueryReads
-from sodamem.store.retrieval_reads import SQLiteRetrievalReads
+from sodamem.store.query_reads import PortableQueryReads
+from sodamem.store.retrieval_reads import PortableRetrievalReads
 from sodamem.store.rows import FtsRow
-from sodamem.store.sqlite_upkeep import SQLiteUpkeep
+from sodamem.store.upkeep import PortableUpkeep
 
 _WRITE_LOCK = 0x50D4_3E31  # pg_advisory_xact_lock key: exclusive for a write that may touch anything, else shared
 _USER_LOCKS = 0x50D4_3E32  # with hashtext(user): the two-key advisory lock of one user's writes
 
 
-class PostgresStore(PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads, SQLiteUpkeep):
+class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, PortableQueryReads, PortableUpkeep):
     conn: PgConnection
 
     def __init__(self, url: str, *, pool_size: int = 2) -> None:

@@ -1,6 +1,6 @@
-"""The SQLite store's operations beyond search: the embedding queue, fact queries, forget's audit log, dumps, the
+"""The stores' operations beyond search: the embedding queue, fact queries, forget's audit log, dumps, the
 integrity check and API keys, each a call into its store/ module with the store's connection. Mixed into
-``SQLiteStore``."""
+``SQLiteStore`` and ``PostgresStore`` (portable SQL)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from sodamem.store import dump_read, dump_write, fact_queries, forget, keys, liv
 from sodamem.store.connection import Connection
 
 
-class SQLiteUpkeep:
+class PortableUpkeep:
     conn: Connection
 
     def transaction(self, user: str | None = None) -> AbstractContextManager[Connection]:
-        raise NotImplementedError  # SQLiteStore's
+        raise NotImplementedError  # the backend's
 
     def any_queued(self) -> bool:
         return live.any_queued(self.conn)
