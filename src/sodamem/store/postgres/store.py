@@ -17,6 +17,7 @@ multi-statement read (a search) runs in one REPEATABLE READ snapshot.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -42,7 +43,7 @@ from sodamem.store.rows import FtsRow
 from sodamem.store.upkeep import PortableUpkeep
 
 _WRITE_LOCK = 0x50D4_3E31  # pg_advisory_xact_lock key: exclusive for a write that may touch anything, else shared
-_USER_LOCKS = 0x50D4_3E32  # with hashtext(user): the two-key advisory lock of one user's writes
+_USER_LOCKS = 0x50D4_3E32  # with the user's key (_key): the two-key advisory lock of one user's writes
 
 
 class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, PortableQueryReads, PortableUpkeep):
@@ -97,24 +98,22 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
     def transaction(self, user: str | None = None, *, shared: bool = False) -> Iterator[PgConnection]:
         """All or nothing, with advisory locks held to the commit: ``user``'s writers one at a time (other users'
         at the same time); with no user, the only writer of all (``shared``: beside any other writer)."""
-        self.conn.native("BEGIN")
+        if user is not None:
+            locks = f"pg_advisory_xact_lock_shared({_WRITE_LOCK}), pg_advisory_xact_lock({_USER_LOCKS}, {_key(user)})"
+        elif shared:
+            locks = f"pg_advisory_xact_lock_shared({_WRITE_LOCK})"
+        else:
+            locks = f"pg_advisory_xact_lock({_WRITE_LOCK})"
+        # Whole statements of literals only, two to a round trip: a small add is bound by round trips.
+        self.conn.raw.execute(f"BEGIN; SELECT {locks}")
         try:
-            if user is not None:
-                self.conn.native(
-                    "SELECT pg_advisory_xact_lock_shared(%s), pg_advisory_xact_lock(%s, hashtext(%s))",
-                    (_WRITE_LOCK, _USER_LOCKS, user),
-                )
-            elif shared:
-                self.conn.native("SELECT pg_advisory_xact_lock_shared(%s)", (_WRITE_LOCK,))
-            else:
-                self.conn.native("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK,))
             yield self.conn
             lexical.drain(self.conn, self._tokenizer)
-            self.conn.native("UPDATE store_state SET generation = generation + 1")
+            self.conn.raw.execute("UPDATE store_state SET generation = generation + 1; COMMIT")
         except BaseException:
-            self.conn.native("ROLLBACK")
+            if self.conn.in_transaction:
+                self.conn.native("ROLLBACK")
             raise
-        self.conn.native("COMMIT")
 
     # -- lexical search ---------------------------------------------------------------------------------------
 
@@ -151,21 +150,25 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
         """Into the vector cache all users share, beside other writers: texts in hash order, so two writers that
         insert the same texts wait for each other in one order (no deadlock)."""
         items = sorted(items)
+        if not items:
+            return
         with self.transaction(shared=True) as conn:
             in_use = " OR ".join(
-                f"EXISTS (SELECT 1 FROM {table} WHERE substr(embed_hash, 1, 16) = substr(%(h)s, 1, 16)"
-                " AND embed_hash = %(h)s)"
+                f"EXISTS (SELECT 1 FROM {table} WHERE substr(embed_hash, 1, 16) = substr(x.h, 1, 16)"
+                " AND embed_hash = x.h)"
                 for table in ("turns", "pieces", "facts", "entities")
             )
-            cursor = conn.raw.cursor()
-            cursor.executemany(
+            conn.native(  # one statement for the batch: round trips, not rows, are what a small add waits for
                 "INSERT INTO embeddings (model, text_hash, dim, vector, embedding)"
-                " SELECT %(m)s, %(h)s, %(d)s, %(v)s, %(e)s::vector"
-                f" WHERE {in_use} ON CONFLICT DO NOTHING",
-                [
-                    {"h": digest, "m": model, "d": dim, "v": blob, "e": vector_literal(np.frombuffer(blob, np.float32))}
-                    for digest, blob in items
-                ],
+                " SELECT %s, x.h, %s, x.v, x.e::vector FROM unnest(%s::text[], %s::bytea[], %s::text[]) AS x (h, v, e)"
+                f" WHERE {in_use} ORDER BY x.h ON CONFLICT DO NOTHING",
+                (
+                    model,
+                    dim,
+                    [digest for digest, _ in items],
+                    [blob for _, blob in items],
+                    [vector_literal(np.frombuffer(blob, np.float32)) for _, blob in items],
+                ),
             )
 
     def set_setting(self, key: str, value: str) -> None:
@@ -206,6 +209,11 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
         """The portable checks of the rows, after the lexical index's own: every row indexed, no stale log."""
         with self.snapshot():
             return check_rows(self.conn, [("lexical_index", lexical.check_index(self.conn))])
+
+
+def _key(user: str) -> int:
+    """The user's lock key: a 32-bit hash (users that share one only wait for each other)."""
+    return int.from_bytes(hashlib.blake2b(user.encode("utf-8"), digest_size=4).digest(), "big", signed=True)
 
 
 def _redacted(url: str) -> str:
