@@ -194,6 +194,23 @@ class PortableStore:
         )
         return [_turn_row(r) for r in rows]
 
+    def turn_windows(self, user: str, windows: Sequence[tuple[int, int, int]]) -> list[list[TurnRow]]:
+        """``session_turns`` of each ``(session_pk, first, last)`` in one statement (one round trip per search's
+        hits, not one per hit, on a database server)."""
+        out: list[list[TurnRow]] = [[] for _ in windows]
+        if not windows:
+            return out
+        values = ", ".join("(?, ?, ?, ?)" for _ in windows)
+        rows = self.conn.execute(
+            f"WITH w (k, sp, lo, hi) AS (VALUES {values}) SELECT w.k, {self._TURN_COLUMNS} FROM w"
+            " JOIN turns t ON t.session_pk = w.sp AND t.idx BETWEEN w.lo AND w.hi"
+            " JOIN sessions s ON s.id = t.session_pk WHERE t.user = ? ORDER BY w.k, t.idx",
+            [v for i, (pk, first, last) in enumerate(windows) for v in (i, pk, first, last)] + [user],
+        )
+        for row in rows:
+            out[int(row[0])].append(_turn_row(row))
+        return out
+
     def session_row(self, user: str, session_id: str) -> SessionRow | None:
         row = self.conn.execute(
             "SELECT id, session_id, timestamp, source FROM sessions WHERE user = ? AND session_id = ?",
