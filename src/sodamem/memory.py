@@ -197,7 +197,9 @@ class Memory:
                 f"name exactly one of: a session, a turn, a fact, a time (before) or everything (got: "
                 f"{', '.join(selector.named()) or 'none'})"
             )
-        with self.store.writing(owner) as writes:
+        # Every writer's lock, not only this user's: forgetting deletes cached vectors that other users' rows may
+        # share, and must not race their writes (store/postgres/store.py).
+        with self.store.writing() as writes:
             plan = writes.plan_forget(owner, selector)
             if not plan.turn_pks and not plan.fact_pks:
                 raise NotFoundError(f"nothing to forget for user {owner!r}: {json.dumps(selector.describe())}")

@@ -6,13 +6,14 @@ The operations written in portable SQL are shared with the SQLite store (``store
 (a psycopg pool, migrations), transactions, the generation number, BM25 (``lexical.py``), embeddings and settings
 upserts, the integrity check and scrubbing.
 
-Transactions: a write takes transaction-level advisory locks. A write for one user (an add, a forget, a session's
+Transactions: a write takes transaction-level advisory locks. A write for one user (an add, a session's
 ingest) holds that user's lock, so that user's writers from any number of processes follow one another as SQLite's
 ``BEGIN IMMEDIATE`` makes them (no lost update of a supersession slot: the slot is read and rewritten under the
 lock), while other users' writers proceed; it also holds the global lock shared. A write that may touch anything
-(settings, API keys, an import, re-indexing) holds the global lock exclusively: it waits for every writer and every
-writer waits for it. Writes to the shared vector cache hold the global lock shared only. Readers never wait. A
-multi-statement read (a search) runs in one REPEATABLE READ snapshot.
+(settings, API keys, an import, re-indexing, a forget: it deletes cached vectors other users may share) holds the
+global lock exclusively: it waits for every writer and every writer waits for it. Writes to the shared vector cache
+hold the global lock shared only. Readers never wait. A multi-statement read (a search) runs in one REPEATABLE READ
+snapshot.
 """
 
 from __future__ import annotations
