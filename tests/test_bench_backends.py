@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from sodamem.bench.cli import bench
+from tests.postgres_server import PostgresCluster
 from tests.test_bench_qa import fixture as locomo_fixture
 
 
@@ -19,3 +20,19 @@ def test_both_backends_side_by_side(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     row = next(line for line in result.output.splitlines() if line.startswith("| bm25 | 1.000 | 1.000 | +0.000"))
     assert "SQLite and PostgreSQL side by side" in result.output and row
+
+
+@pytest.mark.slow
+def test_perf_on_both_backends_side_by_side(tmp_path: Path, postgres_cluster: PostgresCluster) -> None:
+    """`bench perf --db-backend postgres` on a tiny corpus: every figure on both stores, the parallel adds checked."""
+    args = ["perf", "--data", str(locomo_fixture(tmp_path)), "--sizes", "60", "--embedder", "fake"]
+    args += ["--queries", "10", "--adds", "10", "--parallel-adds", "5", "--out", str(tmp_path / "out")]
+    result = CliRunner().invoke(bench, [*args, "--db-backend", "postgres", "--pg-url", postgres_cluster.url()])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if line.startswith("| 60 (vectors) |")]
+    assert [row.split(" | ")[1] for row in rows] == [
+        "ingest", "search bm25", "search dense", "search sodamem", "add", "dense recall@10 vs exact (turns, pieces)",
+    ]  # fmt: skip
+    parallel = [line for line in result.output.splitlines() if line.startswith(("| sqlite |", "| postgres |"))]
+    assert len(parallel) == 6 and all(line.endswith("| 0 | 0 | 0 |") for line in parallel), parallel
+    assert (tmp_path / "out" / "perf-backends.json").exists()

@@ -10,6 +10,7 @@ import pytest
 
 from sodamem import Memory
 from sodamem.cli import main
+from sodamem.keys import KeyRing
 from tests.conftest import make_session
 
 pytestmark = pytest.mark.slow
@@ -21,6 +22,18 @@ def _fill(path: Path) -> None:
         memory.add("Actually I live in Manchester now.", session_id="s2", timestamp=datetime(2024, 5, 1, 9))
         memory.ingest([make_session("o1", ["I play chess on Sundays.", "Fun."], user="other")])
         memory.forget(session_id="s1", turn_id="s1:1")
+        ring = KeyRing(memory.store)
+        ring.create("default", label="laptop")
+        revoked, _ = ring.create("other")
+        ring.revoke(revoked.id)
+
+
+def _deployment(location: str | Path) -> tuple[object, ...]:
+    """API keys (hashes, labels, times, revocations) and every user's forget log, as the store reads them back."""
+    with Memory(location, embedder="fake") as memory:
+        keys, log = memory.store.deployment_rows()
+        records = [(k.user, k.prefix, k.label, k.created_at, k.revoked_at) for k in KeyRing(memory.store).list()]
+        return keys, log, records, memory.forget_log(user="default")
 
 
 def _exports(location: str | Path) -> dict[str, str]:
@@ -47,6 +60,8 @@ def test_sqlite_to_postgres_and_back_is_lossless(
     main(["migrate", "--from", postgres_url, "--to", str(back), "--json"])
     assert json.loads(capsys.readouterr().out)["identical"]
     assert _exports(source) == _exports(postgres_url) == _exports(back)
+    assert there["api_keys"] == 2 and there["forget_records"] == 1
+    assert _deployment(source) == _deployment(postgres_url) == _deployment(back)
     expected = _search(source)
     assert _search(back) == expected
     on_postgres = _search(postgres_url)

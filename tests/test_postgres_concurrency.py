@@ -58,3 +58,33 @@ def test_two_processes_superseding_one_slot_lose_no_update(postgres_url: str) ->
         for r in range(ROUNDS):
             assert _slot(memory, f"together{r}") == expected, r
         assert memory.check().ok
+
+
+def test_writers_of_two_users_proceed_at_once_and_one_users_writers_wait(postgres_url: str) -> None:
+    """While one connection holds alice's write lock (an open write transaction for her), bob's add on another
+    connection completes, and alice's own add waits until the lock is released."""
+    import threading
+
+    with Memory(postgres_url, embedder="none") as holder, Memory(postgres_url, embedder="none") as other:
+        _seed(other, "alice")
+        _seed(other, "bob")
+        done: dict[str, threading.Event] = {name: threading.Event() for name in ("bob", "alice")}
+
+        def add(name: str) -> None:
+            with Memory(postgres_url, embedder="none") as memory:
+                memory.add("I live in Oslo now.", session_id="later", user=name, timestamp=datetime(2024, 5, 1))
+            done[name].set()
+
+        with holder.store.writing("alice"):
+            waiting = threading.Thread(target=add, args=("alice",))
+            waiting.start()
+            passing = threading.Thread(target=add, args=("bob",))
+            passing.start()
+            passing.join(120)
+            assert done["bob"].is_set()  # another user's add finished while alice's lock was held
+            assert not done["alice"].is_set()  # alice's own add cannot finish before the lock is released
+        waiting.join(120)
+        assert done["alice"].is_set()
+        for name in ("alice", "bob"):
+            assert [status for _, status, _, _ in _slot(other, name)].count("active") == 1
+        assert other.check().ok

@@ -175,7 +175,7 @@ class Memory:
             session_reextracted=result.session_reextracted,
         )
         if self.embedder is not None and result.turn_pks:
-            report.embedded = embed_queued(self.store, self.embedder, result.turn_pks)
+            report.embedded = embed_queued(self.store, self.embedder, result.turn_pks, user=owner)
             if self.searcher.index is not None and result.fact_ids:
                 link_similar_facts(self.store, self.searcher.index, result.fact_ids)
             self._read_mentions(result.turn_pks)
@@ -205,6 +205,8 @@ class Memory:
                 f"name exactly one of: a session, a turn, a fact, a time (before) or everything (got: "
                 f"{', '.join(selector.named()) or 'none'})"
             )
+        # Every writer's lock, not only this user's: forgetting deletes cached vectors that other users' rows may
+        # share, and must not race their writes (store/postgres/store.py).
         with self.store.writing() as writes:
             plan = writes.plan_forget(owner, selector)
             if not plan.turn_pks and not plan.fact_pks:

@@ -1,13 +1,14 @@
 """Move a whole memory from one store to another (SQLite file <-> PostgreSQL, either way): every user's dump,
 imported as ``sodamem import`` would, then the cached vectors and the embedder setting, so that nothing is embedded
-again. Checked by export equality: each user's dump read back from the target is byte for byte the source's.
-
-Not moved: the server's API keys and the forget audit log (they belong to a deployment, not to the memories).
+again, and what belongs to the deployment: the server's API keys (their hashes) and the forget audit log. Checked by
+equality: each user's dump read back from the target is byte for byte the source's, and every key and forget record
+of the source is in the target as it was.
 """
 
 from __future__ import annotations
 
 import io
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,8 @@ class MigrateReport:
     sessions: int = 0
     facts: int = 0
     vectors: int = 0
+    api_keys: int = 0
+    forget_records: int = 0
     identical: bool = False  # every user's export from the target equals the source's
 
     def to_dict(self) -> dict[str, object]:
@@ -30,6 +33,8 @@ class MigrateReport:
             "sessions": self.sessions,
             "facts": self.facts,
             "vectors": self.vectors,
+            "api_keys": self.api_keys,
+            "forget_records": self.forget_records,
             "identical": self.identical,
         }
 
@@ -53,6 +58,14 @@ def migrate(source: str | Path, target: str | Path) -> MigrateReport:
         spec = src.store.get_setting(SETTING_KEY)
         if spec is not None:
             dst.store.set_setting(SETTING_KEY, spec)
+        key_rows, log_rows = src.store.deployment_rows()
+        dst.store.put_deployment_rows(key_rows, log_rows)
+        report.api_keys, report.forget_records = len(key_rows), len(log_rows)
         report.users = users
-        report.identical = all("".join(dst.export(user=user)) == text for user, text in dumps.items())
+        moved_keys, moved_log = dst.store.deployment_rows()
+        report.identical = (
+            all("".join(dst.export(user=user)) == text for user, text in dumps.items())
+            and not Counter(key_rows) - Counter(moved_keys)
+            and not Counter(log_rows) - Counter(moved_log)
+        )
     return report

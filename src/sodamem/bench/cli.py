@@ -361,6 +361,16 @@ def extract(
     "--contended/--no-contended", default=True, show_default=True,
     help="Also time each size's searches while another process keeps one core busy.",
 )  # fmt: skip
+@click.option(
+    "--db-backend", "db_backend", type=click.Choice(["sqlite", "postgres"]), default="sqlite", show_default=True,
+    help="postgres: ingest, search and add on SQLite and on PostgreSQL, one run, side by side.",
+)  # fmt: skip
+@click.option("--pg-url", default=None, help="With --db-backend postgres: a server to use (default: a temporary one).")
+@click.option("--adds", default=100, show_default=True, type=click.IntRange(min=10), help="With postgres: adds timed.")
+@click.option(
+    "--parallel-adds", default=100, show_default=True, type=click.IntRange(min=0),
+    help="With postgres: messages each of 1 and of 4 processes add at once to an empty store (0: skip).",
+)  # fmt: skip
 def perf(
     data: Path,
     sizes: str,
@@ -370,13 +380,21 @@ def perf(
     workdir: Path | None,
     out: Path | None,
     contended: bool,
+    db_backend: str,
+    pg_url: str | None,
+    adds: int,
+    parallel_adds: int,
 ) -> None:
-    """Ingest throughput, search latency, peak RSS and database size at growing sizes (LoCoMo replayed)."""
+    """Ingest throughput, search latency, peak RSS and database size at growing sizes (LoCoMo replayed); with
+    --db-backend postgres, ingest, search and add latency on both stores side by side."""
     import tempfile
 
     from sodamem.bench.perf import run_perf
     from sodamem.bench.perf_report import plot_perf, render_perf_markdown
 
+    if db_backend == "postgres":
+        _perf_backends(data, _ks(sizes), embed_sizes, embedder, queries, (adds, parallel_adds), workdir, out, pg_url)
+        return
     with tempfile.TemporaryDirectory() as scratch:
         report = run_perf(
             data,
@@ -394,6 +412,45 @@ def perf(
         (out / "perf.json").write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
         (out / "perf.md").write_text(markdown, encoding="utf-8")
         plot_perf(report, out / "perf.png")
+    click.echo(markdown, nl=False)
+
+
+def _perf_backends(
+    data: Path,
+    sizes: tuple[int, ...],
+    embed_sizes: str | None,
+    embedder: str,
+    queries: int,
+    adds: tuple[int, int],
+    workdir: Path | None,
+    out: Path | None,
+    pg_url: str | None,
+) -> None:
+    import tempfile
+
+    from sodamem.bench.perf_backends import render_backends_markdown, run_perf_backends
+    from sodamem.store.postgres.scratch import scratch_databases
+
+    model = _embedder(embedder, default_cache())
+    with tempfile.TemporaryDirectory() as scratch, _postgres_server(pg_url) as url_of:
+        report = run_perf_backends(
+            data,
+            sizes,
+            scratch_databases(url_of, "sodamem_perf"),
+            workdir=workdir or Path(scratch),
+            embedder=model,
+            spec=None if embedder == "none" else embedder,
+            embed_sizes=_ks(embed_sizes) if embed_sizes else sizes,
+            queries=queries,
+            adds=adds[0],
+            parallel=adds[1],
+            progress=lambda message: click.echo(message, err=True),
+        )
+    markdown = render_backends_markdown(report)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "perf-backends.json").write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
+        (out / "perf-backends.md").write_text(markdown, encoding="utf-8")
     click.echo(markdown, nl=False)
 
 

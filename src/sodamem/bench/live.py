@@ -114,7 +114,9 @@ def run_live_bench(
     return report
 
 
-def _split(sessions: Sequence[Session], size: int, count: int) -> tuple[list[Session], list[Message], list[str]]:
+def split_messages(
+    sessions: Sequence[Session], size: int, count: int
+) -> tuple[list[Session], list[Message], list[str]]:
     """A corpus of ``size`` turns, and ``count`` messages of sessions outside it, each with its session id."""
     corpus = build_corpus(sessions, size)
     held = {s.session_id.split("#r")[0] for s in corpus}
@@ -131,7 +133,7 @@ def _split(sessions: Sequence[Session], size: int, count: int) -> tuple[list[Ses
 
 
 def _size_figures(db: Path, sessions: Sequence[Session], size: int, adds: int, forgets: int) -> SizeFigures:
-    corpus, messages, session_ids = _split(sessions, size, adds)
+    corpus, messages, session_ids = split_messages(sessions, size, adds)
     with Memory(db, user=BENCH_USER, embedder="none") as memory:
         memory.ingest(corpus)
         seconds = []
@@ -148,7 +150,7 @@ def _size_figures(db: Path, sessions: Sequence[Session], size: int, adds: int, f
 
 
 def _embed_figures(db: Path, sessions: Sequence[Session], size: int, adds: int, embedder: str) -> EmbedFigures:
-    corpus, messages, session_ids = _split(sessions, size, adds)
+    corpus, messages, session_ids = split_messages(sessions, size, adds)
     with Memory(db, user=BENCH_USER, embedder=embedder) as memory:
         assert memory.embedder is not None
         memory.ingest(corpus)
@@ -170,7 +172,7 @@ def _embed_figures(db: Path, sessions: Sequence[Session], size: int, adds: int, 
 def _search_figures(
     db: Path, sessions: Sequence[Session], size: int, embedder: str, questions: Sequence[str]
 ) -> SearchFigures:
-    _, messages, session_ids = _split(sessions, size, len(questions))
+    _, messages, session_ids = split_messages(sessions, size, len(questions))
     with (
         Memory(db, user=BENCH_USER, embedder=embedder) as searcher,
         Memory(db, user=BENCH_USER, embedder=embedder) as writer,

@@ -48,7 +48,7 @@ def append_messages(
     Turn indexes continue after the session's last one (a forgotten turn leaves its index unused, so citations of
     the others stay true); extraction sees the turns in order, numbered by position."""
     result = AppendResult()
-    with store.writing() as writes:
+    with store.writing(user) as writes:
         stored = writes.stored_session(user, session_id)
         old = [_turn(t) for t in stored.turns] if stored is not None else []
         session_time = datetime.fromisoformat(stored.timestamp) if stored else messages[0].timestamp or default_time

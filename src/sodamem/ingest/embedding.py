@@ -37,10 +37,12 @@ def embed_missing(
     return len(items)
 
 
-def embed_queued(store: Store, embedder: Embedder, turn_pks: Sequence[int] | None = None) -> int:
+def embed_queued(
+    store: Store, embedder: Embedder, turn_pks: Sequence[int] | None = None, *, user: str | None = None
+) -> int:
     """Embed what added turns brought (their pieces, facts, entities) and take them off the queue: the cost of one
     add, whatever the size of the store. ``turn_pks``: those turns only (an add's own); None: the whole queue, e.g.
-    turns a crashed process queued but never embedded."""
+    turns a crashed process queued but never embedded. ``user``: whose turns they are (their write lock only)."""
     queued = store.queued_turns() if turn_pks is None else list(turn_pks)
     if not queued:
         return 0
@@ -54,6 +56,6 @@ def embed_queued(store: Store, embedder: Embedder, turn_pks: Sequence[int] | Non
         store.put_embeddings(
             embedder.name, [(digest, vectors[i].tobytes()) for i, (digest, _) in enumerate(batch)], embedder.dim
         )
-    with store.writing() as writes:
+    with store.writing(user) as writes:
         writes.dequeue_embeddings(queued)
     return len(items)

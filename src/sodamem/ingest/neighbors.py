@@ -27,8 +27,9 @@ def link_similar_facts(store: Store, index: VectorSearch, fact_ids: Sequence[int
             nearest = index.search(user, "facts", vectors[fact_id], MAX_NEIGHBORS + 1)
             others = [(pk, score) for pk, score in nearest if pk != fact_id][:MAX_NEIGHBORS]
             pairs += [(user, fact_id, pk) for pk, score in others if score >= MIN_COSINE]
-    if pairs:
-        with store.writing() as writes:
+    for owner in sorted({user for user, _, _ in pairs}):
+        with store.writing(owner) as writes:
             for user, a, b in pairs:
-                writes.link_neighbors(user, [(a, b)])
+                if user == owner:
+                    writes.link_neighbors(user, [(a, b)])
     return len(pairs)

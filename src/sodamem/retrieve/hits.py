@@ -18,14 +18,20 @@ def build_hits(
 ) -> list[SearchHit]:
     """``ranked`` is ``(turn_pk, score)`` best first; ``focus`` maps a turn to the piece it cites."""
     turns = store.turns_by_pk(user, [pk for pk, _ in ranked])
-    return [_hit(store, user, turns[pk], focus.get(pk), score, context_window) for pk, score in ranked]
+    windows = [
+        (turns[pk].session_pk, turns[pk].index - context_window, turns[pk].index + context_window) for pk, _ in ranked
+    ]
+    around = store.turn_windows(user, windows) if context_window else [[] for _ in ranked]
+    return [
+        _hit(turns[pk], focus.get(pk), score, neighbours)
+        for (pk, score), neighbours in zip(ranked, around, strict=True)
+    ]
 
 
-def _hit(store: Store, user: str, turn: TurnRow, piece: PieceRow | None, score: float, window: int) -> SearchHit:
+def _hit(turn: TurnRow, piece: PieceRow | None, score: float, neighbours: Sequence[TurnRow]) -> SearchHit:
     text = turn.text
     start, end = (piece.char_start, piece.char_end) if piece is not None else (0, len(text))
     index = turn.index
-    neighbours = store.session_turns(user, turn.session_pk, index - window, index + window) if window else []
     context = tuple(
         ContextTurn(turn_index=r.index, turn_id=r.turn_id, speaker=r.speaker, text=r.text)
         for r in neighbours

@@ -134,6 +134,20 @@ def log_forget(
     )
 
 
+LogRow = tuple[str, str, str, str, str]  # user, forgotten_at, selector, counts, ids (JSON as stored)
+
+
+def forget_log_rows(conn: Connection) -> list[LogRow]:
+    """Every user's forget records as stored, oldest first (``sodamem migrate`` moves them)."""
+    rows = conn.execute("SELECT user, forgotten_at, selector, counts, ids FROM forget_log ORDER BY id")
+    return [(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4])) for r in rows]
+
+
+def insert_forget_log_rows(conn: Connection, rows: Sequence[LogRow]) -> None:
+    for row in rows:
+        conn.execute("INSERT INTO forget_log (user, forgotten_at, selector, counts, ids) VALUES (?, ?, ?, ?, ?)", row)
+
+
 def forget_log(conn: Connection, user: str) -> list[dict[str, object]]:
     rows = conn.execute(
         "SELECT forgotten_at, selector, counts, ids FROM forget_log WHERE user = ? ORDER BY id", (user,)

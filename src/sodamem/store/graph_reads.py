@@ -1,6 +1,6 @@
-"""What the graph tunnel (retrieve/graph.py) asks of the fact graph, in SQLite: entities, the facts that mention
+"""What the graph tunnel (retrieve/graph.py) asks of the fact graph, in portable SQL: entities, the facts that mention
 them, fact-to-fact links and the turns facts are derived from. Every statement is scoped by user and takes its ids
-a chunk at a time. Mixed into ``SQLiteStore``."""
+a chunk at a time. Mixed into ``SQLiteStore`` and ``PostgresStore``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ _STEP_TYPES = (LinkType.NEIGHBOR.value, *_SLOT_TYPES)
 NO_LIMIT = 1 << 62  # LIMIT -1 is SQLite's "no limit" only
 
 
-class SQLiteGraphReads:
+class PortableGraphReads:
     conn: Connection
 
     def entity_names(self, user: str, entity_pks: Sequence[int]) -> dict[int, str]:

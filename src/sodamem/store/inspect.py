@@ -8,7 +8,7 @@ from sodamem.store.connection import Connection
 from sodamem.store.turn_writes import turn_embedding_text
 
 
-def stored_turns(conn: sqlite3.Connection) -> list[tuple[str, str, int, str]]:
+def stored_turns(conn: Connection) -> list[tuple[str, str, int, str]]:
     """``(session id, turn id, index, text)`` of every stored turn, in session and index order."""
     rows = conn.execute(
         "SELECT s.session_id, t.turn_id, t.idx, t.text FROM turns t JOIN sessions s ON s.id = t.session_pk"
@@ -41,3 +41,12 @@ def leftovers(conn: sqlite3.Connection, session_id: str, turn_id: str | None, wo
         if n:
             out.append(f"{n} row(s) of {table}")
     return out
+
+
+def turn_id_counts(conn: Connection) -> dict[tuple[str, str, str], int]:
+    """``(user, session id, turn id) -> rows`` over every stored turn (more than 1: a duplicate)."""
+    rows = conn.execute(
+        "SELECT t.user, s.session_id, t.turn_id, COUNT(*) FROM turns t JOIN sessions s ON s.id = t.session_pk"
+        " GROUP BY t.user, s.session_id, t.turn_id"
+    )
+    return {(str(r[0]), str(r[1]), str(r[2])): int(r[3]) for r in rows}

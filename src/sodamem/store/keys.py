@@ -26,6 +26,23 @@ class KeyRecord:
 _COLUMNS = "id, user, prefix, label, created_at, revoked_at"
 
 
+KeyRow = tuple[str, str, str, str, str, str | None]  # user, key_hash, prefix, label, created_at, revoked_at
+
+
+def key_rows(conn: Connection) -> list[KeyRow]:
+    """Every stored key as stored (its hash, never the key), oldest first (``sodamem migrate`` moves them)."""
+    rows = conn.execute("SELECT user, key_hash, prefix, label, created_at, revoked_at FROM api_keys ORDER BY id")
+    return [(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), None if r[5] is None else str(r[5])) for r in rows]
+
+
+def insert_key_rows(conn: Connection, rows: list[KeyRow]) -> None:
+    for row in rows:
+        conn.execute(
+            "INSERT INTO api_keys (user, key_hash, prefix, label, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?)",
+            row,
+        )
+
+
 def insert_key(conn: Connection, user: str, key_hash: str, prefix: str, label: str, now: str) -> KeyRecord:
     cursor = conn.execute(
         "INSERT INTO api_keys (user, key_hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?)",

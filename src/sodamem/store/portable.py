@@ -12,10 +12,10 @@ from typing import Any
 from sodamem.model import MessagePiece, Session
 from sodamem.records import SessionSummary, UserStats
 from sodamem.store.connection import Connection
+from sodamem.store.connection_writes import ConnectionWrites
 from sodamem.store.in_lists import chunked
 from sodamem.store.mentions import MentionPairs, put_mentions, stored_mentions, turns_without_mentions
 from sodamem.store.rows import PieceRow, SessionRow, TurnRow
-from sodamem.store.sqlite_writes import ConnectionWrites
 from sodamem.store.turn_writes import insert_turns, piece_embedding_text, turn_embedding_text
 from sodamem.store.vectors import VectorIndex
 from sodamem.store.write_protocol import SessionWriteHook
@@ -25,7 +25,7 @@ class PortableStore:
     conn: Connection
     _speakers: dict[str, tuple[int, frozenset[str]]]
 
-    def transaction(self) -> AbstractContextManager[Connection]:
+    def transaction(self, user: str | None = None) -> AbstractContextManager[Connection]:
         raise NotImplementedError  # the backend's
 
     @property
@@ -33,9 +33,9 @@ class PortableStore:
         raise NotImplementedError  # the backend's
 
     @contextmanager
-    def writing(self) -> Iterator[ConnectionWrites]:
+    def writing(self, user: str | None = None) -> Iterator[ConnectionWrites]:
         """``transaction()`` behind the domain operations of ``Writes`` (store/write_protocol.py)."""
-        with self.transaction() as conn:
+        with self.transaction(user) as conn:
             yield ConnectionWrites(conn)
 
     # -- writes ---------------------------------------------------------------------------------------------
@@ -62,7 +62,7 @@ class PortableStore:
         their session); ``piece_pks`` maps ``(turn index, piece index)`` to row ids, ``replaced_slots`` are the
         supersession slots of the facts that a replaced copy took with it.
         """
-        with self.transaction() as conn:
+        with self.transaction(user) as conn:
             replaced_slots: set[str] = set()
             if replace:
                 old = conn.execute(
@@ -207,6 +207,23 @@ class PortableStore:
             (user, session_pk, first, last),
         )
         return [_turn_row(r) for r in rows]
+
+    def turn_windows(self, user: str, windows: Sequence[tuple[int, int, int]]) -> list[list[TurnRow]]:
+        """``session_turns`` of each ``(session_pk, first, last)`` in one statement (one round trip per search's
+        hits, not one per hit, on a database server)."""
+        out: list[list[TurnRow]] = [[] for _ in windows]
+        if not windows:
+            return out
+        values = ", ".join("(?, ?, ?, ?)" for _ in windows)
+        rows = self.conn.execute(
+            f"WITH w (k, sp, lo, hi) AS (VALUES {values}) SELECT w.k, {self._TURN_COLUMNS} FROM w"
+            " JOIN turns t ON t.session_pk = w.sp AND t.idx BETWEEN w.lo AND w.hi"
+            " JOIN sessions s ON s.id = t.session_pk WHERE t.user = ? ORDER BY w.k, t.idx",
+            [v for i, (pk, first, last) in enumerate(windows) for v in (i, pk, first, last)] + [user],
+        )
+        for row in rows:
+            out[int(row[0])].append(_turn_row(row))
+        return out
 
     def session_row(self, user: str, session_id: str) -> SessionRow | None:
         row = self.conn.execute(

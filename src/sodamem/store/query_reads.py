@@ -1,6 +1,6 @@
 """What query analysis (retrieve/query.py) and the fusion's turn lookup (retrieve/turn_lookup.py) ask of the
-store, in SQLite: entities by name key or by one word of their name, and the candidate turns' rows, neighbours and
-occurred times. Mixed into ``SQLiteStore``."""
+store, in portable SQL: entities by name key or by one word of their name, and the candidate turns' rows,
+neighbours and occurred times. Mixed into ``SQLiteStore`` and ``PostgresStore``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from sodamem.store.facts import entity_pks_by_key
 from sodamem.store.rows import TurnProfile
 
 
-class SQLiteQueryReads:
+class PortableQueryReads:
     conn: Connection
 
     def entity_pks_by_key(self, user: str, keys: Iterable[str]) -> dict[str, int]:

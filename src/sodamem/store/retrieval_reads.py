@@ -1,5 +1,6 @@
 """What the fused ranking (retrieve/fused.py), the evidence builder (retrieve/evidence.py) and the offline reader
-(answer/offline.py) ask of the store besides the graph, in SQLite. Mixed into ``SQLiteStore``."""
+(answer/offline.py) ask of the store besides the graph, in portable SQL. Mixed into ``SQLiteStore`` and
+``PostgresStore``."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from sodamem.store.in_lists import chunked, marks
 from sodamem.store.rows import TurnFact, TurnText
 
 
-class SQLiteRetrievalReads:
+class PortableRetrievalReads:
     conn: Connection
 
     def speaker_entities(self, user: str, speakers: Iterable[str]) -> dict[str, int]:

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 from sodamem.errors import StoreBusyError
 from sodamem.store import fts
+from sodamem.store.connection_writes import ConnectionWrites
 from sodamem.store.fts_reads import SQLiteFtsReads
-from sodamem.store.graph_reads import SQLiteGraphReads
+from sodamem.store.graph_reads import PortableGraphReads
 from sodamem.store.hashes import text_hash as text_hash
 from sodamem.store.in_lists import IN_LIST_CHUNK as IN_LIST_CHUNK
 from sodamem.store.in_lists import chunked as chunked
@@ -24,14 +25,13 @@ from sodamem.store.integrity import CheckReport, check_database
 from sodamem.store.opening import BUSY_TIMEOUT_MS, open_database
 from sodamem.store.portable import PortableStore
 from sodamem.store.protocol import MemoryStore
-from sodamem.store.query_reads import SQLiteQueryReads
-from sodamem.store.retrieval_reads import SQLiteRetrievalReads
+from sodamem.store.query_reads import PortableQueryReads
+from sodamem.store.retrieval_reads import PortableRetrievalReads
 from sodamem.store.rows import FtsRow as FtsRow
-from sodamem.store.sqlite_upkeep import SQLiteUpkeep
-from sodamem.store.sqlite_writes import ConnectionWrites
 from sodamem.store.turn_writes import insert_turns as insert_turns
 from sodamem.store.turn_writes import piece_embedding_text as piece_embedding_text
 from sodamem.store.turn_writes import turn_embedding_text as turn_embedding_text
+from sodamem.store.upkeep import PortableUpkeep
 from sodamem.store.write_protocol import Store, Writes
 
 _Item = TypeVar("_Item")
@@ -62,7 +62,7 @@ def with_retry(operation: Callable[[], _Item], *, wait_seconds: float = BUSY_WAI
 
 
 class SQLiteStore(
-    PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads, SQLiteUpkeep, SQLiteFtsReads
+    PortableStore, PortableGraphReads, PortableRetrievalReads, PortableQueryReads, PortableUpkeep, SQLiteFtsReads
 ):
     """The SQLite backend. It satisfies ``MemoryStore`` (``store/protocol.py``): the reads the retrieval and answer
     layers ask for are in the mixins (``graph_reads.py``, ``retrieval_reads.py``) and below."""
@@ -112,8 +112,9 @@ class SQLiteStore(
                 self.conn.execute("COMMIT")
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """All or nothing: commit on success, roll back on any exception. Waits for other writers (backoff)."""
+    def transaction(self, user: str | None = None) -> Iterator[sqlite3.Connection]:
+        """All or nothing: commit on success, roll back on any exception. Waits for other writers (backoff): one
+        writer at a time in a file, whatever ``user`` it writes for."""
         with_retry(lambda: self.conn.execute("BEGIN IMMEDIATE"))
         try:
             yield self.conn

@@ -19,9 +19,9 @@ from sodamem.dump.records import Dump
 from sodamem.model import MessagePiece, Session, Turn
 from sodamem.records import FactRecord, ImportReport, SessionSummary, UserStats
 from sodamem.store.facts import FactRow
-from sodamem.store.forget import ForgetPlan, Selector
+from sodamem.store.forget import ForgetPlan, LogRow, Selector
 from sodamem.store.integrity import CheckReport
-from sodamem.store.keys import KeyRecord
+from sodamem.store.keys import KeyRecord, KeyRow
 from sodamem.store.live import StoredSession
 from sodamem.store.protocol import MemoryStore, VectorSearch
 from sodamem.store.rows import PieceRow, SessionRow, TurnRow
@@ -113,8 +113,9 @@ class Store(MemoryStore, Protocol):
 
     def close(self) -> None: ...
 
-    def writing(self) -> AbstractContextManager[Writes]:
-        """One all-or-nothing transaction; waits for other writers."""
+    def writing(self, user: str | None = None) -> AbstractContextManager[Writes]:
+        """One all-or-nothing transaction; waits for other writers. ``user``: the write touches only that user's
+        rows (PostgreSQL then lets other users' writers proceed at the same time); None: it may touch anything."""
         ...
 
     # -- ingestion -------------------------------------------------------------------------------------------
@@ -174,6 +175,10 @@ class Store(MemoryStore, Protocol):
 
     def session_turns(self, user: str, session_pk: int, first: int, last: int) -> list[TurnRow]: ...
 
+    def turn_windows(self, user: str, windows: Sequence[tuple[int, int, int]]) -> list[list[TurnRow]]:
+        """``session_turns`` of each ``(session_pk, first, last)``, in one read."""
+        ...
+
     def turns_by_pk(self, user: str, turn_pks: Sequence[int]) -> dict[int, TurnRow]: ...
 
     def turns_by_turn_id(self, user: str, turn_id: str, session_id: str | None = None) -> list[TurnRow]: ...
@@ -203,6 +208,12 @@ class Store(MemoryStore, Protocol):
         ...
 
     def forget_log(self, user: str) -> list[dict[str, object]]: ...
+
+    def deployment_rows(self) -> tuple[list[KeyRow], list[LogRow]]:
+        """Every API key (hashed) and forget record, as stored."""
+        ...
+
+    def put_deployment_rows(self, key_rows: list[KeyRow], log_rows: list[LogRow]) -> None: ...
 
     def read_dump(self, user: str) -> Dump:
         """The user's memory in dump records, read in one snapshot."""

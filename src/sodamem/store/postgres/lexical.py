@@ -32,70 +32,121 @@ _PHRASE = re.compile(r'(?:(\w+)\s*:\s*)?"((?:[^"]|"")*)"')
 
 
 def drain(conn: PgConnection, tokenizer: Fts5Tokenizer) -> int:
-    """Apply the change log to the index (inside the caller's transaction); return how many changes."""
+    """Apply the change log to the index (inside the caller's transaction); return how many changes.
+
+    Only the net effect is applied, in a few set-wise statements whatever the number of changes: a row whose first
+    logged change is a delete loses what the index held for it, and a row whose last logged change is an insert is
+    indexed with those values (an insert then a delete of one row in one transaction cancel out)."""
     pending = conn.native('SELECT seq, tbl, op, rid, "user", c1, c2 FROM fts_pending ORDER BY seq').fetchall()
     if not pending:
         return 0
-    texts: list[str | None] = []
-    for row in pending:
-        texts += [row[5], row[6]] if row[2] == "insert" else [None, None]
-    terms = tokenizer.terms(texts)
-    for i, (_, table, op, rid, user, _c1, _c2) in enumerate(pending):
-        columns = [Counter(terms[2 * i]), Counter(terms[2 * i + 1])][: len(COLUMNS[table])]
-        if op == "insert":
-            _insert(conn, table, int(rid), str(user), columns)
-        else:
-            _delete(conn, table, int(rid), str(user))
+    first: dict[tuple[str, int], str] = {}
+    last: dict[tuple[str, int], tuple[str, str, str | None, str | None]] = {}
+    for _, table, op, rid, user, c1, c2 in pending:
+        key = (str(table), int(rid))
+        first.setdefault(key, str(op))
+        last[key] = (str(op), str(user), c1, c2)
+    _delete_rows(conn, [key for key, op in first.items() if op == "delete"])
+    inserts = [(key, user, c1, c2) for key, (op, user, c1, c2) in last.items() if op == "insert"]
+    _insert_rows(conn, tokenizer, inserts)
     conn.native("DELETE FROM fts_pending WHERE seq <= %s", (pending[-1][0],))
     return len(pending)
 
 
-def _insert(conn: PgConnection, table: str, rid: int, user: str, columns: list[Counter[str]]) -> None:
-    length = sum(sum(c.values()) for c in columns)
-    conn.native('INSERT INTO fts_docs (tbl, rid, "user", len) VALUES (%s, %s, %s, %s)', (table, rid, user, length))
-    postings = [(table, user, term, rid, col, tf) for col, counts in enumerate(columns) for term, tf in counts.items()]
-    if postings:
-        conn.raw.cursor().executemany(
-            'INSERT INTO fts_postings (tbl, "user", term, rid, col, tf) VALUES (%s, %s, %s, %s, %s, %s)', postings
-        )
-    held = sorted(set().union(*columns)) if columns else []
-    if held:
-        conn.native(
-            'INSERT INTO fts_terms (tbl, "user", term, df) SELECT %s, %s, term, 1 FROM unnest(%s::text[]) AS term'
-            ' ON CONFLICT (tbl, "user", term) DO UPDATE SET df = fts_terms.df + 1',
-            (table, user, held),
-        )
-    conn.native(
-        'INSERT INTO fts_totals (tbl, "user", n_rows, n_tokens) VALUES (%s, %s, 1, %s)'
-        ' ON CONFLICT (tbl, "user") DO UPDATE SET n_rows = fts_totals.n_rows + 1,'
-        " n_tokens = fts_totals.n_tokens + EXCLUDED.n_tokens",
-        (table, user, length),
-    )
-
-
-def _delete(conn: PgConnection, table: str, rid: int, user: str) -> None:
-    row = conn.native("DELETE FROM fts_docs WHERE tbl = %s AND rid = %s RETURNING len", (table, rid)).fetchone()
-    if row is None:
+def _insert_rows(
+    conn: PgConnection, tokenizer: Fts5Tokenizer, rows: list[tuple[tuple[str, int], str, str | None, str | None]]
+) -> None:
+    if not rows:
         return
-    held = _delete_postings(conn, table, rid)
-    if held:
+    texts: list[str | None] = []
+    for _, _, c1, c2 in rows:
+        texts += [c1, c2]
+    terms = tokenizer.terms(texts)
+    docs: list[tuple[str, int, str, int]] = []
+    postings: list[tuple[str, str, str, int, int, int]] = []
+    df: Counter[tuple[str, str, str]] = Counter()
+    totals: dict[tuple[str, str], list[int]] = {}
+    for i, ((table, rid), user, _, _) in enumerate(rows):
+        columns = [Counter(terms[2 * i]), Counter(terms[2 * i + 1])][: len(COLUMNS[table])]
+        length = sum(sum(c.values()) for c in columns)
+        docs.append((table, rid, user, length))
+        for col, counts in enumerate(columns):
+            postings += [(table, user, term, rid, col, tf) for term, tf in counts.items()]
+        df.update((table, user, term) for term in set().union(*columns))
+        total = totals.setdefault((table, user), [0, 0])
+        total[0] += 1
+        total[1] += length
+    conn.native(
+        'INSERT INTO fts_docs (tbl, rid, "user", len) SELECT * FROM unnest(%s::text[], %s::bigint[], %s::text[],'
+        " %s::int[])",
+        _columns(docs, 4),
+    )
+    if postings:
         conn.native(
-            'UPDATE fts_terms SET df = df - 1 WHERE tbl = %s AND "user" = %s AND term = ANY(%s::text[])',
-            (table, user, held),
+            'INSERT INTO fts_postings (tbl, "user", term, rid, col, tf) SELECT * FROM unnest(%s::text[], %s::text[],'
+            " %s::text[], %s::bigint[], %s::smallint[], %s::int[])",
+            _columns(postings, 6),
         )
+    if df:
         conn.native(
-            'DELETE FROM fts_terms WHERE tbl = %s AND "user" = %s AND term = ANY(%s::text[]) AND df <= 0',
-            (table, user, held),
+            'INSERT INTO fts_terms (tbl, "user", term, df) SELECT * FROM unnest(%s::text[], %s::text[], %s::text[],'
+            ' %s::int[]) ON CONFLICT (tbl, "user", term) DO UPDATE SET df = fts_terms.df + EXCLUDED.df',
+            _columns([(*key, n) for key, n in sorted(df.items())], 4),
         )
     conn.native(
-        'UPDATE fts_totals SET n_rows = n_rows - 1, n_tokens = n_tokens - %s WHERE tbl = %s AND "user" = %s',
-        (int(row[0]), table, user),
+        'INSERT INTO fts_totals (tbl, "user", n_rows, n_tokens) SELECT * FROM unnest(%s::text[], %s::text[],'
+        ' %s::bigint[], %s::bigint[]) ON CONFLICT (tbl, "user") DO UPDATE SET'
+        " n_rows = fts_totals.n_rows + EXCLUDED.n_rows, n_tokens = fts_totals.n_tokens + EXCLUDED.n_tokens",
+        _columns([(*key, n, tokens) for key, (n, tokens) in sorted(totals.items())], 4),
     )
 
 
-def _delete_postings(conn: PgConnection, table: str, rid: int) -> list[str]:
-    rows = conn.native("DELETE FROM fts_postings WHERE tbl = %s AND rid = %s RETURNING term", (table, rid)).fetchall()
-    return sorted({str(r[0]) for r in rows})
+def _delete_rows(conn: PgConnection, keys: list[tuple[str, int]]) -> None:
+    """Take what the index holds for these rows out of it (rows it does not hold are passed over)."""
+    if not keys:
+        return
+    tables, rids = _columns(keys, 2)
+    gone = conn.native(
+        "DELETE FROM fts_docs d USING unnest(%s::text[], %s::bigint[]) AS k (tbl, rid)"
+        ' WHERE d.tbl = k.tbl AND d.rid = k.rid RETURNING d.tbl, d."user", d.len',
+        (tables, rids),
+    ).fetchall()
+    if not gone:
+        return
+    held = conn.native(
+        "DELETE FROM fts_postings p USING unnest(%s::text[], %s::bigint[]) AS k (tbl, rid)"
+        ' WHERE p.tbl = k.tbl AND p.rid = k.rid RETURNING p.tbl, p."user", p.term, p.rid',
+        (tables, rids),
+    ).fetchall()
+    df = Counter((str(t), str(u), str(term)) for t, u, term, _ in {tuple(r) for r in held})
+    if df:
+        terms = _columns([(*key, n) for key, n in sorted(df.items())], 4)
+        conn.native(
+            "UPDATE fts_terms f SET df = f.df - k.n FROM unnest(%s::text[], %s::text[], %s::text[], %s::int[])"
+            ' AS k (tbl, "user", term, n) WHERE f.tbl = k.tbl AND f."user" = k."user" AND f.term = k.term',
+            terms,
+        )
+        conn.native(
+            'DELETE FROM fts_terms f USING unnest(%s::text[], %s::text[], %s::text[]) AS k (tbl, "user", term)'
+            ' WHERE f.tbl = k.tbl AND f."user" = k."user" AND f.term = k.term AND f.df <= 0',
+            terms[:3],
+        )
+    totals: dict[tuple[str, str], list[int]] = {}
+    for table, user, length in gone:
+        total = totals.setdefault((str(table), str(user)), [0, 0])
+        total[0] += 1
+        total[1] += int(length)
+    conn.native(
+        "UPDATE fts_totals f SET n_rows = f.n_rows - k.n, n_tokens = f.n_tokens - k.tokens"
+        ' FROM unnest(%s::text[], %s::text[], %s::bigint[], %s::bigint[]) AS k (tbl, "user", n, tokens)'
+        ' WHERE f.tbl = k.tbl AND f."user" = k."user"',
+        _columns([(*key, n, tokens) for key, (n, tokens) in sorted(totals.items())], 4),
+    )
+
+
+def _columns(rows: Sequence[Sequence[Any]], width: int) -> tuple[list[Any], ...]:
+    """Rows as one list per column (for ``unnest``)."""
+    return tuple([row[i] for row in rows] for i in range(width))
 
 
 def phrases(match: str) -> list[tuple[str | None, str]]:
@@ -131,10 +182,10 @@ WITH q AS (SELECT term, col, count(*) AS mult FROM unnest(%(terms)s::text[], %(c
            GROUP BY term, col),
 tot AS (SELECT n_rows::float8 AS n, n_tokens::float8 / n_rows AS avglen FROM fts_totals
         WHERE tbl = %(tbl)s AND "user" = %(user)s AND n_rows > 0),
-hits AS (SELECT q.term, q.col, q.mult, p.rid, sum(p.tf)::float8 AS tf FROM q
-         JOIN fts_postings p ON p.tbl = %(tbl)s AND p."user" = %(user)s AND p.term = q.term
-              AND (q.col < 0 OR p.col = q.col)
-         GROUP BY q.term, q.col, q.mult, p.rid),
+hits AS (SELECT q.term, q.col, q.mult, p.rid, p.tf FROM q CROSS JOIN LATERAL
+         (SELECT rid, sum(tf)::float8 AS tf FROM fts_postings
+          WHERE tbl = %(tbl)s AND "user" = %(user)s AND term = q.term AND (q.col < 0 OR col = q.col)
+          GROUP BY rid) p),
 idf AS (SELECT term, col, GREATEST(ln((tot.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf
         FROM hits, tot GROUP BY term, col, tot.n)
 SELECT h.rid, -sum(h.mult * idf.idf * h.tf * {K1 + 1} / (h.tf + {K1} * (1 - {B} + {B} * d.len / tot.avglen)))

@@ -273,12 +273,46 @@ CREATE TABLE turn_mentions (
 );
 """
 
+# The dimensions of the embedders SodaMem ships (fake 64, MiniLM and e5-small 384, mpnet 768): each gets an HNSW
+# index (cosine) over the cached vectors of that size. pgvector indexes only a column of fixed dimension, hence one
+# partial expression index per size; a model of another size is searched exactly (store/postgres/vectors.py).
+HNSW_DIMS = (64, 384, 768)
+
+_M0006_HNSW = "".join(
+    f"CREATE INDEX embeddings_hnsw_{dim} ON embeddings USING hnsw ((embedding::vector({dim})) vector_cosine_ops)"
+    f" WHERE dim = {dim};\n"
+    for dim in HNSW_DIMS
+)
+
+# row_deletions counted in one row per table made every deleting writer wait for the others (and two writers
+# deleting from two tables in opposite orders deadlock): with per-user write locks, the counters become sequences
+# (no row lock, not rolled back: a rolled-back delete still counts, which only makes a reader re-read), and
+# row_deletions a view of them.
+_M0007_DELETIONS = (
+    "DROP TABLE row_deletions;\n"
+    + "".join(f"CREATE SEQUENCE {t}_deleted;\n" for t in ("turns", "pieces", "facts", "entities"))
+    + "CREATE VIEW row_deletions (tbl, n) AS "
+    + " UNION ALL ".join(
+        f"SELECT '{t}'::text, CASE WHEN is_called THEN last_value ELSE 0 END FROM {t}_deleted"
+        for t in ("turns", "pieces", "facts", "entities")
+    )
+    + """;
+CREATE OR REPLACE FUNCTION count_deletions() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM nextval(TG_TABLE_NAME || '_deleted');
+    RETURN NULL;
+END $$;
+"""
+)
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_core_tables", _M0001_CORE),
     ("0002_triggers", _M0002_TRIGGERS + _deletion_triggers()),
     ("0003_lexical_index", _fts()),
     ("0004_pgvector", _M0004_PGVECTOR),
     ("0005_turn_mentions", _M0005_TURN_MENTIONS),
+    ("0006_hnsw_indexes", _M0006_HNSW),
+    ("0007_deletion_counters", _M0007_DELETIONS),
 )
 
 _MIGRATION_LOCK = 0x50D4_3E30  # pg_advisory_lock key: one process migrates at a time

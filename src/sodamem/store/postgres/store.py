@@ -6,14 +6,19 @@ The operations written in portable SQL are shared with the SQLite store (``store
 (a psycopg pool, migrations), transactions, the generation number, BM25 (``lexical.py``), embeddings and settings
 upserts, the integrity check and scrubbing.
 
-Transactions: a write takes a transaction-level advisory lock, so writers from any number of processes follow one
-another as SQLite's ``BEGIN IMMEDIATE`` makes them (no lost update of a supersession slot: the slot is read and
-rewritten under the lock); readers never wait. A multi-statement read (a search) runs in one REPEATABLE READ
+Transactions: a write takes transaction-level advisory locks. A write for one user (an add, a session's
+ingest) holds that user's lock, so that user's writers from any number of processes follow one another as SQLite's
+``BEGIN IMMEDIATE`` makes them (no lost update of a supersession slot: the slot is read and rewritten under the
+lock), while other users' writers proceed; it also holds the global lock shared. A write that may touch anything
+(settings, API keys, an import, re-indexing, a forget: it deletes cached vectors other users may share) holds the
+global lock exclusively: it waits for every writer and every writer waits for it. Writes to the shared vector cache
+hold the global lock shared only. Readers never wait. A multi-statement read (a search) runs in one REPEATABLE READ
 snapshot.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -25,7 +30,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from sodamem.errors import StoreOpenError
 from sodamem.store.fts import COLUMNS
-from sodamem.store.graph_reads import SQLiteGraphReads
+from sodamem.store.graph_reads import PortableGraphReads
 from sodamem.store.integrity import CheckReport, check_rows
 from sodamem.store.portable import PortableStore
 from sodamem.store.postgres import lexical
@@ -33,15 +38,16 @@ from sodamem.store.postgres.connection import PgConnection
 from sodamem.store.postgres.schema import apply_migrations
 from sodamem.store.postgres.tokens import Fts5Tokenizer
 from sodamem.store.postgres.vectors import PgVectorSearch, vector_literal
-from sodamem.store.query_reads import SQLiteQueryReads
-from sodamem.store.retrieval_reads import SQLiteRetrievalReads
+from sodamem.store.query_reads import PortableQueryReads
+from sodamem.store.retrieval_reads import PortableRetrievalReads
 from sodamem.store.rows import FtsRow
-from sodamem.store.sqlite_upkeep import SQLiteUpkeep
+from sodamem.store.upkeep import PortableUpkeep
 
-_WRITE_LOCK = 0x50D4_3E31  # pg_advisory_xact_lock key taken by every write transaction
+_WRITE_LOCK = 0x50D4_3E31  # pg_advisory_xact_lock key: exclusive for a write that may touch anything, else shared
+_USER_LOCKS = 0x50D4_3E32  # with the user's key (_key): the two-key advisory lock of one user's writes
 
 
-class PostgresStore(PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLiteQueryReads, SQLiteUpkeep):
+class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, PortableQueryReads, PortableUpkeep):
     conn: PgConnection
 
     def __init__(self, url: str, *, pool_size: int = 2) -> None:
@@ -90,18 +96,25 @@ class PostgresStore(PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLit
                 self.conn.native("COMMIT")
 
     @contextmanager
-    def transaction(self) -> Iterator[PgConnection]:
-        """All or nothing, one writer at a time across processes (an advisory lock held to the commit)."""
-        self.conn.native("BEGIN")
+    def transaction(self, user: str | None = None, *, shared: bool = False) -> Iterator[PgConnection]:
+        """All or nothing, with advisory locks held to the commit: ``user``'s writers one at a time (other users'
+        at the same time); with no user, the only writer of all (``shared``: beside any other writer)."""
+        if user is not None:
+            locks = f"pg_advisory_xact_lock_shared({_WRITE_LOCK}), pg_advisory_xact_lock({_USER_LOCKS}, {_key(user)})"
+        elif shared:
+            locks = f"pg_advisory_xact_lock_shared({_WRITE_LOCK})"
+        else:
+            locks = f"pg_advisory_xact_lock({_WRITE_LOCK})"
+        # Whole statements of literals only, two to a round trip: a small add is bound by round trips.
+        self.conn.raw.execute(f"BEGIN; SELECT {locks}")
         try:
-            self.conn.native("SELECT pg_advisory_xact_lock(%s)", (_WRITE_LOCK,))
             yield self.conn
             lexical.drain(self.conn, self._tokenizer)
-            self.conn.native("UPDATE store_state SET generation = generation + 1")
+            self.conn.raw.execute("UPDATE store_state SET generation = generation + 1; COMMIT")
         except BaseException:
-            self.conn.native("ROLLBACK")
+            if self.conn.in_transaction:
+                self.conn.native("ROLLBACK")
             raise
-        self.conn.native("COMMIT")
 
     # -- lexical search ---------------------------------------------------------------------------------------
 
@@ -135,21 +148,28 @@ class PostgresStore(PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLit
     # -- what differs in SQL -------------------------------------------------------------------------------------
 
     def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None:
-        with self.transaction() as conn:
+        """Into the vector cache all users share, beside other writers: texts in hash order, so two writers that
+        insert the same texts wait for each other in one order (no deadlock)."""
+        items = sorted(items)
+        if not items:
+            return
+        with self.transaction(shared=True) as conn:
             in_use = " OR ".join(
-                f"EXISTS (SELECT 1 FROM {table} WHERE substr(embed_hash, 1, 16) = substr(%(h)s, 1, 16)"
-                " AND embed_hash = %(h)s)"
+                f"EXISTS (SELECT 1 FROM {table} WHERE substr(embed_hash, 1, 16) = substr(x.h, 1, 16)"
+                " AND embed_hash = x.h)"
                 for table in ("turns", "pieces", "facts", "entities")
             )
-            cursor = conn.raw.cursor()
-            cursor.executemany(
+            conn.native(  # one statement for the batch: round trips, not rows, are what a small add waits for
                 "INSERT INTO embeddings (model, text_hash, dim, vector, embedding)"
-                " SELECT %(m)s, %(h)s, %(d)s, %(v)s, %(e)s::vector"
-                f" WHERE {in_use} ON CONFLICT DO NOTHING",
-                [
-                    {"h": digest, "m": model, "d": dim, "v": blob, "e": vector_literal(np.frombuffer(blob, np.float32))}
-                    for digest, blob in items
-                ],
+                " SELECT %s, x.h, %s, x.v, x.e::vector FROM unnest(%s::text[], %s::bytea[], %s::text[]) AS x (h, v, e)"
+                f" WHERE {in_use} ORDER BY x.h ON CONFLICT DO NOTHING",
+                (
+                    model,
+                    dim,
+                    [digest for digest, _ in items],
+                    [blob for _, blob in items],
+                    [vector_literal(np.frombuffer(blob, np.float32)) for _, blob in items],
+                ),
             )
 
     def set_setting(self, key: str, value: str) -> None:
@@ -190,6 +210,11 @@ class PostgresStore(PortableStore, SQLiteGraphReads, SQLiteRetrievalReads, SQLit
         """The portable checks of the rows, after the lexical index's own: every row indexed, no stale log."""
         with self.snapshot():
             return check_rows(self.conn, [("lexical_index", lexical.check_index(self.conn))])
+
+
+def _key(user: str) -> int:
+    """The user's lock key: a 32-bit hash (users that share one only wait for each other)."""
+    return int.from_bytes(hashlib.blake2b(user.encode("utf-8"), digest_size=4).digest(), "big", signed=True)
 
 
 def _redacted(url: str) -> str:

@@ -1,6 +1,6 @@
-"""The SQLite store's operations beyond search: the embedding queue, fact queries, forget's audit log, dumps, the
+"""The stores' operations beyond search: the embedding queue, fact queries, forget's audit log, dumps, the
 integrity check and API keys, each a call into its store/ module with the store's connection. Mixed into
-``SQLiteStore``."""
+``SQLiteStore`` and ``PostgresStore`` (portable SQL)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from sodamem.store import dump_read, dump_write, fact_queries, forget, keys, liv
 from sodamem.store.connection import Connection
 
 
-class SQLiteUpkeep:
+class PortableUpkeep:
     conn: Connection
 
-    def transaction(self) -> AbstractContextManager[Connection]:
-        raise NotImplementedError  # SQLiteStore's
+    def transaction(self, user: str | None = None) -> AbstractContextManager[Connection]:
+        raise NotImplementedError  # the backend's
 
     def any_queued(self) -> bool:
         return live.any_queued(self.conn)
@@ -42,6 +42,16 @@ class SQLiteUpkeep:
 
     def forget_log(self, user: str) -> list[dict[str, object]]:
         return forget.forget_log(self.conn, user)
+
+    def deployment_rows(self) -> tuple[list[keys.KeyRow], list[forget.LogRow]]:
+        """What belongs to the deployment rather than to one user's memory: API keys and the forget log."""
+        return keys.key_rows(self.conn), forget.forget_log_rows(self.conn)
+
+    def put_deployment_rows(self, key_rows: list[keys.KeyRow], log_rows: list[forget.LogRow]) -> None:
+        """Append another store's ``deployment_rows`` (one transaction)."""
+        with self.transaction() as conn:
+            keys.insert_key_rows(conn, key_rows)
+            forget.insert_forget_log_rows(conn, log_rows)
 
     def read_dump(self, user: str) -> Dump:
         return dump_read.read_dump(self.conn, user)
