@@ -12,6 +12,7 @@ from importlib.metadata import version
 from fastapi import FastAPI
 from starlette.types import ASGIApp
 
+from sodamem.blas import one_blas_thread_for_good
 from sodamem.server.api import router
 from sodamem.server.errors import BodyLimit, install_error_handlers
 from sodamem.server.mcp_http import mount_mcp
@@ -30,6 +31,7 @@ span and time. Errors are `{"error": ..., "field": ...}` with a 4xx status."""
 def create_app(settings: ServeSettings) -> ASGIApp:
     """The whole server for one worker: opens ``settings.db`` (creating it if new) with a pool of memories."""
     settings.check()
+    one_blas_thread_for_good()
     pool = MemoryPool(settings.db, size=settings.pool_size, embedder=settings.embedder, user=settings.user)
 
     @asynccontextmanager
