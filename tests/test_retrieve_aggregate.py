@@ -191,6 +191,11 @@ def test_annotator_specs() -> None:
     assert resolve_annotator(table) is table
     with pytest.raises(ValueError, match="unknown annotator"):
         resolve_annotator("nltk")
+    fake = resolve_annotator("fake")
+    assert fake is not None
+    assert fake.mentions(["Gina played the violin."]) == [
+        (Mention("Gina", "PERSON"), Mention("played", "NOUN"), Mention("violin", "NOUN"))
+    ]
 
 
 def test_answer_type_bonus_lifts_candidates_naming_an_instance(tmp_path: Path) -> None:
@@ -227,3 +232,21 @@ def test_without_mentions_the_tunnel_changes_nothing(tmp_path: Path) -> None:
         on = memory.search(_QUESTION, k=6, now=when)
         off = memory.search(_QUESTION, k=6, now=when, preset="default+weight.answer_type=0")
     assert [(h.text, h.score, h.tunnels) for h in on] == [(h.text, h.score, h.tunnels) for h in off]
+
+
+@pytest.mark.skipif(not spacy_available(), reason="the types extra (spaCy) is not installed")
+def test_an_add_does_not_load_spacy_but_ingest_does(tmp_path: Path) -> None:
+    script = (
+        "import sys\n"
+        "from sodamem import Memory\n"
+        "from sodamem.retrieve import mentions\n"
+        f"m = Memory({str(tmp_path / 'm.db')!r}, embedder='fake')\n"
+        "m.add('I bought a clarinet in Paris.', session_id='s1', speaker='Ann')\n"
+        "after_add = (mentions._loaded is not None, len(m.store.turn_mentions(m.user, list(range(1, 9)))))\n"
+        "m.repair()\n"
+        "after_repair = (mentions._loaded is not None, len(m.store.turn_mentions(m.user, list(range(1, 9)))))\n"
+        "m.add('Then I went to Rome.', session_id='s1', speaker='Ann')\n"
+        "print(after_add, after_repair, len(m.store.turn_mentions(m.user, list(range(1, 9)))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    assert out.stdout.strip() == "(False, 0) (True, 1) 2"  # once loaded, adds store their turns' mentions

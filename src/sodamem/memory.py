@@ -43,7 +43,7 @@ from sodamem.records import (
 )
 from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.fused import fused_settings
-from sodamem.retrieve.mentions import Annotator, resolve_annotator
+from sodamem.retrieve.mentions import Annotator, LazySpacyAnnotator, resolve_annotator
 from sodamem.retrieve.pack import EvidencePack, build_pack
 from sodamem.retrieve.search import Searcher, SearchMode, SearchSettings
 from sodamem.store.forget import Selector
@@ -150,7 +150,8 @@ class Memory:
         plain string (said by ``speaker``), or a list of them. A message without its own time is dated
         ``timestamp`` (default: now); without an id it gets ``<session_id>:<turn index>``. A message id already
         stored with the same content is skipped; with other content, ``MessageConflictError`` and nothing is
-        written. The turns, their pieces and facts land in one transaction; vectors right after it.
+        written. The turns, their pieces and facts land in one transaction; vectors right after it, and what the
+        turns name (the answer-type tunnel's mentions) where spaCy is loaded in this process already.
         """
         owner = user or self.user
         if not isinstance(session_id, str) or not session_id.strip():
@@ -178,7 +179,7 @@ class Memory:
             report.embedded = embed_queued(self.store, self.embedder, result.turn_pks, user=owner)
             if self.searcher.index is not None and result.fact_ids:
                 link_similar_facts(self.store, self.searcher.index, result.fact_ids)
-            self._read_mentions(result.turn_pks)
+            self._read_mentions(result.turn_pks, load=False)
         return report
 
     def forget(
@@ -253,11 +254,17 @@ class Memory:
         embed_queued(self.store, self.embedder)  # all is embedded now: only empties the queue
         return embedded
 
-    def _read_mentions(self, turn_pks: list[int] | None = None) -> None:
+    def _read_mentions(self, turn_pks: list[int] | None = None, *, load: bool = True) -> None:
         """Store what new turns (``turn_pks``; None: every turn without) name, for the answer-type tunnel; only
-        with an embedder, which the tunnel needs."""
-        if self.embedder is not None and self.annotator is not None:
-            annotate_missing(self.store, self.annotator, turn_pks=turn_pks)
+        with an embedder, which the tunnel needs. ``load=False`` (an add): only where spaCy is loaded already, since
+        its load (~3 s) would otherwise come with every one-shot ``sodamem add`` and a server worker's first add;
+        turns left without are read when a search first needs them, and stored by the next ingest or repair."""
+        annotator = self.annotator
+        if self.embedder is None or annotator is None:
+            return
+        if not load and isinstance(annotator, LazySpacyAnnotator) and not annotator.loaded:
+            return
+        annotate_missing(self.store, annotator, turn_pks=turn_pks)
 
     def repair(self) -> None:
         """Rebuild every full-text index from the rows, and embed what has no vector and read what no turn's
