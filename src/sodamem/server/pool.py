@@ -4,7 +4,8 @@ A ``Memory`` (its SQLite connection, its in-memory indexes) is used by one threa
 serve several requests at once. The embedding model is loaded once and shared: its forward pass is thread-safe.
 It is loaded (and run once) when the pool is built, before the worker takes its first connection: otherwise the
 first request of each worker paid the model's import and load (6-15 s on 2 cores, ``bench serve``), and with two
-workers the requests that landed on the cold one waited that long while the other answered.
+workers the requests that landed on the cold one waited that long while the other answered. The same goes for
+the annotator of the answer-type tunnel (spaCy), which an add uses only once it is loaded.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ class MemoryPool:
             self.memories.append(Memory(db, embedder=first.embedder or "none", user=user))
         if first.embedder is not None:
             first.embedder.embed(["warm up"])
+            if first.annotator is not None:
+                # spaCy too (~3 s): adds then store their turns' mentions, and no search stops to load it mid-load.
+                first.annotator.mentions(["warm up"])
         self._idle: queue.SimpleQueue[Memory] = queue.SimpleQueue()
         for memory in self.memories:
             self._idle.put(memory)
