@@ -22,16 +22,22 @@ _limiter: Any = None  # threadpoolctl's _ThreadpoolLimiter while a block is open
 _controller: Any = None  # threadpoolctl.ThreadpoolController, made once (it scans the loaded libraries)
 
 
+def _blas_controller() -> Any:
+    """The process's threadpoolctl controller, made at first use; call with ``_lock`` held."""
+    global _controller
+    if _controller is None:
+        from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+
+        _controller = ThreadpoolController()
+    return _controller
+
+
 @contextmanager
 def one_blas_thread() -> Iterator[None]:
-    global _holders, _limiter, _controller
+    global _holders, _limiter
     with _lock:
         if _holders == 0:
-            if _controller is None:
-                from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
-
-                _controller = ThreadpoolController()
-            _limiter = _controller.limit(limits=1, user_api="blas")
+            _limiter = _blas_controller().limit(limits=1, user_api="blas")
         _holders += 1
     try:
         yield
@@ -47,10 +53,5 @@ def one_blas_thread_for_good() -> None:
     """Leave this process on one BLAS thread: for a server, whose requests run side by side on every core anyway.
     OpenBLAS's idle worker threads spin between calls: in ``bench serve`` a one-worker server burned 189% CPU, 131 ms
     per answered request, of which a whole core was that spinning; with one thread 97% and 82 ms."""
-    global _controller
     with _lock:
-        if _controller is None:
-            from threadpoolctl import ThreadpoolController
-
-            _controller = ThreadpoolController()
-        _controller.limit(limits=1, user_api="blas")  # kept: a block's restore returns to one thread
+        _blas_controller().limit(limits=1, user_api="blas")  # kept: a block's restore returns to one thread
