@@ -143,7 +143,9 @@ def count_builds(index: VectorIndex, monkeypatch: pytest.MonkeyPatch) -> list[st
     builds: list[str] = []
     build = VectorIndex._build
 
-    def counting_build(self: VectorIndex, user: str, table: str) -> tuple[vectors_module.QuantizedMatrix, bool]:
+    def counting_build(
+        self: VectorIndex, user: str, table: str
+    ) -> tuple[vectors_module.QuantizedMatrix, vectors_module.Pending]:
         if self is index:
             builds.append(table)
         return build(self, user, table)
@@ -212,6 +214,52 @@ def test_a_forget_prunes_the_matrix_without_a_rebuild_and_a_reused_id_forces_one
     # those ids must not survive under the new rows.
     memory.forget(session_id="live")
     memory.add("Something else entirely: sailing.", session_id="live2")
+    _same(index.quantized(memory.user, "turns"), _fresh(memory, "turns"))
+    assert builds == ["turns"]
+    memory.close()
+
+
+def test_rows_embedded_after_another_process_read_them_join_without_a_rebuild(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An add commits its turns, then their vectors: a searcher in another process can read the rows in between.
+    Those rows are tracked by id and join the matrix once embedded, in id order, with no rebuild."""
+    memory = Memory(tmp_path / "m.db", embedder="fake", extractor="none")
+    memory.ingest(HISTORY[:6])
+    assert memory.embedder is not None
+    index = VectorIndex(memory.store, memory.embedder.name, memory.embedder.dim)
+    before = {table: index.quantized(memory.user, table) for table in ("turns", "pieces")}
+    builds = count_builds(index, monkeypatch)
+    writer = Memory(tmp_path / "m.db", embedder="none", extractor="none")  # rows naming texts, no vectors yet
+    writer.add("A turn about kites and kite strings.", session_id="live")
+    writer.close()
+    memory.add("Then a turn about sailing boats.", session_id="live")  # embedded at once, after the pending one
+    middle = index.quantized(memory.user, "turns")
+    assert len(middle.ids) == len(before["turns"].ids) + 1  # the unembedded turn is not in the matrix
+    memory.embed_missing()
+    for table in ("turns", "pieces"):
+        after = index.quantized(memory.user, table)
+        _same(after, _fresh(memory, table))
+        assert np.all(np.diff(after.ids) > 0)
+    assert len(index.quantized(memory.user, "turns").ids) == len(before["turns"].ids) + 2
+    assert builds == []
+    memory.close()
+
+
+def test_too_many_pending_rows_fall_back_to_a_rebuild(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vectors_module, "PENDING_ROWS", 1)
+    memory = Memory(tmp_path / "m.db", embedder="fake", extractor="none")
+    memory.ingest(HISTORY[:3])
+    assert memory.embedder is not None
+    index = VectorIndex(memory.store, memory.embedder.name, memory.embedder.dim)
+    index.quantized(memory.user, "turns")
+    writer = Memory(tmp_path / "m.db", embedder="none", extractor="none")
+    writer.ingest(HISTORY[3:6])  # six turns without vectors: more than one pending
+    writer.close()
+    memory.add("An embedded turn after them.", session_id="live")
+    index.quantized(memory.user, "turns")
+    builds = count_builds(index, monkeypatch)
+    memory.embed_missing()
     _same(index.quantized(memory.user, "turns"), _fresh(memory, "turns"))
     assert builds == ["turns"]
     memory.close()

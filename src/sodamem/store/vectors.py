@@ -35,6 +35,12 @@ MIN_EXTRA = 32
 # Exact vectors read for rescoring are kept for the next searches, up to this many rows per index (~30 MB at 384
 # dimensions): reading them from SQLite was a fifth of a search's CPU at 1k turns (bench serve).
 EXACT_CACHE_ROWS = 20_000
+# Rows that name a text but had no vector yet when the matrix was read (another process's add commits its turns,
+# then their vectors), tracked by id up to this many; beyond, any older row gaining a vector forces a rebuild.
+PENDING_ROWS = 512
+
+# Row ids inside a matrix's id range that name a text without a vector of the model; None: more than PENDING_ROWS.
+Pending = NDArray[np.int64] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +106,9 @@ class VectorIndex:
         self.store = store
         self.model = model
         self.dim = dim
-        # (user, table) -> (store generation, the table's deletion count, matrix, whether every row up to the
-        # matrix's last id had a vector) when it was built or extended
-        self._matrices: dict[tuple[str, str], tuple[int, int, QuantizedMatrix, bool]] = {}
+        # (user, table) -> (store generation, the table's deletion count, matrix, its pending rows) when it was
+        # built or extended
+        self._matrices: dict[tuple[str, str], tuple[int, int, QuantizedMatrix, Pending]] = {}
         # (user, table) -> row id -> (its text mark, its exact vector): a row's vector depends on its text only,
         # so an entry is good while the matrix holds the row with the same mark (ids of deleted rows can be reused).
         self._exact: dict[tuple[str, str], dict[int, tuple[int, Vectors]]] = {}
@@ -122,8 +128,8 @@ class VectorIndex:
         deletions = self._deletions(table)
         extended = None
         if cached is not None:
-            kept = cached[2] if cached[1] == deletions else self._pruned(user, table, cached[2])
-            extended = self._extended(user, table, kept, cached[3]) if kept is not None else None
+            kept = cached[2:] if cached[1] == deletions else self._pruned(user, table, cached[2])
+            extended = self._extended(user, table, *kept) if kept is not None else None
         if extended is None:
             self._matrices.pop(key, None)  # let the stale one go before the new one is built
             extended = self._build(user, table)
@@ -231,10 +237,11 @@ class VectorIndex:
             raise ValueError(f"no vectors for {table!r}")
         return self.store.deletions(table)
 
-    def _pruned(self, user: str, table: str, matrix: QuantizedMatrix) -> QuantizedMatrix | None:
-        """``matrix`` without the rows deleted since it was built (a forget): the ids and text hashes still stored
-        are read, not their vectors, so this costs a fraction of a rebuild. None (rebuild) when a new row took a
-        deleted row's id (SQLite reuses the largest ids) and so sits among the old ones."""
+    def _pruned(self, user: str, table: str, matrix: QuantizedMatrix) -> tuple[QuantizedMatrix, Pending] | None:
+        """``matrix`` without the rows deleted since it was built (a forget), and its pending rows: the ids and
+        text hashes still stored are read, not their vectors, so this costs a fraction of a rebuild. None
+        (rebuild) when a new row took a deleted row's id (SQLite reuses the largest ids) and so sits among the old
+        ones."""
         last = int(matrix.ids[-1]) if len(matrix.ids) else 0
         rows = self.store.conn.execute(
             f"SELECT id, embed_hash FROM {table} WHERE +user = ? AND id <= ? AND embed_hash IS NOT NULL ORDER BY id",
@@ -247,33 +254,48 @@ class VectorIndex:
         at = np.searchsorted(alive, kept_ids)  # alive ids come in ascending order (rowid scan)
         if len(alive) and np.any(alive_marks[at] != matrix.marks[keep]):
             return None
+        pending = _bounded(np.setdiff1d(alive, kept_ids, assume_unique=True))
         if keep.all():
-            return matrix
-        return QuantizedMatrix(kept_ids, matrix.codes[keep], matrix.scales[keep], matrix.marks[keep])
+            return matrix, pending
+        return QuantizedMatrix(kept_ids, matrix.codes[keep], matrix.scales[keep], matrix.marks[keep]), pending
 
     def _extended(
-        self, user: str, table: str, matrix: QuantizedMatrix, complete: bool
-    ) -> tuple[QuantizedMatrix, bool] | None:
-        """``matrix`` with the rows added after its last id, or None when an older row may have gained a vector
-        (embedded after it was written: rebuild). ``complete``: every older row already had one, so none can."""
+        self, user: str, table: str, matrix: QuantizedMatrix, pending: Pending
+    ) -> tuple[QuantizedMatrix, Pending] | None:
+        """``matrix`` with the rows added after its last id and the pending rows that have gained a vector since;
+        None (rebuild) when an older row may have gained one that is not tracked (``pending`` None)."""
         last = int(matrix.ids[-1]) if len(matrix.ids) else 0
         conn = self.store.conn
-        if not complete:
+        gained: list[Any] = []
+        if pending is None:
             older = conn.execute(
                 f"SELECT COUNT(*) FROM ({self._select(table)} AND r.id <= ?)", (self.model, user, last)
             ).fetchone()
             if int(older[0]) != len(matrix.ids):
                 return None
+        elif len(pending):
+            for part in chunked(pending.tolist()):
+                gained += conn.execute(
+                    f"{self._select(table, _MARKED)} AND r.id IN ({','.join('?' * len(part))})",
+                    (self.model, user, *part),
+                ).fetchall()
         rows = conn.execute(
             f"{self._select(table, _MARKED)} AND r.id > ? ORDER BY r.id", (self.model, user, last)
         ).fetchall()
+        top = int(rows[-1][0]) if rows else last
         named = conn.execute(
-            f"SELECT COUNT(*) FROM {table} WHERE +user = ? AND id > ? AND embed_hash IS NOT NULL", (user, last)
-        ).fetchone()
-        still_complete = complete and int(named[0]) == len(rows)
-        if not rows:
-            return matrix, still_complete
-        ids, marks, vectors = _unpack(rows, self.dim)
+            f"SELECT id FROM {table} WHERE +user = ? AND id > ? AND id < ? AND embed_hash IS NOT NULL",
+            (user, last, top),
+        ).fetchall()
+        # rows without a vector beyond the new last id are read again by the next extension's "id > last"
+        waiting = np.setdiff1d(np.array([r[0] for r in named], dtype=np.int64), [r[0] for r in rows])
+        if pending is not None:
+            pending = _bounded(np.union1d(np.setdiff1d(pending, [r[0] for r in gained]), waiting))
+        elif len(waiting):
+            pending = None
+        if not rows and not gained:
+            return matrix, pending
+        ids, marks, vectors = _unpack(gained + rows, self.dim)
         codes, scales = quantize(vectors)
         # One transient copy of the matrix per ingest call, where a rebuild re-read every vector from SQLite.
         grown = QuantizedMatrix(
@@ -282,9 +304,12 @@ class VectorIndex:
             np.concatenate([matrix.scales, scales]),
             np.concatenate([matrix.marks, marks]),
         )
-        return grown, still_complete
+        if gained:  # their ids sit among the old ones: back into id order
+            order = np.argsort(grown.ids, kind="stable")
+            grown = QuantizedMatrix(grown.ids[order], grown.codes[order], grown.scales[order], grown.marks[order])
+        return grown, pending
 
-    def _build(self, user: str, table: str) -> tuple[QuantizedMatrix, bool]:
+    def _build(self, user: str, table: str) -> tuple[QuantizedMatrix, Pending]:
         """Preallocated and filled a chunk at a time: no list of every row, no stacked copy."""
         count = self._count(user, table)
         ids = np.empty(count, dtype=np.int64)
@@ -298,13 +323,26 @@ class VectorIndex:
             marks[filled : filled + n] = chunk_marks[:n]
             quantize_into(chunk[:n], codes[filled : filled + n], scales[filled : filled + n])
             filled += n
-        if filled < count:  # rows naming a vector of another model: copy only the part that is used
-            parts = (ids[:filled].copy(), codes[:filled].copy(), scales[:filled].copy(), marks[:filled].copy())
-            return QuantizedMatrix(*parts), False
-        return QuantizedMatrix(ids, codes, scales, marks), True
+        if filled == count:
+            return QuantizedMatrix(ids, codes, scales, marks), _NONE_PENDING
+        # rows naming a text without a vector (yet): copy only the part that is used, and track them
+        matrix = QuantizedMatrix(
+            ids[:filled].copy(), codes[:filled].copy(), scales[:filled].copy(), marks[:filled].copy()
+        )
+        last = int(matrix.ids[-1]) if filled else 0
+        named = self.store.conn.execute(
+            f"SELECT id FROM {table} WHERE +user = ? AND id < ? AND embed_hash IS NOT NULL", (user, last)
+        ).fetchall()
+        alive = np.array([r[0] for r in named], dtype=np.int64)
+        return matrix, _bounded(np.setdiff1d(alive, matrix.ids))
 
 
 _MARKED = "r.id, r.embed_hash, e.vector"
+_NONE_PENDING: NDArray[np.int64] = np.zeros(0, dtype=np.int64)
+
+
+def _bounded(pending: NDArray[np.int64]) -> Pending:
+    return pending if len(pending) <= PENDING_ROWS else None
 
 
 def _unpack(rows: Sequence[Any], dim: int) -> tuple[NDArray[np.int64], NDArray[np.int64], Vectors]:
