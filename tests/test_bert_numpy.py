@@ -16,6 +16,8 @@ import pytest
 from sodamem.embed.bert_numpy import (
     BertConfig,
     BertWeights,
+    Layout,
+    encode_packed,
     encoder_forward,
     erf,
     gelu,
@@ -274,3 +276,29 @@ def test_minilm_numpy_matches_sentence_transformers() -> None:
     # one text at a time (a query's path) gives the same vectors as the batches
     singles = np.vstack([numpy_emb.embed([text]) for text in texts[::25]])
     assert np.abs(singles - got[::25]).max() < 1e-5
+
+
+def test_packed_texts_get_the_vectors_they_get_padded() -> None:
+    """No work on padding: the tokens of texts of different lengths packed side by side give each text the vector
+    the padded batch gives it (and so the one it gets alone)."""
+    weights = _tiny_weights()
+    packed = encode_packed(weights, TEXTS, [[0] * len(r) for r in TEXTS])
+    np.testing.assert_allclose(packed, _encode(weights, TEXTS), atol=1e-6)
+    np.testing.assert_allclose(packed[2], _encode(weights, [TEXTS[2]])[0], atol=1e-6)
+
+
+def test_a_packed_layout_maps_padded_positions_to_real_columns() -> None:
+    layout = Layout.packed([3, 1, 2])
+    assert (layout.batch, layout.tokens) == (3, 3)
+    assert layout.real is not None and layout.spread is not None and layout.key_bias is not None
+    assert layout.real.tolist() == [0, 1, 2, 3, 6, 7]  # padded positions of the 6 real tokens
+    assert layout.spread[layout.real].tolist() == list(range(6))  # each reads its own packed column
+    assert (layout.key_bias == 0).sum() == 6
+
+
+def test_packed_and_padded_texts_with_many_lengths_agree() -> None:
+    weights = _tiny_weights()
+    rng = np.random.default_rng(3)
+    rows = [[2, *rng.integers(4, 16, size=n).tolist(), 3] for n in (0, 5, 1, 9, 3, 14)]
+    types = [[0] * len(r) for r in rows]
+    np.testing.assert_allclose(encode_packed(weights, rows, types), _encode(weights, rows), atol=1e-6)

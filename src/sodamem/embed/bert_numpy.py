@@ -222,16 +222,46 @@ def _softmax_inplace(scores: F32) -> F32:
     return scores
 
 
-def encoder_layer(h: F32, key_bias: F32 | None, w: LayerWeights, batch: int, heads: int, eps: float) -> F32:
-    """One BERT layer on feature-major hidden states ``h`` ``(hidden, batch * tokens)``, the tokens of each text
-    side by side; ``key_bias`` ``(batch, tokens)``: 0 for a real token, a large negative number for padding (None:
-    no padding). Feature-major because OpenBLAS multiplies ``W (out, in) @ h`` for a few tokens about twice as fast
-    as ``x (tokens, in) @ W.T``; it is the same arithmetic."""
-    hidden, columns = h.shape
-    tokens = columns // batch
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where each text's tokens sit among the columns of the hidden states, for attention.
+
+    Padded (``spread`` None): the columns are ``batch * tokens``, each text padded on the right to ``tokens``.
+    Packed: the columns are the real tokens only, text after text; ``spread`` (``batch * tokens``) is the column
+    each padded position reads (a pad reads any column: its key is masked and its output dropped) and ``real`` the
+    padded position of each column. Every per-token step (the projections, GELU, LayerNorm: most of the work) then
+    runs on real tokens only; attention alone sees the texts padded. An add embeds a turn with its few shorter
+    sentences, which padding made ~1.8x the work."""
+
+    batch: int
+    tokens: int
+    key_bias: F32 | None  # (batch, tokens): 0 on a real token, _MASKED on padding; None: no padding
+    spread: I64 | None = None
+    real: I64 | None = None
+
+    @classmethod
+    def packed(cls, lengths: Sequence[int]) -> Layout:
+        tokens = max(lengths)
+        starts = np.cumsum([0, *lengths[:-1]])
+        offset = np.arange(tokens)
+        inside = offset[None, :] < np.asarray(lengths)[:, None]  # (batch, tokens)
+        spread = np.where(inside, starts[:, None] + offset[None, :], 0).reshape(-1)
+        real = np.flatnonzero(inside.reshape(-1))
+        key_bias = np.where(inside, np.float32(0.0), _MASKED).astype(np.float32)
+        return cls(len(lengths), tokens, key_bias, spread.astype(np.int64), real.astype(np.int64))
+
+
+def encoder_layer(h: F32, layout: Layout, w: LayerWeights, heads: int, eps: float) -> F32:
+    """One BERT layer on feature-major hidden states ``h`` ``(hidden, columns)``, the tokens of each text side by
+    side as ``layout`` says. Feature-major because OpenBLAS multiplies ``W (out, in) @ h`` for a few tokens about
+    twice as fast as ``x (tokens, in) @ W.T``; it is the same arithmetic."""
+    hidden = h.shape[0]
+    batch, tokens, key_bias = layout.batch, layout.tokens, layout.key_bias
     size = hidden // heads
     qkv = w.qkv_w @ h
     qkv += w.qkv_b
+    if layout.spread is not None:
+        qkv = qkv[:, layout.spread]  # (3 * hidden, batch * tokens), padded for attention
     # (3, heads, size, batch, tokens) -> per (batch, head): q, v as (tokens, size), k as (size, tokens): strided
     # views, which matmul hands to BLAS as they are
     parts = qkv.reshape(3, heads, size, batch, tokens)
@@ -244,7 +274,10 @@ def encoder_layer(h: F32, key_bias: F32 | None, w: LayerWeights, batch: int, hea
         scores += key_bias[:, None, None, :]
     probs = _softmax_inplace(scores)
     context = v @ probs.transpose(0, 1, 3, 2)  # (batch, heads, size, tokens): each query's mix of values
-    attended = w.out_w @ context.transpose(1, 2, 0, 3).reshape(hidden, columns)
+    merged = context.transpose(1, 2, 0, 3).reshape(hidden, batch * tokens)
+    if layout.real is not None:
+        merged = merged[:, layout.real]  # back to the real tokens' columns
+    attended = w.out_w @ merged
     attended += w.out_b
     attended += h
     h = layer_norm(attended, w.ln1_g, w.ln1_b, eps)
@@ -268,9 +301,32 @@ def encoder_forward(weights: BertWeights, ids: I64, type_ids: I64, mask: I64) ->
     key_bias: F32 | None = None
     if not mask.all():
         key_bias = np.where(mask > 0, np.float32(0.0), _MASKED).astype(np.float32)
+    layout = Layout(batch, tokens, key_bias)
     for layer in weights.layers:
-        h = encoder_layer(h, key_bias, layer, batch, config.heads, config.eps)
+        h = encoder_layer(h, layout, layer, config.heads, config.eps)
     result: F32 = h.T.reshape(batch, tokens, config.hidden)
+    return result
+
+
+def encode_packed(weights: BertWeights, rows: Sequence[Sequence[int]], types: Sequence[Sequence[int]]) -> F32:
+    """Mean-pooled, normalised vectors ``(len(rows), hidden)`` of texts of any lengths, their tokens packed
+    without padding (:class:`Layout`): what ``mean_pool_normalise(encoder_forward(...))`` gives for them padded."""
+    config = weights.config
+    lengths = [len(r) for r in rows]
+    if max(lengths) > config.max_positions:
+        raise ValueError(f"{max(lengths)} tokens is more than the model's {config.max_positions} positions")
+    layout = Layout.packed(lengths)
+    ids = np.fromiter((t for r in rows for t in r), dtype=np.int64, count=sum(lengths))
+    type_ids = np.fromiter((t for r in types for t in r), dtype=np.int64, count=sum(lengths))
+    positions = np.concatenate([np.arange(n) for n in lengths])
+    x = weights.word[ids] + weights.position[positions] + weights.token_type[type_ids]  # (real tokens, hidden)
+    h = layer_norm(np.ascontiguousarray(x.T), weights.ln_g, weights.ln_b, config.eps)
+    for layer in weights.layers:
+        h = encoder_layer(h, layout, layer, config.heads, config.eps)
+    starts = np.cumsum([0, *lengths[:-1]])
+    pooled = np.add.reduceat(h, starts, axis=1).T / np.asarray(lengths, dtype=np.float32)[:, None]
+    norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), np.float32(1e-12))
+    result: F32 = (pooled / norms).astype(np.float32, copy=False)
     return result
 
 
@@ -344,12 +400,15 @@ class BertEncoder:
         return [e.ids for e in encodings], [e.type_ids for e in encodings]
 
     def encode(self, texts: Sequence[str], batch_size: int = 32) -> F32:
-        """Unit vectors ``(len(texts), dim)`` in the order given; batches of similar lengths, padded."""
+        """Unit vectors ``(len(texts), dim)`` in the order given; batches of similar lengths, packed."""
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
         ids, types = self.tokenize(texts)
         for rows in length_batches([len(r) for r in ids], batch_size):
+            if len({len(ids[i]) for i in rows}) > 1:  # lengths differ: packed, no work on padding
+                out[rows] = encode_packed(self.weights, [ids[i] for i in rows], [types[i] for i in rows])
+                continue
             batch_ids, batch_types, mask = pad_batch([ids[i] for i in rows], [types[i] for i in rows], self.pad_id)
             hidden = encoder_forward(self.weights, batch_ids, batch_types, mask)
             out[rows] = mean_pool_normalise(hidden, mask)
