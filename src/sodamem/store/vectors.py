@@ -203,7 +203,9 @@ class VectorIndex:
         candidates = matrix.ids[top_k(matrix.ids, approx, max(k * OVERSAMPLE, k + MIN_EXTRA))]
         exact = self.exact_vectors(user, table, candidates.tolist())
         cand_ids = np.array([pk for pk in candidates.tolist() if pk in exact], dtype=np.int64)
-        scores = np.array([float(exact[pk] @ q) for pk in cand_ids.tolist()], dtype=np.float32)
+        if not len(cand_ids):
+            return []
+        scores = np.stack([exact[pk] for pk in cand_ids.tolist()]) @ q  # one product, as a brute force takes it
         return [(int(cand_ids[i]), float(scores[i])) for i in top_k(cand_ids, scores, k)]
 
     # -- building ---------------------------------------------------------------------------------------------
