@@ -77,3 +77,21 @@ def test_migrate_refuses_a_target_holding_the_users(tmp_path: Path, capsys: pyte
     with pytest.raises(SystemExit) as refused:
         main(["migrate", "--from", str(source), "--to", str(tmp_path / "copy.db")])
     assert refused.value.code == 2 and "already holds users default, other" in capsys.readouterr().err
+
+
+def test_migrate_carries_the_stored_mentions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Mentions (the answer-type tunnel's) are read when turns are stored; a migrated memory keeps them, so no
+    search there reads a turn again. Turns the source never read stay unread."""
+    source, copy = tmp_path / "mem.db", tmp_path / "copy.db"
+    with Memory(source, embedder="fake", annotator="fake") as memory:
+        memory.ingest([make_session("s1", ["I visited Paris with Anna.", "Lovely!", "We saw the Louvre."])])
+        memory.ingest([make_session("o1", ["I play chess in Berlin.", "Fun."], user="other")])
+        unread = memory.store.turns_to_annotate("default")
+        expected = {u: memory.store.mentions_by_text(u) for u in ("default", "other")}
+    assert not unread and expected["default"] and expected["other"]
+    main(["migrate", "--from", str(source), "--to", str(copy), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["identical"] and report["mentions"] == 5
+    with Memory(copy, embedder="fake", annotator="none") as memory:
+        assert memory.store.turns_to_annotate() == {}
+        assert {u: memory.store.mentions_by_text(u) for u in ("default", "other")} == expected

@@ -1,8 +1,8 @@
 """Move a whole memory from one store to another (SQLite file <-> PostgreSQL, either way): every user's dump,
-imported as ``sodamem import`` would, then the cached vectors and the embedder setting, so that nothing is embedded
-again, and what belongs to the deployment: the server's API keys (their hashes) and the forget audit log. Checked by
-equality: each user's dump read back from the target is byte for byte the source's, and every key and forget record
-of the source is in the target as it was.
+imported as ``sodamem import`` would, then the cached vectors, the turns' stored mentions and the embedder setting,
+so that nothing is embedded or read again, and what belongs to the deployment: the server's API keys (their hashes)
+and the forget audit log. Checked by equality: each user's dump read back from the target is byte for byte the
+source's, and every key and forget record of the source is in the target as it was.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ class MigrateReport:
     sessions: int = 0
     facts: int = 0
     vectors: int = 0
+    mentions: int = 0  # turns whose stored mentions (the answer-type tunnel's) came along
     api_keys: int = 0
     forget_records: int = 0
     identical: bool = False  # every user's export from the target equals the source's
@@ -33,6 +34,7 @@ class MigrateReport:
             "sessions": self.sessions,
             "facts": self.facts,
             "vectors": self.vectors,
+            "mentions": self.mentions,
             "api_keys": self.api_keys,
             "forget_records": self.forget_records,
             "identical": self.identical,
@@ -52,6 +54,7 @@ def migrate(source: str | Path, target: str | Path) -> MigrateReport:
             imported = dst.import_dump(io.StringIO(text), user=user)
             report.sessions += imported.sessions
             report.facts += imported.facts
+            report.mentions += _carry_mentions(src, dst, user)
         for model, dim, items in src.store.stored_embeddings():
             dst.store.put_embeddings(model, items, dim)
             report.vectors += len(items)
@@ -69,3 +72,12 @@ def migrate(source: str | Path, target: str | Path) -> MigrateReport:
             and not Counter(log_rows) - Counter(moved_log)
         )
     return report
+
+
+def _carry_mentions(src: Memory, dst: Memory, user: str) -> int:
+    """The user's stored mentions onto the target's copies of the turns (matched by text: mentions depend on it
+    alone), so that no search there has to read them again; turns the source had not read stay unread."""
+    by_text = src.store.mentions_by_text(user)
+    items = [(pk, by_text[text]) for pk, text in dst.store.turns_to_annotate(user).items() if text in by_text]
+    dst.store.put_turn_mentions(items)
+    return len(items)

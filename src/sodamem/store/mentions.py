@@ -40,6 +40,16 @@ def stored_mentions(conn: Connection, user: str, turn_pks: Sequence[int]) -> dic
     return found
 
 
+def mentions_by_text(conn: Connection, user: str) -> dict[str, MentionPairs]:
+    """The user's stored mentions keyed by what was read for them (``mention_text``): mentions depend on the text
+    alone, so a copy of the turns (``sodamem migrate``) can take them over whatever ids its turns got."""
+    rows = conn.execute(
+        "SELECT t.text, t.caption, m.mentions FROM turn_mentions m JOIN turns t ON t.id = m.turn_pk WHERE t.user = ?",
+        (user,),
+    )
+    return {mention_text(text, caption): decode_mentions(str(value)) for text, caption, value in rows}
+
+
 def turns_without_mentions(
     conn: Connection, user: str | None = None, turn_pks: Sequence[int] | None = None
 ) -> dict[int, str]:

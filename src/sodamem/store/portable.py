@@ -14,7 +14,13 @@ from sodamem.records import SessionSummary, UserStats
 from sodamem.store.connection import Connection
 from sodamem.store.connection_writes import ConnectionWrites
 from sodamem.store.in_lists import chunked
-from sodamem.store.mentions import MentionPairs, put_mentions, stored_mentions, turns_without_mentions
+from sodamem.store.mentions import (
+    MentionPairs,
+    mentions_by_text,
+    put_mentions,
+    stored_mentions,
+    turns_without_mentions,
+)
 from sodamem.store.rows import PieceRow, SessionRow, TurnRow
 from sodamem.store.turn_writes import insert_turns, piece_embedding_text, turn_embedding_text
 from sodamem.store.vectors import VectorIndex
@@ -126,6 +132,9 @@ class PortableStore:
 
     def turns_to_annotate(self, user: str | None = None, turn_pks: Sequence[int] | None = None) -> dict[int, str]:
         return turns_without_mentions(self.conn, user, turn_pks)
+
+    def mentions_by_text(self, user: str) -> dict[str, MentionPairs]:
+        return mentions_by_text(self.conn, user)
 
     def put_turn_mentions(self, items: Sequence[tuple[int, Sequence[tuple[str, str]]]]) -> None:
         if items:
