@@ -13,7 +13,7 @@ from typing import Any, Literal
 import click
 
 from sodamem.bench.crash import crash_command
-from sodamem.bench.cv_grid import DEFAULT_SYSTEM, KNOBS, cv_to_json, grid_systems, render_cv_markdown, run_cv
+from sodamem.bench.cv_grid import DEFAULT_SYSTEM, KNOBS, LLM_KNOBS, cv_to_json, grid_systems, render_cv_markdown, run_cv
 from sodamem.bench.decompose_setup import DecomposeChoice, open_decomposer
 from sodamem.bench.extract_setup import (
     ExtractorChoice,
@@ -187,7 +187,7 @@ def locomo(
         _ks(k_values),
         "topk-turns",
         notes,
-        cv_knobs=(cv_knobs or tuple(KNOBS)) if cv else (),
+        cv_knobs=(cv_knobs or tuple(k for k in KNOBS if decompose or k not in LLM_KNOBS)) if cv else (),
         extractor=extractor,
         decompose=DecomposeChoice(decompose_prompt, qa_opts.replay, qa_opts.replay_only) if decompose else None,
         **options,

@@ -50,7 +50,8 @@ class Decomposition:
         if not self.queries:
             return "decomposition: no sub-query (plain search)"
         quoted = " | ".join(f'{i}. "{q}"' for i, q in enumerate(self.queries, 1))
-        return f"decomposition: {len(self.queries)} sub-queries: {quoted}"
+        count = "1 sub-query" if len(self.queries) == 1 else f"{len(self.queries)} sub-queries"
+        return f"decomposition: {count}: {quoted}"
 
 
 @dataclass(slots=True)
