@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sodamem import Memory, Session, Turn
@@ -29,7 +29,13 @@ from sodamem.llm.prompts.decompose_query import (
     decompose_messages,
 )
 from sodamem.llm.replay import CachingChatClient, ReplayCache
-from sodamem.retrieve.decompose import Decomposition, QueryDecomposer, clean_queries, load_decomposer
+from sodamem.retrieve.decompose import (
+    Decomposition,
+    QueryDecomposer,
+    clean_queries,
+    load_decomposer,
+    new_word_queries,
+)
 from sodamem.retrieve.density import ContributionTable, DensitySettings, fuse_density, ranked_table
 from sodamem.retrieve.fused import DIRECT_TUNNELS, SUBQUERY_PREFIX, TUNED_DENSITY, subquery_density
 
@@ -66,6 +72,14 @@ def test_clean_queries_drops_blanks_repeats_and_the_question_and_caps() -> None:
     assert clean_queries(QUESTION, [], 3) == ()
 
 
+def test_new_word_queries_drop_paraphrases() -> None:
+    queries = ["pets James has", "James's pet", "James adopted a dog", "names of James's dogs"]
+    assert new_word_queries("How many pets does James have?", queries) == (
+        "James adopted a dog",
+        "names of James's dogs",
+    )
+
+
 def test_the_trace_says_what_the_decomposition_did() -> None:
     assert Decomposition(QUESTION, ("a", "b")).trace == 'decomposition: 2 sub-queries: 1. "a" | 2. "b"'
     assert Decomposition(QUESTION, ("a",)).trace.startswith("decomposition: 1 sub-query:")
@@ -91,6 +105,7 @@ def _fuse(main: dict[str, list[int]], subs: Sequence[dict[str, list[int]]], weig
     return {f.unit: f.mass for f in fuse_density(ContributionTable.concat(tables), density)}
 
 
+@settings(deadline=None)  # the machine is shared: timing is no property here
 @given(main_st, subs_st, st.sampled_from([0.25, 0.5, 1.0]), st.randoms())
 def test_sub_queries_only_add_mass_and_their_order_does_not_matter(
     main: dict[str, list[int]], subs: list[dict[str, list[int]]], weight: float, rnd: Any
@@ -104,11 +119,13 @@ def test_sub_queries_only_add_mass_and_their_order_does_not_matter(
     assert _fuse(main, shuffled, weight) == with_subs  # the same floats, whatever the sub-queries' order
 
 
+@settings(deadline=None)
 @given(main_st, subs_st)
 def test_weight_zero_is_the_plain_search(main: dict[str, list[int]], subs: list[dict[str, list[int]]]) -> None:
     assert _fuse(main, subs, 0.0) == _fuse(main, [], 0.0)
 
 
+@settings(deadline=None)
 @given(st.dictionaries(tunnel_st, rankings_st, min_size=1, max_size=3), st.integers(min_value=2, max_value=6))
 def test_paraphrased_sub_queries_cannot_pile_up(sub: dict[str, list[int]], copies: int) -> None:
     """The same sub-query n times adds less than twice what it adds once (repeat decay 0.5 within a tunnel)."""
@@ -213,6 +230,19 @@ def test_a_failed_decomposition_is_the_plain_search_and_says_so(tmp_path: Path, 
     assert all(h.explain[-1].endswith("): plain search") for h in hits)
     assert [h.explain[:-1] for h in hits] == [h.explain for h in plain]
     assert decomposer.stats.failures == 1 and decomposer.stats.questions == 1
+
+
+def test_paraphrases_can_be_left_out_and_the_trace_says_so(tmp_path: Path) -> None:
+    reply = {"queries": ["hobbies Maya has", "Maya knitting scarves"]}
+    with (
+        FakeChatServer(responder=lambda _request: reply) as server,
+        _client(server) as client,
+        _memory(tmp_path, QueryDecomposer(client)) as memory,
+    ):
+        hits = memory.search(QUESTION, k=5, now=NOW, preset="default+subquery_new_words=true")
+    assert hits and all(h.explain[-1].endswith("; 1 left out (no word beyond the question's)") for h in hits)
+    lines = [line for h in hits for line in h.explain if line.startswith("sub-query")]
+    assert lines and all(line.startswith('sub-query 1 "Maya knitting scarves"') for line in lines)
 
 
 def test_weight_zero_asks_no_llm_and_flat_modes_never_do(tmp_path: Path, server: FakeChatServer) -> None:

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from sodamem.errors import SodaMemError
 from sodamem.llm.prompts.decompose_query import choose_decompose_prompt
 from sodamem.llm.replay import JsonChatClient
+from sodamem.porter import stem
+from sodamem.retrieve.fts_query import query_terms
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +138,13 @@ def clean_queries(question: str, queries: Sequence[str], limit: int) -> tuple[st
         seen.add(folded)
         out.append(text)
     return tuple(out[:limit])
+
+
+def new_word_queries(question: str, queries: Sequence[str]) -> tuple[str, ...]:
+    """The sub-queries that name a word the question does not (stemmed, stopwords aside): a paraphrase ("pets James
+    has" for "How many pets does James have?") finds nothing the question does not, and only piles mass on it."""
+    asked = {stem(w) for w in query_terms(question)}
+    return tuple(q for q in queries if {stem(w) for w in query_terms(q)} - asked)
 
 
 def load_decomposer(spec: str | None) -> QueryDecomposer | None:

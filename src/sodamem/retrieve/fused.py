@@ -142,6 +142,8 @@ class FusedSettings:
     # Query decomposition (decompose.py; only where the search was given a decomposer): each sub-query's direct
     # tunnels weigh this times the question's own (``sub_<tunnel>``); 0 asks no LLM at all.
     subquery_weight: float = 0.5
+    # Only sub-queries that name a word the question does not (decompose.new_word_queries): paraphrases dropped.
+    subquery_new_words: bool = False
 
     def __post_init__(self) -> None:
         if self.fusion not in ("density", "rrf"):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
@@ -13,7 +13,7 @@ from sodamem.embed.base import Embedder, Vectors, embed_queries
 from sodamem.errors import SodaMemError
 from sodamem.records import SearchHit
 from sodamem.retrieve.aggregate import TypeMatcher
-from sodamem.retrieve.decompose import Decomposition, QueryDecomposer
+from sodamem.retrieve.decompose import Decomposition, QueryDecomposer, new_word_queries
 from sodamem.retrieve.dense import dense_focus, dense_turns
 from sodamem.retrieve.fts_query import to_match_query
 from sodamem.retrieve.fused import FusedSettings, SubQuery, fused_rank, fused_settings
@@ -139,9 +139,9 @@ class Searcher:
                 settings,
                 self.turn_lookup(),
                 self.type_matcher() if _wants_types(settings) else None,
-                self._subqueries(decomposition),
+                subqueries := self._subqueries(query, decomposition, settings),
             )
-            trace = (decomposition.trace,) if decomposition is not None else ()
+            trace = (_trace(decomposition, subqueries),) if decomposition is not None else ()
             explain = {u.unit: (u.tunnels, (*u.explain, *trace)) for u in fused.units}
             return _Ranked([(u.unit, u.mass) for u in fused.units], fused.match, vector, explain)
         lexical = bm25_turns(self.store, user, match, n) if match is not None else []
@@ -161,10 +161,15 @@ class Searcher:
             return None
         return self.decomposer.decompose(query)
 
-    def _subqueries(self, decomposition: Decomposition | None) -> list[SubQuery]:
+    def _subqueries(self, query: str, decomposition: Decomposition | None, settings: FusedSettings) -> list[SubQuery]:
+        """The decomposition's sub-queries the search runs (with ``subquery_new_words``, those adding a word)."""
         if decomposition is None or not decomposition.queries:
             return []
         texts = list(decomposition.queries)
+        if settings.subquery_new_words:
+            texts = list(new_word_queries(query, texts))
+        if not texts:
+            return []
         if self.embedder is None:
             return [SubQuery(text) for text in texts]
         vectors = embed_queries(self.embedder, texts)
@@ -191,6 +196,12 @@ class Searcher:
         assert self.embedder is not None
         vectors = embed_queries(self.embedder, [query])  # e5 encodes a query apart from stored texts
         return vectors.reshape(-1)
+
+
+def _trace(decomposition: Decomposition, run: Sequence[SubQuery]) -> str:
+    """The decomposition's line in every hit's explanation, saying which sub-queries were left out, if any."""
+    left = len(decomposition.queries) - len(run)
+    return f"{decomposition.trace}; {left} left out (no word beyond the question's)" if left else decomposition.trace
 
 
 def _wants_types(settings: FusedSettings) -> bool:
