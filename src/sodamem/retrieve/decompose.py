@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -81,7 +82,8 @@ class QueryDecomposer:
     """Sub-queries of a question from ``client`` (a ``ChatClient``, or one behind a replay cache).
 
     ``prompt``: ``auto`` (the compact prompt for a local GGUF model, the full one otherwise), ``full`` or
-    ``compact``. ``memo``: how many questions' decompositions are kept in the process."""
+    ``compact``. ``memo``: how many questions' decompositions are kept in the process. Thread-safe (the request
+    itself runs outside the lock: two threads asking the same new question may both ask)."""
 
     def __init__(self, client: JsonChatClient, *, prompt: str = "auto", memo: int = 4096) -> None:
         self.client = client
@@ -89,6 +91,7 @@ class QueryDecomposer:
         self.stats = DecomposerStats()
         self._memo: OrderedDict[str, Decomposition] = OrderedDict()
         self._memo_size = memo
+        self._lock = threading.Lock()
 
     def close(self) -> None:
         """Closes the client (a ``ChatClient``'s connections; a caching client's inner one)."""
@@ -99,29 +102,34 @@ class QueryDecomposer:
 
     def decompose(self, question: str) -> Decomposition:
         key = " ".join(question.split())
-        kept = self._memo.get(key)
-        if kept is not None:
-            self._memo.move_to_end(key)
-            return kept
+        with self._lock:
+            kept = self._memo.get(key)
+            if kept is not None:
+                self._memo.move_to_end(key)
+                return kept
         found = self._ask(key)
-        self._memo[key] = found
-        if len(self._memo) > self._memo_size:
-            self._memo.popitem(last=False)
+        with self._lock:
+            self._memo[key] = found
+            if len(self._memo) > self._memo_size:
+                self._memo.popitem(last=False)
         return found
 
     def _ask(self, question: str) -> Decomposition:
         prompt = self.prompt
-        self.stats.questions += 1
-        self.stats.requests += 1
         started = time.perf_counter()
+        failed: Exception | None = None
         try:
             reply = self.client.complete_json(prompt.messages(question), prompt.schema, name=prompt.schema_name)
         except (SodaMemError, OSError) as exc:  # LLMError, a local server that would not start, a lost connection
-            self.stats.failures += 1
-            log.warning("query decomposition failed, plain search: %s", exc)
-            return Decomposition(question, failed=True, reason=_short(f"{type(exc).__name__}: {exc}"))
-        finally:
+            failed = exc
+        with self._lock:
+            self.stats.questions += 1
+            self.stats.requests += 1
+            self.stats.failures += failed is not None
             self.stats.seconds += time.perf_counter() - started
+        if failed is not None:
+            log.warning("query decomposition failed, plain search: %s", failed)
+            return Decomposition(question, failed=True, reason=_short(f"{type(failed).__name__}: {failed}"))
         return Decomposition(question, clean_queries(question, reply.value.queries, prompt.max_queries))
 
 
