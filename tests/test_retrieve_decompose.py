@@ -346,3 +346,20 @@ def test_bench_decomposes_records_and_replays(
     with pytest.raises(SystemExit) as exited:
         main([*common, "--replay", str(db)])  # the replay cache records LLM replies: only with --decompose
     assert exited.value.code == 2 and "with --decompose" in capsys.readouterr().err
+
+
+def test_cli_search_decomposes_on_request(
+    tmp_path: Path, server: FakeChatServer, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "cli.db")
+    with Memory(db, embedder="fake") as memory:
+        memory.ingest(_sessions())
+    monkeypatch.setenv("SODAMEM_LLM_BASE_URL", server.base_url)
+    monkeypatch.setenv("SODAMEM_LLM_MODEL", "fake-model")
+    main(["--db", db, "--embedder", "fake", "search", QUESTION, "--now", "2024-06-01", "--json"])
+    assert not server.chat_requests  # not asked for: offline
+    capsys.readouterr()
+    main(["--db", db, "--embedder", "fake", "search", QUESTION, "--now", "2024-06-01", "--decompose", "--json"])
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert len(server.chat_requests) == 1
+    assert results and all(r["explain"][-1].startswith("decomposition: 2 sub-queries") for r in results)
