@@ -28,9 +28,16 @@ from sodamem.store.opening import is_postgres_url
 EXIT_BAD_INPUT = 2
 
 
-def _open(ctx: click.Context, user: str | None = None, extractor: str = "none") -> Memory:
-    """The memory behind a command; only ingestion extracts facts (reads need no extractor)."""
-    memory = Memory(ctx.obj["db"], user=user or ctx.obj["user"], embedder=ctx.obj["embedder"], extractor=extractor)
+def _open(ctx: click.Context, user: str | None = None, extractor: str = "none", decomposer: str = "none") -> Memory:
+    """The memory behind a command; only ingestion extracts facts (reads need no extractor), and only a search
+    asked to decomposes its question."""
+    memory = Memory(
+        ctx.obj["db"],
+        user=user or ctx.obj["user"],
+        embedder=ctx.obj["embedder"],
+        extractor=extractor,
+        decomposer=decomposer,
+    )
     ctx.call_on_close(memory.close)
     return memory
 
@@ -161,6 +168,12 @@ def _check_preset(_ctx: click.Context, _param: click.Parameter, value: str) -> s
 @click.option("--budget", type=click.IntRange(min=1), default=None, help="Print an evidence pack of this many tokens.")
 @click.option("--explain", is_flag=True, help="Show which tunnels, hops, gates and bonuses made each score.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object with a 'results' list.")
+@click.option(
+    "--decompose",
+    is_flag=True,
+    help="Also search the sub-queries the configured LLM (SODAMEM_LLM_*) splits the question into; a failure is "
+    "the plain search (said with --explain).",
+)
 @click.pass_context
 def search(
     ctx: click.Context,
@@ -173,9 +186,10 @@ def search(
     budget: int | None,
     explain: bool,
     as_json: bool,
+    decompose: bool,
 ) -> None:
     """Search the memory; every result cites session, turn and character span."""
-    memory = _open(ctx, user)
+    memory = _open(ctx, user, decomposer="llm" if decompose else "none")
     when = _parse_when(now, "--now")
     if budget is not None:
         pack = memory.evidence(query, budget_tokens=budget, now=when, preset=preset)

@@ -41,6 +41,7 @@ from sodamem.records import (
     TurnRecord,
     UserStats,
 )
+from sodamem.retrieve.decompose import QueryDecomposer, load_decomposer
 from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.fused import fused_settings
 from sodamem.retrieve.mentions import Annotator, LazySpacyAnnotator, resolve_annotator
@@ -68,6 +69,7 @@ class Memory:
         extractor: Extractor | str | None = DEFAULT_EXTRACTOR,
         search_settings: SearchSettings | None = None,
         annotator: Annotator | str | None = "auto",
+        decomposer: QueryDecomposer | str | None = None,
     ) -> None:
         """``embedder``: an Embedder, a spec (``"minilm"``, ``"minilm-int8"``, ``"e5-small"``, ``"mpnet"``,
         ``"fake"``, ``"auto"``, ``"none"``), or None for the one this database was built with (lexical search only
@@ -75,21 +77,29 @@ class Memory:
         first use. ``extractor``: ``"rules"`` (offline, the default), ``"llm"``, an Extractor, or None /
         ``"none"`` to store dialogue without facts. ``annotator``: what reads the things a turn names for the
         answer-type tunnel, when turns are stored: ``"auto"`` (spaCy when the ``types`` extra is installed),
-        ``"spacy"``, an Annotator, or None / ``"none"``."""
+        ``"spacy"``, an Annotator, or None / ``"none"``. ``decomposer``: query decomposition by an LLM
+        (``retrieve/decompose.py``): None / ``"none"`` (the default: the search stays offline), ``"auto"`` (the
+        configured LLM, none when there is none), ``"llm"``, or a QueryDecomposer."""
         self.user = user
+        self._owns_decomposer = decomposer is None or isinstance(decomposer, str)
         self.store: Store = open_store(path)
         try:
             self.embedder, self._embedder_spec = resolve_embedder(embedder, self.store.get_setting(SETTING_KEY))
             self.extractor = load_extractor(extractor) if isinstance(extractor, str) else extractor
             self.annotator = resolve_annotator(annotator)
+            self.decomposer: QueryDecomposer | None = (
+                decomposer if isinstance(decomposer, QueryDecomposer) else load_decomposer(decomposer)
+            )
         except BaseException:
             self.store.close()  # a refused embedder or extractor must not leave the file open
             raise
-        self.searcher = Searcher(self.store, self.embedder, search_settings, self.annotator)
+        self.searcher = Searcher(self.store, self.embedder, search_settings, self.annotator, self.decomposer)
         if self.embedder is not None and self.store.any_queued():
             embed_queued(self.store, self.embedder)  # turns a process added but did not live to embed
 
     def close(self) -> None:
+        if self._owns_decomposer and self.decomposer is not None:
+            self.decomposer.close()
         self.store.close()
 
     def __enter__(self) -> Memory:

@@ -6,14 +6,15 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Literal
 
 import click
 
 from sodamem.bench.crash import crash_command
-from sodamem.bench.cv_grid import DEFAULT_SYSTEM, KNOBS, cv_to_json, grid_systems, render_cv_markdown, run_cv
+from sodamem.bench.cv_grid import DEFAULT_SYSTEM, KNOBS, LLM_KNOBS, cv_to_json, grid_systems, render_cv_markdown, run_cv
+from sodamem.bench.decompose_setup import DecomposeChoice, open_decomposer
 from sodamem.bench.extract_setup import (
     ExtractorChoice,
     extractor_options,
@@ -22,6 +23,7 @@ from sodamem.bench.extract_setup import (
     pop_slice,
     slice_options,
 )
+from sodamem.bench.locomo import CATEGORY_NAMES
 from sodamem.bench.qa_cli import QAOptions, qa_options, run_qa_cli
 from sodamem.bench.report import SessionRule, plot_recall, render_markdown, run_to_json, summarise
 from sodamem.bench.runner import ABLATIONS, BUDGETS, SYSTEMS, BenchRun, BenchUnit, run_retrieval
@@ -30,6 +32,7 @@ from sodamem.embed import EMBEDDER_CHOICES, load_embedder
 from sodamem.embed.base import Embedder
 from sodamem.embed.cache import CachedEmbedder
 from sodamem.ingest.extract.base import Extractor
+from sodamem.llm.prompts.decompose_query import DECOMPOSE_PROMPT_CHOICES
 from sodamem.retrieve.fused import fused_settings
 
 RULES = ExtractorChoice()  # the memory's default facts
@@ -119,14 +122,35 @@ def bench() -> None:
     help="postgres: run each system on SQLite and on PostgreSQL and print both side by side.",
 )  # fmt: skip
 @click.option("--pg-url", default=None, help="With --db-backend postgres: a server to use (default: a temporary one).")
+@click.option(
+    "--category", "categories", multiple=True, type=click.Choice(list(CATEGORY_NAMES.values())),
+    help="Only the questions of this category (repeat; default: all). Scored as usual.",
+)  # fmt: skip
+@click.option(
+    "--decompose", is_flag=True,
+    help="The memory's search decomposes each question into sub-queries with the configured LLM (SODAMEM_LLM_*;"
+    " --replay records and replays its replies); compare with 'sodamem:default+subquery_weight=0'.",
+)  # fmt: skip
+@click.option(
+    "--decompose-prompt", default="auto", type=click.Choice(DECOMPOSE_PROMPT_CHOICES), show_default=True,
+    help="The decomposition prompt (auto: compact for a local GGUF model, full otherwise).",
+)  # fmt: skip
 @qa_options
 @slice_options
 @extractor_options
-def locomo(k_values: str, cv: bool, cv_knobs: tuple[str, ...], **options: Any) -> None:
+def locomo(
+    k_values: str,
+    cv: bool,
+    cv_knobs: tuple[str, ...],
+    categories: tuple[str, ...],
+    decompose: bool,
+    decompose_prompt: str,
+    **options: Any,
+) -> None:
     """LoCoMo: turn-level retrieval (one fresh memory per conversation, categories 1-4 scored), or with --qa
     question answering scored by the official token F1 per category (and an LLM judge with --judge).
     --conversation/--sessions keep a slice (and the questions whose evidence lies inside it); --extractor picks
-    what makes the memory's facts for retrieval."""
+    what makes the memory's facts for retrieval; --category keeps some categories' questions."""
     from sodamem.bench.locomo import load_locomo
 
     qa, qa_opts = QAOptions.pop_from(options)
@@ -136,6 +160,11 @@ def locomo(k_values: str, cv: bool, cv_knobs: tuple[str, ...], **options: Any) -
     notes = asdict(locomo_notes)
     if not dialogue_slice.whole:
         notes |= {"slice": dialogue_slice.describe(), "questions_in_slice": sum(len(u.questions) for u in units)}
+    if categories:
+        units = [replace(u, questions=[q for q in u.questions if q.category in categories]) for u in units]
+        notes |= {"categories": list(categories), "questions_kept": sum(len(u.questions) for u in units)}
+    if qa and decompose:
+        raise click.UsageError("--decompose is the retrieval's query decomposition; it does not combine with --qa")
     if qa:
         if cv:
             raise click.UsageError("--cv cross-validates retrieval settings; it does not combine with --qa")
@@ -150,14 +179,17 @@ def locomo(k_values: str, cv: bool, cv_knobs: tuple[str, ...], **options: Any) -
     title = "LoCoMo"
     if not dialogue_slice.whole or extractor != RULES:
         title += f" ({dialogue_slice.describe()}; facts: {extractor.name})"
+    if not decompose and (qa_opts.replay is not None or qa_opts.replay_only):
+        raise click.UsageError("--replay/--replay-only record LLM replies: for retrieval, with --decompose")
     _run(
         units,
         title,
         _ks(k_values),
         "topk-turns",
         notes,
-        cv_knobs=(cv_knobs or tuple(KNOBS)) if cv else (),
+        cv_knobs=(cv_knobs or tuple(k for k in KNOBS if decompose or k not in LLM_KNOBS)) if cv else (),
         extractor=extractor,
+        decompose=DecomposeChoice(decompose_prompt, qa_opts.replay, qa_opts.replay_only) if decompose else None,
         **options,
     )
 
@@ -229,6 +261,7 @@ def _run(
     db_backend: str = "sqlite",
     pg_url: str | None = None,
     extractor: ExtractorChoice = RULES,
+    decompose: DecomposeChoice | None = None,
 ) -> None:
     chosen = systems or (SYSTEMS if embedder != "none" else ("bm25", "sodamem"))
     if ablations:
@@ -247,7 +280,7 @@ def _run(
             bar.update(done - last)
             last = done
 
-        with open_extractor(extractor) as opened:
+        with open_extractor(extractor) as opened, open_decomposer(decompose) as decomposing:
             run: BenchRun = run_retrieval(
                 units,
                 dataset=title,
@@ -257,8 +290,11 @@ def _run(
                 embedder=model,
                 extractor=opened.extractor,
                 progress=advance,
+                decomposer=decomposing.decomposer,
             )
             extractor_notes = {"extractor": chosen_name(opened.extractor), **opened.usage_notes()}
+            if decomposing.decomposer is not None:
+                extractor_notes["decomposition"] = decomposing.notes()
     if db_backend == "postgres":
         from sodamem.bench.report import render_backends
         from sodamem.store.postgres.scratch import scratch_databases
@@ -274,6 +310,8 @@ def _run(
     summary = summarise(run, session_rule=session_rule)
     unscored = summarise(run, session_rule=session_rule, scored=False)
     markdown = render_markdown(run, summary, title, unscored)
+    if "decomposition" in run.notes:
+        markdown += f"\nQuery decomposition: {json.dumps(run.notes['decomposition'])}\n"
     payload = run_to_json(run, summary, unscored)
     if cv_knobs:
         cv_report = run_cv(run.results, cv_knobs, fixed)

@@ -48,7 +48,16 @@ KNOBS: dict[str, tuple[str, ...]] = {
         "answer_type_bonus=1.0",
         "answer_type_bonus=0.5+answer_type_floor=0.3",
     ),
+    # Query decomposition (retrieve/decompose.py): only with `bench locomo --decompose` (an LLM); 0.5 by default.
+    "query decomposition": (
+        "subquery_weight=0.0",
+        "subquery_weight=0.25",
+        "subquery_weight=1.0",
+        "subquery_new_words=true",
+        "subquery_weight=0.25+subquery_new_words=true",
+    ),
 }
+LLM_KNOBS = ("query decomposition",)  # in the default CV grid only where the run has the LLM they need
 
 
 def variant_system(change: str) -> str:

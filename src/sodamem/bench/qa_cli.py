@@ -76,9 +76,9 @@ def qa_options(func: Any) -> Any:
             "--replay",
             type=click.Path(dir_okay=False, path_type=Path),
             default=None,
-            help="QA: record/replay cache of LLM replies (SQLite).",
+            help="Record/replay cache of LLM replies (SQLite): QA's answers and judge, or --decompose's sub-queries.",
         ),
-        click.option("--replay-only", is_flag=True, help="QA: only replay recorded replies; never ask the server."),
+        click.option("--replay-only", is_flag=True, help="Only replay recorded LLM replies; never ask the server."),
         click.option(
             "--budget",
             type=click.IntRange(min=1),

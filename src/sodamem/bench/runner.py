@@ -20,6 +20,7 @@ from sodamem.ingest.extract import DEFAULT_EXTRACTOR
 from sodamem.ingest.extract.base import Extractor
 from sodamem.memory import Memory
 from sodamem.model import Session
+from sodamem.retrieve.decompose import QueryDecomposer
 from sodamem.retrieve.fused import PRESET_NAMES
 from sodamem.retrieve.search import SearchMode
 from sodamem.store.inspect import turn_documents
@@ -88,9 +89,11 @@ def run_retrieval(
     depth: int = 100,
     progress: Callable[[int, int], None] | None = None,
     location: Callable[[], AbstractContextManager[str]] | None = None,
+    decomposer: QueryDecomposer | None = None,
 ) -> BenchRun:
     """``location``: where each unit's fresh memory lives (a context that yields its path or URL and removes it
-    afterwards); default: an SQLite memory in RAM."""
+    afterwards); default: an SQLite memory in RAM. ``decomposer``: the memory's search decomposes each question
+    (its systems whose ``subquery_weight`` is above 0; the decomposer asks once per question)."""
     started = time.perf_counter()
     modes = [_system(s) for s in systems]
     memo = _QueryMemo(embedder) if embedder is not None else None
@@ -100,7 +103,9 @@ def run_retrieval(
     for unit in units:
         with (
             (location or _in_memory)() as where,
-            Memory(where, embedder=memo if memo is not None else "none", extractor=extractor) as memory,
+            Memory(
+                where, embedder=memo if memo is not None else "none", extractor=extractor, decomposer=decomposer
+            ) as memory,
         ):
             memory.ingest(unit.sessions)
             documents = turn_documents(portable_store(memory).conn, memory.user)

@@ -11,6 +11,9 @@ John been to?") skip the session share. A second BM25 query with feedback words 
 (``bm25_prf``, ``feedback.py``) is fused in a second pass, whose ranking is the answer. Two multi-hop tunnels
 (``aggregate.py``): ``answer_type`` (turns naming an instance of the type a list question asks for; on) and
 ``entity`` (the question's entities' turns across all sessions, ranked among themselves; off, CV chose it off).
+With sub-queries of an LLM's query decomposition (``decompose.py``; none unless a decomposer is given), every direct
+tunnel runs once more per sub-query as ``sub_<tunnel>``, weighing ``subquery_weight`` times the tunnel's weight, in
+the same density fusion.
 Every knob here was re-examined by leave-one-conversation-out cross-validation (``sodamem bench locomo --cv``,
 docs/bench.md).
 """
@@ -58,6 +61,9 @@ from sodamem.store.write_protocol import Store
 ALL_TUNNELS = frozenset(
     {"answer_type", "bm25", "bm25_piece", "bm25_prf", "dense", "dense_piece", "entity", "fact", "graph"}
 )
+# The tunnels each sub-query of a decomposed question runs again, as ``sub_<tunnel>`` (decompose.py).
+DIRECT_TUNNELS = ("bm25", "bm25_piece", "dense", "dense_piece", "fact", "graph")
+SUBQUERY_PREFIX = "sub_"
 
 # Tuned on the LoCoMo dev split (recall@10 any / all, categories 1-4, `sodamem bench locomo`):
 # density.py's neutral defaults (graph 1.0, dense 0.6, dense_piece 0.3, fact 0.8, spill 0.15, rank_k 20) gave
@@ -133,6 +139,11 @@ class FusedSettings:
     # Answer-type expansion as a soft bonus instead of (or besides) a tunnel: a fused candidate naming an instance
     # of the type gets mass x (1 + bonus x its affinity scaled from the floor to 1) (answer_type.type_bonus).
     answer_type_bonus: float = 0.0
+    # Query decomposition (decompose.py; only where the search was given a decomposer): each sub-query's direct
+    # tunnels weigh this times the question's own (``sub_<tunnel>``); 0 asks no LLM at all.
+    subquery_weight: float = 0.5
+    # Only sub-queries that name a word the question does not (decompose.new_word_queries): paraphrases dropped.
+    subquery_new_words: bool = False
 
     def __post_init__(self) -> None:
         if self.fusion not in ("density", "rrf"):
@@ -146,7 +157,8 @@ class FusedSettings:
         if not (0 <= self.addressed_penalty < 1 and 0 <= self.asking_penalty < 1):
             raise ValueError("addressed_penalty and asking_penalty must be in [0, 1)")
         shares = (self.session_share, self.gathering_session_share)
-        if min(self.temporal_weight, self.speaker_weight, self.answer_type_bonus, *shares) < 0:
+        bonuses = (self.temporal_weight, self.speaker_weight, self.answer_type_bonus, self.subquery_weight)
+        if min(*bonuses, *shares) < 0:
             raise ValueError("bonus weights and session shares must be >= 0")
         if self.tunnels - ALL_TUNNELS:
             raise ValueError(f"unknown tunnels {sorted(self.tunnels - ALL_TUNNELS)} (known: {sorted(ALL_TUNNELS)})")
@@ -213,6 +225,17 @@ class FusedRanking:
     match: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class SubQuery:
+    """One sub-query of a decomposed question, with its embedding (None without an embedder)."""
+
+    text: str
+    vector: Vectors | None = None
+
+
+Ranking = list[tuple[int, float]]
+
+
 def fused_rank(
     store: Store,
     index: VectorSearch | None,
@@ -224,9 +247,11 @@ def fused_rank(
     settings: FusedSettings,
     turns: TurnLookup | None = None,
     types: TypeMatcher | None = None,
+    subqueries: Sequence[SubQuery] = (),
 ) -> FusedRanking:
     """The first ``k`` turns for ``query``. ``turns``: a lookup kept across searches while the store is unchanged
     (a fresh one otherwise). ``types``: what the answer-type tunnel needs (spaCy and the embedder), or None.
+    ``subqueries``: a decomposition's sub-queries, each run through the direct tunnels as ``sub_<tunnel>``.
     ``store``: a ``Store`` while query analysis, the turn lookup and the lexical and dense tunnels still take one;
     what this module asks itself is in ``MemoryStore``."""
     analysis = analyze_query(query, now, store, user)
@@ -237,21 +262,84 @@ def fused_rank(
     match = to_match_query(query, drop=names)
     n = max(settings.candidates, k)
     on = settings.tunnels
-    rankings: dict[str, list[tuple[int, float]]] = {}
+    allowed = _allowed_statuses(settings, analysis)
+    rankings = _direct_rankings(store, index, query_vector, user, match, n, settings, analysis, allowed)
+    sub_rankings: list[tuple[str, Ranking]] = []  # (sub_<tunnel>, ranking), one per sub-query and tunnel
+    by_sub: list[dict[str, Ranking]] = []
+    if settings.subquery_weight > 0:
+        for sub in subqueries:
+            sub_analysis = analyze_query(sub.text, now, store, user)
+            sub_match = to_match_query(sub.text, drop=names | _speaker_name_words(sub.text, speakers, by_alias))
+            found = _direct_rankings(store, index, sub.vector, user, sub_match, n, settings, sub_analysis, allowed)
+            by_sub.append(found)
+            sub_rankings += [(SUBQUERY_PREFIX + tunnel, ranking) for tunnel, ranking in found.items()]
+    lookup = turns or TurnLookup(store)  # what the tunnels and both fusion passes ask about candidate turns
+    focus = named_speakers(query, speakers) | {s for s, _ in by_alias}
+    rankings.update(
+        _multi_hop_rankings(
+            store, index, query_vector, user, query, match, n, settings, analysis, focus, lookup, rankings, types
+        )
+    )
+    if settings.fusion == "rrf":
+        fused = reciprocal_rank_fusion([[u for u, _ in r] for _, r in [*rankings.items(), *sub_rankings]])
+        units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
+    else:
+        if sub_rankings:
+            settings = replace(settings, density=subquery_density(settings.density, settings.subquery_weight))
+        aliased = {s for s, _ in by_alias}
+        typed = _typed_bonus(store, user, query, settings, types)
+        # Enough units for the answer and the feedback's first turns.
+        limit = max(k, settings.feedback_turns)
+        temporal_known: dict[int, float] = {}
+
+        def fuse() -> list[FusedUnit]:
+            every = [*rankings.items(), *sub_rankings]
+            return _fuse_density(lookup, every, analysis, settings, query, aliased, limit, temporal_known, typed)
+
+        units = fuse()
+        wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
+        if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
+            expanded = _feedback_query(store, user, units[: settings.feedback_turns], query, names, settings)
+            if expanded is not None:
+                rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
+                units = fuse()
+    units = units[:k]
+    if by_sub:
+        units = [_explain_subqueries(u, subqueries, by_sub) for u in units]
+    return FusedRanking(units, analysis, match)
+
+
+def subquery_density(density: DensitySettings, weight: float) -> DensitySettings:
+    """``density`` with a ``sub_<tunnel>`` weight for every direct tunnel: ``weight`` times the tunnel's own."""
+    return density.with_weights(**{SUBQUERY_PREFIX + t: weight * density.weight(t) for t in DIRECT_TUNNELS})
+
+
+def _direct_rankings(
+    store: Store,
+    index: VectorSearch | None,
+    vector: Vectors | None,
+    user: str,
+    match: str | None,
+    n: int,
+    settings: FusedSettings,
+    analysis: QueryAnalysis,
+    allowed: tuple[str, ...],
+) -> dict[str, Ranking]:
+    """The direct tunnels' rankings of one query (the question, or one of its sub-queries): BM25 and dense over
+    turns and pieces, facts, and the graph from the query's entities and best facts."""
+    on = settings.tunnels
+    rankings: dict[str, Ranking] = {}
     if match is not None:
         if "bm25" in on:
             rankings["bm25"] = bm25_turns(store, user, match, n)
         if "bm25_piece" in on:
             rankings["bm25_piece"] = bm25_pieces_by_turn(store, user, match, n)
-    if index is not None and query_vector is not None:
+    if index is not None and vector is not None:
         if "dense" in on:
-            rankings["dense"] = dense_turns(index, user, query_vector, n)
+            rankings["dense"] = dense_turns(index, user, vector, n)
         if "dense_piece" in on:
-            rankings["dense_piece"] = dense_pieces_by_turn(store, index, user, query_vector, n)
-    allowed = _allowed_statuses(settings, analysis)
-    fact_scores = (
-        _fact_hits(store, index, query_vector, user, match, n, allowed) if "fact" in on or "graph" in on else []
-    )
+            rankings["dense_piece"] = dense_pieces_by_turn(store, index, user, vector, n)
+    fact_scores = _fact_hits(store, index, vector, user, match, n, allowed) if "fact" in on or "graph" in on else []
     if "fact" in on:
         rankings["fact"] = _facts_to_turns(store, user, fact_scores)
     if "graph" in on and (analysis.entities or fact_scores):
@@ -264,32 +352,24 @@ def fused_rank(
             settings=graph,
         )
         rankings["graph"] = [(h.turn_pk, h.score) for h in hits]
-    lookup = turns or TurnLookup(store)  # what the tunnels and both fusion passes ask about candidate turns
-    focus = named_speakers(query, speakers) | {s for s, _ in by_alias}
-    rankings.update(
-        _multi_hop_rankings(
-            store, index, query_vector, user, query, match, n, settings, analysis, focus, lookup, rankings, types
-        )
-    )
-    if settings.fusion == "rrf":
-        fused = reciprocal_rank_fusion([[u for u, _ in r] for r in rankings.values()])
-        units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
-    else:
-        aliased = {s for s, _ in by_alias}
-        typed = _typed_bonus(store, user, query, settings, types)
-        # Enough units for the answer and the feedback's first turns.
-        limit = max(k, settings.feedback_turns)
-        temporal_known: dict[int, float] = {}
-        units = _fuse_density(lookup, rankings, analysis, settings, query, aliased, limit, temporal_known, typed)
-        wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
-        if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
-            expanded = _feedback_query(store, user, units[: settings.feedback_turns], query, names, settings)
-            if expanded is not None:
-                rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
-                units = _fuse_density(
-                    lookup, rankings, analysis, settings, query, aliased, limit, temporal_known, typed
-                )
-    return FusedRanking(units[:k], analysis, match)
+    return rankings
+
+
+def _explain_subqueries(
+    unit: FusedUnit, subqueries: Sequence[SubQuery], by_sub: Sequence[dict[str, Ranking]]
+) -> FusedUnit:
+    """``unit`` with a line per sub-query that reached it: which one, through which tunnels, at which ranks."""
+    lines = []
+    for number, (sub, found) in enumerate(zip(subqueries, by_sub, strict=True), 1):
+        ranks = [
+            f"{tunnel} rank {rank}"
+            for tunnel, ranking in found.items()
+            for rank in [next((i for i, (pk, _) in enumerate(ranking, 1) if pk == unit.unit), 0)]
+            if rank
+        ]
+        if ranks:
+            lines.append(f'sub-query {number} "{sub.text}": {", ".join(ranks)}')
+    return replace(unit, explain=(*unit.explain, *lines)) if lines else unit
 
 
 def _multi_hop_rankings(
@@ -349,7 +429,7 @@ def _typed_bonus(
 
 def _fuse_density(
     lookup: TurnLookup,
-    rankings: dict[str, list[tuple[int, float]]],
+    rankings: Sequence[tuple[str, Ranking]],
     analysis: QueryAnalysis,
     settings: FusedSettings,
     query: str,
@@ -358,10 +438,10 @@ def _fuse_density(
     temporal_known: dict[int, float],
     typed: Callable[[Sequence[int]], dict[int, float]] | None = None,
 ) -> list[FusedUnit]:
-    """The first ``limit`` units of the density fusion of ``rankings``, with every bonus of the question.
-    ``temporal_known``: temporal bonuses by turn, kept across the two passes of one search; ``typed``: the
-    answer-type bonus of candidate turns, when it is on."""
-    contributions = ContributionTable.concat([ranked_table(tunnel, r) for tunnel, r in rankings.items()])
+    """The first ``limit`` units of the density fusion of ``rankings`` (a tunnel may have several: one per
+    sub-query), with every bonus of the question. ``temporal_known``: temporal bonuses by turn, kept across the two
+    passes of one search; ``typed``: the answer-type bonus of candidate turns, when it is on."""
+    contributions = ContributionTable.concat([ranked_table(tunnel, r) for tunnel, r in rankings])
     candidates: list[int] = np.unique(contributions.unit).tolist()
     rows = lookup.rows(candidates)
     speaker_of = {pk: row.speaker for pk, row in rows.items()}

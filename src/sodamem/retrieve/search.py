@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
@@ -13,9 +13,10 @@ from sodamem.embed.base import Embedder, Vectors, embed_queries
 from sodamem.errors import SodaMemError
 from sodamem.records import SearchHit
 from sodamem.retrieve.aggregate import TypeMatcher
+from sodamem.retrieve.decompose import Decomposition, QueryDecomposer, new_word_queries
 from sodamem.retrieve.dense import dense_focus, dense_turns
 from sodamem.retrieve.fts_query import to_match_query
-from sodamem.retrieve.fused import FusedSettings, fused_rank, fused_settings
+from sodamem.retrieve.fused import FusedSettings, SubQuery, fused_rank, fused_settings
 from sodamem.retrieve.fusion import reciprocal_rank_fusion
 from sodamem.retrieve.hits import build_hits
 from sodamem.retrieve.lexical import bm25_turns, lexical_focus
@@ -57,9 +58,11 @@ class Searcher:
         embedder: Embedder | None,
         settings: SearchSettings | None = None,
         annotator: Annotator | None = None,
+        decomposer: QueryDecomposer | None = None,
     ) -> None:
         self.store = store
         self.annotator = annotator
+        self.decomposer = decomposer  # query decomposition by an LLM (decompose.py); None: the search stays offline
         self.embedder = embedder
         self.index = store.vector_index(embedder.name, embedder.dim) if embedder is not None else None
         self.settings = settings or SearchSettings()
@@ -124,6 +127,7 @@ class Searcher:
         vector = self._embed_query(query) if mode is not SearchMode.BM25 and self.embedder is not None else None
         if mode is SearchMode.SODAMEM:
             settings = fused_settings(preset)
+            decomposition = self._decompose(query, settings)
             fused = fused_rank(
                 self.store,
                 self.index,
@@ -135,8 +139,10 @@ class Searcher:
                 settings,
                 self.turn_lookup(),
                 self.type_matcher() if _wants_types(settings) else None,
+                subqueries := self._subqueries(query, decomposition, settings),
             )
-            explain = {u.unit: (u.tunnels, u.explain) for u in fused.units}
+            trace = (_trace(decomposition, subqueries),) if decomposition is not None else ()
+            explain = {u.unit: (u.tunnels, (*u.explain, *trace)) for u in fused.units}
             return _Ranked([(u.unit, u.mass) for u in fused.units], fused.match, vector, explain)
         lexical = bm25_turns(self.store, user, match, n) if match is not None else []
         if mode is SearchMode.BM25:
@@ -148,6 +154,26 @@ class Searcher:
         if mode is SearchMode.HYBRID_RRF:
             return _Ranked(_ids(reciprocal_rank_fusion([_keys(lexical), _keys(dense)]))[:k], match, vector)
         raise AssertionError(f"unhandled mode {mode}")
+
+    def _decompose(self, query: str, settings: FusedSettings) -> Decomposition | None:
+        """The question's sub-queries, where a decomposer is given and their weight is above 0 (else None)."""
+        if self.decomposer is None or settings.subquery_weight <= 0:
+            return None
+        return self.decomposer.decompose(query)
+
+    def _subqueries(self, query: str, decomposition: Decomposition | None, settings: FusedSettings) -> list[SubQuery]:
+        """The decomposition's sub-queries the search runs (with ``subquery_new_words``, those adding a word)."""
+        if decomposition is None or not decomposition.queries:
+            return []
+        texts = list(decomposition.queries)
+        if settings.subquery_new_words:
+            texts = list(new_word_queries(query, texts))
+        if not texts:
+            return []
+        if self.embedder is None:
+            return [SubQuery(text) for text in texts]
+        vectors = embed_queries(self.embedder, texts)
+        return [SubQuery(text, vectors[i]) for i, text in enumerate(texts)]
 
     def turn_lookup(self) -> TurnLookup:
         """What fusion asks about turns, kept while the store is unchanged: a search of 1,000 turns otherwise spent
@@ -170,6 +196,12 @@ class Searcher:
         assert self.embedder is not None
         vectors = embed_queries(self.embedder, [query])  # e5 encodes a query apart from stored texts
         return vectors.reshape(-1)
+
+
+def _trace(decomposition: Decomposition, run: Sequence[SubQuery]) -> str:
+    """The decomposition's line in every hit's explanation, saying which sub-queries were left out, if any."""
+    left = len(decomposition.queries) - len(run)
+    return f"{decomposition.trace}; {left} left out (no word beyond the question's)" if left else decomposition.trace
 
 
 def _wants_types(settings: FusedSettings) -> bool:
