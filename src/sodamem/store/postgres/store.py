@@ -105,12 +105,16 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
             locks = f"pg_advisory_xact_lock_shared({_WRITE_LOCK})"
         else:
             locks = f"pg_advisory_xact_lock({_WRITE_LOCK})"
-        # Whole statements of literals only, two to a round trip: a small add is bound by round trips.
-        self.conn.raw.execute(f"BEGIN; SELECT {locks}")
+        # Pipelined: the statements whose results are not read share round trips (a small add is bound by them);
+        # BEGIN and the locks go out with the first read, the last writes with the COMMIT.
         try:
-            yield self.conn
-            lexical.drain(self.conn, self._tokenizer)
-            self.conn.raw.execute("UPDATE store_state SET generation = generation + 1; COMMIT")
+            with self.conn.pipelined():
+                self.conn.native("BEGIN")
+                self.conn.native(f"SELECT {locks}")
+                yield self.conn
+                lexical.drain(self.conn, self._tokenizer)
+                self.conn.native("UPDATE store_state SET generation = generation + 1")
+                self.conn.native("COMMIT")
         except BaseException:
             if self.conn.in_transaction:
                 self.conn.native("ROLLBACK")
