@@ -64,15 +64,15 @@ def append_messages(
         positional = tuple(replace(t, index=i) for i, t in enumerate((*old, *new)))
         session = Session(session_id, session_time, positional, source=stored.source if stored else SOURCE)
         new_pieces = [split_pieces(t.text) for t in new]
-        stored_pks = writes.insert_turns(user, session_pk, session, new, new_pieces)
+        inserted = writes.insert_turns(user, session_pk, session, new, new_pieces)
         position = {t.index: i for i, t in enumerate((*old, *new))}
-        piece_pks = _positional(stored_pks, position)
+        piece_pks = _positional(inserted.piece_pks, position)
         if extractor is not None:
             turn_pks = [t.turn_pk for t in stored.turns] if stored is not None else []
             facts = _FactContext(writes, user, session, session_pk, position, turn_pks)
             _write_facts(facts, len(old), new_pieces, piece_pks, extractor, result)
         writes.set_session_hash(session_pk, session_content_hash(_as_ingested(session)))
-        result.turn_pks = writes.turn_pks_from(session_pk, new[0].index)
+        result.turn_pks = inserted.turn_pks
         result.added = new
     return result
 

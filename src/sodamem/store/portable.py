@@ -89,7 +89,7 @@ class PortableStore:
                 ),
             ).lastrowid
             assert session_pk is not None
-            piece_pks = insert_turns(conn, user, session_pk, session, session.turns, pieces)
+            piece_pks = insert_turns(conn, user, session_pk, session, session.turns, pieces).piece_pks
             if then is not None:
                 then(ConnectionWrites(conn), session_pk, piece_pks, replaced_slots)
 

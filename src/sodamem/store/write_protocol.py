@@ -25,6 +25,7 @@ from sodamem.store.keys import KeyRecord, KeyRow
 from sodamem.store.live import StoredSession
 from sodamem.store.protocol import MemoryStore, VectorSearch
 from sodamem.store.rows import PieceRow, SessionRow, TurnRow
+from sodamem.store.turn_writes import InsertedTurns
 
 
 @runtime_checkable
@@ -47,12 +48,8 @@ class Writes(Protocol):
         session: Session,
         turns: Sequence[Turn],
         pieces: Sequence[Sequence[MessagePiece]],
-    ) -> dict[tuple[int, int], int]:
-        """Store turns with their pieces; ``(turn index, piece index) -> piece pk``."""
-        ...
-
-    def turn_pks_from(self, session_pk: int, first_index: int) -> list[int]:
-        """The session's turns with ``idx >= first_index``, in order."""
+    ) -> InsertedTurns:
+        """Store turns with their pieces; their pks (turns in order, pieces by ``(turn index, piece index)``)."""
         ...
 
     def piece_pks_of_turns(self, turn_pks: Sequence[int]) -> dict[tuple[int, int], int]: ...

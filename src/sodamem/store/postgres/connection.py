@@ -101,9 +101,7 @@ def _params(values: Sequence[Any]) -> tuple[Any, ...]:
 class PgCursor:
     """A statement's result; in a pipeline, waited for when first read."""
 
-    def __init__(
-        self, cursor: psycopg.Cursor[Row], returns_id: bool, pipeline: psycopg.Pipeline | None = None
-    ) -> None:
+    def __init__(self, cursor: psycopg.Cursor[Row], returns_id: bool, pipeline: psycopg.Pipeline | None = None) -> None:
         self._cursor = cursor
         self._returns_id = returns_id
         self._lastrowid: int | None = None
