@@ -11,9 +11,11 @@ from typing import Any
 
 from sodamem.model import MessagePiece, Session
 from sodamem.records import SessionSummary, UserStats
+from sodamem.store import live
 from sodamem.store.connection import Connection
 from sodamem.store.connection_writes import ConnectionWrites
 from sodamem.store.in_lists import chunked
+from sodamem.store.live import StoredSession
 from sodamem.store.mentions import MentionPairs, put_mentions, stored_mentions, turns_without_mentions
 from sodamem.store.rows import PieceRow, SessionRow, TurnRow
 from sodamem.store.turn_writes import insert_turns, piece_embedding_text, turn_embedding_text
@@ -45,6 +47,9 @@ class PortableStore:
             "SELECT content_hash FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
         ).fetchone()
         return None if row is None else str(row[0])
+
+    def stored_session(self, user: str, session_id: str) -> StoredSession | None:
+        return live.stored_session(self.conn, user, session_id)
 
     def write_session(
         self,

@@ -118,6 +118,10 @@ class Store(MemoryStore, Protocol):
     # -- ingestion -------------------------------------------------------------------------------------------
     def session_hash(self, user: str, session_id: str) -> str | None: ...
 
+    def stored_session(self, user: str, session_id: str) -> StoredSession | None:
+        """A session with its turns in order, or None, read outside any write (``Writes.stored_session`` inside)."""
+        ...
+
     def write_session(
         self,
         user: str,
