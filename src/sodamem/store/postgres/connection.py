@@ -85,7 +85,9 @@ def _row_kind(names: tuple[str, ...]) -> type[Row]:
 
 
 def row_factory(cursor: psycopg.Cursor[Any]) -> RowMaker[Row]:
-    kind = _row_kind(tuple(d.name for d in cursor.description or ()))
+    result = cursor.pgresult  # its field names, not ``description`` (which builds a column object for each)
+    names = tuple((result.fname(i) or b"").decode() for i in range(result.nfields)) if result is not None else ()
+    kind = _row_kind(names)
 
     def make(values: Sequence[Any]) -> Row:
         row: Row = kind(values)
@@ -127,17 +129,23 @@ class PgCursor:
     def rowcount(self) -> int:
         return self._result().rowcount
 
-    def fetchone(self) -> Any:
+    def _rows(self) -> psycopg.Cursor[Row] | None:
+        """The cursor if its statement returned rows (an INSERT without RETURNING returns none)."""
         cursor = self._result()
-        return cursor.fetchone() if cursor.description is not None else None
+        result = cursor.pgresult
+        return cursor if result is not None and result.status == psycopg.pq.ExecStatus.TUPLES_OK else None
+
+    def fetchone(self) -> Any:
+        cursor = self._rows()
+        return cursor.fetchone() if cursor is not None else None
 
     def fetchall(self) -> list[Any]:
-        cursor = self._result()
-        return cursor.fetchall() if cursor.description is not None else []
+        cursor = self._rows()
+        return cursor.fetchall() if cursor is not None else []
 
     def fetchmany(self, size: int) -> list[Any]:
-        cursor = self._result()
-        return cursor.fetchmany(size) if cursor.description is not None else []
+        cursor = self._rows()
+        return cursor.fetchmany(size) if cursor is not None else []
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.fetchall())
