@@ -188,4 +188,5 @@ class PgConnection:
 
     @property
     def in_transaction(self) -> bool:
-        return self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+        # in a pipeline the server may not have seen the queued BEGIN yet: the connection would still say idle
+        return self._pipeline is not None or self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
