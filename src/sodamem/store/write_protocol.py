@@ -138,7 +138,12 @@ class Store(MemoryStore, Protocol):
     # -- embeddings ------------------------------------------------------------------------------------------
     def missing_embeddings(self, model: str, user: str | None = None) -> dict[str, str]: ...
 
-    def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None: ...
+    def put_embeddings(
+        self, model: str, items: Sequence[tuple[str, bytes]], dim: int, *, dequeue: Sequence[int] = ()
+    ) -> None:
+        """Cache vectors (of texts some row still has), and take ``dequeue``'s turns off the embedding queue, in one
+        transaction."""
+        ...
 
     def stored_embeddings(self) -> Iterator[tuple[str, int, list[tuple[str, bytes]]]]:
         """Every cached vector, ``(model, dim, [(text hash, float32 blob)])`` in batches."""

@@ -29,6 +29,7 @@ from psycopg.types.numeric import FloatLoader
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from sodamem.errors import StoreOpenError
+from sodamem.store import live
 from sodamem.store.fts import COLUMNS
 from sodamem.store.graph_reads import PortableGraphReads
 from sodamem.store.integrity import CheckReport, check_rows
@@ -151,13 +152,19 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
 
     # -- what differs in SQL -------------------------------------------------------------------------------------
 
-    def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None:
+    def put_embeddings(
+        self, model: str, items: Sequence[tuple[str, bytes]], dim: int, *, dequeue: Sequence[int] = ()
+    ) -> None:
         """Into the vector cache all users share, beside other writers: texts in hash order, so two writers that
-        insert the same texts wait for each other in one order (no deadlock)."""
+        insert the same texts wait for each other in one order (no deadlock). ``dequeue``: turns taken off the
+        embedding queue in the same transaction (deleting their queue rows needs no user's lock)."""
         items = sorted(items)
-        if not items:
+        if not items and not dequeue:
             return
         with self.transaction(shared=True) as conn:
+            live.dequeue_embeddings(conn, dequeue)
+            if not items:
+                return
             in_use = " OR ".join(
                 f"EXISTS (SELECT 1 FROM {table} WHERE substr(embed_hash, 1, 16) = substr(x.h, 1, 16)"
                 " AND embed_hash = x.h)"
