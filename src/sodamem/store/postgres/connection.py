@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 import psycopg
+from psycopg import generators
 from psycopg.rows import RowMaker
 
 _TABLES_WITH_ID = frozenset({"sessions", "turns", "pieces", "entities", "facts", "links", "forget_log", "api_keys"})
@@ -100,6 +101,14 @@ def _params(values: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(int(v) if isinstance(v, bool) else v for v in values)
 
 
+def _sync(raw: psycopg.Connection[Any], pipeline: psycopg.Pipeline) -> None:
+    """Send what is queued and read every result up to here. ``Pipeline.sync()`` alone stops sending once its own
+    queue is empty, even where libpq still holds part of a large statement the socket did not take, and then waits
+    for results the server cannot send (psycopg#685; a batch of 256 vectors hung so): everything goes out first."""
+    raw.wait(generators.send(raw.pgconn))
+    pipeline.sync()
+
+
 class PgCursor:
     """A statement's result; in a pipeline, waited for when first read."""
 
@@ -112,7 +121,7 @@ class PgCursor:
     def _result(self) -> psycopg.Cursor[Row]:
         if self._pipeline is not None:
             if self._cursor.pgresult is None:
-                self._pipeline.sync()  # sends what is queued and reads every result up to here
+                _sync(self._cursor.connection, self._pipeline)
             self._pipeline = None
         if self._returns_id:
             self._returns_id = False
