@@ -66,6 +66,47 @@ def test_a_new_session_starts_and_grows_with_indexes_and_ids_continuing(memory_l
         assert statuses["user lives in York"] == "active"
 
 
+def _racing(memory: Memory, other: Memory, message: dict[str, str]) -> None:
+    """Make ``memory``'s next add read its session, then let ``other`` add ``message`` to that session before the add
+    takes its write lock (the add works out its rows from the session read outside the lock)."""
+    read = memory.store.stored_session
+
+    def stale_read(user: str, session_id: str) -> object:
+        seen = read(user, session_id)
+        other.add(message, session_id=session_id, timestamp=WHEN)
+        memory.store.stored_session = read  # type: ignore[method-assign]  # once
+        return seen
+
+    memory.store.stored_session = stale_read  # type: ignore[method-assign]
+
+
+def test_an_add_whose_session_another_writer_grew_meanwhile_is_worked_out_again(memory_location: str) -> None:
+    """The rows an add planned from a session another process has grown since are made again under the lock: the
+    turns continue after the other writer's, and the facts are those of the finished session."""
+    with Memory(memory_location, embedder="none") as memory, Memory(memory_location, embedder="none") as other:
+        memory.add("I live in Leeds.", session_id="chat", timestamp=WHEN)
+        _racing(memory, other, {"speaker": "user", "text": "Hi! I'm Maya.", "id": "m1"})
+        report = memory.add({"speaker": "user", "text": "I moved to York.", "id": "m2"}, session_id="chat")
+        assert [(t.turn_index, t.turn_id) for t in report.added] == [(2, "m2")]
+        assert [t.text for t in memory.session("chat").turns] == [
+            "I live in Leeds.",
+            "Hi! I'm Maya.",
+            "I moved to York.",
+        ]
+        statuses = {f.text: f.status for f in memory.facts(status="all")}
+        with Memory(embedder="none") as in_turn:
+            for text, message_id in (("I live in Leeds.", None), ("Hi! I'm Maya.", "m1"), ("I moved to York.", "m2")):
+                in_turn.add({"speaker": "user", "text": text, "id": message_id or "chat:0"}, session_id="chat")
+            assert statuses == {f.text: f.status for f in in_turn.facts(status="all")}
+        assert statuses["Maya lives in Leeds"] == "superseded" and statuses["Maya lives in York"] == "active"
+        assert memory.check().ok
+        # the other writer stored the id first with other content: refused under the lock, nothing written
+        _racing(memory, other, {"speaker": "user", "text": "I love tea.", "id": "m3"})
+        with pytest.raises(MessageConflictError):
+            memory.add({"speaker": "user", "text": "I love coffee.", "id": "m3"}, session_id="chat")
+        assert [t.text for t in memory.session("chat").turns][-1] == "I love tea."
+
+
 def test_same_id_same_content_is_a_no_op_other_content_a_conflict_and_nothing_written(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     with Memory(path, embedder="none") as memory:

@@ -69,3 +69,27 @@ def test_fewer_rows_than_asked_after_the_filter_fall_back_to_the_exact_scan(post
         found = index.search("small", "turns", query, 50)
         assert found == index.search_exact("small", "turns", query, 50)
     assert len(found) == 5
+
+
+def test_a_write_larger_than_the_socket_takes_at_once_completes(postgres_url: str) -> None:
+    """A write transaction is pipelined (store/postgres/connection.py): a statement of megabytes (256 vectors of 768
+    dimensions) must go out whole before its results are waited for; psycopg's own sync stopped half-way and hung."""
+    import threading
+
+    rng = np.random.default_rng(0)
+    items = [(f"{i:064x}", rng.normal(size=768).astype(np.float32).tobytes()) for i in range(256)]
+    done = threading.Event()
+
+    def write() -> None:
+        with Memory(postgres_url, embedder="none") as memory:
+            memory.add("I live in Leeds.", session_id="s", timestamp=datetime(2024, 1, 1, 10))
+            memory.store.put_embeddings("big", items, 768, dequeue=[1])
+            with memory.store.writing("default") as writes:  # a large statement among others, then a read
+                writes.insert_session_row("default", "s2", "2024-01-02T10:00:00", "live", "x" * 3_000_000)
+                assert writes.stored_session("default", "s2") is not None
+        done.set()
+
+    worker = threading.Thread(target=write, daemon=True)
+    worker.start()
+    worker.join(120)
+    assert done.is_set(), "the pipelined write hung"

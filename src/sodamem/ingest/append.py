@@ -13,12 +13,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sodamem.errors import MessageConflictError
-from sodamem.ingest.extract.base import Extraction, Extractor, IncrementalExtractor
+from sodamem.ingest.extract.base import Extractor, IncrementalExtractor
 from sodamem.ingest.facts import PreparedSession, prepare_facts, write_facts
 from sodamem.ingest.pieces import split_pieces
 from sodamem.ingest.pipeline import session_content_hash, session_view
 from sodamem.model import Message, MessagePiece, Session, Turn
-from sodamem.store.live import StoredTurn
+from sodamem.store.live import StoredSession, StoredTurn
 from sodamem.store.write_protocol import Store, Writes
 
 SOURCE = "live"
@@ -46,45 +46,126 @@ def append_messages(
     """Append ``messages`` to the user's session (created if new) in one transaction.
 
     Turn indexes continue after the session's last one (a forgotten turn leaves its index unused, so citations of
-    the others stay true); extraction sees the turns in order, numbered by position."""
-    result = AppendResult()
+    the others stay true); extraction sees the turns in order, numbered by position.
+
+    What to write (the new turns, their pieces, the extracted facts) is worked out before the write lock, from the
+    session as stored then: the user's other writers (other processes adding to other sessions) do not wait for the
+    extraction. Under the lock the session is read again; if another writer changed it meanwhile, the work is done
+    again on what is stored now, so the outcome is that of adds one after the other."""
+    seen = store.stored_session(user, session_id)
+    try:
+        plan: _Plan | None = _plan(seen, session_id, messages, default_time, extractor)
+    except MessageConflictError:
+        plan = None  # raised, or not, under the lock, on the session as it is then
+    if plan is not None and not plan.new:
+        return AppendResult(unchanged=plan.unchanged)  # every message stored already: nothing to write
     with store.writing(user) as writes:
         stored = writes.stored_session(user, session_id)
-        old = [_turn(t) for t in stored.turns] if stored is not None else []
-        session_time = datetime.fromisoformat(stored.timestamp) if stored else messages[0].timestamp or default_time
-        first_free = max(old[-1].index + 1 if old else 0, stored.next_index if stored else 0)
-        new = _new_turns(session_id, old, first_free, messages, default_time, result)
-        if not new:
-            return result
-        if stored is None:
-            session_pk = writes.insert_session_row(user, session_id, session_time.isoformat(), SOURCE, "")
-            result.session_created = True
-        else:
-            session_pk = stored.session_pk
-        positional = tuple(replace(t, index=i) for i, t in enumerate((*old, *new)))
-        session = Session(session_id, session_time, positional, source=stored.source if stored else SOURCE)
-        new_pieces = [split_pieces(t.text) for t in new]
-        stored_pks = writes.insert_turns(user, session_pk, session, new, new_pieces)
-        position = {t.index: i for i, t in enumerate((*old, *new))}
-        piece_pks = _positional(stored_pks, position)
-        if extractor is not None:
-            turn_pks = [t.turn_pk for t in stored.turns] if stored is not None else []
-            facts = _FactContext(writes, user, session, session_pk, position, turn_pks)
-            _write_facts(facts, len(old), new_pieces, piece_pks, extractor, result)
-        writes.set_session_hash(session_pk, session_content_hash(_as_ingested(session)))
-        result.turn_pks = writes.turn_pks_from(session_pk, new[0].index)
-        result.added = new
+        if plan is None or stored != seen:
+            plan = _plan(stored, session_id, messages, default_time, extractor)
+        result = AppendResult(unchanged=plan.unchanged)
+        if plan.new:
+            _write(writes, user, stored, plan, result)
     return result
 
 
 @dataclass(frozen=True, slots=True)
-class _FactContext:
-    writes: Writes
-    user: str
-    session: Session  # turns numbered by position
-    session_pk: int
+class _Facts:
+    """The extraction's outcome for an add."""
+
+    prepared: PreparedSession
+    redo: list[int]  # positions of earlier turns whose facts are made again
+    whole: bool  # every fact of the session is made again
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What an add writes, worked out from the session as stored (pure: no store access)."""
+
+    new: list[Turn]
+    unchanged: list[str]
+    first_new: int  # position of the first new turn
+    session: Session  # every turn, numbered by position
     position: dict[int, int]  # stored turn index -> position
-    turn_pks: list[int]  # of the turns stored before this add, by position
+    new_pieces: list[list[MessagePiece]]
+    facts: _Facts | None
+    content_hash: str  # of the session as a file would give it
+
+
+def _plan(
+    stored: StoredSession | None,
+    session_id: str,
+    messages: Sequence[Message],
+    default_time: datetime,
+    extractor: Extractor | None,
+) -> _Plan:
+    old = [_turn(t) for t in stored.turns] if stored is not None else []
+    session_time = datetime.fromisoformat(stored.timestamp) if stored else messages[0].timestamp or default_time
+    first_free = max(old[-1].index + 1 if old else 0, stored.next_index if stored else 0)
+    unchanged: list[str] = []
+    new = _new_turns(session_id, old, first_free, messages, default_time, unchanged)
+    positional = tuple(replace(t, index=i) for i, t in enumerate((*old, *new)))
+    session = Session(session_id, session_time, positional, source=stored.source if stored else SOURCE)
+    new_pieces = [split_pieces(t.text) for t in new]
+    facts = _extract(session, len(old), new_pieces, extractor) if extractor is not None and new else None
+    return _Plan(
+        new,
+        unchanged,
+        len(old),
+        session,
+        {t.index: i for i, t in enumerate((*old, *new))},
+        new_pieces,
+        facts,
+        session_content_hash(_as_ingested(session)) if new else "",
+    )
+
+
+def _extract(session: Session, first_new: int, new_pieces: list[list[MessagePiece]], extractor: Extractor) -> _Facts:
+    """The new turns' facts (and those of earlier turns they shed light on), or the whole session's again."""
+    pieces: list[list[MessagePiece]] = [[] for _ in range(first_new)] + new_pieces
+    redo: list[int] = []
+    if isinstance(extractor, IncrementalExtractor):
+        view = session_view(session, pieces)
+        before = Session(session.session_id, session.timestamp, session.turns[:first_new])
+        redo = list(extractor.stale_turns(session_view(before, pieces[:first_new]), view))
+        for index in redo:
+            pieces[index] = split_pieces(session.turns[index].text)
+        new_indexes = range(first_new, len(session.turns))
+        extraction = extractor.extract_turns(session_view(session, pieces), [*redo, *new_indexes])
+        # a new alias renames the subjects of earlier facts: make them all again
+        if not (extraction.aliases and first_new > 0):
+            return _Facts(prepare_facts(session, pieces, extraction), redo, whole=False)
+    pieces = [split_pieces(t.text) for t in session.turns]
+    extraction = extractor.extract(session_view(session, pieces))
+    return _Facts(prepare_facts(session, pieces, extraction), [], whole=True)
+
+
+def _write(writes: Writes, user: str, stored: StoredSession | None, plan: _Plan, result: AppendResult) -> None:
+    """The plan's rows, inside the add's transaction (``stored``: the session the plan was made from)."""
+    session = plan.session
+    if stored is None:
+        session_pk = writes.insert_session_row(user, session.session_id, session.timestamp.isoformat(), SOURCE, "")
+        result.session_created = True
+    else:
+        session_pk = stored.session_pk
+    inserted = writes.insert_turns(user, session_pk, session, plan.new, plan.new_pieces)
+    piece_pks = _positional(inserted.piece_pks, plan.position)
+    if plan.facts is not None:
+        stale: set[str] = set()
+        if plan.facts.whole:
+            result.session_reextracted = plan.first_new > 0
+            stale = writes.delete_session_facts(session_pk)
+            piece_pks = _positional(writes.piece_pks_of_session(session_pk), plan.position)
+        elif plan.facts.redo:
+            turn_pks = [t.turn_pk for t in stored.turns] if stored is not None else []
+            redo_pks = [turn_pks[i] for i in plan.facts.redo]
+            stale = writes.delete_turn_facts(redo_pks)
+            piece_pks = {**piece_pks, **_positional(writes.piece_pks_of_turns(redo_pks), plan.position)}
+        result.fact_ids = write_facts(writes, user, session, session_pk, piece_pks, plan.facts.prepared, stale)
+        result.facts_rejected = len(plan.facts.prepared.rejected)
+    writes.set_session_hash(session_pk, plan.content_hash)
+    result.turn_pks = inserted.turn_pks
+    result.added = plan.new
 
 
 def _positional(pks: dict[tuple[int, int], int], position: dict[int, int]) -> dict[tuple[int, int], int]:
@@ -98,7 +179,7 @@ def _new_turns(
     following: int,
     messages: Sequence[Message],
     default_time: datetime,
-    result: AppendResult,
+    unchanged: list[str],
 ) -> list[Turn]:
     """The messages not stored yet, as turns; a known id with the same content is skipped, with other content
     refused."""
@@ -117,7 +198,7 @@ def _new_turns(
         same = known.get(turn.turn_id)
         if same is not None:
             if _same_content(same, turn, message):
-                result.unchanged.append(turn.turn_id)
+                unchanged.append(turn.turn_id)
                 continue
             raise MessageConflictError(
                 "is already stored in this session with other content",
@@ -132,43 +213,6 @@ def _new_turns(
 def _same_content(stored: Turn, turn: Turn, message: Message) -> bool:
     same_time = message.timestamp is None or stored.timestamp == message.timestamp
     return (stored.speaker, stored.text, stored.caption) == (turn.speaker, turn.text, turn.caption) and same_time
-
-
-def _write_facts(
-    context: _FactContext,
-    first_new: int,
-    new_pieces: list[list[MessagePiece]],
-    piece_pks: dict[tuple[int, int], int],
-    extractor: Extractor,
-    result: AppendResult,
-) -> None:
-    writes, session = context.writes, context.session
-    new_indexes = list(range(first_new, len(session.turns)))
-    pieces: list[list[MessagePiece]] = [[] for _ in range(first_new)] + new_pieces
-    extraction: Extraction | None = None
-    stale: set[str] = set()
-    if isinstance(extractor, IncrementalExtractor):
-        view = session_view(session, pieces)
-        before = Session(session.session_id, session.timestamp, session.turns[:first_new])
-        redo = list(extractor.stale_turns(session_view(before, pieces[:first_new]), view))
-        for index in redo:
-            pieces[index] = split_pieces(session.turns[index].text)
-        extraction = extractor.extract_turns(session_view(session, pieces), [*redo, *new_indexes])
-        if extraction.aliases and first_new > 0:
-            extraction = None  # a new alias renames the subjects of earlier facts: make them all again
-        elif redo:
-            redo_pks = [context.turn_pks[i] for i in redo]
-            stale = writes.delete_turn_facts(redo_pks)
-            piece_pks = {**piece_pks, **_positional(writes.piece_pks_of_turns(redo_pks), context.position)}
-    if extraction is None:
-        result.session_reextracted = first_new > 0
-        stale = writes.delete_session_facts(context.session_pk)
-        pieces = [split_pieces(t.text) for t in session.turns]
-        piece_pks = _positional(writes.piece_pks_of_session(context.session_pk), context.position)
-        extraction = extractor.extract(session_view(session, pieces))
-    prepared: PreparedSession = prepare_facts(session, pieces, extraction)
-    result.fact_ids = write_facts(writes, context.user, session, context.session_pk, piece_pks, prepared, stale)
-    result.facts_rejected = len(prepared.rejected)
 
 
 def _turn(row: StoredTurn) -> Turn:

@@ -53,9 +53,14 @@ def embed_queued(
         vectors = np.asarray(embedder.embed([text for _, (_, text) in batch]), dtype=np.float32)
         if vectors.shape != (len(batch), embedder.dim):
             raise ValueError(f"embedder {embedder.name} returned shape {vectors.shape} for {len(batch)} texts")
+        last = start + BATCH >= len(items)  # the queue entries go with the last vectors: one commit, not two
         store.put_embeddings(
-            embedder.name, [(digest, vectors[i].tobytes()) for i, (digest, _) in enumerate(batch)], embedder.dim
+            embedder.name,
+            [(digest, vectors[i].tobytes()) for i, (digest, _) in enumerate(batch)],
+            embedder.dim,
+            dequeue=queued if last else (),
         )
-    with store.writing(user) as writes:
-        writes.dequeue_embeddings(queued)
+    if not items:
+        with store.writing(user) as writes:
+            writes.dequeue_embeddings(queued)
     return len(items)

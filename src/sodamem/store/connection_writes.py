@@ -12,7 +12,7 @@ from sodamem.store.connection import Connection
 from sodamem.store.facts import FactRow
 from sodamem.store.forget import ForgetPlan, Selector
 from sodamem.store.live import StoredSession
-from sodamem.store.turn_writes import insert_turns
+from sodamem.store.turn_writes import InsertedTurns, insert_turns
 
 
 class ConnectionWrites:
@@ -35,11 +35,8 @@ class ConnectionWrites:
         session: Session,
         turns: Sequence[Turn],
         pieces: Sequence[Sequence[MessagePiece]],
-    ) -> dict[tuple[int, int], int]:
+    ) -> InsertedTurns:
         return insert_turns(self.conn, user, session_pk, session, turns, pieces)
-
-    def turn_pks_from(self, session_pk: int, first_index: int) -> list[int]:
-        return live.turn_pks_from(self.conn, session_pk, first_index)
 
     def piece_pks_of_turns(self, turn_pks: Sequence[int]) -> dict[tuple[int, int], int]:
         return live.piece_pks_of_turns(self.conn, turn_pks)

@@ -97,7 +97,7 @@ def _write_sessions(
         spans = [[MessagePiece(i, a, b, t.text[a:b]) for i, (a, b) in enumerate(t.pieces)] for t in session.turns]
         for (turn_index, piece_index), pk in insert_turns(
             conn, user, session_pk, ingested, ingested.turns, spans
-        ).items():
+        ).piece_pks.items():
             pieces[PieceRef(session.session_id, turn_index, piece_index)] = pk
         report.pieces += sum(len(t.pieces) for t in session.turns)
         report.sessions += 1

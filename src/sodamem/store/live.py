@@ -33,22 +33,26 @@ class StoredSession:
 
 
 def stored_session(conn: Connection, user: str, session_id: str) -> StoredSession | None:
-    """A session with its turns in order (one index range scan), or None."""
-    row = conn.execute(
-        "SELECT id, timestamp, source, next_index FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
-    ).fetchone()
-    if row is None:
-        return None
-    turns = conn.execute(
-        "SELECT id, idx, turn_id, speaker, text, caption, timestamp FROM turns WHERE session_pk = ? ORDER BY idx",
-        (row[0],),
+    """A session with its turns in order, or None (one statement: one round trip on a database server)."""
+    rows = conn.execute(
+        "SELECT s.id, s.timestamp, s.source, s.next_index, t.id, t.idx, t.turn_id, t.speaker, t.text, t.caption,"
+        " t.timestamp FROM sessions s LEFT JOIN turns t ON t.session_pk = s.id"
+        " WHERE s.user = ? AND s.session_id = ? ORDER BY t.idx",
+        (user, session_id),
     ).fetchall()
+    if not rows:
+        return None
+    head = rows[0]
     return StoredSession(
-        int(row[0]),
-        str(row[1]),
-        str(row[2]),
-        tuple(StoredTurn(int(t[0]), int(t[1]), str(t[2]), str(t[3]), str(t[4]), t[5], str(t[6])) for t in turns),
-        int(row[3]),
+        int(head[0]),
+        str(head[1]),
+        str(head[2]),
+        tuple(
+            StoredTurn(int(t[4]), int(t[5]), str(t[6]), str(t[7]), str(t[8]), t[9], str(t[10]))
+            for t in rows
+            if t[4] is not None
+        ),
+        int(head[3]),
     )
 
 
@@ -75,14 +79,6 @@ def piece_pks_of_session(conn: Connection, session_pk: int) -> dict[tuple[int, i
         (session_pk,),
     )
     return {(int(r[0]), int(r[1])): int(r[2]) for r in rows}
-
-
-def turn_pks_from(conn: Connection, session_pk: int, first_index: int) -> list[int]:
-    """The turns of a session from ``first_index`` on, in order."""
-    rows = conn.execute(
-        "SELECT id FROM turns WHERE session_pk = ? AND idx >= ? ORDER BY idx", (session_pk, first_index)
-    )
-    return [int(r[0]) for r in rows]
 
 
 def piece_pks_of_turns(conn: Connection, turn_pks: Sequence[int]) -> dict[tuple[int, int], int]:

@@ -11,9 +11,11 @@ from typing import Any
 
 from sodamem.model import MessagePiece, Session
 from sodamem.records import SessionSummary, UserStats
+from sodamem.store import live
 from sodamem.store.connection import Connection
 from sodamem.store.connection_writes import ConnectionWrites
 from sodamem.store.in_lists import chunked
+from sodamem.store.live import StoredSession
 from sodamem.store.mentions import (
     MentionPairs,
     mentions_by_text,
@@ -51,6 +53,9 @@ class PortableStore:
             "SELECT content_hash FROM sessions WHERE user = ? AND session_id = ?", (user, session_id)
         ).fetchone()
         return None if row is None else str(row[0])
+
+    def stored_session(self, user: str, session_id: str) -> StoredSession | None:
+        return live.stored_session(self.conn, user, session_id)
 
     def write_session(
         self,
@@ -95,7 +100,7 @@ class PortableStore:
                 ),
             ).lastrowid
             assert session_pk is not None
-            piece_pks = insert_turns(conn, user, session_pk, session, session.turns, pieces)
+            piece_pks = insert_turns(conn, user, session_pk, session, session.turns, pieces).piece_pks
             if then is not None:
                 then(ConnectionWrites(conn), session_pk, piece_pks, replaced_slots)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from sodamem.errors import StoreBusyError
-from sodamem.store import fts
+from sodamem.store import fts, live
 from sodamem.store.connection_writes import ConnectionWrites
 from sodamem.store.fts_reads import SQLiteFtsReads
 from sodamem.store.graph_reads import PortableGraphReads
@@ -160,8 +160,11 @@ class SQLiteStore(
 
     # -- embeddings -------------------------------------------------------------------------------------------
 
-    def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None:
+    def put_embeddings(
+        self, model: str, items: Sequence[tuple[str, bytes]], dim: int, *, dequeue: Sequence[int] = ()
+    ) -> None:
         with self.transaction() as conn:
+            live.dequeue_embeddings(conn, dequeue)
             # Only texts some row still has: another process may have forgotten them since they were read.
             in_use = " OR ".join(
                 f"EXISTS (SELECT 1 FROM {table} WHERE substr(embed_hash, 1, 16) = substr(?1, 1, 16)"

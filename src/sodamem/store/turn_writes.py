@@ -4,9 +4,10 @@ index. Functions take a connection inside the caller's transaction."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from sodamem.model import MessagePiece, Session, Turn
-from sodamem.store.connection import Connection
+from sodamem.store.connection import Connection, Cursor
 from sodamem.store.hashes import text_hash
 
 
@@ -24,6 +25,12 @@ def piece_embedding_text(speaker: str, text: str) -> str:
     return f"{speaker}: {text}"
 
 
+@dataclass(frozen=True, slots=True)
+class InsertedTurns:
+    turn_pks: list[int]  # in the order given
+    piece_pks: dict[tuple[int, int], int]  # (turn index, piece index) -> piece pk
+
+
 def insert_turns(
     conn: Connection,
     user: str,
@@ -31,32 +38,39 @@ def insert_turns(
     session: Session,
     turns: Sequence[Turn],
     pieces: Sequence[Sequence[MessagePiece]],
-) -> dict[tuple[int, int], int]:
-    """Insert turns (with their pieces) into a stored session; return ``(turn index, piece index) -> piece pk``."""
-    piece_pks: dict[tuple[int, int], int] = {}
+) -> InsertedTurns:
+    """Insert turns (with their pieces) into a stored session.
+
+    A piece names its turn by ``(session_pk, idx)`` rather than by the turn's id, and the ids are read after the
+    last insert: on a database server every insert goes out in one round trip (store/postgres/connection.py)."""
+    turn_rows: list[Cursor] = []
+    piece_rows: list[tuple[tuple[int, int], Cursor]] = []
     for turn, turn_pieces in zip(turns, pieces, strict=True):
         turn_time = (turn.timestamp or session.timestamp).isoformat()
-        turn_pk = conn.execute(
-            "INSERT INTO turns (session_pk, user, idx, turn_id, speaker, text, caption, timestamp, embed_hash)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                session_pk,
-                user,
-                turn.index,
-                turn.turn_id,
-                turn.speaker,
-                turn.text,
-                turn.caption,
-                turn_time,
-                text_hash(turn_embedding_text(turn.speaker, turn.text, turn.caption)),
-            ),
-        ).lastrowid
-        for p in turn_pieces:
-            piece_pk = conn.execute(
-                "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text, embed_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        turn_rows.append(
+            conn.execute(
+                "INSERT INTO turns (session_pk, user, idx, turn_id, speaker, text, caption, timestamp, embed_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    turn_pk,
+                    session_pk,
+                    user,
+                    turn.index,
+                    turn.turn_id,
+                    turn.speaker,
+                    turn.text,
+                    turn.caption,
+                    turn_time,
+                    text_hash(turn_embedding_text(turn.speaker, turn.text, turn.caption)),
+                ),
+            )
+        )
+        for p in turn_pieces:
+            cursor = conn.execute(
+                "INSERT INTO pieces (turn_pk, user, idx, char_start, char_end, text, embed_hash)"
+                " VALUES ((SELECT id FROM turns WHERE session_pk = ? AND idx = ?), ?, ?, ?, ?, ?, ?)",
+                (
+                    session_pk,
+                    turn.index,
                     user,
                     p.index,
                     p.char_start,
@@ -64,7 +78,12 @@ def insert_turns(
                     p.text,
                     text_hash(piece_embedding_text(turn.speaker, p.text)),
                 ),
-            ).lastrowid
-            assert piece_pk is not None
-            piece_pks[(turn.index, p.index)] = piece_pk
-    return piece_pks
+            )
+            piece_rows.append(((turn.index, p.index), cursor))
+    return InsertedTurns([_id(c) for c in turn_rows], {key: _id(c) for key, c in piece_rows})
+
+
+def _id(cursor: Cursor) -> int:
+    pk = cursor.lastrowid
+    assert pk is not None
+    return pk

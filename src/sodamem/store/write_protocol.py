@@ -25,6 +25,7 @@ from sodamem.store.keys import KeyRecord, KeyRow
 from sodamem.store.live import StoredSession
 from sodamem.store.protocol import MemoryStore, VectorSearch
 from sodamem.store.rows import PieceRow, SessionRow, TurnRow
+from sodamem.store.turn_writes import InsertedTurns
 
 
 @runtime_checkable
@@ -47,12 +48,8 @@ class Writes(Protocol):
         session: Session,
         turns: Sequence[Turn],
         pieces: Sequence[Sequence[MessagePiece]],
-    ) -> dict[tuple[int, int], int]:
-        """Store turns with their pieces; ``(turn index, piece index) -> piece pk``."""
-        ...
-
-    def turn_pks_from(self, session_pk: int, first_index: int) -> list[int]:
-        """The session's turns with ``idx >= first_index``, in order."""
+    ) -> InsertedTurns:
+        """Store turns with their pieces; their pks (turns in order, pieces by ``(turn index, piece index)``)."""
         ...
 
     def piece_pks_of_turns(self, turn_pks: Sequence[int]) -> dict[tuple[int, int], int]: ...
@@ -121,6 +118,10 @@ class Store(MemoryStore, Protocol):
     # -- ingestion -------------------------------------------------------------------------------------------
     def session_hash(self, user: str, session_id: str) -> str | None: ...
 
+    def stored_session(self, user: str, session_id: str) -> StoredSession | None:
+        """A session with its turns in order, or None, read outside any write (``Writes.stored_session`` inside)."""
+        ...
+
     def write_session(
         self,
         user: str,
@@ -137,7 +138,12 @@ class Store(MemoryStore, Protocol):
     # -- embeddings ------------------------------------------------------------------------------------------
     def missing_embeddings(self, model: str, user: str | None = None) -> dict[str, str]: ...
 
-    def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None: ...
+    def put_embeddings(
+        self, model: str, items: Sequence[tuple[str, bytes]], dim: int, *, dequeue: Sequence[int] = ()
+    ) -> None:
+        """Cache vectors (of texts some row still has), and take ``dequeue``'s turns off the embedding queue, in one
+        transaction."""
+        ...
 
     def stored_embeddings(self) -> Iterator[tuple[str, int, list[tuple[str, bytes]]]]:
         """Every cached vector, ``(model, dim, [(text hash, float32 blob)])`` in batches."""

@@ -6,16 +6,23 @@ becomes ``IS [NOT] DISTINCT FROM``; an insert into a table with an ``id`` return
 two-argument ``max(a, b)`` becomes ``GREATEST``; a unary ``+`` that only keeps SQLite's planner off an index is
 dropped; ``True``/``False`` are stored as 1/0 as SQLite stores them. Statements are translated once and kept.
 Rows read by position or by column name, like ``sqlite3.Row``.
+
+Inside ``pipelined()`` (a write transaction) statements are sent without waiting for their results (psycopg's
+pipeline mode): a result is waited for only when it is read (a row, ``lastrowid``, ``rowcount``), so the writes
+whose results nobody reads share a round trip with the next read. An error then surfaces at that read or at the
+commit, and the transaction is rolled back whole, as it would have been at the statement.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
 import psycopg
+from psycopg import generators
 from psycopg.rows import RowMaker
 
 _TABLES_WITH_ID = frozenset({"sessions", "turns", "pieces", "entities", "facts", "links", "forget_log", "api_keys"})
@@ -72,9 +79,16 @@ class Row(tuple[Any, ...]):
         return list(self._names)
 
 
+@lru_cache(maxsize=512)
+def _row_kind(names: tuple[str, ...]) -> type[Row]:
+    """One row class per column list, made once: making one per statement cost ~0.08 ms a statement."""
+    return type("Row", (Row,), {"_names": {name: i for i, name in enumerate(names)}})
+
+
 def row_factory(cursor: psycopg.Cursor[Any]) -> RowMaker[Row]:
-    names = {d.name: i for i, d in enumerate(cursor.description or ())}
-    kind = type("Row", (Row,), {"_names": names})
+    result = cursor.pgresult  # its field names, not ``description`` (which builds a column object for each)
+    names = tuple((result.fname(i) or b"").decode() for i in range(result.nfields)) if result is not None else ()
+    kind = _row_kind(names)
 
     def make(values: Sequence[Any]) -> Row:
         row: Row = kind(values)
@@ -87,30 +101,60 @@ def _params(values: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(int(v) if isinstance(v, bool) else v for v in values)
 
 
+def _sync(raw: psycopg.Connection[Any], pipeline: psycopg.Pipeline) -> None:
+    """Send what is queued and read every result up to here. ``Pipeline.sync()`` alone stops sending once its own
+    queue is empty, even where libpq still holds part of a large statement the socket did not take, and then waits
+    for results the server cannot send (psycopg#685; a batch of 256 vectors hung so): everything goes out first."""
+    raw.wait(generators.send(raw.pgconn))
+    pipeline.sync()
+
+
 class PgCursor:
-    def __init__(self, cursor: psycopg.Cursor[Row], returns_id: bool) -> None:
+    """A statement's result; in a pipeline, waited for when first read."""
+
+    def __init__(self, cursor: psycopg.Cursor[Row], returns_id: bool, pipeline: psycopg.Pipeline | None = None) -> None:
         self._cursor = cursor
+        self._returns_id = returns_id
         self._lastrowid: int | None = None
-        if returns_id:
-            row = cursor.fetchone()
+        self._pipeline = pipeline
+
+    def _result(self) -> psycopg.Cursor[Row]:
+        if self._pipeline is not None:
+            if self._cursor.pgresult is None:
+                _sync(self._cursor.connection, self._pipeline)
+            self._pipeline = None
+        if self._returns_id:
+            self._returns_id = False
+            row = self._cursor.fetchone()
             self._lastrowid = None if row is None else int(row[0])
+        return self._cursor
 
     @property
     def lastrowid(self) -> int | None:
+        self._result()
         return self._lastrowid
 
     @property
     def rowcount(self) -> int:
-        return self._cursor.rowcount
+        return self._result().rowcount
+
+    def _rows(self) -> psycopg.Cursor[Row] | None:
+        """The cursor if its statement returned rows (an INSERT without RETURNING returns none)."""
+        cursor = self._result()
+        result = cursor.pgresult
+        return cursor if result is not None and result.status == psycopg.pq.ExecStatus.TUPLES_OK else None
 
     def fetchone(self) -> Any:
-        return self._cursor.fetchone() if self._cursor.description is not None else None
+        cursor = self._rows()
+        return cursor.fetchone() if cursor is not None else None
 
     def fetchall(self) -> list[Any]:
-        return self._cursor.fetchall() if self._cursor.description is not None else []
+        cursor = self._rows()
+        return cursor.fetchall() if cursor is not None else []
 
     def fetchmany(self, size: int) -> list[Any]:
-        return self._cursor.fetchmany(size) if self._cursor.description is not None else []
+        cursor = self._rows()
+        return cursor.fetchmany(size) if cursor is not None else []
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.fetchall())
@@ -121,25 +165,37 @@ class PgConnection:
 
     def __init__(self, raw: psycopg.Connection[Any]) -> None:
         self.raw: psycopg.Connection[Any] = raw
+        self._pipeline: psycopg.Pipeline | None = None
+
+    @contextmanager
+    def pipelined(self) -> Iterator[None]:
+        """Statements of the block are queued, and sent when a result is read or the block ends."""
+        with self.raw.pipeline() as pipeline:
+            self._pipeline = pipeline
+            try:
+                yield
+            finally:
+                self._pipeline = None
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> PgCursor:
         text, returns_id = translate(sql)
         cursor = self.raw.cursor(row_factory=row_factory)
         cursor.execute(text, _params(parameters))
-        return PgCursor(cursor, returns_id)
+        return PgCursor(cursor, returns_id, self._pipeline)
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> PgCursor:
         text, _ = translate(sql)
         cursor = self.raw.cursor(row_factory=row_factory)
         cursor.executemany(text, [_params(p) for p in parameters])
-        return PgCursor(cursor, False)
+        return PgCursor(cursor, False, self._pipeline)
 
     def native(self, sql: str, parameters: Sequence[Any] | dict[str, Any] = ()) -> PgCursor:
         """A statement written for PostgreSQL (``%s`` placeholders), run as it is."""
         cursor = self.raw.cursor(row_factory=row_factory)
         cursor.execute(sql, parameters)
-        return PgCursor(cursor, False)
+        return PgCursor(cursor, False, self._pipeline)
 
     @property
     def in_transaction(self) -> bool:
-        return self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+        # in a pipeline the server may not have seen the queued BEGIN yet: the connection would still say idle
+        return self._pipeline is not None or self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE

@@ -305,6 +305,10 @@ END $$;
 """
 )
 
+# fts_terms is read for turns only (lexical.term_counts): the other tables' term counts cost every write an upsert
+# per distinct term and were never read.
+_M0008_TURN_TERMS = "DELETE FROM fts_terms WHERE tbl <> 'turns';\n"
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_core_tables", _M0001_CORE),
     ("0002_triggers", _M0002_TRIGGERS + _deletion_triggers()),
@@ -313,6 +317,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0005_turn_mentions", _M0005_TURN_MENTIONS),
     ("0006_hnsw_indexes", _M0006_HNSW),
     ("0007_deletion_counters", _M0007_DELETIONS),
+    ("0008_turn_terms_only", _M0008_TURN_TERMS),
 )
 
 _MIGRATION_LOCK = 0x50D4_3E30  # pg_advisory_lock key: one process migrates at a time

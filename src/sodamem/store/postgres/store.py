@@ -29,6 +29,7 @@ from psycopg.types.numeric import FloatLoader
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from sodamem.errors import StoreOpenError
+from sodamem.store import live
 from sodamem.store.fts import COLUMNS
 from sodamem.store.graph_reads import PortableGraphReads
 from sodamem.store.integrity import CheckReport, check_rows
@@ -105,12 +106,16 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
             locks = f"pg_advisory_xact_lock_shared({_WRITE_LOCK})"
         else:
             locks = f"pg_advisory_xact_lock({_WRITE_LOCK})"
-        # Whole statements of literals only, two to a round trip: a small add is bound by round trips.
-        self.conn.raw.execute(f"BEGIN; SELECT {locks}")
+        # Pipelined: the statements whose results are not read share round trips (a small add is bound by them);
+        # BEGIN and the locks go out with the first read, the last writes with the COMMIT.
         try:
-            yield self.conn
-            lexical.drain(self.conn, self._tokenizer)
-            self.conn.raw.execute("UPDATE store_state SET generation = generation + 1; COMMIT")
+            with self.conn.pipelined():
+                self.conn.native("BEGIN")
+                self.conn.native(f"SELECT {locks}")
+                yield self.conn
+                lexical.drain(self.conn, self._tokenizer)
+                self.conn.native("UPDATE store_state SET generation = generation + 1")
+                self.conn.native("COMMIT")
         except BaseException:
             if self.conn.in_transaction:
                 self.conn.native("ROLLBACK")
@@ -147,13 +152,19 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
 
     # -- what differs in SQL -------------------------------------------------------------------------------------
 
-    def put_embeddings(self, model: str, items: Sequence[tuple[str, bytes]], dim: int) -> None:
+    def put_embeddings(
+        self, model: str, items: Sequence[tuple[str, bytes]], dim: int, *, dequeue: Sequence[int] = ()
+    ) -> None:
         """Into the vector cache all users share, beside other writers: texts in hash order, so two writers that
-        insert the same texts wait for each other in one order (no deadlock)."""
+        insert the same texts wait for each other in one order (no deadlock). ``dequeue``: turns taken off the
+        embedding queue in the same transaction (deleting their queue rows needs no user's lock)."""
         items = sorted(items)
-        if not items:
+        if not items and not dequeue:
             return
         with self.transaction(shared=True) as conn:
+            live.dequeue_embeddings(conn, dequeue)
+            if not items:
+                return
             in_use = " OR ".join(
                 f"EXISTS (SELECT 1 FROM {table} WHERE substr(embed_hash, 1, 16) = substr(x.h, 1, 16)"
                 " AND embed_hash = x.h)"
