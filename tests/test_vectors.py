@@ -263,3 +263,47 @@ def test_too_many_pending_rows_fall_back_to_a_rebuild(tmp_path: Path, monkeypatc
     _same(index.quantized(memory.user, "turns"), _fresh(memory, "turns"))
     assert builds == ["turns"]
     memory.close()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    steps=st.lists(
+        st.tuples(st.sampled_from(["add", "embed_some", "forget", "look"]), st.integers(0, 10**6)), max_size=14
+    )
+)
+def test_the_index_equals_a_fresh_build_after_any_interleaving(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[tuple[str, int]]
+) -> None:
+    """Rows written without vectors (another process's add in flight), vectors landing for some of them in any
+    order, forgets, and searches in between: the kept matrix is always what a fresh build reads."""
+    import random
+
+    path = tmp_path_factory.mktemp("interleave") / "m.db"
+    reader = Memory(path, embedder="fake", extractor="none")
+    reader.ingest(HISTORY[:3])
+    writer = Memory(path, embedder="none", extractor="none")
+    embedder = reader.embedder
+    assert embedder is not None
+    index = VectorIndex(reader.store, embedder.name, embedder.dim)
+    added = 0
+    for action, seed in steps:
+        rng = random.Random(seed)
+        if action == "add":
+            added += 1
+            writer.add(f"Note {added} about kites {seed}. And boats.", session_id=f"live{rng.randint(0, 2)}")
+        elif action == "embed_some":
+            missing = list(reader.store.missing_embeddings(embedder.name, reader.user).items())
+            chosen = rng.sample(missing, rng.randint(0, len(missing))) if missing else []
+            if chosen:
+                vectors = embedder.embed([text for _, text in chosen])
+                reader.store.put_embeddings(
+                    embedder.name, [(d, v.tobytes()) for (d, _), v in zip(chosen, vectors, strict=True)], embedder.dim
+                )
+        elif action == "forget":
+            live = [s.session_id for s in reader.sessions() if s.session_id.startswith("live")]
+            if live:
+                reader.forget(session_id=rng.choice(live))
+        for table in ("turns", "pieces"):
+            _same(index.quantized(reader.user, table), _fresh(reader, table))
+    writer.close()
+    reader.close()
