@@ -307,3 +307,37 @@ def test_the_index_equals_a_fresh_build_after_any_interleaving(
             _same(index.quantized(reader.user, table), _fresh(reader, table))
     writer.close()
     reader.close()
+
+
+def test_a_forget_that_lowers_the_last_id_keeps_pending_rows_once(tmp_path: Path) -> None:
+    """A row waiting for its vector, then the newer rows after it forgotten: the matrix ends below the waiting row,
+    which the next extension reads as a new row. It must not also come back as a pending one (twice in the
+    matrix)."""
+    path = tmp_path / "m.db"
+    reader = Memory(path, embedder="fake", extractor="none")
+    reader.ingest(HISTORY[:2])
+    assert reader.embedder is not None
+    embedder = reader.embedder
+    index = VectorIndex(reader.store, embedder.name, embedder.dim)
+    index.quantized(reader.user, "turns")
+    writer = Memory(path, embedder="none", extractor="none")
+    writer.add("A waiting turn about kites.", session_id="wait")
+    writer.add("A newer turn about boats.", session_id="newer")
+    writer.close()
+
+    def embed(session_text: str) -> None:
+        missing = reader.store.missing_embeddings(embedder.name, reader.user)
+        chosen = [(d, t) for d, t in missing.items() if session_text in t]
+        vectors = embedder.embed([t for _, t in chosen])
+        items = [(d, v.tobytes()) for (d, _), v in zip(chosen, vectors, strict=True)]
+        reader.store.put_embeddings(embedder.name, items, embedder.dim)
+
+    embed("boats")  # the newer turn first: the waiting one is pending, below the matrix's last id
+    _same(index.quantized(reader.user, "turns"), _fresh(reader, "turns"))
+    reader.forget(session_id="newer")  # the last id falls below the pending row
+    _same(index.quantized(reader.user, "turns"), _fresh(reader, "turns"))
+    embed("kites")
+    after = index.quantized(reader.user, "turns")
+    _same(after, _fresh(reader, "turns"))
+    assert len(np.unique(after.ids)) == len(after.ids)
+    reader.close()

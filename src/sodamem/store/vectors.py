@@ -269,6 +269,8 @@ class VectorIndex:
         last = int(matrix.ids[-1]) if len(matrix.ids) else 0
         conn = self.store.conn
         gained: list[Any] = []
+        if pending is not None:  # a forget can lower the last id: rows above it come back as new rows, not here
+            pending = pending[pending <= last]
         if pending is None:
             older = conn.execute(
                 f"SELECT COUNT(*) FROM ({self._select(table)} AND r.id <= ?)", (self.model, user, last)
