@@ -294,8 +294,7 @@ def encoder_forward(weights: BertWeights, ids: I64, type_ids: I64, mask: I64) ->
     tokens, 0 on padding, which sits at the end of each row)."""
     config = weights.config
     batch, tokens = ids.shape
-    if tokens > config.max_positions:
-        raise ValueError(f"{tokens} tokens is more than the model's {config.max_positions} positions")
+    _check_positions(tokens, config)
     x = weights.word[ids] + weights.position[:tokens] + weights.token_type[type_ids]  # (batch, tokens, hidden)
     h = layer_norm(np.ascontiguousarray(x.reshape(batch * tokens, -1).T), weights.ln_g, weights.ln_b, config.eps)
     key_bias: F32 | None = None
@@ -313,8 +312,7 @@ def encode_packed(weights: BertWeights, rows: Sequence[Sequence[int]], types: Se
     without padding (:class:`Layout`): what ``mean_pool_normalise(encoder_forward(...))`` gives for them padded."""
     config = weights.config
     lengths = [len(r) for r in rows]
-    if max(lengths) > config.max_positions:
-        raise ValueError(f"{max(lengths)} tokens is more than the model's {config.max_positions} positions")
+    _check_positions(max(lengths), config)
     layout = Layout.packed(lengths)
     ids = np.fromiter((t for r in rows for t in r), dtype=np.int64, count=sum(lengths))
     type_ids = np.fromiter((t for r in types for t in r), dtype=np.int64, count=sum(lengths))
@@ -324,20 +322,26 @@ def encode_packed(weights: BertWeights, rows: Sequence[Sequence[int]], types: Se
     for layer in weights.layers:
         h = encoder_layer(h, layout, layer, config.heads, config.eps)
     starts = np.cumsum([0, *lengths[:-1]])
-    pooled = np.add.reduceat(h, starts, axis=1).T / np.asarray(lengths, dtype=np.float32)[:, None]
-    norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), np.float32(1e-12))
-    result: F32 = (pooled / norms).astype(np.float32, copy=False)
-    return result
+    return _unit_rows(np.add.reduceat(h, starts, axis=1).T / np.asarray(lengths, dtype=np.float32)[:, None])
 
 
 def mean_pool_normalise(hidden: F32, mask: I64) -> F32:
     """sentence-transformers' ``Pooling`` (mean over the real tokens) then ``Normalize`` (unit L2 norm)."""
     weights = mask[:, :, None].astype(np.float32)
     summed = (hidden * weights).sum(axis=1)
-    pooled = summed / np.maximum(weights.sum(axis=1), np.float32(1e-9))
+    return _unit_rows(summed / np.maximum(weights.sum(axis=1), np.float32(1e-9)))
+
+
+def _unit_rows(pooled: NDArray[np.floating[Any]]) -> F32:
+    """``Normalize``: each row scaled to unit L2 norm (a zero row stays zero)."""
     norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), np.float32(1e-12))
     result: F32 = (pooled / norms).astype(np.float32, copy=False)
     return result
+
+
+def _check_positions(tokens: int, config: BertConfig) -> None:
+    if tokens > config.max_positions:
+        raise ValueError(f"{tokens} tokens is more than the model's {config.max_positions} positions")
 
 
 def pad_batch(rows: Sequence[Sequence[int]], types: Sequence[Sequence[int]], pad_id: int) -> tuple[I64, I64, I64]:

@@ -22,9 +22,9 @@ from pydantic import BaseModel
 
 from sodamem.ingest.extract.base import AliasHint, CandidateFact, Extraction, SessionView, TurnView
 from sodamem.llm.client import LLMError
-from sodamem.llm.prices import LOCAL_PREFIX
 from sodamem.llm.prompts import extract_facts, extract_facts_compact
 from sodamem.llm.prompts.extract_facts import ExtractedFact, ExtractedFacts
+from sodamem.llm.prompts.variants import choose_variant
 from sodamem.llm.replay import JsonChatClient
 from sodamem.model import FactKind, Modality
 
@@ -67,12 +67,7 @@ PROMPT_CHOICES = ("auto", *FACT_PROMPTS)
 
 def choose_prompt(choice: str, model: str) -> FactPrompt:
     """``auto``: ``compact`` for a local model (``local/<name>``), ``full`` otherwise; else the named prompt."""
-    name = choice.strip().lower()
-    if name == "auto":
-        name = "compact" if model.startswith(LOCAL_PREFIX) else "full"
-    if name not in FACT_PROMPTS:
-        raise ValueError(f"unknown extraction prompt {choice!r}: choose one of {', '.join(PROMPT_CHOICES)}")
-    return FACT_PROMPTS[name]
+    return choose_variant(choice, model, FACT_PROMPTS, "extraction")
 
 
 class LLMExtractor:

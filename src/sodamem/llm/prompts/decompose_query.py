@@ -24,8 +24,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sodamem.llm.prices import LOCAL_PREFIX
 from sodamem.llm.prompts.fences import fence_tag
+from sodamem.llm.prompts.variants import choose_variant
 
 SCHEMA_NAME = "sub_queries"
 COMPACT_SCHEMA_NAME = "sub_queries_compact"
@@ -125,11 +125,4 @@ DECOMPOSE_PROMPT_CHOICES = ("auto", *DECOMPOSE_PROMPTS)
 
 def choose_decompose_prompt(choice: str, model: str) -> DecomposePrompt:
     """``auto``: ``compact`` for a local model (``local/<name>``), ``full`` otherwise; else the named prompt."""
-    name = choice.strip().lower()
-    if name == "auto":
-        name = "compact" if model.startswith(LOCAL_PREFIX) else "full"
-    if name not in DECOMPOSE_PROMPTS:
-        raise ValueError(
-            f"unknown decomposition prompt {choice!r}: choose one of {', '.join(DECOMPOSE_PROMPT_CHOICES)}"
-        )
-    return DECOMPOSE_PROMPTS[name]
+    return choose_variant(choice, model, DECOMPOSE_PROMPTS, "decomposition")
