@@ -36,6 +36,7 @@ from sodamem.llm.local import (
     LocalServerError,
     announce_in_env,
     resolve_gguf,
+    server_for,
     stop_all,
 )
 from sodamem.llm.prices import cost_usd, price_table
@@ -107,6 +108,28 @@ def test_announce_names_the_server_without_starting_it(tmp_path: Path) -> None:
     assert env["SODAMEM_LLM_BASE_URL"].startswith("http://127.0.0.1:") and env["SODAMEM_LLM_BASE_URL"].endswith("/v1")
     assert env["SODAMEM_LLM_BASE_URL"] == server.base_url
     assert announce_in_env(str(gguf), dict(env)) is server  # one server per model file and process
+
+
+def test_a_replay_only_run_configures_a_local_model_without_starting_it(tmp_path: Path) -> None:
+    """``--replay-only`` never asks a server, so a GGUF in the environment must not start one (with the fake GGUF
+    here, a start would fail: the file is no model)."""
+    from sodamem.bench.qa_llm import open_llm
+    from sodamem.llm.client import LLMRequestError
+
+    gguf = fake_gguf(tmp_path / "tiny.gguf")
+    env = {"SODAMEM_LLM_GGUF": str(gguf)}
+    config = LLMConfig.from_env(env, start_local=False)
+    assert config.model == "local/tiny" and config.base_url.startswith("http://127.0.0.1:")
+    assert not server_for(resolve_gguf(str(gguf))).running
+    with open_llm("llm", judge=False, replay=tmp_path / "replies.db", replay_only=True, env=env) as setup:
+        assert setup.answer is not None
+        with pytest.raises(LLMRequestError, match="replay-only"):  # a miss: no recorded reply, and no server asked
+            setup.answer.complete_json([{"role": "user", "content": "hi"}], _Reply, name="probe")
+    assert not server_for(resolve_gguf(str(gguf))).running
+
+
+class _Reply(BaseModel):
+    text: str
 
 
 def test_gguf_overrides_and_bad_settings(tmp_path: Path) -> None:

@@ -57,7 +57,9 @@ def open_decomposer(choice: DecomposeChoice | None) -> Iterator[OpenedDecomposer
     from sodamem.llm.replay import ReplayCache
 
     with ExitStack() as stack:
-        client: JsonChatClient = stack.enter_context(ChatClient(LLMConfig.from_env()))
+        # replay-only never asks a server: a local model's is not started
+        config = LLMConfig.from_env(start_local=not (choice.replay is not None and choice.replay_only))
+        client: JsonChatClient = stack.enter_context(ChatClient(config))
         extra: dict[str, Any] = {}
         if choice.replay is not None:
             cache = stack.enter_context(ReplayCache(choice.replay))

@@ -121,8 +121,9 @@ def open_llm(
             judge_config = LLMConfig(base_url=server.base_url, model=judge_model or base.model, max_retries=0)
             endpoint = "fake server (scripted replies, not a model; tokens are regex-words-v1 counts)"
         else:
-            base = LLMConfig.from_env(env, model=model)
-            judge_config = LLMConfig.from_env(env, model=judge_model or base.model)
+            # replay-only never asks a server: a local model's is not started
+            base = LLMConfig.from_env(env, start_local=not replay_only, model=model)
+            judge_config = LLMConfig.from_env(env, start_local=not replay_only, model=judge_model or base.model)
             endpoint = f"{base.base_url} ({base.model})"
 
         def client(config: LLMConfig) -> TallyingClient:

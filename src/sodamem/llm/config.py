@@ -53,18 +53,20 @@ class LLMConfig:
             raise LLMConfigError(f"backoff_s must be >= 0, got {self.backoff_s}")
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> LLMConfig:
+    def from_env(cls, env: Mapping[str, str] | None = None, *, start_local: bool = True, **overrides: Any) -> LLMConfig:
         """The configuration from the environment (``env``, default ``os.environ``), with ``overrides`` on top.
 
         An override of ``None`` counts as not given. Raises ``LLMConfigError`` naming the variables to set when the
-        base URL or the model is missing.
+        base URL or the model is missing. With ``SODAMEM_LLM_GGUF`` the local model's server is started, unless
+        ``start_local`` is False (a run that only replays recorded replies): then the configuration names the
+        address it would have, and nothing is started.
         """
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(overrides) - known)
         if unknown:
             raise LLMConfigError(f"unknown LLM setting(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
         source = os.environ if env is None else env
-        local = None if overrides.get("base_url") else _local_settings(source)
+        local = None if overrides.get("base_url") else _local_settings(source, start=start_local)
         values: dict[str, Any] = local or {
             "base_url": _first(source, ENV_BASE_URL, FALLBACK_BASE_URL),
             "model": _first(source, ENV_MODEL),
@@ -88,12 +90,12 @@ def llm_configured(env: Mapping[str, str] | None = None) -> bool:
     return bool(_first(source, ENV_BASE_URL, FALLBACK_BASE_URL) and _first(source, ENV_MODEL))
 
 
-def _local_settings(env: Mapping[str, str]) -> dict[str, Any] | None:
+def _local_settings(env: Mapping[str, str], *, start: bool) -> dict[str, Any] | None:
     if not _first(env, ENV_GGUF):
         return None
     from sodamem.llm.local import local_settings  # starts the local server: only when it is asked for
 
-    return local_settings(env)
+    return local_settings(env, start=start)
 
 
 def _first(env: Mapping[str, str], *names: str) -> str | None:

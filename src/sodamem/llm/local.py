@@ -331,13 +331,16 @@ def _server_from_env(env: Mapping[str, str], *, port: int = 0) -> LocalServer | 
     return server_for(model, port=port, threads=_int_env(env, ENV_THREADS), ctx=ctx)
 
 
-def local_settings(env: Mapping[str, str]) -> dict[str, Any] | None:
-    """``LLMConfig`` settings for ``SODAMEM_LLM_GGUF`` (the server started if need be), or None when it is unset."""
+def local_settings(env: Mapping[str, str], *, start: bool = True) -> dict[str, Any] | None:
+    """``LLMConfig`` settings for ``SODAMEM_LLM_GGUF`` (the server started if need be), or None when it is unset.
+    ``start=False``: the address the server will have (a port reserved now), with nothing started."""
     server = _server_from_env(env)
     if server is None:
         return None
+    if not start and not server.running:
+        server.reserve_port(free_port())
     return {
-        "base_url": server.start(),
+        "base_url": server.start() if start else server.base_url,
         "model": server.model.alias,
         "timeout_s": LOCAL_TIMEOUT_S,
         "max_tokens": LOCAL_MAX_TOKENS,
