@@ -11,7 +11,7 @@ from sodamem.bench.cv import FIGURE_NAMES, cross_validate, figures, objective
 from sodamem.bench.cv_grid import DEFAULT_SYSTEM, KNOBS, grid_systems, knob_candidates
 from sodamem.bench.runner import BenchQuestion, QuestionResult
 from sodamem.cli import main
-from sodamem.retrieve.fused import fused_settings
+from sodamem.retrieve.presets import fused_settings
 from tests.test_bench_retrieval import LOCOMO_DATA
 
 R_ANY, R_ALL, MULTI_HOP = FIGURE_NAMES

@@ -15,8 +15,8 @@ import pytest
 from sodamem import Memory, Session, Turn
 from sodamem.retrieve.aggregate import entity_scope, rank_scope, spread_sessions
 from sodamem.retrieve.answer_type import Mention
-from sodamem.retrieve.fused import fused_settings
 from sodamem.retrieve.mentions import LABEL_DESCRIPTIONS, load_annotator, resolve_annotator, spacy_available
+from sodamem.retrieve.presets import fused_settings
 from sodamem.retrieve.query import analyze_query
 
 

@@ -37,7 +37,8 @@ from sodamem.retrieve.decompose import (
     new_word_queries,
 )
 from sodamem.retrieve.density import ContributionTable, DensitySettings, fuse_density, ranked_table
-from sodamem.retrieve.fused import DIRECT_TUNNELS, SUBQUERY_PREFIX, TUNED_DENSITY, subquery_density
+from sodamem.retrieve.fused import subquery_density
+from sodamem.retrieve.presets import DIRECT_TUNNELS, SUBQUERY_PREFIX, TUNED_DENSITY
 
 QUESTION = "What hobbies does Maya have?"
 NOW = datetime(2024, 6, 1)

@@ -20,7 +20,7 @@ from sodamem.retrieve.density import (
     ranked,
     ranked_table,
 )
-from sodamem.retrieve.fused import TUNED_DENSITY as TUNED
+from sodamem.retrieve.presets import TUNED_DENSITY as TUNED
 from tests import density_reference as reference
 
 TUNNELS = ("graph", "bm25", "dense", "bm25_piece", "dense_piece", "fact", "bm25_prf", "entity", "answer_type")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from sodamem import Memory, Session, Turn
 from sodamem.retrieve.disclosure import addresses_listener, disclosure_bonus, only_asks
-from sodamem.retrieve.fused import FusedSettings
+from sodamem.retrieve.presets import FusedSettings
 
 
 def test_addresses_listener_counts_second_against_first_person() -> None:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sodamem.retrieve.fused import ALL_TUNNELS, FusedSettings, fused_settings
 from sodamem.retrieve.overrides import apply_override, parse_overrides
+from sodamem.retrieve.presets import ALL_TUNNELS, FusedSettings, fused_settings
 
 
 def test_a_preset_alone_is_the_preset() -> None:

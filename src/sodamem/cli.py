@@ -21,7 +21,7 @@ from sodamem.ingest.formats import InputFormat, load_sessions
 from sodamem.ingest.timestamps import parse_given_time
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
-from sodamem.retrieve.fused import PRESET_NAMES, fused_settings
+from sodamem.retrieve.presets import PRESET_NAMES, fused_settings
 from sodamem.retrieve.search import SearchMode
 from sodamem.store.opening import is_postgres_url
 

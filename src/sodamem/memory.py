@@ -43,9 +43,9 @@ from sodamem.records import (
 )
 from sodamem.retrieve.decompose import QueryDecomposer, load_decomposer
 from sodamem.retrieve.evidence import evidence_items
-from sodamem.retrieve.fused import fused_settings
 from sodamem.retrieve.mentions import Annotator, LazySpacyAnnotator, resolve_annotator
 from sodamem.retrieve.pack import EvidencePack, build_pack
+from sodamem.retrieve.presets import fused_settings
 from sodamem.retrieve.search import Searcher, SearchMode, SearchSettings
 from sodamem.store.forget import Selector
 from sodamem.store.integrity import CheckReport
@@ -306,7 +306,7 @@ class Memory:
 
         ``mode``: ``auto``/``sodamem`` (every tunnel, validity gates, density fusion, temporal bonus), or the flat
         ``bm25``, ``dense``, ``hybrid-rrf``. ``now``: the time the question's words ("last month") refer from
-        (default: now). ``preset``: a named weighting or ablation (``retrieve.fused.PRESET_NAMES``),
+        (default: now). ``preset``: a named weighting or ablation (``retrieve.presets.PRESET_NAMES``),
         optionally with changed settings, ``"default+session_share=0.3"`` (``retrieve.overrides``).
         """
         if preset != "default":

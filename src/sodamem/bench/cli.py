@@ -33,7 +33,7 @@ from sodamem.embed.base import Embedder
 from sodamem.embed.cache import CachedEmbedder
 from sodamem.ingest.extract.base import Extractor
 from sodamem.llm.prompts.decompose_query import DECOMPOSE_PROMPT_CHOICES
-from sodamem.retrieve.fused import fused_settings
+from sodamem.retrieve.presets import fused_settings
 
 RULES = ExtractorChoice()  # the memory's default facts
 

@@ -21,7 +21,7 @@ from sodamem.ingest.extract.base import Extractor
 from sodamem.memory import Memory
 from sodamem.model import Session
 from sodamem.retrieve.decompose import QueryDecomposer
-from sodamem.retrieve.fused import PRESET_NAMES
+from sodamem.retrieve.presets import PRESET_NAMES
 from sodamem.retrieve.search import SearchMode
 from sodamem.store.inspect import turn_documents
 

@@ -16,11 +16,12 @@ from sodamem.retrieve.aggregate import TypeMatcher
 from sodamem.retrieve.decompose import Decomposition, QueryDecomposer, new_word_queries
 from sodamem.retrieve.dense import dense_focus, dense_turns
 from sodamem.retrieve.fts_query import to_match_query
-from sodamem.retrieve.fused import FusedSettings, SubQuery, fused_rank, fused_settings
+from sodamem.retrieve.fused import SubQuery, fused_rank
 from sodamem.retrieve.fusion import reciprocal_rank_fusion
 from sodamem.retrieve.hits import build_hits
 from sodamem.retrieve.lexical import bm25_turns, lexical_focus
 from sodamem.retrieve.mentions import Annotator
+from sodamem.retrieve.presets import FusedSettings, fused_settings
 from sodamem.retrieve.turn_lookup import TurnLookup
 from sodamem.store.rows import PieceRow
 from sodamem.store.write_protocol import Store

@@ -12,7 +12,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from sodamem.answer.types import Answer
 from sodamem.records import FactRecord, SearchHit, SessionSummary
-from sodamem.retrieve.fused import PRESET_NAMES
+from sodamem.retrieve.presets import PRESET_NAMES
 from sodamem.retrieve.search import SearchMode
 from sodamem.store.keys import KeyRecord
 
