@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sodamem.embed.bert_numpy import BertEncoder, encoder_forward, mean_pool_normalise, pad_batch
-from sodamem.embed.bert_onnx import OnnxBertEncoder, OnnxBertForward, similar_length_batches
+from sodamem.embed.bert_onnx import OnnxBertEncoder, OnnxBertForward, build_graph, similar_length_batches
 from tests.test_bert_numpy import EDGE_TEXTS, HAS_MINILM, TEXTS, _locomo_texts, _reference, _tiny_tensors, _tiny_weights
 
 HAS_ORT = importlib.util.find_spec("onnxruntime") is not None
@@ -43,6 +43,16 @@ def test_the_graph_matches_a_textbook_float64_bert_text_by_text_and_batched() ->
         expected = _reference(tensors, text)
         np.testing.assert_allclose(_pooled(forward, [text])[0], expected, atol=1e-5)
         np.testing.assert_allclose(batched[row], expected, atol=1e-5)
+
+
+def test_weights_given_apart_or_inside_the_model_give_the_same_states() -> None:
+    weights = _tiny_weights()
+    apart = build_graph(weights, external_elements=40)
+    inside = build_graph(weights, external_elements=10**9)
+    assert apart.external and not inside.external and len(apart.model) < len(inside.model)
+    ids, types, mask = pad_batch(TEXTS, [[0] * len(r) for r in TEXTS], pad_id=0)
+    got = [OnnxBertForward(weights, external_elements=n).forward(ids, types, mask) for n in (40, 10**9)]
+    np.testing.assert_array_equal(got[0], got[1])
 
 
 def test_type_ids_reach_the_graph() -> None:

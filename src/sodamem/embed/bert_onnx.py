@@ -2,23 +2,24 @@
 
 The same arithmetic in float32 (embeddings and LayerNorm; per layer, masked self-attention, a residual LayerNorm, an
 exact-erf GELU feed-forward and another residual LayerNorm), built in memory (:mod:`~sodamem.embed.onnx_proto`, no
-``onnx`` package) from the weights
-:class:`~sodamem.embed.bert_numpy.BertWeights` read from the model's safetensors: no exported model file, nothing
-quantised, the vectors of the numpy encoder within float32 rounding (tests). Why: onnxruntime's kernels do a query's
-products in less than half the CPU of numpy's OpenBLAS calls for a few tokens, and a search's query embedding was
-the largest single cost of a served search.
+``onnx`` package) from the weights :class:`~sodamem.embed.bert_numpy.BertWeights` read from the model's
+safetensors: no exported model file, nothing quantised, the vectors of the numpy encoder within float32 rounding
+(tests). Why: onnxruntime's kernels do a query's products in less than half the CPU of numpy's OpenBLAS calls for a
+few tokens, and a search's query embedding was the largest single cost of a served search.
 
 Self-attention is onnxruntime's fused ``Attention`` kernel (``com.microsoft``, in every CPU build: 3% less CPU
-than the same steps as standard operators). The graph takes token ids ``(batch, tokens)``, type ids, position ids
-``(tokens,)`` and the attention mask ``(batch, tokens)`` (1 on a real token, 0 on padding) and returns the last
-hidden state ``(batch, tokens, hidden)``; pooling stays in numpy. A session runs on one thread, as the numpy
-encoder's BLAS does: on 2 shared cores a one-text product split over both waits on the slower one.
+than the same steps as standard operators). The graph takes the summed token embeddings ``(batch, tokens, hidden)``
+(read in numpy from the memory-mapped weights) and the attention mask ``(batch, tokens)`` (1 on a real token, 0 on
+padding) and returns the last hidden state ``(batch, tokens, hidden)``; pooling stays in numpy. A session runs on
+one thread, as the numpy encoder's BLAS does: on 2 shared cores a one-text product split over both waits on the
+slower one.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -36,16 +37,35 @@ OPSET = 17
 IR_VERSION = 8
 
 
+# Initialisers of at least this many elements (the weight matrices and biases) are handed to onnxruntime as arrays,
+# not serialised: see OnnxBertForward.
+EXTERNAL_ELEMENTS = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class BertGraph:
+    """The serialised model, which names its large initialisers without holding them, and those initialisers."""
+
+    model: bytes
+    external: dict[str, np.ndarray[Any, Any]]
+
+
 class _GraphBuilder:
     """Nodes and initializers of one graph, with generated value names."""
 
-    def __init__(self) -> None:
+    def __init__(self, external_elements: int) -> None:
         self.nodes: list[bytes] = []
         self.initializers: list[bytes] = []
+        self.external: dict[str, np.ndarray[Any, Any]] = {}
+        self._external_elements = external_elements
         self._count = 0
 
     def constant(self, name: str, array: np.ndarray[Any, Any]) -> str:
-        self.initializers.append(onnx_proto.tensor(name, array))
+        if array.size >= self._external_elements:
+            self.external[name] = np.ascontiguousarray(array)
+            self.initializers.append(onnx_proto.external_tensor(name, array))
+        else:
+            self.initializers.append(onnx_proto.tensor(name, array))
         return name
 
     def op(self, op_type: str, *inputs: str, output: str | None = None, domain: str = "", **attributes: Any) -> str:
@@ -87,39 +107,39 @@ def _layer(g: _GraphBuilder, x: str, w: LayerWeights, heads: int, eps: float, i:
     return g.layer_norm(down, w.ln2_g, w.ln2_b, eps, f"l{i}.ln2", output=output)
 
 
-def build_model(weights: BertWeights) -> bytes:
-    """The serialised ONNX model of the encoder with ``weights`` inside (see the module's docstring)."""
+def build_graph(weights: BertWeights, external_elements: int = EXTERNAL_ELEMENTS) -> BertGraph:
+    """The encoder's layers as an ONNX model, from the embeddings' LayerNorm to the last hidden state (see the
+    module's docstring); the embeddings themselves are summed in numpy (:func:`embed_tokens`). Initialisers of at
+    least ``external_elements`` elements are left out of the bytes, in ``BertGraph.external``."""
     config = weights.config
-    g = _GraphBuilder()
-    embedded = g.op(
-        "Add",
-        g.op(
-            "Add",
-            g.op("Gather", g.constant("word", weights.word), "input_ids"),
-            g.op("Gather", g.constant("position", weights.position), "position_ids"),
-        ),
-        g.op("Gather", g.constant("token_type", weights.token_type), "token_type_ids"),
-    )
-    x = g.layer_norm(embedded, weights.ln_g, weights.ln_b, config.eps, "embeddings.ln")
+    g = _GraphBuilder(external_elements)
+    x = g.layer_norm("embedded", weights.ln_g, weights.ln_b, config.eps, "embeddings.ln")
     last = len(weights.layers) - 1
     for i, layer in enumerate(weights.layers):
         x = _layer(g, x, layer, config.heads, config.eps, i, output="last_hidden_state" if i == last else None)
     inputs = [
-        onnx_proto.value_info("input_ids", onnx_proto.INT64, ["batch", "tokens"]),
-        onnx_proto.value_info("token_type_ids", onnx_proto.INT64, ["batch", "tokens"]),
-        onnx_proto.value_info("position_ids", onnx_proto.INT64, ["tokens"]),
+        onnx_proto.value_info("embedded", onnx_proto.FLOAT, ["batch", "tokens", config.hidden]),
         onnx_proto.value_info("attention_mask", onnx_proto.INT32, ["batch", "tokens"]),
     ]
     output = onnx_proto.value_info("last_hidden_state", onnx_proto.FLOAT, ["batch", "tokens", config.hidden])
     graph = onnx_proto.graph("bert_encoder", g.nodes, g.initializers, inputs, [output])
-    return onnx_proto.model(graph, {"": OPSET, "com.microsoft": 1}, IR_VERSION)
+    return BertGraph(onnx_proto.model(graph, {"": OPSET, "com.microsoft": 1}, IR_VERSION), g.external)
+
+
+def embed_tokens(weights: BertWeights, ids: I64, type_ids: I64) -> F32:
+    """Word + position + token-type embeddings ``(batch, tokens, hidden)`` of token ids padded on the right, read
+    from the memory-mapped weights: the 47 MB word table stays in the file's shared pages, not in each process's
+    own memory as an initialiser of the graph would."""
+    tokens = ids.shape[1]
+    embedded: F32 = weights.word[ids] + weights.position[:tokens] + weights.token_type[type_ids]
+    return embedded
 
 
 class OnnxBertForward:
-    """An onnxruntime session of :func:`build_model`: ``forward`` is :func:`~sodamem.embed.bert_numpy.encoder_forward`
+    """An onnxruntime session of :func:`build_graph`: ``forward`` is :func:`~sodamem.embed.bert_numpy.encoder_forward`
     on onnxruntime. Sessions may be run from several threads at once."""
 
-    def __init__(self, weights: BertWeights, threads: int = 1) -> None:
+    def __init__(self, weights: BertWeights, threads: int = 1, external_elements: int = EXTERNAL_ELEMENTS) -> None:
         import onnxruntime as ort  # type: ignore[import-untyped]  # ships no type hints
 
         options = ort.SessionOptions()
@@ -129,9 +149,14 @@ class OnnxBertForward:
         # Idle pool threads would spin against whatever else runs on the 2 cores (as OpenBLAS's do).
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3  # warnings about unused initialisers are not the caller's business
-        self._session = ort.InferenceSession(
-            build_model(weights), sess_options=options, providers=["CPUExecutionProvider"]
-        )
+        graph = build_graph(weights, external_elements)
+        # The weights go in as arrays, copied once into the session: serialised into the model they were held
+        # twice, as onnxruntime's Python wrapper keeps the model's bytes for the session's life (255 against 166 MB
+        # of private memory with the word table inside).
+        names = list(graph.external)
+        options.add_external_initializers(names, [ort.OrtValue.ortvalue_from_numpy(graph.external[n]) for n in names])
+        self._session = ort.InferenceSession(graph.model, sess_options=options, providers=["CPUExecutionProvider"])
+        self._weights = weights
         self.max_positions = weights.config.max_positions
 
     def forward(self, ids: I64, type_ids: I64, mask: I64) -> F32:
@@ -140,14 +165,9 @@ class OnnxBertForward:
         tokens = ids.shape[1]
         if tokens > self.max_positions:
             raise ValueError(f"{tokens} tokens is more than the model's {self.max_positions} positions")
+        embedded = embed_tokens(self._weights, ids, type_ids)
         (hidden,) = self._session.run(
-            ["last_hidden_state"],
-            {
-                "input_ids": ids,
-                "token_type_ids": type_ids,
-                "position_ids": np.arange(tokens, dtype=np.int64),
-                "attention_mask": mask.astype(np.int32),
-            },
+            ["last_hidden_state"], {"embedded": embedded, "attention_mask": mask.astype(np.int32)}
         )
         result: F32 = np.asarray(hidden, dtype=np.float32)
         return result

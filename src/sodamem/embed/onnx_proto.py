@@ -3,8 +3,9 @@
 :mod:`sodamem.embed.bert_onnx` hands onnxruntime a model it builds from weights at load time. The ``onnx`` package
 would write it too, but importing it costs a served process about a second of its cold start and the install
 30 MB, for a dozen fields: a model, its graph, nodes with int, float and ints attributes, typed inputs and outputs,
-and initialisers as raw little-endian bytes. The field numbers are those of ``onnx/onnx.proto`` (proto2); the tests
-read what this writes back with the ``onnx`` package and its checker.
+and initialisers as raw little-endian bytes. Large initialisers can be left out of the bytes altogether
+(:func:`external_tensor`) and handed to onnxruntime as arrays. The field numbers are those of ``onnx/onnx.proto``
+(proto2); the tests read what this writes back with the ``onnx`` package and its checker.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ FLOAT = 1
 INT32 = 6
 INT64 = 7
 _DATA_TYPES = {np.dtype(np.float32): FLOAT, np.dtype(np.int32): INT32, np.dtype(np.int64): INT64}
+_EXTERNAL = 1  # TensorProto.DataLocation
 # AttributeProto.AttributeType
 _ATTR_FLOAT, _ATTR_INT, _ATTR_INTS = 1, 2, 7
 
@@ -63,6 +65,19 @@ def tensor(name: str, array: np.ndarray[Any, Any]) -> bytes:
     dims = b"".join(_int(1, d) for d in array.shape)
     raw = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
     return dims + _int(2, data_type) + _str(8, name) + _bytes(9, raw)
+
+
+def external_tensor(name: str, array: np.ndarray[Any, Any]) -> bytes:
+    """A TensorProto that holds no data, only ``array``'s name, shape and type and a reference to data kept
+    elsewhere (data_location EXTERNAL, 14; external_data, 13, as key/value pairs): onnxruntime takes the values from
+    ``SessionOptions.add_external_initializers`` instead, so they are never serialised."""
+    data_type = _DATA_TYPES.get(array.dtype)
+    if data_type is None:
+        raise ValueError(f"tensor {name}: dtype {array.dtype} is not one of float32, int32, int64")
+    dims = b"".join(_int(1, d) for d in array.shape)
+    where = (("location", "in-memory"), ("offset", "0"), ("length", str(array.nbytes)))
+    external = b"".join(_bytes(13, _str(1, key) + _str(2, value)) for key, value in where)
+    return dims + _int(2, data_type) + _str(8, name) + external + _int(14, _EXTERNAL)
 
 
 def attribute(name: str, value: int | float | Sequence[int]) -> bytes:
