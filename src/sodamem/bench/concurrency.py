@@ -125,6 +125,7 @@ def _search(memory: Memory, orders: dict[str, Any]) -> dict[str, Any]:
     stop = Path(orders["stop"])
     searches = probes = probe_failures = 0
     latencies: list[float] = []
+    misses: list[str] = []
     probed: set[str] = set()
     while not stop.exists():
         memory.search(rng.choice(queries), k=10)
@@ -141,6 +142,7 @@ def _search(memory: Memory, orders: dict[str, Any]) -> dict[str, Any]:
             seconds = _probe(memory, query, mode, target["id"], target["session"])
             if seconds is None:
                 probe_failures += 1
+                misses.append(_why_missed(memory, orders["db"], query, mode, target["id"], target["session"]))
             else:
                 latencies.append(seconds)
     return {
@@ -148,6 +150,7 @@ def _search(memory: Memory, orders: dict[str, Any]) -> dict[str, Any]:
         "probes": probes,
         "probe_failures": probe_failures,
         "probe_max_seconds": max(latencies, default=0.0),
+        "probe_misses": misses,
     }
 
 
@@ -169,6 +172,22 @@ def _probe(memory: Memory, query: str, mode: str, turn_id: str, session_id: str)
             return time.monotonic() - start
         time.sleep(0.01)
     return None
+
+
+def _why_missed(memory: Memory, db: str, query: str, mode: str, turn_id: str, session_id: str) -> str:
+    """Where a missed probe's turn ranks now in a deeper search, by this process's memory (its caches) and by a
+    fresh one on the same file: a miss in the first only is a stale cache."""
+
+    def ranks(searcher: Memory) -> list[int]:
+        hits = searcher.search(query, k=200, mode=mode)
+        return [i for i, h in enumerate(hits, 1) if h.turn_id == turn_id and h.session_id == session_id]
+
+    with Memory(db, embedder=EMBEDDER, extractor=None) as fresh:
+        fresh_ranks = ranks(fresh)
+    return (
+        f"{mode} {query[:40]!r} -> {turn_id} in {session_id}: rank {ranks(memory) or 'none'} in this process, "
+        f"{fresh_ranks or 'none'} in a fresh Memory (of 200)"
+    )
 
 
 def _forget(memory: Memory, orders: dict[str, Any]) -> dict[str, Any]:
@@ -217,6 +236,7 @@ class ManyReport:
     probes: int = 0
     probe_failures: int = 0
     probe_max_seconds: float = 0.0
+    probe_misses: list[str] = field(default_factory=list)  # why each missed probe missed, as seen after it
     forgets_scrubbed: int = 0
     exit_codes: dict[str, int | None] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)  # worker -> stderr tail, when it failed
@@ -296,6 +316,7 @@ def run_many(
             report.probes += int(worker.result.get("probes", 0))
             report.probe_failures += int(worker.result.get("probe_failures", 0))
             report.probe_max_seconds = max(report.probe_max_seconds, float(worker.result.get("probe_max_seconds", 0)))
+            report.probe_misses += list(worker.result.get("probe_misses", []))
         if worker.name == "forgetter":
             report.forgets_scrubbed = int(worker.result.get("scrubbed", 0))
     verify_many(db, writer_journals, forget_journal, seeds, report)
