@@ -1,6 +1,7 @@
 """BM25 on PostgreSQL, the very ranking the SQLite store's FTS5 indexes give (``store/fts.py``).
 
-Terms come from FTS5's own tokenizer (``tokens.py``). Triggers log every change of an indexed column to
+Terms come from FTS5's own tokenizer (``tokens.py``). The turns and pieces an ingest or an add stores are indexed by
+the statement that inserts them (``turn_writes.py``). Triggers log every other change of an indexed column to
 ``fts_pending``; ``drain`` applies the log inside the writing transaction, before it commits, to the postings (term
 frequency per row and column), the row lengths, and the per-user statistics (rows and tokens per table; rows holding
 each term for turns only, the one table whose term counts are read, ``term_counts``: ``ranked`` counts a term's rows
