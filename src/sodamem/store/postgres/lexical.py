@@ -36,15 +36,19 @@ B = 0.75
 _PHRASE = re.compile(r'(?:(\w+)\s*:\s*)?"((?:[^"]|"")*)"')
 
 
-def drain(conn: PgConnection, tokenizer: Fts5Tokenizer) -> int:
+def drain(conn: PgConnection, tokenizer: Fts5Tokenizer, *, along: str = "") -> int:
     """Apply the change log to the index (inside the caller's transaction); return how many changes.
 
     Only the net effect is applied, in a few set-wise statements whatever the number of changes: a row whose first
     logged change is a delete loses what the index held for it, and a row whose last logged change is an insert is
     indexed with those values (an insert then a delete of one row in one transaction cancel out). The log is read
     and emptied by one statement: every row it holds then is this transaction's own (writers drain before they
-    commit, and other writers' uncommitted rows are not seen)."""
-    pending = sorted(conn.native('DELETE FROM fts_pending RETURNING seq, tbl, op, rid, "user", c1, c2').fetchall())
+    commit, and other writers' uncommitted rows are not seen). ``along``: a data-modifying statement without
+    parameters that the caller's transaction also runs, sent as part of that statement (one statement less)."""
+    with_along = f"WITH along AS ({along}) " if along else ""
+    pending = sorted(
+        conn.native(with_along + 'DELETE FROM fts_pending RETURNING seq, tbl, op, rid, "user", c1, c2').fetchall()
+    )
     if not pending:
         return 0
     first: dict[tuple[str, int], str] = {}

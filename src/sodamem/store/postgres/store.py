@@ -118,8 +118,7 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
                 self.conn.native("BEGIN")
                 self.conn.native(f"SELECT {locks}")
                 yield self.conn
-                lexical.drain(self.conn, self._tokenizer)
-                self.conn.native("UPDATE store_state SET generation = generation + 1")
+                lexical.drain(self.conn, self._tokenizer, along="UPDATE store_state SET generation = generation + 1")
                 self.conn.native("COMMIT")
         except BaseException:
             if self.conn.in_transaction:
