@@ -19,6 +19,7 @@ from sodamem.ingest.pieces import split_pieces
 from sodamem.ingest.pipeline import session_content_hash, session_view
 from sodamem.model import Message, MessagePiece, Session, Turn
 from sodamem.store.live import StoredSession, StoredTurn
+from sodamem.store.turn_writes import InsertedTurns
 from sodamem.store.write_protocol import Store, Writes
 
 SOURCE = "live"
@@ -64,8 +65,9 @@ def append_messages(
         if plan is None or stored != seen:
             plan = _plan(stored, session_id, messages, default_time, extractor)
         result = AppendResult(unchanged=plan.unchanged)
-        if plan.new:
-            _write(writes, user, stored, plan, result)
+        inserted = _write(writes, user, stored, plan, result) if plan.new else None
+    if inserted is not None:
+        result.turn_pks = inserted.turn_pks  # read after the commit: a store may send the insert without waiting
     return result
 
 
@@ -140,8 +142,9 @@ def _extract(session: Session, first_new: int, new_pieces: list[list[MessagePiec
     return _Facts(prepare_facts(session, pieces, extraction), [], whole=True)
 
 
-def _write(writes: Writes, user: str, stored: StoredSession | None, plan: _Plan, result: AppendResult) -> None:
-    """The plan's rows, inside the add's transaction (``stored``: the session the plan was made from)."""
+def _write(writes: Writes, user: str, stored: StoredSession | None, plan: _Plan, result: AppendResult) -> InsertedTurns:
+    """The plan's rows, inside the add's transaction (``stored``: the session the plan was made from); the new
+    turns' ids are read only where facts need them."""
     session = plan.session
     if stored is None:
         session_pk = writes.insert_session_row(user, session.session_id, session.timestamp.isoformat(), SOURCE, "")
@@ -149,8 +152,9 @@ def _write(writes: Writes, user: str, stored: StoredSession | None, plan: _Plan,
     else:
         session_pk = stored.session_pk
     inserted = writes.insert_turns(user, session_pk, session, plan.new, plan.new_pieces)
-    piece_pks = _positional(inserted.piece_pks, plan.position)
     if plan.facts is not None:
+        # the new pieces' ids only where facts cite them: reading them would wait for the insert
+        piece_pks = _positional(inserted.piece_pks, plan.position) if plan.facts.prepared.facts else {}
         stale: set[str] = set()
         if plan.facts.whole:
             result.session_reextracted = plan.first_new > 0
@@ -164,8 +168,8 @@ def _write(writes: Writes, user: str, stored: StoredSession | None, plan: _Plan,
         result.fact_ids = write_facts(writes, user, session, session_pk, piece_pks, plan.facts.prepared, stale)
         result.facts_rejected = len(plan.facts.prepared.rejected)
     writes.set_session_hash(session_pk, plan.content_hash)
-    result.turn_pks = inserted.turn_pks
     result.added = plan.new
+    return inserted
 
 
 def _positional(pks: dict[tuple[int, int], int], position: dict[int, int]) -> dict[tuple[int, int], int]:

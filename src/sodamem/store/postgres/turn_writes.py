@@ -99,9 +99,12 @@ def insert_indexed_turns(
         "terms": index.terms,
         "totals": index.totals,
     }
-    ids = conn.native(_INSERT, {"rows": json.dumps(rows), "session": session_pk, "user": user}).fetchall()
-    pks = {(int(ti), int(pi)): int(pk) for ti, pi, pk in ids}
-    return InsertedTurns(
-        [pks[(t.index, -1)] for t in turns],
-        {(t.index, p.index): pks[(t.index, p.index)] for t, ps in zip(turns, pieces, strict=True) for p in ps},
-    )
+    cursor = conn.native(_INSERT, {"rows": json.dumps(rows), "session": session_pk, "user": user})
+
+    def read() -> tuple[list[int], dict[tuple[int, int], int]]:  # when asked: often with the drain's read
+        pks = {(int(ti), int(pi)): int(pk) for ti, pi, pk in cursor.fetchall()}
+        return [pks[(t.index, -1)] for t in turns], {
+            (t.index, p.index): pks[(t.index, p.index)] for t, ps in zip(turns, pieces, strict=True) for p in ps
+        }
+
+    return InsertedTurns(read=read)
