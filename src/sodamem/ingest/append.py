@@ -17,6 +17,7 @@ from sodamem.ingest.extract.base import Extractor, IncrementalExtractor
 from sodamem.ingest.facts import PreparedSession, prepare_facts, write_facts
 from sodamem.ingest.pieces import split_pieces
 from sodamem.ingest.pipeline import session_content_hash, session_view
+from sodamem.ingest.seen_sessions import SeenSessions
 from sodamem.model import Message, MessagePiece, Session, Turn
 from sodamem.store.live import StoredSession, StoredTurn
 from sodamem.store.turn_writes import InsertedTurns
@@ -43,6 +44,7 @@ def append_messages(
     messages: Sequence[Message],
     default_time: datetime,
     extractor: Extractor | None,
+    seen_sessions: SeenSessions | None = None,
 ) -> AppendResult:
     """Append ``messages`` to the user's session (created if new) in one transaction.
 
@@ -50,25 +52,50 @@ def append_messages(
     the others stay true); extraction sees the turns in order, numbered by position.
 
     What to write (the new turns, their pieces, the extracted facts) is worked out before the write lock, from the
-    session as stored then: the user's other writers (other processes adding to other sessions) do not wait for the
-    extraction. Under the lock the session is read again; if another writer changed it meanwhile, the work is done
-    again on what is stored now, so the outcome is that of adds one after the other."""
-    seen = store.stored_session(user, session_id)
+    session as stored then (or as this process's last add left it, ``seen_sessions``): the user's other writers
+    (other processes adding to other sessions) do not wait for the extraction. Under the lock the session is read
+    again; if another writer changed it meanwhile, the work is done again on what is stored now, so the outcome is
+    that of adds one after the other."""
+    remembered = seen_sessions.get(user, session_id) if seen_sessions is not None else None
+    seen = remembered if remembered is not None else store.stored_session(user, session_id)
     try:
         plan: _Plan | None = _plan(seen, session_id, messages, default_time, extractor)
     except MessageConflictError:
         plan = None  # raised, or not, under the lock, on the session as it is then
     if plan is not None and not plan.new:
-        return AppendResult(unchanged=plan.unchanged)  # every message stored already: nothing to write
-    with store.writing(user) as writes:
-        stored = writes.stored_session(user, session_id)
-        if plan is None or stored != seen:
-            plan = _plan(stored, session_id, messages, default_time, extractor)
-        result = AppendResult(unchanged=plan.unchanged)
-        inserted = _write(writes, user, stored, plan, result) if plan.new else None
-    if inserted is not None:
+        if remembered is None:
+            return AppendResult(unchanged=plan.unchanged)  # every message stored already: nothing to write
+        plan = None  # decided on the session as stored, not as remembered
+    try:
+        with store.writing(user) as writes:
+            stored = writes.stored_session(user, session_id)
+            if plan is None or stored != seen:
+                plan = _plan(stored, session_id, messages, default_time, extractor)
+            result = AppendResult(unchanged=plan.unchanged)
+            written = _write(writes, user, stored, plan, result) if plan.new else None
+    except BaseException:
+        if seen_sessions is not None:
+            seen_sessions.drop(user, session_id)
+        raise
+    if written is not None:
+        session_pk, inserted = written
         result.turn_pks = inserted.turn_pks  # read after the commit: a store may send the insert without waiting
+        if seen_sessions is not None:
+            seen_sessions.put(user, session_id, _as_stored(stored, session_pk, plan, result.turn_pks))
     return result
+
+
+def _as_stored(stored: StoredSession | None, session_pk: int, plan: _Plan, turn_pks: list[int]) -> StoredSession:
+    """The session as an add left it (what ``stored_session`` would read now): ``stored`` and the new turns."""
+    new = tuple(
+        StoredTurn(
+            pk, t.index, t.turn_id, t.speaker, t.text, t.caption, (t.timestamp or plan.session.timestamp).isoformat()
+        )
+        for pk, t in zip(turn_pks, plan.new, strict=True)
+    )
+    if stored is None:
+        return StoredSession(session_pk, plan.session.timestamp.isoformat(), SOURCE, new, 0)
+    return replace(stored, turns=stored.turns + new)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +169,11 @@ def _extract(session: Session, first_new: int, new_pieces: list[list[MessagePiec
     return _Facts(prepare_facts(session, pieces, extraction), [], whole=True)
 
 
-def _write(writes: Writes, user: str, stored: StoredSession | None, plan: _Plan, result: AppendResult) -> InsertedTurns:
-    """The plan's rows, inside the add's transaction (``stored``: the session the plan was made from); the new
-    turns' ids are read only where facts need them."""
+def _write(
+    writes: Writes, user: str, stored: StoredSession | None, plan: _Plan, result: AppendResult
+) -> tuple[int, InsertedTurns]:
+    """The plan's rows, inside the add's transaction (``stored``: the session the plan was made from); the session's
+    id, and the new turns' ids, read only where facts need them."""
     session = plan.session
     if stored is None:
         session_pk = writes.insert_session_row(user, session.session_id, session.timestamp.isoformat(), SOURCE, "")
@@ -169,7 +198,7 @@ def _write(writes: Writes, user: str, stored: StoredSession | None, plan: _Plan,
         result.facts_rejected = len(plan.facts.prepared.rejected)
     writes.set_session_hash(session_pk, plan.content_hash)
     result.added = plan.new
-    return inserted
+    return session_pk, inserted
 
 
 def _positional(pks: dict[tuple[int, int], int], position: dict[int, int]) -> dict[tuple[int, int], int]:
