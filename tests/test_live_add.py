@@ -17,6 +17,7 @@ from sodamem.bench.stress import SENTENCES  # rule-extractable sentences; later 
 from sodamem.cli import main
 from sodamem.errors import InputError, MessageConflictError
 from sodamem.ingest.formats import load_sessions
+from sodamem.ingest.seen_sessions import SeenSessions
 from sodamem.model import Message, Session, Turn
 from tests.conftest import LOCOMO_DEV
 
@@ -69,6 +70,7 @@ def test_a_new_session_starts_and_grows_with_indexes_and_ids_continuing(memory_l
 def _racing(memory: Memory, other: Memory, message: dict[str, str]) -> None:
     """Make ``memory``'s next add read its session, then let ``other`` add ``message`` to that session before the add
     takes its write lock (the add works out its rows from the session read outside the lock)."""
+    memory._seen_sessions = SeenSessions()  # read, not remembered from this memory's last add
     read = memory.store.stored_session
 
     def stale_read(user: str, session_id: str) -> object:
@@ -105,6 +107,28 @@ def test_an_add_whose_session_another_writer_grew_meanwhile_is_worked_out_again(
         with pytest.raises(MessageConflictError):
             memory.add({"speaker": "user", "text": "I love coffee.", "id": "m3"}, session_id="chat")
         assert [t.text for t in memory.session("chat").turns][-1] == "I love tea."
+
+
+def test_an_add_planned_from_a_remembered_session_another_writer_changed_is_worked_out_again(
+    memory_location: str,
+) -> None:
+    """An add plans from the session as this memory's last add left it; another writer's add, or forget, since is
+    seen under the lock: the add is worked out again on the session as stored, and never skipped as a repeat."""
+    with Memory(memory_location, embedder="none") as memory, Memory(memory_location, embedder="none") as other:
+        memory.add({"speaker": "user", "text": "I live in Leeds.", "id": "m0"}, session_id="chat", timestamp=WHEN)
+        remembered = memory._seen_sessions.get(memory.user, "chat")
+        assert remembered is not None and remembered == memory.store.stored_session(memory.user, "chat")
+        other.add({"speaker": "user", "text": "Hi! I'm Maya.", "id": "m1"}, session_id="chat", timestamp=WHEN)
+        report = memory.add({"speaker": "user", "text": "I moved to York.", "id": "m2"}, session_id="chat")
+        assert [(t.turn_index, t.turn_id) for t in report.added] == [(2, "m2")]
+        statuses = {f.text: f.status for f in memory.facts(status="all")}
+        assert statuses["Maya lives in Leeds"] == "superseded" and statuses["Maya lives in York"] == "active"
+        assert memory._seen_sessions.get(memory.user, "chat") == memory.store.stored_session(memory.user, "chat")
+        other.forget(session_id="chat")
+        again = memory.add({"speaker": "user", "text": "I moved to York.", "id": "m2"}, session_id="chat")
+        assert again.unchanged == [] and [t.turn_id for t in again.added] == ["m2"]
+        assert [t.text for t in memory.session("chat").turns] == ["I moved to York."]
+        assert memory.check().ok
 
 
 def test_same_id_same_content_is_a_no_op_other_content_a_conflict_and_nothing_written(tmp_path: Path) -> None:

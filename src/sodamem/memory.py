@@ -24,6 +24,7 @@ from sodamem.ingest.mentions import annotate_missing
 from sodamem.ingest.messages import MessageLike, to_messages
 from sodamem.ingest.neighbors import link_similar_facts
 from sodamem.ingest.pipeline import ProgressCallback, ingest_sessions
+from sodamem.ingest.seen_sessions import SeenSessions
 from sodamem.keys import KeyRing
 from sodamem.model import DEFAULT_USER, Session
 from sodamem.records import (
@@ -94,6 +95,7 @@ class Memory:
             self.store.close()  # a refused embedder or extractor must not leave the file open
             raise
         self.searcher = Searcher(self.store, self.embedder, search_settings, self.annotator, self.decomposer)
+        self._seen_sessions = SeenSessions()  # sessions this memory's adds left: the next add plans from them
         if self.embedder is not None and self.store.any_queued():
             embed_queued(self.store, self.embedder)  # turns a process added but did not live to embed
 
@@ -170,7 +172,7 @@ class Memory:
         batch = to_messages(messages, speaker=speaker)
         when = timestamp or datetime.now().replace(microsecond=0)
         self._remember_embedder()
-        result = append_messages(self.store, owner, session_id, batch, when, self.extractor)
+        result = append_messages(self.store, owner, session_id, batch, when, self.extractor, self._seen_sessions)
         report = AddReport(
             user=owner,
             session_id=session_id,

@@ -17,8 +17,10 @@ from sodamem.ingest.extract.base import Extractor, IncrementalExtractor
 from sodamem.ingest.facts import PreparedSession, prepare_facts, write_facts
 from sodamem.ingest.pieces import split_pieces
 from sodamem.ingest.pipeline import session_content_hash, session_view
+from sodamem.ingest.seen_sessions import SeenSessions
 from sodamem.model import Message, MessagePiece, Session, Turn
 from sodamem.store.live import StoredSession, StoredTurn
+from sodamem.store.turn_writes import InsertedTurns
 from sodamem.store.write_protocol import Store, Writes
 
 SOURCE = "live"
@@ -42,6 +44,7 @@ def append_messages(
     messages: Sequence[Message],
     default_time: datetime,
     extractor: Extractor | None,
+    seen_sessions: SeenSessions | None = None,
 ) -> AppendResult:
     """Append ``messages`` to the user's session (created if new) in one transaction.
 
@@ -49,24 +52,50 @@ def append_messages(
     the others stay true); extraction sees the turns in order, numbered by position.
 
     What to write (the new turns, their pieces, the extracted facts) is worked out before the write lock, from the
-    session as stored then: the user's other writers (other processes adding to other sessions) do not wait for the
-    extraction. Under the lock the session is read again; if another writer changed it meanwhile, the work is done
-    again on what is stored now, so the outcome is that of adds one after the other."""
-    seen = store.stored_session(user, session_id)
+    session as stored then (or as this process's last add left it, ``seen_sessions``): the user's other writers
+    (other processes adding to other sessions) do not wait for the extraction. Under the lock the session is read
+    again; if another writer changed it meanwhile, the work is done again on what is stored now, so the outcome is
+    that of adds one after the other."""
+    remembered = seen_sessions.get(user, session_id) if seen_sessions is not None else None
+    seen = remembered if remembered is not None else store.stored_session(user, session_id)
     try:
         plan: _Plan | None = _plan(seen, session_id, messages, default_time, extractor)
     except MessageConflictError:
         plan = None  # raised, or not, under the lock, on the session as it is then
     if plan is not None and not plan.new:
-        return AppendResult(unchanged=plan.unchanged)  # every message stored already: nothing to write
-    with store.writing(user) as writes:
-        stored = writes.stored_session(user, session_id)
-        if plan is None or stored != seen:
-            plan = _plan(stored, session_id, messages, default_time, extractor)
-        result = AppendResult(unchanged=plan.unchanged)
-        if plan.new:
-            _write(writes, user, stored, plan, result)
+        if remembered is None:
+            return AppendResult(unchanged=plan.unchanged)  # every message stored already: nothing to write
+        plan = None  # decided on the session as stored, not as remembered
+    try:
+        with store.writing(user) as writes:
+            stored = writes.stored_session(user, session_id)
+            if plan is None or stored != seen:
+                plan = _plan(stored, session_id, messages, default_time, extractor)
+            result = AppendResult(unchanged=plan.unchanged)
+            written = _write(writes, user, stored, plan, result) if plan.new else None
+    except BaseException:
+        if seen_sessions is not None:
+            seen_sessions.drop(user, session_id)
+        raise
+    if written is not None:
+        session_pk, inserted = written
+        result.turn_pks = inserted.turn_pks  # read after the commit: a store may send the insert without waiting
+        if seen_sessions is not None:
+            seen_sessions.put(user, session_id, _as_stored(stored, session_pk, plan, result.turn_pks))
     return result
+
+
+def _as_stored(stored: StoredSession | None, session_pk: int, plan: _Plan, turn_pks: list[int]) -> StoredSession:
+    """The session as an add left it (what ``stored_session`` would read now): ``stored`` and the new turns."""
+    new = tuple(
+        StoredTurn(
+            pk, t.index, t.turn_id, t.speaker, t.text, t.caption, (t.timestamp or plan.session.timestamp).isoformat()
+        )
+        for pk, t in zip(turn_pks, plan.new, strict=True)
+    )
+    if stored is None:
+        return StoredSession(session_pk, plan.session.timestamp.isoformat(), SOURCE, new, 0)
+    return replace(stored, turns=stored.turns + new)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +169,11 @@ def _extract(session: Session, first_new: int, new_pieces: list[list[MessagePiec
     return _Facts(prepare_facts(session, pieces, extraction), [], whole=True)
 
 
-def _write(writes: Writes, user: str, stored: StoredSession | None, plan: _Plan, result: AppendResult) -> None:
-    """The plan's rows, inside the add's transaction (``stored``: the session the plan was made from)."""
+def _write(
+    writes: Writes, user: str, stored: StoredSession | None, plan: _Plan, result: AppendResult
+) -> tuple[int, InsertedTurns]:
+    """The plan's rows, inside the add's transaction (``stored``: the session the plan was made from); the session's
+    id, and the new turns' ids, read only where facts need them."""
     session = plan.session
     if stored is None:
         session_pk = writes.insert_session_row(user, session.session_id, session.timestamp.isoformat(), SOURCE, "")
@@ -149,8 +181,9 @@ def _write(writes: Writes, user: str, stored: StoredSession | None, plan: _Plan,
     else:
         session_pk = stored.session_pk
     inserted = writes.insert_turns(user, session_pk, session, plan.new, plan.new_pieces)
-    piece_pks = _positional(inserted.piece_pks, plan.position)
     if plan.facts is not None:
+        # the new pieces' ids only where facts cite them: reading them would wait for the insert
+        piece_pks = _positional(inserted.piece_pks, plan.position) if plan.facts.prepared.facts else {}
         stale: set[str] = set()
         if plan.facts.whole:
             result.session_reextracted = plan.first_new > 0
@@ -164,8 +197,8 @@ def _write(writes: Writes, user: str, stored: StoredSession | None, plan: _Plan,
         result.fact_ids = write_facts(writes, user, session, session_pk, piece_pks, plan.facts.prepared, stale)
         result.facts_rejected = len(plan.facts.prepared.rejected)
     writes.set_session_hash(session_pk, plan.content_hash)
-    result.turn_pks = inserted.turn_pks
     result.added = plan.new
+    return session_pk, inserted
 
 
 def _positional(pks: dict[tuple[int, int], int], position: dict[int, int]) -> dict[tuple[int, int], int]:

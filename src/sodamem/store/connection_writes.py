@@ -4,7 +4,7 @@ one transaction's connection behind the domain operations that ingestion, the li
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from sodamem.model import MessagePiece, Session, Turn
 from sodamem.store import facts, forget, live
@@ -14,10 +14,14 @@ from sodamem.store.forget import ForgetPlan, Selector
 from sodamem.store.live import StoredSession
 from sodamem.store.turn_writes import InsertedTurns, insert_turns
 
+# ``insert_turns(conn, user, session_pk, session, turns, pieces)``: the portable one, or a backend's own
+TurnsWriter = Callable[[Connection, str, int, Session, Sequence[Turn], Sequence[Sequence[MessagePiece]]], InsertedTurns]
+
 
 class ConnectionWrites:
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, turns_writer: TurnsWriter = insert_turns) -> None:
         self.conn = conn
+        self._insert_turns = turns_writer
 
     def stored_session(self, user: str, session_id: str) -> StoredSession | None:
         return live.stored_session(self.conn, user, session_id)
@@ -36,7 +40,7 @@ class ConnectionWrites:
         turns: Sequence[Turn],
         pieces: Sequence[Sequence[MessagePiece]],
     ) -> InsertedTurns:
-        return insert_turns(self.conn, user, session_pk, session, turns, pieces)
+        return self._insert_turns(self.conn, user, session_pk, session, turns, pieces)
 
     def piece_pks_of_turns(self, turn_pks: Sequence[int]) -> dict[tuple[int, int], int]:
         return live.piece_pks_of_turns(self.conn, turn_pks)

@@ -214,6 +214,7 @@ def resolve_slots(conn: Connection, user: str, slots: Iterable[str]) -> None:
             (user, slot),
         ).fetchall()
         facts = [SlotFact(int(r[0]), str(r[1]), str(r[2]), value_key(r[3]), bool(r[4])) for r in rows]
+        starts = {int(r[0]): r[2] for r in rows}  # a link's time: its newer fact's start, as stored
         ids = [f.fact_id for f in facts]
         if not ids:
             continue
@@ -229,8 +230,7 @@ def resolve_slots(conn: Connection, user: str, slots: Iterable[str]) -> None:
                 (outcome.status.value, outcome.valid_to, outcome.fact_id, outcome.status.value, outcome.valid_to),
             )
         for link in links:
-            starts = conn.execute("SELECT valid_from FROM facts WHERE id = ?", (link.newer,)).fetchone()[0]
-            _link(conn, user, link.type, NodeKind.FACT, link.newer, NodeKind.FACT, link.older, starts)
+            _link(conn, user, link.type, NodeKind.FACT, link.newer, NodeKind.FACT, link.older, starts[link.newer])
 
 
 def slots_of_sessions(conn: Connection, user: str, session_pks: Sequence[int]) -> set[str]:

@@ -24,7 +24,7 @@ from sodamem.store.mentions import (
     turns_without_mentions,
 )
 from sodamem.store.rows import PieceRow, SessionRow, TurnRow
-from sodamem.store.turn_writes import insert_turns, piece_embedding_text, turn_embedding_text
+from sodamem.store.turn_writes import piece_embedding_text, turn_embedding_text
 from sodamem.store.vectors import VectorIndex
 from sodamem.store.write_protocol import SessionWriteHook
 
@@ -40,11 +40,15 @@ class PortableStore:
     def generation(self) -> int:
         raise NotImplementedError  # the backend's
 
+    def _writes(self, conn: Connection) -> ConnectionWrites:
+        """The domain operations on a transaction's connection (a backend may bring its own turn insert)."""
+        return ConnectionWrites(conn)
+
     @contextmanager
     def writing(self, user: str | None = None) -> Iterator[ConnectionWrites]:
         """``transaction()`` behind the domain operations of ``Writes`` (store/write_protocol.py)."""
         with self.transaction(user) as conn:
-            yield ConnectionWrites(conn)
+            yield self._writes(conn)
 
     # -- writes ---------------------------------------------------------------------------------------------
 
@@ -100,9 +104,10 @@ class PortableStore:
                 ),
             ).lastrowid
             assert session_pk is not None
-            piece_pks = insert_turns(conn, user, session_pk, session, session.turns, pieces).piece_pks
+            writes = self._writes(conn)
+            piece_pks = writes.insert_turns(user, session_pk, session, session.turns, pieces).piece_pks
             if then is not None:
-                then(ConnectionWrites(conn), session_pk, piece_pks, replaced_slots)
+                then(writes, session_pk, piece_pks, replaced_slots)
 
     def missing_embeddings(self, model: str, user: str | None = None) -> dict[str, str]:
         """``text_hash -> text`` of turns and pieces that have no vector under ``model`` yet."""

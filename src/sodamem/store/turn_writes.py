@@ -3,8 +3,7 @@ index. Functions take a connection inside the caller's transaction."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 
 from sodamem.model import MessagePiece, Session, Turn
 from sodamem.store.connection import Connection, Cursor
@@ -25,10 +24,38 @@ def piece_embedding_text(speaker: str, text: str) -> str:
     return f"{speaker}: {text}"
 
 
-@dataclass(frozen=True, slots=True)
 class InsertedTurns:
-    turn_pks: list[int]  # in the order given
-    piece_pks: dict[tuple[int, int], int]  # (turn index, piece index) -> piece pk
+    """The ids of inserted turns (in the order given) and pieces (``(turn index, piece index) -> pk``).
+
+    A store that sends its statements without waiting for them (PostgreSQL's pipelined writes) hands a ``read``
+    instead, called when the ids are first asked for: a caller that needs them only after its transaction (an add
+    that made no facts) then waits for no round trip of its own."""
+
+    __slots__ = ("_ids", "_read")
+
+    def __init__(
+        self,
+        turn_pks: list[int] | None = None,
+        piece_pks: dict[tuple[int, int], int] | None = None,
+        *,
+        read: Callable[[], tuple[list[int], dict[tuple[int, int], int]]] | None = None,
+    ) -> None:
+        self._ids = None if read is not None else (turn_pks or [], piece_pks or {})
+        self._read = read
+
+    def _resolved(self) -> tuple[list[int], dict[tuple[int, int], int]]:
+        if self._ids is None:
+            assert self._read is not None
+            self._ids = self._read()
+        return self._ids
+
+    @property
+    def turn_pks(self) -> list[int]:
+        return self._resolved()[0]
+
+    @property
+    def piece_pks(self) -> dict[tuple[int, int], int]:
+        return self._resolved()[1]
 
 
 def insert_turns(

@@ -1,6 +1,7 @@
 """BM25 on PostgreSQL, the very ranking the SQLite store's FTS5 indexes give (``store/fts.py``).
 
-Terms come from FTS5's own tokenizer (``tokens.py``). Triggers log every change of an indexed column to
+Terms come from FTS5's own tokenizer (``tokens.py``). The turns and pieces an ingest or an add stores are indexed by
+the statement that inserts them (``turn_writes.py``). Triggers log every other change of an indexed column to
 ``fts_pending``; ``drain`` applies the log inside the writing transaction, before it commits, to the postings (term
 frequency per row and column), the row lengths, and the per-user statistics (rows and tokens per table; rows holding
 each term for turns only, the one table whose term counts are read, ``term_counts``: ``ranked`` counts a term's rows
@@ -21,6 +22,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sodamem.store.fts import COLUMNS
@@ -34,13 +36,19 @@ B = 0.75
 _PHRASE = re.compile(r'(?:(\w+)\s*:\s*)?"((?:[^"]|"")*)"')
 
 
-def drain(conn: PgConnection, tokenizer: Fts5Tokenizer) -> int:
+def drain(conn: PgConnection, tokenizer: Fts5Tokenizer, *, along: str = "") -> int:
     """Apply the change log to the index (inside the caller's transaction); return how many changes.
 
     Only the net effect is applied, in a few set-wise statements whatever the number of changes: a row whose first
     logged change is a delete loses what the index held for it, and a row whose last logged change is an insert is
-    indexed with those values (an insert then a delete of one row in one transaction cancel out)."""
-    pending = conn.native('SELECT seq, tbl, op, rid, "user", c1, c2 FROM fts_pending ORDER BY seq').fetchall()
+    indexed with those values (an insert then a delete of one row in one transaction cancel out). The log is read
+    and emptied by one statement: every row it holds then is this transaction's own (writers drain before they
+    commit, and other writers' uncommitted rows are not seen). ``along``: a data-modifying statement without
+    parameters that the caller's transaction also runs, sent as part of that statement (one statement less)."""
+    with_along = f"WITH along AS ({along}) " if along else ""
+    pending = sorted(
+        conn.native(with_along + 'DELETE FROM fts_pending RETURNING seq, tbl, op, rid, "user", c1, c2').fetchall()
+    )
     if not pending:
         return 0
     first: dict[tuple[str, int], str] = {}
@@ -50,65 +58,88 @@ def drain(conn: PgConnection, tokenizer: Fts5Tokenizer) -> int:
         first.setdefault(key, str(op))
         last[key] = (str(op), str(user), c1, c2)
     _delete_rows(conn, [key for key, op in first.items() if op == "delete"])
-    inserts = [(key, user, c1, c2) for key, (op, user, c1, c2) in last.items() if op == "insert"]
+    inserts = [(table, rid, user, c1, c2) for (table, rid), (op, user, c1, c2) in last.items() if op == "insert"]
     _insert_rows(conn, tokenizer, inserts)
-    conn.native("DELETE FROM fts_pending WHERE seq <= %s", (pending[-1][0],))
     return len(pending)
 
 
-def _insert_rows(
-    conn: PgConnection, tokenizer: Fts5Tokenizer, rows: list[tuple[tuple[str, int], str, str | None, str | None]]
-) -> None:
-    if not rows:
-        return
+@dataclass(slots=True)
+class IndexRows:
+    """What indexing some rows adds, each row named by ``ref`` (its id, or whatever stands for it until known):
+    ``docs`` (table, ref, user, length), ``postings`` (table, user, term, ref, column, tf), ``terms`` (table, user,
+    term, rows holding it; counted tables only) and ``totals`` (table, user, rows, tokens), the last two in key order
+    (concurrent upserts then lock alike)."""
+
+    docs: list[tuple[str, Any, str, int]]
+    postings: list[tuple[str, str, str, Any, int, int]]
+    terms: list[tuple[str, str, str, int]]
+    totals: list[tuple[str, str, int, int]]
+
+
+def index_rows(tokenizer: Fts5Tokenizer, rows: Sequence[tuple[str, Any, str, str | None, str | None]]) -> IndexRows:
+    """The index rows of ``(table, ref, user, column 1, column 2)`` rows (the columns of ``COLUMNS[table]``)."""
     texts: list[str | None] = []
-    for _, _, c1, c2 in rows:
+    for _, _, _, c1, c2 in rows:
         texts += [c1, c2]
     terms = tokenizer.terms(texts)
-    docs: list[tuple[str, int, str, int]] = []
-    postings: list[tuple[str, str, str, int, int, int]] = []
+    docs: list[tuple[str, Any, str, int]] = []
+    postings: list[tuple[str, str, str, Any, int, int]] = []
     df: Counter[tuple[str, str, str]] = Counter()
     totals: dict[tuple[str, str], list[int]] = {}
-    for i, ((table, rid), user, _, _) in enumerate(rows):
+    for i, (table, ref, user, _, _) in enumerate(rows):
         columns = [Counter(terms[2 * i]), Counter(terms[2 * i + 1])][: len(COLUMNS[table])]
         length = sum(sum(c.values()) for c in columns)
-        docs.append((table, rid, user, length))
+        docs.append((table, ref, user, length))
         for col, counts in enumerate(columns):
-            postings += [(table, user, term, rid, col, tf) for term, tf in counts.items()]
+            postings += [(table, user, term, ref, col, tf) for term, tf in counts.items()]
         if table in COUNTED:
             df.update((table, user, term) for term in set().union(*columns))
         total = totals.setdefault((table, user), [0, 0])
         total[0] += 1
         total[1] += length
-    # One statement, its rows in one JSON parameter: psycopg adapts a Python list element by element, which cost
-    # an add more client time than the statements; json.dumps is C.
+    return IndexRows(
+        docs,
+        postings,
+        [(*key, n) for key, n in sorted(df.items())],
+        [(*key, n, tokens) for key, (n, tokens) in sorted(totals.items())],
+    )
+
+
+# The per-user statistics' upserts (CTEs), from the rows ``terms`` and ``totals`` of a jsonb CTE ``j``: this module's
+# statement and the turn insert's (``turn_writes.py``) share them.
+STATISTICS_CTES = """
+terms AS (INSERT INTO fts_terms (tbl, "user", term, df)
+    SELECT e->>0, e->>1, e->>2, (e->>3)::int FROM j, jsonb_array_elements(j.j->'terms') WITH ORDINALITY AS x (e, n)
+    ORDER BY n
+    ON CONFLICT (tbl, "user", term) DO UPDATE SET df = fts_terms.df + EXCLUDED.df),
+totals AS (INSERT INTO fts_totals (tbl, "user", n_rows, n_tokens)
+    SELECT e->>0, e->>1, (e->>2)::bigint, (e->>3)::bigint
+    FROM j, jsonb_array_elements(j.j->'totals') WITH ORDINALITY AS x (e, n) ORDER BY n
+    ON CONFLICT (tbl, "user") DO UPDATE SET
+    n_rows = fts_totals.n_rows + EXCLUDED.n_rows, n_tokens = fts_totals.n_tokens + EXCLUDED.n_tokens)
+"""
+
+
+def _insert_rows(
+    conn: PgConnection, tokenizer: Fts5Tokenizer, rows: list[tuple[str, int, str, str | None, str | None]]
+) -> None:
+    if not rows:
+        return
+    index = index_rows(tokenizer, rows)
+    # One statement, its rows in one jsonb parameter: psycopg adapts a Python list element by element, which cost
+    # an add more client time than the statements (json.dumps is C); jsonb rather than json, whose elements
+    # PostgreSQL parses again for each field read from them (a fifth of the statement's time).
     conn.native(
         """
-WITH j AS (SELECT %s::json AS j),
+WITH j AS (SELECT %s::jsonb AS j),
 docs AS (INSERT INTO fts_docs (tbl, rid, "user", len)
-    SELECT e->>0, (e->>1)::bigint, e->>2, (e->>3)::int FROM j, json_array_elements(j.j->0) e),
+    SELECT e->>0, (e->>1)::bigint, e->>2, (e->>3)::int FROM j, jsonb_array_elements(j.j->'docs') e),
 postings AS (INSERT INTO fts_postings (tbl, "user", term, rid, col, tf)
     SELECT e->>0, e->>1, e->>2, (e->>3)::bigint, (e->>4)::smallint, (e->>5)::int
-    FROM j, json_array_elements(j.j->1) e),
-terms AS (INSERT INTO fts_terms (tbl, "user", term, df)
-    SELECT e->>0, e->>1, e->>2, (e->>3)::int FROM j, json_array_elements(j.j->2) WITH ORDINALITY AS x (e, n)
-    ORDER BY n
-    ON CONFLICT (tbl, "user", term) DO UPDATE SET df = fts_terms.df + EXCLUDED.df)
-INSERT INTO fts_totals (tbl, "user", n_rows, n_tokens)
-    SELECT e->>0, e->>1, (e->>2)::bigint, (e->>3)::bigint
-    FROM j, json_array_elements(j.j->3) WITH ORDINALITY AS x (e, n) ORDER BY n
-    ON CONFLICT (tbl, "user") DO UPDATE SET
-    n_rows = fts_totals.n_rows + EXCLUDED.n_rows, n_tokens = fts_totals.n_tokens + EXCLUDED.n_tokens""",
-        (
-            json.dumps(
-                [
-                    docs,
-                    postings,
-                    [(*key, n) for key, n in sorted(df.items())],  # in key order: concurrent upserts lock alike
-                    [(*key, n, tokens) for key, (n, tokens) in sorted(totals.items())],
-                ]
-            ),
-        ),
+    FROM j, jsonb_array_elements(j.j->'postings') e),"""
+        + STATISTICS_CTES
+        + "SELECT NULL",
+        (json.dumps({"docs": index.docs, "postings": index.postings, "terms": index.terms, "totals": index.totals}),),
     )
 
 

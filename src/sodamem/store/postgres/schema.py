@@ -309,6 +309,44 @@ END $$;
 # per distinct term and were never read.
 _M0008_TURN_TERMS = "DELETE FROM fts_terms WHERE tbl <> 'turns';\n"
 
+# fts_postings' primary key (tbl, user, term, rid, col) held every posting a second time (at 100,000 turns the key
+# was 433 MB beside a 294 MB table, over three times the default shared_buffers), and an add's ~50 postings went to
+# as many scattered leaves of it: each a buffer to read and, first written after a checkpoint, a full-page image in
+# the WAL (~80 of an add's 130 KB). Readers only look postings up by (tbl, user, term) (lexical.ranked) and by
+# (tbl, rid) (deletes, fts_postings_row), so a plain index on the first suffices; being non-unique, B-tree
+# deduplication keeps each term's rows as one entry with a list of row pointers, so the index is a fraction of the
+# size and an add's postings touch fewer pages.
+_M0009_POSTINGS_BY_TERM = """
+ALTER TABLE fts_postings DROP CONSTRAINT fts_postings_pkey;
+CREATE INDEX fts_postings_term ON fts_postings (tbl, "user", term);
+"""
+
+
+def _fts_log_skips_indexed() -> str:
+    """The log triggers of 0003, except that an inserted row whose index rows were written with it (by the same
+    statement: the turn insert, ``turn_writes.py``) is not logged: the drain would only index it a second time."""
+    sql = ""
+    for table, columns in COLUMNS.items():
+        new = ", ".join([f"NEW.{c}" for c in columns] + ["NULL"] * (2 - len(columns)))
+        old = ", ".join([f"OLD.{c}" for c in columns] + ["NULL"] * (2 - len(columns)))
+        log = 'INSERT INTO fts_pending (tbl, op, rid, "user", c1, c2) VALUES'
+        changed = " OR ".join(f"NEW.{c} IS DISTINCT FROM OLD.{c}" for c in columns)
+        sql += f"""
+CREATE OR REPLACE FUNCTION {table}_fts_log() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP IN ('DELETE', 'UPDATE') AND (TG_OP = 'DELETE' OR {changed}) THEN
+        {log} ('{table}', 'delete', OLD.id, OLD."user", {old});
+    END IF;
+    IF (TG_OP = 'UPDATE' AND ({changed}))
+       OR (TG_OP = 'INSERT' AND NOT EXISTS (SELECT 1 FROM fts_docs WHERE tbl = '{table}' AND rid = NEW.id)) THEN
+        {log} ('{table}', 'insert', NEW.id, NEW."user", {new});
+    END IF;
+    RETURN NULL;
+END $$;
+"""
+    return sql
+
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_core_tables", _M0001_CORE),
     ("0002_triggers", _M0002_TRIGGERS + _deletion_triggers()),
@@ -318,6 +356,8 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0006_hnsw_indexes", _M0006_HNSW),
     ("0007_deletion_counters", _M0007_DELETIONS),
     ("0008_turn_terms_only", _M0008_TURN_TERMS),
+    ("0009_postings_by_term", _M0009_POSTINGS_BY_TERM),
+    ("0010_indexed_inserts_unlogged", _fts_log_skips_indexed()),
 )
 
 _MIGRATION_LOCK = 0x50D4_3E30  # pg_advisory_lock key: one process migrates at a time

@@ -29,7 +29,10 @@ from psycopg.types.numeric import FloatLoader
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from sodamem.errors import StoreOpenError
+from sodamem.model import MessagePiece, Session, Turn
 from sodamem.store import live
+from sodamem.store.connection import Connection
+from sodamem.store.connection_writes import ConnectionWrites
 from sodamem.store.fts import COLUMNS
 from sodamem.store.graph_reads import PortableGraphReads
 from sodamem.store.integrity import CheckReport, check_rows
@@ -38,10 +41,12 @@ from sodamem.store.postgres import lexical
 from sodamem.store.postgres.connection import PgConnection
 from sodamem.store.postgres.schema import apply_migrations
 from sodamem.store.postgres.tokens import Fts5Tokenizer
+from sodamem.store.postgres.turn_writes import insert_indexed_turns
 from sodamem.store.postgres.vectors import PgVectorSearch, vector_literal
 from sodamem.store.query_reads import PortableQueryReads
 from sodamem.store.retrieval_reads import PortableRetrievalReads
 from sodamem.store.rows import FtsRow
+from sodamem.store.turn_writes import InsertedTurns
 from sodamem.store.upkeep import PortableUpkeep
 
 _WRITE_LOCK = 0x50D4_3E31  # pg_advisory_xact_lock key: exclusive for a write that may touch anything, else shared
@@ -113,13 +118,28 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
                 self.conn.native("BEGIN")
                 self.conn.native(f"SELECT {locks}")
                 yield self.conn
-                lexical.drain(self.conn, self._tokenizer)
-                self.conn.native("UPDATE store_state SET generation = generation + 1")
+                lexical.drain(self.conn, self._tokenizer, along="UPDATE store_state SET generation = generation + 1")
                 self.conn.native("COMMIT")
         except BaseException:
             if self.conn.in_transaction:
                 self.conn.native("ROLLBACK")
             raise
+
+    def _writes(self, conn: Connection) -> ConnectionWrites:
+        """Turns and pieces go in with their lexical index rows, one statement for all (``turn_writes.py``)."""
+        return ConnectionWrites(conn, self._insert_turns)
+
+    def _insert_turns(
+        self,
+        conn: Connection,
+        user: str,
+        session_pk: int,
+        session: Session,
+        turns: Sequence[Turn],
+        pieces: Sequence[Sequence[MessagePiece]],
+    ) -> InsertedTurns:
+        assert conn is self.conn
+        return insert_indexed_turns(self.conn, self._tokenizer, user, session_pk, session, turns, pieces)
 
     # -- lexical search ---------------------------------------------------------------------------------------
 
