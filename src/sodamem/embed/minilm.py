@@ -283,12 +283,13 @@ class MiniLMEmbedder:
             try:
                 from sodamem.embed.bert_numpy import BertEncoder
 
-                encoder: SentenceEncoder = BertEncoder(path)
+                numpy_encoder = BertEncoder(path)  # onnxruntime's too: its tokenizer and memory-mapped weights
+                encoder: SentenceEncoder = numpy_encoder
                 if self.runtime == "onnxruntime":
                     from sodamem.embed.bert_onnx import OnnxBertEncoder
 
                     threads = 1 if self._one_thread_batches else 0  # 0: onnxruntime's default pool
-                    encoder = OnnxBertEncoder(BertEncoder(path), threads=threads)
+                    encoder = OnnxBertEncoder(numpy_encoder, threads=threads)
             except ImportError as exc:  # pragma: no cover - a package went missing after __init__
                 raise MissingDependencyError(
                     f"the MiniLM embedder could not import {exc.name or exc}: {_INSTALL_HINT}"

@@ -59,25 +59,25 @@ def _str(field: int, value: str) -> bytes:
 
 def tensor(name: str, array: np.ndarray[Any, Any]) -> bytes:
     """TensorProto: dims (1), data_type (2), name (8), raw_data (9), little-endian."""
-    data_type = _DATA_TYPES.get(array.dtype)
-    if data_type is None:
-        raise ValueError(f"tensor {name}: dtype {array.dtype} is not one of float32, int32, int64")
-    dims = b"".join(_int(1, d) for d in array.shape)
     raw = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
-    return dims + _int(2, data_type) + _str(8, name) + _bytes(9, raw)
+    return _tensor_header(name, array) + _bytes(9, raw)
 
 
 def external_tensor(name: str, array: np.ndarray[Any, Any]) -> bytes:
     """A TensorProto that holds no data, only ``array``'s name, shape and type and a reference to data kept
     elsewhere (data_location EXTERNAL, 14; external_data, 13, as key/value pairs): onnxruntime takes the values from
     ``SessionOptions.add_external_initializers`` instead, so they are never serialised."""
+    where = (("location", "in-memory"), ("offset", "0"), ("length", str(array.nbytes)))
+    external = b"".join(_bytes(13, _str(1, key) + _str(2, value)) for key, value in where)
+    return _tensor_header(name, array) + external + _int(14, _EXTERNAL)
+
+
+def _tensor_header(name: str, array: np.ndarray[Any, Any]) -> bytes:
+    """A TensorProto's dims (1), data_type (2) and name (8)."""
     data_type = _DATA_TYPES.get(array.dtype)
     if data_type is None:
         raise ValueError(f"tensor {name}: dtype {array.dtype} is not one of float32, int32, int64")
-    dims = b"".join(_int(1, d) for d in array.shape)
-    where = (("location", "in-memory"), ("offset", "0"), ("length", str(array.nbytes)))
-    external = b"".join(_bytes(13, _str(1, key) + _str(2, value)) for key, value in where)
-    return dims + _int(2, data_type) + _str(8, name) + external + _int(14, _EXTERNAL)
+    return b"".join(_int(1, d) for d in array.shape) + _int(2, data_type) + _str(8, name)
 
 
 def attribute(name: str, value: int | float | Sequence[int]) -> bytes:

@@ -227,10 +227,7 @@ CREATE TABLE fts_totals (tbl {T} NOT NULL, "user" {T} NOT NULL, n_rows BIGINT NO
     PRIMARY KEY (tbl, "user"));
 """
     for table, columns in COLUMNS.items():
-        new = ", ".join([f"NEW.{c}" for c in columns] + ["NULL"] * (2 - len(columns)))
-        old = ", ".join([f"OLD.{c}" for c in columns] + ["NULL"] * (2 - len(columns)))
-        log = 'INSERT INTO fts_pending (tbl, op, rid, "user", c1, c2) VALUES'
-        changed = " OR ".join(f"NEW.{c} IS DISTINCT FROM OLD.{c}" for c in columns)
+        new, old, log, changed = _log_trigger_parts(columns)
         sql += f"""
 CREATE FUNCTION {table}_fts_log() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -322,15 +319,22 @@ CREATE INDEX fts_postings_term ON fts_postings (tbl, "user", term);
 """
 
 
+def _log_trigger_parts(columns: tuple[str, ...]) -> tuple[str, str, str, str]:
+    """What a table's log trigger writes: its NEW and OLD indexed columns (padded to two), the log insert, and the
+    condition that an update changed one of them."""
+    new = ", ".join([f"NEW.{c}" for c in columns] + ["NULL"] * (2 - len(columns)))
+    old = ", ".join([f"OLD.{c}" for c in columns] + ["NULL"] * (2 - len(columns)))
+    log = 'INSERT INTO fts_pending (tbl, op, rid, "user", c1, c2) VALUES'
+    changed = " OR ".join(f"NEW.{c} IS DISTINCT FROM OLD.{c}" for c in columns)
+    return new, old, log, changed
+
+
 def _fts_log_skips_indexed() -> str:
     """The log triggers of 0003, except that an inserted row whose index rows were written with it (by the same
     statement: the turn insert, ``turn_writes.py``) is not logged: the drain would only index it a second time."""
     sql = ""
     for table, columns in COLUMNS.items():
-        new = ", ".join([f"NEW.{c}" for c in columns] + ["NULL"] * (2 - len(columns)))
-        old = ", ".join([f"OLD.{c}" for c in columns] + ["NULL"] * (2 - len(columns)))
-        log = 'INSERT INTO fts_pending (tbl, op, rid, "user", c1, c2) VALUES'
-        changed = " OR ".join(f"NEW.{c} IS DISTINCT FROM OLD.{c}" for c in columns)
+        new, old, log, changed = _log_trigger_parts(columns)
         sql += f"""
 CREATE OR REPLACE FUNCTION {table}_fts_log() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
