@@ -87,8 +87,13 @@ def filled(tmp_path: Path) -> Memory:
     return memory
 
 
-def test_search_equals_exact_float32_brute_force(filled: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("small_rows", [0, vectors_module.SMALL_TABLE_ROWS])
+def test_search_equals_exact_float32_brute_force(
+    filled: Memory, monkeypatch: pytest.MonkeyPatch, small_rows: int
+) -> None:
+    """Both paths: int8 codes then exact rescoring (large tables), and exact rows kept (small ones)."""
     monkeypatch.setattr(vectors_module, "FETCH_ROWS", 7)  # build across many chunks
+    monkeypatch.setattr(vectors_module, "SMALL_TABLE_ROWS", small_rows)
     embedder = filled.embedder
     assert embedder is not None
     index = VectorIndex(filled.store, embedder.name, embedder.dim)
@@ -97,6 +102,11 @@ def test_search_equals_exact_float32_brute_force(filled: Memory, monkeypatch: py
         assert len(ids) > 50 and np.all(np.diff(ids) > 0)
         matrix = index.quantized(filled.user, table)
         assert matrix.ids.tolist() == ids.tolist() and matrix.codes.shape == exact_vectors.shape
+        assert (matrix.exact is not None) == (small_rows > 0)
+        some = [int(i) for i in ids[::7]]
+        got_exact = index.exact_vectors(filled.user, table, some)
+        assert sorted(got_exact) == sorted(some)
+        np.testing.assert_array_equal(np.stack([got_exact[pk] for pk in some]), exact_vectors[::7])
         for text in ("user: Turn 3 about topic 3.", "Reply 12", "topic 5"):
             query = embedder.embed([text])[0]
             scores = exact_vectors @ query
@@ -131,6 +141,31 @@ def _same(a: vectors_module.QuantizedMatrix, b: vectors_module.QuantizedMatrix) 
     np.testing.assert_array_equal(a.ids, b.ids)
     np.testing.assert_array_equal(a.codes, b.codes)
     np.testing.assert_array_equal(a.scales, b.scales)
+    assert (a.exact is None) == (b.exact is None)
+    if a.exact is not None and b.exact is not None:
+        np.testing.assert_array_equal(a.exact, b.exact)
+
+
+def test_exact_rows_are_kept_for_small_tables_within_the_index_budget(
+    filled: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert filled.embedder is not None
+    index = VectorIndex(filled.store, filled.embedder.name, filled.embedder.dim)
+    turns = index.quantized(filled.user, "turns")
+    assert turns.exact is not None and turns.exact.shape == (len(turns.ids), filled.embedder.dim)
+    # the budget is full after the turns: the pieces are kept as codes only, and still searched exactly
+    monkeypatch.setattr(vectors_module, "EXACT_CACHE_ROWS", len(turns.ids))
+    pieces = index.quantized(filled.user, "pieces")
+    assert pieces.exact is None
+    ids, vectors = index.matrix(filled.user, "pieces")
+    query = vectors[3]
+    assert index.search(filled.user, "pieces", query, 1)[0][0] == int(ids[3])
+    # a table that grows past SMALL_TABLE_ROWS drops its exact rows when it is extended
+    monkeypatch.setattr(vectors_module, "SMALL_TABLE_ROWS", len(turns.ids))
+    filled.ingest([make_session("late", ["A late turn about gardening."])])
+    grown = index.quantized(filled.user, "turns")
+    assert len(grown.ids) == len(turns.ids) + 1 and grown.exact is None
+    filled.close()
 
 
 def _fresh(memory: Memory, table: str) -> vectors_module.QuantizedMatrix:

@@ -11,7 +11,7 @@ The ``k`` best are then rescored exactly from the float32 vectors in SQLite, so 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -35,6 +35,10 @@ MIN_EXTRA = 32
 # Exact vectors read for rescoring are kept for the next searches, up to this many rows per index (~30 MB at 384
 # dimensions): reading them from SQLite was a fifth of a search's CPU at 1k turns (bench serve).
 EXACT_CACHE_ROWS = 20_000
+# A table of up to this many rows also keeps its exact float32 rows beside the codes (6 MB at 384 dimensions), within
+# EXACT_CACHE_ROWS for the whole index: a search then scores every row exactly in one product. At 700 turns, picking
+# and stacking the rescored rows cost ~3 ms of a ~35 ms search (bench serve); the product over all of them, 0.1 ms.
+SMALL_TABLE_ROWS = 4096
 # Rows that name a text but had no vector yet when the matrix was read (another process's add commits its turns,
 # then their vectors), tracked by id up to this many; beyond, any older row gaining a vector forces a rebuild.
 PENDING_ROWS = 512
@@ -46,12 +50,19 @@ Pending = NDArray[np.int64] | None
 @dataclass(frozen=True, slots=True)
 class QuantizedMatrix:
     """``codes[i] * scales[i]`` approximates the vector of row ``ids[i]`` (ids ascending); ``marks[i]`` is a
-    fingerprint of the row's text hash, to tell a deleted row from a new one that took its id."""
+    fingerprint of the row's text hash, to tell a deleted row from a new one that took its id. ``exact``: the
+    float32 rows themselves, kept for small tables only (``SMALL_TABLE_ROWS``)."""
 
     ids: NDArray[np.int64]
     codes: NDArray[np.int8]
     scales: NDArray[np.float32]
     marks: NDArray[np.int64]
+    exact: Vectors | None = None
+
+    def taken(self, rows: NDArray[Any]) -> QuantizedMatrix:
+        """The matrix of the given rows (a mask or positions), in that order."""
+        exact = self.exact[rows] if self.exact is not None else None
+        return QuantizedMatrix(self.ids[rows], self.codes[rows], self.scales[rows], self.marks[rows], exact)
 
 
 def text_mark(embed_hash: str) -> int:
@@ -133,8 +144,18 @@ class VectorIndex:
         if extended is None:
             self._matrices.pop(key, None)  # let the stale one go before the new one is built
             extended = self._build(user, table)
+        extended = (self._within_budget(key, extended[0]), extended[1])
         self._matrices[key] = (generation, deletions, *extended)
         return extended[0]
+
+    def _within_budget(self, key: tuple[str, str], matrix: QuantizedMatrix) -> QuantizedMatrix:
+        """``matrix`` without its exact rows when the index's other small tables hold EXACT_CACHE_ROWS already."""
+        if matrix.exact is None:
+            return matrix
+        held = sum(len(m[2].ids) for k, m in self._matrices.items() if k != key and m[2].exact is not None)
+        if held + len(matrix.ids) <= EXACT_CACHE_ROWS:
+            return matrix
+        return replace(matrix, exact=None)
 
     def matrix(self, user: str, table: str) -> tuple[NDArray[np.int64], Vectors]:
         """Exact float32 vectors of every row (read from SQLite, not kept): for small tables, e.g. facts."""
@@ -166,6 +187,8 @@ class VectorIndex:
         positions = np.searchsorted(matrix.ids, wanted)
         inside = positions < len(matrix.ids)
         inside[inside] = matrix.ids[positions[inside]] == wanted[inside]
+        if matrix.exact is not None:  # every row with a vector is in the matrix
+            return dict(zip(wanted[inside].tolist(), matrix.exact[positions[inside]], strict=True))
         marks = dict(zip(wanted[inside].tolist(), matrix.marks[positions[inside]].tolist(), strict=True))
         cache = self._exact.setdefault((user, table), {})
         out: dict[int, Vectors] = {}
@@ -196,6 +219,10 @@ class VectorIndex:
         if len(matrix.ids) == 0 or k <= 0:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+        if matrix.exact is not None:
+            with one_blas_thread():
+                scores = matrix.exact @ q
+            return [(int(matrix.ids[i]), float(scores[i])) for i in top_k(matrix.ids, scores, k)]
         # One BLAS thread for the product: on 2 cores, BLAS threads fighting the embedding model's threads made
         # search p95 5x worse (bench perf, 1k turns: 114 ms -> 19 ms with one thread).
         with one_blas_thread():
@@ -259,7 +286,7 @@ class VectorIndex:
         pending = _bounded(np.setdiff1d(alive, kept_ids, assume_unique=True))
         if keep.all():
             return matrix, pending
-        return QuantizedMatrix(kept_ids, matrix.codes[keep], matrix.scales[keep], matrix.marks[keep]), pending
+        return matrix.taken(keep), pending
 
     def _extended(
         self, user: str, table: str, matrix: QuantizedMatrix, pending: Pending
@@ -301,16 +328,17 @@ class VectorIndex:
             return matrix, pending
         ids, marks, vectors = _unpack(gained + rows, self.dim)
         codes, scales = quantize(vectors)
+        small = matrix.exact is not None and len(matrix.ids) + len(ids) <= SMALL_TABLE_ROWS
         # One transient copy of the matrix per ingest call, where a rebuild re-read every vector from SQLite.
         grown = QuantizedMatrix(
             np.concatenate([matrix.ids, ids]),
             np.concatenate([matrix.codes, codes]),
             np.concatenate([matrix.scales, scales]),
             np.concatenate([matrix.marks, marks]),
+            np.concatenate([matrix.exact, vectors]) if small and matrix.exact is not None else None,
         )
         if gained:  # their ids sit among the old ones: back into id order
-            order = np.argsort(grown.ids, kind="stable")
-            grown = QuantizedMatrix(grown.ids[order], grown.codes[order], grown.scales[order], grown.marks[order])
+            grown = grown.taken(np.argsort(grown.ids, kind="stable"))
         return grown, pending
 
     def _build(self, user: str, table: str) -> tuple[QuantizedMatrix, Pending]:
@@ -320,19 +348,21 @@ class VectorIndex:
         codes = np.empty((count, self.dim), dtype=np.int8)
         scales = np.empty(count, dtype=np.float32)
         marks = np.empty(count, dtype=np.int64)
+        exact = np.empty((count, self.dim), dtype=np.float32) if count <= SMALL_TABLE_ROWS else None
         filled = 0
         for chunk_ids, chunk_marks, chunk in self._chunks(user, table):
             n = min(len(chunk_ids), count - filled)
             ids[filled : filled + n] = chunk_ids[:n]
             marks[filled : filled + n] = chunk_marks[:n]
             quantize_into(chunk[:n], codes[filled : filled + n], scales[filled : filled + n])
+            if exact is not None:
+                exact[filled : filled + n] = chunk[:n]
             filled += n
+        matrix = QuantizedMatrix(ids, codes, scales, marks, exact)
         if filled == count:
-            return QuantizedMatrix(ids, codes, scales, marks), _NONE_PENDING
+            return matrix, _NONE_PENDING
         # rows naming a text without a vector (yet): copy only the part that is used, and track them
-        matrix = QuantizedMatrix(
-            ids[:filled].copy(), codes[:filled].copy(), scales[:filled].copy(), marks[:filled].copy()
-        )
+        matrix = matrix.taken(np.arange(filled))
         last = int(matrix.ids[-1]) if filled else 0
         named = self.store.conn.execute(
             f"SELECT id FROM {table} WHERE +user = ? AND id < ? AND embed_hash IS NOT NULL", (user, last)
