@@ -634,3 +634,15 @@ def test_ids_with_slashes_and_spaces_work_in_paths(api: Api) -> None:
     gone = api.ok("delete", "/v1/sessions/team%2Fchat%201")
     assert gone["sessions"] == ["team/chat 1"]
     assert api.get("/v1/sessions/team%2Fchat%201").status_code == 404
+
+
+def test_serve_defaults_to_one_single_threaded_worker_per_usable_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sodamem.server import settings as settings_module
+
+    for cores, want in ((1, 1), (2, 2), (64, settings_module.MAX_DEFAULT_WORKERS)):
+        monkeypatch.setattr(settings_module.os, "sched_getaffinity", lambda _pid, n=cores: set(range(n)), raising=False)
+        assert settings_module.default_workers() == want
+    monkeypatch.delattr(settings_module.os, "sched_getaffinity", raising=False)
+    monkeypatch.setattr(settings_module.os, "cpu_count", lambda: 3)
+    assert settings_module.default_workers() == 3
+    assert ServeSettings(db="m.db").pool_size == 1

@@ -8,6 +8,7 @@ import click
 
 from sodamem.cli import _print_json
 from sodamem.errors import MissingDependencyError
+from sodamem.server.settings import MAX_DEFAULT_WORKERS, default_workers
 from sodamem.store.opening import open_store
 from sodamem.store.write_protocol import Store
 
@@ -15,19 +16,33 @@ from sodamem.store.write_protocol import Store
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535))
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(min=1), help="Worker processes.")
 @click.option(
-    "--threads", "pool_size", default=4, show_default=True, type=click.IntRange(min=1),
-    help="Requests each worker serves at once (one database connection each).",
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"Worker processes. [default: one per core this process may use, at most {MAX_DEFAULT_WORKERS}]",
+)
+@click.option(
+    "--threads", "pool_size", default=1, show_default=True, type=click.IntRange(min=1),
+    help="Requests each worker serves at once (one database connection each); more where requests wait on a remote"
+    " LLM rather than on the CPU.",
 )  # fmt: skip
 @click.option("--no-auth", is_flag=True, help="Serve --user's memory without keys (loopback addresses only).")
 @click.option("--max-body", "max_body", default=8 * 1024 * 1024, show_default=True, type=click.IntRange(min=1024))
 @click.option("--log-level", default="warning", show_default=True, type=click.Choice(["debug", "info", "warning"]))
 @click.pass_context
 def serve(
-    ctx: click.Context, host: str, port: int, workers: int, pool_size: int, no_auth: bool, max_body: int, log_level: str
+    ctx: click.Context,
+    host: str,
+    port: int,
+    workers: int | None,
+    pool_size: int,
+    no_auth: bool,
+    max_body: int,
+    log_level: str,
 ) -> None:
     """Serve the memory: the HTTP API under /v1 (OpenAPI at /docs), MCP at /mcp and the web page at /."""
+    workers = workers or default_workers()
     try:
         import uvicorn
     except ImportError:

@@ -576,9 +576,12 @@ def users(counts: str) -> None:
 )  # fmt: skip
 @click.option("--conversation", default=0, show_default=True, type=click.IntRange(min=0), help="Which one of --data.")
 @click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 8), help="Server worker processes.")
 @click.option(
-    "--threads", default=4, show_default=True, type=click.IntRange(1, 64), help="Requests each worker serves at once."
+    "--workers", type=click.IntRange(1, 8), default=None,
+    help="Server worker processes. [default: as `sodamem serve`, one per core]",
+)  # fmt: skip
+@click.option(
+    "--threads", default=1, show_default=True, type=click.IntRange(1, 64), help="Requests each worker serves at once."
 )
 @click.option("--seconds", default=20.0, show_default=True, type=click.FloatRange(0.5, 600), help="Load this long...")
 @click.option("--max-requests", default=100_000, show_default=True, type=click.IntRange(min=1), help="...or this many.")

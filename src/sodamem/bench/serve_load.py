@@ -45,6 +45,7 @@ import httpx
 import numpy as np
 
 from sodamem.loopback import HOST, free_port
+from sodamem.server.settings import default_workers
 
 LOAD_MODULE = "sodamem.bench.serve_load"
 BENCH_USER = "bench"
@@ -237,8 +238,8 @@ def run_serve_bench(
     *,
     conversation: int = 0,
     embedder: str = "minilm",
-    workers: int = 1,
-    threads: int = 4,
+    workers: int | None = None,
+    threads: int = 1,
     seconds: float = 20.0,
     max_requests: int = 100_000,
     searchers: int = 4,
@@ -248,7 +249,9 @@ def run_serve_bench(
     keep_alive: bool = False,
     progress: Progress = lambda _: None,
 ) -> ServeReport:
-    """Build the database, start the server, time its cold start, load it, stop it and check the adds."""
+    """Build the database, start the server, time its cold start, load it, stop it and check the adds.
+    ``workers``: None for the server's default (one per core)."""
+    workers = workers or default_workers()
     workload = load_workload(data, conversation)
     report = ServeReport(
         data=workload.source,

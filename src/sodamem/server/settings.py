@@ -14,6 +14,18 @@ from sodamem.model import DEFAULT_USER
 
 ENV_KEY = "SODAMEM_SERVE_SETTINGS"
 DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
+# One worker per core, one request at a time each: on 2 cores 2 x 1 answered ~1.9x the searches of 1 x 4 (the
+# Python of one worker runs on one core at a time; its threads mostly hand the GIL around), docs/bench.md "Serving".
+MAX_DEFAULT_WORKERS = 8
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on, at most ``MAX_DEFAULT_WORKERS`` (each loads its own model)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_DEFAULT_WORKERS, cores))
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +37,7 @@ class ServeSettings:
     auth: bool = True  # False (``--no-auth``): every request is ``user``'s; only on a loopback address
     user: str = DEFAULT_USER  # whose memory an unauthenticated server (and the MCP stdio server) serves
     embedder: str = "auto"
-    pool_size: int = 4  # Memory objects per worker process: requests served at once (each has its connection)
+    pool_size: int = 1  # Memory objects per worker process: requests served at once (each has its connection)
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
 
     def check(self) -> ServeSettings:
