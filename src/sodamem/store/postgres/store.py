@@ -50,6 +50,7 @@ from sodamem.store.turn_writes import InsertedTurns
 from sodamem.store.upkeep import PortableUpkeep
 
 _WRITE_LOCK = 0x50D4_3E31  # pg_advisory_xact_lock key: exclusive for a write that may touch anything, else shared
+_BUMP = "UPDATE store_state SET generation = generation + 1"
 _USER_LOCKS = 0x50D4_3E32  # with the user's key (_key): the two-key advisory lock of one user's writes
 
 
@@ -117,13 +118,23 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
             with self.conn.pipelined():
                 self.conn.native("BEGIN")
                 self.conn.native(f"SELECT {locks}")
+                self.conn.begin_logging()
                 yield self.conn
-                lexical.drain(self.conn, self._tokenizer, along="UPDATE store_state SET generation = generation + 1")
+                if self.conn.logged:
+                    lexical.drain(self.conn, self._tokenizer, along=_BUMP)
+                else:
+                    self._bump_unlogged()
                 self.conn.native("COMMIT")
         except BaseException:
             if self.conn.in_transaction:
                 self.conn.native("ROLLBACK")
             raise
+
+    def _bump_unlogged(self) -> None:
+        """The end of a transaction none of whose statements may have logged a change (``PgConnection.logged``):
+        the generation bump goes out with the COMMIT, without the drain's read of the log (one wait for the server
+        less; most adds make no facts and log nothing)."""
+        self.conn.native(_BUMP)
 
     def _writes(self, conn: Connection) -> ConnectionWrites:
         """Turns and pieces go in with their lexical index rows, one statement for all (``turn_writes.py``)."""
