@@ -214,6 +214,14 @@ class PgConnection:
             finally:
                 self._pipeline = None
 
+    def forget_prepared(self) -> None:
+        """Empty psycopg's cache of prepared statements, and the server's with it (psycopg sends DEALLOCATE ALL
+        before the next statement). After a statement failed in a pipeline, the statements queued behind it were
+        skipped, the preparation of any among them included, but psycopg may still count them prepared when the
+        failure ends the pipeline before their results are read: their next run would fail (``prepared statement
+        "_pg3_5" does not exist``). psycopg offers no public call for this (it is pinned below 3.4)."""
+        self.raw._prepared.clear()
+
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> PgCursor:
         text, returns_id = translate(sql)
         self.logged = self.logged or may_log(sql)
