@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from typing import Any
 
@@ -211,6 +211,13 @@ class PgConnection:
             self._pipeline = pipeline
             try:
                 yield
+            except BaseException:
+                # The results still queued are read here, their errors dropped (behind a failed statement the server
+                # skipped the rest): the error that ended the block is the one raised, and leaving the pipeline
+                # finds nothing to report (psycopg would log "error ignored terminating" for each such block).
+                with suppress(psycopg.Error):
+                    _sync(self.raw, pipeline)
+                raise
             finally:
                 self._pipeline = None
 
