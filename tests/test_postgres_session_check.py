@@ -77,3 +77,21 @@ def test_an_add_after_another_writer_forgot_a_turn_continues_past_it(postgres_ur
         assert memory._seen_sessions.get(memory.user, "chat") == memory.store.stored_session(memory.user, "chat")
         assert [t.text for t in memory.session("chat").turns] == ["I live in Leeds.", "I moved to York."]
         assert memory.check().ok
+
+
+def test_a_refused_check_read_inside_the_transaction_logs_nothing(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A refusal seen at a read inside the transaction (an add that makes facts reads as it writes them) ends the
+    pipeline with statements still queued: they are read and dropped, not reported by psycopg on the way out."""
+    with Memory(postgres_url, embedder="none") as memory:
+        memory.add("I live in Leeds.", session_id="chat", timestamp=WHEN)
+        seen = memory.store.stored_session(memory.user, "chat")
+        assert seen is not None
+        caplog.set_level("WARNING", logger="psycopg")
+        with pytest.raises(SessionChanged), memory.store.writing(memory.user) as writes:
+            writes.session_as_seen(memory.user, "chat", replace(seen, next_index=seen.next_index + 1))
+            writes.set_session_hash(seen.session_pk, "written")
+            writes.piece_pks_of_session(seen.session_pk)  # a read: the refusal surfaces here
+        assert [r.getMessage() for r in caplog.records if r.name.startswith("psycopg")] == []
+        assert memory.store.session_hash(memory.user, "chat") != "written"
