@@ -52,8 +52,20 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
 
 
 @pytest.fixture
-def postgres_url(postgres_cluster: PostgresCluster) -> Iterator[str]:
-    """A fresh database with pgvector, dropped after the test."""
+def postgres_url(postgres_cluster: PostgresCluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A fresh database with pgvector, dropped after the test. In this process every write transaction that commits
+    without draining the lexical log (its statements were judged not to log, ``PgConnection.may_log``) checks that
+    the log is indeed empty: each PostgreSQL test checks that judgement on what it writes."""
+    from sodamem.store.postgres.store import PostgresStore
+
+    unlogged = PostgresStore._bump_unlogged
+
+    def checked(store: PostgresStore) -> None:
+        pending = int(store.conn.native("SELECT count(*) FROM fts_pending").fetchone()[0])
+        assert pending == 0, f"{pending} lexical log rows left by a transaction judged not to log"
+        unlogged(store)
+
+    monkeypatch.setattr(PostgresStore, "_bump_unlogged", checked)
     name = postgres_cluster.create_database()
     try:
         yield postgres_cluster.url(name)

@@ -19,7 +19,7 @@ from sodamem.ingest.pieces import split_pieces
 from sodamem.ingest.pipeline import session_content_hash, session_view
 from sodamem.ingest.seen_sessions import SeenSessions
 from sodamem.model import Message, MessagePiece, Session, Turn
-from sodamem.store.live import StoredSession, StoredTurn
+from sodamem.store.live import SessionChanged, StoredSession, StoredTurn
 from sodamem.store.turn_writes import InsertedTurns
 from sodamem.store.write_protocol import Store, Writes
 
@@ -54,8 +54,8 @@ def append_messages(
     What to write (the new turns, their pieces, the extracted facts) is worked out before the write lock, from the
     session as stored then (or as this process's last add left it, ``seen_sessions``): the user's other writers
     (other processes adding to other sessions) do not wait for the extraction. Under the lock the session is read
-    again; if another writer changed it meanwhile, the work is done again on what is stored now, so the outcome is
-    that of adds one after the other."""
+    again (or, on PostgreSQL, checked by the server without waiting for it); if another writer changed it meanwhile,
+    the work is done again on what is stored now, so the outcome is that of adds one after the other."""
     remembered = seen_sessions.get(user, session_id) if seen_sessions is not None else None
     seen = remembered if remembered is not None else store.stored_session(user, session_id)
     try:
@@ -66,13 +66,27 @@ def append_messages(
         if remembered is None:
             return AppendResult(unchanged=plan.unchanged)  # every message stored already: nothing to write
         plan = None  # decided on the session as stored, not as remembered
+    # A plan made from a session seen is checked under the lock rather than the session read again, where the store
+    # does that without waiting for its server (``Writes.session_as_seen``); if the check fails, nothing was written
+    # and the session is read under the lock.
+    check = plan is not None and seen is not None
     try:
-        with store.writing(user) as writes:
-            stored = writes.stored_session(user, session_id)
-            if plan is None or stored != seen:
-                plan = _plan(stored, session_id, messages, default_time, extractor)
-            result = AppendResult(unchanged=plan.unchanged)
-            written = _write(writes, user, stored, plan, result) if plan.new else None
+        while True:
+            try:
+                with store.writing(user) as writes:
+                    if check and seen is not None:
+                        stored = writes.session_as_seen(user, session_id, seen)
+                    else:
+                        stored = writes.stored_session(user, session_id)
+                    if plan is None or stored != seen:
+                        plan = _plan(stored, session_id, messages, default_time, extractor)
+                    result = AppendResult(unchanged=plan.unchanged)
+                    written = _write(writes, user, stored, plan, result) if plan.new else None
+                break
+            except SessionChanged:
+                if not check:
+                    raise
+                check = False
     except BaseException:
         if seen_sessions is not None:
             seen_sessions.drop(user, session_id)

@@ -26,6 +26,10 @@ class ConnectionWrites:
     def stored_session(self, user: str, session_id: str) -> StoredSession | None:
         return live.stored_session(self.conn, user, session_id)
 
+    def session_as_seen(self, user: str, session_id: str, seen: StoredSession) -> StoredSession | None:
+        """Read: on a local file the read is cheap (the PostgreSQL store checks instead, ``PgWrites``)."""
+        return self.stored_session(user, session_id)
+
     def insert_session_row(self, user: str, session_id: str, timestamp: str, source: str, content_hash: str) -> int:
         return live.insert_session_row(self.conn, user, session_id, timestamp, source, content_hash)
 

@@ -32,6 +32,11 @@ class StoredSession:
     next_index: int  # the least index a new turn may take (past any forgotten one)
 
 
+class SessionChanged(Exception):
+    """A write transaction that was to find a session as it had been seen (``Writes.session_as_seen``) found it
+    changed: it wrote nothing, and the caller reads the session again."""
+
+
 def stored_session(conn: Connection, user: str, session_id: str) -> StoredSession | None:
     """A session with its turns in order, or None (one statement: one round trip on a database server)."""
     rows = conn.execute(

@@ -11,19 +11,24 @@ Inside ``pipelined()`` (a write transaction) statements are sent without waiting
 pipeline mode): a result is waited for only when it is read (a row, ``lastrowid``, ``rowcount``), so the writes
 whose results nobody reads share a round trip with the next read. An error then surfaces at that read or at the
 commit, and the transaction is rolled back whole, as it would have been at the statement.
+
+The connection also notes whether a statement since ``begin_logging()`` may have written to the lexical change log
+(``may_log``), so that a transaction that logged nothing commits without reading the log back (``lexical.drain``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from typing import Any
 
 import psycopg
 from psycopg import generators
 from psycopg.rows import RowMaker
+
+from sodamem.store.fts import COLUMNS
 
 _TABLES_WITH_ID = frozenset({"sessions", "turns", "pieces", "entities", "facts", "links", "forget_log", "api_keys"})
 _STRING = re.compile(r"'(?:[^']|'')*'")
@@ -35,6 +40,15 @@ _MAX_OF_TWO = re.compile(r"\bmax\((\w+), \(")
 _IS_NOT_VALUE = re.compile(r"\bIS\s+NOT\s+(?=\?)", re.IGNORECASE)
 _IS_VALUE = re.compile(r"\bIS\s+(?=\?)", re.IGNORECASE)
 _UNARY_PLUS = re.compile(r"(?<=\s)\+(?=[A-Za-z_])")
+_WRITES = re.compile(r"\b(?:INSERT|UPDATE|DELETE|MERGE|TRUNCATE|COPY|CALL|DO)\b", re.IGNORECASE)
+_TARGETS = re.compile(
+    r"\b(INSERT\s+(?:OR\s+IGNORE\s+)?INTO|UPDATE|DELETE\s+FROM)\s+(?:ONLY\s+)?\"?(\w+)", re.IGNORECASE
+)
+_PLAIN_WRITES = re.compile(r"\bDO\s+(?:UPDATE|NOTHING)\b", re.IGNORECASE)  # ON CONFLICT's: the insert's own table
+# The tables whose row changes the lexical log triggers record, the log itself, and sessions, whose deletes cascade
+# to turns, pieces and facts (schema.py). Another table's writes reach none of them: its triggers write only
+# links, the embedding queue and sequences.
+_LOGGED = frozenset({*COLUMNS, "fts_pending"})
 
 
 @lru_cache(maxsize=2048)
@@ -63,6 +77,24 @@ def translate(sql: str) -> tuple[str, bool]:
         text += " RETURNING id"
     text = re.sub(r"\x00(\d+)\x00", lambda m: strings[int(m.group(1))].replace("%", "%%"), text)
     return text, returns_id
+
+
+@lru_cache(maxsize=2048)
+def may_log(sql: str) -> bool:
+    """Whether a statement (either dialect) may add to the lexical change log: it writes to a logged table, deletes
+    sessions, or writes in a way this does not follow (MERGE, TRUNCATE, COPY, CALL, DO). A statement that writes
+    only through a function it calls is not seen: none of the store's does."""
+    text = _PLAIN_WRITES.sub("", _STRING.sub("''", sql))
+    if not _WRITES.search(text):
+        return False
+    targets = _TARGETS.findall(text)
+    verbs = len(_WRITES.findall(text))
+    if verbs > len(targets):
+        return True  # a write whose target is not read here
+    return any(
+        table.lower() in _LOGGED or (table.lower() == "sessions" and verb.upper().startswith("DELETE"))
+        for verb, table in targets
+    )
 
 
 class Row(tuple[Any, ...]):
@@ -166,6 +198,11 @@ class PgConnection:
     def __init__(self, raw: psycopg.Connection[Any]) -> None:
         self.raw: psycopg.Connection[Any] = raw
         self._pipeline: psycopg.Pipeline | None = None
+        self.logged = False  # a statement since begin_logging() may have written to the lexical change log
+
+    def begin_logging(self) -> None:
+        """From here, note the statements that may write to the lexical change log (``may_log``)."""
+        self.logged = False
 
     @contextmanager
     def pipelined(self) -> Iterator[None]:
@@ -174,23 +211,42 @@ class PgConnection:
             self._pipeline = pipeline
             try:
                 yield
+            except BaseException:
+                # The results still queued are read here, their errors dropped (behind a failed statement the server
+                # skipped the rest): the error that ended the block is the one raised, and leaving the pipeline
+                # finds nothing to report (psycopg would log "error ignored terminating" for each such block).
+                with suppress(psycopg.Error):
+                    _sync(self.raw, pipeline)
+                raise
             finally:
                 self._pipeline = None
 
+    def forget_prepared(self) -> None:
+        """Empty psycopg's cache of prepared statements, and the server's with it (psycopg sends DEALLOCATE ALL
+        before the next statement). After a statement failed in a pipeline, the statements queued behind it were
+        skipped, the preparation of any among them included, but psycopg may still count them prepared when the
+        failure ends the pipeline before their results are read: their next run would fail (``prepared statement
+        "_pg3_5" does not exist``). psycopg offers no public call for this (it is pinned below 3.4)."""
+        self.raw._prepared.clear()
+
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> PgCursor:
         text, returns_id = translate(sql)
+        self.logged = self.logged or may_log(sql)
         cursor = self.raw.cursor(row_factory=row_factory)
         cursor.execute(text, _params(parameters))
         return PgCursor(cursor, returns_id, self._pipeline)
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> PgCursor:
         text, _ = translate(sql)
+        self.logged = self.logged or may_log(sql)
         cursor = self.raw.cursor(row_factory=row_factory)
         cursor.executemany(text, [_params(p) for p in parameters])
         return PgCursor(cursor, False, self._pipeline)
 
-    def native(self, sql: str, parameters: Sequence[Any] | dict[str, Any] = ()) -> PgCursor:
-        """A statement written for PostgreSQL (``%s`` placeholders), run as it is."""
+    def native(self, sql: str, parameters: Sequence[Any] | dict[str, Any] = (), *, logs: bool = True) -> PgCursor:
+        """A statement written for PostgreSQL (``%s`` placeholders), run as it is. ``logs=False``: the caller knows
+        that it adds nothing to the lexical change log, whatever it writes (the indexed turn insert)."""
+        self.logged = self.logged or (logs and may_log(sql))
         cursor = self.raw.cursor(row_factory=row_factory)
         cursor.execute(sql, parameters)
         return PgCursor(cursor, False, self._pipeline)

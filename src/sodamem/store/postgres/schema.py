@@ -351,6 +351,21 @@ END $$;
     return sql
 
 
+# An add's check, under the user's lock, that its session is still as the add saw it when it planned its rows
+# (store/postgres/writes.py): the session's fields and its turns, in the order and shape of StoredSession (live.py).
+_M0011_SESSION_CHECK = """
+CREATE FUNCTION sodamem_session_is(pk BIGINT, expected JSONB) RETURNS VOID LANGUAGE plpgsql AS $$
+BEGIN
+    IF (SELECT jsonb_build_array(s.timestamp, s.source, s.next_index, COALESCE(
+            (SELECT jsonb_agg(jsonb_build_array(t.id, t.idx, t.turn_id, t.speaker, t.text, t.caption, t.timestamp)
+                              ORDER BY t.idx)
+             FROM turns t WHERE t.session_pk = s.id), '[]'::jsonb))
+        FROM sessions s WHERE s.id = pk) IS DISTINCT FROM expected THEN
+        RAISE EXCEPTION 'session % changed since it was read', pk USING ERRCODE = 'SD001';
+    END IF;
+END $$;
+"""
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_core_tables", _M0001_CORE),
     ("0002_triggers", _M0002_TRIGGERS + _deletion_triggers()),
@@ -362,6 +377,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0008_turn_terms_only", _M0008_TURN_TERMS),
     ("0009_postings_by_term", _M0009_POSTINGS_BY_TERM),
     ("0010_indexed_inserts_unlogged", _fts_log_skips_indexed()),
+    ("0011_session_check", _M0011_SESSION_CHECK),
 )
 
 _MIGRATION_LOCK = 0x50D4_3E30  # pg_advisory_lock key: one process migrates at a time

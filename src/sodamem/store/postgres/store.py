@@ -36,6 +36,7 @@ from sodamem.store.connection_writes import ConnectionWrites
 from sodamem.store.fts import COLUMNS
 from sodamem.store.graph_reads import PortableGraphReads
 from sodamem.store.integrity import CheckReport, check_rows
+from sodamem.store.live import SessionChanged
 from sodamem.store.portable import PortableStore
 from sodamem.store.postgres import lexical
 from sodamem.store.postgres.connection import PgConnection
@@ -43,6 +44,7 @@ from sodamem.store.postgres.schema import apply_migrations
 from sodamem.store.postgres.tokens import Fts5Tokenizer
 from sodamem.store.postgres.turn_writes import insert_indexed_turns
 from sodamem.store.postgres.vectors import PgVectorSearch, vector_literal
+from sodamem.store.postgres.writes import SESSION_CHANGED, PgWrites
 from sodamem.store.query_reads import PortableQueryReads
 from sodamem.store.retrieval_reads import PortableRetrievalReads
 from sodamem.store.rows import FtsRow
@@ -50,6 +52,7 @@ from sodamem.store.turn_writes import InsertedTurns
 from sodamem.store.upkeep import PortableUpkeep
 
 _WRITE_LOCK = 0x50D4_3E31  # pg_advisory_xact_lock key: exclusive for a write that may touch anything, else shared
+_BUMP = "UPDATE store_state SET generation = generation + 1"
 _USER_LOCKS = 0x50D4_3E32  # with the user's key (_key): the two-key advisory lock of one user's writes
 
 
@@ -117,17 +120,32 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
             with self.conn.pipelined():
                 self.conn.native("BEGIN")
                 self.conn.native(f"SELECT {locks}")
+                self.conn.begin_logging()
                 yield self.conn
-                lexical.drain(self.conn, self._tokenizer, along="UPDATE store_state SET generation = generation + 1")
+                if self.conn.logged:
+                    lexical.drain(self.conn, self._tokenizer, along=_BUMP)
+                else:
+                    self._bump_unlogged()
                 self.conn.native("COMMIT")
-        except BaseException:
+        except BaseException as exc:
             if self.conn.in_transaction:
                 self.conn.native("ROLLBACK")
+            self.conn.forget_prepared()
+            if isinstance(exc, psycopg.Error) and exc.sqlstate == SESSION_CHANGED:
+                raise SessionChanged(str(exc)) from None
             raise
 
+    def _bump_unlogged(self) -> None:
+        """The end of a transaction none of whose statements may have logged a change (``PgConnection.logged``):
+        the generation bump goes out with the COMMIT, without the drain's read of the log (one wait for the server
+        less; most adds make no facts and log nothing)."""
+        self.conn.native(_BUMP)
+
     def _writes(self, conn: Connection) -> ConnectionWrites:
-        """Turns and pieces go in with their lexical index rows, one statement for all (``turn_writes.py``)."""
-        return ConnectionWrites(conn, self._insert_turns)
+        """Turns and pieces go in with their lexical index rows, one statement for all (``turn_writes.py``); an
+        add's session is checked by the server, not read back (``writes.py``)."""
+        assert conn is self.conn
+        return PgWrites(self.conn, self._insert_turns)
 
     def _insert_turns(
         self,
