@@ -11,7 +11,7 @@ The ``k`` best are then rescored exactly from the float32 vectors in SQLite, so 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -144,18 +144,16 @@ class VectorIndex:
         if extended is None:
             self._matrices.pop(key, None)  # let the stale one go before the new one is built
             extended = self._build(user, table)
-        extended = (self._within_budget(key, extended[0]), extended[1])
         self._matrices[key] = (generation, deletions, *extended)
         return extended[0]
 
-    def _within_budget(self, key: tuple[str, str], matrix: QuantizedMatrix) -> QuantizedMatrix:
-        """``matrix`` without its exact rows when the index's other small tables hold EXACT_CACHE_ROWS already."""
-        if matrix.exact is None:
-            return matrix
-        held = sum(len(m[2].ids) for k, m in self._matrices.items() if k != key and m[2].exact is not None)
-        if held + len(matrix.ids) <= EXACT_CACHE_ROWS:
-            return matrix
-        return replace(matrix, exact=None)
+    def _keeps_exact(self, user: str, table: str, rows: int) -> bool:
+        """Whether a matrix of ``rows`` rows keeps its float32 rows: a small table, while the index's other small
+        tables hold fewer than EXACT_CACHE_ROWS with it (decided before the rows are copied)."""
+        if rows > SMALL_TABLE_ROWS:
+            return False
+        others = (m[2] for k, m in self._matrices.items() if k != (user, table))
+        return sum(len(m.ids) for m in others if m.exact is not None) + rows <= EXACT_CACHE_ROWS
 
     def matrix(self, user: str, table: str) -> tuple[NDArray[np.int64], Vectors]:
         """Exact float32 vectors of every row (read from SQLite, not kept): for small tables, e.g. facts."""
@@ -328,14 +326,16 @@ class VectorIndex:
             return matrix, pending
         ids, marks, vectors = _unpack(gained + rows, self.dim)
         codes, scales = quantize(vectors)
-        small = matrix.exact is not None and len(matrix.ids) + len(ids) <= SMALL_TABLE_ROWS
+        exact = None
+        if matrix.exact is not None and self._keeps_exact(user, table, len(matrix.ids) + len(ids)):
+            exact = np.concatenate([matrix.exact, vectors])
         # One transient copy of the matrix per ingest call, where a rebuild re-read every vector from SQLite.
         grown = QuantizedMatrix(
             np.concatenate([matrix.ids, ids]),
             np.concatenate([matrix.codes, codes]),
             np.concatenate([matrix.scales, scales]),
             np.concatenate([matrix.marks, marks]),
-            np.concatenate([matrix.exact, vectors]) if small and matrix.exact is not None else None,
+            exact,
         )
         if gained:  # their ids sit among the old ones: back into id order
             grown = grown.taken(np.argsort(grown.ids, kind="stable"))
@@ -348,7 +348,7 @@ class VectorIndex:
         codes = np.empty((count, self.dim), dtype=np.int8)
         scales = np.empty(count, dtype=np.float32)
         marks = np.empty(count, dtype=np.int64)
-        exact = np.empty((count, self.dim), dtype=np.float32) if count <= SMALL_TABLE_ROWS else None
+        exact = np.empty((count, self.dim), dtype=np.float32) if self._keeps_exact(user, table, count) else None
         filled = 0
         for chunk_ids, chunk_marks, chunk in self._chunks(user, table):
             n = min(len(chunk_ids), count - filled)
