@@ -79,3 +79,25 @@ def test_an_add_keeps_the_neighbours_of_sessions_it_did_not_grow(tmp_path: Path)
         third = memory.searcher.turn_lookup()
         assert third.neighbors([pk["York:2"]]) == {pk["York:2"]: (pk["York:1"], york_3)}
         assert set(third._neighbors) >= {pk["Leeds:0"], pk["Leeds:1"], pk["Leeds:2"]}
+
+
+def test_the_turn_of_each_piece_is_read_once_and_kept_across_adds(tmp_path: Path) -> None:
+    def session(name: str, day: int) -> Session:
+        said = ("I visited {} today. It rained all day.", "How was {}?")
+        turns = tuple(Turn(i, "Ann" if i % 2 == 0 else "Bo", t.format(name), f"{name}:{i}") for i, t in enumerate(said))
+        return Session(name, datetime(2024, 5, day), turns)
+
+    with Memory(tmp_path / "m.db", embedder="none") as memory:
+        memory.ingest([session("Leeds", 1)])
+        conn = memory.store.conn
+        truth = {int(p): int(t) for p, t in conn.execute("SELECT id, turn_pk FROM pieces")}
+        assert len(truth) > len(set(truth.values()))  # a turn of two sentences has two pieces
+        first = memory.searcher.turn_lookup()
+        assert first.piece_turns([*truth, 10_000]) == truth  # a piece the store does not hold is left out
+        memory.add([{"id": "Leeds:2", "speaker": "Ann", "text": "Wet but lovely."}], session_id="Leeds")
+        second = memory.searcher.turn_lookup()
+        assert second is not first and second._piece_turns == truth  # handed over: no turn was deleted
+        truth = {int(p): int(t) for p, t in conn.execute("SELECT id, turn_pk FROM pieces")}
+        assert second.piece_turns(truth) == truth
+        memory.forget(session_id="Leeds")
+        assert memory.searcher.turn_lookup().piece_turns(truth) == {}  # a forget starts afresh

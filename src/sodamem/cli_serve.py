@@ -56,8 +56,9 @@ def serve(
     os.environ[ENV_KEY] = settings.to_env()  # each worker process builds its app from it
     click.echo(f"sodamem serving {settings.db} on http://{host}:{port} ({workers} worker(s))", err=True)
     uvicorn.run(
-        "sodamem.server.app:app_from_env", factory=True, host=host, port=port, workers=workers, log_level=log_level
-    )
+        "sodamem.server.app:app_from_env", factory=True, host=host, port=port, workers=workers, log_level=log_level,
+        loop="sodamem.server.accept_gate:GatedEventLoop",  # a worker accepts only while it can serve
+    )  # fmt: skip
 
 
 @click.group()

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from sodamem.embed.base import Vectors
 from sodamem.store.protocol import VectorSearch
 from sodamem.store.rows import PieceRow
 from sodamem.store.write_protocol import Store
+
+PieceTurns = Callable[[Sequence[int]], Mapping[int, int]]  # piece pk -> its turn's pk
 
 
 def dense_turns(index: VectorSearch, user: str, query: Vectors, limit: int) -> list[tuple[int, float]]:
@@ -15,14 +17,15 @@ def dense_turns(index: VectorSearch, user: str, query: Vectors, limit: int) -> l
 
 
 def dense_pieces_by_turn(
-    store: Store, index: VectorSearch, user: str, query: Vectors, limit: int
+    turn_of: PieceTurns, index: VectorSearch, user: str, query: Vectors, limit: int
 ) -> list[tuple[int, float]]:
-    """Turns ranked by their closest piece, ``(turn_pk, cosine)`` best first."""
+    """Turns ranked by their closest piece, ``(turn_pk, cosine)`` best first. ``turn_of``: the turn of each piece
+    (``TurnLookup.piece_turns``)."""
     hits = index.search(user, "pieces", query, limit)
-    pieces = store.pieces_by_pk(user, [pk for pk, _ in hits])
+    turns = turn_of([pk for pk, _ in hits])
     best: dict[int, float] = {}
     for piece_pk, score in hits:
-        best.setdefault(pieces[piece_pk].turn_pk, score)
+        best.setdefault(turns[piece_pk], score)
     return list(best.items())
 
 

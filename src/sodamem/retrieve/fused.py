@@ -103,17 +103,19 @@ def fused_rank(
     n = max(settings.candidates, k)
     on = settings.tunnels
     allowed = _allowed_statuses(settings, analysis)
-    rankings = _direct_rankings(store, index, query_vector, user, match, n, settings, analysis, allowed)
+    lookup = turns or TurnLookup(store)  # what the tunnels and both fusion passes ask about candidate turns
+    rankings = _direct_rankings(store, index, lookup, query_vector, user, match, n, settings, analysis, allowed)
     sub_rankings: list[tuple[str, Ranking]] = []  # (sub_<tunnel>, ranking), one per sub-query and tunnel
     by_sub: list[dict[str, Ranking]] = []
     if settings.subquery_weight > 0:
         for sub in subqueries:
             sub_analysis = analyze_query(sub.text, now, store, user)
             sub_match = to_match_query(sub.text, drop=names | _speaker_name_words(sub.text, speakers, by_alias))
-            found = _direct_rankings(store, index, sub.vector, user, sub_match, n, settings, sub_analysis, allowed)
+            found = _direct_rankings(
+                store, index, lookup, sub.vector, user, sub_match, n, settings, sub_analysis, allowed
+            )
             by_sub.append(found)
             sub_rankings += [(SUBQUERY_PREFIX + tunnel, ranking) for tunnel, ranking in found.items()]
-    lookup = turns or TurnLookup(store)  # what the tunnels and both fusion passes ask about candidate turns
     focus = named_speakers(query, speakers) | {s for s, _ in by_alias}
     rankings.update(
         _multi_hop_rankings(
@@ -157,6 +159,7 @@ def subquery_density(density: DensitySettings, weight: float) -> DensitySettings
 def _direct_rankings(
     store: Store,
     index: VectorSearch | None,
+    lookup: TurnLookup,
     vector: Vectors | None,
     user: str,
     match: str | None,
@@ -173,12 +176,12 @@ def _direct_rankings(
         if "bm25" in on:
             rankings["bm25"] = bm25_turns(store, user, match, n)
         if "bm25_piece" in on:
-            rankings["bm25_piece"] = bm25_pieces_by_turn(store, user, match, n)
+            rankings["bm25_piece"] = bm25_pieces_by_turn(store, lookup.piece_turns, user, match, n)
     if index is not None and vector is not None:
         if "dense" in on:
             rankings["dense"] = dense_turns(index, user, vector, n)
         if "dense_piece" in on:
-            rankings["dense_piece"] = dense_pieces_by_turn(store, index, user, vector, n)
+            rankings["dense_piece"] = dense_pieces_by_turn(lookup.piece_turns, index, user, vector, n)
     fact_scores = _fact_hits(store, index, vector, user, match, n, allowed) if "fact" in on or "graph" in on else []
     if "fact" in on:
         rankings["fact"] = _facts_to_turns(store, user, fact_scores)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sodamem.retrieve.dense import PieceTurns
 from sodamem.store.rows import PieceRow
 from sodamem.store.write_protocol import Store
 
@@ -13,13 +14,16 @@ def bm25_turns(store: Store, user: str, match: str, limit: int) -> list[tuple[in
     return [(row.rowid, -row.bm25) for row in store.search_turns(user, match, limit)]
 
 
-def bm25_pieces_by_turn(store: Store, user: str, match: str, limit: int) -> list[tuple[int, float]]:
-    """Turns ranked by their best-matching piece, ``(turn_pk, score)`` best first."""
+def bm25_pieces_by_turn(
+    store: Store, turn_of: PieceTurns, user: str, match: str, limit: int
+) -> list[tuple[int, float]]:
+    """Turns ranked by their best-matching piece, ``(turn_pk, score)`` best first. ``turn_of``: the turn of each
+    piece (``TurnLookup.piece_turns``)."""
     rows = store.search_pieces(user, match, limit)
-    pieces = store.pieces_by_pk(user, [r.rowid for r in rows])
+    turns = turn_of([r.rowid for r in rows])
     best: dict[int, float] = {}
     for row in rows:  # best first
-        best.setdefault(pieces[row.rowid].turn_pk, -row.bm25)
+        best.setdefault(turns[row.rowid], -row.bm25)
     return list(best.items())
 
 

@@ -8,7 +8,8 @@ searcher keeps one lookup per store generation: any write through the store, or 
 turn (an add, an ingest) hands the rows read so far to the next lookup, and the neighbours of every turn outside
 the sessions that gained a turn (new turns get ids above any read before); occurred times, which an add's facts
 can change, are read again. With one client adding, nearly every search of a server followed a write and read
-the neighbours of ~600 candidate turns again (``bench serve``).
+the neighbours of ~600 candidate turns again (``bench serve``). The turn of each piece the piece tunnels reach is
+kept the same way: a piece never moves to another turn, and is deleted only with it.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class TurnLookup:
         """``rows_of``: an earlier lookup whose turn rows are still true (no turn was deleted since)."""
         self._store = store
         self._rows: dict[int, TurnRow] = rows_of._rows if rows_of is not None else {}
+        self._piece_turns: dict[int, int] = rows_of._piece_turns if rows_of is not None else {}
         self._neighbors: dict[int, tuple[int, ...]] = {}
         if rows_of is None:
             # Read before any neighbours are: a turn added later gets a higher id, and the next lookup sees it.
@@ -54,6 +56,10 @@ class TurnLookup:
 
     def rows(self, turn_pks: Iterable[int]) -> dict[int, TurnRow]:
         return _memoized(self._rows, turn_pks, self._fetch_rows)
+
+    def piece_turns(self, piece_pks: Iterable[int]) -> dict[int, int]:
+        """The turn of each piece (pieces the store no longer holds are left out)."""
+        return _memoized(self._piece_turns, piece_pks, lambda pks: self._store.piece_turns(pks).items())
 
     def neighbors(self, turn_pks: Iterable[int]) -> dict[int, tuple[int, ...]]:
         """Adjacent turns of the same session (empty for a turn without any)."""

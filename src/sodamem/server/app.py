@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,6 +15,7 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp
 
 from sodamem.blas import one_blas_thread_for_good
+from sodamem.server.accept_gate import GatedEventLoop, SlotCounting
 from sodamem.server.api import router
 from sodamem.server.errors import BodyLimit, install_error_handlers
 from sodamem.server.mcp_http import mount_mcp
@@ -37,6 +39,9 @@ def create_app(settings: ServeSettings) -> ASGIApp:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+        if isinstance(loop, GatedEventLoop):  # `sodamem serve`: accept only with a memory free
+            loop.accept_gate.slots = settings.pool_size
         try:
             async with mcp_running:
                 yield
@@ -55,8 +60,8 @@ def create_app(settings: ServeSettings) -> ASGIApp:
     def healthz() -> Health:
         return Health(status="ok", version=version("sodamem"))
 
-    # Outermost, so an oversized body is refused before any route (or error handler) sees it.
-    return BodyLimit(app, settings.max_body_bytes)
+    # An oversized body is refused before any route (or error handler) sees it; every request is counted.
+    return SlotCounting(BodyLimit(app, settings.max_body_bytes))
 
 
 def app_from_env() -> ASGIApp:

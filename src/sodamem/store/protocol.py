@@ -137,6 +137,10 @@ class TurnLookups(Protocol):
 
     def turn_profiles(self, turn_pks: Sequence[int]) -> list[TurnProfile]: ...
 
+    def piece_turns(self, piece_pks: Sequence[int]) -> dict[int, int]:
+        """The turn each piece belongs to."""
+        ...
+
     def turn_neighbors(self, turn_pks: Sequence[int]) -> dict[int, list[int]]:
         """The adjacent turns of the same session, for the turns that have any."""
         ...

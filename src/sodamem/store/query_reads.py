@@ -23,6 +23,10 @@ class PortableQueryReads:
         """Who said each turn, in which session, when, and what."""
         return [TurnProfile(*row) for row in turn_reads.turn_rows(self.conn, turn_pks)]
 
+    def piece_turns(self, piece_pks: Sequence[int]) -> dict[int, int]:
+        """The turn each piece belongs to."""
+        return dict(turn_reads.piece_turns(self.conn, piece_pks))
+
     def turn_neighbors(self, turn_pks: Sequence[int]) -> dict[int, list[int]]:
         """The adjacent turns of the same session, for the turns that have any."""
         return turn_reads.turn_neighbors(self.conn, turn_pks)

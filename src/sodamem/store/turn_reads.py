@@ -16,6 +16,12 @@ def turn_rows(conn: Connection, pks: Sequence[int]) -> Iterator[tuple[int, str, 
         yield int(pk), str(speaker), int(session_pk), said_at, str(text)
 
 
+def piece_turns(conn: Connection, pks: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """``(piece id, turn id)`` of each piece."""
+    for pk, turn_pk in _in_chunks(conn, "SELECT id, turn_pk FROM pieces WHERE id IN ({})", pks):
+        yield int(pk), int(turn_pk)
+
+
 def turn_neighbors(conn: Connection, pks: Sequence[int]) -> dict[int, list[int]]:
     """The adjacent turns of the same session, for the turns that have any."""
     sql = (
