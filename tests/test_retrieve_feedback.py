@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from sodamem import Memory, Session, Turn
 from sodamem.retrieve.feedback import candidate_terms, expansion_terms, index_stem
+from sodamem.store import fts
 
 
 def test_index_stems_are_sqlite_porter_tokens() -> None:
@@ -133,3 +134,31 @@ def test_expansion_terms_take_the_words_the_caller_already_found() -> None:
     expected = expansion_terms(feedback, skip, doc_freq, 100, n_terms=4)
     assert expected  # the case has words two feedback turns share ("tournament", "team", "won")
     assert expansion_terms(feedback, skip, doc_freq, 100, n_terms=4, terms=found) == expected
+
+
+def test_kept_term_counts_follow_adds_and_forgets_exactly(tmp_path: Path) -> None:
+    """After each write (this connection's or another's: adds to this user and to another, forgets), the counts
+    kept across writes equal those a fresh count of the index gives, and the kept memo survives adds."""
+    texts = [
+        "I won the tournament!",
+        "Running shoes for the tournament.",
+        "We ran to the shops; the shops were shut.",
+        "Wow, another win?",
+        "Café crème at the Tournament café",
+    ]
+    stems = ["tournament", "won", "win", "run", "ran", "shop", "shut", "cafe", "creme", "absent"]
+    with Memory(tmp_path / "m.db", embedder="none") as memory, Memory(tmp_path / "m.db", embedder="none") as other:
+        memory.add(texts[0], session_id="a", speaker="Nate")
+        memory.store.turn_term_counts(memory.user, stems[:3])  # a memo with some stems known, others not
+        memo = memory.store._term_counts[memory.user]
+        for step, text in enumerate(texts * 2):
+            writer = memory if step % 2 else other
+            writer.add(text, session_id=f"s{step % 3}", speaker="Joanna")
+            other.add(text, session_id="x", speaker="Joanna", user="someone-else")
+            if step == 6:
+                other.forget(session_id="s1")
+            kept = memory.store.turn_term_counts(memory.user, stems)
+            fresh = fts.term_counts(memory.store.conn, memory.user, stems)
+            total = memory.store.conn.execute("SELECT COUNT(*) FROM turns WHERE user = ?", (memory.user,)).fetchone()
+            assert kept == (fresh, total[0]), step
+            assert (memory.store._term_counts[memory.user] is memo) == (step < 6), step  # kept until the forget

@@ -192,6 +192,39 @@ def term_counts(conn: sqlite3.Connection, user: str, stems: Iterable[str]) -> di
     return counts
 
 
+def turn_totals(conn: sqlite3.Connection, user: str) -> tuple[int, int]:
+    """How many turns the user has, and the highest of their ids (0 for none)."""
+    count, last = conn.execute("SELECT COUNT(*), MAX(id) FROM turns WHERE user = ?", (user,)).fetchone()
+    return int(count), int(last or 0)
+
+
+# A scratch index of this connection (schema temp: never in the file, never seen by another connection) with the
+# turns index's columns and tokenizer, whose vocabulary counts the terms of a few turns exactly as the index does.
+_SCRATCH = "sodamem_counting"
+
+
+def count_terms_after(conn: sqlite3.Connection, user: str, last: int) -> tuple[int, int]:
+    """Put the user's turns with an id above ``last`` (and only those) into the scratch index, for
+    ``counted_terms``; return how many there are and the highest id among them (``last`` when none)."""
+    columns = COLUMNS["turns"]
+    conn.execute(
+        f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{_SCRATCH} USING fts5({', '.join(columns)}, tokenize='{TOKENIZER}')"
+    )
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{_SCRATCH}_terms USING fts5vocab(temp, {_SCRATCH}, 'row')")
+    conn.execute(f"DELETE FROM temp.{_SCRATCH}")
+    sql = f"SELECT id, {', '.join(columns)} FROM turns WHERE user = ? AND id > ?"
+    rows = conn.execute(sql, (user, last)).fetchall()
+    if rows:
+        marks = ", ".join("?" * len(columns))
+        conn.executemany(f"INSERT INTO temp.{_SCRATCH} ({', '.join(columns)}) VALUES ({marks})", [r[1:] for r in rows])
+    return len(rows), max([last, *(int(r[0]) for r in rows)])
+
+
+def counted_terms(conn: sqlite3.Connection) -> list[tuple[str, int]]:
+    """``(stem, turns holding it)`` over the turns ``count_terms_after`` put in the scratch index."""
+    return [(str(t), int(d)) for t, d in conn.execute(f"SELECT term, doc FROM temp.{_SCRATCH}_terms")]
+
+
 def index_names(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
     """``(user, table, index)`` of every user's index, for integrity checks."""
     return [(user, table, index_name(table, n)) for user, n in user_numbers(conn).items() for table in COLUMNS]
