@@ -4,18 +4,29 @@ load the real spaCy model when installed)."""
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sodamem import Memory, Session, Turn
-from sodamem.retrieve.aggregate import entity_scope, rank_scope, spread_sessions
-from sodamem.retrieve.answer_type import Mention
-from sodamem.retrieve.mentions import LABEL_DESCRIPTIONS, load_annotator, resolve_annotator, spacy_available
+from sodamem.embed.fake import FakeEmbedder
+from sodamem.retrieve.aggregate import TypeMatcher, entity_scope, rank_scope, spread_sessions
+from sodamem.retrieve.answer_type import Mention, mention_affinity, type_ranking
+from sodamem.retrieve.mentions import (
+    LABEL_DESCRIPTIONS,
+    describe_label,
+    load_annotator,
+    resolve_annotator,
+    spacy_available,
+)
 from sodamem.retrieve.presets import fused_settings
 from sodamem.retrieve.query import analyze_query
 
@@ -250,3 +261,54 @@ def test_an_add_does_not_load_spacy_but_ingest_does(tmp_path: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
     assert out.stdout.strip() == "(False, 0) (True, 1) 2"  # once loaded, adds store their turns' mentions
+
+
+_WORDS = ("Charlotte's Web", "clarinet", "Boston", "violin", "pottery", "Nate", "tournament", "cake", "Paris", "dog")
+_LABELS = ("NOUN", "PERSON", "GPE", "WORK_OF_ART", "ORG")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.tuples(st.sampled_from(_WORDS), st.sampled_from(_LABELS)), max_size=6), min_size=1, max_size=12
+    ),
+    st.sampled_from(["books", "instruments", "cities", "musical artists"]),
+    st.floats(0.0, 0.6),
+)
+def test_type_matcher_scores_as_the_per_mention_reference(
+    turns: list[list[tuple[str, str]]], phrase: str, floor: float
+) -> None:
+    """TypeMatcher's array computation equals type_ranking with mention_affinity, one mention at a time, on the
+    same unit vectors: the turns' best affinities, and the ranking (tuples the store gives, and other sequences)."""
+    embedder = FakeEmbedder(dim=32)
+    matcher = TypeMatcher(embedder, annotator=None)
+    pairs = [tuple(turn) for turn in turns]
+    stored = {
+        pk: matcher._typed.setdefault(p, tuple(Mention(t, label) for t, label in p)) for pk, p in enumerate(pairs)
+    }
+    mentions: dict[int, Sequence[Mention]] = {**stored, len(pairs): [Mention("violin", "NOUN")]}  # a list: not kept
+
+    def unit(text: str) -> np.ndarray:
+        v = np.asarray(embedder.embed([text])[0], dtype=np.float32)
+        return v / np.linalg.norm(v)
+
+    words = {m.text for ms in mentions.values() for m in ms}
+    labels = {m.label for ms in mentions.values() for m in ms if m.label != "NOUN"}
+    affinity = mention_affinity(
+        unit(phrase), {w: unit(w) for w in words}, {label: unit(describe_label(label)) for label in labels}
+    )
+    expected = type_ranking(mentions, affinity, floor=floor)
+    for _ in range(2):  # the second time from the kept encodings
+        best = matcher.best_affinity(phrase, mentions)
+        reference = {pk: max((affinity(m) for m in ms), default=0.0) for pk, ms in mentions.items()}
+        assert best.keys() == reference.keys()
+        assert all(best[pk] == pytest.approx(reference[pk], abs=1e-6) for pk in best)
+        ranked = matcher.rank(phrase, mentions, floor)
+        assert [pk for pk, _ in ranked] == [pk for pk, _ in expected] or _near_ties(reference.values(), floor)
+
+
+def _near_ties(values: Iterable[float], floor: float) -> bool:
+    """Whether float32 rounding may order a ranking otherwise: two distinct scores within 1e-6, or one at the
+    floor."""
+    scores = sorted(set(values))
+    return any(b - a < 1e-6 for a, b in itertools.pairwise(scores)) or any(abs(s - floor) < 1e-6 for s in scores)

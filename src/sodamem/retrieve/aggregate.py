@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from sodamem.embed.base import Embedder, Vectors
-from sodamem.retrieve.answer_type import Mention, mention_affinity, type_ranking
+from sodamem.retrieve.answer_type import Mention, ranked_by_affinity
 from sodamem.retrieve.fusion import reciprocal_rank_fusion
 from sodamem.retrieve.mentions import Annotator, describe_label
 from sodamem.retrieve.query import EntityMatch
@@ -100,20 +101,29 @@ class TypeMatcher:
     """Answer-type rankings (``answer_type.py``) over the mentions the store holds for each turn (read at ingest,
     ``ingest/mentions.py``) and the memory's embedder. A turn stored without mentions is read by ``annotator``
     when there is one (else it names nothing); those, and the vectors of mention words and label descriptions,
-    are kept by text in the process."""
+    are kept by text in the process.
+
+    A list question compares a few thousand mentions with its type: the words' unit vectors are kept as rows of one
+    matrix and each stored turn's mentions as row numbers (``_Encoded``), so a question costs one matrix-vector
+    product and a few array operations, not a Python call per mention. ``answer_type.type_ranking`` with
+    ``mention_affinity`` is the same computation written per mention (``tests/test_retrieve_aggregate.py``)."""
 
     def __init__(self, embedder: Embedder, annotator: Annotator | None) -> None:
         self._embedder = embedder
         self._annotator = annotator
-        self._vectors: dict[str, np.ndarray] = {}
+        self._vectors: dict[str, np.ndarray] = {}  # type phrases and label descriptions
         self._typed: dict[tuple[tuple[str, str], ...], tuple[Mention, ...]] = {}  # stored pairs as Mentions
+        self._words = _WordMatrix()
+        self._encoded: dict[int, _Encoded] = {}  # id of a tuple of _typed -> its rows (the tuple is held in it)
+        self._labels: dict[str, int] = {}  # label -> its code (NOUN has none: a noun is compared by its words)
         self._lock = threading.Lock()
 
     def mentions(self, store: MemoryStore, user: str, turn_pks: Sequence[int]) -> dict[int, tuple[Mention, ...]]:
         """What each of ``turn_pks`` names: stored, else read now (turns the store does not hold are left out)."""
         stored = store.turn_mentions(user, turn_pks)
         if len(self._typed) > _MAX_KEPT:
-            self._typed = {}
+            with self._lock:
+                self._typed, self._encoded = {}, {}
         typed = self._typed
         found = {}
         for pk, pairs in stored.items():
@@ -134,33 +144,108 @@ class TypeMatcher:
     def rank(
         self, type_phrase: str, mentions: Mapping[int, Sequence[Mention]], floor: float
     ) -> list[tuple[int, float]]:
-        return type_ranking(mentions, self._affinity(type_phrase, mentions), floor=floor)
+        """Turns ranked by their best mention's affinity with the type phrase, those below ``floor`` left out."""
+        return ranked_by_affinity(self.best_affinity(type_phrase, mentions), floor)
 
     def best_affinity(self, type_phrase: str, mentions: Mapping[int, Sequence[Mention]]) -> dict[int, float]:
         """Each turn's best mention's affinity with the type phrase (0 for a turn naming nothing)."""
-        affinity = self._affinity(type_phrase, mentions)
-        return {pk: max((affinity(m) for m in ms), default=0.0) for pk, ms in mentions.items()}
-
-    def _affinity(self, type_phrase: str, mentions: Mapping[int, Sequence[Mention]]) -> Callable[[Mention], float]:
-        labels = sorted({m.label for ms in mentions.values() for m in ms if m.label != "NOUN"})
-        descriptions = {label: describe_label(label) for label in labels}
-        words = {m.text for ms in mentions.values() for m in ms}
-        vectors = self._vectors_of([type_phrase, *words, *descriptions.values()])
-        return mention_affinity(
-            vectors[type_phrase],
-            {w: vectors[w] for w in words},
-            {label: vectors[d] for label, d in descriptions.items()},
-        )
-
-    def _vectors_of(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        if not mentions:
+            return {}
         with self._lock:
-            new = [t for t in dict.fromkeys(texts) if t not in self._vectors]
-            if len(self._vectors) + len(new) > _MAX_KEPT:
-                self._vectors.clear()
-                new = list(dict.fromkeys(texts))
-            if new:
-                for text, vector in zip(new, self._embedder.embed(new), strict=True):
-                    v = np.asarray(vector, dtype=np.float32)
-                    norm = float(np.linalg.norm(v))
-                    self._vectors[text] = v / norm if norm > 0 else v
-            return {t: self._vectors[t] for t in texts}
+            encoded = [self._encode(ms) for ms in mentions.values()]
+            labels = sorted(self._labels, key=self._labels.__getitem__)
+            descriptions = [describe_label(label) for label in labels]
+            vectors = self._phrase_vectors([type_phrase, *descriptions])
+            type_vector = vectors[type_phrase]
+            word_scores = self._words.matrix @ type_vector if self._words.rows else np.zeros(0, dtype=np.float32)
+            # One slot per label code, and a last one for "no label" that never wins the max.
+            label_scores = np.full(len(labels) + 1, -np.inf, dtype=np.float32)
+            label_scores[: len(labels)] = [vectors[d] @ type_vector for d in descriptions]
+        counts = np.array([len(e.rows) for e in encoded], dtype=np.int64)
+        best = np.zeros(len(encoded), dtype=np.float64)
+        named = np.flatnonzero(counts)
+        if len(named):
+            rows = np.concatenate([e.rows for e in encoded])
+            codes = np.concatenate([e.labels for e in encoded])
+            affinity = np.maximum(word_scores[rows], label_scores[np.where(codes < 0, len(labels), codes)])
+            starts = np.concatenate([[0], np.cumsum(counts)[:-1]])[named]
+            best[named] = np.maximum.reduceat(affinity, starts)
+        return dict(zip(mentions, best.tolist(), strict=True))
+
+    def _encode(self, mentions: Sequence[Mention]) -> _Encoded:
+        """The word rows and label codes of one turn's mentions (kept for the tuples the store's pairs become)."""
+        held = self._encoded.get(id(mentions))
+        if held is not None and held.mentions is mentions:
+            return held
+        new_words = [m.text for m in mentions if m.text not in self._words.rows]
+        if new_words:
+            self._add_words(new_words)
+        for m in mentions:
+            if m.label != "NOUN" and m.label not in self._labels:
+                self._labels[m.label] = len(self._labels)
+        encoded = _Encoded(
+            mentions,
+            np.array([self._words.rows[m.text] for m in mentions], dtype=np.int64),
+            np.array([self._labels.get(m.label, -1) if m.label != "NOUN" else -1 for m in mentions], dtype=np.int64),
+        )
+        if isinstance(mentions, tuple) and self._typed.get(_pairs(mentions)) is mentions:
+            self._encoded[id(mentions)] = encoded  # a stored turn's: met again by every list question
+        return encoded
+
+    def _add_words(self, words: Sequence[str]) -> None:
+        fresh = list(dict.fromkeys(words))
+        if len(self._words.rows) + len(fresh) > _MAX_KEPT:  # start afresh: every encoding names old rows
+            self._words = _WordMatrix()
+            self._encoded = {}
+        self._words.add(fresh, _unit_rows(self._embedder.embed(fresh)))
+
+    def _phrase_vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        new = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if len(self._vectors) + len(new) > _MAX_KEPT:
+            self._vectors.clear()
+            new = list(dict.fromkeys(texts))
+        if new:
+            for text, vector in zip(new, _unit_rows(self._embedder.embed(new)), strict=True):
+                self._vectors[text] = vector
+        return {t: self._vectors[t] for t in texts}
+
+
+@dataclass(frozen=True, slots=True)
+class _Encoded:
+    mentions: Sequence[Mention]  # held, so that its id names it for as long as this entry lives
+    rows: np.ndarray  # each mention's word row in the matrix
+    labels: np.ndarray  # each mention's label code, -1 for none (a noun)
+
+
+class _WordMatrix:
+    """Unit vectors of words as the rows of one matrix, in the order the words came (grown by doubling)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, int] = {}
+        self._data = np.zeros((0, 0), dtype=np.float32)
+
+    @property
+    def matrix(self) -> np.ndarray:
+        return self._data[: len(self.rows)]  # (0, 0) before the first word
+
+    def add(self, words: Sequence[str], vectors: np.ndarray) -> None:
+        needed = len(self.rows) + len(words)
+        if needed > len(self._data) or self._data.shape[1] != vectors.shape[1]:
+            grown = np.zeros((max(needed, 2 * len(self._data), 256), vectors.shape[1]), dtype=np.float32)
+            if self.rows:
+                grown[: len(self.rows)] = self.matrix
+            self._data = grown
+        self._data[len(self.rows) : needed] = vectors
+        for word in words:
+            self.rows[word] = len(self.rows)
+
+
+def _pairs(mentions: Sequence[Mention]) -> tuple[tuple[str, str], ...]:
+    return tuple((m.text, m.label) for m in mentions)
+
+
+def _unit_rows(vectors: Vectors) -> np.ndarray:
+    """``vectors`` as float32 rows of norm 1 (a zero row stays zero)."""
+    rows = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return np.where(norms > 0, rows / np.where(norms > 0, norms, 1), rows).astype(np.float32)

@@ -57,13 +57,13 @@ def type_ranking(
 ) -> list[tuple[int, float]]:
     """Turns ranked by their best mention's affinity to the type, best first (ties by turn id); turns whose best
     is below ``floor`` are left out, so the tunnel is silent where nothing of the type is named."""
-    scored = []
-    for pk, mentions in turn_mentions.items():
-        best = max((affinity(m) for m in mentions), default=0.0)
-        if best >= floor:
-            scored.append((pk, best))
-    scored.sort(key=lambda x: (-x[1], x[0]))
-    return scored
+    best = {pk: max((affinity(m) for m in ms), default=0.0) for pk, ms in turn_mentions.items()}
+    return ranked_by_affinity(best, floor)
+
+
+def ranked_by_affinity(best: Mapping[int, float], floor: float) -> list[tuple[int, float]]:
+    """``(turn, best affinity)`` of the turns at or above ``floor``, best first (ties by turn id)."""
+    return sorted(((pk, score) for pk, score in best.items() if score >= floor), key=lambda x: (-x[1], x[0]))
 
 
 def type_bonus(affinity: Mapping[int, float], weight: float, floor: float) -> dict[int, float]:
