@@ -133,10 +133,13 @@ def fused_rank(
         # Enough units for the answer and the feedback's first turns.
         limit = max(k, settings.feedback_turns)
         temporal_known: dict[int, float] = {}
+        tables: dict[int, tuple[Ranking, ContributionTable]] = {}
 
         def fuse() -> list[FusedUnit]:
             every = [*rankings.items(), *sub_rankings]
-            return _fuse_density(lookup, every, analysis, settings, query, aliased, limit, temporal_known, typed)
+            return _fuse_density(
+                lookup, every, analysis, settings, query, aliased, limit, temporal_known, tables, typed
+            )
 
         units = fuse()
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
@@ -279,12 +282,14 @@ def _fuse_density(
     aliased: set[str],
     limit: int,
     temporal_known: dict[int, float],
+    tables: dict[int, tuple[Ranking, ContributionTable]],
     typed: Callable[[Sequence[int]], dict[int, float]] | None = None,
 ) -> list[FusedUnit]:
     """The first ``limit`` units of the density fusion of ``rankings`` (a tunnel may have several: one per
-    sub-query), with every bonus of the question. ``temporal_known``: temporal bonuses by turn, kept across the two
-    passes of one search; ``typed``: the answer-type bonus of candidate turns, when it is on."""
-    contributions = ContributionTable.concat([ranked_table(tunnel, r) for tunnel, r in rankings])
+    sub-query), with every bonus of the question. ``temporal_known`` (temporal bonuses by turn) and ``tables`` (each
+    ranking's table, by the ranking's id) are kept across the two passes of one search; ``typed``: the answer-type
+    bonus of candidate turns, when it is on."""
+    contributions = ContributionTable.concat([_table(tables, tunnel, r) for tunnel, r in rankings])
     candidates: list[int] = np.unique(contributions.unit).tolist()
     rows = lookup.rows(candidates)
     speaker_of = {pk: row.speaker for pk, row in rows.items()}
@@ -303,6 +308,16 @@ def _fuse_density(
     return fuse_density(
         contributions, settings.density, neighbors, bonus, groups=sessions, group_share=share, limit=limit
     )
+
+
+def _table(tables: dict[int, tuple[Ranking, ContributionTable]], tunnel: str, ranking: Ranking) -> ContributionTable:
+    """``ranked_table(tunnel, ranking)``, made once per ranking in a search (the second pass adds one ranking)."""
+    held = tables.get(id(ranking))
+    if held is not None and held[0] is ranking and held[1].names == (tunnel,):
+        return held[1]
+    table = ranked_table(tunnel, ranking)
+    tables[id(ranking)] = (ranking, table)  # the ranking is held, so its id names no other while the entry lives
+    return table
 
 
 def _feedback_query(
