@@ -5,7 +5,7 @@ ingested with the library and the chosen embedder), creates an API key for it an
 ``python -m sodamem --db <tmp> --embedder <spec> serve --host 127.0.0.1 --port <free> --workers N``. Cold start is
 timed from that process's start to its first answered search (``/healthz`` answering on the way).
 
-Then a load process (``python -m sodamem.bench.serve_load``: one asyncio loop, one httpx client per simulated client,
+Then a load process (``python -m sodamem.bench.serve_load``: one asyncio loop, one ``LoadClient`` per simulated client,
 nothing else to do, so it stays a few percent of one core) runs, for ``seconds`` or until ``max_requests`` requests
 were sent:
 
@@ -44,6 +44,7 @@ from typing import IO, Any
 import httpx
 import numpy as np
 
+from sodamem.bench.load_client import LoadClient, LoadClientError
 from sodamem.loopback import HOST, free_port
 from sodamem.server.settings import default_workers
 
@@ -545,20 +546,20 @@ class _Load:
             self.error_samples.append(f"{op}: {status} {detail[:300]}")
 
 
-async def _request(load: _Load, client: httpx.AsyncClient, op: str, path: str, body: dict[str, Any]) -> bool:
+async def _request(load: _Load, client: LoadClient, op: str, path: str, body: dict[str, Any]) -> bool:
     began = time.perf_counter()
     try:
-        answer = await client.post(path, json=body)
-    except httpx.HTTPError as exc:
+        status, text = await client.post(path, body)
+    except (OSError, TimeoutError, asyncio.IncompleteReadError, LoadClientError) as exc:
         load.record(op, time.perf_counter() - began, type(exc).__name__, str(exc))
         return False
     seconds = time.perf_counter() - began
-    ok = 200 <= answer.status_code < 300
-    load.record(op, seconds, None if ok else str(answer.status_code), "" if ok else answer.text)
+    ok = 200 <= status < 300
+    load.record(op, seconds, None if ok else str(status), "" if ok else text)
     return ok
 
 
-async def _searcher(load: _Load, client: httpx.AsyncClient, index: int, count: int) -> None:
+async def _searcher(load: _Load, client: LoadClient, index: int, count: int) -> None:
     questions: list[str] = load.orders["questions"]
     position = index * len(questions) // max(1, count)
     while load.take():
@@ -566,7 +567,7 @@ async def _searcher(load: _Load, client: httpx.AsyncClient, index: int, count: i
         position += 1
 
 
-async def _asker(load: _Load, client: httpx.AsyncClient, index: int, count: int) -> None:
+async def _asker(load: _Load, client: LoadClient, index: int, count: int) -> None:
     questions: list[str] = load.orders["questions"]
     position = index * len(questions) // max(1, count) + len(questions) // 2
     while load.take():
@@ -575,7 +576,7 @@ async def _asker(load: _Load, client: httpx.AsyncClient, index: int, count: int)
         position += 1
 
 
-async def _adder(load: _Load, client: httpx.AsyncClient, index: int, count: int) -> None:
+async def _adder(load: _Load, client: LoadClient, index: int, count: int) -> None:
     messages: list[list[str]] = load.orders["messages"]
     session_id = f"bench-serve-{load.orders['run']}-adder{index}"
     position, number = index * len(messages) // max(1, count), 0
@@ -589,14 +590,13 @@ async def _adder(load: _Load, client: httpx.AsyncClient, index: int, count: int)
 
 
 async def _run_load(orders: dict[str, Any]) -> dict[str, Any]:
-    headers = {"Authorization": f"Bearer {orders['key']}"}
     roles = [(_searcher, int(orders["searchers"])), (_adder, int(orders["adders"])), (_asker, int(orders["askers"]))]
     # Without keep-alive every request opens its own connection, so the kernel spreads requests over the workers
     # instead of pinning each client to the worker that accepted its one connection.
-    limits = httpx.Limits(max_keepalive_connections=None if orders["keep_alive"] else 0)
+    host, port = orders["base_url"].removeprefix("http://").rsplit(":", 1)
     clients = [
-        (role, i, count, httpx.AsyncClient(base_url=orders["base_url"], headers=headers, timeout=REQUEST_TIMEOUT,
-                                           limits=limits))
+        (role, i, count, LoadClient(host, int(port), orders["key"], keep_alive=orders["keep_alive"],
+                                    timeout=REQUEST_TIMEOUT))
         for role, count in roles
         for i in range(count)
     ]  # fmt: skip
@@ -611,7 +611,7 @@ async def _run_load(orders: dict[str, Any]) -> dict[str, Any]:
         elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu
     finally:
         for *_, client in clients:
-            await client.aclose()
+            client.close()
     return {
         "elapsed": elapsed,
         "cpu": cpu,
