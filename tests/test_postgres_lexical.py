@@ -17,7 +17,7 @@ pytest.importorskip("psycopg", reason="PostgreSQL tests need psycopg (pip instal
 
 _TABLES = {
     "fts_docs": 'tbl, rid, "user", len',
-    "fts_postings": 'tbl, "user", term, rid, col, tf',
+    "fts_postings": 'tbl, "user", term, rid, col, tf, len',
     "fts_terms": 'tbl, "user", term, df',
     "fts_totals": 'tbl, "user", n_rows, n_tokens',
 }

@@ -3,9 +3,10 @@
 Terms come from FTS5's own tokenizer (``tokens.py``). The turns and pieces an ingest or an add stores are indexed by
 the statement that inserts them (``turn_writes.py``). Triggers log every other change of an indexed column to
 ``fts_pending``; ``drain`` applies the log inside the writing transaction, before it commits, to the postings (term
-frequency per row and column), the row lengths, and the per-user statistics (rows and tokens per table; rows holding
-each term for turns only, the one table whose term counts are read, ``term_counts``: ``ranked`` counts a term's rows
-from its postings): one user's data never moves another's ranking, as with the SQLite store's per-user indexes.
+frequency per row and column, with the row's length), the row lengths, and the per-user statistics (rows and tokens
+per table; rows holding each term for turns only, whose term counts ``term_counts`` and a turns search read: for
+other tables ``ranked`` counts a term's rows from its postings): one user's data never moves another's ranking, as
+with the SQLite store's per-user indexes.
 
 ``ranked`` scores like FTS5's ``bm25()``: for each query phrase (a quoted word of ``to_match_query``'s ``"a" OR
 "b"``), ``idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avglen))`` with k1 = 1.2, b = 0.75,
@@ -66,12 +67,12 @@ def drain(conn: PgConnection, tokenizer: Fts5Tokenizer, *, along: str = "") -> i
 @dataclass(slots=True)
 class IndexRows:
     """What indexing some rows adds, each row named by ``ref`` (its id, or whatever stands for it until known):
-    ``docs`` (table, ref, user, length), ``postings`` (table, user, term, ref, column, tf), ``terms`` (table, user,
-    term, rows holding it; counted tables only) and ``totals`` (table, user, rows, tokens), the last two in key order
-    (concurrent upserts then lock alike)."""
+    ``docs`` (table, ref, user, length), ``postings`` (table, user, term, ref, column, tf, length), ``terms``
+    (table, user, term, rows holding it; counted tables only) and ``totals`` (table, user, rows, tokens), the last two
+    in key order (concurrent upserts then lock alike)."""
 
     docs: list[tuple[str, Any, str, int]]
-    postings: list[tuple[str, str, str, Any, int, int]]
+    postings: list[tuple[str, str, str, Any, int, int, int]]
     terms: list[tuple[str, str, str, int]]
     totals: list[tuple[str, str, int, int]]
 
@@ -83,7 +84,7 @@ def index_rows(tokenizer: Fts5Tokenizer, rows: Sequence[tuple[str, Any, str, str
         texts += [c1, c2]
     terms = tokenizer.terms(texts)
     docs: list[tuple[str, Any, str, int]] = []
-    postings: list[tuple[str, str, str, Any, int, int]] = []
+    postings: list[tuple[str, str, str, Any, int, int, int]] = []
     df: Counter[tuple[str, str, str]] = Counter()
     totals: dict[tuple[str, str], list[int]] = {}
     for i, (table, ref, user, _, _) in enumerate(rows):
@@ -91,7 +92,7 @@ def index_rows(tokenizer: Fts5Tokenizer, rows: Sequence[tuple[str, Any, str, str
         length = sum(sum(c.values()) for c in columns)
         docs.append((table, ref, user, length))
         for col, counts in enumerate(columns):
-            postings += [(table, user, term, ref, col, tf) for term, tf in counts.items()]
+            postings += [(table, user, term, ref, col, tf, length) for term, tf in counts.items()]
         if table in COUNTED:
             df.update((table, user, term) for term in set().union(*columns))
         total = totals.setdefault((table, user), [0, 0])
@@ -134,8 +135,8 @@ def _insert_rows(
 WITH j AS (SELECT %s::jsonb AS j),
 docs AS (INSERT INTO fts_docs (tbl, rid, "user", len)
     SELECT e->>0, (e->>1)::bigint, e->>2, (e->>3)::int FROM j, jsonb_array_elements(j.j->'docs') e),
-postings AS (INSERT INTO fts_postings (tbl, "user", term, rid, col, tf)
-    SELECT e->>0, e->>1, e->>2, (e->>3)::bigint, (e->>4)::smallint, (e->>5)::int
+postings AS (INSERT INTO fts_postings (tbl, "user", term, rid, col, tf, len)
+    SELECT e->>0, e->>1, e->>2, (e->>3)::bigint, (e->>4)::smallint, (e->>5)::int, (e->>6)::int
     FROM j, jsonb_array_elements(j.j->'postings') e),"""
         + STATISTICS_CTES
         + "SELECT NULL",
@@ -196,6 +197,52 @@ def phrases(match: str) -> list[tuple[str | None, str]]:
     return [(m.group(1), m.group(2).replace('""', '"')) for m in _PHRASE.finditer(match)]
 
 
+# The ranking statements of ``ranked``, its filter on the table's row ``t`` (if any) put in for ``{filter}``. Each
+# posting brings its row's length (no probe of fts_docs per matching row).
+_SCORE = f"h.mult * h.idf * h.tf * {K1 + 1} / (h.tf + {K1} * (1 - {B} + {B} * h.len / tot.avglen))"
+_RANKING_HEAD = """
+WITH q AS (SELECT term, col, count(*) AS mult FROM unnest(%(terms)s::text[], %(cols)s::int[]) AS q (term, col)
+           GROUP BY term, col),
+tot AS (SELECT n_rows::float8 AS n, n_tokens::float8 / n_rows AS avglen FROM fts_totals
+        WHERE tbl = %(tbl)s AND "user" = %(user)s AND n_rows > 0),"""
+_RANKING_TAIL = f"""
+SELECT h.rid, -sum({_SCORE}) AS bm25 FROM h CROSS JOIN tot {{filter}}
+GROUP BY h.rid ORDER BY bm25, h.rid LIMIT %(limit)s"""
+
+
+def _postings(q: str) -> str:
+    """Each row's occurrences of the term of ``q`` (in its column, or all), with the row's length."""
+    return f"""(SELECT rid, sum(tf)::float8 AS tf, min(len) AS len FROM fts_postings
+         WHERE tbl = %(tbl)s AND "user" = %(user)s AND term = {q}.term AND ({q}.col < 0 OR col = {q}.col)
+         GROUP BY rid) p"""
+
+
+# Turns on all columns: each term's row count read from fts_terms (kept on write for turns), so only the postings
+# are read, term by term.
+_RANKED_COUNTED = (
+    _RANKING_HEAD
+    + """
+idf AS (SELECT q.term, q.col, q.mult, GREATEST(ln((tot.n - f.df + 0.5) / (f.df + 0.5)), 1e-6) AS idf
+        FROM q JOIN fts_terms f ON f.tbl = %(tbl)s AND f."user" = %(user)s AND f.term = q.term CROSS JOIN tot),
+h AS (SELECT idf.mult, idf.idf, p.rid, p.tf, p.len FROM idf CROSS JOIN LATERAL """
+    + _postings("idf")
+    + ")"
+    + _RANKING_TAIL
+)
+# Any other: each term's rows counted from its postings.
+_RANKED = (
+    _RANKING_HEAD
+    + """
+hits AS (SELECT q.term, q.col, q.mult, p.rid, p.tf, p.len FROM q CROSS JOIN LATERAL """
+    + _postings("q")
+    + """),
+idf AS (SELECT term, col, GREATEST(ln((tot.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf
+        FROM hits, tot GROUP BY term, col, tot.n),
+h AS (SELECT hits.mult, idf.idf, hits.rid, hits.tf, hits.len FROM hits JOIN idf USING (term, col))"""
+    + _RANKING_TAIL
+)
+
+
 def ranked(
     conn: PgConnection,
     tokenizer: Fts5Tokenizer,
@@ -218,23 +265,11 @@ def ranked(
         terms += [(token, column_of[column]) for token in tokens]
     if not terms:
         return []
+    counted = table in COUNTED and all(col < 0 for _, col in terms)
+    # the index holds only rows of the table: the table is joined only to filter on its rows
+    found = f"JOIN {table} t ON t.id = h.rid {extra}" if extra else ""
     rows = conn.native(
-        f"""
-WITH q AS (SELECT term, col, count(*) AS mult FROM unnest(%(terms)s::text[], %(cols)s::int[]) AS q (term, col)
-           GROUP BY term, col),
-tot AS (SELECT n_rows::float8 AS n, n_tokens::float8 / n_rows AS avglen FROM fts_totals
-        WHERE tbl = %(tbl)s AND "user" = %(user)s AND n_rows > 0),
-hits AS (SELECT q.term, q.col, q.mult, p.rid, p.tf FROM q CROSS JOIN LATERAL
-         (SELECT rid, sum(tf)::float8 AS tf FROM fts_postings
-          WHERE tbl = %(tbl)s AND "user" = %(user)s AND term = q.term AND (q.col < 0 OR col = q.col)
-          GROUP BY rid) p),
-idf AS (SELECT term, col, GREATEST(ln((tot.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf
-        FROM hits, tot GROUP BY term, col, tot.n)
-SELECT h.rid, -sum(h.mult * idf.idf * h.tf * {K1 + 1} / (h.tf + {K1} * (1 - {B} + {B} * d.len / tot.avglen)))
-       AS bm25
-FROM hits h JOIN idf USING (term, col) JOIN fts_docs d ON d.tbl = %(tbl)s AND d.rid = h.rid CROSS JOIN tot
-JOIN {table} t ON t.id = h.rid {extra}
-GROUP BY h.rid ORDER BY bm25, h.rid LIMIT %(limit)s""",
+        (_RANKED_COUNTED if counted else _RANKED).replace("{filter}", found),
         {
             "terms": [t for t, _ in terms],
             "cols": [c for _, c in terms],
