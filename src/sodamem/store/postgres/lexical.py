@@ -1,26 +1,18 @@
-"""BM25 on PostgreSQL, the very ranking the SQLite store's FTS5 indexes give (``store/fts.py``).
+"""The lexical index on PostgreSQL: the postings and statistics from which ``ranking.py`` computes the very BM25 the
+SQLite store's FTS5 indexes give (``store/fts.py``).
 
 Terms come from FTS5's own tokenizer (``tokens.py``). The turns and pieces an ingest or an add stores are indexed by
 the statement that inserts them (``turn_writes.py``). Triggers log every other change of an indexed column to
 ``fts_pending``; ``drain`` applies the log inside the writing transaction, before it commits, to the postings (term
 frequency per row and column, with the row's length), the row lengths, and the per-user statistics (rows and tokens
 per table; rows holding each term for turns only, whose term counts ``term_counts`` and a turns search read: for
-other tables ``ranked`` counts a term's rows from its postings): one user's data never moves another's ranking, as
+other tables the ranking counts a term's rows from its postings): one user's data never moves another's ranking, as
 with the SQLite store's per-user indexes.
-
-``ranked`` scores like FTS5's ``bm25()``: for each query phrase (a quoted word of ``to_match_query``'s ``"a" OR
-"b"``), ``idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avglen))`` with k1 = 1.2, b = 0.75,
-``idf = ln((N - n + 0.5) / (n + 0.5))`` (at least 1e-6), ``tf`` the phrase's occurrences in the row (all columns,
-or the one a ``column : "word"`` filter names), ``len`` the row's tokens in all columns; the result is the negated
-sum, lower is better, ties by row id. A quoted word that FTS5 splits into several tokens (a phrase) is scored as its
-tokens, each on its own: PostgreSQL's store does not keep positions (``to_match_query`` makes such words only from
-characters unicode61 treats as separators, which its word pattern already splits on).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,9 +24,6 @@ from sodamem.store.postgres.connection import PgConnection
 from sodamem.store.postgres.tokens import Fts5Tokenizer
 
 COUNTED = frozenset({"turns"})  # tables whose per-term row counts fts_terms keeps (upkeep on every write)
-K1 = 1.2
-B = 0.75
-_PHRASE = re.compile(r'(?:(\w+)\s*:\s*)?"((?:[^"]|"")*)"')
 
 
 def drain(conn: PgConnection, tokenizer: Fts5Tokenizer, *, along: str = "") -> int:
@@ -190,96 +179,6 @@ def _delete_rows(conn: PgConnection, keys: list[tuple[str, int]]) -> None:
 def _columns(rows: Sequence[Sequence[Any]], width: int) -> tuple[list[Any], ...]:
     """Rows as one list per column (for ``unnest``)."""
     return tuple([row[i] for row in rows] for i in range(width))
-
-
-def phrases(match: str) -> list[tuple[str | None, str]]:
-    """``(column or None, quoted text)`` of each phrase of an FTS5 query of quoted words joined by OR."""
-    return [(m.group(1), m.group(2).replace('""', '"')) for m in _PHRASE.finditer(match)]
-
-
-# The ranking statements of ``ranked``, its filter on the table's row ``t`` (if any) put in for ``{filter}``. Each
-# posting brings its row's length (no probe of fts_docs per matching row).
-_SCORE = f"h.mult * h.idf * h.tf * {K1 + 1} / (h.tf + {K1} * (1 - {B} + {B} * h.len / tot.avglen))"
-_RANKING_HEAD = """
-WITH q AS (SELECT term, col, count(*) AS mult FROM unnest(%(terms)s::text[], %(cols)s::int[]) AS q (term, col)
-           GROUP BY term, col),
-tot AS (SELECT n_rows::float8 AS n, n_tokens::float8 / n_rows AS avglen FROM fts_totals
-        WHERE tbl = %(tbl)s AND "user" = %(user)s AND n_rows > 0),"""
-_RANKING_TAIL = f"""
-SELECT h.rid, -sum({_SCORE}) AS bm25 FROM h CROSS JOIN tot {{filter}}
-GROUP BY h.rid ORDER BY bm25, h.rid LIMIT %(limit)s"""
-
-
-def _postings(q: str) -> str:
-    """Each row's occurrences of the term of ``q`` (in its column, or all), with the row's length."""
-    return f"""(SELECT rid, sum(tf)::float8 AS tf, min(len) AS len FROM fts_postings
-         WHERE tbl = %(tbl)s AND "user" = %(user)s AND term = {q}.term AND ({q}.col < 0 OR col = {q}.col)
-         GROUP BY rid) p"""
-
-
-# Turns on all columns: each term's row count read from fts_terms (kept on write for turns), so only the postings
-# are read, term by term.
-_RANKED_COUNTED = (
-    _RANKING_HEAD
-    + """
-idf AS (SELECT q.term, q.col, q.mult, GREATEST(ln((tot.n - f.df + 0.5) / (f.df + 0.5)), 1e-6) AS idf
-        FROM q JOIN fts_terms f ON f.tbl = %(tbl)s AND f."user" = %(user)s AND f.term = q.term CROSS JOIN tot),
-h AS (SELECT idf.mult, idf.idf, p.rid, p.tf, p.len FROM idf CROSS JOIN LATERAL """
-    + _postings("idf")
-    + ")"
-    + _RANKING_TAIL
-)
-# Any other: each term's rows counted from its postings.
-_RANKED = (
-    _RANKING_HEAD
-    + """
-hits AS (SELECT q.term, q.col, q.mult, p.rid, p.tf, p.len FROM q CROSS JOIN LATERAL """
-    + _postings("q")
-    + """),
-idf AS (SELECT term, col, GREATEST(ln((tot.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf
-        FROM hits, tot GROUP BY term, col, tot.n),
-h AS (SELECT hits.mult, idf.idf, hits.rid, hits.tf, hits.len FROM hits JOIN idf USING (term, col))"""
-    + _RANKING_TAIL
-)
-
-
-def ranked(
-    conn: PgConnection,
-    tokenizer: Fts5Tokenizer,
-    table: str,
-    user: str,
-    match: str,
-    limit: int,
-    extra: str = "",
-    params: Sequence[Any] = (),
-) -> list[tuple[int, float]]:
-    """``(row id, bm25)`` of the user's rows of ``table`` matching ``match``, best (lowest) first; ``extra``: a
-    PostgreSQL condition on the table's row ``t`` (``%s`` placeholders, values in ``params``)."""
-    wanted = phrases(match)
-    if not wanted:
-        return []
-    column_of: dict[str | None, int] = {None: -1}
-    column_of.update({name: i for i, name in enumerate(COLUMNS[table])})
-    terms: list[tuple[str, int]] = []
-    for (column, _), tokens in zip(wanted, tokenizer.terms([text for _, text in wanted]), strict=True):
-        terms += [(token, column_of[column]) for token in tokens]
-    if not terms:
-        return []
-    counted = table in COUNTED and all(col < 0 for _, col in terms)
-    # the index holds only rows of the table: the table is joined only to filter on its rows
-    found = f"JOIN {table} t ON t.id = h.rid {extra}" if extra else ""
-    rows = conn.native(
-        (_RANKED_COUNTED if counted else _RANKED).replace("{filter}", found),
-        {
-            "terms": [t for t, _ in terms],
-            "cols": [c for _, c in terms],
-            "tbl": table,
-            "user": user,
-            "limit": limit,
-            **{f"p{i}": v for i, v in enumerate(params)},
-        },
-    ).fetchall()
-    return [(int(r[0]), float(r[1])) for r in rows]
 
 
 def term_counts(conn: PgConnection, user: str, stems: Sequence[str]) -> dict[str, int]:

@@ -309,7 +309,7 @@ _M0008_TURN_TERMS = "DELETE FROM fts_terms WHERE tbl <> 'turns';\n"
 # fts_postings' primary key (tbl, user, term, rid, col) held every posting a second time (at 100,000 turns the key
 # was 433 MB beside a 294 MB table, over three times the default shared_buffers), and an add's ~50 postings went to
 # as many scattered leaves of it: each a buffer to read and, first written after a checkpoint, a full-page image in
-# the WAL (~80 of an add's 130 KB). Readers only look postings up by (tbl, user, term) (lexical.ranked) and by
+# the WAL (~80 of an add's 130 KB). Readers only look postings up by (tbl, user, term) (ranking.ranked) and by
 # (tbl, rid) (deletes, fts_postings_row), so a plain index on the first suffices; being non-unique, B-tree
 # deduplication keeps each term's rows as one entry with a list of row pointers, so the index is a fraction of the
 # size and an add's postings touch fewer pages.
