@@ -80,34 +80,39 @@ def write_facts(
     for hint in prepared.aliases:
         moved |= writes.add_alias(user, hint.alias, hint.canonical)
     slots = set(stale_slots)
-    fact_ids = []
-    for fact in prepared.facts:
-        row = _row(writes, user, session, session_pk, piece_pks, fact)
-        fact_ids.append(writes.insert_fact(user, row))
-        if row.slot is not None:
-            slots.add(row.slot)
+    # every name the facts use, in the order one fact at a time would first mention it (entities are created so)
+    names = [name for fact in prepared.facts for name in (fact.candidate.subject, *(n for _, n in _roles(fact)))]
+    canonical = writes.canonical_names(user, names)
+    rows = [_row(canonical, session, session_pk, piece_pks, fact) for fact in prepared.facts]
+    fact_ids = writes.insert_facts(user, rows)
+    slots.update(row.slot for row in rows if row.slot is not None)
     writes.resolve_slots(user, slots)
     if moved:
         writes.reslot(user, moved)
     return fact_ids
 
 
+def _roles(fact: PreparedFact) -> tuple[tuple[str, str], ...]:
+    """``(role, entity name)`` of a fact: its subject, its object where short enough to be an entity, the rest."""
+    c = fact.candidate
+    roles = [("subject", c.subject)]
+    if c.object and len(c.object.split()) <= MAX_OBJECT_WORDS_AS_ENTITY:
+        roles.append(("object", c.object))
+    roles += [(r.role, r.entity) for r in c.roles]
+    return tuple(dict.fromkeys(roles))
+
+
 def _row(
-    writes: Writes,
-    user: str,
+    canonical: Mapping[str, str],
     session: Session,
     session_pk: int,
     piece_pks: Mapping[tuple[int, int], int],
     fact: PreparedFact,
 ) -> FactRow:
     c = fact.candidate
-    subject = writes.canonical_name(user, c.subject)
+    subject = canonical[c.subject]
     value = value_key(c.object)
     valid_from = fact.valid_from.isoformat()
-    roles = [("subject", c.subject)]
-    if c.object and len(c.object.split()) <= MAX_OBJECT_WORDS_AS_ENTITY:
-        roles.append(("object", c.object))
-    roles += [(r.role, r.entity) for r in c.roles]
     first = fact.spans[0]
     text = c.text or _default_text(c)
     if subject != c.subject and text.startswith(c.subject):  # "user likes tea" -> "Maya likes tea"
@@ -129,7 +134,7 @@ def _row(
         sources=tuple(
             (piece_pks[(c.turn_index, s.piece_index)], s.char_start, s.char_end, s.quote) for s in fact.spans
         ),
-        roles=tuple(dict.fromkeys(roles)),
+        roles=_roles(fact),
         embed_hash=text_hash(text),
     )
 

@@ -58,14 +58,14 @@ class ConnectionWrites:
     def delete_session_facts(self, session_pk: int) -> set[str]:
         return live.delete_session_facts(self.conn, session_pk)
 
-    def canonical_name(self, user: str, name: str) -> str:
-        return facts.canonical_name(self.conn, user, name)
+    def canonical_names(self, user: str, names: Sequence[str]) -> dict[str, str]:
+        return {name: canonical for name, (_, canonical) in facts.entities_of(self.conn, user, names).items()}
 
     def add_alias(self, user: str, alias: str, canonical: str) -> set[int]:
         return facts.add_alias(self.conn, user, alias, canonical)
 
-    def insert_fact(self, user: str, fact: FactRow) -> int:
-        return facts.insert_fact(self.conn, user, fact)
+    def insert_facts(self, user: str, rows: Sequence[FactRow]) -> list[int]:
+        return facts.insert_facts(self.conn, user, rows)
 
     def resolve_slots(self, user: str, slots: Iterable[str]) -> None:
         facts.resolve_slots(self.conn, user, slots)

@@ -66,6 +66,28 @@ def canonical_name(conn: Connection, user: str, name: str) -> str:
     return entity_name(conn, entity_pk(conn, user, name))
 
 
+def entities_of(conn: Connection, user: str, names: Sequence[str]) -> dict[str, tuple[int, str]]:
+    """``(id, canonical name)`` of the entity each name refers to, as ``entity_pk`` and ``canonical_name`` one name
+    at a time would give (created on first mention, in the order of ``names``): the known ones in one read, where
+    a read a name cost the PostgreSQL store a wait for the server each."""
+    keys = {name: entity_key(name) or name.casefold() for name in names}
+    known: dict[str, tuple[int, str]] = {}
+    wanted = sorted(set(keys.values()))
+    for part in chunked(wanted):
+        rows = conn.execute(
+            "SELECT a.key, e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_pk"
+            f" WHERE a.user = ? AND a.key IN ({','.join('?' * len(part))})",
+            (user, *part),
+        )
+        known.update((str(key), (int(pk), str(name))) for key, pk, name in rows)
+    found: dict[str, tuple[int, str]] = {}
+    for name in names:
+        if keys[name] not in known:  # new: created as entity_pk does (its display name is the name, stripped)
+            known[keys[name]] = (entity_pk(conn, user, name), name.strip())
+        found[name] = known[keys[name]]
+    return found
+
+
 def entity_names(conn: Connection, pks: set[int]) -> dict[int, str]:
     """The canonical name of each entity id."""
     names: dict[int, str] = {}
@@ -127,47 +149,61 @@ def _record_alias_name(conn: Connection, entity: int, alias: str) -> None:
         conn.execute("UPDATE entities SET aliases = ? WHERE id = ?", (json.dumps([*known, alias]), entity))
 
 
-def insert_fact(conn: Connection, user: str, fact: FactRow) -> int:
-    subject_pk = entity_pk(conn, user, fact.subject)
-    occurred = fact.occurred
-    pk = conn.execute(
-        "INSERT INTO facts (user, kind, predicate, modality, status, text, mentioned_at, occurred_start,"
-        " occurred_end, occurred_granularity, occurred_expression, valid_from, valid_to, session_pk, subject_pk,"
-        " object, polarity, slot, order_key, embed_hash) VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, NULL,"
-        " ?, ?, ?, ?, ?, ?, ?)",
-        (
-            user,
-            fact.kind.value,
-            fact.predicate,
-            fact.modality.value,
-            fact.text,
-            fact.mentioned_at,
-            occurred.start.isoformat() if occurred else None,
-            occurred.end.isoformat() if occurred else None,
-            occurred.granularity.value if occurred else None,
-            occurred.expression if occurred else None,
-            fact.valid_from,
-            fact.session_pk,
-            subject_pk,
-            fact.object,
-            int(fact.polarity),
-            fact.slot,
-            fact.order_key,
-            fact.embed_hash,
-        ),
-    ).lastrowid
-    assert pk is not None
-    conn.executemany(
-        "INSERT OR IGNORE INTO fact_sources (fact_pk, piece_pk, char_start, char_end, quote) VALUES (?, ?, ?, ?, ?)",
-        [(pk, *source) for source in fact.sources],
-    )
-    for piece_pk in dict.fromkeys(s[0] for s in fact.sources):
-        _link(conn, user, LinkType.DERIVED_FROM, NodeKind.FACT, pk, NodeKind.PIECE, piece_pk, fact.mentioned_at)
-    for role, name in fact.roles:
-        entity = entity_pk(conn, user, name)
-        conn.execute("INSERT OR IGNORE INTO fact_roles (fact_pk, entity_pk, role) VALUES (?, ?, ?)", (pk, entity, role))
-        _link(conn, user, LinkType.MENTIONS, NodeKind.FACT, pk, NodeKind.ENTITY, entity, fact.mentioned_at)
-    return pk
+def insert_facts(conn: Connection, user: str, facts: Sequence[FactRow]) -> list[int]:
+    """Store facts with their sources, roles and DERIVED_FROM/MENTIONS links; their ids, in order. Every fact row
+    goes out before any id is read (on PostgreSQL, one wait for them all), then the rows that cite them."""
+    entities = entities_of(conn, user, [name for fact in facts for name in (fact.subject, *(n for _, n in fact.roles))])
+    cursors = []
+    for fact in facts:
+        occurred = fact.occurred
+        cursors.append(
+            conn.execute(
+                "INSERT INTO facts (user, kind, predicate, modality, status, text, mentioned_at, occurred_start,"
+                " occurred_end, occurred_granularity, occurred_expression, valid_from, valid_to, session_pk,"
+                " subject_pk, object, polarity, slot, order_key, embed_hash) VALUES (?, ?, ?, ?, 'active', ?, ?, ?,"
+                " ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    user,
+                    fact.kind.value,
+                    fact.predicate,
+                    fact.modality.value,
+                    fact.text,
+                    fact.mentioned_at,
+                    occurred.start.isoformat() if occurred else None,
+                    occurred.end.isoformat() if occurred else None,
+                    occurred.granularity.value if occurred else None,
+                    occurred.expression if occurred else None,
+                    fact.valid_from,
+                    fact.session_pk,
+                    entities[fact.subject][0],
+                    fact.object,
+                    int(fact.polarity),
+                    fact.slot,
+                    fact.order_key,
+                    fact.embed_hash,
+                ),
+            )
+        )
+    pks = []
+    for cursor in cursors:
+        pk = cursor.lastrowid
+        assert pk is not None
+        pks.append(pk)
+    for pk, fact in zip(pks, facts, strict=True):
+        conn.executemany(
+            "INSERT OR IGNORE INTO fact_sources (fact_pk, piece_pk, char_start, char_end, quote)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [(pk, *source) for source in fact.sources],
+        )
+        for piece_pk in dict.fromkeys(s[0] for s in fact.sources):
+            _link(conn, user, LinkType.DERIVED_FROM, NodeKind.FACT, pk, NodeKind.PIECE, piece_pk, fact.mentioned_at)
+        for role, name in fact.roles:
+            entity = entities[name][0]
+            conn.execute(
+                "INSERT OR IGNORE INTO fact_roles (fact_pk, entity_pk, role) VALUES (?, ?, ?)", (pk, entity, role)
+            )
+            _link(conn, user, LinkType.MENTIONS, NodeKind.FACT, pk, NodeKind.ENTITY, entity, fact.mentioned_at)
+    return pks
 
 
 def _link(
@@ -206,15 +242,22 @@ def reslot(conn: Connection, user: str, fact_ids: Iterable[int]) -> None:
 
 
 def resolve_slots(conn: Connection, user: str, slots: Iterable[str]) -> None:
-    """Recompute status, validity end and chain links of every fact in each slot (see ingest.supersede)."""
-    for slot in slots:
+    """Recompute status, validity end and chain links of every fact in each slot (see ingest.supersede); the
+    slots' facts are read at once."""
+    slots = list(dict.fromkeys(slots))
+    in_slot: dict[str, list[tuple[int, str, str, str | None, int]]] = {}
+    for part in chunked(sorted(set(slots))):
         rows = conn.execute(
-            "SELECT id, order_key, valid_from, object, polarity FROM facts WHERE user = ? AND slot = ?"
-            " AND status != 'invalid'",
-            (user, slot),
-        ).fetchall()
-        facts = [SlotFact(int(r[0]), str(r[1]), str(r[2]), value_key(r[3]), bool(r[4])) for r in rows]
-        starts = {int(r[0]): r[2] for r in rows}  # a link's time: its newer fact's start, as stored
+            "SELECT slot, id, order_key, valid_from, object, polarity FROM facts WHERE user = ?"
+            f" AND slot IN ({','.join('?' * len(part))}) AND status != 'invalid' ORDER BY slot, id",
+            (user, *part),
+        )
+        for r in rows:
+            in_slot.setdefault(str(r[0]), []).append((int(r[1]), str(r[2]), str(r[3]), r[4], int(r[5])))
+    for slot in slots:
+        held = in_slot.pop(slot, [])
+        facts = [SlotFact(r[0], r[1], r[2], value_key(r[3]), bool(r[4])) for r in held]
+        starts = {r[0]: r[2] for r in held}  # a link's time: its newer fact's start, as stored
         ids = [f.fact_id for f in facts]
         if not ids:
             continue

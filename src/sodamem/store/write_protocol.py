@@ -69,16 +69,16 @@ class Writes(Protocol):
 
     def delete_session_facts(self, session_pk: int) -> set[str]: ...
 
-    def canonical_name(self, user: str, name: str) -> str:
-        """The name of the entity ``name`` refers to (itself when none yet)."""
+    def canonical_names(self, user: str, names: Sequence[str]) -> dict[str, str]:
+        """The name of the entity each name refers to (created on first mention, in order)."""
         ...
 
     def add_alias(self, user: str, alias: str, canonical: str) -> set[int]:
         """Make ``alias`` a name of ``canonical``'s entity (merging two entities); the facts whose subject moved."""
         ...
 
-    def insert_fact(self, user: str, fact: FactRow) -> int:
-        """Store a fact with its sources, roles, entities and DERIVED_FROM/MENTIONS links."""
+    def insert_facts(self, user: str, rows: Sequence[FactRow]) -> list[int]:
+        """Store facts with their sources, roles, entities and DERIVED_FROM/MENTIONS links; their ids in order."""
         ...
 
     def resolve_slots(self, user: str, slots: Iterable[str]) -> None:

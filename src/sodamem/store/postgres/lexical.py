@@ -1,25 +1,18 @@
-"""BM25 on PostgreSQL, the very ranking the SQLite store's FTS5 indexes give (``store/fts.py``).
+"""The lexical index on PostgreSQL: the postings and statistics from which ``ranking.py`` computes the very BM25 the
+SQLite store's FTS5 indexes give (``store/fts.py``).
 
 Terms come from FTS5's own tokenizer (``tokens.py``). The turns and pieces an ingest or an add stores are indexed by
 the statement that inserts them (``turn_writes.py``). Triggers log every other change of an indexed column to
 ``fts_pending``; ``drain`` applies the log inside the writing transaction, before it commits, to the postings (term
-frequency per row and column), the row lengths, and the per-user statistics (rows and tokens per table; rows holding
-each term for turns only, the one table whose term counts are read, ``term_counts``: ``ranked`` counts a term's rows
-from its postings): one user's data never moves another's ranking, as with the SQLite store's per-user indexes.
-
-``ranked`` scores like FTS5's ``bm25()``: for each query phrase (a quoted word of ``to_match_query``'s ``"a" OR
-"b"``), ``idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len / avglen))`` with k1 = 1.2, b = 0.75,
-``idf = ln((N - n + 0.5) / (n + 0.5))`` (at least 1e-6), ``tf`` the phrase's occurrences in the row (all columns,
-or the one a ``column : "word"`` filter names), ``len`` the row's tokens in all columns; the result is the negated
-sum, lower is better, ties by row id. A quoted word that FTS5 splits into several tokens (a phrase) is scored as its
-tokens, each on its own: PostgreSQL's store does not keep positions (``to_match_query`` makes such words only from
-characters unicode61 treats as separators, which its word pattern already splits on).
+frequency per row and column, with the row's length), the row lengths, and the per-user statistics (rows and tokens
+per table; rows holding each term for turns only, whose term counts ``term_counts`` and a turns search read: for
+other tables the ranking counts a term's rows from its postings): one user's data never moves another's ranking, as
+with the SQLite store's per-user indexes.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,9 +24,6 @@ from sodamem.store.postgres.connection import PgConnection
 from sodamem.store.postgres.tokens import Fts5Tokenizer
 
 COUNTED = frozenset({"turns"})  # tables whose per-term row counts fts_terms keeps (upkeep on every write)
-K1 = 1.2
-B = 0.75
-_PHRASE = re.compile(r'(?:(\w+)\s*:\s*)?"((?:[^"]|"")*)"')
 
 
 def drain(conn: PgConnection, tokenizer: Fts5Tokenizer, *, along: str = "") -> int:
@@ -66,12 +56,12 @@ def drain(conn: PgConnection, tokenizer: Fts5Tokenizer, *, along: str = "") -> i
 @dataclass(slots=True)
 class IndexRows:
     """What indexing some rows adds, each row named by ``ref`` (its id, or whatever stands for it until known):
-    ``docs`` (table, ref, user, length), ``postings`` (table, user, term, ref, column, tf), ``terms`` (table, user,
-    term, rows holding it; counted tables only) and ``totals`` (table, user, rows, tokens), the last two in key order
-    (concurrent upserts then lock alike)."""
+    ``docs`` (table, ref, user, length), ``postings`` (table, user, term, ref, column, tf, length), ``terms``
+    (table, user, term, rows holding it; counted tables only) and ``totals`` (table, user, rows, tokens), the last two
+    in key order (concurrent upserts then lock alike)."""
 
     docs: list[tuple[str, Any, str, int]]
-    postings: list[tuple[str, str, str, Any, int, int]]
+    postings: list[tuple[str, str, str, Any, int, int, int]]
     terms: list[tuple[str, str, str, int]]
     totals: list[tuple[str, str, int, int]]
 
@@ -83,7 +73,7 @@ def index_rows(tokenizer: Fts5Tokenizer, rows: Sequence[tuple[str, Any, str, str
         texts += [c1, c2]
     terms = tokenizer.terms(texts)
     docs: list[tuple[str, Any, str, int]] = []
-    postings: list[tuple[str, str, str, Any, int, int]] = []
+    postings: list[tuple[str, str, str, Any, int, int, int]] = []
     df: Counter[tuple[str, str, str]] = Counter()
     totals: dict[tuple[str, str], list[int]] = {}
     for i, (table, ref, user, _, _) in enumerate(rows):
@@ -91,7 +81,7 @@ def index_rows(tokenizer: Fts5Tokenizer, rows: Sequence[tuple[str, Any, str, str
         length = sum(sum(c.values()) for c in columns)
         docs.append((table, ref, user, length))
         for col, counts in enumerate(columns):
-            postings += [(table, user, term, ref, col, tf) for term, tf in counts.items()]
+            postings += [(table, user, term, ref, col, tf, length) for term, tf in counts.items()]
         if table in COUNTED:
             df.update((table, user, term) for term in set().union(*columns))
         total = totals.setdefault((table, user), [0, 0])
@@ -134,8 +124,8 @@ def _insert_rows(
 WITH j AS (SELECT %s::jsonb AS j),
 docs AS (INSERT INTO fts_docs (tbl, rid, "user", len)
     SELECT e->>0, (e->>1)::bigint, e->>2, (e->>3)::int FROM j, jsonb_array_elements(j.j->'docs') e),
-postings AS (INSERT INTO fts_postings (tbl, "user", term, rid, col, tf)
-    SELECT e->>0, e->>1, e->>2, (e->>3)::bigint, (e->>4)::smallint, (e->>5)::int
+postings AS (INSERT INTO fts_postings (tbl, "user", term, rid, col, tf, len)
+    SELECT e->>0, e->>1, e->>2, (e->>3)::bigint, (e->>4)::smallint, (e->>5)::int, (e->>6)::int
     FROM j, jsonb_array_elements(j.j->'postings') e),"""
         + STATISTICS_CTES
         + "SELECT NULL",
@@ -189,62 +179,6 @@ def _delete_rows(conn: PgConnection, keys: list[tuple[str, int]]) -> None:
 def _columns(rows: Sequence[Sequence[Any]], width: int) -> tuple[list[Any], ...]:
     """Rows as one list per column (for ``unnest``)."""
     return tuple([row[i] for row in rows] for i in range(width))
-
-
-def phrases(match: str) -> list[tuple[str | None, str]]:
-    """``(column or None, quoted text)`` of each phrase of an FTS5 query of quoted words joined by OR."""
-    return [(m.group(1), m.group(2).replace('""', '"')) for m in _PHRASE.finditer(match)]
-
-
-def ranked(
-    conn: PgConnection,
-    tokenizer: Fts5Tokenizer,
-    table: str,
-    user: str,
-    match: str,
-    limit: int,
-    extra: str = "",
-    params: Sequence[Any] = (),
-) -> list[tuple[int, float]]:
-    """``(row id, bm25)`` of the user's rows of ``table`` matching ``match``, best (lowest) first; ``extra``: a
-    PostgreSQL condition on the table's row ``t`` (``%s`` placeholders, values in ``params``)."""
-    wanted = phrases(match)
-    if not wanted:
-        return []
-    column_of: dict[str | None, int] = {None: -1}
-    column_of.update({name: i for i, name in enumerate(COLUMNS[table])})
-    terms: list[tuple[str, int]] = []
-    for (column, _), tokens in zip(wanted, tokenizer.terms([text for _, text in wanted]), strict=True):
-        terms += [(token, column_of[column]) for token in tokens]
-    if not terms:
-        return []
-    rows = conn.native(
-        f"""
-WITH q AS (SELECT term, col, count(*) AS mult FROM unnest(%(terms)s::text[], %(cols)s::int[]) AS q (term, col)
-           GROUP BY term, col),
-tot AS (SELECT n_rows::float8 AS n, n_tokens::float8 / n_rows AS avglen FROM fts_totals
-        WHERE tbl = %(tbl)s AND "user" = %(user)s AND n_rows > 0),
-hits AS (SELECT q.term, q.col, q.mult, p.rid, p.tf FROM q CROSS JOIN LATERAL
-         (SELECT rid, sum(tf)::float8 AS tf FROM fts_postings
-          WHERE tbl = %(tbl)s AND "user" = %(user)s AND term = q.term AND (q.col < 0 OR col = q.col)
-          GROUP BY rid) p),
-idf AS (SELECT term, col, GREATEST(ln((tot.n - count(*) + 0.5) / (count(*) + 0.5)), 1e-6) AS idf
-        FROM hits, tot GROUP BY term, col, tot.n)
-SELECT h.rid, -sum(h.mult * idf.idf * h.tf * {K1 + 1} / (h.tf + {K1} * (1 - {B} + {B} * d.len / tot.avglen)))
-       AS bm25
-FROM hits h JOIN idf USING (term, col) JOIN fts_docs d ON d.tbl = %(tbl)s AND d.rid = h.rid CROSS JOIN tot
-JOIN {table} t ON t.id = h.rid {extra}
-GROUP BY h.rid ORDER BY bm25, h.rid LIMIT %(limit)s""",
-        {
-            "terms": [t for t, _ in terms],
-            "cols": [c for _, c in terms],
-            "tbl": table,
-            "user": user,
-            "limit": limit,
-            **{f"p{i}": v for i, v in enumerate(params)},
-        },
-    ).fetchall()
-    return [(int(r[0]), float(r[1])) for r in rows]
 
 
 def term_counts(conn: PgConnection, user: str, stems: Sequence[str]) -> dict[str, int]:

@@ -309,7 +309,7 @@ _M0008_TURN_TERMS = "DELETE FROM fts_terms WHERE tbl <> 'turns';\n"
 # fts_postings' primary key (tbl, user, term, rid, col) held every posting a second time (at 100,000 turns the key
 # was 433 MB beside a 294 MB table, over three times the default shared_buffers), and an add's ~50 postings went to
 # as many scattered leaves of it: each a buffer to read and, first written after a checkpoint, a full-page image in
-# the WAL (~80 of an add's 130 KB). Readers only look postings up by (tbl, user, term) (lexical.ranked) and by
+# the WAL (~80 of an add's 130 KB). Readers only look postings up by (tbl, user, term) (ranking.ranked) and by
 # (tbl, rid) (deletes, fts_postings_row), so a plain index on the first suffices; being non-unique, B-tree
 # deduplication keeps each term's rows as one entry with a list of row pointers, so the index is a fraction of the
 # size and an add's postings touch fewer pages.
@@ -366,6 +366,15 @@ BEGIN
 END $$;
 """
 
+# Each posting carries its row's length: BM25 needs it for every row that holds a query term, and reading it from
+# fts_docs cost the search an index probe per such row (at 100,000 turns ~3,500 for a two-word question, a third of
+# the statement's time). A row's length never changes while it is indexed (an update is a delete and an insert).
+_M0012_POSTING_LENGTHS = """
+ALTER TABLE fts_postings ADD COLUMN len INTEGER;
+UPDATE fts_postings p SET len = d.len FROM fts_docs d WHERE d.tbl = p.tbl AND d.rid = p.rid;
+ALTER TABLE fts_postings ALTER COLUMN len SET NOT NULL;
+"""
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_core_tables", _M0001_CORE),
     ("0002_triggers", _M0002_TRIGGERS + _deletion_triggers()),
@@ -378,6 +387,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0009_postings_by_term", _M0009_POSTINGS_BY_TERM),
     ("0010_indexed_inserts_unlogged", _fts_log_skips_indexed()),
     ("0011_session_check", _M0011_SESSION_CHECK),
+    ("0012_posting_lengths", _M0012_POSTING_LENGTHS),
 )
 
 _MIGRATION_LOCK = 0x50D4_3E30  # pg_advisory_lock key: one process migrates at a time

@@ -3,8 +3,8 @@ one database. ``Memory("postgresql://...")`` opens one (``store/opening.py``, ``
 
 The operations written in portable SQL are shared with the SQLite store (``store/portable.py``, the read mixins,
 ``ConnectionWrites`` and the modules they call) and run through ``PgConnection``; what differs is here: opening
-(a psycopg pool, migrations), transactions, the generation number, BM25 (``lexical.py``), embeddings and settings
-upserts, the integrity check and scrubbing.
+(a psycopg pool, migrations), transactions, the generation number, BM25 (``lexical.py``, ``ranking.py``),
+embeddings and settings upserts, the integrity check and scrubbing.
 
 Transactions: a write takes transaction-level advisory locks. A write for one user (an add, a session's
 ingest) holds that user's lock, so that user's writers from any number of processes follow one another as SQLite's
@@ -38,7 +38,7 @@ from sodamem.store.graph_reads import PortableGraphReads
 from sodamem.store.integrity import CheckReport, check_rows
 from sodamem.store.live import SessionChanged
 from sodamem.store.portable import PortableStore
-from sodamem.store.postgres import lexical
+from sodamem.store.postgres import lexical, ranking
 from sodamem.store.postgres.connection import PgConnection
 from sodamem.store.postgres.schema import apply_migrations
 from sodamem.store.postgres.tokens import Fts5Tokenizer
@@ -162,9 +162,17 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
     # -- lexical search ---------------------------------------------------------------------------------------
 
     def _ranked(
-        self, table: str, user: str, match: str, limit: int, extra: str = "", params: Sequence[Any] = ()
+        self,
+        table: str,
+        user: str,
+        match: str,
+        limit: int,
+        extra: str = "",
+        params: Sequence[Any] = (),
+        *,
+        within: str = "",
     ) -> list[FtsRow]:
-        rows = lexical.ranked(self.conn, self._tokenizer, table, user, match, limit, extra, params)
+        rows = ranking.ranked(self.conn, self._tokenizer, table, user, match, limit, extra, params, within=within)
         return [FtsRow(rid, bm25) for rid, bm25 in rows]
 
     def search_turns(self, user: str, match: str, limit: int) -> list[FtsRow]:
@@ -175,7 +183,9 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
     ) -> list[FtsRow]:
         if turn_pks is None:
             return self._ranked("pieces", user, match, limit)
-        return self._ranked("pieces", user, match, limit, "WHERE t.turn_pk = ANY(%(p0)s)", [list(turn_pks)])
+        # a few turns' pieces (the spans a search's hits cite): only their postings are read
+        within = "SELECT id FROM pieces WHERE turn_pk = ANY(%(p0)s)"
+        return self._ranked("pieces", user, match, limit, params=[list(turn_pks)], within=within)
 
     def search_facts(self, user: str, match: str, limit: int, statuses: Sequence[str]) -> list[FtsRow]:
         return self._ranked("facts", user, match, limit, "WHERE t.status = ANY(%(p0)s)", [list(statuses)])

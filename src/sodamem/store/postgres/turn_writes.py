@@ -40,8 +40,8 @@ ids AS (SELECT 'turns' AS tbl, idx AS ti, -1 AS pi, id FROM t
 docs AS (INSERT INTO fts_docs (tbl, rid, "user", len)
     SELECT ids.tbl, ids.id, %(user)s, (e->>2)::int FROM j CROSS JOIN jsonb_array_elements(j.j->'docs') e
     JOIN ids ON ids.ti = (e->>0)::int AND ids.pi = (e->>1)::int),
-postings AS (INSERT INTO fts_postings (tbl, "user", term, rid, col, tf)
-    SELECT ids.tbl, %(user)s, e->>0, ids.id, (e->>3)::smallint, (e->>4)::int
+postings AS (INSERT INTO fts_postings (tbl, "user", term, rid, col, tf, len)
+    SELECT ids.tbl, %(user)s, e->>0, ids.id, (e->>3)::smallint, (e->>4)::int, (e->>5)::int
     FROM j CROSS JOIN jsonb_array_elements(j.j->'postings') e
     JOIN ids ON ids.ti = (e->>1)::int AND ids.pi = (e->>2)::int),"""
     + STATISTICS_CTES
@@ -95,7 +95,7 @@ def insert_indexed_turns(
         "turns": turn_rows,
         "pieces": piece_rows,
         "docs": [(*ref, length) for _, ref, _, length in index.docs],
-        "postings": [(term, *ref, col, tf) for _, _, term, ref, col, tf in index.postings],
+        "postings": [(term, *ref, col, tf, length) for _, _, term, ref, col, tf, length in index.postings],
         "terms": index.terms,
         "totals": index.totals,
     }

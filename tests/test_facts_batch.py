@@ -1,0 +1,36 @@
+"""Facts written a batch at a time (``store/facts.py``: the names' entities read at once, every fact's id read after
+all their inserts) end as one at a time would leave them, on both stores."""
+
+from __future__ import annotations
+
+from sodamem import Memory
+from sodamem.store import facts
+from sodamem.store.connection_writes import ConnectionWrites
+
+# known through an alias, one key under two spellings, an article, a possessive, a plural, new names twice
+NAMES = ["user", "Maya", "The Arch", "arch", "Leeds", " Leeds ", "Ben's", "Ben", "cats", "cat", "Ana", "user"]
+
+
+def test_a_batch_of_names_resolves_as_one_name_at_a_time(memory_location: str) -> None:
+    with Memory(memory_location, embedder="none") as memory:
+        store = memory.store
+        for user in ("batch", "single"):
+            with store.writing(user) as writes:
+                writes.add_alias(user, "user", "Maya")
+        with store.writing("batch") as writes:
+            batch = writes.canonical_names("batch", NAMES)
+        with store.writing("single") as writes:
+            assert isinstance(writes, ConnectionWrites)
+            single = {name: facts.canonical_name(writes.conn, "single", name) for name in NAMES}
+            made = {
+                user: [
+                    (str(r[0]), str(r[1]))
+                    for r in writes.conn.execute(
+                        "SELECT name, aliases FROM entities WHERE user = ? ORDER BY id", (user,)
+                    ).fetchall()
+                ]
+                for user in ("batch", "single")
+            }
+    assert batch == single
+    assert batch["user"] == "Maya" and batch[" Leeds "] == "Leeds"
+    assert made["batch"] == made["single"]  # the same entities, created in the same order
