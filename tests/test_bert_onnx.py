@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from sodamem.embed.bert_numpy import BertEncoder, encoder_forward, mean_pool_normalise, pad_batch
 from sodamem.embed.bert_onnx import OnnxBertEncoder, OnnxBertForward, build_graph, similar_length_batches
+from tests.conftest import LOCOMO_DEV
 from tests.test_bert_numpy import EDGE_TEXTS, HAS_MINILM, TEXTS, _locomo_texts, _reference, _tiny_tensors, _tiny_weights
 
 HAS_ORT = importlib.util.find_spec("onnxruntime") is not None
@@ -92,6 +93,8 @@ def test_similar_length_batches_keep_equal_lengths_together_and_split_unequal_on
 
 @needs_minilm
 def test_the_real_model_gives_the_numpy_encoders_vectors() -> None:
+    if not LOCOMO_DEV.exists():
+        pytest.skip(f"the LoCoMo dev split is not at {LOCOMO_DEV}")
     from sodamem.embed.minilm import minilm_model_dir
 
     numpy_encoder = BertEncoder(minilm_model_dir())
