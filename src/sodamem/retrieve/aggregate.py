@@ -152,7 +152,10 @@ class TypeMatcher:
         if not mentions:
             return {}
         with self._lock:
+            words = self._words
             encoded = [self._encode(ms) for ms in mentions.values()]
+            if self._words is not words:  # the word matrix started afresh midway: earlier rows name the old one
+                encoded = [self._encode(ms) for ms in mentions.values()]
             labels = sorted(self._labels, key=self._labels.__getitem__)
             descriptions = [describe_label(label) for label in labels]
             vectors = self._phrase_vectors([type_phrase, *descriptions])

@@ -205,19 +205,21 @@ _SCRATCH = "sodamem_counting"
 
 def count_terms_after(conn: sqlite3.Connection, user: str, last: int) -> tuple[int, int]:
     """Put the user's turns with an id above ``last`` (and only those) into the scratch index, for
-    ``counted_terms``; return how many there are and the highest id among them (``last`` when none)."""
+    ``counted_terms``; return how many there are and the highest id among them (``last`` when none, and the scratch
+    index is then left as it was)."""
     columns = COLUMNS["turns"]
+    sql = f"SELECT id, {', '.join(columns)} FROM turns WHERE user = ? AND id > ?"
+    rows = conn.execute(sql, (user, last)).fetchall()
+    if not rows:  # a write of no turn of this user (another user's, vectors): nothing to count
+        return 0, last
     conn.execute(
         f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{_SCRATCH} USING fts5({', '.join(columns)}, tokenize='{TOKENIZER}')"
     )
     conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{_SCRATCH}_terms USING fts5vocab(temp, {_SCRATCH}, 'row')")
     conn.execute(f"DELETE FROM temp.{_SCRATCH}")
-    sql = f"SELECT id, {', '.join(columns)} FROM turns WHERE user = ? AND id > ?"
-    rows = conn.execute(sql, (user, last)).fetchall()
-    if rows:
-        marks = ", ".join("?" * len(columns))
-        conn.executemany(f"INSERT INTO temp.{_SCRATCH} ({', '.join(columns)}) VALUES ({marks})", [r[1:] for r in rows])
-    return len(rows), max([last, *(int(r[0]) for r in rows)])
+    marks = ", ".join("?" * len(columns))
+    conn.executemany(f"INSERT INTO temp.{_SCRATCH} ({', '.join(columns)}) VALUES ({marks})", [r[1:] for r in rows])
+    return len(rows), max(int(r[0]) for r in rows)
 
 
 def counted_terms(conn: sqlite3.Connection) -> list[tuple[str, int]]:

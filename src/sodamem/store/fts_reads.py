@@ -31,7 +31,7 @@ class SQLiteFtsReads:
     # user -> what is known of its term counts: fts5vocab counts a stem by walking its doclist, ~90 stems per search
     # (the feedback query's candidates), a tenth of a search's CPU at 700 turns. Turns are never updated in place,
     # so a write that deleted no turn (an add) leaves every count right but for the turns it added: those are
-    # counted apart (``fts.count_terms``) and the memo kept, instead of asking fts5vocab again after every add.
+    # counted apart (``fts.count_terms_after``) and the memo kept, instead of asking fts5vocab again after every add.
     _term_counts: dict[str, _TermMemo]
 
     @property
