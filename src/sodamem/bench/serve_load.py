@@ -5,9 +5,9 @@ ingested with the library and the chosen embedder), creates an API key for it an
 ``python -m sodamem --db <tmp> --embedder <spec> serve --host 127.0.0.1 --port <free> --workers N``. Cold start is
 timed from that process's start to its first answered search (``/healthz`` answering on the way).
 
-Then a load process (``python -m sodamem.bench.serve_load``: one asyncio loop, one ``LoadClient`` per simulated client,
-nothing else to do, so it stays a few percent of one core) runs, for ``seconds`` or until ``max_requests`` requests
-were sent:
+Then a load process (``python -m sodamem.bench.serve_traffic``: one asyncio loop, one ``LoadClient`` per simulated
+client, nothing else to do, so it stays a few percent of one core) runs, for ``seconds`` or until ``max_requests``
+requests were sent:
 
 * searchers looping ``POST /v1/search`` over the data's questions;
 * adders looping ``POST /v1/messages``, one message per call, each adder into a session of its own that the store
@@ -26,7 +26,6 @@ library: every add answered 2xx must be stored exactly once, with its text, in i
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
@@ -37,23 +36,21 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 import httpx
-import numpy as np
 
-from sodamem.bench.load_client import LoadClient, LoadClientError
+from sodamem.bench.serve_report import CpuSnapshot, ServeReport, op_figures
+from sodamem.bench.serve_traffic import OPERATIONS, REQUEST_TIMEOUT
 from sodamem.loopback import HOST, free_port
 from sodamem.server.settings import default_workers
 
-LOAD_MODULE = "sodamem.bench.serve_load"
+LOAD_MODULE = "sodamem.bench.serve_traffic"
 BENCH_USER = "bench"
 READY_TIMEOUT = 180.0  # seconds the server may take to answer /healthz (model imports included)
-REQUEST_TIMEOUT = 60.0  # one request; a slower answer counts as an error
 STOP_TIMEOUT = 20.0  # seconds a graceful shutdown may take before the server's processes are killed
-OPERATIONS = ("search", "add", "ask")
 _EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 Progress = Callable[[str], None]
@@ -107,128 +104,6 @@ def load_workload(data: Path | None, conversation: int = 0) -> Workload:
     if not questions:
         raise InputError(f"conversation {sample_id} has no questions", file=str(data))
     return Workload(data.name, sample_id, sessions, questions, messages)
-
-
-# -- the report -----------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class OpFigures:
-    op: str
-    clients: int
-    ok: int  # answered 2xx
-    errors: int  # non-2xx answers and exceptions (timeouts, refused connections)
-    per_second: float  # answered per second of the timed phase
-    p50_ms: float  # latencies of the answered requests (0 when none)
-    p95_ms: float
-    p99_ms: float
-    mean_ms: float
-    max_ms: float
-    statuses: dict[str, int]  # status code (or exception name) -> count, errors only
-
-
-@dataclass(slots=True)
-class ServeReport:
-    data: str
-    conversation: str | None
-    turns: int  # stored before the load
-    questions: int
-    embedder: str
-    workers: int
-    threads: int
-    seconds: float  # asked for
-    max_requests: int
-    keep_alive: bool  # each client keeps one connection (else: a new connection per request)
-    elapsed_s: float = 0.0  # the timed phase as it ran
-    ingest_s: float = 0.0  # building the database beforehand (not part of the cold start)
-    healthz_s: float = 0.0  # process start -> /healthz answered
-    cold_start_s: float = 0.0  # process start -> first search answered
-    first_search_ms: float = 0.0  # that first search's own latency
-    ops: list[OpFigures] = field(default_factory=list)
-    adds_acked: int = 0  # answered 2xx
-    adds_stored: int = 0  # of those: stored exactly once with their text
-    adds_lost: int = 0  # answered 2xx, not stored (or with another text)
-    adds_duplicated: int = 0  # answered 2xx, stored more than once
-    adds_unanswered_stored: int = 0  # failed or cut short, yet stored (allowed: the client could not know)
-    # CPU over the timed phase, in % of one core (200 = two cores busy), from /proc (None elsewhere):
-    server_cpu_pct: float | None = None  # the server's processes together
-    server_process_cpu_pct: list[float] = field(default_factory=list)  # each busy one (the workers), busiest first
-    server_cpu_ms_per_request: float | None = None  # the server's CPU time / requests answered (all operations)
-    load_cpu_pct: float | None = None  # the load process
-    other_cpu_pct: float | None = None  # every other process on the machine
-    steal_pct: float | None = None  # taken by the hypervisor from this (virtual) machine
-    cores: int = 0
-    load_average: float | None = None  # 1-minute load average at the end of the timed phase
-    server_exit: int | None = None  # -15: ended by the bench's SIGTERM (uvicorn re-raises it after shutting down)
-    server_tracebacks: int = 0  # tracebacks in the server's log
-    error_samples: list[str] = field(default_factory=list)  # the first few error answers, for the reader
-
-    def op(self, name: str) -> OpFigures | None:
-        return next((o for o in self.ops if o.op == name), None)
-
-    @property
-    def errors(self) -> int:
-        return sum(o.errors for o in self.ops)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "errors": self.errors}
-
-    def render(self) -> str:
-        subject = f"{self.data}, {self.conversation}" if self.conversation else self.data
-        lines = [
-            f"sodamem serve: {self.workers} worker(s) x {self.threads} threads, embedder {self.embedder}; {subject}"
-            f" ({self.turns:,} turns stored, {self.questions} questions); {self.elapsed_s:.1f} s of load"
-            f" on {self.cores} cores, {'one connection per client' if self.keep_alive else 'a connection per request'}",
-            "",
-            f"Cold start: /healthz after {self.healthz_s:.2f} s, first answered search after {self.cold_start_s:.2f} s"
-            f" (that search {self.first_search_ms:.0f} ms); building the database beforehand {self.ingest_s:.1f} s.",
-            "",
-            "| operation | clients | answered | errors | req/s | p50 ms | p95 ms | p99 ms | max ms |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-        ]
-        for o in self.ops:
-            lines.append(
-                f"| {o.op} | {o.clients} | {o.ok:,} | {o.errors} | {o.per_second:.1f} | {o.p50_ms:.1f}"
-                f" | {o.p95_ms:.1f} | {o.p99_ms:.1f} | {o.max_ms:.1f} |"
-            )
-        lines += [
-            "",
-            f"Adds: {self.adds_acked} answered 2xx, {self.adds_stored} stored once with their text, {self.adds_lost}"
-            f" lost, {self.adds_duplicated} duplicated ({self.adds_unanswered_stored} unanswered adds stored).",
-        ]
-        if self.server_cpu_pct is not None:
-            processes = " + ".join(f"{p:.0f}%" for p in self.server_process_cpu_pct)
-            lines.append(
-                f"CPU over the load ({self.cores} cores = {100 * self.cores}%): server {self.server_cpu_pct:.0f}%"
-                f" ({processes}; {self.server_cpu_ms_per_request or 0:.0f} ms per answered request),"
-                f" load generator {self.load_cpu_pct or 0:.0f}%, other processes {self.other_cpu_pct or 0:.0f}%,"
-                f" stolen by the hypervisor {self.steal_pct or 0:.0f}%."
-            )
-        if self.server_exit not in (0, None, -signal.SIGTERM) or self.server_tracebacks:
-            lines.append(f"Server: exit code {self.server_exit}, {self.server_tracebacks} traceback(s) in its log.")
-        for sample in self.error_samples:
-            lines.append(f"- error: {sample}")
-        return "\n".join(lines) + "\n"
-
-
-def op_figures(
-    op: str, clients: int, latencies: Sequence[float], statuses: dict[str, int], elapsed: float
-) -> OpFigures:
-    ms = np.asarray(latencies, dtype=np.float64) * 1000
-    pct = [float(np.percentile(ms, q)) for q in (50, 95, 99)] if len(ms) else [0.0, 0.0, 0.0]
-    return OpFigures(
-        op=op,
-        clients=clients,
-        ok=len(ms),
-        errors=sum(statuses.values()),
-        per_second=len(ms) / elapsed if elapsed > 0 else 0.0,
-        p50_ms=pct[0],
-        p95_ms=pct[1],
-        p99_ms=pct[2],
-        mean_ms=float(ms.mean()) if len(ms) else 0.0,
-        max_ms=float(ms.max()) if len(ms) else 0.0,
-        statuses=dict(statuses),
-    )
 
 
 # -- the parent -----------------------------------------------------------------------------------------------------
@@ -444,47 +319,6 @@ def _drive_load(
     return result
 
 
-@dataclass(frozen=True, slots=True)
-class CpuSnapshot:
-    """CPU seconds so far: of each process of a tree, and of the whole machine (busy, and stolen by a hypervisor)."""
-
-    processes: dict[int, float]
-    machine_busy: float
-    machine_steal: float
-
-    @staticmethod
-    def take(root: int) -> CpuSnapshot | None:
-        """From /proc (Linux); None where there is none."""
-        proc = Path("/proc")
-        try:
-            machine = [int(v) for v in (proc / "stat").read_text().splitlines()[0].split()[1:]]
-        except (OSError, ValueError, IndexError):
-            return None
-        ticks = os.sysconf("SC_CLK_TCK")
-        parent: dict[int, int] = {}
-        cpu: dict[int, float] = {}
-        for entry in proc.iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat.rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
-            parent[int(entry.name)] = int(fields[1])
-            cpu[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
-        tree, frontier = {root}, [root]
-        while frontier:
-            current = frontier.pop()
-            children = [p for p, pp in parent.items() if pp == current and p not in tree]
-            tree.update(children)
-            frontier.extend(children)
-        # /proc/stat's cpu line: user nice system idle iowait irq softirq steal (guest time is inside user)
-        busy = sum(machine[i] for i in (0, 1, 2, 5, 6) if i < len(machine))
-        steal = machine[7] if len(machine) > 7 else 0
-        return CpuSnapshot({p: cpu[p] for p in tree if p in cpu}, busy / ticks, steal / ticks)
-
-
 def verify_adds(db: Path, acked: list[list[str]], unanswered: list[list[str]], report: ServeReport) -> None:
     """Reopen the store with the library: each acked ``[session, id, text]`` must be stored once with its text."""
     from sodamem.errors import NotFoundError
@@ -508,129 +342,3 @@ def verify_adds(db: Path, acked: list[list[str]], unanswered: list[list[str]], r
         else:
             report.adds_lost += 1
     report.adds_unanswered_stored = sum(stored[s][0][t] > 0 for s, t, _ in unanswered)
-
-
-# -- the load process -----------------------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Tally:
-    latencies: list[float] = field(default_factory=list)
-    statuses: Counter[str] = field(default_factory=Counter)
-
-
-@dataclass(slots=True)
-class _Load:
-    orders: dict[str, Any]
-    deadline: float
-    left: int  # requests still to send (max_requests)
-    tallies: dict[str, _Tally] = field(default_factory=lambda: {op: _Tally() for op in OPERATIONS})
-    acked: list[list[str]] = field(default_factory=list)
-    unanswered: list[list[str]] = field(default_factory=list)
-    error_samples: list[str] = field(default_factory=list)
-
-    def take(self) -> bool:
-        """Whether another request may be sent (time and count both left)."""
-        if self.left <= 0 or time.perf_counter() >= self.deadline:
-            return False
-        self.left -= 1
-        return True
-
-    def record(self, op: str, seconds: float, status: str | None, detail: str = "") -> None:
-        tally = self.tallies[op]
-        if status is None:
-            tally.latencies.append(seconds)
-            return
-        tally.statuses[status] += 1
-        if len(self.error_samples) < 5:
-            self.error_samples.append(f"{op}: {status} {detail[:300]}")
-
-
-async def _request(load: _Load, client: LoadClient, op: str, path: str, body: dict[str, Any]) -> bool:
-    began = time.perf_counter()
-    try:
-        status, text = await client.post(path, body)
-    except (OSError, TimeoutError, asyncio.IncompleteReadError, LoadClientError) as exc:
-        load.record(op, time.perf_counter() - began, type(exc).__name__, str(exc))
-        return False
-    seconds = time.perf_counter() - began
-    ok = 200 <= status < 300
-    load.record(op, seconds, None if ok else str(status), "" if ok else text)
-    return ok
-
-
-async def _searcher(load: _Load, client: LoadClient, index: int, count: int) -> None:
-    questions: list[str] = load.orders["questions"]
-    position = index * len(questions) // max(1, count)
-    while load.take():
-        await _request(load, client, "search", "/v1/search", {"query": questions[position % len(questions)], "k": 10})
-        position += 1
-
-
-async def _asker(load: _Load, client: LoadClient, index: int, count: int) -> None:
-    questions: list[str] = load.orders["questions"]
-    position = index * len(questions) // max(1, count) + len(questions) // 2
-    while load.take():
-        body = {"question": questions[position % len(questions)], "offline": True}
-        await _request(load, client, "ask", "/v1/ask", body)
-        position += 1
-
-
-async def _adder(load: _Load, client: LoadClient, index: int, count: int) -> None:
-    messages: list[list[str]] = load.orders["messages"]
-    session_id = f"bench-serve-{load.orders['run']}-adder{index}"
-    position, number = index * len(messages) // max(1, count), 0
-    while load.take():
-        speaker, text = messages[position % len(messages)]
-        turn_id = f"a{index}-{number:06d}"
-        body = {"session_id": session_id, "messages": [{"id": turn_id, "speaker": speaker, "text": text}]}
-        ok = await _request(load, client, "add", "/v1/messages", body)
-        (load.acked if ok else load.unanswered).append([session_id, turn_id, text])
-        position, number = position + 1, number + 1
-
-
-async def _run_load(orders: dict[str, Any]) -> dict[str, Any]:
-    roles = [(_searcher, int(orders["searchers"])), (_adder, int(orders["adders"])), (_asker, int(orders["askers"]))]
-    # Without keep-alive every request opens its own connection, so the kernel spreads requests over the workers
-    # instead of pinning each client to the worker that accepted its one connection.
-    host, port = orders["base_url"].removeprefix("http://").rsplit(":", 1)
-    clients = [
-        (role, i, count, LoadClient(host, int(port), orders["key"], keep_alive=orders["keep_alive"],
-                                    timeout=REQUEST_TIMEOUT))
-        for role, count in roles
-        for i in range(count)
-    ]  # fmt: skip
-    try:
-        sys.stdout.write("ready\n")
-        sys.stdout.flush()
-        if await asyncio.to_thread(sys.stdin.readline) != "go\n":
-            return {}
-        cpu, began = time.process_time(), time.perf_counter()
-        load = _Load(orders, began + float(orders["seconds"]), int(orders["max_requests"]))
-        await asyncio.gather(*(role(load, client, i, count) for role, i, count, client in clients))
-        elapsed, cpu = time.perf_counter() - began, time.process_time() - cpu
-    finally:
-        for *_, client in clients:
-            client.close()
-    return {
-        "elapsed": elapsed,
-        "cpu": cpu,
-        "ops": {op: {"latencies": t.latencies, "statuses": dict(t.statuses)} for op, t in load.tallies.items()},
-        "acked": load.acked,
-        "unanswered": load.unanswered,
-        "error_samples": load.error_samples,
-    }
-
-
-def load_main() -> int:
-    """The load process: orders (one JSON line) on stdin, ``ready``, then ``go``, then the result as one JSON line."""
-    orders = json.loads(sys.stdin.readline())
-    result = asyncio.run(_run_load(orders))
-    if result:
-        sys.stdout.write(json.dumps(result) + "\n")
-        sys.stdout.flush()
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(load_main())
