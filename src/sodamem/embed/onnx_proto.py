@@ -18,9 +18,15 @@ import numpy as np
 
 # TensorProto.DataType
 FLOAT = 1
+INT8 = 3
 INT32 = 6
 INT64 = 7
-_DATA_TYPES = {np.dtype(np.float32): FLOAT, np.dtype(np.int32): INT32, np.dtype(np.int64): INT64}
+_DATA_TYPES = {
+    np.dtype(np.float32): FLOAT,
+    np.dtype(np.int8): INT8,
+    np.dtype(np.int32): INT32,
+    np.dtype(np.int64): INT64,
+}
 _EXTERNAL = 1  # TensorProto.DataLocation
 # AttributeProto.AttributeType
 _ATTR_FLOAT, _ATTR_INT, _ATTR_INTS = 1, 2, 7
@@ -76,7 +82,7 @@ def _tensor_header(name: str, array: np.ndarray[Any, Any]) -> bytes:
     """A TensorProto's dims (1), data_type (2) and name (8)."""
     data_type = _DATA_TYPES.get(array.dtype)
     if data_type is None:
-        raise ValueError(f"tensor {name}: dtype {array.dtype} is not one of float32, int32, int64")
+        raise ValueError(f"tensor {name}: dtype {array.dtype} is not one of float32, int8, int32, int64")
     return b"".join(_int(1, d) for d in array.shape) + _int(2, data_type) + _str(8, name)
 
 
