@@ -96,7 +96,7 @@ def test_fake_rejects_bad_dim() -> None:
 
 
 def test_choices() -> None:
-    assert EMBEDDER_CHOICES == ("minilm", "minilm-int8", "e5-small", "mpnet", "fake")
+    assert EMBEDDER_CHOICES == ("minilm", "minilm-q8", "minilm-int8", "e5-small", "mpnet", "fake")
 
 
 def test_load_fake_specs() -> None:
