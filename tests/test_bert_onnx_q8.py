@@ -30,15 +30,15 @@ needs_minilm = pytest.mark.skipif(not HAS_MINILM, reason="tokenizers or gt-all-m
 def test_each_column_dequantizes_within_half_its_scale(matrix: np.ndarray) -> None:
     quantized, scale = quantize_columns(matrix)
     assert quantized.dtype == np.int8 and quantized.shape == matrix.shape and scale.shape == (matrix.shape[1],)
-    assert np.all(scale > 0) and np.abs(quantized).max(initial=0) <= 127
+    assert np.all(scale > 0) and np.abs(quantized).max(initial=0) <= 63  # no 16-bit saturation on AVX2
     error = np.abs(quantized.astype(np.float32) * scale - matrix)
     assert np.all(error <= scale / 2 * (1 + 1e-5) + 1e-6)
 
 
 def test_a_column_of_zeros_gets_scale_one_and_zeros() -> None:
-    quantized, scale = quantize_columns(np.array([[0.0, 1.0], [0.0, -2.0]], dtype=np.float32))
+    quantized, scale = quantize_columns(np.array([[0.0, 0.75], [0.0, -3.0]], dtype=np.float32))
     assert scale[0] == 1.0 and not quantized[:, 0].any()
-    assert quantized[:, 1].tolist() == [64, -127]  # 1 / (2 / 127) rounds to 64
+    assert quantized[:, 1].tolist() == [16, -63]  # 0.75 / (3 / 63) = 15.75
 
 
 def test_the_quantized_graph_uses_int8_products_and_stays_close_to_fp32() -> None:

@@ -50,12 +50,20 @@ class BertGraph:
     external: dict[str, np.ndarray[Any, Any]]
 
 
-def quantize_columns(matrix: F32) -> tuple[np.ndarray[Any, np.dtype[np.int8]], F32]:
-    """``matrix`` ``(in, out)`` as int8 with one scale per column (symmetric, zero point 0): ``q * scale`` is within
-    ``scale / 2`` of each value. A column of zeros (or of values too small for a float32 scale) gets scale 1."""
-    scale = (np.abs(matrix).max(axis=0) / np.float32(127.0)).astype(np.float32)
+# Weights in [-63, 63]: onnxruntime multiplies uint8 activations by int8 weights, and its AVX2 kernel (no VNNI) adds
+# two products in 16 bits before widening: 255 * 127 * 2 saturates, 255 * 63 * 2 does not. So every x86 kernel sums
+# exactly, and a text gets the same vector on every machine. Cosine to the fp32 vectors over 400 LoCoMo texts: 0.9937
+# on average with 63 levels, 0.9947 with 127.
+WEIGHT_LEVELS = 63
+
+
+def quantize_columns(matrix: F32, levels: int = WEIGHT_LEVELS) -> tuple[np.ndarray[Any, np.dtype[np.int8]], F32]:
+    """``matrix`` ``(in, out)`` as int8 in ``[-levels, levels]`` with one scale per column (symmetric, zero point
+    0): ``q * scale`` is within ``scale / 2`` of each value. A column of zeros (or of values too small for a float32
+    scale) gets scale 1."""
+    scale = (np.abs(matrix).max(axis=0) / np.float32(levels)).astype(np.float32)
     scale = np.where(scale > 0, scale, np.float32(1.0))
-    quantized = np.clip(np.rint(matrix / scale), -127, 127).astype(np.int8)
+    quantized = np.clip(np.rint(matrix / scale), -levels, levels).astype(np.int8)
     return quantized, scale
 
 
