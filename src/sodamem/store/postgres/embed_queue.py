@@ -16,7 +16,8 @@ statement itself: ``set_config(..., true)`` in the ``lazy`` step, which the dele
 queue is derived state: a server crash can lose only the newest commits, in commit order, so a lost dequeue leaves
 the turns queued, and the next ``Memory`` to open finds them, finds their vectors, and dequeues them
 (``embed_queued``). The add's own transaction (its turns, pieces and facts) still waits for its flush. On this
-machine the flush of a one-row delete cost 2-10 ms, against ~0.5 ms for the statement.
+machine the flush of a one-row delete cost 1-10 ms (more when the disk is busy), against ~1.5 ms for the
+statement, most of it planning.
 """
 
 from __future__ import annotations
@@ -27,20 +28,19 @@ from sodamem.store.postgres.connection import PgConnection
 from sodamem.store.turn_writes import piece_embedding_text, turn_embedding_text
 
 _MISSING = "NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = %(m)s AND e.text_hash = {0}.embed_hash)"
-_FACTS = (
-    "SELECT DISTINCT fs.fact_pk FROM fact_sources fs JOIN pieces p ON p.id = fs.piece_pk WHERE p.turn_pk = ANY(%(t)s)"
-)
-# kind: 0 turn, 1 piece, 2 fact, 3 entity (the order the portable reads fill their result in)
+# kind: 0 turn, 1 piece, 2 fact, 3 entity (the order the portable reads fill their result in). The facts drawn from
+# the turns are found once for the facts and their entities (planning is most of the statement's cost: ~1 ms).
 _STATEMENT = (
-    "WITH missing AS MATERIALIZED ("
+    "WITH drawn AS MATERIALIZED (SELECT DISTINCT fs.fact_pk FROM fact_sources fs JOIN pieces p ON p.id = fs.piece_pk"
+    " WHERE p.turn_pk = ANY(%(t)s)), missing AS MATERIALIZED ("
     " SELECT 0 AS kind, t.embed_hash AS h, t.speaker AS speaker, t.text AS text, t.caption AS caption FROM turns t"
     f" WHERE t.id = ANY(%(t)s) AND {_MISSING.format('t')}"
     " UNION ALL SELECT 1, p.embed_hash, t.speaker, p.text, NULL FROM pieces p JOIN turns t ON t.id = p.turn_pk"
     f" WHERE p.turn_pk = ANY(%(t)s) AND {_MISSING.format('p')}"
-    " UNION ALL SELECT 2, f.embed_hash, NULL, f.text, NULL FROM facts f"
-    f" WHERE f.embed_hash IS NOT NULL AND f.id IN ({_FACTS}) AND {_MISSING.format('f')}"
-    " UNION ALL SELECT 3, n.embed_hash, NULL, n.name, NULL FROM entities n"
-    f" WHERE n.embed_hash IS NOT NULL AND n.id IN (SELECT entity_pk FROM fact_roles WHERE fact_pk IN ({_FACTS}))"
+    " UNION ALL SELECT 2, f.embed_hash, NULL, f.text, NULL FROM facts f JOIN drawn ON f.id = drawn.fact_pk"
+    f" WHERE f.embed_hash IS NOT NULL AND {_MISSING.format('f')}"
+    " UNION ALL SELECT 3, n.embed_hash, NULL, n.name, NULL FROM entities n WHERE n.embed_hash IS NOT NULL"
+    " AND n.id IN (SELECT r.entity_pk FROM fact_roles r JOIN drawn ON r.fact_pk = drawn.fact_pk)"
     f" AND {_MISSING.format('n')}"
     "), lazy AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS setting)"
     ", dequeued AS (DELETE FROM embed_queue WHERE %(dequeue)s AND (SELECT setting FROM lazy) = 'off'"
