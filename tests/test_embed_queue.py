@@ -48,6 +48,8 @@ def test_texts_still_missing_are_read_and_the_turns_stay_queued_until_embedded(m
         assert sorted(store.queued_turns()) == sorted(new + cached)  # something was missing: still queued
         assert store.texts_to_embed_else_dequeue(model, cached, memory.user) == {}
         assert store.queued_turns() == new  # nothing was missing: off the queue
+        if type(store).__name__ == "PostgresStore":  # the dequeue skipped the flush; the session's setting stays
+            assert store.conn.native("SHOW synchronous_commit").fetchone()[0] == "on"
     with Memory(memory_location, embedder="fake") as memory:  # opening embeds what is left
         assert memory.store.queued_turns() == []
         assert memory.store.texts_to_embed(model, new) == {}

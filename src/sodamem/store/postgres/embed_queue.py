@@ -30,7 +30,7 @@ from sodamem.store.turn_writes import piece_embedding_text, turn_embedding_text
 _MISSING = "NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = %(m)s AND e.text_hash = {0}.embed_hash)"
 # kind: 0 turn, 1 piece, 2 fact, 3 entity (the order the portable reads fill their result in). The facts drawn from
 # the turns are found once for the facts and their entities (planning is most of the statement's cost: ~1 ms).
-_STATEMENT = (
+_MISSING_ROWS = (
     "WITH drawn AS MATERIALIZED (SELECT DISTINCT fs.fact_pk FROM fact_sources fs JOIN pieces p ON p.id = fs.piece_pk"
     " WHERE p.turn_pk = ANY(%(t)s)), missing AS MATERIALIZED ("
     " SELECT 0 AS kind, t.embed_hash AS h, t.speaker AS speaker, t.text AS text, t.caption AS caption FROM turns t"
@@ -41,11 +41,14 @@ _STATEMENT = (
     f" WHERE f.embed_hash IS NOT NULL AND {_MISSING.format('f')}"
     " UNION ALL SELECT 3, n.embed_hash, NULL, n.name, NULL FROM entities n WHERE n.embed_hash IS NOT NULL"
     " AND n.id IN (SELECT r.entity_pk FROM fact_roles r JOIN drawn ON r.fact_pk = drawn.fact_pk)"
-    f" AND {_MISSING.format('n')}"
-    "), lazy AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS setting)"
-    ", dequeued AS (DELETE FROM embed_queue WHERE %(dequeue)s AND (SELECT setting FROM lazy) = 'off'"
-    " AND turn_pk = ANY(%(t)s) AND NOT EXISTS (SELECT 1 FROM missing))"
-    " SELECT kind, h, speaker, text, caption FROM missing ORDER BY kind"
+    f" AND {_MISSING.format('n')})"
+)
+_SELECT = " SELECT kind, h, speaker, text, caption FROM missing ORDER BY kind"
+_READ = _MISSING_ROWS + _SELECT
+_READ_ELSE_DEQUEUE = (
+    _MISSING_ROWS + ", lazy AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS setting)"
+    " , dequeued AS (DELETE FROM embed_queue WHERE (SELECT setting FROM lazy) = 'off'"
+    " AND turn_pk = ANY(%(t)s) AND NOT EXISTS (SELECT 1 FROM missing))" + _SELECT
 )
 _KINDS = ("turn", "piece", "fact", "entity")
 
@@ -55,10 +58,10 @@ def texts_to_embed(
 ) -> dict[str, tuple[str, str]]:
     """``text_hash -> (kind, text)`` lacking a vector under ``model`` among the turns, their pieces, the facts drawn
     from them and those facts' entities (as ``live.texts_to_embed``); ``dequeue``: when there are none, the turns'
-    queue rows are deleted by the same statement."""
-    rows = conn.native(
-        _STATEMENT, {"m": model, "t": [int(pk) for pk in turn_pks], "dequeue": dequeue}, logs=False
-    ).fetchall()
+    queue rows are deleted by the same statement, which must then be a transaction of its own (not inside
+    ``transaction()``: it turns ``synchronous_commit`` off for the transaction it runs in)."""
+    statement = _READ_ELSE_DEQUEUE if dequeue else _READ
+    rows = conn.native(statement, {"m": model, "t": [int(pk) for pk in turn_pks]}, logs=False).fetchall()
     out: dict[str, tuple[str, str]] = {}
     for kind, digest, speaker, text, caption in rows:
         if kind == 0:

@@ -210,9 +210,11 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
         if not items and not dequeue:
             return
         with self.transaction(shared=True) as conn:
-            # derived state, as the dequeue in embed_queue.py: a crash that loses this commit leaves the turns queued,
-            # and the next Memory to open embeds them again; the add's own commit was flushed before this one
-            conn.native("SET LOCAL synchronous_commit = off")
+            if dequeue:
+                # an add's vectors: derived state, as the dequeue in embed_queue.py. A crash that loses this commit
+                # leaves the turns queued, and the next Memory to open embeds them again (the add's own commit was
+                # flushed before this one). An ingest's or an import's vectors (nothing dequeued) wait for the flush.
+                conn.native("SET LOCAL synchronous_commit = off")
             live.dequeue_embeddings(conn, dequeue)
             if not items:
                 return
