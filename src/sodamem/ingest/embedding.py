@@ -46,7 +46,7 @@ def embed_queued(
     queued = store.queued_turns() if turn_pks is None else list(turn_pks)
     if not queued:
         return 0
-    missing = store.texts_to_embed(embedder.name, queued)
+    missing = store.texts_to_embed_else_dequeue(embedder.name, queued, user)
     items = list(missing.items())
     for start in range(0, len(items), BATCH):
         batch = items[start : start + BATCH]
@@ -60,7 +60,4 @@ def embed_queued(
             embedder.dim,
             dequeue=queued if last else (),
         )
-    if not items:
-        with store.writing(user) as writes:
-            writes.dequeue_embeddings(queued)
-    return len(items)
+    return len(items)  # none: the queue entries went with the read

@@ -29,6 +29,15 @@ class PortableUpkeep:
     def texts_to_embed(self, model: str, turn_pks: Sequence[int]) -> dict[str, tuple[str, str]]:
         return live.texts_to_embed(self.conn, model, turn_pks)
 
+    def texts_to_embed_else_dequeue(
+        self, model: str, turn_pks: Sequence[int], user: str | None = None
+    ) -> dict[str, tuple[str, str]]:
+        missing = live.texts_to_embed(self.conn, model, turn_pks)
+        if not missing:
+            with self.transaction(user) as conn:
+                live.dequeue_embeddings(conn, turn_pks)
+        return missing
+
     def query_facts(
         self, user: str, *, status: str = "active", as_of: datetime | None = None, subject: str | None = None
     ) -> list[FactRecord]:

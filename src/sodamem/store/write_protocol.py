@@ -167,6 +167,13 @@ class Store(MemoryStore, Protocol):
 
     def texts_to_embed(self, model: str, turn_pks: Sequence[int]) -> dict[str, tuple[str, str]]: ...
 
+    def texts_to_embed_else_dequeue(
+        self, model: str, turn_pks: Sequence[int], user: str | None = None
+    ) -> dict[str, tuple[str, str]]:
+        """``texts_to_embed``; when nothing lacks a vector, the turns are also taken off the embedding queue (an add
+        whose texts the shared cache holds already: one step, not a read and then a write)."""
+        ...
+
     # -- mentions (derived, like vectors) ------------------------------------------------------------------------
     def turns_to_annotate(self, user: str | None = None, turn_pks: Sequence[int] | None = None) -> dict[int, str]:
         """``turn pk -> text`` of turns whose mentions are not stored: all, one user's, or among ``turn_pks``."""

@@ -38,7 +38,7 @@ from sodamem.store.graph_reads import PortableGraphReads
 from sodamem.store.integrity import CheckReport, check_rows
 from sodamem.store.live import SessionChanged
 from sodamem.store.portable import PortableStore
-from sodamem.store.postgres import lexical, ranking
+from sodamem.store.postgres import embed_queue, lexical, ranking
 from sodamem.store.postgres.connection import PgConnection
 from sodamem.store.postgres.schema import apply_migrations
 from sodamem.store.postgres.tokens import Fts5Tokenizer
@@ -210,6 +210,11 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
         if not items and not dequeue:
             return
         with self.transaction(shared=True) as conn:
+            if dequeue:
+                # an add's vectors: derived state, as the dequeue in embed_queue.py. A crash that loses this commit
+                # leaves the turns queued, and the next Memory to open embeds them again (the add's own commit was
+                # flushed before this one). An ingest's or an import's vectors (nothing dequeued) wait for the flush.
+                conn.native("SET LOCAL synchronous_commit = off")
             live.dequeue_embeddings(conn, dequeue)
             if not items:
                 return
@@ -230,6 +235,15 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
                     [vector_literal(np.frombuffer(blob, np.float32)) for _, blob in items],
                 ),
             )
+
+    def texts_to_embed(self, model: str, turn_pks: Sequence[int]) -> dict[str, tuple[str, str]]:
+        return embed_queue.texts_to_embed(self.conn, model, turn_pks, dequeue=False)
+
+    def texts_to_embed_else_dequeue(
+        self, model: str, turn_pks: Sequence[int], user: str | None = None
+    ) -> dict[str, tuple[str, str]]:
+        """One statement, one wait for the server, no lock (``embed_queue.py``)."""
+        return embed_queue.texts_to_embed(self.conn, model, turn_pks, dequeue=True)
 
     def set_setting(self, key: str, value: str) -> None:
         with self.transaction() as conn:
