@@ -35,6 +35,7 @@ from sodamem.retrieve.aggregate import (
     spread_sessions,
 )
 from sodamem.retrieve.answer_type import answer_type, type_bonus
+from sodamem.retrieve.bridge import blend, bridge_ranking
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import (
     ContributionTable,
@@ -142,12 +143,18 @@ def fused_rank(
             )
 
         units = fuse()
+        again = False  # a second pass, with the tunnels that start from the first pass's evidence
+        if _wants_bridge(settings, analysis) and index is not None and query_vector is not None and units:
+            rankings["bridge"] = _bridge_hits(index, user, query_vector, units, n, settings)
+            again = bool(rankings["bridge"])
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
             expanded = _feedback_query(store, user, units[: settings.feedback_turns], query, names, settings)
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
-                units = fuse()
+                again = True
+        if again:
+            units = fuse()
     units = units[:k]
     if by_sub:
         units = [_explain_subqueries(u, subqueries, by_sub) for u in units]
@@ -345,6 +352,28 @@ def _feedback_query(
         terms=terms,
     )
     return to_match_query(" ".join([query, *extra]), drop=names) if extra else None
+
+
+def _wants_bridge(settings: FusedSettings, analysis: QueryAnalysis) -> bool:
+    on = "bridge" in settings.tunnels and settings.density.weight("bridge") > 0 and settings.bridge_seeds > 0
+    return on and (analysis.gathers or not settings.bridge_gathering_only)
+
+
+def _bridge_hits(
+    index: VectorSearch, user: str, query: Vectors, units: Sequence[FusedUnit], n: int, settings: FusedSettings
+) -> Ranking:
+    """The bridge tunnel (bridge.py): the turns nearest to each of the first pass's best turns, blended with the
+    question, each seed's cosines scaled by its mass relative to the first."""
+    seeds = units[: settings.bridge_seeds]
+    vectors = index.exact_vectors(user, "turns", [u.unit for u in seeds])
+    best = seeds[0].mass
+    hits = {}
+    for u in seeds:
+        if u.unit in vectors:
+            probe = blend(np.asarray(query), np.asarray(vectors[u.unit]), settings.bridge_mix)
+            hits[u.unit] = index.search(user, "turns", probe.reshape(1, -1), n)
+    weights = {u.unit: u.mass / best if best > 0 else 1.0 for u in seeds}
+    return bridge_ranking(hits, weights, n)
 
 
 def _allowed_statuses(settings: FusedSettings, analysis: QueryAnalysis) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from sodamem.retrieve.graph import GraphSettings
 from sodamem.retrieve.overrides import apply_override, parse_overrides
 
 ALL_TUNNELS = frozenset(
-    {"answer_type", "bm25", "bm25_piece", "bm25_prf", "dense", "dense_piece", "entity", "fact", "graph"}
+    {"answer_type", "bm25", "bm25_piece", "bm25_prf", "bridge", "dense", "dense_piece", "entity", "fact", "graph"}
 )
 # The tunnels each sub-query of a decomposed question runs again, as ``sub_<tunnel>`` (decompose.py).
 DIRECT_TUNNELS = ("bm25", "bm25_piece", "dense", "dense_piece", "fact", "graph")
@@ -91,6 +91,12 @@ class FusedSettings:
     # Answer-type expansion as a soft bonus instead of (or besides) a tunnel: a fused candidate naming an instance
     # of the type gets mass x (1 + bonus x its affinity scaled from the floor to 1) (answer_type.type_bonus).
     answer_type_bonus: float = 0.0
+    # The bridge tunnel (bridge.py; on while ``weight.bridge`` > 0): the turns nearest to each of the first pass's
+    # ``bridge_seeds`` best turns, each probe the seed's vector blended with the question's (``bridge_mix``: the
+    # question's share), fused in the second pass; with ``bridge_gathering_only`` only for gathering questions.
+    bridge_seeds: int = 3
+    bridge_mix: float = 0.5
+    bridge_gathering_only: bool = False
     # Query decomposition (decompose.py; only where the search was given a decomposer): each sub-query's direct
     # tunnels weigh this times the question's own (``sub_<tunnel>``); 0 asks no LLM at all.
     subquery_weight: float = 0.5
@@ -102,6 +108,8 @@ class FusedSettings:
             raise ValueError(f"fusion must be 'density' or 'rrf', got {self.fusion!r}")
         if min(self.candidates, self.feedback_turns, self.feedback_min_turns) < 1:
             raise ValueError("candidates, feedback_turns and feedback_min_turns must be >= 1")
+        if self.bridge_seeds < 0 or not 0 <= self.bridge_mix <= 1:
+            raise ValueError("bridge_seeds must be >= 0 and bridge_mix within [0, 1]")
         if self.feedback_words < 0:
             raise ValueError("feedback_words must be >= 0")
         if not 0 < self.entity_session_decay <= 1:
