@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sodamem.retrieve.bridge import blend, bridge_ranking
+from sodamem.retrieve.bridge import blend, bridge_ranking, discount_duplicates
 from sodamem.retrieve.presets import FusedSettings, fused_settings
 
 
@@ -55,3 +55,24 @@ def test_bridge_settings_parse_and_refuse_bad_values() -> None:
         FusedSettings(bridge_mix=1.5)
     with pytest.raises(ValueError, match="bridge_seeds"):
         FusedSettings(bridge_seeds=-1)
+
+
+def test_discount_duplicates_lowers_a_turn_close_to_a_better_one_and_resorts() -> None:
+    v = {
+        1: np.array([1.0, 0.0]),
+        2: np.array([0.99, np.sqrt(1 - 0.99**2)]),  # cosine 0.99 with 1: a near-duplicate
+        3: np.array([0.0, 1.0]),  # unlike 1; cosine 0.14 with 2
+    }
+    ranking = [(1, 1.0), (2, 0.9), (3, 0.6)]
+    out = discount_duplicates(ranking, v, threshold=0.9, penalty=0.5)
+    assert out == [(1, 1.0), (3, 0.6), (2, pytest.approx(0.45))]
+
+
+def test_discount_duplicates_off_keeps_the_ranking_and_skips_turns_without_vectors() -> None:
+    v = {1: np.array([1.0, 0.0]), 2: np.array([1.0, 0.0])}
+    ranking = [(1, 1.0), (4, 0.95), (2, 0.9)]
+    assert discount_duplicates(ranking, v, threshold=0.9, penalty=0.0) == ranking
+    assert discount_duplicates(ranking, v, threshold=1.01, penalty=0.5) == ranking
+    # 4 has no vector: never a duplicate, never a reason to discount another; 2 duplicates 1 (cosine 1)
+    assert discount_duplicates(ranking, v, threshold=0.9, penalty=0.5) == [(1, 1.0), (4, 0.95), (2, 0.45)]
+    assert discount_duplicates([], v, threshold=0.9, penalty=0.5) == []

@@ -53,3 +53,30 @@ def bridge_ranking(
 def _unit(v: np.ndarray) -> np.ndarray:
     norm = float(np.linalg.norm(v))
     return v / norm if norm > 0 else v
+
+
+def discount_duplicates(
+    ranking: Sequence[tuple[int, float]],
+    vectors: Mapping[int, np.ndarray],
+    threshold: float,
+    penalty: float,
+) -> list[tuple[int, float]]:
+    """``ranking`` (``(turn, mass)``, best first) with every near-duplicate of a better turn discounted: a turn
+    whose cosine with some turn ranked above it (as first given) reaches ``threshold`` keeps ``1 - penalty`` of its
+    mass; then re-sorted (ties keep the given order). A turn without a vector is never a duplicate."""
+    if penalty <= 0 or threshold > 1 or not ranking:
+        return list(ranking)
+    pks = [pk for pk, _ in ranking if pk in vectors]
+    matrix = np.stack([np.asarray(vectors[pk], dtype=np.float32).reshape(-1) for pk in pks]) if pks else None
+    row = {pk: i for i, pk in enumerate(pks)}
+    sims = matrix @ matrix.T if matrix is not None else None
+    out = []
+    for position, (pk, mass) in enumerate(ranking):
+        i = row.get(pk)
+        duplicate = False
+        if i is not None and sims is not None:
+            above = [row[p] for p, _ in ranking[:position] if p in row]
+            duplicate = bool(above) and float(sims[i, above].max()) >= threshold
+        out.append((position, pk, mass * (1.0 - penalty) if duplicate else mass))
+    out.sort(key=lambda x: (-x[2], x[0]))
+    return [(pk, mass) for _, pk, mass in out]

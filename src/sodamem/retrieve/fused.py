@@ -35,7 +35,7 @@ from sodamem.retrieve.aggregate import (
     spread_sessions,
 )
 from sodamem.retrieve.answer_type import answer_type, type_bonus
-from sodamem.retrieve.bridge import blend, bridge_ranking
+from sodamem.retrieve.bridge import blend, bridge_ranking, discount_duplicates
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import (
     ContributionTable,
@@ -155,6 +155,8 @@ def fused_rank(
                 again = True
         if again:
             units = fuse()
+        if settings.duplicate_penalty > 0 and index is not None and units:
+            units = _discount_duplicates(index, user, units, settings)
     units = units[:k]
     if by_sub:
         units = [_explain_subqueries(u, subqueries, by_sub) for u in units]
@@ -374,6 +376,30 @@ def _bridge_hits(
             hits[u.unit] = index.search(user, "turns", probe.reshape(1, -1), n)
     weights = {u.unit: u.mass / best if best > 0 else 1.0 for u in seeds}
     return bridge_ranking(hits, weights, n)
+
+
+def _discount_duplicates(
+    index: VectorSearch, user: str, units: Sequence[FusedUnit], settings: FusedSettings
+) -> list[FusedUnit]:
+    """``units`` with each near-duplicate of a better unit (turn cosine >= ``duplicate_cosine``) at ``1 -
+    duplicate_penalty`` of its mass, re-sorted (bridge.discount_duplicates)."""
+    vectors = index.exact_vectors(user, "turns", [u.unit for u in units])
+    ranked = discount_duplicates(
+        [(u.unit, u.mass) for u in units],
+        {pk: np.asarray(v) for pk, v in vectors.items()},
+        settings.duplicate_cosine,
+        settings.duplicate_penalty,
+    )
+    by_unit = {u.unit: u for u in units}
+    out = []
+    for pk, mass in ranked:
+        unit = by_unit[pk]
+        if mass != unit.mass:
+            unit = replace(
+                unit, mass=mass, explain=(*unit.explain, f"near-duplicate x{1 - settings.duplicate_penalty:.3f}")
+            )
+        out.append(unit)
+    return out
 
 
 def _allowed_statuses(settings: FusedSettings, analysis: QueryAnalysis) -> tuple[str, ...]:

@@ -97,6 +97,10 @@ class FusedSettings:
     bridge_seeds: int = 3
     bridge_mix: float = 0.5
     bridge_gathering_only: bool = False
+    # Near-duplicates (bridge.discount_duplicates): a turn whose vector has cosine >= ``duplicate_cosine`` with a
+    # better-ranked turn's keeps ``1 - duplicate_penalty`` of its mass (0: off).
+    duplicate_cosine: float = 0.9
+    duplicate_penalty: float = 0.0
     # Query decomposition (decompose.py; only where the search was given a decomposer): each sub-query's direct
     # tunnels weigh this times the question's own (``sub_<tunnel>``); 0 asks no LLM at all.
     subquery_weight: float = 0.5
@@ -110,6 +114,8 @@ class FusedSettings:
             raise ValueError("candidates, feedback_turns and feedback_min_turns must be >= 1")
         if self.bridge_seeds < 0 or not 0 <= self.bridge_mix <= 1:
             raise ValueError("bridge_seeds must be >= 0 and bridge_mix within [0, 1]")
+        if not 0 <= self.duplicate_penalty <= 1:
+            raise ValueError("duplicate_penalty must be within [0, 1]")
         if self.feedback_words < 0:
             raise ValueError("feedback_words must be >= 0")
         if not 0 < self.entity_session_decay <= 1:
