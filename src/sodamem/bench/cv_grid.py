@@ -48,6 +48,19 @@ KNOBS: dict[str, tuple[str, ...]] = {
         "answer_type_bonus=1.0",
         "answer_type_bonus=0.5+answer_type_floor=0.3",
     ),
+    # Mechanisms from the first pass's evidence (retrieve/bridge.py), both off by default: the bridge tunnel (the
+    # turns nearest to each of the first pass's best turns) and the near-duplicate discount.
+    "bridge tunnel": (
+        "weight.bridge=0.3",
+        "weight.bridge=0.3+bridge_seeds=1",
+        "weight.bridge=0.3+bridge_gathering_only=true",
+        "weight.bridge=0.6+bridge_mix=0.25+bridge_gathering_only=true",
+    ),
+    "near-duplicates": (
+        "duplicate_penalty=0.3",
+        "duplicate_penalty=0.6",
+        "duplicate_penalty=0.3+duplicate_cosine=0.8",
+    ),
     # Query decomposition (retrieve/decompose.py): only with `bench locomo --decompose` (an LLM); 0.5 by default.
     "query decomposition": (
         "subquery_weight=0.0",
