@@ -46,7 +46,7 @@ from sodamem.retrieve.density import (
 )
 from sodamem.retrieve.disclosure import disclosure_bonus
 from sodamem.retrieve.feedback import candidate_terms, expansion_terms
-from sodamem.retrieve.fts_query import query_terms, to_match_query
+from sodamem.retrieve.fts_query import query_terms, to_match_query, without_words
 from sodamem.retrieve.fusion import reciprocal_rank_fusion
 from sodamem.retrieve.graph import graph_hits
 from sodamem.retrieve.lexical import bm25_pieces_by_turn, bm25_turns
@@ -89,10 +89,13 @@ def fused_rank(
     turns: TurnLookup | None = None,
     types: TypeMatcher | None = None,
     subqueries: Sequence[SubQuery] = (),
+    embed: Callable[[str], Vectors] | None = None,
 ) -> FusedRanking:
     """The first ``k`` turns for ``query``. ``turns``: a lookup kept across searches while the store is unchanged
     (a fresh one otherwise). ``types``: what the answer-type tunnel needs (spaCy and the embedder), or None.
     ``subqueries``: a decomposition's sub-queries, each run through the direct tunnels as ``sub_<tunnel>``.
+    ``embed``: the embedder's query vector of a text, for the question without the speakers' names
+    (``dense_drop_names``).
     ``store``: a ``Store`` while query analysis, the turn lookup and the lexical and dense tunnels still take one;
     what this module asks itself is in ``MemoryStore``."""
     analysis = analyze_query(query, now, store, user)
@@ -105,7 +108,11 @@ def fused_rank(
     on = settings.tunnels
     allowed = _allowed_statuses(settings, analysis)
     lookup = turns or TurnLookup(store)  # what the tunnels and both fusion passes ask about candidate turns
-    rankings = _direct_rankings(store, index, lookup, query_vector, user, match, n, settings, analysis, allowed)
+    topic_vector = query_vector
+    if settings.dense_drop_names and embed is not None and query_vector is not None and names:
+        topic = without_words(query, names)
+        topic_vector = embed(topic) if topic != query else query_vector
+    rankings = _direct_rankings(store, index, lookup, topic_vector, user, match, n, settings, analysis, allowed)
     sub_rankings: list[tuple[str, Ranking]] = []  # (sub_<tunnel>, ranking), one per sub-query and tunnel
     by_sub: list[dict[str, Ranking]] = []
     if settings.subquery_weight > 0:

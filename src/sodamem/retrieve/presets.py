@@ -97,6 +97,11 @@ class FusedSettings:
     bridge_seeds: int = 3
     bridge_mix: float = 0.5
     bridge_gathering_only: bool = False
+    # The dense tunnels (turns, pieces, facts) ask with the question's vector without the speakers' names ("What
+    # has painted?" for "What has Melanie painted?"), as the BM25 queries leave them out: who is asked about is
+    # the speaker focus's job, and a name in the vector pulls every turn of that speaker alike. One more query
+    # embedding for a question that names a speaker.
+    dense_drop_names: bool = False
     # Near-duplicates (bridge.discount_duplicates): a turn whose vector has cosine >= ``duplicate_cosine`` with a
     # better-ranked turn's keeps ``1 - duplicate_penalty`` of its mass (0: off).
     duplicate_cosine: float = 0.9
