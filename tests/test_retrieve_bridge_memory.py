@@ -62,12 +62,12 @@ def test_dense_drop_names_embeds_the_question_without_the_speakers_names() -> No
     with Memory(":memory:", embedder=embedder) as memory:
         memory.ingest(HISTORY)
         embedder.asked.clear()
-        memory.search("What has Melanie painted?", k=3, now=datetime(2024, 6, 1))
-        assert "What has painted?" not in embedder.asked
         memory.search(
-            "What has Melanie painted?", k=3, now=datetime(2024, 6, 1), preset="default+dense_drop_names=true"
+            "What has Melanie painted?", k=3, now=datetime(2024, 6, 1), preset="default+dense_drop_names=false"
         )
+        assert "What has painted?" not in embedder.asked
+        memory.search("What has Melanie painted?", k=3, now=datetime(2024, 6, 1))  # on by default
         assert "What has painted?" in embedder.asked
         embedder.asked.clear()
-        memory.search("Where is the lake?", k=3, preset="default+dense_drop_names=true")  # no name: one embedding
+        memory.search("Where is the lake?", k=3)  # no name: one embedding
         assert embedder.asked == ["Where is the lake?"]
