@@ -12,6 +12,10 @@ evidence, it does not pile more mass on it.
 Unlike Rocchio feedback on the question's vector (the centroid of the first hits; tried and dropped, see
 docs/bench.md), each seed asks on its own, so one seed's topic ("horse painting") is not averaged away by the
 others. ``blend``, ``bridge_ranking`` are pure; the caller asks the index.
+
+**Near-duplicates** (``discount_duplicates``): a thresholded redundancy penalty on the final ranking, for the top k
+filled with copies of one remark ("I won a video game tournament" six times). Both are off by default: neither won
+under cross-validation (docs/bench.md, "Evidence-seeded mechanisms and the name-free dense query").
 """
 
 from __future__ import annotations

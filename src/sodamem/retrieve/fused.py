@@ -11,6 +11,9 @@ John been to?") skip the session share. A second BM25 query with feedback words 
 (``bm25_prf``, ``feedback.py``) is fused in a second pass, whose ranking is the answer. Two multi-hop tunnels
 (``aggregate.py``): ``answer_type`` (turns naming an instance of the type a list question asks for; on) and
 ``entity`` (the question's entities' turns across all sessions, ranked among themselves; off, CV chose it off).
+The dense tunnels ask with the question's vector without the speakers' names (``dense_drop_names``), as BM25 asks
+without those words. Off by default, measured by CV (bridge.py): the ``bridge`` tunnel (the turns nearest to each of
+the first pass's best turns, in the second pass) and a near-duplicate discount after the last pass.
 With sub-queries of an LLM's query decomposition (``decompose.py``; none unless a decomposer is given), every direct
 tunnel runs once more per sub-query as ``sub_<tunnel>``, weighing ``subquery_weight`` times the tunnel's weight, in
 the same density fusion.
