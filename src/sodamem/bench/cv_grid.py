@@ -24,7 +24,7 @@ DEFAULT_SYSTEM = "sodamem"
 
 KNOBS: dict[str, tuple[str, ...]] = {
     "session share": ("session_share=0.0", "session_share=0.15", "session_share=0.45"),
-    "speaker weight": ("speaker_weight=0.0", "speaker_weight=2.0"),
+    "speaker weight": ("speaker_weight=0.0", "speaker_weight=1.0", "speaker_weight=3.0"),
     "gathering session share": ("gathering_session_share=0.3",),
     "temporal weight": ("temporal_weight=0.0", "temporal_weight=2.0"),
     "disclosure penalties": (

@@ -65,7 +65,10 @@ class FusedSettings:
     gathering_session_share: float = 0.0  # the share for questions that gather items from many sessions
     # Mass x (1 + weight) for turns said by a speaker the question names. Gathering questions had their own weight
     # (2.0) until cross-validation (docs/bench.md, "Cross-validation"): 1.0 was chosen in 4 of 7 folds, 2.0 in none.
-    speaker_weight: float = 1.0
+    # 2.0 since the dense tunnels ask without the speakers' names (``dense_drop_names``), which leaves who is asked
+    # about to this focus alone: CV chose 2.0 over 1.0 and 0 in 7 of 7 folds (R_any@10 / R_all@10 0.879 / 0.758 ->
+    # 0.884 / 0.763, multi-hop R_all@20 0.438 both; docs/bench.md, "Evidence-seeded mechanisms ...").
+    speaker_weight: float = 2.0
     # Pseudo-relevance feedback (feedback.py; on while the bm25_prf tunnel weighs > 0): the best words of the first
     # ``feedback_turns`` turns, held by at least ``feedback_min_turns`` of them, join the question's in a second
     # BM25 query, and the fusion runs again with its ranking, which every question takes whole. (Other questions
