@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sodamem.retrieve.fts_query import query_terms, to_match_query
+from sodamem.retrieve.fts_query import query_terms, to_match_query, without_words
 
 
 @pytest.fixture(scope="module")
@@ -95,3 +95,16 @@ def test_dropped_words_are_left_out_unless_nothing_else_is_left() -> None:
         to_match_query("Who organised Maya's leaving drinks?", drop={"maya"}) == '"organised" OR "leaving" OR "drinks"'
     )
     assert to_match_query("Maya?", drop={"maya"}) == '"maya"'
+
+
+def test_without_words_drops_names_and_their_possessive_and_keeps_the_rest() -> None:
+    assert without_words("What has Melanie painted?", {"melanie"}) == "What has painted?"
+    assert without_words("What do Melanie's kids like?", {"melanie"}) == "What do kids like?"
+    assert without_words("Did Jon’s and GINA's shops open?", {"jon", "gina"}) == "Did and shops open?"
+    assert without_words("It's Caroline's turn", {"caroline"}) == "It's turn"
+
+
+def test_without_words_keeps_the_text_when_nothing_or_only_names_would_be_dropped() -> None:
+    assert without_words("Where is Melanie?", set()) == "Where is Melanie?"
+    assert without_words("Caroline?", {"caroline"}) == "Caroline?"
+    assert without_words("Melanie Caroline", {"melanie", "caroline"}) == "Melanie Caroline"

@@ -24,7 +24,7 @@ DEFAULT_SYSTEM = "sodamem"
 
 KNOBS: dict[str, tuple[str, ...]] = {
     "session share": ("session_share=0.0", "session_share=0.15", "session_share=0.45"),
-    "speaker weight": ("speaker_weight=0.0", "speaker_weight=2.0"),
+    "speaker weight": ("speaker_weight=0.0", "speaker_weight=1.0", "speaker_weight=3.0"),
     "gathering session share": ("gathering_session_share=0.3",),
     "temporal weight": ("temporal_weight=0.0", "temporal_weight=2.0"),
     "disclosure penalties": (
@@ -48,6 +48,21 @@ KNOBS: dict[str, tuple[str, ...]] = {
         "answer_type_bonus=1.0",
         "answer_type_bonus=0.5+answer_type_floor=0.3",
     ),
+    # Mechanisms from the first pass's evidence (retrieve/bridge.py), both off by default: the bridge tunnel (the
+    # turns nearest to each of the first pass's best turns) and the near-duplicate discount.
+    "bridge tunnel": (
+        "weight.bridge=0.3",
+        "weight.bridge=0.3+bridge_seeds=1",
+        "weight.bridge=0.3+bridge_gathering_only=true",
+        "weight.bridge=0.6+bridge_mix=0.25+bridge_gathering_only=true",
+    ),
+    "near-duplicates": (
+        "duplicate_penalty=0.3",
+        "duplicate_penalty=0.6",
+        "duplicate_penalty=0.3+duplicate_cosine=0.8",
+    ),
+    # The dense tunnels asking without the speakers' names: on by default since CV chose it in 7 of 7 folds.
+    "dense without names": ("dense_drop_names=false",),
     # Query decomposition (retrieve/decompose.py): only with `bench locomo --decompose` (an LLM); 0.5 by default.
     "query decomposition": (
         "subquery_weight=0.0",

@@ -50,6 +50,7 @@ DEFAULT_TUNNEL_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "bm25_prf": 0.0,  # BM25 again, the question's words plus feedback words of the first evidence (fused.py)
         "entity": 0.0,  # the question's entities' turns across all sessions, ranked among themselves (aggregate.py)
         "answer_type": 0.0,  # turns naming an instance of the type a list question asks for (aggregate.py)
+        "bridge": 0.0,  # turns nearest to the first pass's best turns, each blended with the question (bridge.py)
     }
 )
 
@@ -129,6 +130,7 @@ PRESETS: dict[str, DensitySettings] = {
                 "bm25_prf": 0.0,
                 "entity": 0.0,
                 "answer_type": 0.0,
+                "bridge": 0.0,
             }
         )
     ),
@@ -144,6 +146,7 @@ PRESETS: dict[str, DensitySettings] = {
                 "bm25_prf": 0.0,
                 "entity": 0.0,
                 "answer_type": 0.0,
+                "bridge": 0.0,
             }
         ),
         hop_decay=0.6,

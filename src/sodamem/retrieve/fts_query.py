@@ -40,3 +40,17 @@ def to_match_query(text: str, drop: Collection[str] = ()) -> str | None:
     if not terms:
         return None
     return " OR ".join(f'"{term}"' for term in terms)
+
+
+def without_words(text: str, drop: Collection[str]) -> str:
+    """``text`` without the words in ``drop`` (lower-case; a possessive "'s" goes with its word), spaces closed up.
+    ``text`` itself when nothing is dropped or nothing but those words and punctuation would be left."""
+    if not drop:
+        return text
+    kept = _POSSESSIVE_WORD.sub(lambda m: "" if m.group(1).lower() in drop else m.group(0), text)
+    kept = " ".join(kept.split())
+    kept = re.sub(r"\s+([?!.,;:])", r"\1", kept)
+    return kept if _WORD.search(kept) else text
+
+
+_POSSESSIVE_WORD = re.compile(r"([^\W_]+)(?:['’]s\b)?")

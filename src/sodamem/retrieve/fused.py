@@ -11,6 +11,9 @@ John been to?") skip the session share. A second BM25 query with feedback words 
 (``bm25_prf``, ``feedback.py``) is fused in a second pass, whose ranking is the answer. Two multi-hop tunnels
 (``aggregate.py``): ``answer_type`` (turns naming an instance of the type a list question asks for; on) and
 ``entity`` (the question's entities' turns across all sessions, ranked among themselves; off, CV chose it off).
+The dense tunnels ask with the question's vector without the speakers' names (``dense_drop_names``), as BM25 asks
+without those words. Off by default, measured by CV (bridge.py): the ``bridge`` tunnel (the turns nearest to each of
+the first pass's best turns, in the second pass) and a near-duplicate discount after the last pass.
 With sub-queries of an LLM's query decomposition (``decompose.py``; none unless a decomposer is given), every direct
 tunnel runs once more per sub-query as ``sub_<tunnel>``, weighing ``subquery_weight`` times the tunnel's weight, in
 the same density fusion.
@@ -35,6 +38,7 @@ from sodamem.retrieve.aggregate import (
     spread_sessions,
 )
 from sodamem.retrieve.answer_type import answer_type, type_bonus
+from sodamem.retrieve.bridge import blend, bridge_ranking, discount_duplicates
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import (
     ContributionTable,
@@ -45,7 +49,7 @@ from sodamem.retrieve.density import (
 )
 from sodamem.retrieve.disclosure import disclosure_bonus
 from sodamem.retrieve.feedback import candidate_terms, expansion_terms
-from sodamem.retrieve.fts_query import query_terms, to_match_query
+from sodamem.retrieve.fts_query import query_terms, to_match_query, without_words
 from sodamem.retrieve.fusion import reciprocal_rank_fusion
 from sodamem.retrieve.graph import graph_hits
 from sodamem.retrieve.lexical import bm25_pieces_by_turn, bm25_turns
@@ -88,10 +92,13 @@ def fused_rank(
     turns: TurnLookup | None = None,
     types: TypeMatcher | None = None,
     subqueries: Sequence[SubQuery] = (),
+    embed: Callable[[str], Vectors] | None = None,
 ) -> FusedRanking:
     """The first ``k`` turns for ``query``. ``turns``: a lookup kept across searches while the store is unchanged
     (a fresh one otherwise). ``types``: what the answer-type tunnel needs (spaCy and the embedder), or None.
     ``subqueries``: a decomposition's sub-queries, each run through the direct tunnels as ``sub_<tunnel>``.
+    ``embed``: the embedder's query vector of a text, for the question without the speakers' names
+    (``dense_drop_names``).
     ``store``: a ``Store`` while query analysis, the turn lookup and the lexical and dense tunnels still take one;
     what this module asks itself is in ``MemoryStore``."""
     analysis = analyze_query(query, now, store, user)
@@ -104,7 +111,11 @@ def fused_rank(
     on = settings.tunnels
     allowed = _allowed_statuses(settings, analysis)
     lookup = turns or TurnLookup(store)  # what the tunnels and both fusion passes ask about candidate turns
-    rankings = _direct_rankings(store, index, lookup, query_vector, user, match, n, settings, analysis, allowed)
+    topic_vector = query_vector
+    if settings.dense_drop_names and embed is not None and query_vector is not None and names:
+        topic = without_words(query, names)
+        topic_vector = embed(topic) if topic != query else query_vector
+    rankings = _direct_rankings(store, index, lookup, topic_vector, user, match, n, settings, analysis, allowed)
     sub_rankings: list[tuple[str, Ranking]] = []  # (sub_<tunnel>, ranking), one per sub-query and tunnel
     by_sub: list[dict[str, Ranking]] = []
     if settings.subquery_weight > 0:
@@ -142,12 +153,20 @@ def fused_rank(
             )
 
         units = fuse()
+        again = False  # a second pass, with the tunnels that start from the first pass's evidence
+        if _wants_bridge(settings, analysis) and index is not None and query_vector is not None and units:
+            rankings["bridge"] = _bridge_hits(index, user, query_vector, units, n, settings)
+            again = bool(rankings["bridge"])
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
             expanded = _feedback_query(store, user, units[: settings.feedback_turns], query, names, settings)
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
-                units = fuse()
+                again = True
+        if again:
+            units = fuse()
+        if settings.duplicate_penalty > 0 and index is not None and units:
+            units = _discount_duplicates(index, user, units, settings)
     units = units[:k]
     if by_sub:
         units = [_explain_subqueries(u, subqueries, by_sub) for u in units]
@@ -345,6 +364,52 @@ def _feedback_query(
         terms=terms,
     )
     return to_match_query(" ".join([query, *extra]), drop=names) if extra else None
+
+
+def _wants_bridge(settings: FusedSettings, analysis: QueryAnalysis) -> bool:
+    on = "bridge" in settings.tunnels and settings.density.weight("bridge") > 0 and settings.bridge_seeds > 0
+    return on and (analysis.gathers or not settings.bridge_gathering_only)
+
+
+def _bridge_hits(
+    index: VectorSearch, user: str, query: Vectors, units: Sequence[FusedUnit], n: int, settings: FusedSettings
+) -> Ranking:
+    """The bridge tunnel (bridge.py): the turns nearest to each of the first pass's best turns, blended with the
+    question, each seed's cosines scaled by its mass relative to the first."""
+    seeds = units[: settings.bridge_seeds]
+    vectors = index.exact_vectors(user, "turns", [u.unit for u in seeds])
+    best = seeds[0].mass
+    hits = {}
+    for u in seeds:
+        if u.unit in vectors:
+            probe = blend(np.asarray(query), np.asarray(vectors[u.unit]), settings.bridge_mix)
+            hits[u.unit] = index.search(user, "turns", probe.reshape(1, -1), n)
+    weights = {u.unit: u.mass / best if best > 0 else 1.0 for u in seeds}
+    return bridge_ranking(hits, weights, n)
+
+
+def _discount_duplicates(
+    index: VectorSearch, user: str, units: Sequence[FusedUnit], settings: FusedSettings
+) -> list[FusedUnit]:
+    """``units`` with each near-duplicate of a better unit (turn cosine >= ``duplicate_cosine``) at ``1 -
+    duplicate_penalty`` of its mass, re-sorted (bridge.discount_duplicates)."""
+    vectors = index.exact_vectors(user, "turns", [u.unit for u in units])
+    ranked = discount_duplicates(
+        [(u.unit, u.mass) for u in units],
+        {pk: np.asarray(v) for pk, v in vectors.items()},
+        settings.duplicate_cosine,
+        settings.duplicate_penalty,
+    )
+    by_unit = {u.unit: u for u in units}
+    out = []
+    for pk, mass in ranked:
+        unit = by_unit[pk]
+        if mass != unit.mass:
+            unit = replace(
+                unit, mass=mass, explain=(*unit.explain, f"near-duplicate x{1 - settings.duplicate_penalty:.3f}")
+            )
+        out.append(unit)
+    return out
 
 
 def _allowed_statuses(settings: FusedSettings, analysis: QueryAnalysis) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from sodamem.retrieve.graph import GraphSettings
 from sodamem.retrieve.overrides import apply_override, parse_overrides
 
 ALL_TUNNELS = frozenset(
-    {"answer_type", "bm25", "bm25_piece", "bm25_prf", "dense", "dense_piece", "entity", "fact", "graph"}
+    {"answer_type", "bm25", "bm25_piece", "bm25_prf", "bridge", "dense", "dense_piece", "entity", "fact", "graph"}
 )
 # The tunnels each sub-query of a decomposed question runs again, as ``sub_<tunnel>`` (decompose.py).
 DIRECT_TUNNELS = ("bm25", "bm25_piece", "dense", "dense_piece", "fact", "graph")
@@ -65,7 +65,10 @@ class FusedSettings:
     gathering_session_share: float = 0.0  # the share for questions that gather items from many sessions
     # Mass x (1 + weight) for turns said by a speaker the question names. Gathering questions had their own weight
     # (2.0) until cross-validation (docs/bench.md, "Cross-validation"): 1.0 was chosen in 4 of 7 folds, 2.0 in none.
-    speaker_weight: float = 1.0
+    # 2.0 since the dense tunnels ask without the speakers' names (``dense_drop_names``), which leaves who is asked
+    # about to this focus alone: CV chose 2.0 over 1.0 and 0 in 7 of 7 folds (R_any@10 / R_all@10 0.879 / 0.758 ->
+    # 0.884 / 0.763, multi-hop R_all@20 0.438 both; docs/bench.md, "Evidence-seeded mechanisms ...").
+    speaker_weight: float = 2.0
     # Pseudo-relevance feedback (feedback.py; on while the bm25_prf tunnel weighs > 0): the best words of the first
     # ``feedback_turns`` turns, held by at least ``feedback_min_turns`` of them, join the question's in a second
     # BM25 query, and the fusion runs again with its ranking, which every question takes whole. (Other questions
@@ -91,6 +94,23 @@ class FusedSettings:
     # Answer-type expansion as a soft bonus instead of (or besides) a tunnel: a fused candidate naming an instance
     # of the type gets mass x (1 + bonus x its affinity scaled from the floor to 1) (answer_type.type_bonus).
     answer_type_bonus: float = 0.0
+    # The bridge tunnel (bridge.py; on while ``weight.bridge`` > 0): the turns nearest to each of the first pass's
+    # ``bridge_seeds`` best turns, each probe the seed's vector blended with the question's (``bridge_mix``: the
+    # question's share), fused in the second pass; with ``bridge_gathering_only`` only for gathering questions.
+    bridge_seeds: int = 3
+    bridge_mix: float = 0.5
+    bridge_gathering_only: bool = False
+    # The dense tunnels (turns, pieces, facts) ask with the question's vector without the speakers' names ("What
+    # has painted?" for "What has Melanie painted?"), as the BM25 queries leave them out: who is asked about is
+    # the speaker focus's job, and a name in the vector pulls every turn of that speaker alike. One more query
+    # embedding for a question that names a speaker. Chosen by leave-one-conversation-out CV in 7 of 7 folds
+    # (docs/bench.md, "Evidence-seeded mechanisms and the name-free dense query"): R_any@10 / R_all@10 / multi-hop
+    # R_all@20 0.869 / 0.746 / 0.427 -> 0.879 / 0.758 / 0.438.
+    dense_drop_names: bool = True
+    # Near-duplicates (bridge.discount_duplicates): a turn whose vector has cosine >= ``duplicate_cosine`` with a
+    # better-ranked turn's keeps ``1 - duplicate_penalty`` of its mass (0: off).
+    duplicate_cosine: float = 0.9
+    duplicate_penalty: float = 0.0
     # Query decomposition (decompose.py; only where the search was given a decomposer): each sub-query's direct
     # tunnels weigh this times the question's own (``sub_<tunnel>``); 0 asks no LLM at all.
     subquery_weight: float = 0.5
@@ -102,6 +122,10 @@ class FusedSettings:
             raise ValueError(f"fusion must be 'density' or 'rrf', got {self.fusion!r}")
         if min(self.candidates, self.feedback_turns, self.feedback_min_turns) < 1:
             raise ValueError("candidates, feedback_turns and feedback_min_turns must be >= 1")
+        if self.bridge_seeds < 0 or not 0 <= self.bridge_mix <= 1:
+            raise ValueError("bridge_seeds must be >= 0 and bridge_mix within [0, 1]")
+        if not 0 <= self.duplicate_penalty <= 1:
+            raise ValueError("duplicate_penalty must be within [0, 1]")
         if self.feedback_words < 0:
             raise ValueError("feedback_words must be >= 0")
         if not 0 < self.entity_session_decay <= 1:

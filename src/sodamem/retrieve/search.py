@@ -141,6 +141,7 @@ class Searcher:
                 self.turn_lookup(),
                 self.type_matcher() if _wants_types(settings) else None,
                 subqueries := self._subqueries(query, decomposition, settings),
+                self._embed_query if self.embedder is not None else None,
             )
             trace = (_trace(decomposition, subqueries),) if decomposition is not None else ()
             explain = {u.unit: (u.tunnels, (*u.explain, *trace)) for u in fused.units}

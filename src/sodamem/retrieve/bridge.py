@@ -1,0 +1,86 @@
+"""Bridge tunnel: turns close to the first evidence, found from each of the best first hits in turn.
+
+A multi-hop or list question's evidence is spread over sessions, and its items resemble one another more than
+they resemble the question: "What has Melanie painted?" is answered by "I painted that lake sunrise", "Here's a
+photo of my horse painting" and "our latest work from last weekend [image: a painting of a sunset]". Once the first
+pass has found one of them, that turn is a better query for its siblings than the question is. So each of the
+first ``seeds`` fused turns (the seeds) asks the dense index once, with its own vector blended with the question's
+(``mix``: the question's share), and a turn's bridge score is its best cosine over the seeds, each cosine scaled by
+its seed's mass relative to the first. The seeds themselves are left out: the tunnel adds turns beside the first
+evidence, it does not pile more mass on it.
+
+Unlike Rocchio feedback on the question's vector (the centroid of the first hits; tried and dropped, see
+docs/bench.md), each seed asks on its own, so one seed's topic ("horse painting") is not averaged away by the
+others. ``blend``, ``bridge_ranking`` are pure; the caller asks the index.
+
+**Near-duplicates** (``discount_duplicates``): a thresholded redundancy penalty on the final ranking, for the top k
+filled with copies of one remark ("I won a video game tournament" six times). Both are off by default: neither won
+under cross-validation (docs/bench.md, "Evidence-seeded mechanisms and the name-free dense query").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+
+def blend(question: np.ndarray, seed: np.ndarray, mix: float) -> np.ndarray:
+    """``mix * question + (1 - mix) * seed``, both taken as unit vectors, normalised (a zero sum stays zero)."""
+    if not 0.0 <= mix <= 1.0:
+        raise ValueError(f"mix must be within [0, 1], got {mix}")
+    q = _unit(np.asarray(question, dtype=np.float32).reshape(-1))
+    s = _unit(np.asarray(seed, dtype=np.float32).reshape(-1))
+    return _unit(mix * q + (1.0 - mix) * s)
+
+
+def bridge_ranking(
+    hits: Mapping[int, Sequence[tuple[int, float]]],
+    seed_weights: Mapping[int, float],
+    limit: int,
+) -> list[tuple[int, float]]:
+    """Turns by their best ``seed weight * cosine`` over the seeds, best first (ties by turn id), the seeds left
+    out, the first ``limit`` kept. ``hits``: each seed's nearest turns ``(turn, cosine)``; ``seed_weights``: each
+    seed's weight (its mass relative to the first seed's; a seed missing here weighs 1)."""
+    best: dict[int, float] = {}
+    for seed, found in hits.items():
+        w = seed_weights.get(seed, 1.0)
+        for pk, cosine in found:
+            if pk in hits:
+                continue
+            score = w * cosine
+            if score > best.get(pk, -np.inf):
+                best[pk] = score
+    return sorted(best.items(), key=lambda x: (-x[1], x[0]))[: max(limit, 0)]
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 0 else v
+
+
+def discount_duplicates(
+    ranking: Sequence[tuple[int, float]],
+    vectors: Mapping[int, np.ndarray],
+    threshold: float,
+    penalty: float,
+) -> list[tuple[int, float]]:
+    """``ranking`` (``(turn, mass)``, best first) with every near-duplicate of a better turn discounted: a turn
+    whose cosine with some turn ranked above it (as first given) reaches ``threshold`` keeps ``1 - penalty`` of its
+    mass; then re-sorted (ties keep the given order). A turn without a vector is never a duplicate."""
+    if penalty <= 0 or threshold > 1 or not ranking:
+        return list(ranking)
+    pks = [pk for pk, _ in ranking if pk in vectors]
+    matrix = np.stack([np.asarray(vectors[pk], dtype=np.float32).reshape(-1) for pk in pks]) if pks else None
+    row = {pk: i for i, pk in enumerate(pks)}
+    sims = matrix @ matrix.T if matrix is not None else None
+    out = []
+    for position, (pk, mass) in enumerate(ranking):
+        i = row.get(pk)
+        duplicate = False
+        if i is not None and sims is not None:
+            above = [row[p] for p, _ in ranking[:position] if p in row]
+            duplicate = bool(above) and float(sims[i, above].max()) >= threshold
+        out.append((position, pk, mass * (1.0 - penalty) if duplicate else mass))
+    out.sort(key=lambda x: (-x[2], x[0]))
+    return [(pk, mass) for _, pk, mass in out]

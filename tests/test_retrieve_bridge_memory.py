@@ -1,0 +1,73 @@
+"""The bridge tunnel, the near-duplicate discount and the name-free dense query, end to end on a small memory."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sodamem import Memory, Session, Turn
+from sodamem.embed.base import Vectors
+from sodamem.embed.fake import FakeEmbedder
+
+
+class Recording(FakeEmbedder):
+    """The fake embedder, remembering every text it was asked to embed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        self.asked += list(texts)
+        return super().embed(texts)
+
+
+def session(sid: str, day: int, lines: Sequence[tuple[str, str]]) -> Session:
+    turns = tuple(Turn(i, who, text, f"{sid}:{i}") for i, (who, text) in enumerate(lines))
+    return Session(sid, datetime(2024, 5, day), turns)
+
+
+HISTORY = [
+    session("a", 1, [("Melanie", "I painted a lake sunrise last year."), ("Caroline", "Lovely colours!")]),
+    session("b", 2, [("Melanie", "Here is my horse painting."), ("Caroline", "So good.")]),
+    session("c", 3, [("Melanie", "We went camping by the lake."), ("Caroline", "Sounds fun.")]),
+    session("d", 4, [("Caroline", "I painted a sunset too."), ("Melanie", "Here is my horse painting.")]),
+]
+
+
+def test_the_bridge_tunnel_reaches_turns_near_the_first_evidence_and_explains_it() -> None:
+    with Memory(":memory:", embedder=FakeEmbedder()) as memory:
+        memory.ingest(HISTORY)
+        hits = memory.search("What has Melanie painted?", k=8, preset="default+weight.bridge=0.6")
+        plain = memory.search("What has Melanie painted?", k=8)
+    bridged = [h for h in hits if any(line.startswith("bridge hop 0") for line in h.explain)]
+    assert bridged, "some hit should be reached by the bridge tunnel"
+    assert all("bridge" in h.tunnels for h in bridged)
+    assert not any("bridge" in h.tunnels for h in plain)  # off by default
+
+
+def test_the_near_duplicate_discount_lowers_a_copy_of_a_better_turn() -> None:
+    with Memory(":memory:", embedder=FakeEmbedder()) as memory:
+        memory.ingest(HISTORY)
+        hits = memory.search("horse painting", k=8, preset="default+duplicate_penalty=0.5+duplicate_cosine=0.95")
+    copies = [h for h in hits if "horse painting" in h.turn_text]
+    assert len(copies) == 2
+    second = copies[1]
+    assert any(line.startswith("near-duplicate x0.500") for line in second.explain)
+    assert not any(line.startswith("near-duplicate") for line in copies[0].explain)
+
+
+def test_dense_drop_names_embeds_the_question_without_the_speakers_names() -> None:
+    embedder = Recording()
+    with Memory(":memory:", embedder=embedder) as memory:
+        memory.ingest(HISTORY)
+        embedder.asked.clear()
+        memory.search(
+            "What has Melanie painted?", k=3, now=datetime(2024, 6, 1), preset="default+dense_drop_names=false"
+        )
+        assert "What has painted?" not in embedder.asked
+        memory.search("What has Melanie painted?", k=3, now=datetime(2024, 6, 1))  # on by default
+        assert "What has painted?" in embedder.asked
+        embedder.asked.clear()
+        memory.search("Where is the lake?", k=3)  # no name: one embedding
+        assert embedder.asked == ["Where is the lake?"]
