@@ -77,10 +77,8 @@ def discount_duplicates(
     out = []
     for position, (pk, mass) in enumerate(ranking):
         i = row.get(pk)
-        duplicate = False
-        if i is not None and sims is not None:
-            above = [row[p] for p, _ in ranking[:position] if p in row]
-            duplicate = bool(above) and float(sims[i, above].max()) >= threshold
+        # rows follow the ranking's order, so the turns above this one with a vector are rows 0..i-1
+        duplicate = i is not None and sims is not None and i > 0 and float(sims[i, :i].max()) >= threshold
         out.append((position, pk, mass * (1.0 - penalty) if duplicate else mass))
     out.sort(key=lambda x: (-x[2], x[0]))
     return [(pk, mass) for _, pk, mass in out]

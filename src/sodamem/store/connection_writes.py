@@ -76,9 +76,6 @@ class ConnectionWrites:
     def link_neighbors(self, user: str, pairs: Sequence[tuple[int, int]]) -> None:
         facts.link_neighbors(self.conn, user, pairs)
 
-    def dequeue_embeddings(self, turn_pks: Sequence[int]) -> None:
-        live.dequeue_embeddings(self.conn, turn_pks)
-
     def plan_forget(self, user: str, selector: Selector) -> ForgetPlan:
         return forget.plan_forget(self.conn, user, selector)
 

@@ -93,9 +93,7 @@ class Writes(Protocol):
         """NEIGHBOR links between the user's facts (pairs whose fact is gone are skipped)."""
         ...
 
-    # -- embedding queue, forgetting ------------------------------------------------------------------------------
-    def dequeue_embeddings(self, turn_pks: Sequence[int]) -> None: ...
-
+    # -- forgetting -----------------------------------------------------------------------------------------------
     def plan_forget(self, user: str, selector: Selector) -> ForgetPlan: ...
 
     def apply_forget(self, user: str, plan: ForgetPlan) -> dict[str, int]:
