@@ -66,8 +66,12 @@ def test_dense_drop_names_embeds_the_question_without_the_speakers_names() -> No
             "What has Melanie painted?", k=3, now=datetime(2024, 6, 1), preset="default+dense_drop_names=false"
         )
         assert "What has painted?" not in embedder.asked
+        embedder.asked.clear()
         memory.search("What has Melanie painted?", k=3, now=datetime(2024, 6, 1))  # on by default
-        assert "What has painted?" in embedder.asked
+        assert embedder.asked == ["What has painted?"]  # the whole question only where a mechanism asks with it
+        embedder.asked.clear()
+        memory.search("What has Melanie painted?", k=3, now=datetime(2024, 6, 1), preset="default+weight.bridge=0.3")
+        assert sorted(embedder.asked) == ["What has Melanie painted?", "What has painted?"]
         embedder.asked.clear()
         memory.search("Where is the lake?", k=3)  # no name: one embedding
         assert embedder.asked == ["Where is the lake?"]

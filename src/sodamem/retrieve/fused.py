@@ -12,8 +12,10 @@ John been to?") skip the session share. A second BM25 query with feedback words 
 (``aggregate.py``): ``answer_type`` (turns naming an instance of the type a list question asks for; on) and
 ``entity`` (the question's entities' turns across all sessions, ranked among themselves; off, CV chose it off).
 The dense tunnels ask with the question's vector without the speakers' names (``dense_drop_names``), as BM25 asks
-without those words. Off by default, measured by CV (bridge.py): the ``bridge`` tunnel (the turns nearest to each of
-the first pass's best turns, in the second pass) and a near-duplicate discount after the last pass.
+without those words; the whole question is embedded only for a mechanism that asks with it (the entity tunnel, the
+bridge), so a default search embeds the question once. Off by default, measured by CV (bridge.py): the ``bridge``
+tunnel (the turns nearest to each of the first pass's best turns, in the second pass) and a near-duplicate discount
+after the last pass.
 With sub-queries of an LLM's query decomposition (``decompose.py``; none unless a decomposer is given), every direct
 tunnel runs once more per sub-query as ``sub_<tunnel>``, weighing ``subquery_weight`` times the tunnel's weight, in
 the same density fusion.
@@ -67,6 +69,23 @@ class FusedRanking:
     units: list[FusedUnit]
     analysis: QueryAnalysis
     match: str | None
+    vector: Vectors | None  # the vector the dense tunnels asked with (the cited span's focus)
+
+
+class QueryVectors:
+    """The embeddings of the question and of its variants, each computed at its first use (a query embedding is
+    most of a search's model time, and most searches need one text only)."""
+
+    def __init__(self, embed: Callable[[str], Vectors] | None) -> None:
+        self._embed = embed
+        self._known: dict[str, Vectors] = {}
+
+    def of(self, text: str) -> Vectors | None:
+        if self._embed is None:
+            return None
+        if text not in self._known:
+            self._known[text] = self._embed(text)
+        return self._known[text]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +102,7 @@ Ranking = list[tuple[int, float]]
 def fused_rank(
     store: Store,
     index: VectorSearch | None,
-    query_vector: Vectors | None,
+    vectors: QueryVectors,
     user: str,
     query: str,
     k: int,
@@ -92,13 +111,12 @@ def fused_rank(
     turns: TurnLookup | None = None,
     types: TypeMatcher | None = None,
     subqueries: Sequence[SubQuery] = (),
-    embed: Callable[[str], Vectors] | None = None,
 ) -> FusedRanking:
     """The first ``k`` turns for ``query``. ``turns``: a lookup kept across searches while the store is unchanged
     (a fresh one otherwise). ``types``: what the answer-type tunnel needs (spaCy and the embedder), or None.
     ``subqueries``: a decomposition's sub-queries, each run through the direct tunnels as ``sub_<tunnel>``.
-    ``embed``: the embedder's query vector of a text, for the question without the speakers' names
-    (``dense_drop_names``).
+    ``vectors``: the embedder's query vectors (none without an embedder): of the question without the speakers'
+    names for the dense tunnels (``dense_drop_names``), of the whole question where a mechanism asks with it.
     ``store``: a ``Store`` while query analysis, the turn lookup and the lexical and dense tunnels still take one;
     what this module asks itself is in ``MemoryStore``."""
     analysis = analyze_query(query, now, store, user)
@@ -111,10 +129,7 @@ def fused_rank(
     on = settings.tunnels
     allowed = _allowed_statuses(settings, analysis)
     lookup = turns or TurnLookup(store)  # what the tunnels and both fusion passes ask about candidate turns
-    topic_vector = query_vector
-    if settings.dense_drop_names and embed is not None and query_vector is not None and names:
-        topic = without_words(query, names)
-        topic_vector = embed(topic) if topic != query else query_vector
+    topic_vector = vectors.of(without_words(query, names) if settings.dense_drop_names and names else query)
     rankings = _direct_rankings(store, index, lookup, topic_vector, user, match, n, settings, analysis, allowed)
     sub_rankings: list[tuple[str, Ranking]] = []  # (sub_<tunnel>, ranking), one per sub-query and tunnel
     by_sub: list[dict[str, Ranking]] = []
@@ -130,7 +145,7 @@ def fused_rank(
     focus = named_speakers(query, speakers) | {s for s, _ in by_alias}
     rankings.update(
         _multi_hop_rankings(
-            store, index, query_vector, user, query, match, n, settings, analysis, focus, lookup, rankings, types
+            store, index, vectors, user, query, match, n, settings, analysis, focus, lookup, rankings, types
         )
     )
     if settings.fusion == "rrf":
@@ -154,7 +169,8 @@ def fused_rank(
 
         units = fuse()
         again = False  # a second pass, with the tunnels that start from the first pass's evidence
-        if _wants_bridge(settings, analysis) and index is not None and query_vector is not None and units:
+        query_vector = vectors.of(query) if _wants_bridge(settings, analysis) and units else None
+        if index is not None and query_vector is not None:
             rankings["bridge"] = _bridge_hits(index, user, query_vector, units, n, settings)
             again = bool(rankings["bridge"])
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
@@ -170,7 +186,7 @@ def fused_rank(
     units = units[:k]
     if by_sub:
         units = [_explain_subqueries(u, subqueries, by_sub) for u in units]
-    return FusedRanking(units, analysis, match)
+    return FusedRanking(units, analysis, match, topic_vector)
 
 
 def subquery_density(density: DensitySettings, weight: float) -> DensitySettings:
@@ -240,7 +256,7 @@ def _explain_subqueries(
 def _multi_hop_rankings(
     store: Store,
     index: VectorSearch | None,
-    vector: Vectors | None,
+    vectors: QueryVectors,
     user: str,
     query: str,
     match: str | None,
@@ -264,6 +280,7 @@ def _multi_hop_rankings(
     out: dict[str, list[tuple[int, float]]] = {}
     if want_entity and scope:
         lexical = bm25_turns(store, user, match, len(scope) + n) if match is not None else []
+        vector = vectors.of(query) if index is not None else None
         cosine = scope_cosines(index, user, vector, scope) if index is not None and vector is not None else {}
         ranking = rank_scope(scope, lexical, cosine)
         if settings.entity_session_decay < 1:

@@ -16,7 +16,7 @@ from sodamem.retrieve.aggregate import TypeMatcher
 from sodamem.retrieve.decompose import Decomposition, QueryDecomposer, new_word_queries
 from sodamem.retrieve.dense import dense_focus, dense_turns
 from sodamem.retrieve.fts_query import to_match_query
-from sodamem.retrieve.fused import SubQuery, fused_rank
+from sodamem.retrieve.fused import QueryVectors, SubQuery, fused_rank
 from sodamem.retrieve.fusion import reciprocal_rank_fusion
 from sodamem.retrieve.hits import build_hits
 from sodamem.retrieve.lexical import bm25_turns, lexical_focus
@@ -47,7 +47,7 @@ Ranking = list[tuple[int, float]]
 class _Ranked(NamedTuple):
     ranking: Ranking
     match: str | None  # the FTS query, for the cited span
-    vector: Vectors | None  # the question's embedding, for the cited span
+    vector: Vectors | None  # the embedding the dense tunnels asked with, for the cited span
     # The memory's own search only: per turn, the tunnels that reached it and how its mass was made.
     explain: Mapping[int, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxyType({})
 
@@ -125,14 +125,13 @@ class Searcher:
             return _Ranked([], None, None)
         n = max(self.settings.candidates, k)
         match = to_match_query(query)
-        vector = self._embed_query(query) if mode is not SearchMode.BM25 and self.embedder is not None else None
         if mode is SearchMode.SODAMEM:
             settings = fused_settings(preset)
             decomposition = self._decompose(query, settings)
             fused = fused_rank(
                 self.store,
                 self.index,
-                vector,
+                QueryVectors(self._embed_query if self.embedder is not None else None),
                 user,
                 query,
                 k,
@@ -141,11 +140,11 @@ class Searcher:
                 self.turn_lookup(),
                 self.type_matcher() if _wants_types(settings) else None,
                 subqueries := self._subqueries(query, decomposition, settings),
-                self._embed_query if self.embedder is not None else None,
             )
             trace = (_trace(decomposition, subqueries),) if decomposition is not None else ()
             explain = {u.unit: (u.tunnels, (*u.explain, *trace)) for u in fused.units}
-            return _Ranked([(u.unit, u.mass) for u in fused.units], fused.match, vector, explain)
+            return _Ranked([(u.unit, u.mass) for u in fused.units], fused.match, fused.vector, explain)
+        vector = self._embed_query(query) if mode is not SearchMode.BM25 and self.embedder is not None else None
         lexical = bm25_turns(self.store, user, match, n) if match is not None else []
         if mode is SearchMode.BM25:
             return _Ranked(lexical[:k], match, None)
