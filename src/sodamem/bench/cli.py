@@ -28,7 +28,7 @@ from sodamem.bench.qa_cli import QAOptions, qa_options, run_qa_cli
 from sodamem.bench.report import SessionRule, plot_recall, render_markdown, run_to_json, summarise
 from sodamem.bench.runner import ABLATIONS, BUDGETS, SYSTEMS, BenchRun, BenchUnit, run_retrieval
 from sodamem.cache_dirs import user_cache
-from sodamem.embed import EMBEDDER_CHOICES, load_embedder
+from sodamem.embed import DEFAULT_EMBEDDER, EMBEDDER_CHOICES, load_embedder
 from sodamem.embed.base import Embedder
 from sodamem.embed.cache import CachedEmbedder
 from sodamem.ingest.extract.base import Extractor
@@ -75,7 +75,9 @@ def _common(func: Any) -> Any:
             " sodamem:<preset>+<setting>=<value>+... (e.g. 'sodamem:default+session_share=0.3').",
         ),
         click.option("--ablations", is_flag=True, help="Also run the memory's search with each ablation preset."),
-        click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True),
+        click.option(
+            "--embedder", default=DEFAULT_EMBEDDER, type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True
+        ),
         click.option("--cache", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Embedding cache."),
         click.option("--no-cache", is_flag=True, help="Embed everything afresh."),
         click.option("--limit", type=int, default=None, help="Only the first N units (conversations / questions)."),
@@ -391,7 +393,7 @@ def extract(
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
 @click.option("--sizes", default="1000,10000,100000", show_default=True, help="Corpus sizes in turns.")
 @click.option("--embed-sizes", default=None, help="Sizes that also ingest and search with embeddings (default all).")
-@click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
+@click.option("--embedder", default=DEFAULT_EMBEDDER, type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
 @click.option("--queries", default=200, show_default=True, type=click.IntRange(min=10))
 @click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Scratch databases.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="perf.json/.md/.png here.")
@@ -507,7 +509,7 @@ def append(data: Path, size: int, embedder: str) -> None:
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
 @click.option("--sizes", default="1000,100000", show_default=True, help="Store sizes in turns.")
 @click.option("--adds", default=300, show_default=True, type=click.IntRange(min=10), help="Messages added per size.")
-@click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
+@click.option("--embedder", default=DEFAULT_EMBEDDER, type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None)
 def live(data: Path, sizes: str, adds: int, embedder: str, json_out: Path | None) -> None:
     """The live memory: message-by-message facts against whole sessions, add and forget latency, search after adds."""
@@ -542,7 +544,7 @@ def qa_table(runs: tuple[Path, ...], flash_model: str, plot: Path | None) -> Non
 
 @bench.command("embed")
 @click.option("--data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
-@click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES]), show_default=True)
+@click.option("--embedder", default=DEFAULT_EMBEDDER, type=click.Choice([*EMBEDDER_CHOICES]), show_default=True)
 @click.option(
     "--reference", is_flag=True, help="Also all-MiniLM-L6-v2 in numpy and on sentence-transformers (torch), compared."
 )
@@ -575,7 +577,7 @@ def users(counts: str) -> None:
     help="A LoCoMo file (default: the bundled demo history).",
 )  # fmt: skip
 @click.option("--conversation", default=0, show_default=True, type=click.IntRange(min=0), help="Which one of --data.")
-@click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
+@click.option("--embedder", default=DEFAULT_EMBEDDER, type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
 @click.option(
     "--workers", type=click.IntRange(1, 8), default=None,
     help="Server worker processes. [default: as `sodamem serve`, one per core]",
@@ -610,7 +612,7 @@ def serve(as_json: bool, **options: Any) -> None:
 
 @bench.command("qa-locomo", hidden=True)
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
-@click.option("--embedder", default="minilm", type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
+@click.option("--embedder", default=DEFAULT_EMBEDDER, type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
 @click.option("--limit", type=int, default=None, help="Only the first N conversations.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @click.option("--report", type=click.Path(dir_okay=False, path_type=Path), default=None)

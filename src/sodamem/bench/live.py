@@ -24,6 +24,7 @@ import numpy as np
 
 from sodamem.bench.live_equivalence import compare, replay_messages
 from sodamem.bench.perf import BENCH_USER, build_corpus, cycle_questions, load_locomo_dev
+from sodamem.embed import DEFAULT_EMBEDDER
 from sodamem.ingest.pieces import split_pieces
 from sodamem.memory import Memory
 from sodamem.model import Message, Session
@@ -87,7 +88,7 @@ def run_live_bench(
     sizes: Sequence[int],
     *,
     adds: int = 300,
-    embedder: str = "minilm",
+    embedder: str = DEFAULT_EMBEDDER,
     forgets: int = 5,
     searches: int = 100,
     progress: Progress = lambda _: None,

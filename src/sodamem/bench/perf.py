@@ -43,7 +43,7 @@ from sodamem.bench.perf_types import (
     SizeResult,
 )
 from sodamem.bench.sqlite_only import sqlite_store
-from sodamem.embed import load_embedder
+from sodamem.embed import DEFAULT_EMBEDDER, load_embedder
 from sodamem.embed.base import Embedder
 from sodamem.embed.resolve import SETTING_KEY
 from sodamem.ingest.formats.locomo import parse_locomo_conversation
@@ -319,7 +319,7 @@ def run_search_process(job: SearchJob) -> dict[str, Any]:
 def run_perf(
     locomo_path: Path,
     sizes: Sequence[int] = DEFAULT_SIZES,
-    embedder: str | None = "minilm",
+    embedder: str | None = DEFAULT_EMBEDDER,
     queries: int = 200,
     *,
     workdir: Path,

@@ -44,6 +44,7 @@ import httpx
 
 from sodamem.bench.serve_report import CpuSnapshot, ServeReport, op_figures
 from sodamem.bench.serve_traffic import OPERATIONS, REQUEST_TIMEOUT
+from sodamem.embed import DEFAULT_EMBEDDER
 from sodamem.loopback import HOST, free_port
 from sodamem.server.settings import default_workers
 
@@ -113,7 +114,7 @@ def run_serve_bench(
     data: Path | None,
     *,
     conversation: int = 0,
-    embedder: str = "minilm",
+    embedder: str = DEFAULT_EMBEDDER,
     workers: int | None = None,
     threads: int = 1,
     seconds: float = 20.0,

@@ -12,7 +12,6 @@ import importlib.util
 from sodamem.embed.base import Embedder
 from sodamem.errors import InputError
 
-DEFAULT_EMBEDDER = "minilm"
 SETTING_KEY = "embedder"
 
 
@@ -49,7 +48,7 @@ def resolve_embedder(requested: Embedder | str | None, recorded: str | None) -> 
     must name the recorded embedder when the database has one (else EmbedderMismatchError, naming both).
     An Embedder object is taken as given: its caller answers for it.
     """
-    from sodamem.embed import canonical_spec, load_embedder
+    from sodamem.embed import DEFAULT_EMBEDDER, canonical_spec, load_embedder
 
     if requested is None:
         return (load_embedder(recorded), recorded) if recorded else (None, None)
