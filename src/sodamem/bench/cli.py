@@ -499,7 +499,7 @@ def _perf_backends(
             parallel=adds[1],
             progress=lambda message: click.echo(message, err=True),
         )
-    report.machine["postgres_settings"] = durability
+    report.postgres_settings = durability
     markdown = render_backends_markdown(report)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)

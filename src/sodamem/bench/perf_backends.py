@@ -84,6 +84,7 @@ class BackendsReport:
     parallel: list[tuple[str, ParallelAdds]] = field(default_factory=list)  # (backend, figures)
     seconds: float = 0.0
     machine: dict[str, str] = field(default_factory=dict)
+    postgres_settings: dict[str, str] = field(default_factory=dict)  # the durability settings its connections saw
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -223,7 +224,7 @@ def render_backends_markdown(report: BackendsReport) -> str:
         f" {report.queries} queries per mode (k={report.k}), {report.adds} adds. Load average"
         f" {report.machine.get('load_before', '?')} before, {report.machine.get('load_after', '?')} after;"
         f" {report.machine.get('cpus', '?')} CPUs; {report.seconds:.0f} s in all.",
-        *_durability(report.machine.get("postgres_settings")),
+        *_durability(report.postgres_settings),
         "",
         "| turns | operation | SQLite p50 / p95 ms | PostgreSQL p50 / p95 ms | p50 ratio |",
         "|---:|---|---:|---:|---:|",
@@ -268,7 +269,7 @@ def render_backends_markdown(report: BackendsReport) -> str:
     return "\n".join(out) + "\n"
 
 
-def _durability(settings: dict[str, str] | None) -> list[str]:
+def _durability(settings: dict[str, str]) -> list[str]:
     """The line that says how each store's commits reach the disk (the PostgreSQL side's settings as read)."""
     if not settings:
         return []
