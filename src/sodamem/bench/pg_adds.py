@@ -17,6 +17,7 @@ server's insert position before and after.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import shutil
 import statistics
 import time
@@ -74,6 +75,7 @@ class AddsReport:
     adds: int
     start: int
     runs: list[AddRun] = field(default_factory=list)
+    load: list[float] = field(default_factory=list)  # the 1-minute load average before and after
 
     def labels(self) -> list[str]:
         return list(dict.fromkeys(run.label for run in self.runs))
@@ -84,7 +86,13 @@ class AddsReport:
         return [run.p50_ms / base[run.round] for run in self.runs if run.label == label and run.round in base]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"size": self.size, "adds": self.adds, "start": self.start, "runs": [asdict(r) for r in self.runs]}
+        return {
+            "size": self.size,
+            "adds": self.adds,
+            "start": self.start,
+            "load": self.load,
+            "runs": [asdict(r) for r in self.runs],
+        }
 
 
 def _time_adds(location: str, locomo_path: str, size: int, start: int, count: int) -> list[float]:
@@ -155,7 +163,7 @@ def run_pg_adds(
 
     say = progress or (lambda _message: None)
     workdir.mkdir(parents=True, exist_ok=True)
-    report = AddsReport(size, adds, start)
+    report = AddsReport(size, adds, start, load=[os.getloadavg()[0]])
     order: list[Variant | None] = [None, *variants]  # None: SQLite
     copy_name = f"{template}_adds"
     copy_file = workdir / "pg-adds.db"
@@ -188,13 +196,16 @@ def run_pg_adds(
     finally:
         copy_file.unlink(missing_ok=True)
         drop_database(url_of, copy_name)
+    report.load.append(os.getloadavg()[0])
     return report
 
 
 def render_markdown(report: AddsReport) -> str:
     lines = [
         f"{report.adds} adds a run at {report.size:,} turns (messages {report.start}..{report.start + report.adds}"
-        " of the bench's add sequence), medians over the rounds:",
+        " of the bench's add sequence), medians over the rounds"
+        + (f"; load average {report.load[0]:.2f} before, {report.load[-1]:.2f} after" if len(report.load) == 2 else "")
+        + ":",
         "",
         "| variant | durability | runs | p50 ms, median (range) | mean ms, median | p95 ms, median |"
         " p50 ratio to SQLite, median (range) | WAL KB/add, median |",
