@@ -90,6 +90,7 @@ def test_bench_pg_adds(tmp_path: Path, postgres_cluster: PostgresCluster) -> Non
     seen = {r["label"]: r["settings"] for r in runs}
     assert seen["default"]["synchronous_commit"] == "on" and seen["async"]["synchronous_commit"] == "off"
     assert all(r["wal_kb_per_add"] > 0 for r in runs if r["label"] != "sqlite")
+    assert all(r["flush_ms"] > 0 for r in runs)  # the disk's flush, probed before each run
     assert [r["label"] for r in runs][:3] == ["sqlite", "default", "async"]  # round 2 starts further along
     assert [r["label"] for r in runs][3:] == ["default", "async", "sqlite"]
     rows = [line for line in result.output.splitlines() if line.startswith(("| sqlite |", "| default |", "| async |"))]

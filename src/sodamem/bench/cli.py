@@ -540,7 +540,10 @@ def _settings(items: Sequence[str]) -> dict[str, str]:
 @click.option("--rounds", default=5, show_default=True, type=click.IntRange(min=1))
 @click.option("--adds", default=300, show_default=True, type=click.IntRange(min=10), help="Adds timed per run.")
 @click.option("--start", default=100, show_default=True, type=click.IntRange(min=0), help="First message of the run.")
-@click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None, help="SQLite copies here.")
+@click.option(
+    "--workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="The SQLite copies and the disk flush probe (on the server's disk, for a local server) go here.",
+)  # fmt: skip
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None)
 def pg_adds(
     data: Path,

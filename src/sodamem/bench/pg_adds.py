@@ -67,6 +67,7 @@ class AddRun:
     wal_kb_per_add: float | None  # PostgreSQL runs
     settings: dict[str, str]  # the durability settings the run's connections saw (PostgreSQL runs)
     started: str
+    flush_ms: float = 0.0  # p50 of an 8 kB write and fdatasync in the work folder, just before the run
 
 
 @dataclass
@@ -106,6 +107,26 @@ def _time_adds(location: str, locomo_path: str, size: int, start: int, count: in
             memory.add(message, session_id=session_id)
             took.append((time.perf_counter() - t0) * 1000)
     return took
+
+
+def flush_probe(folder: Path, count: int = 40) -> float:
+    """The p50 (ms) of an 8 kB ``pwrite`` then ``fdatasync`` in ``folder``: what a commit that waits for its WAL
+    waits for, where the server's data lies on the same disk. On the shared virtual machine of docs/bench.md it
+    swung between ~0.1 and ~4 ms from one quarter of an hour to the next."""
+    path = folder / "flush-probe"
+    took: list[float] = []
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        block = os.urandom(8192)
+        for i in range(count):
+            os.pwrite(fd, block, 8192 * (i % 64))
+            t0 = time.perf_counter()
+            os.fdatasync(fd)
+            took.append((time.perf_counter() - t0) * 1000)
+    finally:
+        os.close(fd)
+        path.unlink(missing_ok=True)
+    return statistics.median(took)
 
 
 def _in_child(location: str, locomo_path: Path, size: int, start: int, count: int) -> list[float]:
@@ -172,6 +193,7 @@ def run_pg_adds(
             shift = (number - 1) % len(order)
             for variant in order[shift:] + order[:shift]:
                 began = time.strftime("%H:%M:%S")
+                flush = flush_probe(workdir)
                 if variant is None:
                     shutil.copyfile(sqlite_base, copy_file)
                     for suffix in ("-wal", "-shm"):
@@ -187,11 +209,12 @@ def run_pg_adds(
                     wal = (wal_position(url) - before) / 1024 / len(took)
                     label = variant.label
                 figures = latency_figures("add", took)
-                run = AddRun(number, label, figures.p50_ms, figures.mean_ms, figures.p95_ms, wal, seen, began)
+                run = AddRun(number, label, figures.p50_ms, figures.mean_ms, figures.p95_ms, wal, seen, began, flush)
                 report.runs.append(run)
                 say(
                     f"round {number} {label}: p50 {run.p50_ms:.2f} ms, mean {run.mean_ms:.2f}, p95 {run.p95_ms:.2f}"
                     + (f", WAL {wal:.1f} KB/add" if wal is not None else "")
+                    + f"; disk flush p50 {flush:.2f} ms"
                 )
     finally:
         copy_file.unlink(missing_ok=True)
@@ -208,12 +231,14 @@ def render_markdown(report: AddsReport) -> str:
         + ":",
         "",
         "| variant | durability | runs | p50 ms, median (range) | mean ms, median | p95 ms, median |"
-        " p50 ratio to SQLite, median (range) | WAL KB/add, median |",
-        "|---|---|---:|---|---:|---:|---|---:|",
+        " p50 ratio to SQLite, median (range) | WAL KB/add, median |"
+        " disk flush p50 ms before the runs, median (range) |",
+        "|---|---|---:|---|---:|---:|---|---:|---|",
     ]
     for label in report.labels():
         runs = [run for run in report.runs if run.label == label]
         p50s = [run.p50_ms for run in runs]
+        flushes = [run.flush_ms for run in runs]
         ratios = report.ratios(label)
         wal = [run.wal_kb_per_add for run in runs if run.wal_kb_per_add is not None]
         settings = runs[0].settings
@@ -227,11 +252,21 @@ def render_markdown(report: AddsReport) -> str:
         lines.append(
             f"| {label} | {durability} | {len(runs)} | {statistics.median(p50s):.2f} ({min(p50s):.2f}-{max(p50s):.2f})"
             f" | {statistics.median(r.mean_ms for r in runs):.2f} | {statistics.median(r.p95_ms for r in runs):.2f}"
-            f" | {ratio} | {f'{statistics.median(wal):.1f}' if wal else '-'} |"
+            f" | {ratio} | {f'{statistics.median(wal):.1f}' if wal else '-'}"
+            f" | {statistics.median(flushes):.2f} ({min(flushes):.2f}-{max(flushes):.2f}) |"
         )
-    lines += ["", "| round | " + " | ".join(report.labels()) + " |", "|---:|" + "---:|" * len(report.labels())]
+    lines += [
+        "",
+        "p50 ms by round (the disk flush p50 before each run in brackets):",
+        "",
+        "| round | " + " | ".join(report.labels()) + " |",
+        "|---:|" + "---:|" * len(report.labels()),
+    ]
     for number in sorted({run.round for run in report.runs}):
         by_label = {run.label: run for run in report.runs if run.round == number}
-        cells = [f"{by_label[label].p50_ms:.2f}" if label in by_label else "-" for label in report.labels()]
+        cells = [
+            f"{by_label[label].p50_ms:.2f} ({by_label[label].flush_ms:.2f})" if label in by_label else "-"
+            for label in report.labels()
+        ]
         lines.append(f"| {number} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
