@@ -37,6 +37,7 @@ def test_perf_on_both_backends_side_by_side(tmp_path: Path, postgres_cluster: Po
     assert len(parallel) == 6 and all(line.endswith("| 0 | 0 | 0 |") for line in parallel), parallel
     assert (tmp_path / "out" / "perf-backends.json").exists()
     assert "PostgreSQL with synchronous_commit = on" in result.output  # the durability each figure has
+    assert "Disk flush (an 8 kB write and fdatasync in the work folder), p50: " in result.output
 
 
 @pytest.mark.slow

@@ -476,7 +476,7 @@ def _perf_backends(
     import tempfile
 
     from sodamem.bench.perf_backends import render_backends_markdown, run_perf_backends
-    from sodamem.bench.pg_adds import DURABILITY
+    from sodamem.bench.pg_adds import DURABILITY, flush_probe
     from sodamem.store.postgres.scratch import scratch_databases, server_settings, with_settings
 
     model = _embedder(embedder, default_cache())
@@ -486,11 +486,14 @@ def _perf_backends(
             return with_settings(server_url_of(name), pg_settings)
 
         durability = server_settings(url_of("postgres"), DURABILITY)
+        folder = workdir or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        flush_before = flush_probe(folder)
         report = run_perf_backends(
             data,
             sizes,
             scratch_databases(url_of, "sodamem_perf"),
-            workdir=workdir or Path(scratch),
+            workdir=folder,
             embedder=model,
             spec=None if embedder == "none" else embedder,
             embed_sizes=_ks(embed_sizes) if embed_sizes else sizes,
@@ -499,6 +502,7 @@ def _perf_backends(
             parallel=adds[1],
             progress=lambda message: click.echo(message, err=True),
         )
+        report.machine["flush_ms"] = f"{flush_before:.2f} before, {flush_probe(folder):.2f} after"
     report.postgres_settings = durability
     markdown = render_backends_markdown(report)
     if out is not None:

@@ -225,6 +225,11 @@ def render_backends_markdown(report: BackendsReport) -> str:
         f" {report.machine.get('load_before', '?')} before, {report.machine.get('load_after', '?')} after;"
         f" {report.machine.get('cpus', '?')} CPUs; {report.seconds:.0f} s in all.",
         *_durability(report.postgres_settings),
+        *(
+            [f"Disk flush (an 8 kB write and fdatasync in the work folder), p50: {report.machine['flush_ms']} ms."]
+            if "flush_ms" in report.machine
+            else []
+        ),
         "",
         "| turns | operation | SQLite p50 / p95 ms | PostgreSQL p50 / p95 ms | p50 ratio |",
         "|---:|---|---:|---:|---:|",
