@@ -36,3 +36,19 @@ def test_perf_on_both_backends_side_by_side(tmp_path: Path, postgres_cluster: Po
     parallel = [line for line in result.output.splitlines() if line.startswith(("| sqlite |", "| postgres |"))]
     assert len(parallel) == 6 and all(line.endswith("| 0 | 0 | 0 |") for line in parallel), parallel
     assert (tmp_path / "out" / "perf-backends.json").exists()
+    assert "PostgreSQL with synchronous_commit = on" in result.output  # the durability each figure has
+    assert "Disk flush (an 8 kB write and fdatasync in the work folder), p50: " in result.output
+
+
+@pytest.mark.slow
+def test_perf_with_a_server_setting(tmp_path: Path, postgres_cluster: PostgresCluster) -> None:
+    """`--pg-setting synchronous_commit=off` reaches every PostgreSQL connection, and the report says so."""
+    args = ["perf", "--data", str(locomo_fixture(tmp_path)), "--sizes", "30", "--embedder", "none"]
+    args += ["--queries", "10", "--adds", "10", "--parallel-adds", "0", "--db-backend", "postgres"]
+    args += ["--pg-url", postgres_cluster.url(), "--pg-setting", "synchronous_commit=off"]
+    result = CliRunner().invoke(bench, args)
+    assert result.exit_code == 0, result.output
+    assert "PostgreSQL with synchronous_commit = off" in result.output
+    assert "a commit does not wait for the disk; a crash of the server" in result.output.replace("\n", " ")
+    bad = CliRunner().invoke(bench, [*args[:-2], "--pg-setting", "synchronous_commit"])
+    assert bad.exit_code != 0 and "NAME=VALUE" in bad.output

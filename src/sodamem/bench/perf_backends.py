@@ -84,6 +84,7 @@ class BackendsReport:
     parallel: list[tuple[str, ParallelAdds]] = field(default_factory=list)  # (backend, figures)
     seconds: float = 0.0
     machine: dict[str, str] = field(default_factory=dict)
+    postgres_settings: dict[str, str] = field(default_factory=dict)  # the durability settings its connections saw
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -223,6 +224,12 @@ def render_backends_markdown(report: BackendsReport) -> str:
         f" {report.queries} queries per mode (k={report.k}), {report.adds} adds. Load average"
         f" {report.machine.get('load_before', '?')} before, {report.machine.get('load_after', '?')} after;"
         f" {report.machine.get('cpus', '?')} CPUs; {report.seconds:.0f} s in all.",
+        *_durability(report.postgres_settings),
+        *(
+            [f"Disk flush (an 8 kB write and fdatasync in the work folder), p50: {report.machine['flush_ms']} ms."]
+            if "flush_ms" in report.machine
+            else []
+        ),
         "",
         "| turns | operation | SQLite p50 / p95 ms | PostgreSQL p50 / p95 ms | p50 ratio |",
         "|---:|---|---:|---:|---:|",
@@ -265,6 +272,25 @@ def render_backends_markdown(report: BackendsReport) -> str:
                 f" | {f.lost} | {f.duplicated} | {f.errors} |"
             )
     return "\n".join(out) + "\n"
+
+
+def _durability(settings: dict[str, str]) -> list[str]:
+    """The line that says how each store's commits reach the disk (the PostgreSQL side's settings as read)."""
+    if not settings:
+        return []
+    named = ", ".join(f"{name} = {value}" for name, value in settings.items())
+    waits = settings.get("synchronous_commit", "on") != "off"
+    return [
+        "",
+        "Durability: SQLite in WAL mode with synchronous = NORMAL (a commit does not wait for the disk; a power cut"
+        f" may lose the newest commits); PostgreSQL with {named} ("
+        + (
+            "each commit waits for its WAL to reach the disk)."
+            if waits
+            else "a commit does not wait for the disk;"
+            " a crash of the server or the machine may lose the newest commits)."
+        ),
+    ]
 
 
 def _ratio(value: float, base: float) -> str:
