@@ -96,17 +96,26 @@ class CVReport:
     overall: CrossValidation  # selection among the default and every alternative of every knob
     by_knob: dict[str, CrossValidation]
     fixed: dict[str, tuple[dict[str, float], dict[str, tuple[float, float, float]]]]  # system -> dev, spread
+    tiebreak_at20: bool = False  # ties on the objective went to the better R_all@20
 
 
-def run_cv(results: Sequence[QuestionResult], knobs: Sequence[str], fixed_systems: Sequence[str]) -> CVReport:
-    overall = cross_validate(results, grid_systems(knobs), DEFAULT_SYSTEM)
-    by_knob = {k: cross_validate(results, knob_candidates(k), DEFAULT_SYSTEM) for k in knobs}
+def run_cv(
+    results: Sequence[QuestionResult],
+    knobs: Sequence[str],
+    fixed_systems: Sequence[str],
+    *,
+    tiebreak_at20: bool = False,
+) -> CVReport:
+    overall = cross_validate(results, grid_systems(knobs), DEFAULT_SYSTEM, tiebreak_at20=tiebreak_at20)
+    by_knob = {
+        k: cross_validate(results, knob_candidates(k), DEFAULT_SYSTEM, tiebreak_at20=tiebreak_at20) for k in knobs
+    }
     fixed = {}
     scored = scored_results(results)
     for system in fixed_systems:
         dev = figures([(r, system) for r in scored])
         fixed[system] = (dev, {name: per_unit_spread(results, system, name) for name in FIGURE_NAMES})
-    return CVReport(overall, by_knob, fixed)
+    return CVReport(overall, by_knob, fixed, tiebreak_at20)
 
 
 def _short(system: str) -> str:
@@ -124,7 +133,9 @@ def render_cv_markdown(report: CVReport) -> str:
         f"## Cross-validation (leave one conversation out, {folds} folds)",
         "",
         "Selection maximises R_all@10 + R_any@10 on the other conversations; the held-out conversation is scored "
-        "with the chosen setting. CV figures pool every held-out question once.",
+        "with the chosen setting"
+        + (" (ties on that sum go to the better R_all@20)" if report.tiebreak_at20 else "")
+        + ". CV figures pool every held-out question once.",
         "",
         "| system | dev "
         + " | dev ".join(FIGURE_NAMES)
@@ -191,6 +202,7 @@ def cv_to_json(report: CVReport) -> dict[str, object]:
         }
 
     return {
+        "tiebreak_at20": report.tiebreak_at20,
         "overall": one(report.overall),
         "by_knob": {k: one(cv) for k, cv in report.by_knob.items()},
         "fixed": {s: {"dev": dev, "spread": spread} for s, (dev, spread) in report.fixed.items()},

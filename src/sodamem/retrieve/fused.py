@@ -56,6 +56,7 @@ from sodamem.retrieve.lexical import bm25_pieces_by_turn, bm25_turns
 from sodamem.retrieve.presets import DIRECT_TUNNELS, SUBQUERY_PREFIX, FusedSettings
 from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
+from sodamem.retrieve.tail import best_ranks, rerank_tail
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.retrieve.turn_lookup import TurnLookup
 from sodamem.store.protocol import MemoryStore, VectorSearch
@@ -141,8 +142,9 @@ def fused_rank(
             settings = replace(settings, density=subquery_density(settings.density, settings.subquery_weight))
         aliased = {s for s, _ in by_alias}
         typed = _typed_bonus(store, user, query, settings, types)
-        # Enough units for the answer and the feedback's first turns.
-        limit = max(k, settings.feedback_turns)
+        # Enough units for the answer, the feedback's first turns and the tail's pool.
+        tail = _wants_tail(settings, analysis)
+        limit = max(k, settings.feedback_turns, settings.tail_pool if tail else 0)
         temporal_known: dict[int, float] = {}
         tables: dict[int, tuple[Ranking, ContributionTable]] = {}
 
@@ -167,6 +169,8 @@ def fused_rank(
             units = fuse()
         if settings.duplicate_penalty > 0 and index is not None and units:
             units = _discount_duplicates(index, user, units, settings)
+        if tail and len(units) > settings.tail_head + 1:
+            units = _rerank_tail(lookup, units, rankings, settings)
     units = units[:k]
     if by_sub:
         units = [_explain_subqueries(u, subqueries, by_sub) for u in units]
@@ -386,6 +390,37 @@ def _bridge_hits(
             hits[u.unit] = index.search(user, "turns", probe.reshape(1, -1), n)
     weights = {u.unit: u.mass / best if best > 0 else 1.0 for u in seeds}
     return bridge_ranking(hits, weights, n)
+
+
+def _wants_tail(settings: FusedSettings, analysis: QueryAnalysis) -> bool:
+    on = settings.tail_pool > settings.tail_head + 1
+    on = on and (settings.tail_session_decay < 1 or settings.tail_tunnel_bonus > 0)
+    return on and (analysis.gathers or not settings.tail_gathering_only)
+
+
+def _rerank_tail(
+    lookup: TurnLookup, units: Sequence[FusedUnit], rankings: dict[str, Ranking], settings: FusedSettings
+) -> list[FusedUnit]:
+    """``units`` with ranks ``tail_head + 1`` to ``tail_pool`` re-ordered for coverage (tail.rerank_tail): each
+    unit's mass discounted by its session's turns ranked before it and raised where it leads a tunnel."""
+    pool = [u.unit for u in units[: settings.tail_pool]]
+    sessions = {pk: row.session_pk for pk, row in lookup.rows(pool).items()}
+    ranked = rerank_tail(
+        [(u.unit, u.mass) for u in units],
+        sessions,
+        best_ranks(rankings, pool[settings.tail_head :]),
+        head=settings.tail_head,
+        pool=settings.tail_pool,
+        session_decay=settings.tail_session_decay,
+        tunnel_bonus=settings.tail_tunnel_bonus,
+        lead_rank=settings.tail_lead_rank,
+    )
+    by_unit = {u.unit: u for u in units}
+    out = list(units[: settings.tail_head])
+    for pk, mass in ranked[settings.tail_head : settings.tail_pool]:
+        unit = by_unit[pk]
+        out.append(replace(unit, mass=mass, explain=(*unit.explain, f"tail x{mass / unit.mass:.3f}")))
+    return out + list(units[settings.tail_pool :])
 
 
 def _discount_duplicates(

@@ -111,6 +111,16 @@ class FusedSettings:
     # better-ranked turn's keeps ``1 - duplicate_penalty`` of its mass (0: off).
     duplicate_cosine: float = 0.9
     duplicate_penalty: float = 0.0
+    # The ranking's tail (tail.py; on while ``tail_pool`` > ``tail_head`` and a factor is set): ranks
+    # ``tail_head + 1`` to ``tail_pool`` are re-ordered greedily by mass x ``tail_session_decay`` ** (turns of the
+    # unit's session ranked before it) x (1 + ``tail_tunnel_bonus`` when it is among the first ``tail_lead_rank``
+    # of some tunnel); the head keeps the fusion's order. With ``tail_gathering_only`` only gathering questions.
+    tail_head: int = 10
+    tail_pool: int = 0
+    tail_session_decay: float = 1.0
+    tail_tunnel_bonus: float = 0.0
+    tail_lead_rank: int = 3
+    tail_gathering_only: bool = False
     # Query decomposition (decompose.py; only where the search was given a decomposer): each sub-query's direct
     # tunnels weigh this times the question's own (``sub_<tunnel>``); 0 asks no LLM at all.
     subquery_weight: float = 0.5
@@ -126,6 +136,10 @@ class FusedSettings:
             raise ValueError("bridge_seeds must be >= 0 and bridge_mix within [0, 1]")
         if not 0 <= self.duplicate_penalty <= 1:
             raise ValueError("duplicate_penalty must be within [0, 1]")
+        if self.tail_head < 0 or self.tail_pool < 0 or self.tail_lead_rank < 1 or self.tail_tunnel_bonus < 0:
+            raise ValueError("tail_head and tail_pool must be >= 0, tail_lead_rank >= 1, tail_tunnel_bonus >= 0")
+        if not 0 < self.tail_session_decay <= 1:
+            raise ValueError("tail_session_decay must be in (0, 1]")
         if self.feedback_words < 0:
             raise ValueError("feedback_words must be >= 0")
         if not 0 < self.entity_session_decay <= 1:
