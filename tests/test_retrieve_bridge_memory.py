@@ -71,3 +71,21 @@ def test_dense_drop_names_embeds_the_question_without_the_speakers_names() -> No
         embedder.asked.clear()
         memory.search("Where is the lake?", k=3)  # no name: one embedding
         assert embedder.asked == ["Where is the lake?"]
+
+
+def test_the_bridge_in_the_tail_keeps_the_default_head_and_the_tail_settings_reorder_below_it() -> None:
+    question = "What has Melanie painted?"
+    with Memory(":memory:", embedder=FakeEmbedder()) as memory:
+        memory.ingest(HISTORY)
+        plain = [h.turn_id for h in memory.search(question, k=8)]
+        tail = [
+            h.turn_id
+            for h in memory.search(question, k=8, preset="default+weight.bridge=0.6+bridge_tail_only=true+tail_head=2")
+        ]
+        bridged = [h.turn_id for h in memory.search(question, k=8, preset="default+weight.bridge=0.6+tail_head=2")]
+        decayed = memory.search(question, k=8, preset="default+tail_head=2+tail_pool=8+tail_session_decay=0.5")
+    assert tail[:2] == plain[:2]
+    assert tail[2:] == [t for t in bridged if t not in plain[:2]][: len(tail) - 2]
+    assert [h.turn_id for h in decayed[:2]] == plain[:2]
+    assert sorted(h.turn_id for h in decayed) == sorted(plain)
+    assert all(any(line.startswith("tail x") for line in h.explain) for h in decayed[2:])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sodamem.retrieve.presets import FusedSettings, fused_settings
-from sodamem.retrieve.tail import best_ranks, rerank_tail
+from sodamem.retrieve.tail import best_ranks, rerank_tail, splice_tail
 
 RANKING = [(1, 10.0), (2, 9.0), (3, 8.0), (4, 7.0), (5, 6.0), (6, 5.0)]
 SESSIONS = {1: 1, 2: 1, 3: 1, 4: 2, 5: 1, 6: 3}
@@ -65,3 +65,15 @@ def test_the_tail_settings_are_checked_and_reachable_by_name() -> None:
         FusedSettings(tail_session_decay=1.5)
     with pytest.raises(ValueError, match="tail_lead_rank"):
         FusedSettings(tail_lead_rank=0)
+
+
+def test_splice_tail_keeps_the_head_of_one_order_and_the_rest_of_the_other() -> None:
+    assert splice_tail([1, 2, 3, 4, 5], [3, 9, 1, 8], 2) == [1, 2, 3, 9, 8, 4, 5]
+    assert splice_tail([1, 2], [2, 1], 5) == [1, 2]  # a head longer than the order: the first order whole
+    assert splice_tail([1, 2, 3], [3, 2, 1], 0) == [3, 2, 1]
+
+
+def test_bridge_tail_only_is_a_setting() -> None:
+    settings = fused_settings("default+weight.bridge=0.3+bridge_tail_only=true")
+    assert settings.bridge_tail_only and settings.density.weight("bridge") == 0.3
+    assert not FusedSettings().bridge_tail_only

@@ -61,6 +61,22 @@ KNOBS: dict[str, tuple[str, ...]] = {
         "duplicate_penalty=0.6",
         "duplicate_penalty=0.3+duplicate_cosine=0.8",
     ),
+    # The ranking's tail (retrieve/tail.py), off by default: ranks 11-40 re-ordered by session coverage or tunnel
+    # leaders, the first 10 untouched (so every fold ties at @10: judge it with --cv-tiebreak-at20).
+    "ranking tail": (
+        "tail_pool=40+tail_session_decay=0.7",
+        "tail_pool=40+tail_session_decay=0.5",
+        "tail_pool=40+tail_tunnel_bonus=0.5",
+        "tail_pool=40+tail_tunnel_bonus=1.0",
+        "tail_pool=40+tail_session_decay=0.7+tail_gathering_only=true",
+    ),
+    # The bridge tunnel for the ranks after the first 10 only (tail.splice_tail): the head is the default's.
+    "bridge in the tail": (
+        "weight.bridge=0.3+bridge_tail_only=true",
+        "weight.bridge=0.3+bridge_seeds=1+bridge_tail_only=true",
+        "weight.bridge=0.6+bridge_tail_only=true",
+        "weight.bridge=0.6+bridge_mix=0.25+bridge_gathering_only=true+bridge_tail_only=true",
+    ),
     # The dense tunnels asking without the speakers' names: on by default since CV chose it in 7 of 7 folds.
     "dense without names": ("dense_drop_names=false",),
     # Query decomposition (retrieve/decompose.py): only with `bench locomo --decompose` (an LLM); 0.5 by default.

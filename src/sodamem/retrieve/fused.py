@@ -56,7 +56,7 @@ from sodamem.retrieve.lexical import bm25_pieces_by_turn, bm25_turns
 from sodamem.retrieve.presets import DIRECT_TUNNELS, SUBQUERY_PREFIX, FusedSettings
 from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
-from sodamem.retrieve.tail import best_ranks, rerank_tail
+from sodamem.retrieve.tail import best_ranks, rerank_tail, splice_tail
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.retrieve.turn_lookup import TurnLookup
 from sodamem.store.protocol import MemoryStore, VectorSearch
@@ -166,7 +166,13 @@ def fused_rank(
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
                 again = True
         if again:
+            with_bridge = None
+            if settings.bridge_tail_only and rankings.get("bridge"):
+                with_bridge = fuse()  # for the ranks after the head only: the head is the fusion without it
+                del rankings["bridge"]
             units = fuse()
+            if with_bridge is not None:
+                units = _splice_tail(units, with_bridge, settings.tail_head)
         if settings.duplicate_penalty > 0 and index is not None and units:
             units = _discount_duplicates(index, user, units, settings)
         if tail and len(units) > settings.tail_head + 1:
@@ -390,6 +396,14 @@ def _bridge_hits(
             hits[u.unit] = index.search(user, "turns", probe.reshape(1, -1), n)
     weights = {u.unit: u.mass / best if best > 0 else 1.0 for u in seeds}
     return bridge_ranking(hits, weights, n)
+
+
+def _splice_tail(head_units: Sequence[FusedUnit], tail_units: Sequence[FusedUnit], head: int) -> list[FusedUnit]:
+    """The first ``head`` units of the fusion without the bridge, then the fusion with it (tail.splice_tail)."""
+    by_unit = {u.unit: u for u in head_units}
+    by_unit.update({u.unit: u for u in tail_units if u.unit not in {h.unit for h in head_units[:head]}})
+    order = splice_tail([u.unit for u in head_units], [u.unit for u in tail_units], head)
+    return [by_unit[pk] for pk in order]
 
 
 def _wants_tail(settings: FusedSettings, analysis: QueryAnalysis) -> bool:

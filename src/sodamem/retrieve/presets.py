@@ -100,6 +100,9 @@ class FusedSettings:
     bridge_seeds: int = 3
     bridge_mix: float = 0.5
     bridge_gathering_only: bool = False
+    # With ``bridge_tail_only`` the bridge feeds only the ranks after the first ``tail_head``: those come from the
+    # fusion with it, the head from the fusion without it (tail.splice_tail).
+    bridge_tail_only: bool = False
     # The dense tunnels (turns, pieces, facts) ask with the question's vector without the speakers' names ("What
     # has painted?" for "What has Melanie painted?"), as the BM25 queries leave them out: who is asked about is
     # the speaker focus's job, and a name in the vector pulls every turn of that speaker alike. One more query

@@ -16,7 +16,12 @@ ranked low because the other tunnels missed it). Ranks after ``pool`` keep their
 1 and ``tunnel_bonus`` 0 nothing moves. Earlier sessions tried a session-diversity discount over the whole
 ranking (docs/bench.md: it cost R_all@10, since evidence clusters in sessions); here the head is untouchable.
 
-``rerank_tail`` is pure: the caller gives each unit's session and best tunnel rank.
+**A tunnel for the tail only** (``splice_tail``): a tunnel that finds more of a list's items but shuffles the head
+(the bridge tunnel: docs/bench.md) can feed the ranks after the head alone. The head is the first ``head`` units of
+the fusion without it; the ranks after are the fusion with it, the head's units left out.
+
+``rerank_tail`` and ``splice_tail`` are pure: the caller gives each unit's session and best tunnel rank, or the two
+fused orders.
 """
 
 from __future__ import annotations
@@ -73,3 +78,15 @@ def best_ranks(rankings: Mapping[str, Sequence[tuple[int, float]]], units: Seque
             if pk in wanted and rank < best.get(pk, rank + 1):
                 best[pk] = rank
     return best
+
+
+def splice_tail(head_order: Sequence[int], tail_order: Sequence[int], head: int) -> list[int]:
+    """The first ``head`` of ``head_order``, then ``tail_order`` without them, then whatever of ``head_order`` is in
+    neither (in its order): every unit of either order once."""
+    out = list(dict.fromkeys(head_order[: max(head, 0)]))
+    taken = set(out)
+    for pk in [*tail_order, *head_order]:
+        if pk not in taken:
+            out.append(pk)
+            taken.add(pk)
+    return out
