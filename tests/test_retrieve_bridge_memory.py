@@ -38,12 +38,14 @@ HISTORY = [
 def test_the_bridge_tunnel_reaches_turns_near_the_first_evidence_and_explains_it() -> None:
     with Memory(":memory:", embedder=FakeEmbedder()) as memory:
         memory.ingest(HISTORY)
-        hits = memory.search("What has Melanie painted?", k=8, preset="default+weight.bridge=0.6")
+        hits = memory.search(
+            "What has Melanie painted?", k=8, preset="default+weight.bridge=0.6+bridge_tail_only=false"
+        )
         plain = memory.search("What has Melanie painted?", k=8)
     bridged = [h for h in hits if any(line.startswith("bridge hop 0") for line in h.explain)]
     assert bridged, "some hit should be reached by the bridge tunnel"
     assert all("bridge" in h.tunnels for h in bridged)
-    assert not any("bridge" in h.tunnels for h in plain)  # off by default
+    assert not any("bridge" in h.tunnels for h in plain)  # by default only below rank 10, and k is 8
 
 
 def test_the_near_duplicate_discount_lowers_a_copy_of_a_better_turn() -> None:
@@ -82,8 +84,13 @@ def test_the_bridge_in_the_tail_keeps_the_default_head_and_the_tail_settings_reo
             h.turn_id
             for h in memory.search(question, k=8, preset="default+weight.bridge=0.6+bridge_tail_only=true+tail_head=2")
         ]
-        bridged = [h.turn_id for h in memory.search(question, k=8, preset="default+weight.bridge=0.6+tail_head=2")]
-        decayed = memory.search(question, k=8, preset="default+tail_head=2+tail_pool=8+tail_session_decay=0.5")
+        bridged = [
+            h.turn_id
+            for h in memory.search(question, k=8, preset="default+weight.bridge=0.6+tail_head=2+bridge_tail_only=false")
+        ]
+        decayed = memory.search(
+            question, k=8, preset="default+weight.bridge=0+tail_head=2+tail_pool=8+tail_session_decay=0.5"
+        )
     assert tail[:2] == plain[:2]
     assert tail[2:] == [t for t in bridged if t not in plain[:2]][: len(tail) - 2]
     assert [h.turn_id for h in decayed[:2]] == plain[:2]

@@ -73,7 +73,7 @@ def test_splice_tail_keeps_the_head_of_one_order_and_the_rest_of_the_other() -> 
     assert splice_tail([1, 2, 3], [3, 2, 1], 0) == [3, 2, 1]
 
 
-def test_bridge_tail_only_is_a_setting() -> None:
-    settings = fused_settings("default+weight.bridge=0.3+bridge_tail_only=true")
-    assert settings.bridge_tail_only and settings.density.weight("bridge") == 0.3
-    assert not FusedSettings().bridge_tail_only
+def test_the_bridge_feeds_the_tail_by_default_and_the_whole_ranking_on_request() -> None:
+    default = FusedSettings()
+    assert default.bridge_tail_only and default.density.weight("bridge") == 0.3 and default.bridge_seeds == 1
+    assert not fused_settings("default+bridge_tail_only=false").bridge_tail_only

@@ -14,8 +14,10 @@ docs/bench.md), each seed asks on its own, so one seed's topic ("horse painting"
 others. ``blend``, ``bridge_ranking`` are pure; the caller asks the index.
 
 **Near-duplicates** (``discount_duplicates``): a thresholded redundancy penalty on the final ranking, for the top k
-filled with copies of one remark ("I won a video game tournament" six times). Both are off by default: neither won
-under cross-validation (docs/bench.md, "Evidence-seeded mechanisms and the name-free dense query").
+filled with copies of one remark ("I won a video game tournament" six times). The discount is off by default, and
+so is the bridge over the whole ranking: neither won under cross-validation (docs/bench.md, "Evidence-seeded
+mechanisms and the name-free dense query"). The bridge feeds the ranks after the first 10 by default
+(``bridge_tail_only``, tail.py), which CV chose in 7 of 7 folds (docs/bench.md, "The ranking's tail").
 """
 
 from __future__ import annotations

@@ -12,8 +12,10 @@ John been to?") skip the session share. A second BM25 query with feedback words 
 (``aggregate.py``): ``answer_type`` (turns naming an instance of the type a list question asks for; on) and
 ``entity`` (the question's entities' turns across all sessions, ranked among themselves; off, CV chose it off).
 The dense tunnels ask with the question's vector without the speakers' names (``dense_drop_names``), as BM25 asks
-without those words. Off by default, measured by CV (bridge.py): the ``bridge`` tunnel (the turns nearest to each of
-the first pass's best turns, in the second pass) and a near-duplicate discount after the last pass.
+without those words. The ``bridge`` tunnel (bridge.py: the turns nearest to the first pass's best turn, in the second
+pass) feeds the ranks after the first 10 only (``bridge_tail_only``, tail.py: the head is the fusion without it).
+Off by default, measured by CV: the bridge over the whole ranking, a near-duplicate discount after the last pass,
+and the tail's re-ordering by session coverage or tunnel leaders (tail.py).
 With sub-queries of an LLM's query decomposition (``decompose.py``; none unless a decomposer is given), every direct
 tunnel runs once more per sub-query as ``sub_<tunnel>``, weighing ``subquery_weight`` times the tunnel's weight, in
 the same density fusion.
@@ -156,7 +158,7 @@ def fused_rank(
 
         units = fuse()
         again = False  # a second pass, with the tunnels that start from the first pass's evidence
-        if _wants_bridge(settings, analysis) and index is not None and query_vector is not None and units:
+        if _wants_bridge(settings, analysis, k) and index is not None and query_vector is not None and units:
             rankings["bridge"] = _bridge_hits(index, user, query_vector, units, n, settings)
             again = bool(rankings["bridge"])
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
@@ -376,8 +378,10 @@ def _feedback_query(
     return to_match_query(" ".join([query, *extra]), drop=names) if extra else None
 
 
-def _wants_bridge(settings: FusedSettings, analysis: QueryAnalysis) -> bool:
+def _wants_bridge(settings: FusedSettings, analysis: QueryAnalysis, k: int) -> bool:
+    """The bridge tunnel is on, for this question, and (fed to the tail only) reaches one of the first ``k``."""
     on = "bridge" in settings.tunnels and settings.density.weight("bridge") > 0 and settings.bridge_seeds > 0
+    on = on and not (settings.bridge_tail_only and k <= settings.tail_head)
     return on and (analysis.gathers or not settings.bridge_gathering_only)
 
 

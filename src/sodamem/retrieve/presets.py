@@ -37,6 +37,10 @@ TUNED_DENSITY = replace(
         # Chosen by leave-one-conversation-out CV in 7 of 7 folds over 0 and 0.3 (docs/bench.md, "Multi-hop
         # mechanisms"); the entity tunnel (``weight.entity``) stays 0: 6 of 7 folds chose it off.
         answer_type=0.6,
+        # The bridge tunnel (bridge.py), for the ranks after the first 10 only (``bridge_tail_only``): chosen by
+        # leave-one-conversation-out CV in 7 of 7 folds with ties at @10 judged by R_all@20 (docs/bench.md, "The
+        # ranking's tail"); multi-hop R_all@20 0.438 -> 0.464, the first 10 ranks unchanged.
+        bridge=0.3,
     ),
     spill=0.3,
     rank_k=10.0,
@@ -97,12 +101,13 @@ class FusedSettings:
     # The bridge tunnel (bridge.py; on while ``weight.bridge`` > 0): the turns nearest to each of the first pass's
     # ``bridge_seeds`` best turns, each probe the seed's vector blended with the question's (``bridge_mix``: the
     # question's share), fused in the second pass; with ``bridge_gathering_only`` only for gathering questions.
-    bridge_seeds: int = 3
+    bridge_seeds: int = 1  # 3 until the bridge fed the tail: one seed was chosen in 5 of 7 folds
     bridge_mix: float = 0.5
     bridge_gathering_only: bool = False
     # With ``bridge_tail_only`` the bridge feeds only the ranks after the first ``tail_head``: those come from the
-    # fusion with it, the head from the fusion without it (tail.splice_tail).
-    bridge_tail_only: bool = False
+    # fusion with it, the head from the fusion without it (tail.splice_tail); a search for at most ``tail_head``
+    # turns asks no bridge at all. On by default since CV chose it (docs/bench.md, "The ranking's tail").
+    bridge_tail_only: bool = True
     # The dense tunnels (turns, pieces, facts) ask with the question's vector without the speakers' names ("What
     # has painted?" for "What has Melanie painted?"), as the BM25 queries leave them out: who is asked about is
     # the speaker focus's job, and a name in the vector pulls every turn of that speaker alike. One more query
