@@ -96,3 +96,11 @@ def test_the_bridge_in_the_tail_keeps_the_default_head_and_the_tail_settings_reo
     assert [h.turn_id for h in decayed[:2]] == plain[:2]
     assert sorted(h.turn_id for h in decayed) == sorted(plain)
     assert all(any(line.startswith("tail x") for line in h.explain) for h in decayed[2:])
+
+
+def test_bridge_seeds_from_distinct_sessions_still_reach_turns_beside_the_evidence() -> None:
+    preset = "default+weight.bridge=0.6+bridge_tail_only=false+bridge_seeds=2+bridge_distinct_sessions=true"
+    with Memory(":memory:", embedder=FakeEmbedder()) as memory:
+        memory.ingest(HISTORY)
+        hits = memory.search("What has Melanie painted?", k=8, preset=preset)
+    assert any("bridge" in h.tunnels for h in hits)

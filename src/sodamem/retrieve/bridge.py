@@ -56,6 +56,25 @@ def bridge_ranking(
     return sorted(best.items(), key=lambda x: (-x[1], x[0]))[: max(limit, 0)]
 
 
+SEED_SCAN = 5  # with distinct sessions, seeds are looked for among the first ``seeds * SEED_SCAN`` units
+
+
+def distinct_session_seeds(order: Sequence[int], session_of: Mapping[int, int], seeds: int) -> list[int]:
+    """The first ``seeds`` of ``order`` whose sessions differ (each session's best; a unit missing from
+    ``session_of`` is its own session): a list's items sit in different sessions, and a session's second-best
+    turn is usually its best's neighbour, already reached by the spill."""
+    out: list[int] = []
+    seen: set[int] = set()
+    for pk in order if seeds > 0 else ():
+        session = session_of.get(pk, -pk - 1)
+        if session not in seen:
+            out.append(pk)
+            seen.add(session)
+            if len(out) >= seeds:
+                break
+    return out
+
+
 def _unit(v: np.ndarray) -> np.ndarray:
     norm = float(np.linalg.norm(v))
     return v / norm if norm > 0 else v

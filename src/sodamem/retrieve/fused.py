@@ -40,7 +40,7 @@ from sodamem.retrieve.aggregate import (
     spread_sessions,
 )
 from sodamem.retrieve.answer_type import answer_type, type_bonus
-from sodamem.retrieve.bridge import blend, bridge_ranking, discount_duplicates
+from sodamem.retrieve.bridge import SEED_SCAN, blend, bridge_ranking, discount_duplicates, distinct_session_seeds
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import (
     ContributionTable,
@@ -159,7 +159,8 @@ def fused_rank(
         units = fuse()
         again = False  # a second pass, with the tunnels that start from the first pass's evidence
         if _wants_bridge(settings, analysis, k) and index is not None and query_vector is not None and units:
-            rankings["bridge"] = _bridge_hits(index, user, query_vector, units, n, settings)
+            seeds = _bridge_seeds(lookup, units, settings)
+            rankings["bridge"] = _bridge_hits(index, user, query_vector, seeds, n, settings)
             again = bool(rankings["bridge"])
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
@@ -385,12 +386,22 @@ def _wants_bridge(settings: FusedSettings, analysis: QueryAnalysis, k: int) -> b
     return on and (analysis.gathers or not settings.bridge_gathering_only)
 
 
+def _bridge_seeds(lookup: TurnLookup, units: Sequence[FusedUnit], settings: FusedSettings) -> list[FusedUnit]:
+    """The first pass's best ``bridge_seeds`` units; with ``bridge_distinct_sessions`` each session's best only
+    (bridge.distinct_session_seeds)."""
+    if not settings.bridge_distinct_sessions:
+        return list(units[: settings.bridge_seeds])
+    head = units[: settings.bridge_seeds * SEED_SCAN]
+    sessions = {pk: row.session_pk for pk, row in lookup.rows([u.unit for u in head]).items()}
+    chosen = distinct_session_seeds([u.unit for u in head], sessions, settings.bridge_seeds)
+    return [u for u in head if u.unit in chosen]
+
+
 def _bridge_hits(
-    index: VectorSearch, user: str, query: Vectors, units: Sequence[FusedUnit], n: int, settings: FusedSettings
+    index: VectorSearch, user: str, query: Vectors, seeds: Sequence[FusedUnit], n: int, settings: FusedSettings
 ) -> Ranking:
-    """The bridge tunnel (bridge.py): the turns nearest to each of the first pass's best turns, blended with the
+    """The bridge tunnel (bridge.py): the turns nearest to each seed (the first pass's best turns), blended with the
     question, each seed's cosines scaled by its mass relative to the first."""
-    seeds = units[: settings.bridge_seeds]
     vectors = index.exact_vectors(user, "turns", [u.unit for u in seeds])
     best = seeds[0].mass
     hits = {}
@@ -404,8 +415,9 @@ def _bridge_hits(
 
 def _splice_tail(head_units: Sequence[FusedUnit], tail_units: Sequence[FusedUnit], head: int) -> list[FusedUnit]:
     """The first ``head`` units of the fusion without the bridge, then the fusion with it (tail.splice_tail)."""
+    kept = {u.unit for u in head_units[:head]}
     by_unit = {u.unit: u for u in head_units}
-    by_unit.update({u.unit: u for u in tail_units if u.unit not in {h.unit for h in head_units[:head]}})
+    by_unit.update({u.unit: u for u in tail_units if u.unit not in kept})
     order = splice_tail([u.unit for u in head_units], [u.unit for u in tail_units], head)
     return [by_unit[pk] for pk in order]
 

@@ -108,6 +108,8 @@ class FusedSettings:
     # fusion with it, the head from the fusion without it (tail.splice_tail); a search for at most ``tail_head``
     # turns asks no bridge at all. On by default since CV chose it (docs/bench.md, "The ranking's tail").
     bridge_tail_only: bool = True
+    # Seeds from distinct sessions: each of the first sessions' best turn instead of the first turns overall.
+    bridge_distinct_sessions: bool = False
     # The dense tunnels (turns, pieces, facts) ask with the question's vector without the speakers' names ("What
     # has painted?" for "What has Melanie painted?"), as the BM25 queries leave them out: who is asked about is
     # the speaker focus's job, and a name in the vector pulls every turn of that speaker alike. One more query
