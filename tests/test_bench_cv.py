@@ -75,6 +75,22 @@ def test_ties_keep_the_earlier_candidate() -> None:
     assert cross_validate(results, ["b", "a"], "a").chosen == {"b": 2}
 
 
+def test_the_at20_tiebreak_orders_only_settings_tied_at_10() -> None:
+    # "a" and "b" find "e" at rank 1 alike; "b" also finds the second evidence "f" at rank 12, "a" never does;
+    # "c" finds nothing at @10 but everything at @20: the tie-break never lifts it over a better @10.
+    deep = ["e", *(f"x{i}" for i in range(10)), "f"]
+    shallow = ["e", *(f"x{i}" for i in range(20))]
+    late = [*(f"x{i}" for i in range(10)), "e", "f"]
+    results = []
+    for unit in ("u1", "u2", "u3"):
+        question = BenchQuestion(f"{unit}#0", "q?", "multi-hop", None, ("e", "f"), ("S1",))
+        results.append(QuestionResult(question=question, unit_id=unit, ranked={"a": shallow, "b": deep, "c": late}))
+    assert cross_validate(results, ["a", "b", "c"], "a").chosen == {"a": 3}
+    cv = cross_validate(results, ["a", "b", "c"], "a", tiebreak_at20=True)
+    assert cv.chosen == {"b": 3}
+    assert cv.cross_validated[MULTI_HOP] == 1.0 and cv.dev[MULTI_HOP] == 0.0
+
+
 def test_unscored_and_evidence_free_questions_are_left_out() -> None:
     results = _units({"u1": {"a": [True]}, "u2": {"a": [False]}})
     unscored = BenchQuestion("u1#9", "q?", "adversarial", None, ("e",), ("S1",), scored=False)

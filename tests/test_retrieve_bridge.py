@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sodamem.retrieve.bridge import blend, bridge_ranking, discount_duplicates
+from sodamem.retrieve.bridge import blend, bridge_ranking, discount_duplicates, distinct_session_seeds
 from sodamem.retrieve.presets import FusedSettings, fused_settings
 
 
@@ -76,3 +76,11 @@ def test_discount_duplicates_off_keeps_the_ranking_and_skips_turns_without_vecto
     # 4 has no vector: never a duplicate, never a reason to discount another; 2 duplicates 1 (cosine 1)
     assert discount_duplicates(ranking, v, threshold=0.9, penalty=0.5) == [(1, 1.0), (4, 0.95), (2, 0.45)]
     assert discount_duplicates([], v, threshold=0.9, penalty=0.5) == []
+
+
+def test_distinct_session_seeds_take_each_sessions_best_in_order() -> None:
+    sessions = {1: 10, 2: 10, 3: 20, 4: 20, 5: 30}
+    assert distinct_session_seeds([1, 2, 3, 4, 5], sessions, 2) == [1, 3]
+    assert distinct_session_seeds([1, 2, 3, 4, 5], sessions, 5) == [1, 3, 5]
+    assert distinct_session_seeds([7, 8], {}, 2) == [7, 8]  # units without a session are sessions of their own
+    assert distinct_session_seeds([1, 2], sessions, 0) == []

@@ -38,12 +38,14 @@ HISTORY = [
 def test_the_bridge_tunnel_reaches_turns_near_the_first_evidence_and_explains_it() -> None:
     with Memory(":memory:", embedder=FakeEmbedder()) as memory:
         memory.ingest(HISTORY)
-        hits = memory.search("What has Melanie painted?", k=8, preset="default+weight.bridge=0.6")
+        hits = memory.search(
+            "What has Melanie painted?", k=8, preset="default+weight.bridge=0.6+bridge_tail_only=false"
+        )
         plain = memory.search("What has Melanie painted?", k=8)
     bridged = [h for h in hits if any(line.startswith("bridge hop 0") for line in h.explain)]
     assert bridged, "some hit should be reached by the bridge tunnel"
     assert all("bridge" in h.tunnels for h in bridged)
-    assert not any("bridge" in h.tunnels for h in plain)  # off by default
+    assert not any("bridge" in h.tunnels for h in plain)  # by default only below rank 10, and k is 8
 
 
 def test_the_near_duplicate_discount_lowers_a_copy_of_a_better_turn() -> None:
@@ -70,8 +72,39 @@ def test_dense_drop_names_embeds_the_question_without_the_speakers_names() -> No
         memory.search("What has Melanie painted?", k=3, now=datetime(2024, 6, 1))  # on by default
         assert embedder.asked == ["What has painted?"]  # the whole question only where a mechanism asks with it
         embedder.asked.clear()
-        memory.search("What has Melanie painted?", k=3, now=datetime(2024, 6, 1), preset="default+weight.bridge=0.3")
+        memory.search("What has Melanie painted?", k=20, now=datetime(2024, 6, 1))  # the bridge feeds ranks 11+
         assert sorted(embedder.asked) == ["What has Melanie painted?", "What has painted?"]
         embedder.asked.clear()
         memory.search("Where is the lake?", k=3)  # no name: one embedding
         assert embedder.asked == ["Where is the lake?"]
+
+
+def test_the_bridge_in_the_tail_keeps_the_default_head_and_the_tail_settings_reorder_below_it() -> None:
+    question = "What has Melanie painted?"
+    with Memory(":memory:", embedder=FakeEmbedder()) as memory:
+        memory.ingest(HISTORY)
+        plain = [h.turn_id for h in memory.search(question, k=8)]
+        tail = [
+            h.turn_id
+            for h in memory.search(question, k=8, preset="default+weight.bridge=0.6+bridge_tail_only=true+tail_head=2")
+        ]
+        bridged = [
+            h.turn_id
+            for h in memory.search(question, k=8, preset="default+weight.bridge=0.6+tail_head=2+bridge_tail_only=false")
+        ]
+        decayed = memory.search(
+            question, k=8, preset="default+weight.bridge=0+tail_head=2+tail_pool=8+tail_session_decay=0.5"
+        )
+    assert tail[:2] == plain[:2]
+    assert tail[2:] == [t for t in bridged if t not in plain[:2]][: len(tail) - 2]
+    assert [h.turn_id for h in decayed[:2]] == plain[:2]
+    assert sorted(h.turn_id for h in decayed) == sorted(plain)
+    assert all(any(line.startswith("tail x") for line in h.explain) for h in decayed[2:])
+
+
+def test_bridge_seeds_from_distinct_sessions_still_reach_turns_beside_the_evidence() -> None:
+    preset = "default+weight.bridge=0.6+bridge_tail_only=false+bridge_seeds=2+bridge_distinct_sessions=true"
+    with Memory(":memory:", embedder=FakeEmbedder()) as memory:
+        memory.ingest(HISTORY)
+        hits = memory.search("What has Melanie painted?", k=8, preset=preset)
+    assert any("bridge" in h.tunnels for h in hits)

@@ -120,6 +120,10 @@ def bench() -> None:
     help="With --cv: only these knobs (repeat; default: all).",
 )  # fmt: skip
 @click.option(
+    "--cv-tiebreak-at20", "cv_tiebreak_at20", is_flag=True,
+    help="With --cv: settings tied on R_all@10 + R_any@10 are ordered by R_all@20 (for settings below rank 10).",
+)  # fmt: skip
+@click.option(
     "--db-backend", "db_backend", type=click.Choice(["sqlite", "postgres"]), default="sqlite", show_default=True,
     help="postgres: run each system on SQLite and on PostgreSQL and print both side by side.",
 )  # fmt: skip
@@ -144,6 +148,7 @@ def locomo(
     k_values: str,
     cv: bool,
     cv_knobs: tuple[str, ...],
+    cv_tiebreak_at20: bool,
     categories: tuple[str, ...],
     decompose: bool,
     decompose_prompt: str,
@@ -176,8 +181,8 @@ def locomo(
             raise click.UsageError("--extractor/--extract-* choose the facts for retrieval; --qa builds its own")
         _qa("locomo", units, notes, qa_opts, **options)
         return
-    if cv_knobs and not cv:
-        raise click.UsageError("--cv-knob needs --cv")
+    if (cv_knobs or cv_tiebreak_at20) and not cv:
+        raise click.UsageError("--cv-knob and --cv-tiebreak-at20 need --cv")
     title = "LoCoMo"
     if not dialogue_slice.whole or extractor != RULES:
         title += f" ({dialogue_slice.describe()}; facts: {extractor.name})"
@@ -190,6 +195,7 @@ def locomo(
         "topk-turns",
         notes,
         cv_knobs=(cv_knobs or tuple(k for k in KNOBS if decompose or k not in LLM_KNOBS)) if cv else (),
+        cv_tiebreak_at20=cv_tiebreak_at20,
         extractor=extractor,
         decompose=DecomposeChoice(decompose_prompt, qa_opts.replay, qa_opts.replay_only) if decompose else None,
         **options,
@@ -260,6 +266,7 @@ def _run(
     report: Path | None,
     plot: Path | None,
     cv_knobs: tuple[str, ...] = (),
+    cv_tiebreak_at20: bool = False,
     db_backend: str = "sqlite",
     pg_url: str | None = None,
     extractor: ExtractorChoice = RULES,
@@ -316,7 +323,7 @@ def _run(
         markdown += f"\nQuery decomposition: {json.dumps(run.notes['decomposition'])}\n"
     payload = run_to_json(run, summary, unscored)
     if cv_knobs:
-        cv_report = run_cv(run.results, cv_knobs, fixed)
+        cv_report = run_cv(run.results, cv_knobs, fixed, tiebreak_at20=cv_tiebreak_at20)
         markdown += "\n" + render_cv_markdown(cv_report)
         payload["cross_validation"] = cv_to_json(cv_report)
     click.echo(markdown)

@@ -31,6 +31,12 @@ def objective(result: QuestionResult, system: str) -> float:
     return recall_all(ranked, relevant, SELECT_K) + recall_any(ranked, relevant, SELECT_K)
 
 
+def tiebreak(result: QuestionResult, system: str) -> float:
+    """What breaks ties of the objective (``tiebreak_at20``): R_all@20, the depth the multi-hop target is set at.
+    A setting that changes only ranks 11-20 ties the default at @10 on every fold; this lets the folds judge it."""
+    return recall_all(result.ranked[system], result.question.relevant_turns, MULTI_HOP_K)
+
+
 def figures(scored: Sequence[tuple[QuestionResult, str]]) -> dict[str, float]:
     """The reported figures over (question, system whose ranking scores it) pairs."""
     multi_hop = [(r, s) for r, s in scored if r.question.category == "multi-hop"]
@@ -74,8 +80,11 @@ def scored_results(results: Sequence[QuestionResult]) -> list[QuestionResult]:
     return [r for r in results if r.question.scored and r.question.relevant_turns]
 
 
-def cross_validate(results: Sequence[QuestionResult], candidates: Sequence[str], default: str) -> CrossValidation:
-    """Leave-one-unit-out selection among ``candidates`` (ties go to the earlier one; put the default first)."""
+def cross_validate(
+    results: Sequence[QuestionResult], candidates: Sequence[str], default: str, *, tiebreak_at20: bool = False
+) -> CrossValidation:
+    """Leave-one-unit-out selection among ``candidates`` (ties go to the earlier one; put the default first). With
+    ``tiebreak_at20`` candidates tied on the objective are ordered by R_all@20 first (``tiebreak``), then by order."""
     if default not in candidates:
         raise ValueError(f"the default {default!r} must be one of the candidates")
     scored = scored_results(results)
@@ -88,11 +97,15 @@ def cross_validate(results: Sequence[QuestionResult], candidates: Sequence[str],
     by_unit: dict[str, list[QuestionResult]] = {u: [r for r in scored if r.unit_id == u] for u in units}
     # Per unit and candidate, the objective's sum: a fold's training score is the sum over its other units.
     sums = {u: {c: sum(objective(r, c) for r in rows) for c in candidates} for u, rows in by_unit.items()}
+    second = {
+        u: {c: sum(tiebreak(r, c) for r in rows) if tiebreak_at20 else 0.0 for c in candidates}
+        for u, rows in by_unit.items()
+    }
     folds: list[Fold] = []
     pooled: list[tuple[QuestionResult, str]] = []
     for held_out in units:
         training = [u for u in units if u != held_out]
-        totals = {c: sum(sums[u][c] for u in training) for c in candidates}
+        totals = {c: (sum(sums[u][c] for u in training), sum(second[u][c] for u in training)) for c in candidates}
         best = max(candidates, key=lambda c: (totals[c], -candidates.index(c)))
         rows = by_unit[held_out]
         pooled += [(r, best) for r in rows]

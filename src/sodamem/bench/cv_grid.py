@@ -48,18 +48,36 @@ KNOBS: dict[str, tuple[str, ...]] = {
         "answer_type_bonus=1.0",
         "answer_type_bonus=0.5+answer_type_floor=0.3",
     ),
-    # Mechanisms from the first pass's evidence (retrieve/bridge.py), both off by default: the bridge tunnel (the
-    # turns nearest to each of the first pass's best turns) and the near-duplicate discount.
+    # Mechanisms from the first pass's evidence (retrieve/bridge.py): the bridge tunnel over the whole ranking
+    # (the turns nearest to each of the first pass's best turns; off: the default feeds it to the tail only) and
+    # the near-duplicate discount (off).
     "bridge tunnel": (
-        "weight.bridge=0.3",
-        "weight.bridge=0.3+bridge_seeds=1",
-        "weight.bridge=0.3+bridge_gathering_only=true",
-        "weight.bridge=0.6+bridge_mix=0.25+bridge_gathering_only=true",
+        "bridge_seeds=3+bridge_tail_only=false",
+        "bridge_tail_only=false",
+        "bridge_seeds=3+bridge_gathering_only=true+bridge_tail_only=false",
+        "weight.bridge=0.6+bridge_seeds=3+bridge_mix=0.25+bridge_gathering_only=true+bridge_tail_only=false",
     ),
     "near-duplicates": (
         "duplicate_penalty=0.3",
         "duplicate_penalty=0.6",
         "duplicate_penalty=0.3+duplicate_cosine=0.8",
+    ),
+    # The ranking's tail (retrieve/tail.py), off by default: ranks 11-40 re-ordered by session coverage or tunnel
+    # leaders, the first 10 untouched (so every fold ties at @10: judge it with --cv-tiebreak-at20).
+    "ranking tail": (
+        "tail_pool=40+tail_session_decay=0.7",
+        "tail_pool=40+tail_session_decay=0.5",
+        "tail_pool=40+tail_tunnel_bonus=0.5",
+        "tail_pool=40+tail_tunnel_bonus=1.0",
+        "tail_pool=40+tail_session_decay=0.7+tail_gathering_only=true",
+    ),
+    # The bridge tunnel for the ranks after the first 10 only (tail.splice_tail), on by default (weight 0.3, one
+    # seed): the head is the fusion without it, so every fold ties at @10 (judge it with --cv-tiebreak-at20).
+    "bridge in the tail": (
+        "weight.bridge=0.0",
+        "bridge_seeds=3",
+        "weight.bridge=0.6+bridge_seeds=3",
+        "weight.bridge=0.6+bridge_seeds=3+bridge_mix=0.25+bridge_gathering_only=true",
     ),
     # The dense tunnels asking without the speakers' names: on by default since CV chose it in 7 of 7 folds.
     "dense without names": ("dense_drop_names=false",),
@@ -96,17 +114,26 @@ class CVReport:
     overall: CrossValidation  # selection among the default and every alternative of every knob
     by_knob: dict[str, CrossValidation]
     fixed: dict[str, tuple[dict[str, float], dict[str, tuple[float, float, float]]]]  # system -> dev, spread
+    tiebreak_at20: bool = False  # ties on the objective went to the better R_all@20
 
 
-def run_cv(results: Sequence[QuestionResult], knobs: Sequence[str], fixed_systems: Sequence[str]) -> CVReport:
-    overall = cross_validate(results, grid_systems(knobs), DEFAULT_SYSTEM)
-    by_knob = {k: cross_validate(results, knob_candidates(k), DEFAULT_SYSTEM) for k in knobs}
+def run_cv(
+    results: Sequence[QuestionResult],
+    knobs: Sequence[str],
+    fixed_systems: Sequence[str],
+    *,
+    tiebreak_at20: bool = False,
+) -> CVReport:
+    overall = cross_validate(results, grid_systems(knobs), DEFAULT_SYSTEM, tiebreak_at20=tiebreak_at20)
+    by_knob = {
+        k: cross_validate(results, knob_candidates(k), DEFAULT_SYSTEM, tiebreak_at20=tiebreak_at20) for k in knobs
+    }
     fixed = {}
     scored = scored_results(results)
     for system in fixed_systems:
         dev = figures([(r, system) for r in scored])
         fixed[system] = (dev, {name: per_unit_spread(results, system, name) for name in FIGURE_NAMES})
-    return CVReport(overall, by_knob, fixed)
+    return CVReport(overall, by_knob, fixed, tiebreak_at20)
 
 
 def _short(system: str) -> str:
@@ -124,7 +151,9 @@ def render_cv_markdown(report: CVReport) -> str:
         f"## Cross-validation (leave one conversation out, {folds} folds)",
         "",
         "Selection maximises R_all@10 + R_any@10 on the other conversations; the held-out conversation is scored "
-        "with the chosen setting. CV figures pool every held-out question once.",
+        "with the chosen setting"
+        + (" (ties on that sum go to the better R_all@20)" if report.tiebreak_at20 else "")
+        + ". CV figures pool every held-out question once.",
         "",
         "| system | dev "
         + " | dev ".join(FIGURE_NAMES)
@@ -191,6 +220,7 @@ def cv_to_json(report: CVReport) -> dict[str, object]:
         }
 
     return {
+        "tiebreak_at20": report.tiebreak_at20,
         "overall": one(report.overall),
         "by_knob": {k: one(cv) for k, cv in report.by_knob.items()},
         "fixed": {s: {"dev": dev, "spread": spread} for s, (dev, spread) in report.fixed.items()},

@@ -14,8 +14,10 @@ docs/bench.md), each seed asks on its own, so one seed's topic ("horse painting"
 others. ``blend``, ``bridge_ranking`` are pure; the caller asks the index.
 
 **Near-duplicates** (``discount_duplicates``): a thresholded redundancy penalty on the final ranking, for the top k
-filled with copies of one remark ("I won a video game tournament" six times). Both are off by default: neither won
-under cross-validation (docs/bench.md, "Evidence-seeded mechanisms and the name-free dense query").
+filled with copies of one remark ("I won a video game tournament" six times). The discount is off by default, and
+so is the bridge over the whole ranking: neither won under cross-validation (docs/bench.md, "Evidence-seeded
+mechanisms and the name-free dense query"). The bridge feeds the ranks after the first 10 by default
+(``bridge_tail_only``, tail.py), which CV chose in 7 of 7 folds (docs/bench.md, "The ranking's tail").
 """
 
 from __future__ import annotations
@@ -52,6 +54,25 @@ def bridge_ranking(
             if score > best.get(pk, -np.inf):
                 best[pk] = score
     return sorted(best.items(), key=lambda x: (-x[1], x[0]))[: max(limit, 0)]
+
+
+SEED_SCAN = 5  # with distinct sessions, seeds are looked for among the first ``seeds * SEED_SCAN`` units
+
+
+def distinct_session_seeds(order: Sequence[int], session_of: Mapping[int, int], seeds: int) -> list[int]:
+    """The first ``seeds`` of ``order`` whose sessions differ (each session's best; a unit missing from
+    ``session_of`` is its own session): a list's items sit in different sessions, and a session's second-best
+    turn is usually its best's neighbour, already reached by the spill."""
+    out: list[int] = []
+    seen: set[int] = set()
+    for pk in order if seeds > 0 else ():
+        session = session_of.get(pk, -pk - 1)
+        if session not in seen:
+            out.append(pk)
+            seen.add(session)
+            if len(out) >= seeds:
+                break
+    return out
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

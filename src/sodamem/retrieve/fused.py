@@ -13,9 +13,11 @@ John been to?") skip the session share. A second BM25 query with feedback words 
 ``entity`` (the question's entities' turns across all sessions, ranked among themselves; off, CV chose it off).
 The dense tunnels ask with the question's vector without the speakers' names (``dense_drop_names``), as BM25 asks
 without those words; the whole question is embedded only for a mechanism that asks with it (the entity tunnel, the
-bridge), so a default search embeds the question once. Off by default, measured by CV (bridge.py): the ``bridge``
-tunnel (the turns nearest to each of the first pass's best turns, in the second pass) and a near-duplicate discount
-after the last pass.
+bridge), so a search embeds the question once unless it runs one. The ``bridge`` tunnel (bridge.py: the turns nearest
+to the first pass's best turn, in the second pass) feeds the ranks after the first 10 only (``bridge_tail_only``,
+tail.py: the head is the fusion without it), so a search for at most 10 turns runs no bridge.
+Off by default, measured by CV: the bridge over the whole ranking, a near-duplicate discount after the last pass,
+and the tail's re-ordering by session coverage or tunnel leaders (tail.py).
 With sub-queries of an LLM's query decomposition (``decompose.py``; none unless a decomposer is given), every direct
 tunnel runs once more per sub-query as ``sub_<tunnel>``, weighing ``subquery_weight`` times the tunnel's weight, in
 the same density fusion.
@@ -40,7 +42,7 @@ from sodamem.retrieve.aggregate import (
     spread_sessions,
 )
 from sodamem.retrieve.answer_type import answer_type, type_bonus
-from sodamem.retrieve.bridge import blend, bridge_ranking, discount_duplicates
+from sodamem.retrieve.bridge import SEED_SCAN, blend, bridge_ranking, discount_duplicates, distinct_session_seeds
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import (
     ContributionTable,
@@ -58,6 +60,7 @@ from sodamem.retrieve.lexical import bm25_pieces_by_turn, bm25_turns
 from sodamem.retrieve.presets import DIRECT_TUNNELS, SUBQUERY_PREFIX, FusedSettings
 from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
+from sodamem.retrieve.tail import best_ranks, rerank_tail, splice_tail
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.retrieve.turn_lookup import TurnLookup
 from sodamem.store.protocol import MemoryStore, VectorSearch
@@ -156,8 +159,9 @@ def fused_rank(
             settings = replace(settings, density=subquery_density(settings.density, settings.subquery_weight))
         aliased = {s for s, _ in by_alias}
         typed = _typed_bonus(store, user, query, settings, types)
-        # Enough units for the answer and the feedback's first turns.
-        limit = max(k, settings.feedback_turns)
+        # Enough units for the answer, the feedback's first turns and the tail's pool.
+        tail = _wants_tail(settings, analysis)
+        limit = max(k, settings.feedback_turns, settings.tail_pool if tail else 0)
         temporal_known: dict[int, float] = {}
         tables: dict[int, tuple[Ranking, ContributionTable]] = {}
 
@@ -169,9 +173,10 @@ def fused_rank(
 
         units = fuse()
         again = False  # a second pass, with the tunnels that start from the first pass's evidence
-        query_vector = vectors.of(query) if _wants_bridge(settings, analysis) and units else None
+        query_vector = vectors.of(query) if _wants_bridge(settings, analysis, k) and units else None
         if index is not None and query_vector is not None:
-            rankings["bridge"] = _bridge_hits(index, user, query_vector, units, n, settings)
+            seeds = _bridge_seeds(lookup, units, settings)
+            rankings["bridge"] = _bridge_hits(index, user, query_vector, seeds, n, settings)
             again = bool(rankings["bridge"])
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
@@ -180,9 +185,17 @@ def fused_rank(
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
                 again = True
         if again:
+            with_bridge = None
+            if settings.bridge_tail_only and rankings.get("bridge"):
+                with_bridge = fuse()  # for the ranks after the head only: the head is the fusion without it
+                del rankings["bridge"]
             units = fuse()
+            if with_bridge is not None:
+                units = _splice_tail(units, with_bridge, settings.tail_head)
         if settings.duplicate_penalty > 0 and index is not None and units:
             units = _discount_duplicates(index, user, units, settings)
+        if tail and len(units) > settings.tail_head + 1:
+            units = _rerank_tail(lookup, units, rankings, settings)
     units = units[:k]
     if by_sub:
         units = [_explain_subqueries(u, subqueries, by_sub) for u in units]
@@ -383,17 +396,29 @@ def _feedback_query(
     return to_match_query(" ".join([query, *extra]), drop=names) if extra else None
 
 
-def _wants_bridge(settings: FusedSettings, analysis: QueryAnalysis) -> bool:
+def _wants_bridge(settings: FusedSettings, analysis: QueryAnalysis, k: int) -> bool:
+    """The bridge tunnel is on, for this question, and (fed to the tail only) reaches one of the first ``k``."""
     on = "bridge" in settings.tunnels and settings.density.weight("bridge") > 0 and settings.bridge_seeds > 0
+    on = on and not (settings.bridge_tail_only and k <= settings.tail_head)
     return on and (analysis.gathers or not settings.bridge_gathering_only)
 
 
+def _bridge_seeds(lookup: TurnLookup, units: Sequence[FusedUnit], settings: FusedSettings) -> list[FusedUnit]:
+    """The first pass's best ``bridge_seeds`` units; with ``bridge_distinct_sessions`` each session's best only
+    (bridge.distinct_session_seeds)."""
+    if not settings.bridge_distinct_sessions:
+        return list(units[: settings.bridge_seeds])
+    head = units[: settings.bridge_seeds * SEED_SCAN]
+    sessions = {pk: row.session_pk for pk, row in lookup.rows([u.unit for u in head]).items()}
+    chosen = distinct_session_seeds([u.unit for u in head], sessions, settings.bridge_seeds)
+    return [u for u in head if u.unit in chosen]
+
+
 def _bridge_hits(
-    index: VectorSearch, user: str, query: Vectors, units: Sequence[FusedUnit], n: int, settings: FusedSettings
+    index: VectorSearch, user: str, query: Vectors, seeds: Sequence[FusedUnit], n: int, settings: FusedSettings
 ) -> Ranking:
-    """The bridge tunnel (bridge.py): the turns nearest to each of the first pass's best turns, blended with the
+    """The bridge tunnel (bridge.py): the turns nearest to each seed (the first pass's best turns), blended with the
     question, each seed's cosines scaled by its mass relative to the first."""
-    seeds = units[: settings.bridge_seeds]
     vectors = index.exact_vectors(user, "turns", [u.unit for u in seeds])
     best = seeds[0].mass
     hits = {}
@@ -403,6 +428,46 @@ def _bridge_hits(
             hits[u.unit] = index.search(user, "turns", probe.reshape(1, -1), n)
     weights = {u.unit: u.mass / best if best > 0 else 1.0 for u in seeds}
     return bridge_ranking(hits, weights, n)
+
+
+def _splice_tail(head_units: Sequence[FusedUnit], tail_units: Sequence[FusedUnit], head: int) -> list[FusedUnit]:
+    """The first ``head`` units of the fusion without the bridge, then the fusion with it (tail.splice_tail)."""
+    kept = {u.unit for u in head_units[:head]}
+    by_unit = {u.unit: u for u in head_units}
+    by_unit.update({u.unit: u for u in tail_units if u.unit not in kept})
+    order = splice_tail([u.unit for u in head_units], [u.unit for u in tail_units], head)
+    return [by_unit[pk] for pk in order]
+
+
+def _wants_tail(settings: FusedSettings, analysis: QueryAnalysis) -> bool:
+    on = settings.tail_pool > settings.tail_head + 1
+    on = on and (settings.tail_session_decay < 1 or settings.tail_tunnel_bonus > 0)
+    return on and (analysis.gathers or not settings.tail_gathering_only)
+
+
+def _rerank_tail(
+    lookup: TurnLookup, units: Sequence[FusedUnit], rankings: dict[str, Ranking], settings: FusedSettings
+) -> list[FusedUnit]:
+    """``units`` with ranks ``tail_head + 1`` to ``tail_pool`` re-ordered for coverage (tail.rerank_tail): each
+    unit's mass discounted by its session's turns ranked before it and raised where it leads a tunnel."""
+    pool = [u.unit for u in units[: settings.tail_pool]]
+    sessions = {pk: row.session_pk for pk, row in lookup.rows(pool).items()}
+    ranked = rerank_tail(
+        [(u.unit, u.mass) for u in units],
+        sessions,
+        best_ranks(rankings, pool[settings.tail_head :]),
+        head=settings.tail_head,
+        pool=settings.tail_pool,
+        session_decay=settings.tail_session_decay,
+        tunnel_bonus=settings.tail_tunnel_bonus,
+        lead_rank=settings.tail_lead_rank,
+    )
+    by_unit = {u.unit: u for u in units}
+    out = list(units[: settings.tail_head])
+    for pk, mass in ranked[settings.tail_head : settings.tail_pool]:
+        unit = by_unit[pk]
+        out.append(replace(unit, mass=mass, explain=(*unit.explain, f"tail x{mass / unit.mass:.3f}")))
+    return out + list(units[settings.tail_pool :])
 
 
 def _discount_duplicates(

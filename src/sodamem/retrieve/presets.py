@@ -37,6 +37,10 @@ TUNED_DENSITY = replace(
         # Chosen by leave-one-conversation-out CV in 7 of 7 folds over 0 and 0.3 (docs/bench.md, "Multi-hop
         # mechanisms"); the entity tunnel (``weight.entity``) stays 0: 6 of 7 folds chose it off.
         answer_type=0.6,
+        # The bridge tunnel (bridge.py), for the ranks after the first 10 only (``bridge_tail_only``): chosen by
+        # leave-one-conversation-out CV in 7 of 7 folds with ties at @10 judged by R_all@20 (docs/bench.md, "The
+        # ranking's tail"); multi-hop R_all@20 0.438 -> 0.464, the first 10 ranks unchanged.
+        bridge=0.3,
     ),
     spill=0.3,
     rank_k=10.0,
@@ -97,9 +101,15 @@ class FusedSettings:
     # The bridge tunnel (bridge.py; on while ``weight.bridge`` > 0): the turns nearest to each of the first pass's
     # ``bridge_seeds`` best turns, each probe the seed's vector blended with the question's (``bridge_mix``: the
     # question's share), fused in the second pass; with ``bridge_gathering_only`` only for gathering questions.
-    bridge_seeds: int = 3
+    bridge_seeds: int = 1  # 3 until the bridge fed the tail: one seed was chosen in 5 of 7 folds
     bridge_mix: float = 0.5
     bridge_gathering_only: bool = False
+    # With ``bridge_tail_only`` the bridge feeds only the ranks after the first ``tail_head``: those come from the
+    # fusion with it, the head from the fusion without it (tail.splice_tail); a search for at most ``tail_head``
+    # turns asks no bridge at all. On by default since CV chose it (docs/bench.md, "The ranking's tail").
+    bridge_tail_only: bool = True
+    # Seeds from distinct sessions: each of the first sessions' best turn instead of the first turns overall.
+    bridge_distinct_sessions: bool = False
     # The dense tunnels (turns, pieces, facts) ask with the question's vector without the speakers' names ("What
     # has painted?" for "What has Melanie painted?"), as the BM25 queries leave them out: who is asked about is
     # the speaker focus's job, and a name in the vector pulls every turn of that speaker alike. One more query
@@ -111,6 +121,16 @@ class FusedSettings:
     # better-ranked turn's keeps ``1 - duplicate_penalty`` of its mass (0: off).
     duplicate_cosine: float = 0.9
     duplicate_penalty: float = 0.0
+    # The ranking's tail (tail.py; on while ``tail_pool`` > ``tail_head`` and a factor is set): ranks
+    # ``tail_head + 1`` to ``tail_pool`` are re-ordered greedily by mass x ``tail_session_decay`` ** (turns of the
+    # unit's session ranked before it) x (1 + ``tail_tunnel_bonus`` when it is among the first ``tail_lead_rank``
+    # of some tunnel); the head keeps the fusion's order. With ``tail_gathering_only`` only gathering questions.
+    tail_head: int = 10
+    tail_pool: int = 0
+    tail_session_decay: float = 1.0
+    tail_tunnel_bonus: float = 0.0
+    tail_lead_rank: int = 3
+    tail_gathering_only: bool = False
     # Query decomposition (decompose.py; only where the search was given a decomposer): each sub-query's direct
     # tunnels weigh this times the question's own (``sub_<tunnel>``); 0 asks no LLM at all.
     subquery_weight: float = 0.5
@@ -126,6 +146,10 @@ class FusedSettings:
             raise ValueError("bridge_seeds must be >= 0 and bridge_mix within [0, 1]")
         if not 0 <= self.duplicate_penalty <= 1:
             raise ValueError("duplicate_penalty must be within [0, 1]")
+        if self.tail_head < 0 or self.tail_pool < 0 or self.tail_lead_rank < 1 or self.tail_tunnel_bonus < 0:
+            raise ValueError("tail_head and tail_pool must be >= 0, tail_lead_rank >= 1, tail_tunnel_bonus >= 0")
+        if not 0 < self.tail_session_decay <= 1:
+            raise ValueError("tail_session_decay must be in (0, 1]")
         if self.feedback_words < 0:
             raise ValueError("feedback_words must be >= 0")
         if not 0 < self.entity_session_decay <= 1:
