@@ -60,7 +60,7 @@ from sodamem.retrieve.lexical import bm25_pieces_by_turn, bm25_turns
 from sodamem.retrieve.presets import DIRECT_TUNNELS, SUBQUERY_PREFIX, FusedSettings
 from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
-from sodamem.retrieve.tail import best_ranks, rerank_tail, splice_tail
+from sodamem.retrieve.tail import best_ranks, pair_answers, rerank_tail, splice_tail
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.retrieve.turn_lookup import TurnLookup
 from sodamem.store.protocol import MemoryStore, VectorSearch
@@ -196,6 +196,8 @@ def fused_rank(
             units = _discount_duplicates(index, user, units, settings)
         if tail and len(units) > settings.tail_head + 1:
             units = _rerank_tail(lookup, units, rankings, settings)
+        if settings.answer_pair_share > 0 and len(units) > settings.tail_head and k > settings.tail_head:
+            units = _pair_answers(lookup, units, settings)
     units = units[:k]
     if by_sub:
         units = [_explain_subqueries(u, subqueries, by_sub) for u in units]
@@ -468,6 +470,42 @@ def _rerank_tail(
         unit = by_unit[pk]
         out.append(replace(unit, mass=mass, explain=(*unit.explain, f"tail x{mass / unit.mass:.3f}")))
     return out + list(units[settings.tail_pool :])
+
+
+def _pair_answers(lookup: TurnLookup, units: Sequence[FusedUnit], settings: FusedSettings) -> list[FusedUnit]:
+    """``units`` with the answers to the asking turns among the first ``answer_pair_pool`` raised in the ranks
+    after the head (tail.pair_answers). An asking turn's answer is its next neighbour in the session (the higher
+    id: turns are stored in the order said) when another speaker says it."""
+    pool = [u.unit for u in units[: settings.answer_pair_pool]]
+    rows = lookup.rows(pool)
+    asking = [pk for pk in pool if pk in rows and rows[pk].only_asks]
+    if not asking:
+        return list(units)
+    following = {
+        pk: max((n for n in others if n > pk), default=None) for pk, others in lookup.neighbors(asking).items()
+    }
+    nexts = {pk: n for pk, n in following.items() if n is not None}
+    said_by = lookup.rows(nexts.values())
+    answer_of = {pk: n for pk, n in nexts.items() if n in said_by and said_by[n].speaker != rows[pk].speaker}
+    ranked = pair_answers(
+        [(u.unit, u.mass) for u in units],
+        answer_of,
+        head=settings.tail_head,
+        pool=settings.answer_pair_pool,
+        share=settings.answer_pair_share,
+    )
+    by_unit = {u.unit: u for u in units}
+    asker_of = {answer: pk for pk, answer in reversed(answer_of.items())}
+    out = []
+    for pk, mass in ranked:
+        unit = by_unit.get(pk)
+        if unit is None:
+            out.append(FusedUnit(pk, mass, (f"answer to {asker_of[pk]} {mass:+.4f}",), ()))
+        elif mass != unit.mass:
+            out.append(replace(unit, mass=mass, explain=(*unit.explain, f"answer to {asker_of[pk]} {mass:+.4f}")))
+        else:
+            out.append(unit)
+    return out
 
 
 def _discount_duplicates(

@@ -131,6 +131,12 @@ class FusedSettings:
     tail_tunnel_bonus: float = 0.0
     tail_lead_rank: int = 3
     tail_gathering_only: bool = False
+    # Answers paired with their questions (tail.pair_answers; 0: off): a turn among the first ``answer_pair_pool``
+    # that only asks something (disclosure.only_asks) lends ``answer_pair_share`` of its mass to the next turn of
+    # the session when another speaker says it (the answer); an answer ranked after ``tail_head`` whose lent mass
+    # beats its own moves up, the head never moves.
+    answer_pair_share: float = 0.0
+    answer_pair_pool: int = 20
     # Query decomposition (decompose.py; only where the search was given a decomposer): each sub-query's direct
     # tunnels weigh this times the question's own (``sub_<tunnel>``); 0 asks no LLM at all.
     subquery_weight: float = 0.5
@@ -148,6 +154,8 @@ class FusedSettings:
             raise ValueError("duplicate_penalty must be within [0, 1]")
         if self.tail_head < 0 or self.tail_pool < 0 or self.tail_lead_rank < 1 or self.tail_tunnel_bonus < 0:
             raise ValueError("tail_head and tail_pool must be >= 0, tail_lead_rank >= 1, tail_tunnel_bonus >= 0")
+        if self.answer_pair_share < 0 or self.answer_pair_pool < 0:
+            raise ValueError("answer_pair_share and answer_pair_pool must be >= 0")
         if not 0 < self.tail_session_decay <= 1:
             raise ValueError("tail_session_decay must be in (0, 1]")
         if self.feedback_words < 0:
