@@ -478,7 +478,8 @@ def _pair_answers(lookup: TurnLookup, units: Sequence[FusedUnit], settings: Fuse
     id: turns are stored in the order said) when another speaker says it."""
     pool = [u.unit for u in units[: settings.answer_pair_pool]]
     rows = lookup.rows(pool)
-    asking = [pk for pk in pool if pk in rows and rows[pk].only_asks]
+    any_question = settings.answer_pair_any_question
+    asking = [pk for pk in pool if pk in rows and (rows[pk].asks if any_question else rows[pk].only_asks)]
     if not asking:
         return list(units)
     following = {

@@ -137,6 +137,9 @@ class FusedSettings:
     # beats its own moves up, the head never moves.
     answer_pair_share: float = 0.0
     answer_pair_pool: int = 20
+    # Every turn that asks something lends (disclosure.asks: "Nice! What did you make?"), not only one that asks and
+    # states nothing (disclosure.only_asks).
+    answer_pair_any_question: bool = False
     # Query decomposition (decompose.py; only where the search was given a decomposer): each sub-query's direct
     # tunnels weigh this times the question's own (``sub_<tunnel>``); 0 asks no LLM at all.
     subquery_weight: float = 0.5
