@@ -138,3 +138,16 @@ def test_answer_pairing_lifts_the_reply_to_an_asking_turn_below_the_head_only() 
     )
     assert answer and any(line.startswith("answer to") for line in answer[0].explain)
     assert [h.turn_text for h in paired].index(answer[0].turn_text) < before
+
+
+def test_a_tail_tunnel_weight_leaves_the_head_and_short_searches_as_they_were() -> None:
+    question = "What has Melanie painted?"
+    with Memory(":memory:", embedder=FakeEmbedder()) as memory:
+        memory.ingest(HISTORY)
+        plain = memory.search(question, k=8, preset="default+tail_head=2")
+        tailed = memory.search(question, k=8, preset="default+tail_head=2+tail_tunnel=entity+tail_tunnel_weight=2.0")
+        short = memory.search(question, k=2, preset="default+tail_head=2+tail_tunnel=entity+tail_tunnel_weight=2.0")
+    assert [h.turn_text for h in tailed[:2]] == [h.turn_text for h in plain[:2]]
+    assert [h.turn_text for h in short] == [h.turn_text for h in plain[:2]]
+    assert not any("entity" in h.tunnels for h in tailed[:2])
+    assert any("entity" in h.tunnels for h in tailed[2:])

@@ -121,3 +121,5 @@ def test_share_zero_changes_nothing_and_negative_settings_are_refused() -> None:
         pair_answers(PAIRED, {2: 6}, head=2, pool=6, share=-0.5)
     with pytest.raises(ValueError):
         FusedSettings(answer_pair_share=-1.0)
+    with pytest.raises(ValueError):
+        FusedSettings(tail_tunnel="grpah", tail_tunnel_weight=1.0)

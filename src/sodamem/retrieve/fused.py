@@ -146,11 +146,17 @@ def fused_rank(
             by_sub.append(found)
             sub_rankings += [(SUBQUERY_PREFIX + tunnel, ranking) for tunnel, ranking in found.items()]
     focus = named_speakers(query, speakers) | {s for s, _ in by_alias}
+    # A tunnel weighed otherwise for the ranks after the head only: asked with that weight, so that it runs.
+    tail_density = _tail_density(settings, k)
+    asked = settings if tail_density is None else replace(settings, density=tail_density)
     rankings.update(
         _multi_hop_rankings(
-            store, index, vectors, user, query, match, n, settings, analysis, focus, lookup, rankings, types
+            store, index, vectors, user, query, match, n, asked, analysis, focus, lookup, rankings, types
         )
     )
+    tail_only: dict[str, Ranking] = {}
+    if tail_density is not None and settings.density.weight(settings.tail_tunnel) <= 0:
+        tail_only = {t: rankings.pop(t) for t in [settings.tail_tunnel] if t in rankings}
     if settings.fusion == "rrf":
         fused = reciprocal_rank_fusion([[u for u, _ in r] for _, r in [*rankings.items(), *sub_rankings]])
         units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
@@ -161,6 +167,7 @@ def fused_rank(
         typed = _typed_bonus(store, user, query, settings, types)
         # Enough units for the answer, the feedback's first turns and the tail's pool.
         tail = _wants_tail(settings, analysis)
+        tail_fusion = tail_density is not None and (tail_only or settings.tail_tunnel in rankings)
         limit = max(k, settings.feedback_turns, settings.tail_pool if tail else 0)
         temporal_known: dict[int, float] = {}
         tables: dict[int, tuple[Ranking, ContributionTable]] = {}
@@ -170,6 +177,12 @@ def fused_rank(
             return _fuse_density(
                 lookup, every, analysis, settings, query, aliased, limit, temporal_known, tables, typed
             )
+
+        def fuse_tail() -> list[FusedUnit]:
+            """The fusion for the ranks after the head: the tail tunnel at its tail weight (with the bridge)."""
+            every = [*rankings.items(), *tail_only.items(), *sub_rankings]
+            boosted = settings if tail_density is None else replace(settings, density=tail_density)
+            return _fuse_density(lookup, every, analysis, boosted, query, aliased, limit, temporal_known, tables, typed)
 
         units = fuse()
         again = False  # a second pass, with the tunnels that start from the first pass's evidence
@@ -184,14 +197,16 @@ def fused_rank(
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
                 again = True
+        with_bridge = None
         if again:
-            with_bridge = None
             if settings.bridge_tail_only and rankings.get("bridge"):
-                with_bridge = fuse()  # for the ranks after the head only: the head is the fusion without it
+                with_bridge = fuse_tail()  # for the ranks after the head only: the head is the fusion without it
                 del rankings["bridge"]
             units = fuse()
-            if with_bridge is not None:
-                units = _splice_tail(units, with_bridge, settings.tail_head)
+        if with_bridge is None and tail_fusion:
+            with_bridge = fuse_tail()
+        if with_bridge is not None:
+            units = _splice_tail(units, with_bridge, settings.tail_head)
         if settings.duplicate_penalty > 0 and index is not None and units:
             units = _discount_duplicates(index, user, units, settings)
         if tail and len(units) > settings.tail_head + 1:
@@ -439,6 +454,13 @@ def _splice_tail(head_units: Sequence[FusedUnit], tail_units: Sequence[FusedUnit
     by_unit.update({u.unit: u for u in tail_units if u.unit not in kept})
     order = splice_tail([u.unit for u in head_units], [u.unit for u in tail_units], head)
     return [by_unit[pk] for pk in order]
+
+
+def _tail_density(settings: FusedSettings, k: int) -> DensitySettings | None:
+    """The weights of the fusion for the ranks after the head where ``tail_tunnel`` is set and reached (else None)."""
+    if not settings.tail_tunnel or k <= settings.tail_head or settings.tail_tunnel not in settings.tunnels:
+        return None
+    return settings.density.with_weights(**{settings.tail_tunnel: settings.tail_tunnel_weight})
 
 
 def _wants_tail(settings: FusedSettings, analysis: QueryAnalysis) -> bool:
