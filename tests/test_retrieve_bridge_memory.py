@@ -108,3 +108,46 @@ def test_bridge_seeds_from_distinct_sessions_still_reach_turns_beside_the_eviden
         memory.ingest(HISTORY)
         hits = memory.search("What has Melanie painted?", k=8, preset=preset)
     assert any("bridge" in h.tunnels for h in hits)
+
+
+POTTERY = [
+    session(
+        "p",
+        5,
+        [
+            ("Caroline", "Wow, pottery! What did you make at the pottery class?"),
+            ("Melanie", "A blue bowl and a cup for my kids."),
+        ],
+    ),
+    *(session(f"q{i}", 6 + i, [("Melanie", f"The pottery class number {i} was fun.")]) for i in range(6)),
+]
+
+
+def test_answer_pairing_lifts_the_reply_to_an_asking_turn_below_the_head_only() -> None:
+    question = "What did Melanie make at the pottery class?"
+    with Memory(":memory:", embedder=FakeEmbedder()) as memory:
+        memory.ingest(POTTERY)
+        plain = memory.search(question, k=8, preset="default+tail_head=2")
+        paired = memory.search(question, k=8, preset="default+tail_head=2+answer_pair_share=2.0")
+    assert [h.turn_text for h in paired[:2]] == [h.turn_text for h in plain[:2]]
+    answer = [h for h in paired if h.turn_text.startswith("A blue bowl")]
+    before = (
+        [h.turn_text for h in plain].index("A blue bowl and a cup for my kids.")
+        if any(h.turn_text.startswith("A blue bowl") for h in plain)
+        else len(plain)
+    )
+    assert answer and any(line.startswith("answer to") for line in answer[0].explain)
+    assert [h.turn_text for h in paired].index(answer[0].turn_text) < before
+
+
+def test_a_tail_tunnel_weight_leaves_the_head_and_short_searches_as_they_were() -> None:
+    question = "What has Melanie painted?"
+    with Memory(":memory:", embedder=FakeEmbedder()) as memory:
+        memory.ingest(HISTORY)
+        plain = memory.search(question, k=8, preset="default+tail_head=2")
+        tailed = memory.search(question, k=8, preset="default+tail_head=2+tail_tunnel=entity+tail_tunnel_weight=2.0")
+        short = memory.search(question, k=2, preset="default+tail_head=2+tail_tunnel=entity+tail_tunnel_weight=2.0")
+    assert [h.turn_text for h in tailed[:2]] == [h.turn_text for h in plain[:2]]
+    assert [h.turn_text for h in short] == [h.turn_text for h in plain[:2]]
+    assert not any("entity" in h.tunnels for h in tailed[:2])
+    assert any("entity" in h.tunnels for h in tailed[2:])

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sodamem import Memory, Session, Turn
-from sodamem.retrieve.disclosure import addresses_listener, disclosure_bonus, only_asks
+from sodamem.retrieve.disclosure import addresses_listener, asks, disclosure_bonus, only_asks
 from sodamem.retrieve.presets import FusedSettings
 
 
@@ -99,3 +99,10 @@ def test_a_self_report_outranks_praise_of_the_listener(painting_memory: Memory) 
     assert plain.index("s:1") < plain.index("s:2")
     assert prior[0] == "s:2"
     assert sorted(prior) == sorted(plain)
+
+
+def test_asks_holds_for_any_turn_with_a_question_only_asks_for_one_that_states_nothing() -> None:
+    text = "I love pottery, it calms me down so much. What kind of things do you make?"
+    assert asks(text) and not only_asks(text)
+    assert asks("Wow! What gave you the idea?") and only_asks("Wow! What gave you the idea?")
+    assert not asks("I painted a lake sunrise last year.")

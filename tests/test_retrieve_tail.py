@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sodamem.retrieve.presets import FusedSettings, fused_settings
-from sodamem.retrieve.tail import best_ranks, rerank_tail, splice_tail
+from sodamem.retrieve.tail import best_ranks, pair_answers, rerank_tail, splice_tail
 
 RANKING = [(1, 10.0), (2, 9.0), (3, 8.0), (4, 7.0), (5, 6.0), (6, 5.0)]
 SESSIONS = {1: 1, 2: 1, 3: 1, 4: 2, 5: 1, 6: 3}
@@ -77,3 +77,49 @@ def test_the_bridge_feeds_the_tail_by_default_and_the_whole_ranking_on_request()
     default = FusedSettings()
     assert default.bridge_tail_only and default.density.weight("bridge") == 0.3 and default.bridge_seeds == 1
     assert not fused_settings("default+bridge_tail_only=false").bridge_tail_only
+
+
+# Answers paired with their questions (tail.pair_answers): 2 asks, 6 answers it; 1 asks, 3 answers it.
+PAIRED = [(1, 10.0), (2, 9.0), (3, 8.0), (4, 7.0), (5, 6.0), (6, 1.0)]
+
+
+def test_an_answer_below_the_head_moves_up_to_its_lent_mass() -> None:
+    out = pair_answers(PAIRED, {2: 6}, head=2, pool=4, share=0.75)
+    # 6 gets 0.75 x 9 = 6.75: before 5 (6.0), after 4 (7.0)
+    assert out == [(1, 10.0), (2, 9.0), (3, 8.0), (4, 7.0), (6, 6.75), (5, 6.0)]
+
+
+def test_the_head_never_moves_and_an_answer_in_it_keeps_its_mass() -> None:
+    out = pair_answers(PAIRED, {3: 2, 4: 1}, head=2, pool=6, share=1.0)
+    assert out == PAIRED
+
+
+def test_an_answer_keeps_its_own_mass_where_it_is_higher() -> None:
+    assert pair_answers(PAIRED, {5: 3}, head=2, pool=6, share=1.0) == PAIRED
+
+
+def test_only_asking_turns_within_the_pool_lend() -> None:
+    assert pair_answers(PAIRED, {5: 6}, head=2, pool=4, share=1.0) == PAIRED
+    # lent 6.0 ties 5's own mass: it goes after 5 (before the first unit with less)
+    assert pair_answers(PAIRED, {5: 6}, head=2, pool=5, share=1.0)[5] == (6, 6.0)
+
+
+def test_an_answer_outside_the_ranking_enters_it() -> None:
+    out = pair_answers(PAIRED, {1: 99}, head=2, pool=2, share=0.5)
+    assert out == [(1, 10.0), (2, 9.0), (3, 8.0), (4, 7.0), (5, 6.0), (99, 5.0), (6, 1.0)]
+
+
+def test_two_raised_answers_keep_the_order_of_their_lent_masses() -> None:
+    out = pair_answers(PAIRED, {1: 6, 2: 5}, head=2, pool=2, share=1.0)
+    assert [pk for pk, _ in out] == [1, 2, 6, 5, 3, 4]
+    assert dict(out)[6] == 10.0 and dict(out)[5] == 9.0
+
+
+def test_share_zero_changes_nothing_and_negative_settings_are_refused() -> None:
+    assert pair_answers(PAIRED, {2: 6}, head=2, pool=6, share=0.0) == PAIRED
+    with pytest.raises(ValueError):
+        pair_answers(PAIRED, {2: 6}, head=2, pool=6, share=-0.5)
+    with pytest.raises(ValueError):
+        FusedSettings(answer_pair_share=-1.0)
+    with pytest.raises(ValueError):
+        FusedSettings(tail_tunnel="grpah", tail_tunnel_weight=1.0)

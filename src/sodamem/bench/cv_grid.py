@@ -79,6 +79,22 @@ KNOBS: dict[str, tuple[str, ...]] = {
         "weight.bridge=0.6+bridge_seeds=3",
         "weight.bridge=0.6+bridge_seeds=3+bridge_mix=0.25+bridge_gathering_only=true",
     ),
+    # Answers paired with their questions (tail.pair_answers), off by default: an asking turn among the first 20
+    # (40) lends a share of its mass to the other speaker's next turn, below the first 10 only (so every fold ties
+    # at @10: judge it with --cv-tiebreak-at20).
+    "answer pairing": (
+        "answer_pair_share=0.5",
+        "answer_pair_share=1.0",
+        "answer_pair_share=0.5+answer_pair_pool=40",
+    ),
+    # One tunnel weighed otherwise for the ranks after the first 10 only (tail_tunnel, off): the graph tunnel (0.3
+    # in the head) or the entity tunnel (off in the head); every fold ties at @10 (judge with --cv-tiebreak-at20).
+    "tail tunnel": (
+        "tail_tunnel=graph+tail_tunnel_weight=0.6",
+        "tail_tunnel=graph+tail_tunnel_weight=1.2",
+        "tail_tunnel=entity+tail_tunnel_weight=0.3",
+        "tail_tunnel=entity+tail_tunnel_weight=0.6",
+    ),
     # The dense tunnels asking without the speakers' names: on by default since CV chose it in 7 of 7 folds.
     "dense without names": ("dense_drop_names=false",),
     # Query decomposition (retrieve/decompose.py): only with `bench locomo --decompose` (an LLM); 0.5 by default.

@@ -47,6 +47,11 @@ def only_asks(text: str) -> bool:
     return not any(not s.endswith("?") and len(_WORD.findall(s)) > _FILLER_WORDS for s in sentences)
 
 
+def asks(text: str) -> bool:
+    """The turn asks something (a sentence ending in a question mark), whatever else it says."""
+    return "?" in text
+
+
 def disclosure_bonus(
     turns: Mapping[int, tuple[str, bool, bool]], addressed_penalty: float, asking_penalty: float
 ) -> dict[int, float]:

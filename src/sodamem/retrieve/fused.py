@@ -60,7 +60,7 @@ from sodamem.retrieve.lexical import bm25_pieces_by_turn, bm25_turns
 from sodamem.retrieve.presets import DIRECT_TUNNELS, SUBQUERY_PREFIX, FusedSettings
 from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
-from sodamem.retrieve.tail import best_ranks, rerank_tail, splice_tail
+from sodamem.retrieve.tail import best_ranks, pair_answers, rerank_tail, splice_tail
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.retrieve.turn_lookup import TurnLookup
 from sodamem.store.protocol import MemoryStore, VectorSearch
@@ -146,11 +146,17 @@ def fused_rank(
             by_sub.append(found)
             sub_rankings += [(SUBQUERY_PREFIX + tunnel, ranking) for tunnel, ranking in found.items()]
     focus = named_speakers(query, speakers) | {s for s, _ in by_alias}
+    # A tunnel weighed otherwise for the ranks after the head only: asked with that weight, so that it runs.
+    tail_density = _tail_density(settings, k)
+    asked = settings if tail_density is None else replace(settings, density=tail_density)
     rankings.update(
         _multi_hop_rankings(
-            store, index, vectors, user, query, match, n, settings, analysis, focus, lookup, rankings, types
+            store, index, vectors, user, query, match, n, asked, analysis, focus, lookup, rankings, types
         )
     )
+    tail_only: dict[str, Ranking] = {}
+    if tail_density is not None and settings.density.weight(settings.tail_tunnel) <= 0:
+        tail_only = {t: rankings.pop(t) for t in [settings.tail_tunnel] if t in rankings}
     if settings.fusion == "rrf":
         fused = reciprocal_rank_fusion([[u for u, _ in r] for _, r in [*rankings.items(), *sub_rankings]])
         units = [FusedUnit(unit, mass, (), ()) for unit, mass in fused]
@@ -161,6 +167,7 @@ def fused_rank(
         typed = _typed_bonus(store, user, query, settings, types)
         # Enough units for the answer, the feedback's first turns and the tail's pool.
         tail = _wants_tail(settings, analysis)
+        tail_fusion = tail_density is not None and (tail_only or settings.tail_tunnel in rankings)
         limit = max(k, settings.feedback_turns, settings.tail_pool if tail else 0)
         temporal_known: dict[int, float] = {}
         tables: dict[int, tuple[Ranking, ContributionTable]] = {}
@@ -170,6 +177,12 @@ def fused_rank(
             return _fuse_density(
                 lookup, every, analysis, settings, query, aliased, limit, temporal_known, tables, typed
             )
+
+        def fuse_tail() -> list[FusedUnit]:
+            """The fusion for the ranks after the head: the tail tunnel at its tail weight (with the bridge)."""
+            every = [*rankings.items(), *tail_only.items(), *sub_rankings]
+            boosted = settings if tail_density is None else replace(settings, density=tail_density)
+            return _fuse_density(lookup, every, analysis, boosted, query, aliased, limit, temporal_known, tables, typed)
 
         units = fuse()
         again = False  # a second pass, with the tunnels that start from the first pass's evidence
@@ -184,18 +197,22 @@ def fused_rank(
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
                 again = True
+        with_bridge = None
         if again:
-            with_bridge = None
             if settings.bridge_tail_only and rankings.get("bridge"):
-                with_bridge = fuse()  # for the ranks after the head only: the head is the fusion without it
+                with_bridge = fuse_tail()  # for the ranks after the head only: the head is the fusion without it
                 del rankings["bridge"]
             units = fuse()
-            if with_bridge is not None:
-                units = _splice_tail(units, with_bridge, settings.tail_head)
+        if with_bridge is None and tail_fusion:
+            with_bridge = fuse_tail()
+        if with_bridge is not None:
+            units = _splice_tail(units, with_bridge, settings.tail_head)
         if settings.duplicate_penalty > 0 and index is not None and units:
             units = _discount_duplicates(index, user, units, settings)
         if tail and len(units) > settings.tail_head + 1:
             units = _rerank_tail(lookup, units, rankings, settings)
+        if settings.answer_pair_share > 0 and len(units) > settings.tail_head and k > settings.tail_head:
+            units = _pair_answers(lookup, units, settings)
     units = units[:k]
     if by_sub:
         units = [_explain_subqueries(u, subqueries, by_sub) for u in units]
@@ -439,6 +456,13 @@ def _splice_tail(head_units: Sequence[FusedUnit], tail_units: Sequence[FusedUnit
     return [by_unit[pk] for pk in order]
 
 
+def _tail_density(settings: FusedSettings, k: int) -> DensitySettings | None:
+    """The weights of the fusion for the ranks after the head where ``tail_tunnel`` is set and reached (else None)."""
+    if not settings.tail_tunnel or k <= settings.tail_head or settings.tail_tunnel not in settings.tunnels:
+        return None
+    return settings.density.with_weights(**{settings.tail_tunnel: settings.tail_tunnel_weight})
+
+
 def _wants_tail(settings: FusedSettings, analysis: QueryAnalysis) -> bool:
     on = settings.tail_pool > settings.tail_head + 1
     on = on and (settings.tail_session_decay < 1 or settings.tail_tunnel_bonus > 0)
@@ -468,6 +492,43 @@ def _rerank_tail(
         unit = by_unit[pk]
         out.append(replace(unit, mass=mass, explain=(*unit.explain, f"tail x{mass / unit.mass:.3f}")))
     return out + list(units[settings.tail_pool :])
+
+
+def _pair_answers(lookup: TurnLookup, units: Sequence[FusedUnit], settings: FusedSettings) -> list[FusedUnit]:
+    """``units`` with the answers to the asking turns among the first ``answer_pair_pool`` raised in the ranks
+    after the head (tail.pair_answers). An asking turn's answer is its next neighbour in the session (the higher
+    id: turns are stored in the order said) when another speaker says it."""
+    pool = [u.unit for u in units[: settings.answer_pair_pool]]
+    rows = lookup.rows(pool)
+    any_question = settings.answer_pair_any_question
+    asking = [pk for pk in pool if pk in rows and (rows[pk].asks if any_question else rows[pk].only_asks)]
+    if not asking:
+        return list(units)
+    following = {
+        pk: max((n for n in others if n > pk), default=None) for pk, others in lookup.neighbors(asking).items()
+    }
+    nexts = {pk: n for pk, n in following.items() if n is not None}
+    said_by = lookup.rows(nexts.values())
+    answer_of = {pk: n for pk, n in nexts.items() if n in said_by and said_by[n].speaker != rows[pk].speaker}
+    ranked = pair_answers(
+        [(u.unit, u.mass) for u in units],
+        answer_of,
+        head=settings.tail_head,
+        pool=settings.answer_pair_pool,
+        share=settings.answer_pair_share,
+    )
+    by_unit = {u.unit: u for u in units}
+    asker_of = {answer: pk for pk, answer in reversed(answer_of.items())}
+    out = []
+    for pk, mass in ranked:
+        unit = by_unit.get(pk)
+        if unit is None:
+            out.append(FusedUnit(pk, mass, (f"answer to {asker_of[pk]} {mass:+.4f}",), ()))
+        elif mass != unit.mass:
+            out.append(replace(unit, mass=mass, explain=(*unit.explain, f"answer to {asker_of[pk]} {mass:+.4f}")))
+        else:
+            out.append(unit)
+    return out
 
 
 def _discount_duplicates(

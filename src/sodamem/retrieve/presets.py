@@ -131,6 +131,20 @@ class FusedSettings:
     tail_tunnel_bonus: float = 0.0
     tail_lead_rank: int = 3
     tail_gathering_only: bool = False
+    # Answers paired with their questions (tail.pair_answers; 0: off): a turn among the first ``answer_pair_pool``
+    # that only asks something (disclosure.only_asks) lends ``answer_pair_share`` of its mass to the next turn of
+    # the session when another speaker says it (the answer); an answer ranked after ``tail_head`` whose lent mass
+    # beats its own moves up, the head never moves.
+    answer_pair_share: float = 0.0
+    answer_pair_pool: int = 20
+    # Every turn that asks something lends (disclosure.asks: "Nice! What did you make?"), not only one that asks and
+    # states nothing (disclosure.only_asks).
+    answer_pair_any_question: bool = False
+    # One tunnel weighed ``tail_tunnel_weight`` for the ranks after the first ``tail_head`` only (``""``: none): the
+    # head is the fusion with the usual weights (without the tunnel where its usual weight is 0), the ranks after
+    # come from a fusion with that weight (tail.splice_tail), the bridge's ranking included.
+    tail_tunnel: str = ""
+    tail_tunnel_weight: float = 0.0
     # Query decomposition (decompose.py; only where the search was given a decomposer): each sub-query's direct
     # tunnels weigh this times the question's own (``sub_<tunnel>``); 0 asks no LLM at all.
     subquery_weight: float = 0.5
@@ -148,6 +162,10 @@ class FusedSettings:
             raise ValueError("duplicate_penalty must be within [0, 1]")
         if self.tail_head < 0 or self.tail_pool < 0 or self.tail_lead_rank < 1 or self.tail_tunnel_bonus < 0:
             raise ValueError("tail_head and tail_pool must be >= 0, tail_lead_rank >= 1, tail_tunnel_bonus >= 0")
+        if self.tail_tunnel_weight < 0 or (self.tail_tunnel and self.tail_tunnel not in ALL_TUNNELS):
+            raise ValueError(f"tail_tunnel_weight must be >= 0 and tail_tunnel one of {sorted(ALL_TUNNELS)} or ''")
+        if self.answer_pair_share < 0 or self.answer_pair_pool < 0:
+            raise ValueError("answer_pair_share and answer_pair_pool must be >= 0")
         if not 0 < self.tail_session_decay <= 1:
             raise ValueError("tail_session_decay must be in (0, 1]")
         if self.feedback_words < 0:

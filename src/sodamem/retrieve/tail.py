@@ -20,8 +20,15 @@ ranking (docs/bench.md: it cost R_all@10, since evidence clusters in sessions); 
 (the bridge tunnel: docs/bench.md) can feed the ranks after the head alone. The head is the first ``head`` units of
 the fusion without it; the ranks after are the fusion with it, the head's units left out.
 
-``rerank_tail`` and ``splice_tail`` are pure: the caller gives each unit's session and best tunnel rank, or the two
-fused orders.
+**Answers paired with their questions** (``pair_answers``): a turn that only asks something of the other speaker
+("What gave you the idea?", disclosure.only_asks) matches a question's topic as well as the turn that answers it,
+but the answer is the next turn, said by the other speaker, and often shares none of the question's words ("My
+grandma's garden."). Each asking turn among the first ``pool`` ranks lends ``share`` of its mass to its answer;
+an answer below the head whose lent mass beats its own moves up to where that mass places it (before the first
+unit after the head with less), a turn outside the ranking enters there. The head never moves.
+
+``rerank_tail``, ``splice_tail`` and ``pair_answers`` are pure: the caller gives each unit's session and best
+tunnel rank, the two fused orders, or each asking turn's answer.
 """
 
 from __future__ import annotations
@@ -90,3 +97,39 @@ def splice_tail(head_order: Sequence[int], tail_order: Sequence[int], head: int)
             out.append(pk)
             taken.add(pk)
     return out
+
+
+def pair_answers(
+    ranking: Sequence[tuple[int, float]],
+    answer_of: Mapping[int, int],
+    *,
+    head: int,
+    pool: int,
+    share: float,
+) -> list[tuple[int, float]]:
+    """``ranking`` (``(unit, mass)``, best first) with each answer raised to ``share`` x its asking turn's mass
+    where that beats its own (module docstring): ``answer_of`` maps an asking turn to its answer; only asking
+    turns among the first ``pool`` lend, only answers after the first ``head`` move (with the raised mass), each
+    one inserted before the first unit after the head with less mass, the others keeping their order."""
+    if share < 0 or head < 0 or pool < 0:
+        raise ValueError("share, head and pool must be >= 0")
+    ranking = list(ranking)
+    if share == 0 or not answer_of:
+        return ranking
+    lent: dict[int, float] = {}
+    for pk, mass in ranking[:pool]:
+        answer = answer_of.get(pk)
+        if answer is not None and answer != pk:
+            lent[answer] = max(lent.get(answer, 0.0), share * mass)
+    head_part = ranking[:head]
+    in_head = {pk for pk, _ in head_part}
+    own = {pk: mass for pk, mass in ranking[head:]}
+    raised = {pk: m for pk, m in lent.items() if pk not in in_head and m > own.get(pk, 0.0)}
+    if not raised:
+        return ranking
+    rest = [(pk, mass) for pk, mass in ranking[head:] if pk not in raised]
+    # Best first, so that an answer raised higher lands before one raised less (ties: the earlier-ranked asker's).
+    for pk, mass in sorted(raised.items(), key=lambda item: -item[1]):
+        at = next((i for i, (_, m) in enumerate(rest) if m < mass), len(rest))
+        rest.insert(at, (pk, mass))
+    return head_part + rest

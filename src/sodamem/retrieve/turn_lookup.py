@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
-from sodamem.retrieve.disclosure import addresses_listener, only_asks
+from sodamem.retrieve.disclosure import addresses_listener, asks, only_asks
 from sodamem.store.protocol import TurnLookups
 
 _Value = TypeVar("_Value")
@@ -31,6 +31,7 @@ class TurnRow:
     said_at: str | None
     addresses_listener: bool
     only_asks: bool
+    asks: bool = False  # asks something, whatever else it says (disclosure.asks)
 
 
 class TurnLookup:
@@ -71,7 +72,7 @@ class TurnLookup:
 
     def _fetch_rows(self, pks: list[int]) -> Iterator[tuple[int, TurnRow]]:
         for pk, speaker, session_pk, said_at, text in self._store.turn_profiles(pks):
-            yield pk, TurnRow(speaker, session_pk, said_at, addresses_listener(text), only_asks(text))
+            yield pk, TurnRow(speaker, session_pk, said_at, addresses_listener(text), only_asks(text), asks(text))
 
     def _fetch_neighbors(self, pks: list[int]) -> Iterator[tuple[int, tuple[int, ...]]]:
         return ((pk, tuple(others)) for pk, others in self._store.turn_neighbors(pks).items())
