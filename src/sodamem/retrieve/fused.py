@@ -34,6 +34,7 @@ from datetime import datetime
 import numpy as np
 
 from sodamem.embed.base import Vectors
+from sodamem.retrieve import fused_steps
 from sodamem.retrieve.aggregate import (
     TypeMatcher,
     entity_scope,
@@ -42,7 +43,6 @@ from sodamem.retrieve.aggregate import (
     spread_sessions,
 )
 from sodamem.retrieve.answer_type import answer_type, type_bonus
-from sodamem.retrieve.bridge import SEED_SCAN, blend, bridge_ranking, discount_duplicates, distinct_session_seeds
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import (
     ContributionTable,
@@ -60,7 +60,6 @@ from sodamem.retrieve.lexical import bm25_pieces_by_turn, bm25_turns
 from sodamem.retrieve.presets import DIRECT_TUNNELS, SUBQUERY_PREFIX, FusedSettings
 from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
-from sodamem.retrieve.tail import best_ranks, pair_answers, rerank_tail, splice_tail
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.retrieve.turn_lookup import TurnLookup
 from sodamem.store.protocol import MemoryStore, VectorSearch
@@ -188,8 +187,8 @@ def fused_rank(
         again = False  # a second pass, with the tunnels that start from the first pass's evidence
         query_vector = vectors.of(query) if _wants_bridge(settings, analysis, k) and units else None
         if index is not None and query_vector is not None:
-            seeds = _bridge_seeds(lookup, units, settings)
-            rankings["bridge"] = _bridge_hits(index, user, query_vector, seeds, n, settings)
+            seeds = fused_steps.bridge_seeds(lookup, units, settings)
+            rankings["bridge"] = fused_steps.bridge_hits(index, user, query_vector, seeds, n, settings)
             again = bool(rankings["bridge"])
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
@@ -206,13 +205,13 @@ def fused_rank(
         if with_bridge is None and tail_fusion:
             with_bridge = fuse_tail()
         if with_bridge is not None:
-            units = _splice_tail(units, with_bridge, settings.tail_head)
+            units = fused_steps.splice_units(units, with_bridge, settings.tail_head)
         if settings.duplicate_penalty > 0 and index is not None and units:
-            units = _discount_duplicates(index, user, units, settings)
+            units = fused_steps.discount_duplicate_units(index, user, units, settings)
         if tail and len(units) > settings.tail_head + 1:
-            units = _rerank_tail(lookup, units, rankings, settings)
+            units = fused_steps.rerank_tail_units(lookup, units, rankings, settings)
         if settings.answer_pair_share > 0 and len(units) > settings.tail_head and k > settings.tail_head:
-            units = _pair_answers(lookup, units, settings)
+            units = fused_steps.pair_answer_units(lookup, units, settings)
     units = units[:k]
     if by_sub:
         units = [_explain_subqueries(u, subqueries, by_sub) for u in units]
@@ -420,42 +419,6 @@ def _wants_bridge(settings: FusedSettings, analysis: QueryAnalysis, k: int) -> b
     return on and (analysis.gathers or not settings.bridge_gathering_only)
 
 
-def _bridge_seeds(lookup: TurnLookup, units: Sequence[FusedUnit], settings: FusedSettings) -> list[FusedUnit]:
-    """The first pass's best ``bridge_seeds`` units; with ``bridge_distinct_sessions`` each session's best only
-    (bridge.distinct_session_seeds)."""
-    if not settings.bridge_distinct_sessions:
-        return list(units[: settings.bridge_seeds])
-    head = units[: settings.bridge_seeds * SEED_SCAN]
-    sessions = {pk: row.session_pk for pk, row in lookup.rows([u.unit for u in head]).items()}
-    chosen = distinct_session_seeds([u.unit for u in head], sessions, settings.bridge_seeds)
-    return [u for u in head if u.unit in chosen]
-
-
-def _bridge_hits(
-    index: VectorSearch, user: str, query: Vectors, seeds: Sequence[FusedUnit], n: int, settings: FusedSettings
-) -> Ranking:
-    """The bridge tunnel (bridge.py): the turns nearest to each seed (the first pass's best turns), blended with the
-    question, each seed's cosines scaled by its mass relative to the first."""
-    vectors = index.exact_vectors(user, "turns", [u.unit for u in seeds])
-    best = seeds[0].mass
-    hits = {}
-    for u in seeds:
-        if u.unit in vectors:
-            probe = blend(np.asarray(query), np.asarray(vectors[u.unit]), settings.bridge_mix)
-            hits[u.unit] = index.search(user, "turns", probe.reshape(1, -1), n)
-    weights = {u.unit: u.mass / best if best > 0 else 1.0 for u in seeds}
-    return bridge_ranking(hits, weights, n)
-
-
-def _splice_tail(head_units: Sequence[FusedUnit], tail_units: Sequence[FusedUnit], head: int) -> list[FusedUnit]:
-    """The first ``head`` units of the fusion without the bridge, then the fusion with it (tail.splice_tail)."""
-    kept = {u.unit for u in head_units[:head]}
-    by_unit = {u.unit: u for u in head_units}
-    by_unit.update({u.unit: u for u in tail_units if u.unit not in kept})
-    order = splice_tail([u.unit for u in head_units], [u.unit for u in tail_units], head)
-    return [by_unit[pk] for pk in order]
-
-
 def _tail_density(settings: FusedSettings, k: int) -> DensitySettings | None:
     """The weights of the fusion for the ranks after the head where ``tail_tunnel`` is set and reached (else None)."""
     if not settings.tail_tunnel or k <= settings.tail_head or settings.tail_tunnel not in settings.tunnels:
@@ -467,92 +430,6 @@ def _wants_tail(settings: FusedSettings, analysis: QueryAnalysis) -> bool:
     on = settings.tail_pool > settings.tail_head + 1
     on = on and (settings.tail_session_decay < 1 or settings.tail_tunnel_bonus > 0)
     return on and (analysis.gathers or not settings.tail_gathering_only)
-
-
-def _rerank_tail(
-    lookup: TurnLookup, units: Sequence[FusedUnit], rankings: dict[str, Ranking], settings: FusedSettings
-) -> list[FusedUnit]:
-    """``units`` with ranks ``tail_head + 1`` to ``tail_pool`` re-ordered for coverage (tail.rerank_tail): each
-    unit's mass discounted by its session's turns ranked before it and raised where it leads a tunnel."""
-    pool = [u.unit for u in units[: settings.tail_pool]]
-    sessions = {pk: row.session_pk for pk, row in lookup.rows(pool).items()}
-    ranked = rerank_tail(
-        [(u.unit, u.mass) for u in units],
-        sessions,
-        best_ranks(rankings, pool[settings.tail_head :]),
-        head=settings.tail_head,
-        pool=settings.tail_pool,
-        session_decay=settings.tail_session_decay,
-        tunnel_bonus=settings.tail_tunnel_bonus,
-        lead_rank=settings.tail_lead_rank,
-    )
-    by_unit = {u.unit: u for u in units}
-    out = list(units[: settings.tail_head])
-    for pk, mass in ranked[settings.tail_head : settings.tail_pool]:
-        unit = by_unit[pk]
-        out.append(replace(unit, mass=mass, explain=(*unit.explain, f"tail x{mass / unit.mass:.3f}")))
-    return out + list(units[settings.tail_pool :])
-
-
-def _pair_answers(lookup: TurnLookup, units: Sequence[FusedUnit], settings: FusedSettings) -> list[FusedUnit]:
-    """``units`` with the answers to the asking turns among the first ``answer_pair_pool`` raised in the ranks
-    after the head (tail.pair_answers). An asking turn's answer is its next neighbour in the session (the higher
-    id: turns are stored in the order said) when another speaker says it."""
-    pool = [u.unit for u in units[: settings.answer_pair_pool]]
-    rows = lookup.rows(pool)
-    any_question = settings.answer_pair_any_question
-    asking = [pk for pk in pool if pk in rows and (rows[pk].asks if any_question else rows[pk].only_asks)]
-    if not asking:
-        return list(units)
-    following = {
-        pk: max((n for n in others if n > pk), default=None) for pk, others in lookup.neighbors(asking).items()
-    }
-    nexts = {pk: n for pk, n in following.items() if n is not None}
-    said_by = lookup.rows(nexts.values())
-    answer_of = {pk: n for pk, n in nexts.items() if n in said_by and said_by[n].speaker != rows[pk].speaker}
-    ranked = pair_answers(
-        [(u.unit, u.mass) for u in units],
-        answer_of,
-        head=settings.tail_head,
-        pool=settings.answer_pair_pool,
-        share=settings.answer_pair_share,
-    )
-    by_unit = {u.unit: u for u in units}
-    asker_of = {answer: pk for pk, answer in reversed(answer_of.items())}
-    out = []
-    for pk, mass in ranked:
-        unit = by_unit.get(pk)
-        if unit is None:
-            out.append(FusedUnit(pk, mass, (f"answer to {asker_of[pk]} {mass:+.4f}",), ()))
-        elif mass != unit.mass:
-            out.append(replace(unit, mass=mass, explain=(*unit.explain, f"answer to {asker_of[pk]} {mass:+.4f}")))
-        else:
-            out.append(unit)
-    return out
-
-
-def _discount_duplicates(
-    index: VectorSearch, user: str, units: Sequence[FusedUnit], settings: FusedSettings
-) -> list[FusedUnit]:
-    """``units`` with each near-duplicate of a better unit (turn cosine >= ``duplicate_cosine``) at ``1 -
-    duplicate_penalty`` of its mass, re-sorted (bridge.discount_duplicates)."""
-    vectors = index.exact_vectors(user, "turns", [u.unit for u in units])
-    ranked = discount_duplicates(
-        [(u.unit, u.mass) for u in units],
-        {pk: np.asarray(v) for pk, v in vectors.items()},
-        settings.duplicate_cosine,
-        settings.duplicate_penalty,
-    )
-    by_unit = {u.unit: u for u in units}
-    out = []
-    for pk, mass in ranked:
-        unit = by_unit[pk]
-        if mass != unit.mass:
-            unit = replace(
-                unit, mass=mass, explain=(*unit.explain, f"near-duplicate x{1 - settings.duplicate_penalty:.3f}")
-            )
-        out.append(unit)
-    return out
 
 
 def _allowed_statuses(settings: FusedSettings, analysis: QueryAnalysis) -> tuple[str, ...]:

@@ -112,10 +112,10 @@ class FusedSettings:
     bridge_distinct_sessions: bool = False
     # The dense tunnels (turns, pieces, facts) ask with the question's vector without the speakers' names ("What
     # has painted?" for "What has Melanie painted?"), as the BM25 queries leave them out: who is asked about is
-    # the speaker focus's job, and a name in the vector pulls every turn of that speaker alike. One more query
-    # embedding for a question that names a speaker. Chosen by leave-one-conversation-out CV in 7 of 7 folds
-    # (docs/bench.md, "Evidence-seeded mechanisms and the name-free dense query"): R_any@10 / R_all@10 / multi-hop
-    # R_all@20 0.869 / 0.746 / 0.427 -> 0.879 / 0.758 / 0.438.
+    # the speaker focus's job, and a name in the vector pulls every turn of that speaker alike. The question is
+    # still embedded once: the whole question's vector is made only for a mechanism that asks with it. Chosen by
+    # leave-one-conversation-out CV in 7 of 7 folds (docs/bench.md, "Evidence-seeded mechanisms and the name-free
+    # dense query"): R_any@10 / R_all@10 / multi-hop R_all@20 0.869 / 0.746 / 0.427 -> 0.879 / 0.758 / 0.438.
     dense_drop_names: bool = True
     # Near-duplicates (bridge.discount_duplicates): a turn whose vector has cosine >= ``duplicate_cosine`` with a
     # better-ranked turn's keeps ``1 - duplicate_penalty`` of its mass (0: off).
