@@ -180,9 +180,13 @@ def test_the_reader_schema_offers_only_the_ids_shown(mem: Memory) -> None:
     shown = set(re.findall(r"\[(E\d+)\]", user_message(body)))
     schema = body["response_format"]["json_schema"]["schema"]
     assert shown and set(schema["properties"]["citations"]["items"]["enum"]) == shown
+    # No more ids than were shown: a small model repeating ids must close its list (llama.cpp's grammar).
+    assert schema["properties"]["citations"]["maxItems"] == len(shown)
     assert schema["title"] == "ReaderReply"
     # It still validates any id, so a server that ignores the schema gets its unknown ids flagged, not refused.
     assert reader_schema(["E1"]).model_validate({"answer": "x [E9]", "citations": ["E9"]}).citations == ["E9"]
+    assert reader_schema(["E1"]).model_validate({"answer": "x", "citations": ["E1", "E1"]}).citations == ["E1", "E1"]
+    assert reader_schema(["E2", "E1", "E2"]).model_json_schema()["properties"]["citations"]["maxItems"] == 2
     assert reader_schema([]) is ReaderReply
 
 
