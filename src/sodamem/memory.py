@@ -141,6 +141,7 @@ class Memory:
             if from_file and exc.file is None:
                 raise exc.with_file(str(source)) from None
             raise
+        self.store.compact_text_index([owner for owner, _ in owned])
         report.embedded = self.embed_missing(progress=embed_progress)
         self._read_mentions()
         if self.searcher.index is not None and report.fact_ids:

@@ -141,6 +141,17 @@ def optimize(conn: sqlite3.Connection, user: str) -> None:
         conn.execute(f"INSERT INTO {index} ({index}) VALUES ('optimize')")
 
 
+def segment_counts(conn: sqlite3.Connection, user: str) -> dict[str, int]:
+    """How many segments each of the user's indexes has (a query term is looked up in each); {} for no user."""
+    number = user_number(conn, user)
+    if number is None:
+        return {}
+    return {
+        table: int(conn.execute(f"SELECT COUNT(DISTINCT segid) FROM {index_name(table, number)}_idx").fetchone()[0])
+        for table in COLUMNS
+    }
+
+
 def rebuild(conn: sqlite3.Connection) -> None:
     """Re-index every user's rows from the tables (repairs an index that no longer matches its rows)."""
     drain(conn)

@@ -138,6 +138,14 @@ class SQLiteStore(
         with self.transaction() as conn:
             fts.rebuild(conn)
 
+    def compact_text_index(self, users: Sequence[str]) -> None:
+        """FTS5 writes a segment per transaction and merges them only by and by: an ingest of conv-47 (32
+        sessions) left 16 segments per index, and each query term is looked up in every segment (~960 lookups a
+        search; 7% of a search's CPU at 689 turns). One segment per index costs ~0.6 s at 100k turns."""
+        with self.transaction() as conn:
+            for user in dict.fromkeys(users):
+                fts.optimize(conn, user)
+
     def scrub(self, user: str) -> bool:
         """After a forget: rewrite the user's FTS indexes and truncate the WAL so deleted text is in no byte of the
         files (``secure_delete`` zeroes the freed pages). False when another process's open read kept the WAL."""

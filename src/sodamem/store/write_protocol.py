@@ -244,6 +244,11 @@ class Store(MemoryStore, Protocol):
 
     def rebuild_fts(self) -> None: ...
 
+    def compact_text_index(self, users: Sequence[str]) -> None:
+        """After a bulk write (an ingest of many sessions): rewrite these users' full-text indexes compactly, where
+        the backend's index grows a piece per transaction and every search then reads each piece."""
+        ...
+
     def check(self) -> CheckReport: ...
 
     # -- API keys ------------------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ def reader_schema(evidence_ids: Sequence[str]) -> type[ReaderReply]:
     """
     if not evidence_ids:
         return ReaderReply
-    distinct = list(dict.fromkeys(evidence_ids))
+    distinct: list[JsonValue] = list(dict.fromkeys(evidence_ids))
     items: dict[str, JsonValue] = {"type": "string", "enum": distinct}
     cited: list[str] = Field(
         default_factory=list,

@@ -267,6 +267,9 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
             self.conn.native(f"VACUUM {table}")
         return True
 
+    def compact_text_index(self, users: Sequence[str]) -> None:
+        """Nothing to do: the lexical index is ordinary tables and B-tree indexes, kept compact as rows change."""
+
     def rebuild_fts(self) -> None:
         """Re-index every row from the tables."""
         with self.transaction() as conn:
