@@ -75,8 +75,7 @@ def test_writers_of_two_users_proceed_at_once_and_one_users_writers_wait(postgre
                 memory.add("I live in Oslo now.", session_id="later", user=name, timestamp=datetime(2024, 5, 1))
             done[name].set()
 
-        with holder.store.writing("alice") as writes:
-            writes.stored_session("alice", "s0")  # a read sends the held statements, the lock first
+        with holder.store.writing("alice"):
             waiting = threading.Thread(target=add, args=("alice",))
             waiting.start()
             passing = threading.Thread(target=add, args=("bob",))
@@ -89,32 +88,3 @@ def test_writers_of_two_users_proceed_at_once_and_one_users_writers_wait(postgre
         for name in ("alice", "bob"):
             assert [status for _, status, _, _ in _slot(other, name)].count("active") == 1
         assert other.check().ok
-
-
-def _advisory_locks_held(url: str) -> int:
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted").fetchone()
-    return int(row[0])  # type: ignore[index]
-
-
-def test_the_user_lock_is_taken_when_the_transaction_first_reads(postgres_url: str) -> None:
-    """A write transaction's statements are held in the client until one of them is read (or the commit): its locks
-    are taken then, not while the client still builds rows, and every statement still runs under them."""
-    with Memory(postgres_url, embedder="none") as memory:
-        _seed(memory, "alice")
-        same = memory.store.session_hash("alice", "s0")
-        assert same is not None
-        with memory.store.writing("alice") as writes:
-            session = writes.stored_session("alice", "s0")  # a read: BEGIN, the locks and the read go out
-            assert session is not None
-            assert _advisory_locks_held(postgres_url) == 2  # the write lock (shared) and alice's
-            writes.set_session_hash(session.session_pk, same)
-        assert _advisory_locks_held(postgres_url) == 0
-        with memory.store.writing("alice") as writes:
-            writes.set_session_hash(session.session_pk, same)  # a write only: held, with BEGIN, to the commit
-            assert memory.store.conn.in_transaction
-            assert _advisory_locks_held(postgres_url) == 0
-        assert _advisory_locks_held(postgres_url) == 0
-        assert memory.store.session_hash("alice", "s0") == same and memory.check().ok

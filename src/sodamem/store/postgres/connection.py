@@ -10,10 +10,7 @@ Rows read by position or by column name, like ``sqlite3.Row``.
 Inside ``pipelined()`` (a write transaction) statements are sent without waiting for their results (psycopg's
 pipeline mode): a result is waited for only when it is read (a row, ``lastrowid``, ``rowcount``), so the writes
 whose results nobody reads share a round trip with the next read. An error then surfaces at that read or at the
-commit, and the transaction is rolled back whole, as it would have been at the statement. The statements are also
-held in the client until then (``_held``) and sent together: the transaction's first statements take a user's write
-lock (``store.py``), so the client's own work between them (building the rows, tokenizing them) is done before
-the server takes the lock, not while the user's other writers wait for it.
+commit, and the transaction is rolled back whole, as it would have been at the statement.
 
 The connection also notes whether a statement since ``begin_logging()`` may have written to the lexical change log
 (``may_log``), so that a transaction that logged nothing commits without reading the log back (``lexical.drain``).
@@ -22,7 +19,7 @@ The connection also notes whether a statement since ``begin_logging()`` may have
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from functools import lru_cache
 from typing import Any
@@ -145,27 +142,16 @@ def _sync(raw: psycopg.Connection[Any], pipeline: psycopg.Pipeline) -> None:
 
 
 class PgCursor:
-    """A statement's result; in a pipeline, waited for when first read (``send``: the held statements go out first,
-    this one among them)."""
+    """A statement's result; in a pipeline, waited for when first read."""
 
-    def __init__(
-        self,
-        cursor: psycopg.Cursor[Row],
-        returns_id: bool,
-        pipeline: psycopg.Pipeline | None = None,
-        send: Callable[[], None] | None = None,
-    ) -> None:
+    def __init__(self, cursor: psycopg.Cursor[Row], returns_id: bool, pipeline: psycopg.Pipeline | None = None) -> None:
         self._cursor = cursor
         self._returns_id = returns_id
         self._lastrowid: int | None = None
         self._pipeline = pipeline
-        self._send = send
 
     def _result(self) -> psycopg.Cursor[Row]:
         if self._pipeline is not None:
-            if self._send is not None:
-                self._send()
-                self._send = None
             if self._cursor.pgresult is None:
                 _sync(self._cursor.connection, self._pipeline)
             self._pipeline = None
@@ -212,8 +198,6 @@ class PgConnection:
     def __init__(self, raw: psycopg.Connection[Any]) -> None:
         self.raw: psycopg.Connection[Any] = raw
         self._pipeline: psycopg.Pipeline | None = None
-        # In a pipeline: statements not sent yet, in order (cursor, text, parameters, whether executemany's).
-        self._held: list[tuple[psycopg.Cursor[Row], str, Any, bool]] = []
         self.logged = False  # a statement since begin_logging() may have written to the lexical change log
 
     def begin_logging(self) -> None:
@@ -227,9 +211,7 @@ class PgConnection:
             self._pipeline = pipeline
             try:
                 yield
-                self._send_held()
             except BaseException:
-                self._held.clear()  # never sent: nothing of them reached the server
                 # The results still queued are read here, their errors dropped (behind a failed statement the server
                 # skipped the rest): the error that ended the block is the one raised, and leaving the pipeline
                 # finds nothing to report (psycopg would log "error ignored terminating" for each such block).
@@ -238,27 +220,6 @@ class PgConnection:
                 raise
             finally:
                 self._pipeline = None
-
-    def _send_held(self) -> None:
-        """Send the held statements, in order (their results are read later, as any pipelined statement's)."""
-        held, self._held = self._held, []
-        for cursor, text, parameters, many in held:
-            if many:
-                cursor.executemany(text, parameters)
-            else:
-                cursor.execute(text, parameters)
-
-    def _run(self, text: str, parameters: Any, returns_id: bool, *, many: bool = False) -> PgCursor:
-        """Run a statement, or in a pipeline hold it until a result is read or the pipeline ends."""
-        cursor = self.raw.cursor(row_factory=row_factory)
-        if self._pipeline is not None:
-            self._held.append((cursor, text, parameters, many))
-            return PgCursor(cursor, returns_id, self._pipeline, self._send_held)
-        if many:
-            cursor.executemany(text, parameters)
-        else:
-            cursor.execute(text, parameters)
-        return PgCursor(cursor, returns_id)
 
     def forget_prepared(self) -> None:
         """Empty psycopg's cache of prepared statements, and the server's with it (psycopg sends DEALLOCATE ALL
@@ -271,18 +232,24 @@ class PgConnection:
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> PgCursor:
         text, returns_id = translate(sql)
         self.logged = self.logged or may_log(sql)
-        return self._run(text, _params(parameters), returns_id)
+        cursor = self.raw.cursor(row_factory=row_factory)
+        cursor.execute(text, _params(parameters))
+        return PgCursor(cursor, returns_id, self._pipeline)
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> PgCursor:
         text, _ = translate(sql)
         self.logged = self.logged or may_log(sql)
-        return self._run(text, [_params(p) for p in parameters], False, many=True)
+        cursor = self.raw.cursor(row_factory=row_factory)
+        cursor.executemany(text, [_params(p) for p in parameters])
+        return PgCursor(cursor, False, self._pipeline)
 
     def native(self, sql: str, parameters: Sequence[Any] | dict[str, Any] = (), *, logs: bool = True) -> PgCursor:
         """A statement written for PostgreSQL (``%s`` placeholders), run as it is. ``logs=False``: the caller knows
         that it adds nothing to the lexical change log, whatever it writes (the indexed turn insert)."""
         self.logged = self.logged or (logs and may_log(sql))
-        return self._run(sql, parameters, False)
+        cursor = self.raw.cursor(row_factory=row_factory)
+        cursor.execute(sql, parameters)
+        return PgCursor(cursor, False, self._pipeline)
 
     @property
     def in_transaction(self) -> bool:
