@@ -41,3 +41,24 @@ def test_a_batch_of_names_resolves_as_one_name_at_a_time(memory_location: str) -
     assert batch[" !! "] == "!!" and batch[" ?? "] == "??"
     assert len([name for name, _ in made["batch"] if name in ("!!", "??")]) == 2  # one entity each
     assert made["batch"] == made["single"]  # the same entities, created in the same order
+
+
+def test_more_names_than_one_read_takes(memory_location: str) -> None:
+    """Names beyond one statement's share of parameters are read a chunk at a time, with the same outcome."""
+    names = [f"Person {i}" for i in range(700)] + [f" Person {i} " for i in range(0, 700, 7)] + ["Person 3"]
+    with Memory(memory_location, embedder="none") as memory:
+        store = memory.store
+        for user in ("batch", "single"):
+            with store.writing(user) as writes:
+                assert isinstance(writes, ConnectionWrites)
+                for name in names[:300:3]:  # some stored before
+                    facts.canonical_name(writes.conn, user, name)
+        with store.writing("batch") as writes:
+            batch = writes.canonical_names("batch", names)
+            assert isinstance(writes, ConnectionWrites)
+            ids = facts.entities_of(writes.conn, "batch", names)
+        with store.writing("single") as writes:
+            assert isinstance(writes, ConnectionWrites)
+            single = {name: facts.canonical_name(writes.conn, "single", name) for name in names}
+    assert batch == single and {name: canonical for name, (_, canonical) in ids.items()} == single
+    assert len({pk for pk, _ in ids.values()}) == 700

@@ -132,8 +132,9 @@ def _known_entities(
     shown = sorted({name.strip() for name in names})
     known: dict[str, tuple[int, str]] = {}
     displayed: dict[str, int] = {}
-    for part in range(0, max(len(wanted), len(shown)), IN_LIST_CHUNK):
-        key_part, name_part = wanted[part : part + IN_LIST_CHUNK], shown[part : part + IN_LIST_CHUNK]
+    size = IN_LIST_CHUNK // 2  # two lists in one statement: together under the bound on parameters
+    for part in range(0, max(len(wanted), len(shown)), size):
+        key_part, name_part = wanted[part : part + size], shown[part : part + size]
         rows = conn.execute(  # a row with a key: an alias; without: an entity displayed under one of the names
             "SELECT a.key, e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_pk"
             f" WHERE a.user = ? AND a.key IN ({_in_list(key_part)})"
