@@ -552,8 +552,8 @@ def _settings(items: Sequence[str]) -> dict[str, str]:
 )  # fmt: skip
 @click.option(
     "--sqlite-variant", "sqlite_variants", multiple=True, metavar="LABEL:synchronous=LEVEL",
-    help="A further SQLite run opened with this synchronous level (repeat), e.g. 'full:synchronous=FULL': each"
-    " commit syncs the WAL, as PostgreSQL's default does. The plain 'sqlite' run (NORMAL) always runs.",
+    help="A further SQLite run opened with this synchronous level (repeat). Default: 'full:synchronous=FULL' (each"
+    " commit syncs the WAL, as PostgreSQL's default does). The plain 'sqlite' run (NORMAL) always runs.",
 )  # fmt: skip
 @click.option("--rounds", default=5, show_default=True, type=click.IntRange(min=1))
 @click.option("--adds", default=300, show_default=True, type=click.IntRange(min=10), help="Adds timed per run.")
@@ -596,7 +596,7 @@ def pg_adds(
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--variant") from None
     try:
-        parsed = [parse_sqlite_variant(v) for v in sqlite_variants] + parsed
+        parsed = [parse_sqlite_variant(v) for v in sqlite_variants or ("full:synchronous=FULL",)] + parsed
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--sqlite-variant") from None
     labels = [variant.label for variant in parsed]
