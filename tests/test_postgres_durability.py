@@ -11,7 +11,16 @@ import pytest
 from click.testing import CliRunner
 
 from sodamem.bench.cli import bench
-from sodamem.bench.pg_adds import Variant, parse_variant
+from sodamem.bench.pg_adds import (
+    SQLITE,
+    AddRun,
+    AddsReport,
+    Variant,
+    commit_waits_for_disk,
+    parse_sqlite_variant,
+    parse_variant,
+    render_markdown,
+)
 from sodamem.store.postgres.scratch import with_settings
 from tests.postgres_server import PostgresCluster
 from tests.test_bench_qa import fixture as locomo_fixture
@@ -51,6 +60,55 @@ def test_parse_variant() -> None:
             parse_variant(bad)
 
 
+def test_parse_sqlite_variant() -> None:
+    assert parse_sqlite_variant("full:synchronous=full") == Variant("full", {"synchronous": "FULL"}, SQLITE)
+    for bad in (
+        "full",
+        "full:synchronous=OFF",
+        "full:journal_mode=DELETE",
+        "sqlite:synchronous=FULL",
+        ":synchronous=FULL",
+    ):
+        with pytest.raises(ValueError):
+            parse_sqlite_variant(bad)
+
+
+def test_commit_waits_for_disk() -> None:
+    assert commit_waits_for_disk("sqlite", {"synchronous": "FULL (WAL mode)"})
+    assert not commit_waits_for_disk("sqlite", {"synchronous": "NORMAL (WAL mode)"})
+    assert commit_waits_for_disk("postgres", {"synchronous_commit": "on", "fsync": "on"})
+    assert commit_waits_for_disk("postgres", {"synchronous_commit": "local"})
+    assert not commit_waits_for_disk("postgres", {"synchronous_commit": "off", "fsync": "on"})
+    assert not commit_waits_for_disk("postgres", {"synchronous_commit": "on", "fsync": "off"})
+
+
+def _run(number: int, label: str, p50: float, backend: str, settings: dict[str, str]) -> AddRun:
+    return AddRun(number, label, p50, p50, p50, None if backend == SQLITE else 60.0, settings, "10:00:00", 0.1, backend)
+
+
+def test_ratios_at_equal_durability() -> None:
+    """Each PostgreSQL variant is compared with the round's SQLite run whose commits wait for the disk exactly when
+    its own do: synchronous_commit on with SQLite FULL, off with SQLite NORMAL."""
+    normal, full = {"synchronous": "NORMAL (WAL mode)"}, {"synchronous": "FULL (WAL mode)"}
+    on, off = {"synchronous_commit": "on", "fsync": "on"}, {"synchronous_commit": "off", "fsync": "on"}
+    report = AddsReport(100_000, 300, 100)
+    for number, (sqlite_p50, full_p50, on_p50, off_p50) in enumerate([(2.0, 4.0, 8.0, 5.0), (2.5, 5.0, 12.5, 5.0)], 1):
+        report.runs += [
+            _run(number, SQLITE, sqlite_p50, "sqlite", normal), _run(number, "full", full_p50, "sqlite", full),
+            _run(number, "default", on_p50, "postgres", on), _run(number, "async", off_p50, "postgres", off),
+        ]  # fmt: skip
+    assert report.equal_durability("default") == ("full", [2.0, 2.5])
+    assert report.equal_durability("async") == (SQLITE, [2.5, 2.0])
+    assert report.equal_durability("full") is None and report.equal_durability(SQLITE) is None
+    assert report.ratios("default") == [4.0, 5.0]
+    rows = {line.split(" | ")[0]: line for line in render_markdown(report).splitlines() if line.startswith("| ")}
+    assert "| 2.25x (2.00-2.50) to full |" in rows["| default"]
+    assert "| 2.25x (2.00-2.50) to sqlite |" in rows["| async"]
+    assert "| synchronous FULL (WAL mode) | yes |" in rows["| full"]
+    without_full = AddsReport(100_000, 300, 100, [r for r in report.runs if r.label != "full"])
+    assert without_full.equal_durability("default") is None  # nothing measured at its durability
+
+
 @pytest.mark.slow
 def test_a_memory_opened_with_synchronous_commit_off(postgres_url: str) -> None:
     """Every connection of the store's pool runs with the URL's settings, writes included; the default stays on."""
@@ -77,6 +135,7 @@ def test_bench_pg_adds(tmp_path: Path, postgres_cluster: PostgresCluster) -> Non
     args = ["pg-adds", "--data", str(locomo_fixture(tmp_path)), "--pg-url", postgres_cluster.url(), "--size", "120"]
     args += ["--template", "sodamem_pg_adds_test", "--sqlite-base", str(base), "--prepare", "--rounds", "2"]
     args += ["--adds", "10", "--start", "0", "--variant", "default", "--variant", "async:synchronous_commit=off"]
+    args += ["--sqlite-variant", "full:synchronous=FULL"]
     args += ["--json", str(tmp_path / "adds.json")]
     try:
         result = CliRunner().invoke(bench, args)
@@ -84,14 +143,22 @@ def test_bench_pg_adds(tmp_path: Path, postgres_cluster: PostgresCluster) -> Non
     finally:
         postgres_cluster.drop_database("sodamem_pg_adds_test")
     runs = json.loads((tmp_path / "adds.json").read_text("utf-8"))["runs"]
-    assert sorted((r["round"], r["label"]) for r in runs) == [
-        (1, "async"), (1, "default"), (1, "sqlite"), (2, "async"), (2, "default"), (2, "sqlite"),
-    ]  # fmt: skip
+    labels = ["sqlite", "full", "default", "async"]
+    assert sorted((r["round"], r["label"]) for r in runs) == sorted((n, label) for n in (1, 2) for label in labels)
     seen = {r["label"]: r["settings"] for r in runs}
     assert seen["default"]["synchronous_commit"] == "on" and seen["async"]["synchronous_commit"] == "off"
-    assert all(r["wal_kb_per_add"] > 0 for r in runs if r["label"] != "sqlite")
+    assert seen["sqlite"] == {"synchronous": "NORMAL (WAL mode)"} and seen["full"] == {"synchronous": "FULL (WAL mode)"}
+    assert {r["label"]: r["waits_for_disk"] for r in runs} == {
+        "sqlite": False,
+        "full": True,
+        "default": True,
+        "async": False,
+    }
+    assert all(r["wal_kb_per_add"] > 0 for r in runs if r["backend"] == "postgres")
     assert all(r["flush_ms"] > 0 for r in runs)  # the disk's flush, probed before each run
-    assert [r["label"] for r in runs][:3] == ["sqlite", "default", "async"]  # round 2 starts further along
-    assert [r["label"] for r in runs][3:] == ["default", "async", "sqlite"]
-    rows = [line for line in result.output.splitlines() if line.startswith(("| sqlite |", "| default |", "| async |"))]
-    assert len(rows) == 3 and "x (" in rows[1], result.output
+    assert [r["label"] for r in runs][:4] == labels  # round 2 starts further along
+    assert [r["label"] for r in runs][4:] == labels[1:] + labels[:1]
+    rows = {line.split(" | ")[0][2:]: line for line in result.output.splitlines() if line.startswith("| ")}
+    assert " to full |" in rows["default"] and " to sqlite |" in rows["async"], result.output
+    twice = CliRunner().invoke(bench, [*args, "--sqlite-variant", "full:synchronous=NORMAL"])
+    assert twice.exit_code == 2 and "its own label" in twice.output

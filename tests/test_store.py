@@ -32,6 +32,46 @@ def test_wal_and_foreign_keys_are_on(tmp_path: Path) -> None:
     store.close()
 
 
+def test_synchronous_is_normal_by_default_and_full_on_request(tmp_path: Path) -> None:
+    """SQLite's commits do not wait for the disk by default (NORMAL); ``sqlite_synchronous="FULL"`` makes each
+    commit sync the WAL (PostgreSQL's default durability), for every connection that asks, writes included."""
+    path = tmp_path / "m.db"
+    with Memory(path, user="u", embedder="none") as memory:
+        assert isinstance(memory.store, SQLiteStore)
+        assert memory.store.synchronous == "NORMAL"
+        assert memory.store.conn.execute("PRAGMA synchronous").fetchone()[0] == 1
+    for level in ("FULL", "full", " Full "):
+        with Memory(path, user="u", embedder="none", sqlite_synchronous=level) as memory:
+            assert isinstance(memory.store, SQLiteStore)
+            assert memory.store.synchronous == "FULL"
+            assert memory.store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # still WAL
+            memory.add({"speaker": "user", "text": f"I moved to Lisbon ({level})."}, session_id="s1")
+    with Memory(path, user="u", embedder="none") as memory:  # the level is the connection's, never stored
+        assert isinstance(memory.store, SQLiteStore)
+        assert memory.store.synchronous == "NORMAL"
+        assert len(memory.search("Lisbon", k=5)) == 3
+    store = SQLiteStore(path, synchronous="NORMAL")
+    assert store.synchronous == "NORMAL"
+    store.close()
+
+
+@pytest.mark.parametrize("level", ["OFF", "EXTRA", "0", "", "fast"])
+def test_other_synchronous_levels_are_refused_before_opening(tmp_path: Path, level: str) -> None:
+    """OFF could corrupt the file on a power cut; the refusal comes before the file is created."""
+    path = tmp_path / "m.db"
+    with pytest.raises(ValueError, match="NORMAL, FULL"):
+        Memory(path, user="u", embedder="none", sqlite_synchronous=level)
+    with pytest.raises(ValueError, match="NORMAL, FULL"):
+        SQLiteStore(path, synchronous=level)
+    assert not path.exists()
+
+
+def test_sqlite_synchronous_is_refused_for_postgres() -> None:
+    """PostgreSQL's durability is its own setting (``synchronous_commit``): refused before any connection."""
+    with pytest.raises(ValueError, match="synchronous_commit"):
+        Memory("postgresql://nobody@/nowhere?host=/nonexistent", embedder="none", sqlite_synchronous="FULL")
+
+
 def test_piece_offsets_are_checked_by_the_schema(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "m.db")
     with pytest.raises(sqlite3.IntegrityError):

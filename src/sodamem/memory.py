@@ -71,6 +71,7 @@ class Memory:
         search_settings: SearchSettings | None = None,
         annotator: Annotator | str | None = "auto",
         decomposer: QueryDecomposer | str | None = None,
+        sqlite_synchronous: str | None = None,
     ) -> None:
         """``embedder``: an Embedder, a spec (``"minilm"``, ``"minilm-int8"``, ``"e5-small"``, ``"mpnet"``,
         ``"fake"``, ``"auto"``, ``"none"``), or None for the one this database was built with (lexical search only
@@ -80,10 +81,13 @@ class Memory:
         answer-type tunnel, when turns are stored: ``"auto"`` (spaCy when the ``types`` extra is installed),
         ``"spacy"``, an Annotator, or None / ``"none"``. ``decomposer``: query decomposition by an LLM
         (``retrieve/decompose.py``): None / ``"none"`` (the default: the search stays offline), ``"auto"`` (the
-        configured LLM, none when there is none), ``"llm"``, or a QueryDecomposer."""
+        configured LLM, none when there is none), ``"llm"``, or a QueryDecomposer. ``sqlite_synchronous``: for an
+        SQLite file, ``"NORMAL"`` (None, the default: a commit does not wait for the disk, so a power cut may lose the
+        newest adds) or ``"FULL"`` (each commit syncs the WAL first: a returned add survives a power cut, as on
+        PostgreSQL by default); a ``ValueError`` for any other value, or for a PostgreSQL URL."""
         self.user = user
         self._owns_decomposer = decomposer is None or isinstance(decomposer, str)
-        self.store: Store = open_store(path)
+        self.store: Store = open_store(path, sqlite_synchronous=sqlite_synchronous)
         try:
             self.embedder, self._embedder_spec = resolve_embedder(embedder, self.store.get_setting(SETTING_KEY))
             self.extractor = load_extractor(extractor) if isinstance(extractor, str) else extractor

@@ -550,6 +550,11 @@ def _settings(items: Sequence[str]) -> dict[str, str]:
     help="A PostgreSQL run with these server settings (repeat). Default: 'default' and"
     " 'async:synchronous_commit=off'.",
 )  # fmt: skip
+@click.option(
+    "--sqlite-variant", "sqlite_variants", multiple=True, metavar="LABEL:synchronous=LEVEL",
+    help="A further SQLite run opened with this synchronous level (repeat). Default: 'full:synchronous=FULL' (each"
+    " commit syncs the WAL, as PostgreSQL's default does). The plain 'sqlite' run (NORMAL) always runs.",
+)  # fmt: skip
 @click.option("--rounds", default=5, show_default=True, type=click.IntRange(min=1))
 @click.option("--adds", default=300, show_default=True, type=click.IntRange(min=10), help="Adds timed per run.")
 @click.option("--start", default=100, show_default=True, type=click.IntRange(min=0), help="First message of the run.")
@@ -566,6 +571,7 @@ def pg_adds(
     size: int,
     prepare: bool,
     variants: tuple[str, ...],
+    sqlite_variants: tuple[str, ...],
     rounds: int,
     adds: int,
     start: int,
@@ -576,13 +582,26 @@ def pg_adds(
     copies of settled databases (docs/bench.md)."""
     import tempfile
 
-    from sodamem.bench.pg_adds import parse_variant, prepare_bases, render_markdown, run_pg_adds
+    from sodamem.bench.pg_adds import (
+        parse_sqlite_variant,
+        parse_variant,
+        prepare_bases,
+        render_markdown,
+        run_pg_adds,
+    )
     from sodamem.store.postgres.scratch import database_exists, server_at
 
     try:
         parsed = [parse_variant(v) for v in variants or ("default", "async:synchronous_commit=off")]
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--variant") from None
+    try:
+        parsed = [parse_sqlite_variant(v) for v in sqlite_variants or ("full:synchronous=FULL",)] + parsed
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--sqlite-variant") from None
+    labels = [variant.label for variant in parsed]
+    if len(set(labels)) < len(labels):
+        raise click.BadParameter(f"each variant needs its own label: {', '.join(labels)}", param_hint="--variant")
     url_of = server_at(pg_url)
 
     def say(message: str) -> None:

@@ -11,7 +11,11 @@ rotated from round to round; each variant's ratio is to its round's SQLite run, 
 over the rounds. A variant is a set of server settings every connection of its run uses (``store/postgres/scratch.py``,
 ``with_settings``): ``synchronous_commit=off`` (a commit returns before its WAL is on disk, as SQLite's commits in WAL
 mode with ``synchronous = NORMAL`` do), ``wal_compression=pglz``. The WAL each PostgreSQL run wrote is read from the
-server's insert position before and after.
+server's insert position before and after. An SQLite variant (``--sqlite-variant full:synchronous=FULL``) is a further
+SQLite run opened with another ``synchronous`` level (``Memory(..., sqlite_synchronous=...)``): with FULL each commit
+syncs the WAL, as PostgreSQL's default does. Each PostgreSQL run is then also compared with the round's SQLite run of
+equal durability: one whose commits wait for the disk (PostgreSQL's ``synchronous_commit`` on, SQLite FULL) or one
+whose commits do not (``synchronous_commit`` off, SQLite NORMAL).
 """
 
 from __future__ import annotations
@@ -31,20 +35,42 @@ from sodamem.bench.perf import BENCH_USER, latency_figures, load_locomo_dev
 from sodamem.memory import Memory
 
 Progress = Callable[[str], None]
-SQLITE = "sqlite"
+SQLITE = "sqlite"  # the reference run: SQLite as SodaMem opens it by default (synchronous NORMAL)
+POSTGRES = "postgres"
 DURABILITY = ("synchronous_commit", "wal_compression", "full_page_writes", "fsync")
+SQLITE_SETTING = "synchronous"  # the one setting an SQLite variant names
 
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """A PostgreSQL run's label and the server settings its connections use (none: the server's own)."""
+    """A run's label and settings: a PostgreSQL run's server settings (none: the server's own), or an SQLite run's
+    ``synchronous`` level (none: SodaMem's default)."""
 
     label: str
     settings: Mapping[str, str] = field(default_factory=dict)
+    backend: str = POSTGRES
+
+
+SQLITE_REFERENCE = Variant(SQLITE, {}, SQLITE)
 
 
 def parse_variant(text: str) -> Variant:
-    """``LABEL`` or ``LABEL:NAME=VALUE[,NAME=VALUE...]``."""
+    """A PostgreSQL variant: ``LABEL`` or ``LABEL:NAME=VALUE[,NAME=VALUE...]``."""
+    label, settings = _label_and_settings(text)
+    return Variant(label, settings)
+
+
+def parse_sqlite_variant(text: str) -> Variant:
+    """An SQLite variant: ``LABEL:synchronous=LEVEL`` (a level ``Memory``'s ``sqlite_synchronous`` takes)."""
+    from sodamem.store.opening import sqlite_synchronous_level
+
+    label, settings = _label_and_settings(text)
+    if set(settings) != {SQLITE_SETTING}:
+        raise ValueError(f"an SQLite variant names {SQLITE_SETTING}=LEVEL and nothing else: {text!r}")
+    return Variant(label, {SQLITE_SETTING: sqlite_synchronous_level(settings[SQLITE_SETTING])}, SQLITE)
+
+
+def _label_and_settings(text: str) -> tuple[str, dict[str, str]]:
     label, _, rest = text.partition(":")
     if not label or label == SQLITE:
         raise ValueError(f"a variant needs a label other than {SQLITE!r}: {text!r}")
@@ -54,7 +80,14 @@ def parse_variant(text: str) -> Variant:
         if not equals or not name:
             raise ValueError(f"a setting is NAME=VALUE: {item!r} in {text!r}")
         settings[name.strip()] = value.strip()
-    return Variant(label, settings)
+    return label, settings
+
+
+def commit_waits_for_disk(backend: str, settings: Mapping[str, str]) -> bool:
+    """Whether a run's commits return only once their log is on disk (what "equal durability" pairs on)."""
+    if backend == SQLITE:
+        return settings.get(SQLITE_SETTING, "NORMAL").split()[0] in ("FULL", "EXTRA")
+    return settings.get("synchronous_commit", "on") != "off" and settings.get("fsync", "on") == "on"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +101,11 @@ class AddRun:
     settings: dict[str, str]  # the durability settings the run's connections saw (PostgreSQL runs)
     started: str
     flush_ms: float = 0.0  # p50 of an 8 kB write and fdatasync in the work folder, just before the run
+    backend: str = POSTGRES
+
+    @property
+    def waits_for_disk(self) -> bool:
+        return commit_waits_for_disk(self.backend, self.settings)
 
 
 @dataclass
@@ -86,27 +124,48 @@ class AddsReport:
         base = {run.round: run.p50_ms for run in self.runs if run.label == SQLITE}
         return [run.p50_ms / base[run.round] for run in self.runs if run.label == label and run.round in base]
 
+    def equal_durability(self, label: str) -> tuple[str, list[float]] | None:
+        """For a PostgreSQL variant: the SQLite run whose commits wait for the disk exactly when this variant's do
+        (the first such label), and each round's p50 of ``label`` over that run's p50; None when no SQLite run of
+        equal durability was measured."""
+        runs = [run for run in self.runs if run.label == label]
+        if not runs or runs[0].backend == SQLITE:
+            return None
+        waits = runs[0].waits_for_disk
+        matching = [run for run in self.runs if run.backend == SQLITE and run.waits_for_disk == waits]
+        if not matching:
+            return None
+        reference = matching[0].label
+        base = {run.round: run.p50_ms for run in matching if run.label == reference}
+        return reference, [run.p50_ms / base[run.round] for run in runs if run.round in base]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "size": self.size,
             "adds": self.adds,
             "start": self.start,
             "load": self.load,
-            "runs": [asdict(r) for r in self.runs],
+            "runs": [{**asdict(r), "waits_for_disk": r.waits_for_disk} for r in self.runs],
         }
 
 
-def _time_adds(location: str, locomo_path: str, size: int, start: int, count: int) -> list[float]:
-    """In a spawned process: the bench's messages ``start..start+count`` added to ``location``, each timed (ms)."""
+def _time_adds(
+    location: str, locomo_path: str, size: int, start: int, count: int, sqlite_synchronous: str | None
+) -> tuple[list[float], str | None]:
+    """In a spawned process: the bench's messages ``start..start+count`` added to ``location``, each timed (ms),
+    and, for an SQLite file, the ``synchronous`` level its connection ran with."""
+    from sodamem.store.sqlite import SQLiteStore
+
     dev = load_locomo_dev(Path(locomo_path))
     _, messages, session_ids = split_messages(dev.sessions, size, start + count)
     took: list[float] = []
-    with Memory(location, user=BENCH_USER, embedder="none") as memory:
+    with Memory(location, user=BENCH_USER, embedder="none", sqlite_synchronous=sqlite_synchronous) as memory:
         for message, session_id in list(zip(messages, session_ids, strict=True))[start:]:
             t0 = time.perf_counter()
             memory.add(message, session_id=session_id)
             took.append((time.perf_counter() - t0) * 1000)
-    return took
+        level = memory.store.synchronous if isinstance(memory.store, SQLiteStore) else None
+    return took, level
 
 
 def flush_probe(folder: Path, count: int = 40) -> float:
@@ -129,13 +188,17 @@ def flush_probe(folder: Path, count: int = 40) -> float:
     return statistics.median(took)
 
 
-def _in_child(location: str, locomo_path: Path, size: int, start: int, count: int) -> list[float]:
+def _in_child(
+    location: str, locomo_path: Path, size: int, start: int, count: int, sqlite_synchronous: str | None = None
+) -> tuple[list[float], str | None]:
     context = multiprocessing.get_context("spawn")
     with context.Pool(1) as pool:
-        took: list[float] = pool.apply(_time_adds, (location, str(locomo_path), size, start, count))
+        timed: tuple[list[float], str | None] = pool.apply(
+            _time_adds, (location, str(locomo_path), size, start, count, sqlite_synchronous)
+        )
         pool.close()
         pool.join()
-    return took
+    return timed
 
 
 def prepare_bases(
@@ -173,7 +236,8 @@ def run_pg_adds(
     workdir: Path,
     progress: Progress | None = None,
 ) -> AddsReport:
-    """``rounds`` rounds of SQLite and each variant, ``adds`` timed adds a run, on fresh copies of the bases."""
+    """``rounds`` rounds of SQLite and each variant (SQLite variants, then PostgreSQL ones, in the order given),
+    ``adds`` timed adds a run, on fresh copies of the bases."""
     from sodamem.store.postgres.scratch import (
         copy_database,
         drop_database,
@@ -185,7 +249,7 @@ def run_pg_adds(
     say = progress or (lambda _message: None)
     workdir.mkdir(parents=True, exist_ok=True)
     report = AddsReport(size, adds, start, load=[os.getloadavg()[0]])
-    order: list[Variant | None] = [None, *variants]  # None: SQLite
+    order = [SQLITE_REFERENCE, *variants]
     copy_name = f"{template}_adds"
     copy_file = workdir / "pg-adds.db"
     try:
@@ -194,22 +258,27 @@ def run_pg_adds(
             for variant in order[shift:] + order[:shift]:
                 began = time.strftime("%H:%M:%S")
                 flush = flush_probe(workdir)
-                if variant is None:
+                wal: float | None = None
+                if variant.backend == SQLITE:
                     shutil.copyfile(sqlite_base, copy_file)
                     for suffix in ("-wal", "-shm"):
                         Path(f"{copy_file}{suffix}").unlink(missing_ok=True)
-                    took = _in_child(str(copy_file), locomo_path, size, start, adds)
-                    wal, seen, label = None, {"synchronous": "NORMAL (WAL mode)"}, SQLITE
+                    level = variant.settings.get(SQLITE_SETTING)
+                    took, level_seen = _in_child(str(copy_file), locomo_path, size, start, adds, level)
+                    seen = {SQLITE_SETTING: f"{level_seen} (WAL mode)"}
                 else:
                     copy_database(url_of, copy_name, template)
                     url = with_settings(url_of(copy_name), variant.settings)
                     seen = server_settings(url, DURABILITY)
                     before = wal_position(url)
-                    took = _in_child(url, locomo_path, size, start, adds)
+                    took, _ = _in_child(url, locomo_path, size, start, adds)
                     wal = (wal_position(url) - before) / 1024 / len(took)
-                    label = variant.label
+                label = variant.label
                 figures = latency_figures("add", took)
-                run = AddRun(number, label, figures.p50_ms, figures.mean_ms, figures.p95_ms, wal, seen, began, flush)
+                run = AddRun(
+                    number, label, figures.p50_ms, figures.mean_ms, figures.p95_ms, wal, seen, began, flush,
+                    variant.backend,
+                )  # fmt: skip
                 report.runs.append(run)
                 say(
                     f"round {number} {label}: p50 {run.p50_ms:.2f} ms, mean {run.mean_ms:.2f}, p95 {run.p95_ms:.2f}"
@@ -230,10 +299,11 @@ def render_markdown(report: AddsReport) -> str:
         + (f"; load average {report.load[0]:.2f} before, {report.load[-1]:.2f} after" if len(report.load) == 2 else "")
         + ":",
         "",
-        "| variant | durability | runs | p50 ms, median (range) | mean ms, median | p95 ms, median |"
-        " p50 ratio to SQLite, median (range) | WAL KB/add, median |"
-        " disk flush p50 ms before the runs, median (range) |",
-        "|---|---|---:|---|---:|---:|---|---:|---|",
+        "| variant | store | durability | commit waits for the disk | runs | p50 ms, median (range) | mean ms, median"
+        " | p95 ms, median | p50 ratio to SQLite (NORMAL), median (range)"
+        " | p50 ratio to SQLite at equal durability, median (range) | WAL KB/add, median"
+        " | disk flush p50 ms before the runs, median (range) |",
+        "|---|---|---|---|---:|---|---:|---:|---|---|---:|---|",
     ]
     for label in report.labels():
         runs = [run for run in report.runs if run.label == label]
@@ -243,16 +313,14 @@ def render_markdown(report: AddsReport) -> str:
         wal = [run.wal_kb_per_add for run in runs if run.wal_kb_per_add is not None]
         settings = runs[0].settings
         durability = ", ".join(f"{k} {v}" for k, v in settings.items() if k in ("synchronous", *DURABILITY[:2]))
-        if label == SQLITE:
-            ratio = "1"
-        elif ratios:
-            ratio = f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
-        else:
-            ratio = "-"
+        ratio = "1" if label == SQLITE else _ratio_cell(ratios)
+        equal = report.equal_durability(label)
+        equal_cell = f"{_ratio_cell(equal[1])} to {equal[0]}" if equal and equal[1] else "-"
         lines.append(
-            f"| {label} | {durability} | {len(runs)} | {statistics.median(p50s):.2f} ({min(p50s):.2f}-{max(p50s):.2f})"
+            f"| {label} | {runs[0].backend} | {durability} | {'yes' if runs[0].waits_for_disk else 'no'}"
+            f" | {len(runs)} | {statistics.median(p50s):.2f} ({min(p50s):.2f}-{max(p50s):.2f})"
             f" | {statistics.median(r.mean_ms for r in runs):.2f} | {statistics.median(r.p95_ms for r in runs):.2f}"
-            f" | {ratio} | {f'{statistics.median(wal):.1f}' if wal else '-'}"
+            f" | {ratio} | {equal_cell} | {f'{statistics.median(wal):.1f}' if wal else '-'}"
             f" | {statistics.median(flushes):.2f} ({min(flushes):.2f}-{max(flushes):.2f}) |"
         )
     lines += [
@@ -270,3 +338,7 @@ def render_markdown(report: AddsReport) -> str:
         ]
         lines.append(f"| {number} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _ratio_cell(ratios: Sequence[float]) -> str:
+    return f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})" if ratios else "-"

@@ -8,7 +8,7 @@ turns. Supersession is recomputed for the slots the new facts touch, never for u
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -196,8 +196,11 @@ def _write(
         session_pk = stored.session_pk
     inserted = writes.insert_turns(user, session_pk, session, plan.new, plan.new_pieces)
     if plan.facts is not None:
-        # the new pieces' ids only where facts cite them: reading them would wait for the insert
-        piece_pks = _positional(inserted.piece_pks, plan.position) if plan.facts.prepared.facts else {}
+        # the new pieces' ids only where facts cite them, and read only when a fact row is made: on PostgreSQL the
+        # read then shares its wait for the server with the facts' entity read sent before it
+        piece_pks: Mapping[tuple[int, int], int] = (
+            _PieceIdsLater(inserted, plan.position) if plan.facts.prepared.facts else {}
+        )
         stale: set[str] = set()
         if plan.facts.whole:
             result.session_reextracted = plan.first_new > 0
@@ -213,6 +216,29 @@ def _write(
     writes.set_session_hash(session_pk, plan.content_hash)
     result.added = plan.new
     return session_pk, inserted
+
+
+class _PieceIdsLater(Mapping[tuple[int, int], int]):
+    """The new pieces' ids by ``(turn position, piece index)``, read from ``inserted`` when first looked up."""
+
+    def __init__(self, inserted: InsertedTurns, position: dict[int, int]) -> None:
+        self._inserted = inserted
+        self._position = position
+        self._ids: dict[tuple[int, int], int] | None = None
+
+    def _read(self) -> dict[tuple[int, int], int]:
+        if self._ids is None:
+            self._ids = _positional(self._inserted.piece_pks, self._position)
+        return self._ids
+
+    def __getitem__(self, key: tuple[int, int]) -> int:
+        return self._read()[key]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
 
 
 def _positional(pks: dict[tuple[int, int], int], position: dict[int, int]) -> dict[tuple[int, int], int]:

@@ -59,7 +59,7 @@ class ConnectionWrites:
         return live.delete_session_facts(self.conn, session_pk)
 
     def canonical_names(self, user: str, names: Sequence[str]) -> dict[str, str]:
-        return {name: canonical for name, (_, canonical) in facts.entities_of(self.conn, user, names).items()}
+        return facts.canonical_names_of(self.conn, user, names)
 
     def add_alias(self, user: str, alias: str, canonical: str) -> set[int]:
         return facts.add_alias(self.conn, user, alias, canonical)

@@ -11,7 +11,7 @@ from sodamem.ingest.supersede import SlotFact, resolve_slot
 from sodamem.model import FactKind, FactStatus, LinkType, Modality, NodeKind, TimeSpec
 from sodamem.store.connection import Connection
 from sodamem.store.hashes import text_hash
-from sodamem.store.in_lists import chunked
+from sodamem.store.in_lists import IN_LIST_CHUNK, chunked, marks
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,16 +44,36 @@ def entity_pk(conn: Connection, user: str, name: str, type_: str = "unknown") ->
         return int(row[0])
     display = name.strip()
     taken = conn.execute("SELECT id FROM entities WHERE user = ? AND name = ?", (user, display)).fetchone()
-    if taken is not None:  # same display name under another key (e.g. punctuation): one entity
-        conn.execute("INSERT INTO entity_aliases (user, key, entity_pk) VALUES (?, ?, ?)", (user, key, taken[0]))
-        return int(taken[0])
-    pk = conn.execute(
-        "INSERT INTO entities (user, name, type, aliases, embed_hash) VALUES (?, ?, ?, '[]', ?)",
-        (user, display, type_, text_hash(display)),
-    ).lastrowid
-    assert pk is not None
+    return _new_alias(conn, user, key, display, None if taken is None else int(taken[0]), type_)
+
+
+def _new_alias(conn: Connection, user: str, key: str, display: str, taken: int | None, type_: str = "unknown") -> int:
+    """The entity of a name whose key has no alias yet: ``taken`` (the entity already displayed as ``display``,
+    under another key, e.g. punctuation: one entity), else a new one; the key becomes its alias."""
+    pk = taken
+    if pk is None:
+        pk = conn.execute(
+            "INSERT INTO entities (user, name, type, aliases, embed_hash) VALUES (?, ?, ?, '[]', ?)",
+            (user, display, type_, text_hash(display)),
+        ).lastrowid
+        assert pk is not None
     conn.execute("INSERT INTO entity_aliases (user, key, entity_pk) VALUES (?, ?, ?)", (user, key, pk))
     return pk
+
+
+def _new_alias_unread(conn: Connection, user: str, key: str, display: str, *, create: bool) -> None:
+    """The key as an alias of the entity displayed as ``display`` (``create``: a new one), its id not read back:
+    the alias names the entity by its display name (unique per user), so that nothing waits for the server."""
+    if create:
+        conn.execute(
+            "INSERT INTO entities (user, name, type, aliases, embed_hash) VALUES (?, ?, 'unknown', '[]', ?)",
+            (user, display, text_hash(display)),
+        )
+    conn.execute(
+        "INSERT INTO entity_aliases (user, key, entity_pk)"
+        " VALUES (?, ?, (SELECT id FROM entities WHERE user = ? AND name = ?))",
+        (user, key, user, display),
+    )
 
 
 def entity_name(conn: Connection, pk: int) -> str:
@@ -68,24 +88,70 @@ def canonical_name(conn: Connection, user: str, name: str) -> str:
 
 def entities_of(conn: Connection, user: str, names: Sequence[str]) -> dict[str, tuple[int, str]]:
     """``(id, canonical name)`` of the entity each name refers to, as ``entity_pk`` and ``canonical_name`` one name
-    at a time would give (created on first mention, in the order of ``names``): the known ones in one read, where
-    a read a name cost the PostgreSQL store a wait for the server each."""
-    keys = {name: entity_key(name) or name.casefold() for name in names}
-    known: dict[str, tuple[int, str]] = {}
-    wanted = sorted(set(keys.values()))
-    for part in chunked(wanted):
-        rows = conn.execute(
-            "SELECT a.key, e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_pk"
-            f" WHERE a.user = ? AND a.key IN ({','.join('?' * len(part))})",
-            (user, *part),
-        )
-        known.update((str(key), (int(pk), str(name))) for key, pk, name in rows)
+    at a time would give (created on first mention, in the order of ``names``). The known ones, and the entities
+    already displayed under the names, are read in one statement, where a read a name cost the PostgreSQL store a
+    wait for the server each (an add holds its user's write lock through those waits); a new name then costs one
+    wait, for its new entity's id."""
+    known, displayed = _known_entities(conn, user, names)
     found: dict[str, tuple[int, str]] = {}
     for name in names:
-        if keys[name] not in known:  # new: created as entity_pk does (its display name is the name, stripped)
-            known[keys[name]] = (entity_pk(conn, user, name), name.strip())
-        found[name] = known[keys[name]]
+        key = entity_key(name) or name.casefold()
+        if key not in known:  # new: created as entity_pk does (its display name is the name, stripped)
+            display = name.strip()
+            pk = _new_alias(conn, user, key, display, displayed.get(display))
+            displayed[display] = pk
+            known[key] = (pk, display)
+        found[name] = known[key]
     return found
+
+
+def canonical_names_of(conn: Connection, user: str, names: Sequence[str]) -> dict[str, str]:
+    """The canonical name of each name's entity, as ``entities_of`` gives it, the new entities created alike, but
+    without reading their ids back: the one read of the known names is all this waits for."""
+    known, displayed = _known_entities(conn, user, names)
+    names_by_key = {key: name for key, (_, name) in known.items()}
+    shown = set(displayed)  # display names that have an entity (stored, or made here)
+    found: dict[str, str] = {}
+    for name in names:
+        key = entity_key(name) or name.casefold()
+        if key not in names_by_key:  # new: created as entity_pk does (its display name is the name, stripped)
+            display = name.strip()
+            _new_alias_unread(conn, user, key, display, create=display not in shown)
+            shown.add(display)
+            names_by_key[key] = display
+        found[name] = names_by_key[key]
+    return found
+
+
+def _known_entities(
+    conn: Connection, user: str, names: Sequence[str]
+) -> tuple[dict[str, tuple[int, str]], dict[str, int]]:
+    """The entities the names' keys are aliases of (``key -> (id, name)``), and those displayed under the names
+    (``name -> id``), in one read (a chunk of names a read)."""
+    wanted = sorted({entity_key(name) or name.casefold() for name in names})
+    shown = sorted({name.strip() for name in names})
+    known: dict[str, tuple[int, str]] = {}
+    displayed: dict[str, int] = {}
+    size = IN_LIST_CHUNK // 2  # two lists in one statement: together under the bound on parameters
+    for part in range(0, max(len(wanted), len(shown)), size):
+        key_part, name_part = wanted[part : part + size], shown[part : part + size]
+        rows = conn.execute(  # a row with a key: an alias; without: an entity displayed under one of the names
+            "SELECT a.key, e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_pk"
+            f" WHERE a.user = ? AND a.key IN ({_in_list(key_part)})"
+            f" UNION ALL SELECT NULL, id, name FROM entities WHERE user = ? AND name IN ({_in_list(name_part)})",
+            (user, *key_part, user, *name_part),
+        )
+        for key, pk, name in rows:
+            if key is None:
+                displayed[str(name)] = int(pk)
+            else:
+                known[str(key)] = (int(pk), str(name))
+    return known, displayed
+
+
+def _in_list(items: Sequence[str]) -> str:
+    """The inside of an ``IN (...)`` list; ``NULL`` (matching nothing) for none, which PostgreSQL cannot take empty."""
+    return marks(items) if items else "NULL"
 
 
 def entity_names(conn: Connection, pks: set[int]) -> dict[int, str]:

@@ -18,10 +18,26 @@ if TYPE_CHECKING:
 
 MEMORY = ":memory:"
 BUSY_TIMEOUT_MS = 5000  # how long a statement waits inside SQLite for another connection's lock
+# SQLite's ``synchronous`` levels a file may be opened with, in WAL mode. NORMAL (the default): a commit does not
+# wait for the disk, so a power cut may lose the newest commits (never corrupting the file). FULL: each commit
+# syncs the WAL before it returns, as PostgreSQL's default (``synchronous_commit = on``) does. OFF is refused: a
+# power cut could then corrupt the file.
+SQLITE_SYNCHRONOUS_LEVELS = ("NORMAL", "FULL")
+DEFAULT_SQLITE_SYNCHRONOUS = "NORMAL"
 
 
-def open_database(path: str) -> sqlite3.Connection:
-    """A connection to the SodaMem database at ``path`` (created when absent), migrated to the current schema."""
+def sqlite_synchronous_level(level: str) -> str:
+    """``level`` (any case) as one of ``SQLITE_SYNCHRONOUS_LEVELS``; a ``ValueError`` names the choices."""
+    upper = level.strip().upper()
+    if upper not in SQLITE_SYNCHRONOUS_LEVELS:
+        raise ValueError(f"SQLite synchronous must be one of {', '.join(SQLITE_SYNCHRONOUS_LEVELS)}, not {level!r}")
+    return upper
+
+
+def open_database(path: str, *, synchronous: str = DEFAULT_SQLITE_SYNCHRONOUS) -> sqlite3.Connection:
+    """A connection to the SodaMem database at ``path`` (created when absent), migrated to the current schema;
+    ``synchronous``: one of ``SQLITE_SYNCHRONOUS_LEVELS`` (files only; ``:memory:`` has no disk to wait for)."""
+    level = sqlite_synchronous_level(synchronous)  # before anything opens: a bad level changes nothing
     _refuse_unopenable(path)
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -38,7 +54,7 @@ def open_database(path: str) -> sqlite3.Connection:
         _refuse_foreign(conn, path)  # the first statement that reads the file: before anything changes it
         if path != MEMORY:
             conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute(f"PRAGMA synchronous = {level}")  # one of two fixed words
         apply_migrations(conn)
     except sqlite3.Error as exc:
         conn.close()
@@ -86,10 +102,16 @@ def is_postgres_url(path: str | Path) -> bool:
     return isinstance(path, str) and path.startswith(POSTGRES_URL_PREFIXES)
 
 
-def open_store(path: str | Path) -> Store:
+def open_store(path: str | Path, *, sqlite_synchronous: str | None = None) -> Store:
     """The store at ``path``: a PostgreSQL database (``postgresql://...``; needs the ``postgres`` extra), else an
-    SQLite file (or ``":memory:"``)."""
+    SQLite file (or ``":memory:"``). ``sqlite_synchronous``: the SQLite file's ``synchronous`` level (None: NORMAL);
+    refused for PostgreSQL, whose durability is its ``synchronous_commit`` setting (the URL's ``options``)."""
     if is_postgres_url(path):
+        if sqlite_synchronous is not None:
+            raise ValueError(
+                "sqlite_synchronous is for SQLite files; PostgreSQL's commits wait for the disk by default"
+                " (synchronous_commit, settable in the URL's options)"
+            )
         try:
             from sodamem.store.postgres.store import PostgresStore
         except ImportError as exc:
@@ -97,4 +119,5 @@ def open_store(path: str | Path) -> Store:
         return PostgresStore(str(path))
     from sodamem.store.sqlite import SQLiteStore  # sqlite.py opens its connection through this module
 
-    return SQLiteStore(path)
+    level = DEFAULT_SQLITE_SYNCHRONOUS if sqlite_synchronous is None else sqlite_synchronous
+    return SQLiteStore(path, synchronous=level)

@@ -22,7 +22,7 @@ from sodamem.store.hashes import text_hash as text_hash
 from sodamem.store.in_lists import IN_LIST_CHUNK as IN_LIST_CHUNK
 from sodamem.store.in_lists import chunked as chunked
 from sodamem.store.integrity import CheckReport, check_database
-from sodamem.store.opening import BUSY_TIMEOUT_MS, open_database
+from sodamem.store.opening import BUSY_TIMEOUT_MS, DEFAULT_SQLITE_SYNCHRONOUS, open_database
 from sodamem.store.portable import PortableStore
 from sodamem.store.protocol import MemoryStore
 from sodamem.store.query_reads import PortableQueryReads
@@ -69,7 +69,9 @@ class SQLiteStore(
 
     conn: sqlite3.Connection
 
-    def __init__(self, path: str | Path = ":memory:") -> None:
+    def __init__(self, path: str | Path = ":memory:", *, synchronous: str = DEFAULT_SQLITE_SYNCHRONOUS) -> None:
+        """``synchronous``: ``"NORMAL"`` (commits do not wait for the disk) or ``"FULL"`` (each commit syncs the WAL:
+        a returned write survives a power cut); ``store/opening.py``, ``SQLITE_SYNCHRONOUS_LEVELS``."""
         self.path = str(path)
         # Bumped by every commit of this connection and whenever another connection (another process) committed:
         # in-memory indexes compare it to know they are stale.
@@ -77,13 +79,20 @@ class SQLiteStore(
         self._data_version = -1
         self._speakers: dict[str, tuple[int, frozenset[str]]] = {}  # user -> (generation, speakers)
         self._term_counts = {}
-        self.conn = open_database(self.path)  # raises StoreOpenError naming the path
+        self.conn = open_database(self.path, synchronous=synchronous)  # raises StoreOpenError naming the path
         if fts.pending_count(self.conn):  # rows written by a hand outside the store: index them now
             with self.transaction():
                 pass
 
     def close(self) -> None:
         self.conn.close()
+
+    @property
+    def synchronous(self) -> str:
+        """The connection's ``synchronous`` level as SQLite reports it (``"NORMAL"``, ``"FULL"``; ``:memory:``:
+        SQLite's default, ``"FULL"``, which has no disk to wait for)."""
+        level = int(self.conn.execute("PRAGMA synchronous").fetchone()[0])
+        return ("OFF", "NORMAL", "FULL", "EXTRA")[level]
 
     @property
     def generation(self) -> int:
