@@ -127,7 +127,7 @@ def _occurrence(when: Callable[[int], date], m: re.Match[str], c: Context) -> da
     """The holiday's date the words point to (see the module docstring)."""
     today, year = c.day.date(), c.anchor.year
     if m["year"]:
-        return when(int(m["year"]))
+        return when(tw.year_number(m["year"], c.anchor))
     rel = " ".join(m["rel"].lower().split()) if m["rel"] else ""
     if rel == "this":
         return when(year)

@@ -73,6 +73,8 @@ _BACK = {"last", "past", "this past"}
 _AHEAD = {"next", "coming", "this coming"}
 _UNITS_WEEKEND = tw.UNIT.replace("day|", "day|weekend|")
 _DAY = r"(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>st|nd|rd|th)?"
+# Spending a period names it as a time, like a preposition: "we spent the summer in Maine", "spent March in Spain".
+_SPEND = r"spen(?:d|ds|t|ding)(?:\s+(?:all|most)\s+of)?"
 _DURATION_BEFORE = re.compile(r"(?:\b(?:first|only|once|twice|times?|never|not)\b|n't\b)[\w\s'-]{0,30}$", _F)
 
 
@@ -155,6 +157,9 @@ def _weekday(m: re.Match[str], c: Context) -> Span | None:
     else:
         delta = -((today - wanted) % 7 or 7)
     day = c.day + timedelta(days=delta)
+    if m["part"]:  # "last Tuesday night", "Saturday morning": the part of that day
+        low, high = tw.PARTS[m["part"].lower()]
+        return day + timedelta(hours=low), day + timedelta(hours=high), G.DAY
     return day, day + timedelta(days=1), G.DAY
 
 
@@ -165,6 +170,8 @@ def _calendar(m: re.Match[str], c: Context) -> Span | None:
     if unit == "weekend":
         if m["over"]:
             step = 0 if c.future or c.anchor.weekday() >= 5 else -1
+        elif rel in ("coming", "this coming"):  # the first weekend still ahead: this week's before Saturday
+            step = 0 if c.anchor.weekday() < 5 else 1
         saturday = tw.floor(c.anchor, "week") + timedelta(days=5 + 7 * step)
         return saturday, saturday + timedelta(days=2), G.WEEK
     if m["over"]:
@@ -196,7 +203,7 @@ def _season(m: re.Match[str], c: Context) -> Span | None:
     first, now, rel = tw.SEASONS[m["s"].lower()] - 1, _month_index(c), _norm(m["rel"])
     begun = now - (now - first) % 12  # the latest one that has started by the anchor's month
     if m["year"]:
-        k = int(m["year"]) * 12 + first
+        k = tw.year_number(m["year"], c.anchor) * 12 + first
     elif rel in _BACK:
         k = now - 3 - (now - 3 - first) % 12
     elif rel in _AHEAD:
@@ -216,7 +223,7 @@ def _month(m: re.Match[str], c: Context) -> Span | None:
     if m["mon"] == "may" and not (m["year"] or m["in"]):
         return None  # the modal verb
     if m["year"]:
-        k = int(m["year"]) * 12 + month
+        k = tw.year_number(m["year"], c.anchor) * 12 + month
     elif rel in _BACK:
         k = now - 1 - (now - 1 - month) % 12
     elif rel in _AHEAD:
@@ -240,7 +247,7 @@ def _date(m: re.Match[str], c: Context) -> Span | None:
     if names.get("mon") == "may" and not (m["year"] or m["on"] or m["ord"]):
         return None  # "those 2 may be", "you may 3 times"
     if m["year"]:
-        day = c.day.replace(year=int(m["year"]), month=month, day=int(m["day"]))
+        day = c.day.replace(year=tw.year_number(m["year"], c.anchor), month=month, day=int(m["day"]))
     else:
         day = _nearest_date(c, month, int(m["day"]))
     return day, day + timedelta(days=1), G.DAY
@@ -262,7 +269,7 @@ def _nearest_date(c: Context, month: int, day: int) -> datetime:
 def _year(m: re.Match[str], c: Context) -> Span | None:
     if not m["prep"] and tw.since_before(c.text, m.start()) is None:
         return None
-    start = c.day.replace(year=int(m["year"]), month=1, day=1)
+    start = c.day.replace(year=tw.year_number(m["year"], c.anchor), month=1, day=1)
     return start, start.replace(year=start.year + 1), G.YEAR
 
 
@@ -287,25 +294,25 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         r"past|last|next|coming",
     ),
     (
-        rf"\b(?:{_REL}\s+|(?P<on>on)\s+)?(?P<wd>{tw.WEEKDAY_ALT})\b",
+        rf"\b(?:{_REL}\s+|(?P<on>on)\s+)?(?P<wd>{tw.WEEKDAY_ALT})(?:\s+(?P<part>morning|afternoon|evening|night))?\b",
         _weekday,
         r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:last|next|this|past|coming)\s+\w",
     ),
     (
-        rf"\b(?:{_REL}\s+|(?P<over>(?:over|on|at|during)\s+the)\s+)(?P<u>weekend|week|month|year|decade)\b",
+        rf"\b(?:{_REL}\s+|(?P<over>(?:over|on|at|during|{_SPEND})\s+the)\s+)(?P<u>weekend|week|month|year|decade)\b",
         _calendar,
         r"week|month|year|decade",
     ),
     (r"\b(?P<el>earlier|later)\s+(?:this\s+(?P<u>week|month|year)|today)\b", _edge, r"earlier|later"),
     (r"\b(?:recently|lately|(?:the\s+)?last\s+time|the\s+other\s+day)\b", _vague, r"recent|lately|time|other"),
     (
-        rf"\b(?:{_REL}\s+|(?P<in>(?:in|during|over|by|until|through)\s+(?:the\s+)?))?"
+        rf"\b(?:{_REL}\s+|(?P<in>(?:in|during|over|by|until|through|{_SPEND})\s+(?:the\s+)?))?"
         rf"(?P<s>summer|winter|spring|fall|autumn)(?:,?\s+(?:of\s+)?{tw.YEAR})?\b",
         _season,
         r"summer|winter|spring|fall|autumn",
     ),
     (
-        rf"\b(?:{_REL}\s+|(?P<in>(?:back\s+)?(?:in|during|by|until|till|through|from|of)\s+"
+        rf"\b(?:{_REL}\s+|(?P<in>(?:back\s+)?(?:in|during|by|until|till|through|from|of|{_SPEND})\s+"
         rf"(?:(?P<mod1>early|mid|late)[\s-]+)?)|(?P<mod2>early|mid|late)[\s-]+)?"
         rf"(?P<mon>{tw.MONTH_ALT})(?:,?\s+(?:of\s+)?{tw.YEAR})?\b",
         _month,
@@ -327,7 +334,7 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         rf"\b(?:(?P<prep>(?:back\s+)?(?:in|during|from|until|till|by|around)|the\s+year)\s+)?{tw.YEAR}"
         r"(?![-/:]\d)\b",
         _year,
-        r"(?:19|20)\d\d",
+        r"(?:19|20)\d\d|['’]\d\d",
     ),
 )
 _RULES += timegrammar.RULES + timeholidays.RULES

@@ -155,8 +155,18 @@ TRIGGER_WORDS = [
 ]
 MONTH_ALT = alternation(MONTHS)
 WEEKDAY_ALT = alternation(WEEKDAYS | WEEKDAY_ABBREVIATIONS)
-YEAR = r"(?P<year>(?:19|20)\d\d)(?!\d)"
+# Four digits, or an apostrophe and two ("back in '08", "the summer of '69"): see :func:`year_number`.
+YEAR = r"(?P<year>(?:19|20)\d\d|['’]\d\d)(?!\d)"
 _SINCE = re.compile(r"\b(?:ever\s+)?since\s+$", re.IGNORECASE | re.ASCII)
+
+
+def year_number(words: str, anchor: datetime) -> int:
+    """The year of a :data:`YEAR` match; "'08" is the latest year ending in 08 up to ten years past the anchor's (so
+    "'69" is 1969, and "the class of '27" said in 2024 is 2027)."""
+    if len(words) == 4:
+        return int(words)
+    year = anchor.year - anchor.year % 100 + int(words[1:])
+    return year if year <= anchor.year + 10 else year - 100
 
 
 def count(words: str) -> tuple[int, int, bool]:
@@ -184,13 +194,17 @@ def quantity(m: re.Match[str]) -> tuple[int, int, bool, bool]:
 _FUTURE = re.compile(
     r"\b(?:will|shall|gonna|(?<!was )(?<!were )going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning|intend(?:s|ing)?\s+to"
     r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t"
-    r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for)\b|\w['’]ll\b",
+    r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for)\b|\w['’]ll\b"
+    # a present progressive with a personal subject plans ahead: "we're grilling on Labor Day", "I'm seeing him Friday"
+    r"|\b(?:i['’]m|i\s+am|(?:we|you|they)(?:['’]re|\s+are))\s+\w+ing\b",
     re.IGNORECASE,
 )
 # The verb right before an expression sets its direction: "the recital is on June 9th" (said in May: this June),
 # "it was on Friday" (the last one), whatever cue words elsewhere say. "Today is Monday" is no schedule.
 _AHEAD_VERB = re.compile(r"(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re))\s+$", re.IGNORECASE)
 _BEHIND_VERB = re.compile(r"\b(?:was|were)\s+$", re.IGNORECASE)
+# "at my aunt's", "at Joe's": an elliptical possessive (someone's place), not "is".
+_AT_POSSESSIVE = re.compile(r"\bat\s+(?:(?:my|his|her|our|their|your|the)\s+)?\w+['’]s\s+$", re.IGNORECASE)
 
 
 def looks_ahead(text: str) -> bool:
@@ -200,7 +214,9 @@ def looks_ahead(text: str) -> bool:
 
 def verb_direction(text: str, start: int, default: bool) -> bool:
     """Ahead after "is/are/'s/'re", back after "was/were" right before ``start``; else ``default``."""
-    if _AHEAD_VERB.search(text, max(0, start - 12), start):
+    if _AHEAD_VERB.search(text, max(0, start - 12), start) and not _AT_POSSESSIVE.search(
+        text, max(0, start - 40), start
+    ):
         return True
     if _BEHIND_VERB.search(text, max(0, start - 12), start):
         return False
