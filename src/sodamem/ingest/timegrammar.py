@@ -18,6 +18,9 @@ pinned down by ``sodamem/bench/time_phrases_grammar.py``):
 * Decades: "the 1990s", "the '90s", "the nineties" (two digits: the latest such decade begun by the anchor's year);
   "the 1900s" is the century once it is over (SUTime's XX00s), "the 2000s" said in 2023 the decade.
 
+* A count of units from a named day is a day: "a week from today", "a year ago today", "three days after
+  Christmas", "two weeks from Friday" (fuzzy counts and hours are left to the basic rules).
+
 Composite rules resolve their inner phrase ("last Friday", "next month", "in 2022") through the basic rules.
 """
 
@@ -26,6 +29,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from sodamem.ingest import timeholidays
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
 from sodamem.model import TimeGranularity
@@ -239,7 +243,35 @@ def _decade(m: re.Match[str], c: Context) -> Span:
     return start, start.replace(year=first + years), G.YEAR
 
 
+# --- a count of units from a named day: "a week from today", "a year ago today", "two days before Christmas"
+
+_DAY_WORDS = ("today", "tonight", "tomorrow", "yesterday")
+_SHIFTED = (
+    rf"\b{tw.COUNT}{tw.UNIT}{tw.HALF_AFTER}\s+(?:(?P<ago>ago|back)\s+(?:today|tonight)"
+    rf"|(?P<side>from|after|before)\s+(?P<base>{'|'.join(_DAY_WORDS)}|(?:(?:this|last|next)\s+)?(?:{_WEEKDAY})"
+    rf"|{timeholidays.NAME_ALT}))\b"
+)
+
+
+def _shifted(m: re.Match[str], c: Context) -> Span | None:
+    """The day ``N units`` before or after a day the basic rules resolve (today unless a base is named)."""
+    _, count, fuzzy, half = tw.quantity(m)
+    unit = m["unit"].lower()
+    if fuzzy or unit == "hour":
+        return None
+    base = (m["base"] or "today").lower()
+    if base.split()[0] not in (*_DAY_WORDS, "this", "last", "next"):
+        base = "on " + base  # a bare weekday or holiday needs its preposition to be read as a time
+    day = c.resolve(base)
+    if day is None or day[2] is not G.DAY:
+        return None
+    sign = -1 if m["ago"] or (m["side"] or "").lower() == "before" else 1
+    start = tw.floor(tw.moved(tw.floor(day[0], "day"), unit, count, half, sign), "day")
+    return start, start + timedelta(days=1), G.DAY
+
+
 RULES: tuple[tw.RuleEntry, ...] = (
+    (_SHIFTED, _shifted, r"(?:ago|back)\s+to|(?:day|week|night|month|year|decade)s?\s+(?:from|after|before)\s"),
     (_BEFORE_AFTER, _before_after, r"before\s+last|after\s+next"),
     (_PART_OF, _part_of, r"early|mid|late|(?:beginning|start|middle|end|half)\s+of"),
     (_ORDINAL, _ordinal, r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|penultimate)\s"),

@@ -11,6 +11,9 @@ a bare name followed by was/is/will) the latest on or before the anchor's day, o
 or after it. "the X before last" / "the X after next" go one more year. "the day/night before|after X" move a day,
 "the weekend before|after X" is the Saturday-Sunday strictly before/after it, "X weekend" the weekend touching it
 (holiday included: Memorial Day weekend is Saturday to Monday). "X morning|afternoon|evening|night" narrows the day.
+A bare name needs a verb after it ("Halloween was fun"), a part ("Memorial Day weekend"), a place or company after it
+("Thanksgiving at my brother's") or "since"; "spend Christmas" reads like "over Christmas". "two Christmases ago"
+counts back from the last one.
 """
 
 from __future__ import annotations
@@ -110,10 +113,12 @@ _NEEDS = (
     + r"|new\s+year|(?:good|black)\s+friday|palm\s+sunday|ash\s+wednesday"
 )
 
+# Any holiday name, without groups (for composite rules elsewhere: "two days before Christmas").
+NAME_ALT = "|".join(pattern for pattern, _ in HOLIDAYS.values())
 _NAMES = "|".join(f"(?P<{key}>{pattern})" for key, (pattern, _) in HOLIDAYS.items())
 _STEP = r"before\s+last|after\s+next"
 _PATTERN = (
-    r"\b(?:(?P<prep>on|at|for|over|during|around|by|until|till|through|from|in)\s+)?"
+    r"\b(?:(?P<prep>on|at|for|over|during|around|by|until|till|through|from|in|spen(?:d|ds|t|ding))\s+)?"
     r"(?:the\s+(?P<near>day|night|weekend)\s+(?P<side>before|after)\s+"
     r"|(?P<rel>this\s+past|this\s+coming|last|next|this|past|coming)\s+"
     rf"|the\s+(?=(?:\S+\s+){{1,3}}(?:{_STEP})))?"
@@ -121,6 +126,9 @@ _PATTERN = (
     rf"(?:,?\s+(?:of\s+)?{tw.YEAR}|\s+(?P<step>{_STEP}))?\b"
 )
 _VERB_AFTER = re.compile(r"\s+(?:was|is|will|went|came)\b", re.IGNORECASE)
+# A bare name followed by a place or company is the day itself ("doing Thanksgiving at my brother's", "Christmas with
+# the kids"); followed by a noun it is a modifier ("a Christmas tree", "Thanksgiving dinner").
+_PLACE_AFTER = re.compile(r"\s+(?:at|in|with)\b", re.IGNORECASE)
 
 
 def _occurrence(when: Callable[[int], date], m: re.Match[str], c: Context) -> date:
@@ -154,7 +162,11 @@ def _saturday_near(day: datetime, side: str) -> datetime:
 
 def _holiday(m: re.Match[str], c: Context) -> Span | None:
     bare = not (m["prep"] or m["rel"] or m["year"] or m["near"] or m["step"])
-    if bare and not _VERB_AFTER.match(c.text, m.end()) and tw.since_before(c.text, m.start()) is None:
+    if (
+        bare
+        and not (m["part"] or _VERB_AFTER.match(c.text, m.end()) or _PLACE_AFTER.match(c.text, m.end()))
+        and tw.since_before(c.text, m.start()) is None
+    ):
         return None  # "a Christmas tree", "Thanksgiving dinner"; but "Halloween was fun", "since Easter"
     key = next(key for key in HOLIDAYS if m[key])
     found = _occurrence(HOLIDAYS[key][1], m, c)
@@ -176,7 +188,21 @@ def _holiday(m: re.Match[str], c: Context) -> Span | None:
     return day, day + timedelta(days=1), G.DAY
 
 
-RULES: tuple[tw.RuleEntry, ...] = ((_PATTERN, _holiday, _NEEDS),)
+def _holidays_ago(m: re.Match[str], c: Context) -> Span | None:
+    """ "two Christmases ago": counting back from the latest one strictly before the anchor's day (one ago)."""
+    n, _, fuzzy = tw.count(m["n"])
+    if fuzzy or n < 1:
+        return None
+    when = HOLIDAYS[next(key for key in HOLIDAYS if m[key])][1]
+    today = c.day.date()
+    last = next(day for day in (when(c.anchor.year), when(c.anchor.year - 1)) if day < today)
+    found = when(last.year - (n - 1))
+    day = c.day.replace(year=found.year, month=found.month, day=found.day)
+    return day, day + timedelta(days=1), G.DAY
+
+
+_AGO_PATTERN = rf"\b(?P<n>{tw.NUM})\s+(?:{_NAMES})(?:e?s)?\s+ago\b"
+RULES: tuple[tw.RuleEntry, ...] = ((_PATTERN, _holiday, _NEEDS), (_AGO_PATTERN, _holidays_ago, r"\sago\b"))
 
 
 def holiday_dates(year: int) -> dict[str, datetime]:
