@@ -256,7 +256,7 @@ _SHIFTED = (
 def _shifted(m: re.Match[str], c: Context) -> Span | None:
     """The day ``N units`` before or after a day the basic rules resolve (today unless a base is named)."""
     _, count, fuzzy, half = tw.quantity(m)
-    unit = m["unit"].lower()
+    unit = tw.unit_name(m["unit"])
     if fuzzy or unit == "hour":
         return None
     base = (m["base"] or "today").lower()

@@ -75,6 +75,8 @@ _UNITS_WEEKEND = tw.UNIT.replace("day|", "day|weekend|")
 _DAY = r"(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>st|nd|rd|th)?"
 # Spending a period names it as a time, like a preposition: "we spent the summer in Maine", "spent March in Spain".
 _SPEND = r"spen(?:d|ds|t|ding)(?:\s+(?:all|most)\s+of)?"
+# Hedges between "in" and a count change nothing: "in like two weeks", "in about a month".
+_HEDGE = r"(?:(?:like|about|around|roughly|approximately|maybe|just|only|another)\s+)"
 _DURATION_BEFORE = re.compile(r"(?:\b(?:first|only|once|twice|times?|never|not)\b|n't\b)[\w\s'-]{0,30}$", _F)
 
 
@@ -110,7 +112,9 @@ def _container(unit: str, half: bool) -> str:
 def _counted(m: re.Match[str], c: Context) -> Span | None:
     """N units ago/back/from now, in N units, for N units; halves too ("a year and a half ago", "in half an hour")."""
     low, high, fuzzy, half = tw.quantity(m)
-    unit, direction, prep = m["unit"].lower(), _norm(m["dir"]), _norm(m["prep"])
+    if m["or_n"]:  # "a month or two ago": the units between, fuzzy
+        low, high, fuzzy, half = min(low, tw.count(m["or_n"])[0]), max(high, tw.count(m["or_n"])[1]), True, False
+    unit, direction, prep = tw.unit_name(m["unit"]), _norm(m["dir"]), _norm(m["prep"])
     if half and unit == "weekend":
         return None
     container = _container(unit, half)
@@ -137,7 +141,7 @@ def _counted(m: re.Match[str], c: Context) -> Span | None:
 
 def _period(m: re.Match[str], c: Context) -> Span | None:
     """(for/over/in) the past/last/next/coming (N) units ("the past year and a half", "the last decade")."""
-    word, unit = m["pl"].lower(), m["unit"].lower()
+    word, unit = m["pl"].lower(), tw.unit_name(m["unit"])
     _, high, fuzzy, half = tw.quantity(m)
     if not (m["n"] or half) and (not m["the"] or unit in ("hour", "day") or word == "next"):
         return None  # "last week" is a calendar week, "the next day" is relative to the story
@@ -165,7 +169,7 @@ def _weekday(m: re.Match[str], c: Context) -> Span | None:
 
 def _calendar(m: re.Match[str], c: Context) -> Span | None:
     """last/this/next week|weekend|month|year|decade; over/on/at/during the weekend."""
-    unit, rel = m["u"].lower(), _norm(m["rel"])
+    unit, rel = tw.unit_name(m["u"]), _norm(m["rel"])
     step = -1 if rel in _BACK else 1 if rel in _AHEAD else 0
     if unit == "weekend":
         if m["over"]:
@@ -282,8 +286,8 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         None,
     ),
     (
-        rf"\b(?:(?P<prep>in|for)\s+)?{tw.COUNT}{_UNITS_WEEKEND}{tw.HALF_AFTER}"
-        r"(?:\s+(?P<dir>ago|back|from\s+now))?\b",
+        rf"\b(?:(?P<prep>in|for)\s+{_HEDGE}?)?{tw.COUNT}{_UNITS_WEEKEND}{tw.HALF_AFTER}"
+        rf"(?:\s+or\s+(?:so|(?P<or_n>{tw.NUM})))?(?:\s+(?P<dir>ago|back|from\s+now))?\b",
         _counted,
         None,
     ),
@@ -299,9 +303,9 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:last|next|this|past|coming)\s+\w",
     ),
     (
-        rf"\b(?:{_REL}\s+|(?P<over>(?:over|on|at|during|{_SPEND})\s+the)\s+)(?P<u>weekend|week|month|year|decade)\b",
+        rf"\b(?:{_REL}\s+|(?P<over>(?:over|on|at|during|{_SPEND})\s+the)\s+)(?P<u>weekend|week|wk|month|year|yr|decade)\b",
         _calendar,
-        r"week|month|year|decade",
+        r"week|wk|month|year|yr|decade",
     ),
     (r"\b(?P<el>earlier|later)\s+(?:this\s+(?P<u>week|month|year)|today)\b", _edge, r"earlier|later"),
     (r"\b(?:recently|lately|(?:the\s+)?last\s+time|the\s+other\s+day)\b", _vague, r"recent|lately|time|other"),

@@ -143,14 +143,20 @@ NUM = (
 # A count with an optional half before a unit: "3", "two and a half", "1.5", "half a"; then UNIT, then HALF_AFTER
 # ("a year and a half"). Groups: n (absent for "half a"), half0, half1, unit, half2; :func:`quantity` reads them.
 _AND_A_HALF = r"\s+and\s+a\s+half"
-COUNT = rf"(?:(?P<n>{NUM})(?P<half1>{_AND_A_HALF}|\.5)?\s+|(?P<half0>(?:a\s+)?half(?:\s+an?)?\s+))"
-UNIT = r"(?P<unit>hour|day|week|fortnight|month|year|decade)s?"
+# A range ("two or three", "2-3", "two to three") is fuzzy: the units n..n2 (see :func:`quantity`).
+COUNT = (
+    rf"(?:(?P<n>{NUM})(?:\s*(?:-|–|\s(?:or|to)\s)\s*(?P<n2>{NUM}))?(?P<half1>{_AND_A_HALF}|\.5)?\s+"
+    r"|(?P<half0>(?:a\s+)?half(?:\s+an?)?\s+))"
+)
+# Chat abbreviations ("2 yrs ago", "3 wks", "6 mos") stand for the unit: see :func:`unit_name`.
+UNIT = r"(?P<unit>hour|hr|day|week|wk|fortnight|month|mo|year|yr|decade)s?"
+_ABBREVIATED_UNITS = {"hr": "hour", "wk": "week", "mo": "month", "yr": "year"}
 HALF_AFTER = rf"(?P<half2>{_AND_A_HALF})?"
 # The words (besides digits) that the basic and composite rules need: the resolver's first pre-check.
 TRIGGER_WORDS = [
     *"day night hour week fortnight month year decade ago summer winter spring fall autumn recent lately time".split(),
     *"morning evening afternoon tonight tomorrow twenties thirties forties fifties sixties seventies eighties".split(),
-    "nineties",
+    *"nineties wk yr".split(),
     *(name for name in MONTHS | WEEKDAY_ABBREVIATIONS if len(name) == 3),
 ]
 MONTH_ALT = alternation(MONTHS)
@@ -167,6 +173,12 @@ def year_number(words: str, anchor: datetime) -> int:
         return int(words)
     year = anchor.year - anchor.year % 100 + int(words[1:])
     return year if year <= anchor.year + 10 else year - 100
+
+
+def unit_name(word: str) -> str:
+    """The unit a :data:`UNIT` word names, abbreviations and plurals aside ("yrs" -> "year")."""
+    word = word.lower()
+    return _ABBREVIATED_UNITS.get(word, word)
 
 
 def count(words: str) -> tuple[int, int, bool]:
@@ -188,6 +200,8 @@ def quantity(m: re.Match[str]) -> tuple[int, int, bool, bool]:
     if m["n"] is None:
         return (0, 0, False, half) if m["half0"] else (1, 1, False, half)
     low, high, fuzzy = count(m["n"])
+    if m["n2"]:  # "two or three weeks ago": the units between, fuzzy
+        low, high, fuzzy = min(low, count(m["n2"])[0]), max(high, count(m["n2"])[1]), True
     return low, high, fuzzy, half and not fuzzy
 
 
