@@ -201,7 +201,7 @@ def _nth_in(start: datetime, end: datetime, n: int, what: str) -> Span | None:
 # --- a day of the month alone
 
 _DAY_OF_MONTH = (
-    r"\b(?:on|by|until|till)\s+the\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)"
+    rf"\b(?:on|by|until|till)\s+the\s+(?:(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
     r"(?:\s+of\s+(?P<rel>this|last|next)\s+month)?"
     r"(?=\s*(?:$|[.,;:!?)]|(?:at|and|or|but|so|because|when|while|as|if|then|too|for|in|with|we|i|you|he|she|they"
     r"|it|my|our|this|last|next)\b))"
@@ -210,7 +210,7 @@ _DAY_OF_MONTH = (
 
 def _day_of_month(m: re.Match[str], c: Context) -> Span | None:
     """On the 21st: the latest 21st on or before the anchor's day (future: the first on or after)."""
-    day_number, this_month = int(m["day"]), c.anchor.year * 12 + c.anchor.month - 1
+    day_number, this_month = tw.day_number(m["day"], m["dayword"]), c.anchor.year * 12 + c.anchor.month - 1
     if m["rel"]:
         months = [this_month + {"this": 0, "last": -1, "next": 1}[m["rel"].lower()]]
     else:
@@ -270,11 +270,31 @@ def _shifted(m: re.Match[str], c: Context) -> Span | None:
     return start, start + timedelta(days=1), G.DAY
 
 
+# --- the week of a day: "the week of the 15th", "the week of June 5th", "the week of Thanksgiving"
+
+_DATE_WORDS = rf"(?:\d{{1,2}}(?:st|nd|rd|th)?|{tw.ORDINAL_DAY_ALT})"
+_WEEK_OF = (
+    rf"\b(?:(?:in|during|over|for)\s+)?the\s+week\s+of\s+(?P<rest>the\s+{_DATE_WORDS}(?:\s+of\s+(?:{tw.MONTH_ALT}))?"
+    rf"|(?:{tw.MONTH_ALT})\s+{_DATE_WORDS}|{_DATE_WORDS}\s+(?:of\s+)?(?:{tw.MONTH_ALT})|{timeholidays.NAME_ALT})\b"
+)
+
+
+def _week_of(m: re.Match[str], c: Context) -> Span | None:
+    """The Monday-to-Sunday week containing the day named after "the week of"."""
+    rest = m["rest"]
+    day = c.resolve(rest if rest[0].isdigit() or rest.split()[0].lower() in tw.MONTHS else "on " + rest)
+    if day is None or day[2] is not G.DAY:
+        return None
+    monday = tw.floor(day[0], "week")
+    return monday, monday + timedelta(weeks=1), G.WEEK
+
+
 RULES: tuple[tw.RuleEntry, ...] = (
     (_SHIFTED, _shifted, r"(?:ago|back)\s+to|(?:day|week|night|month|year|decade)s?\s+(?:from|after|before)\s"),
     (_BEFORE_AFTER, _before_after, r"before\s+last|after\s+next"),
     (_PART_OF, _part_of, r"early|mid|late|(?:beginning|start|middle|end|half)\s+of"),
     (_ORDINAL, _ordinal, r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|penultimate)\s"),
-    (_DAY_OF_MONTH, _day_of_month, r"\d(?:st|nd|rd|th)"),
+    (_DAY_OF_MONTH, _day_of_month, r"\d(?:st|nd|rd|th)|the\s+(?:fi|se|th|fo|si|ei|ni|te|el|tw)"),
+    (_WEEK_OF, _week_of, r"week\s+of\s"),
     (rf"\b(?:the\s+(?P<dec>{_DECADE})|(?P<dec4>(?:1\d|20)\d0['’]?s))\b", _decade, r"0['’]?s|ties"),
 )

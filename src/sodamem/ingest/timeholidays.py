@@ -122,7 +122,7 @@ _PATTERN = (
     r"(?:the\s+(?P<near>day|night|weekend)\s+(?P<side>before|after)\s+"
     r"|(?P<rel>this\s+past|this\s+coming|last|next|this|past|coming)\s+"
     rf"|the\s+(?=(?:\S+\s+){{1,3}}(?:{_STEP})))?"
-    rf"(?:{_NAMES})(?P<part>\s+(?:morning|afternoon|evening|night|weekend))?"
+    rf"(?:{_NAMES})(?P<part>\s+(?:morning|afternoon|evening|night|weekend|week))?"
     rf"(?:,?\s+(?:of\s+)?{tw.YEAR}|\s+(?P<step>{_STEP}))?\b"
 )
 _VERB_AFTER = re.compile(r"\s+(?:was|is|will|went|came)\b", re.IGNORECASE)
@@ -179,6 +179,9 @@ def _holiday(m: re.Match[str], c: Context) -> Span | None:
             return saturday, saturday + timedelta(days=2), G.WEEK
         day += timedelta(days=1 if side == "after" else -1)
         part = "night" if near == "night" else part
+    if part == "week":  # Thanksgiving week: the Monday-to-Sunday week of the holiday
+        monday = day - timedelta(days=day.weekday())
+        return monday, monday + timedelta(weeks=1), G.WEEK
     if part == "weekend":  # Memorial Day weekend: Saturday to Monday, the holiday included
         saturday = _saturday_near(day, "")
         return min(day, saturday), max(day + timedelta(days=1), saturday + timedelta(days=2)), G.WEEK

@@ -72,7 +72,7 @@ _REL = r"(?P<rel>this\s+past|this\s+coming|last|next|this|past|coming)"
 _BACK = {"last", "past", "this past"}
 _AHEAD = {"next", "coming", "this coming"}
 _UNITS_WEEKEND = tw.UNIT.replace("day|", "day|weekend|")
-_DAY = r"(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>st|nd|rd|th)?"
+_DAY = rf"(?:(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>st|nd|rd|th)?|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
 # Spending a period names it as a time, like a preposition: "we spent the summer in Maine", "spent March in Spain".
 _SPEND = r"spen(?:d|ds|t|ding)(?:\s+(?:all|most)\s+of)?"
 # Hedges between "in" and a count change nothing: "in like two weeks", "in about a month".
@@ -250,10 +250,13 @@ def _date(m: re.Match[str], c: Context) -> Span | None:
     month = int(m["mnum"]) if names.get("mnum") else tw.MONTHS[m["mon"].lower()]
     if names.get("mon") == "may" and not (m["year"] or m["on"] or m["ord"]):
         return None  # "those 2 may be", "you may 3 times"
+    if names.get("dayword") and "of" in names and not m["of"]:
+        return None  # "the first March for Science": an ordinal in words before a month needs "of"
+    day_of_month = tw.day_number(names.get("day"), names.get("dayword"))
     if m["year"]:
-        day = c.day.replace(year=tw.year_number(m["year"], c.anchor), month=month, day=int(m["day"]))
+        day = c.day.replace(year=tw.year_number(m["year"], c.anchor), month=month, day=day_of_month)
     else:
-        day = _nearest_date(c, month, int(m["day"]))
+        day = _nearest_date(c, month, day_of_month)
     return day, day + timedelta(days=1), G.DAY
 
 
@@ -323,7 +326,7 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         _MONTH_PREFIXES,
     ),
     (
-        rf"\b(?:(?P<on>on)\s+)?(?:the\s+)?{_DAY}\s+(?:of\s+)?(?P<mon>{tw.MONTH_ALT})(?:,?\s+{tw.YEAR})?\b",
+        rf"\b(?:(?P<on>on)\s+)?(?:the\s+)?{_DAY}\s+(?P<of>of\s+)?(?P<mon>{tw.MONTH_ALT})(?:,?\s+{tw.YEAR})?\b",
         _date,
         _MONTH_PREFIXES,
     ),

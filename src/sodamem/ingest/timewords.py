@@ -152,12 +152,17 @@ COUNT = (
 UNIT = r"(?P<unit>hour|hr|day|week|wk|fortnight|month|mo|year|yr|decade)s?"
 _ABBREVIATED_UNITS = {"hr": "hour", "wk": "week", "mo": "month", "yr": "year"}
 HALF_AFTER = rf"(?P<half2>{_AND_A_HALF})?"
+_ORDINAL_NAMES = (
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth"
+    " fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
+).split()
 # The words (besides digits) that the basic and composite rules need: the resolver's first pre-check.
 TRIGGER_WORDS = [
     *"day night hour week fortnight month year decade ago summer winter spring fall autumn recent lately time".split(),
     *"morning evening afternoon tonight tomorrow twenties thirties forties fifties sixties seventies eighties".split(),
     *"nineties wk yr".split(),
     *(name for name in MONTHS | WEEKDAY_ABBREVIATIONS if len(name) == 3),
+    *(f"the {word}" for word in [*_ORDINAL_NAMES, "twenty", "thirt"]),  # "on the first", "on the twenty-first"
 ]
 MONTH_ALT = alternation(MONTHS)
 WEEKDAY_ALT = alternation(WEEKDAYS | WEEKDAY_ABBREVIATIONS)
@@ -173,6 +178,25 @@ def year_number(words: str, anchor: datetime) -> int:
         return int(words)
     year = anchor.year - anchor.year % 100 + int(words[1:])
     return year if year <= anchor.year + 10 else year - 100
+
+
+# Days of the month in words: "the fifth of June", "June twenty-first", "on the first".
+ORDINAL_DAYS: dict[str, int] = (
+    {word: i for i, word in enumerate(_ORDINAL_NAMES, start=1)}
+    | {f"twenty {word}": 20 + i for i, word in enumerate(_ORDINAL_NAMES[:9], start=1)}
+    | {"thirtieth": 30, "thirty first": 31}
+)
+ORDINAL_DAY_ALT = (
+    rf"(?:twenty[\s-]+(?:{alternation(_ORDINAL_NAMES[:9])})|thirty[\s-]+first|thirtieth"
+    rf"|{alternation(_ORDINAL_NAMES)})(?![\w-])"
+)
+
+
+def day_number(digits: str | None, words: str | None) -> int:
+    """The day of the month of a match: digits ("21") or an ordinal in words ("twenty-first")."""
+    if digits:
+        return int(digits)
+    return ORDINAL_DAYS[" ".join((words or "").lower().replace("-", " ").split())]
 
 
 def unit_name(word: str) -> str:
