@@ -75,6 +75,12 @@ _UNITS_WEEKEND = tw.UNIT.replace("day|", "day|weekend|")
 _DAY = rf"(?:(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>st|nd|rd|th)?|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
 # Spending a period names it as a time, like a preposition: "we spent the summer in Maine", "spent March in Spain".
 _SPEND = r"spen(?:d|ds|t|ding)(?:\s+(?:all|most)\s+of)?"
+# A bare weekday followed by "the" and an animal is a pet's name with an epithet ("Friday the cat knocked ...").
+_EPITHET_AFTER = re.compile(
+    r"\s+the\s+(?:cat|kitten|kitty|dog|puppy|pup|bird|parrot|hamster|rabbit|bunny|horse|pony|fish|goldfish|turtle"
+    r"|tortoise|snake|lizard|goat|pig|cow|chicken|duck|hen|cockatiel|budgie|gerbil|ferret)s?\b",
+    re.IGNORECASE,
+)
 # Hedges between "in" and a count change nothing: "in like two weeks", "in about a month".
 _HEDGE = r"(?:(?:like|about|around|roughly|approximately|maybe|just|only|another)\s+)"
 _DURATION_BEFORE = re.compile(r"(?:\b(?:first|only|once|twice|times?|never|not)\b|n't\b)[\w\s'-]{0,30}$", _F)
@@ -153,6 +159,8 @@ def _weekday(m: re.Match[str], c: Context) -> Span | None:
     name, today, rel = m["wd"].lower(), c.anchor.weekday(), _norm(m["rel"])
     if name not in tw.WEEKDAYS and not rel:
         return None
+    if not (rel or m["on"] or m["part"]) and _EPITHET_AFTER.match(c.text, m.end()):
+        return None  # "Friday the cat": a name with an epithet, not a day
     wanted = tw.WEEKDAYS.get(name, tw.WEEKDAY_ABBREVIATIONS.get(name, 0))
     if rel == "this":
         delta = wanted - today
