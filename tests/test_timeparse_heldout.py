@@ -73,6 +73,17 @@ def _spans(text: str, anchor: datetime = WED) -> list[tuple[str, str, str, str]]
         ("we met in '08", "in '08", "2008-01-01", "2009-01-01", "year"),
         ("Tuesday morning was rough", "Tuesday morning", "2023-05-16T06:00:00", "2023-05-16T12:00:00", "day"),
         ("we spent the weekend in Napa", "spent the weekend", "2023-05-13", "2023-05-15", "week"),
+        # before last / after next on nights, fortnights (two calendar weeks) and centuries
+        ("the night after next", "the night after next", "2023-05-19T18:00:00", "2023-05-20T06:00:00", "day"),
+        ("last fortnight", "last fortnight", "2023-05-01", "2023-05-15", "week"),
+        ("the fortnight before last", "the fortnight before last", "2023-04-17", "2023-05-01", "week"),
+        ("half a century ago", "half a century ago", "1970-01-01", "1980-01-01", "year"),
+        ("the century before last", "the century before last", "1800-01-01", "1900-01-01", "year"),
+        # a day of the month after since/before/after; questions about plans; more holidays
+        ("since the 3rd", "since the 3rd", "2023-05-03", "2023-05-17T15:00:00", "day"),
+        ("are you free Saturday?", "Saturday", "2023-05-20", "2023-05-21", "day"),
+        ("on Cyber Monday", "on Cyber Monday", "2022-11-28", "2022-11-29", "day"),
+        ("at Mardi Gras", "at Mardi Gras", "2023-02-21", "2023-02-22", "day"),
     ],
 )
 def test_generalised_rules(text: str, expression: str, start: str, end: str, granularity: str) -> None:
@@ -94,6 +105,7 @@ def test_generalised_rules(text: str, expression: str, start: str, end: str, gra
         "Friday the cat knocked my plant off the shelf",
         "I'm 5'10 and 170 pounds",
         "a day or two later",
+        "Black Friday deals",
     ],
 )
 def test_generalised_rules_leave_these_alone(text: str) -> None:

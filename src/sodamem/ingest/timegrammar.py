@@ -49,16 +49,17 @@ _REL = r"(?:this|last|next|past|coming)"
 def _before_after(m: re.Match[str], c: Context) -> Span | None:
     what, back = m["x"].lower(), m["dir"].lower().startswith("before")
     sign = -1 if back else 1
-    if what == "night":
-        if not back:
-            return None
+    if what == "night":  # the night two days back / ahead
         low, high = tw.PARTS["night"]
-        evening = c.day - timedelta(days=2)
+        evening = c.day + timedelta(days=2 * sign)
         return evening + timedelta(hours=low), evening + timedelta(hours=high), G.DAY
     if what == "weekend":
         saturday = tw.floor(c.anchor, "week") + timedelta(days=5 + 14 * sign)
         return saturday, saturday + timedelta(days=2), G.WEEK
-    if what in ("week", "month", "year", "decade"):
+    if what == "fortnight":  # two calendar weeks, two fortnights back / ahead of this week
+        monday = tw.floor(c.anchor, "week") + timedelta(weeks=-4 if back else 3)
+        return monday, monday + timedelta(weeks=2), G.WEEK
+    if what in ("week", "month", "year", "decade", "century"):
         start = tw.shift(tw.floor(c.anchor, what), what, 2 * sign)
         return start, tw.shift(start, what, 1), tw.UNIT_GRANULARITY[what]
     nearest = c.resolve(("last " if back else "next ") + m["x"])
@@ -71,7 +72,7 @@ def _before_after(m: re.Match[str], c: Context) -> Span | None:
 
 
 _BEFORE_AFTER = (
-    rf"\b(?:the\s+)?(?P<x>night|week(?:end)?|month|year|decade|{_WEEKDAY}|{tw.MONTH_ALT}|{_SEASON})"
+    rf"\b(?:the\s+)?(?P<x>night|week(?:end)?|fortnight|month|year|decade|century|{_WEEKDAY}|{tw.MONTH_ALT}|{_SEASON})"
     r"\s+(?P<dir>before\s+last|after\s+next)\b"
 )
 
@@ -201,7 +202,7 @@ def _nth_in(start: datetime, end: datetime, n: int, what: str) -> Span | None:
 # --- a day of the month alone
 
 _DAY_OF_MONTH = (
-    rf"\b(?:on|by|until|till)\s+the\s+(?:(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
+    rf"\b(?:(?:on|by|until|till|before|after|around)\s+|(?<=since\s))the\s+(?:(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
     r"(?:\s+of\s+(?P<rel>this|last|next)\s+month)?"
     r"(?=\s*(?:$|[.,;:!?)]|(?:at|and|or|but|so|because|when|while|as|if|then|too|for|in|with|we|i|you|he|she|they"
     r"|it|my|our|this|last|next)\b))"

@@ -80,13 +80,18 @@ HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
     "groundhog_day": (r"groundhog\s+day", _fixed(2, 2)),
     "veterans_day": (rf"(?:veteran{_S}|armistice|remembrance)\s+day", _fixed(11, 11)),
     "juneteenth": (r"juneteenth", _fixed(6, 19)),
+    "cinco_de_mayo": (r"cinco\s+de\s+mayo", _fixed(5, 5)),
+    "earth_day": (r"earth\s+day", _fixed(4, 22)),
     "easter_monday": (r"easter\s+monday", _from_easter(1)),
     "easter": (r"easter(?:\s+(?:sunday|day))?", _from_easter(0)),
     "good_friday": (r"good\s+friday", _from_easter(-2)),
     "palm_sunday": (r"palm\s+sunday", _from_easter(-7)),
     "ash_wednesday": (r"ash\s+wednesday", _from_easter(-46)),
     "pentecost": (r"pentecost|whit\s+sunday", _from_easter(49)),
+    "mardi_gras": (r"mardi\s+gras|fat\s+tuesday|shrove\s+tuesday|pancake\s+day", _from_easter(-47)),
     "thanksgiving": (r"thanksgiving(?:\s+day)?", _nth(11, THU, 4)),
+    "cyber_monday": (r"cyber\s+monday", _nth(11, THU, 4, plus_days=4)),
+    "election_day": (r"election\s+day", _nth(11, MON, 1, plus_days=1)),  # the Tuesday after the first Monday
     "black_friday": (r"black\s+friday", _nth(11, THU, 4, plus_days=1)),
     "mothers_day": (rf"mother{_S}\s+day", _nth(5, SUN, 2)),
     "fathers_day": (rf"father{_S}\s+day", _nth(6, SUN, 3)),
@@ -99,7 +104,7 @@ HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
 # Holiday words the resolver's first pre-check lacks (names with "day", "year" or a month's first letters have it).
 TRIGGER_WORDS = (
     *("christmas", "xmas", "x-mas", "easter", "hallowe", "thanksgiving", "pentecost"),
-    *("valentine", "patrick", "paddy", "patty"),
+    *("valentine", "patrick", "paddy", "patty", "cinco", "mardi"),
 )
 # Some word of every holiday name, for this rule's own pre-check.
 _NEEDS = (
@@ -107,10 +112,10 @@ _NEEDS = (
         [
             *TRIGGER_WORDS,
             *"boxing independence july fool groundhog veteran armistice remembrance juneteenth whit".split(),
-            *"mother father labo memorial luther mlk president columbus".split(),
+            *"mother father labo memorial luther mlk president columbus cyber election earth".split(),
         ]
     )
-    + r"|new\s+year|(?:good|black)\s+friday|palm\s+sunday|ash\s+wednesday"
+    + r"|new\s+year|(?:good|black)\s+friday|palm\s+sunday|ash\s+wednesday|(?:fat|shrove)\s+tuesday|pancake\s+day"
 )
 
 # Any holiday name, without groups (for composite rules elsewhere: "two days before Christmas").

@@ -81,6 +81,8 @@ _EPITHET_AFTER = re.compile(
     r"|tortoise|snake|lizard|goat|pig|cow|chicken|duck|hen|cockatiel|budgie|gerbil|ferret)s?\b",
     re.IGNORECASE,
 )
+# The first word of holidays named by a weekday (Good Friday, Cyber Monday, Palm Sunday, Fat Tuesday).
+_HOLIDAY_WORD_BEFORE = re.compile(r"\b(?:black|good|cyber|easter|ash|palm|holy|maundy|fat|shrove)\s+$", re.IGNORECASE)
 # Hedges between "in" and a count change nothing: "in like two weeks", "in about a month".
 _HEDGE = r"(?:(?:like|about|around|roughly|approximately|maybe|just|only|another)\s+)"
 _DURATION_BEFORE = re.compile(r"(?:\b(?:first|only|once|twice|times?|never|not)\b|n't\b)[\w\s'-]{0,30}$", _F)
@@ -159,8 +161,10 @@ def _weekday(m: re.Match[str], c: Context) -> Span | None:
     name, today, rel = m["wd"].lower(), c.anchor.weekday(), _norm(m["rel"])
     if name not in tw.WEEKDAYS and not rel:
         return None
-    if not (rel or m["on"] or m["part"]) and _EPITHET_AFTER.match(c.text, m.end()):
-        return None  # "Friday the cat": a name with an epithet, not a day
+    if not (rel or m["on"] or m["part"]) and (
+        _EPITHET_AFTER.match(c.text, m.end()) or _HOLIDAY_WORD_BEFORE.search(c.text, max(0, m.start() - 8), m.start())
+    ):
+        return None  # "Friday the cat": a name with an epithet; "Black Friday deals": part of a holiday's name
     wanted = tw.WEEKDAYS.get(name, tw.WEEKDAY_ABBREVIATIONS.get(name, 0))
     if rel == "this":
         delta = wanted - today
@@ -176,7 +180,7 @@ def _weekday(m: re.Match[str], c: Context) -> Span | None:
 
 
 def _calendar(m: re.Match[str], c: Context) -> Span | None:
-    """last/this/next week|weekend|month|year|decade; over/on/at/during the weekend."""
+    """last/this/next week|weekend|fortnight|month|year|decade|century; over/on/at/during the weekend."""
     unit, rel = tw.unit_name(m["u"]), _norm(m["rel"])
     step = -1 if rel in _BACK else 1 if rel in _AHEAD else 0
     if unit == "weekend":
@@ -188,6 +192,9 @@ def _calendar(m: re.Match[str], c: Context) -> Span | None:
         return saturday, saturday + timedelta(days=2), G.WEEK
     if m["over"]:
         return None
+    if unit == "fortnight":  # two calendar weeks: the two before this week, this and the next, the two after it
+        monday = tw.floor(c.anchor, "week") + timedelta(weeks={-1: -2, 0: 0, 1: 1}[step])
+        return monday, monday + timedelta(weeks=2), G.WEEK
     start = tw.shift(tw.floor(c.anchor, unit), unit, step)
     return start, tw.shift(start, unit, 1), tw.UNIT_GRANULARITY[unit]
 
@@ -314,9 +321,9 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:last|next|this|past|coming)\s+\w",
     ),
     (
-        rf"\b(?:{_REL}\s+|(?P<over>(?:over|on|at|during|{_SPEND})\s+the)\s+)(?P<u>weekend|week|wk|month|year|yr|decade)\b",
+        rf"\b(?:{_REL}\s+|(?P<over>(?:over|on|at|during|{_SPEND})\s+the)\s+)(?P<u>weekend|week|wk|fortnight|month|year|yr|decade|century)\b",
         _calendar,
-        r"week|wk|month|year|yr|decade",
+        r"week|wk|fortnight|month|year|yr|decade|century",
     ),
     (r"\b(?P<el>earlier|later)\s+(?:this\s+(?P<u>week|month|year)|today)\b", _edge, r"earlier|later"),
     (r"\b(?:recently|lately|(?:the\s+)?last\s+time|the\s+other\s+day)\b", _vague, r"recent|lately|time|other"),

@@ -85,11 +85,13 @@ UNIT_GRANULARITY: dict[str, TimeGranularity] = {
     "month": TimeGranularity.MONTH,
     "year": TimeGranularity.YEAR,
     "decade": TimeGranularity.YEAR,  # a calendar decade (2010-2019) is ten whole years
+    "century": TimeGranularity.YEAR,  # a calendar century (1900-1999), as "the 1900s"
 }
 # "N units ago" resolves to the unit containing the point; a fortnight ago is a point in a calendar week.
 CONTAINER: dict[str, str] = {"fortnight": "week"}
 # "a year and a half", "half an hour": the half in a finer unit, and the (finer) unit whose container is resolved.
 HALF: dict[str, tuple[str, int]] = {
+    "century": ("year", 50),
     "decade": ("year", 5),
     "year": ("month", 6),
     "month": ("day", 15),
@@ -99,6 +101,7 @@ HALF: dict[str, tuple[str, int]] = {
     "hour": ("minute", 30),
 }
 HALF_CONTAINER: dict[str, str] = {
+    "century": "decade",  # the next finer unit: "half a century ago" is a decade
     "decade": "year",
     "year": "month",
     "month": "week",
@@ -149,8 +152,8 @@ COUNT = (
     r"|(?P<half0>(?:a\s+)?half(?:\s+an?)?\s+))"
 )
 # Chat abbreviations ("2 yrs ago", "3 wks", "6 mos") stand for the unit: see :func:`unit_name`.
-UNIT = r"(?P<unit>hour|hr|day|week|wk|fortnight|month|mo|year|yr|decade)s?"
-_ABBREVIATED_UNITS = {"hr": "hour", "wk": "week", "mo": "month", "yr": "year"}
+UNIT = r"(?P<unit>hour|hr|day|week|wk|fortnight|month|mo|year|yr|decade|century|centuries)s?"
+_ABBREVIATED_UNITS = {"hr": "hour", "wk": "week", "mo": "month", "yr": "year", "centuries": "century"}
 HALF_AFTER = rf"(?P<half2>{_AND_A_HALF})?"
 _ORDINAL_NAMES = (
     "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth"
@@ -160,7 +163,7 @@ _ORDINAL_NAMES = (
 TRIGGER_WORDS = [
     *"day night hour week fortnight month year decade ago summer winter spring fall autumn recent lately time".split(),
     *"morning evening afternoon tonight tomorrow twenties thirties forties fifties sixties seventies eighties".split(),
-    *"nineties wk yr".split(),
+    *"nineties wk yr centur".split(),
     *(name for name in MONTHS | WEEKDAY_ABBREVIATIONS if len(name) == 3),
     *(f"the {word}" for word in [*_ORDINAL_NAMES, "twenty", "thirt"]),  # "on the first", "on the twenty-first"
 ]
@@ -234,7 +237,9 @@ _FUTURE = re.compile(
     r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t"
     r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for)\b|\w['’]ll\b"
     # a present progressive with a personal subject plans ahead: "we're grilling on Labor Day", "I'm seeing him Friday"
-    r"|\b(?:i['’]m|i\s+am|(?:we|you|they)(?:['’]re|\s+are))\s+\w+ing\b",
+    r"|\b(?:i['’]m|i\s+am|(?:we|you|they)(?:['’]re|\s+are))\s+\w+ing\b"
+    # and so do questions about plans or availability: "what are you doing Saturday?", "are you free Friday?"
+    r"|\b(?:are|am)\s+(?:you|we|they|i)\s+(?:\w+ing|free|around|available|busy)\b",
     re.IGNORECASE,
 )
 # The verb right before an expression sets its direction: "the recital is on June 9th" (said in May: this June),
@@ -284,7 +289,7 @@ def month_start(index: int, like: datetime) -> datetime:
 
 
 def floor(dt: datetime, unit: str) -> datetime:
-    """The start of the hour/day/week (Monday)/month/year/decade (2010, 2020, ...) that contains ``dt``."""
+    """The start of the hour/day/week (Monday)/month/year/decade (2010, 2020, ...)/century that contains ``dt``."""
     if unit == "hour":
         return dt.replace(minute=0, second=0, microsecond=0)
     day = day_start(dt)
@@ -292,8 +297,8 @@ def floor(dt: datetime, unit: str) -> datetime:
         return day
     if unit == "week":
         return day - timedelta(days=day.weekday())
-    if unit == "decade":
-        return day.replace(year=day.year - day.year % 10, month=1, day=1)
+    if unit in ("decade", "century"):
+        return day.replace(year=day.year - day.year % (10 if unit == "decade" else 100), month=1, day=1)
     return day.replace(day=1) if unit == "month" else day.replace(month=1, day=1)
 
 
@@ -305,7 +310,7 @@ _DELTAS = {
     "weekend": timedelta(weeks=1),  # "(the first time) in two weekends": a duration of two weeks
     "fortnight": timedelta(weeks=2),
 }
-_MONTHS_IN = {"month": 1, "year": 12, "decade": 120}
+_MONTHS_IN = {"month": 1, "year": 12, "decade": 120, "century": 1200}
 
 
 def shift(dt: datetime, unit: str, n: int) -> datetime:
