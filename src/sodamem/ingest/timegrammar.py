@@ -291,9 +291,13 @@ def _week_of(m: re.Match[str], c: Context) -> Span | None:
 
 
 RULES: tuple[tw.RuleEntry, ...] = (
-    (_SHIFTED, _shifted, r"(?:ago|back)\s+to|(?:day|week|night|month|year|decade)s?\s+(?:from|after|before)\s"),
+    (
+        _SHIFTED,
+        _shifted,
+        r"\b(?:(?:ago|back)\s+to|(?:day|week|wk|fortnight|month|mo|year|yr|decade|centur(?:y|ie))s?\s+(?:from|after|before)\s)",
+    ),
     (_BEFORE_AFTER, _before_after, r"before\s+last|after\s+next"),
-    (_PART_OF, _part_of, r"early|mid|late|(?:beginning|start|middle|end|half)\s+of"),
+    (_PART_OF, _part_of, r"\b(?:early|mid|late|(?:beginning|start|middle|end|half)\s+of)"),
     (_ORDINAL, _ordinal, r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|penultimate)\s"),
     (_DAY_OF_MONTH, _day_of_month, r"\d(?:st|nd|rd|th)|the\s+(?:fi|se|th|fo|si|ei|ni|te|el|tw)"),
     (_WEEK_OF, _week_of, r"week\s+of\s"),

@@ -108,15 +108,19 @@ TRIGGER_WORDS = (
 )
 # Some word of every holiday name, for this rule's own pre-check.
 _NEEDS = (
-    tw.trie(
-        [
-            *TRIGGER_WORDS,
-            *"boxing independence july fool groundhog veteran armistice remembrance juneteenth whit".split(),
-            *"mother father labo memorial luther mlk president columbus cyber election earth".split(),
-        ]
+    r"\b(?:"
+    + (
+        tw.trie(
+            [
+                *TRIGGER_WORDS,
+                *"boxing independence july fool groundhog veteran armistice remembrance juneteenth whit".split(),
+                *"mother father labo memorial luther mlk president columbus cyber election earth".split(),
+            ]
+        )
+        + r"|new\s+year|(?:good|black)\s+friday|palm\s+sunday|ash\s+wednesday|(?:fat|shrove)\s+tuesday|pancake\s+day"
     )
-    + r"|new\s+year|(?:good|black)\s+friday|palm\s+sunday|ash\s+wednesday|(?:fat|shrove)\s+tuesday|pancake\s+day"
-)
+    + ")"
+)  # every name starts a word: the leading \b spares the search most positions
 
 # Any holiday name, without groups (for composite rules elsewhere: "two days before Christmas").
 NAME_ALT = "|".join(pattern for pattern, _ in HOLIDAYS.values())
@@ -210,7 +214,7 @@ def _holidays_ago(m: re.Match[str], c: Context) -> Span | None:
 
 
 _AGO_PATTERN = rf"\b(?P<n>{tw.NUM})\s+(?:{_NAMES})(?:e?s)?\s+ago\b"
-RULES: tuple[tw.RuleEntry, ...] = ((_PATTERN, _holiday, _NEEDS), (_AGO_PATTERN, _holidays_ago, r"\sago\b"))
+RULES: tuple[tw.RuleEntry, ...] = ((_PATTERN, _holiday, _NEEDS), (_AGO_PATTERN, _holidays_ago, r" ago"))
 
 
 def holiday_dates(year: int) -> dict[str, datetime]:

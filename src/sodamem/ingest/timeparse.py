@@ -318,7 +318,7 @@ _RULES: tuple[tw.RuleEntry, ...] = (
     (
         rf"\b(?:{_REL}\s+|(?P<on>on)\s+)?(?P<wd>{tw.WEEKDAY_ALT})(?:\s+(?P<part>morning|afternoon|evening|night))?\b",
         _weekday,
-        r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:last|next|this|past|coming)\s+\w",
+        r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:last|next|this|past|coming)\s+\w)",
     ),
     (
         rf"\b(?:{_REL}\s+|(?P<over>(?:over|on|at|during|{_SPEND})\s+the)\s+)(?P<u>weekend|week|wk|fortnight|month|year|yr|decade|century)\b",
