@@ -3,9 +3,10 @@
 Rule families, after the TimeML/TIMEX3 guidelines and HeidelTime's and SUTime's English rules (the conventions are
 pinned down by ``sodamem/bench/time_phrases_grammar.py``):
 
-* Before last / after next: "the week/weekend/month/year/decade before last" is the calendar unit two back, "the
-  month after next" two ahead; "the Friday/March/summer before last" is one period (a week, a year) before "last
-  Friday/March/summer", "Friday after next" one after "next Friday"; "the night before last" is the night two days back.
+* Before last / after next: "the week/weekend/fortnight/month/year/decade/century before last" is the calendar unit
+  two back, "the month after next" two ahead; "the Friday/March/summer before last" is one period (a week, a year)
+  before "last Friday/March/summer", "Friday after next" one after "next Friday"; "the night before last / after
+  next" is the night two days back / ahead.
 * Parts of a period (TIMEX3 mod START/MID/END): early/mid/late, the beginning/start/middle/end of, the first/second
   half of + a week, month, season, year or decade. A week splits Mon-Tue/Wed-Thu/Fri-Sun, a month days 1-10/11-20/
   21-end, a season by its months, a year Jan-Apr/May-Aug/Sep-Dec, a decade years 0-3/4-6/7-9, a century years
@@ -13,11 +14,11 @@ pinned down by ``sodamem/bench/time_phrases_grammar.py``):
 * Ordinals in a month or year: "the first Monday of June", "the last weekend of August", "the second week of next
   month" (weeks are 7-day blocks from the 1st, or back from the end for "last"), "the last day of the year";
   next-to-last, second-to-last and penultimate count from the end.
-* A day of the month alone, after on/by/until: "on the 21st" is the latest 21st on or before the anchor's day (future:
-  the first on or after); "on the 3rd of next month" names the month.
+* A day of the month alone, in digits or words, after on/by/until/before/after/around/since: "on the 21st" is the
+  latest 21st on or before the anchor's day (future: the first on or after); "on the 3rd of next month" names the
+  month. "the week of the 15th / of June 5th / of Thanksgiving" is the Monday-to-Sunday week containing that day.
 * Decades: "the 1990s", "the '90s", "the nineties" (two digits: the latest such decade begun by the anchor's year);
   "the 1900s" is the century once it is over (SUTime's XX00s), "the 2000s" said in 2023 the decade.
-
 * A count of units from a named day is a day: "a week from today", "a year ago today", "three days after
   Christmas", "two weeks from Friday" (fuzzy counts and hours are left to the basic rules).
 

@@ -5,27 +5,31 @@
 (the session timestamp); intervals keep the anchor's tzinfo, or its lack of one. Matching is case-insensitive.
 Composite families (before last / after next, parts and ordinals of periods, days of the month, decades) are in
 :mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeholidays`. Conventions (the tables
-``sodamem/bench/time_phrases.py`` and ``time_phrases_grammar.py`` pin them down):
+``sodamem/bench/time_phrases.py``, ``time_phrases_grammar.py`` and ``time_phrases_heldout.py`` pin them down):
 
 * Weeks start on Monday; a weekend is Saturday 00:00 to Monday 00:00 (granularity WEEK).
-* "N hours/days/weeks/fortnights/months/years/decades ago|back" (digits, one..ninety-nine in words, a/an) is the whole
-  unit containing anchor - N (a fortnight is two weeks and resolves to a week; a decade to a calendar decade, 2010-
-  2019). Halves count in the next finer unit and resolve to it: "a year and a half ago" is the month 18 months back,
-  "in half an hour" the hour containing anchor + 30 minutes.
+* "N hours/days/weeks/fortnights/months/years/decades/centuries ago|back" (digits, one..ninety-nine in words, a/an;
+  chat abbreviations hr/wk/mo/yr) is the whole unit containing anchor - N (a fortnight is two weeks and resolves to
+  a week; a decade to a calendar decade, 2010-2019; a century to a calendar one, 1900-1999). Halves count in the
+  next finer unit and resolve to it: "a year and a half ago" is the month 18 months back, "in half an hour" the hour
+  containing anchor + 30 minutes.
   Fuzzy counts are VAGUE and widened: "a couple of" covers the units 1..3 ago, "a few" 2..4, "several" 3..7
-  ("a few days ago" on May 8 = [May 4, May 7)). "in N units" / "N units from now": the unit containing anchor + N.
+  ("a few days ago" on May 8 = [May 4, May 7)), and so are ranges ("two or three weeks ago", "2-3 days", "a month
+  or two ago"). "in N units" / "N units from now": the unit containing anchor + N; hedges change nothing ("in like
+  two weeks", "a week or so ago").
   "two weekends ago" is the weekend of the week two weeks back.
 * Durations: "for N units", "(over) the past/last N units" = [anchor - N, anchor) ("for" in a future context:
   [anchor, anchor + N)); fuzzy counts use their upper bound. Outside a future context "in N units" after
   first/only/once/not/n't ("first time in two years", "haven't talked in days") is such a duration too.
   "since X" = [start of X, anchor). Both keep the granularity of the unit / of X.
 * Parts of a day (granularity DAY, narrowed interval): morning 06-12, afternoon 12-18, evening 18-24, night 18-06
-  ("last night" = yesterday 18:00 to today 06:00).
+  ("last night" = yesterday 18:00 to today 06:00), after a weekday too ("last Tuesday night").
 * Weekdays: "last Monday" is the most recent Monday strictly before the anchor's day, "next Monday" the first strictly
   after it, "this Monday" the Monday of the anchor's week; "(on) Monday" = last, or next in a future context.
   Abbreviations ("last Tues", "next Fri") count only after last/next/this.
-* "last/this/next week|weekend|month|year|decade": calendar units; "over/on the weekend": the current weekend on
-  Sat/Sun, else the previous one (future: the coming one).
+* "last/this/next week|weekend|fortnight|month|year|decade|century": calendar units (a fortnight is two calendar
+  weeks: "last fortnight" the two before the anchor's week); "(this) coming weekend" the first one still ahead;
+  "over/on the weekend": the current weekend on Sat/Sun, else the previous one (future: the coming one).
 * Months: "in March" = the most recent March not after the anchor's month (future: the first not before it);
   "last/next March" strictly before/after the anchor's month; "early/mid/late March" = days 1-10/11-20/21-end.
 * Seasons are northern meteorological (spring Mar-May, summer Jun-Aug, fall Sep-Nov, winter Dec-Feb, named by the year
@@ -35,15 +39,18 @@ Composite families (before last / after next, parts and ordinals of periods, day
 * Dates without a year: the most recent such date on or before the anchor's day (future: on or after). ISO
   "2023-05-08" and "2023/05/08" are read; numeric d/m/y forms ("8/5/2023") are ambiguous and skipped. An
   impossible date ("31 April 2022") is dropped, leaving whatever shorter expression still stands ("April 2022").
-* A bare year, month or season needs a preposition ("in 2019", "by June", "since March"); a lowercase "may" needs
+* Two-digit years: "back in '08", "the summer of '69" (the latest such year up to ten years past the anchor's).
+* A bare year, month or season needs a preposition ("in 2019", "by June", "since March"), or a verb of spending
+  ("we spent the summer in Maine", "spent March in Spain"); a lowercase "may" needs
   one too, or a day with an ordinal, or a year (so "this may take" and "those 2 may be" are not dates).
 * Vague: "recently", "lately", "(the) last time" = the 30 days before the anchor; "the other day" = the 7 days
   before the anchor's day; "earlier/later today|this week|month|year" run from the unit's start to the anchor
   or from the anchor to the unit's end.
 * ``future=None`` infers the direction of ambiguous expressions from cue words anywhere in the text (will, 'll,
-  going to, planning, next, tomorrow, soon, start date, scheduled for, ...), overridden by the verb right before
-  the expression ("the recital is on June 9th": ahead; "it was on Friday": back); True/False force it. An
-  expression after "since" always looks back.
+  going to, planning, next, tomorrow, soon, start date, scheduled for, a present progressive with a personal subject
+  "we're grilling on Labor Day", questions about plans "are you free Saturday?", ...), overridden by the verb right
+  before the expression ("the recital is on June 9th": ahead; "it was on Friday": back; "at my aunt's" is a place,
+  not "is"); True/False force it. An expression after "since" always looks back.
 """
 
 from __future__ import annotations
