@@ -84,6 +84,12 @@ def _spans(text: str, anchor: datetime = WED) -> list[tuple[str, str, str, str]]
         ("are you free Saturday?", "Saturday", "2023-05-20", "2023-05-21", "day"),
         ("on Cyber Monday", "on Cyber Monday", "2022-11-28", "2022-11-29", "day"),
         ("at Mardi Gras", "at Mardi Gras", "2023-02-21", "2023-02-22", "day"),
+        # weekdays counted, "upcoming", the weekend of a day, New Year without 's
+        ("two Sundays ago", "two Sundays ago", "2023-05-07", "2023-05-08", "day"),
+        ("three Fridays from now", "three Fridays from now", "2023-06-02", "2023-06-03", "day"),
+        ("the upcoming weekend", "upcoming weekend", "2023-05-20", "2023-05-22", "week"),
+        ("the weekend of the 10th", "the weekend of the 10th", "2023-05-13", "2023-05-15", "week"),
+        ("at New Year", "at New Year", "2023-01-01", "2023-01-02", "day"),
     ],
 )
 def test_generalised_rules(text: str, expression: str, start: str, end: str, granularity: str) -> None:
@@ -106,6 +112,8 @@ def test_generalised_rules(text: str, expression: str, start: str, end: str, gra
         "I'm 5'10 and 170 pounds",
         "a day or two later",
         "Black Friday deals",
+        "happy new year",
+        "a New Year's resolution",
     ],
 )
 def test_generalised_rules_leave_these_alone(text: str) -> None:

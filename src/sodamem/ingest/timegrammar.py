@@ -276,19 +276,41 @@ def _shifted(m: re.Match[str], c: Context) -> Span | None:
 
 _DATE_WORDS = rf"(?:\d{{1,2}}(?:st|nd|rd|th)?|{tw.ORDINAL_DAY_ALT})"
 _WEEK_OF = (
-    rf"\b(?:(?:in|during|over|for)\s+)?the\s+week\s+of\s+(?P<rest>the\s+{_DATE_WORDS}(?:\s+of\s+(?:{tw.MONTH_ALT}))?"
+    rf"\b(?:(?:in|during|over|for|on|at)\s+)?the\s+(?P<unit>week(?:end)?)\s+of\s+(?P<rest>the\s+{_DATE_WORDS}(?:\s+of\s+(?:{tw.MONTH_ALT}))?"
     rf"|(?:{tw.MONTH_ALT})\s+{_DATE_WORDS}|{_DATE_WORDS}\s+(?:of\s+)?(?:{tw.MONTH_ALT})|{timeholidays.NAME_ALT})\b"
 )
 
 
 def _week_of(m: re.Match[str], c: Context) -> Span | None:
-    """The Monday-to-Sunday week containing the day named after "the week of"."""
+    """The Monday-to-Sunday week containing the day named after "the week of"; for "the weekend of", the weekend
+    touching it (as for "Memorial Day weekend")."""
     rest = m["rest"]
     day = c.resolve(rest if rest[0].isdigit() or rest.split()[0].lower() in tw.MONTHS else "on " + rest)
     if day is None or day[2] is not G.DAY:
         return None
+    if m["unit"].lower() == "weekend":
+        saturday = timeholidays.saturday_near(tw.floor(day[0], "day"), "")
+        return saturday, saturday + timedelta(days=2), G.WEEK
     monday = tw.floor(day[0], "week")
     return monday, monday + timedelta(weeks=1), G.WEEK
+
+
+# --- weekdays counted: "two Sundays ago", "three Fridays from now"
+
+_WEEKDAYS_COUNTED = rf"\b(?P<n>{tw.NUM})\s+(?P<wd>{_WEEKDAY})s\s+(?P<dir>ago|back|from\s+now)\b"
+
+
+def _weekdays_counted(m: re.Match[str], c: Context) -> Span | None:
+    """The n-th such weekday back (last Sunday is one ago) or ahead (next Friday is one from now)."""
+    n, _, fuzzy = tw.count(m["n"])
+    if fuzzy or n < 1:
+        return None
+    back = not m["dir"].lower().startswith("from")
+    nearest = c.resolve(("last " if back else "next ") + m["wd"])
+    if nearest is None:
+        return None
+    step = timedelta(weeks=(n - 1) * (-1 if back else 1))
+    return nearest[0] + step, nearest[1] + step, nearest[2]
 
 
 RULES: tuple[tw.RuleEntry, ...] = (
@@ -301,6 +323,7 @@ RULES: tuple[tw.RuleEntry, ...] = (
     (_PART_OF, _part_of, r"\b(?:early|mid|late|(?:beginning|start|middle|end|half)\s+of)"),
     (_ORDINAL, _ordinal, r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|penultimate)\s"),
     (_DAY_OF_MONTH, _day_of_month, r"\d(?:st|nd|rd|th)|the\s+(?:fi|se|th|fo|si|ei|ni|te|el|tw)"),
-    (_WEEK_OF, _week_of, r"week\s+of\s"),
+    (_WEEK_OF, _week_of, r"week(?:end)?\s+of\s"),
+    (_WEEKDAYS_COUNTED, _weekdays_counted, r"days\s+(?:ago|back|from)"),
     (rf"\b(?:the\s+(?P<dec>{_DECADE})|(?P<dec4>(?:1\d|20)\d0['’]?s))\b", _decade, r"0['’]?s|ties"),
 )

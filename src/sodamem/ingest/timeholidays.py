@@ -68,7 +68,7 @@ _S = r"(?:['’]?s['’]?)?"  # an optional possessive: valentine's, valentines'
 # group name -> (name pattern, the date in a given year)
 HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
     "new_years_eve": (rf"new\s+year{_S}\s+eve", _fixed(12, 31)),
-    "new_years_day": (r"new\s+year(?:['’]?s(?:\s+day)?|\s+day)", _fixed(1, 1)),
+    "new_years_day": (r"new\s+year(?:['’]?s)?(?:\s+day)?", _fixed(1, 1)),
     "christmas_eve": (r"(?:christmas|x-?mas)\s+eve", _fixed(12, 24)),
     "christmas": (r"(?:christmas|x-?mas)(?:\s+day)?", _fixed(12, 25)),
     "boxing_day": (r"boxing\s+day", _fixed(12, 26)),
@@ -127,9 +127,9 @@ NAME_ALT = "|".join(pattern for pattern, _ in HOLIDAYS.values())
 _NAMES = "|".join(f"(?P<{key}>{pattern})" for key, (pattern, _) in HOLIDAYS.items())
 _STEP = r"before\s+last|after\s+next"
 _PATTERN = (
-    r"\b(?:(?P<prep>on|at|for|over|during|around|by|until|till|through|from|in|spen(?:d|ds|t|ding))\s+)?"
+    r"\b(?:(?P<prep>on|at|for|over|during|around|by|until|till|through|from|in|before|after|spen(?:d|ds|t|ding))\s+)?"
     r"(?:the\s+(?P<near>day|night|weekend)\s+(?P<side>before|after)\s+"
-    r"|(?P<rel>this\s+past|this\s+coming|last|next|this|past|coming)\s+"
+    r"|(?P<rel>this\s+past|this\s+coming|last|next|this|past|upcoming|coming)\s+"
     rf"|the\s+(?=(?:\S+\s+){{1,3}}(?:{_STEP})))?"
     rf"(?:{_NAMES})(?P<part>\s+(?:morning|afternoon|evening|night|weekend|week))?"
     rf"(?:,?\s+(?:of\s+)?{tw.YEAR}|\s+(?P<step>{_STEP}))?\b"
@@ -160,7 +160,7 @@ def _occurrence(when: Callable[[int], date], m: re.Match[str], c: Context) -> da
     return when(found.year + (-1 if back else 1)) if m["step"] else found
 
 
-def _saturday_near(day: datetime, side: str) -> datetime:
+def saturday_near(day: datetime, side: str) -> datetime:
     """The Saturday of the weekend strictly before or after ``day``, or (``side`` "") the weekend touching it."""
     if side == "before":
         return day - timedelta(days=(day.weekday() - SAT) % 7 or 7)
@@ -184,7 +184,7 @@ def _holiday(m: re.Match[str], c: Context) -> Span | None:
     if m["near"]:
         near, side = m["near"].lower(), m["side"].lower()
         if near == "weekend":
-            saturday = _saturday_near(day, side)
+            saturday = saturday_near(day, side)
             return saturday, saturday + timedelta(days=2), G.WEEK
         day += timedelta(days=1 if side == "after" else -1)
         part = "night" if near == "night" else part
@@ -192,7 +192,7 @@ def _holiday(m: re.Match[str], c: Context) -> Span | None:
         monday = day - timedelta(days=day.weekday())
         return monday, monday + timedelta(weeks=1), G.WEEK
     if part == "weekend":  # Memorial Day weekend: Saturday to Monday, the holiday included
-        saturday = _saturday_near(day, "")
+        saturday = saturday_near(day, "")
         return min(day, saturday), max(day + timedelta(days=1), saturday + timedelta(days=2)), G.WEEK
     if part:
         low, high = tw.PARTS[part]

@@ -75,9 +75,9 @@ class TimeMention:
 
 
 _F = re.IGNORECASE | re.ASCII
-_REL = r"(?P<rel>this\s+past|this\s+coming|last|next|this|past|coming)"
+_REL = r"(?P<rel>this\s+past|this\s+coming|last|next|this|past|upcoming|coming)"
 _BACK = {"last", "past", "this past"}
-_AHEAD = {"next", "coming", "this coming"}
+_AHEAD = {"next", "coming", "this coming", "upcoming"}
 _UNITS_WEEKEND = tw.UNIT.replace("day|", "day|weekend|")
 _DAY = rf"(?:(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>st|nd|rd|th)?|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
 # Spending a period names it as a time, like a preposition: "we spent the summer in Maine", "spent March in Spain".
@@ -193,7 +193,7 @@ def _calendar(m: re.Match[str], c: Context) -> Span | None:
     if unit == "weekend":
         if m["over"]:
             step = 0 if c.future or c.anchor.weekday() >= 5 else -1
-        elif rel in ("coming", "this coming"):  # the first weekend still ahead: this week's before Saturday
+        elif rel in ("coming", "this coming", "upcoming"):  # the first weekend still ahead: this week's before Saturday
             step = 0 if c.anchor.weekday() < 5 else 1
         saturday = tw.floor(c.anchor, "week") + timedelta(days=5 + 7 * step)
         return saturday, saturday + timedelta(days=2), G.WEEK
