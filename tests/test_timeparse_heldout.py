@@ -100,6 +100,27 @@ def test_generalised_rules(text: str, expression: str, start: str, end: str, gra
 
 
 @pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("my lease ends in July", "2023-07-01"),  # a timetable in the simple present
+        ("the show airs on Thursday", "2023-05-18"),
+        ("we should go in July", "2023-07-01"),  # modals and needs
+        ("I have to work on Christmas", "2023-12-25"),
+        ("let's meet on Saturday", "2023-05-20"),
+        ("what's happening on the 20th?", "2023-05-20"),
+        ("the baby is due in October", "2023-10-01"),
+        ("we should have gone in March", "2023-03-01"),  # the perfect looks back
+        ("I had to work on Christmas", "2022-12-25"),
+        ("that's amazing, we went in August", "2022-08-01"),
+        ("my flight left Monday", "2023-05-15"),
+    ],
+)
+def test_tense_sets_the_direction(text: str, start: str) -> None:
+    mentions = find_times(text, WED)
+    assert [m.spec.start for m in mentions] == [datetime.fromisoformat(start)], text
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "on the first try",

@@ -233,13 +233,26 @@ def quantity(m: re.Match[str]) -> tuple[int, int, bool, bool]:
 
 
 _FUTURE = re.compile(
-    r"\b(?:will|shall|gonna|(?<!was )(?<!were )going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning|intend(?:s|ing)?\s+to"
+    # every cue but "'ll" starts a word: one leading \b spares the search most positions
+    r"['’]ll\b|\b(?:(?:will|shall|gonna|(?<!was )(?<!were )going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning"
+    r"|intend(?:s|ing)?\s+to"
     r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t"
-    r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for)\b|\w['’]ll\b"
+    r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for)\b"
     # a present progressive with a personal subject plans ahead: "we're grilling on Labor Day", "I'm seeing him Friday"
-    r"|\b(?:i['’]m|i\s+am|(?:we|you|they)(?:['’]re|\s+are))\s+\w+ing\b"
+    r"|(?:i['’]m|i\s+am|(?:we|you|they)(?:['’]re|\s+are))\s+\w+ing\b"
     # and so do questions about plans or availability: "what are you doing Saturday?", "are you free Friday?"
-    r"|\b(?:are|am)\s+(?:you|we|they|i)\s+(?:\w+ing|free|around|available|busy)\b",
+    r"|(?:are|am)\s+(?:you|we|they|i)\s+(?:\w+ing|free|around|available|busy)\b"
+    r"|(?:he|she|it|what|who|that|there)['’]s\s+(?!(?:amazing|interesting|exciting|annoying|boring|confusing"
+    r"|surprising|frustrating|relaxing|depressing|disappointing|embarrassing|fascinating|inspiring|refreshing"
+    r"|something|nothing|everything|anything)\b)\w+ing\b"
+    # modals and needs look ahead ("we should go in July", "I have to work on Christmas", "let's meet Saturday");
+    # their perfect looks back ("we should have gone in March")
+    r"|(?:should|might|must|needs?\s+to|ha(?:ve|s)\s+to|gotta|got\s+to|wants?\s+to|wanna|let['’]?s"
+    r"|would\s+(?:love|like)|['’]d\s+(?:love|like|rather|better)|can['’]?t\s+make\s+it|(?:is|are)\s+due)\b"
+    r"(?!\s+(?:have|had|been)\b)"
+    # a timetable in the simple present: "my lease ends in July", "the show airs on Thursday", "we leave Monday"
+    r"|(?:starts|ends|begins|leaves|departs|arrives|opens|closes|airs|launches|lands|kicks\s+off"
+    r"|(?:i|we|they)\s+(?:leave|fly|depart|head\s+out))\b)",
     re.IGNORECASE,
 )
 # The verb right before an expression sets its direction: "the recital is on June 9th" (said in May: this June),
