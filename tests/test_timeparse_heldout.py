@@ -90,6 +90,12 @@ def _spans(text: str, anchor: datetime = WED) -> list[tuple[str, str, str, str]]
         ("the upcoming weekend", "upcoming weekend", "2023-05-20", "2023-05-22", "week"),
         ("the weekend of the 10th", "the weekend of the 10th", "2023-05-13", "2023-05-15", "week"),
         ("at New Year", "at New Year", "2023-01-01", "2023-01-02", "day"),
+        # a day of the month with its month named, seasons and months of a relative year, "early in the year"
+        ("the 1st of next month", "the 1st of next month", "2023-06-01", "2023-06-02", "day"),
+        ("the fall of last year", "fall of last year", "2022-09-01", "2022-12-01", "season"),
+        ("March of next year", "March of next year", "2024-03-01", "2024-04-01", "month"),
+        ("early in the year", "early in the year", "2023-01-01", "2023-05-01", "year"),
+        ("the start of the century", "the start of the century", "2000-01-01", "2033-01-01", "year"),
     ],
 )
 def test_generalised_rules(text: str, expression: str, start: str, end: str, granularity: str) -> None:

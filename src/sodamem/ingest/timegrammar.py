@@ -89,14 +89,14 @@ _THIRD_MONTHS = {
 }
 _THIRDS = {"early": 0, "beginning": 0, "start": 0, "mid": 1, "middle": 1, "late": 2, "end": 2}
 _PERIOD = (
-    rf"{_REL}\s+(?:week|month|year|decade|{_SEASON}|{tw.MONTH_ALT})\b|the\s+(?:week|month|year|decade)\b"
+    rf"{_REL}\s+(?:week|month|year|decade|{_SEASON}|{tw.MONTH_ALT})\b|the\s+(?:week|month|year|decade|century)\b"
     rf"|(?:the\s+)?(?:{_DECADE})|(?:the\s+)?(?:{_SEASON})(?:,?\s+(?:of\s+)?{_YEAR})?"
     rf"|(?:{tw.MONTH_ALT})(?:,?\s+(?:of\s+)?{_YEAR})?|{_YEAR}"
 )
 _PART_OF = (
     r"\b(?:(?P<prep>in|at|during|by|until|till|from|around|towards?|through)\s+)?(?:the\s+)?(?:very\s+)?"
     r"(?P<part>early|mid|late|(?:beginning|start|middle|end)\s+of|(?P<half>first|second|latter)\s+half\s+of)"
-    rf"[\s-]+(?P<rest>{_PERIOD})"
+    rf"(?:\s+in)?[\s-]+(?P<rest>{_PERIOD})"  # "early in the year" is early this year
 )
 # "I was late last week", "we got up early this morning": early/late as a predicate, not a part of the period.
 _PREDICATE_BEFORE = re.compile(
@@ -109,7 +109,7 @@ _PREDICATE_BEFORE = re.compile(
 def _inner_phrase(rest: str) -> str:
     """The phrase the basic rules resolve for a period after a part word ("the year" -> "this year")."""
     words = rest.lower().split()
-    if words[0] == "the" and words[-1] in ("week", "month", "year", "decade"):
+    if words[0] == "the" and words[-1] in ("week", "month", "year", "decade", "century"):
         return "this " + words[-1]
     if re.fullmatch(_DECADE, words[-1]):
         return "the " + words[-1]
@@ -203,7 +203,9 @@ def _nth_in(start: datetime, end: datetime, n: int, what: str) -> Span | None:
 # --- a day of the month alone
 
 _DAY_OF_MONTH = (
-    rf"\b(?:(?:on|by|until|till|before|after|around)\s+|(?<=since\s))the\s+(?:(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
+    # after a preposition or "since", or with its month named ("the 1st of next month")
+    r"\b(?:(?:on|by|until|till|before|after|around)\s+|(?<=since\s)|(?=the\s+\S+\s+of\s+(?:this|last|next)\s+month))"
+    rf"the\s+(?:(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
     r"(?:\s+of\s+(?P<rel>this|last|next)\s+month)?"
     r"(?=\s*(?:$|[.,;:!?)]|(?:at|and|or|but|so|because|when|while|as|if|then|too|for|in|with|we|i|you|he|she|they"
     r"|it|my|our|this|last|next)\b))"

@@ -90,6 +90,9 @@ _EPITHET_AFTER = re.compile(
 )
 # The first word of holidays named by a weekday (Good Friday, Cyber Monday, Palm Sunday, Fat Tuesday).
 _HOLIDAY_WORD_BEFORE = re.compile(r"\b(?:black|good|cyber|easter|ash|palm|holy|maundy|fat|shrove)\s+$", re.IGNORECASE)
+# "the fall of last year", "March of next year": the season or month of that calendar year.
+_OF_RELATIVE_YEAR = r"\s+of\s+(?P<yrel>last|this|next)\s+year"
+_YEAR_STEP = {"last": -1, "this": 0, "next": 1}
 # Hedges between "in" and a count change nothing: "in like two weeks", "in about a month".
 _HEDGE = r"(?:(?:like|about|around|roughly|approximately|maybe|just|only|another)\s+)"
 _DURATION_BEFORE = re.compile(r"(?:\b(?:first|only|once|twice|times?|never|not)\b|n't\b)[\w\s'-]{0,30}$", _F)
@@ -221,6 +224,13 @@ def _vague(m: re.Match[str], c: Context) -> Span:
     return c.anchor - timedelta(days=30), c.anchor, G.VAGUE
 
 
+def _named_year(m: re.Match[str], c: Context) -> int:
+    """The year a season or month names: "2019", "'19", or "of last/this/next year"."""
+    if m["yrel"]:
+        return c.anchor.year + _YEAR_STEP[m["yrel"].lower()]
+    return tw.year_number(m["year"], c.anchor)
+
+
 def _month_index(c: Context) -> int:
     return c.anchor.year * 12 + c.anchor.month - 1
 
@@ -228,8 +238,8 @@ def _month_index(c: Context) -> int:
 def _season(m: re.Match[str], c: Context) -> Span | None:
     first, now, rel = tw.SEASONS[m["s"].lower()] - 1, _month_index(c), _norm(m["rel"])
     begun = now - (now - first) % 12  # the latest one that has started by the anchor's month
-    if m["year"]:
-        k = tw.year_number(m["year"], c.anchor) * 12 + first
+    if m["year"] or m["yrel"]:
+        k = _named_year(m, c) * 12 + first
     elif rel in _BACK:
         k = now - 3 - (now - 3 - first) % 12
     elif rel in _AHEAD:
@@ -246,10 +256,10 @@ def _season(m: re.Match[str], c: Context) -> Span | None:
 def _month(m: re.Match[str], c: Context) -> Span | None:
     month, now, rel = tw.MONTHS[m["mon"].lower()] - 1, _month_index(c), _norm(m["rel"])
     modifier = _norm(m["mod1"] or m["mod2"])
-    if m["mon"] == "may" and not (m["year"] or m["in"]):
+    if m["mon"] == "may" and not (m["year"] or m["in"] or m["yrel"]):
         return None  # the modal verb
-    if m["year"]:
-        k = tw.year_number(m["year"], c.anchor) * 12 + month
+    if m["year"] or m["yrel"]:
+        k = _named_year(m, c) * 12 + month
     elif rel in _BACK:
         k = now - 1 - (now - 1 - month) % 12
     elif rel in _AHEAD:
@@ -337,14 +347,14 @@ _RULES: tuple[tw.RuleEntry, ...] = (
     (r"\b(?:recently|lately|(?:the\s+)?last\s+time|the\s+other\s+day)\b", _vague, r"recent|lately|time|other"),
     (
         rf"\b(?:{_REL}\s+|(?P<in>(?:in|during|over|by|until|through|{_SPEND})\s+(?:the\s+)?))?"
-        rf"(?P<s>summer|winter|spring|fall|autumn)(?:,?\s+(?:of\s+)?{tw.YEAR})?\b",
+        rf"(?P<s>summer|winter|spring|fall|autumn)(?:,?\s+(?:of\s+)?{tw.YEAR}|{_OF_RELATIVE_YEAR})?\b",
         _season,
         r"summer|winter|spring|fall|autumn",
     ),
     (
         rf"\b(?:{_REL}\s+|(?P<in>(?:back\s+)?(?:in|during|by|until|till|through|from|of|{_SPEND})\s+"
         rf"(?:(?P<mod1>early|mid|late)[\s-]+)?)|(?P<mod2>early|mid|late)[\s-]+)?"
-        rf"(?P<mon>{tw.MONTH_ALT})(?:,?\s+(?:of\s+)?{tw.YEAR})?\b",
+        rf"(?P<mon>{tw.MONTH_ALT})(?:,?\s+(?:of\s+)?{tw.YEAR}|{_OF_RELATIVE_YEAR})?\b",
         _month,
         _MONTH_PREFIXES,
     ),
