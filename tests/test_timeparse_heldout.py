@@ -140,6 +140,7 @@ def test_tense_sets_the_direction(text: str, start: str) -> None:
         "a day or two later",
         "Black Friday deals",
         "happy new year",
+        "I'll be back in a mo",
         "a New Year's resolution",
     ],
 )

@@ -151,8 +151,8 @@ COUNT = (
     rf"(?:(?P<n>{NUM})(?:\s*(?:-|–|\s(?:or|to)\s)\s*(?P<n2>{NUM}))?(?P<half1>{_AND_A_HALF}|\.5)?\s+"
     r"|(?P<half0>(?:a\s+)?half(?:\s+an?)?\s+))"
 )
-# Chat abbreviations ("2 yrs ago", "3 wks", "6 mos") stand for the unit: see :func:`unit_name`.
-UNIT = r"(?P<unit>hour|hr|day|week|wk|fortnight|month|mo|year|yr|decade|century|centuries)s?"
+# Chat abbreviations ("2 yrs ago", "3 wks", "6 mos"; "mo" only plural: "in a mo" is a moment) stand for the unit.
+UNIT = r"(?P<unit>hour|hr|day|week|wk|fortnight|month|mo(?=s\b)|year|yr|decade|century|centuries)s?"
 _ABBREVIATED_UNITS = {"hr": "hour", "wk": "week", "mo": "month", "yr": "year", "centuries": "century"}
 HALF_AFTER = rf"(?P<half2>{_AND_A_HALF})?"
 _ORDINAL_NAMES = (
