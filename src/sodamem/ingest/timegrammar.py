@@ -3,9 +3,10 @@
 Rule families, after the TimeML/TIMEX3 guidelines and HeidelTime's and SUTime's English rules (the conventions are
 pinned down by ``sodamem/bench/time_phrases_grammar.py``):
 
-* Before last / after next: "the week/weekend/month/year/decade before last" is the calendar unit two back, "the
-  month after next" two ahead; "the Friday/March/summer before last" is one period (a week, a year) before "last
-  Friday/March/summer", "Friday after next" one after "next Friday"; "the night before last" is the night two days back.
+* Before last / after next: "the week/weekend/fortnight/month/year/decade/century before last" is the calendar unit
+  two back, "the month after next" two ahead; "the Friday/March/summer before last" is one period (a week, a year)
+  before "last Friday/March/summer", "Friday after next" one after "next Friday"; "the night before last / after
+  next" is the night two days back / ahead.
 * Parts of a period (TIMEX3 mod START/MID/END): early/mid/late, the beginning/start/middle/end of, the first/second
   half of + a week, month, season, year or decade. A week splits Mon-Tue/Wed-Thu/Fri-Sun, a month days 1-10/11-20/
   21-end, a season by its months, a year Jan-Apr/May-Aug/Sep-Dec, a decade years 0-3/4-6/7-9, a century years
@@ -13,10 +14,13 @@ pinned down by ``sodamem/bench/time_phrases_grammar.py``):
 * Ordinals in a month or year: "the first Monday of June", "the last weekend of August", "the second week of next
   month" (weeks are 7-day blocks from the 1st, or back from the end for "last"), "the last day of the year";
   next-to-last, second-to-last and penultimate count from the end.
-* A day of the month alone, after on/by/until: "on the 21st" is the latest 21st on or before the anchor's day (future:
-  the first on or after); "on the 3rd of next month" names the month.
+* A day of the month alone, in digits or words, after on/by/until/before/after/around/since: "on the 21st" is the
+  latest 21st on or before the anchor's day (future: the first on or after); "on the 3rd of next month" names the
+  month. "the week of the 15th / of June 5th / of Thanksgiving" is the Monday-to-Sunday week containing that day.
 * Decades: "the 1990s", "the '90s", "the nineties" (two digits: the latest such decade begun by the anchor's year);
   "the 1900s" is the century once it is over (SUTime's XX00s), "the 2000s" said in 2023 the decade.
+* A count of units from a named day is a day: "a week from today", "a year ago today", "three days after
+  Christmas", "two weeks from Friday" (fuzzy counts and hours are left to the basic rules).
 
 Composite rules resolve their inner phrase ("last Friday", "next month", "in 2022") through the basic rules.
 """
@@ -26,6 +30,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from sodamem.ingest import timeholidays
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
 from sodamem.model import TimeGranularity
@@ -45,16 +50,17 @@ _REL = r"(?:this|last|next|past|coming)"
 def _before_after(m: re.Match[str], c: Context) -> Span | None:
     what, back = m["x"].lower(), m["dir"].lower().startswith("before")
     sign = -1 if back else 1
-    if what == "night":
-        if not back:
-            return None
+    if what == "night":  # the night two days back / ahead
         low, high = tw.PARTS["night"]
-        evening = c.day - timedelta(days=2)
+        evening = c.day + timedelta(days=2 * sign)
         return evening + timedelta(hours=low), evening + timedelta(hours=high), G.DAY
     if what == "weekend":
         saturday = tw.floor(c.anchor, "week") + timedelta(days=5 + 14 * sign)
         return saturday, saturday + timedelta(days=2), G.WEEK
-    if what in ("week", "month", "year", "decade"):
+    if what == "fortnight":  # two calendar weeks, two fortnights back / ahead of this week
+        monday = tw.floor(c.anchor, "week") + timedelta(weeks=-4 if back else 3)
+        return monday, monday + timedelta(weeks=2), G.WEEK
+    if what in ("week", "month", "year", "decade", "century"):
         start = tw.shift(tw.floor(c.anchor, what), what, 2 * sign)
         return start, tw.shift(start, what, 1), tw.UNIT_GRANULARITY[what]
     nearest = c.resolve(("last " if back else "next ") + m["x"])
@@ -67,7 +73,7 @@ def _before_after(m: re.Match[str], c: Context) -> Span | None:
 
 
 _BEFORE_AFTER = (
-    rf"\b(?:the\s+)?(?P<x>night|week(?:end)?|month|year|decade|{_WEEKDAY}|{tw.MONTH_ALT}|{_SEASON})"
+    rf"\b(?:the\s+)?(?P<x>night|week(?:end)?|fortnight|month|year|decade|century|{_WEEKDAY}|{tw.MONTH_ALT}|{_SEASON})"
     r"\s+(?P<dir>before\s+last|after\s+next)\b"
 )
 
@@ -83,14 +89,14 @@ _THIRD_MONTHS = {
 }
 _THIRDS = {"early": 0, "beginning": 0, "start": 0, "mid": 1, "middle": 1, "late": 2, "end": 2}
 _PERIOD = (
-    rf"{_REL}\s+(?:week|month|year|decade|{_SEASON}|{tw.MONTH_ALT})\b|the\s+(?:week|month|year|decade)\b"
+    rf"{_REL}\s+(?:week|month|year|decade|{_SEASON}|{tw.MONTH_ALT})\b|the\s+(?:week|month|year|decade|century)\b"
     rf"|(?:the\s+)?(?:{_DECADE})|(?:the\s+)?(?:{_SEASON})(?:,?\s+(?:of\s+)?{_YEAR})?"
     rf"|(?:{tw.MONTH_ALT})(?:,?\s+(?:of\s+)?{_YEAR})?|{_YEAR}"
 )
 _PART_OF = (
     r"\b(?:(?P<prep>in|at|during|by|until|till|from|around|towards?|through)\s+)?(?:the\s+)?(?:very\s+)?"
     r"(?P<part>early|mid|late|(?:beginning|start|middle|end)\s+of|(?P<half>first|second|latter)\s+half\s+of)"
-    rf"[\s-]+(?P<rest>{_PERIOD})"
+    rf"(?:\s+in)?[\s-]+(?P<rest>{_PERIOD})"  # "early in the year" is early this year
 )
 # "I was late last week", "we got up early this morning": early/late as a predicate, not a part of the period.
 _PREDICATE_BEFORE = re.compile(
@@ -103,7 +109,7 @@ _PREDICATE_BEFORE = re.compile(
 def _inner_phrase(rest: str) -> str:
     """The phrase the basic rules resolve for a period after a part word ("the year" -> "this year")."""
     words = rest.lower().split()
-    if words[0] == "the" and words[-1] in ("week", "month", "year", "decade"):
+    if words[0] == "the" and words[-1] in ("week", "month", "year", "decade", "century"):
         return "this " + words[-1]
     if re.fullmatch(_DECADE, words[-1]):
         return "the " + words[-1]
@@ -197,7 +203,9 @@ def _nth_in(start: datetime, end: datetime, n: int, what: str) -> Span | None:
 # --- a day of the month alone
 
 _DAY_OF_MONTH = (
-    r"\b(?:on|by|until|till)\s+the\s+(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)"
+    # after a preposition or "since", or with its month named ("the 1st of next month")
+    r"\b(?:(?:on|by|until|till|before|after|around)\s+|(?<=since\s)|(?=the\s+\S+\s+of\s+(?:this|last|next)\s+month))"
+    rf"the\s+(?:(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
     r"(?:\s+of\s+(?P<rel>this|last|next)\s+month)?"
     r"(?=\s*(?:$|[.,;:!?)]|(?:at|and|or|but|so|because|when|while|as|if|then|too|for|in|with|we|i|you|he|she|they"
     r"|it|my|our|this|last|next)\b))"
@@ -206,7 +214,7 @@ _DAY_OF_MONTH = (
 
 def _day_of_month(m: re.Match[str], c: Context) -> Span | None:
     """On the 21st: the latest 21st on or before the anchor's day (future: the first on or after)."""
-    day_number, this_month = int(m["day"]), c.anchor.year * 12 + c.anchor.month - 1
+    day_number, this_month = tw.day_number(m["day"], m["dayword"]), c.anchor.year * 12 + c.anchor.month - 1
     if m["rel"]:
         months = [this_month + {"this": 0, "last": -1, "next": 1}[m["rel"].lower()]]
     else:
@@ -239,10 +247,85 @@ def _decade(m: re.Match[str], c: Context) -> Span:
     return start, start.replace(year=first + years), G.YEAR
 
 
+# --- a count of units from a named day: "a week from today", "a year ago today", "two days before Christmas"
+
+_DAY_WORDS = ("today", "tonight", "tomorrow", "yesterday")
+_SHIFTED = (
+    rf"\b{tw.COUNT}{tw.UNIT}{tw.HALF_AFTER}\s+(?:(?P<ago>ago|back)\s+(?:today|tonight)"
+    rf"|(?P<side>from|after|before)\s+(?P<base>{'|'.join(_DAY_WORDS)}|(?:(?:this|last|next)\s+)?(?:{_WEEKDAY})"
+    rf"|{timeholidays.NAME_ALT}))\b"
+)
+
+
+def _shifted(m: re.Match[str], c: Context) -> Span | None:
+    """The day ``N units`` before or after a day the basic rules resolve (today unless a base is named)."""
+    _, count, fuzzy, half = tw.quantity(m)
+    unit = tw.unit_name(m["unit"])
+    if fuzzy or unit == "hour":
+        return None
+    base = (m["base"] or "today").lower()
+    if base.split()[0] not in (*_DAY_WORDS, "this", "last", "next"):
+        base = "on " + base  # a bare weekday or holiday needs its preposition to be read as a time
+    day = c.resolve(base)
+    if day is None or day[2] is not G.DAY:
+        return None
+    sign = -1 if m["ago"] or (m["side"] or "").lower() == "before" else 1
+    start = tw.floor(tw.moved(tw.floor(day[0], "day"), unit, count, half, sign), "day")
+    return start, start + timedelta(days=1), G.DAY
+
+
+# --- the week of a day: "the week of the 15th", "the week of June 5th", "the week of Thanksgiving"
+
+_DATE_WORDS = rf"(?:\d{{1,2}}(?:st|nd|rd|th)?|{tw.ORDINAL_DAY_ALT})"
+_WEEK_OF = (
+    rf"\b(?:(?:in|during|over|for|on|at)\s+)?the\s+(?P<unit>week(?:end)?)\s+of\s+(?P<rest>the\s+{_DATE_WORDS}(?:\s+of\s+(?:{tw.MONTH_ALT}))?"
+    rf"|(?:{tw.MONTH_ALT})\s+{_DATE_WORDS}|{_DATE_WORDS}\s+(?:of\s+)?(?:{tw.MONTH_ALT})|{timeholidays.NAME_ALT})\b"
+)
+
+
+def _week_of(m: re.Match[str], c: Context) -> Span | None:
+    """The Monday-to-Sunday week containing the day named after "the week of"; for "the weekend of", the weekend
+    touching it (as for "Memorial Day weekend")."""
+    rest = m["rest"]
+    day = c.resolve(rest if rest[0].isdigit() or rest.split()[0].lower() in tw.MONTHS else "on " + rest)
+    if day is None or day[2] is not G.DAY:
+        return None
+    if m["unit"].lower() == "weekend":
+        saturday = timeholidays.saturday_near(tw.floor(day[0], "day"), "")
+        return saturday, saturday + timedelta(days=2), G.WEEK
+    monday = tw.floor(day[0], "week")
+    return monday, monday + timedelta(weeks=1), G.WEEK
+
+
+# --- weekdays counted: "two Sundays ago", "three Fridays from now"
+
+_WEEKDAYS_COUNTED = rf"\b(?P<n>{tw.NUM})\s+(?P<wd>{_WEEKDAY})s\s+(?P<dir>ago|back|from\s+now)\b"
+
+
+def _weekdays_counted(m: re.Match[str], c: Context) -> Span | None:
+    """The n-th such weekday back (last Sunday is one ago) or ahead (next Friday is one from now)."""
+    n, _, fuzzy = tw.count(m["n"])
+    if fuzzy or n < 1:
+        return None
+    back = not m["dir"].lower().startswith("from")
+    nearest = c.resolve(("last " if back else "next ") + m["wd"])
+    if nearest is None:
+        return None
+    step = timedelta(weeks=(n - 1) * (-1 if back else 1))
+    return nearest[0] + step, nearest[1] + step, nearest[2]
+
+
 RULES: tuple[tw.RuleEntry, ...] = (
+    (
+        _SHIFTED,
+        _shifted,
+        r"\b(?:(?:ago|back)\s+to|(?:day|week|wk|fortnight|month|mo|year|yr|decade|centur(?:y|ie))s?\s+(?:from|after|before)\s)",
+    ),
     (_BEFORE_AFTER, _before_after, r"before\s+last|after\s+next"),
-    (_PART_OF, _part_of, r"early|mid|late|(?:beginning|start|middle|end|half)\s+of"),
+    (_PART_OF, _part_of, r"\b(?:early|mid|late|(?:beginning|start|middle|end|half)\s+of)"),
     (_ORDINAL, _ordinal, r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|penultimate)\s"),
-    (_DAY_OF_MONTH, _day_of_month, r"\d(?:st|nd|rd|th)"),
+    (_DAY_OF_MONTH, _day_of_month, r"\d(?:st|nd|rd|th)|the\s+(?:fi|se|th|fo|si|ei|ni|te|el|tw)"),
+    (_WEEK_OF, _week_of, r"week(?:end)?\s+of\s"),
+    (_WEEKDAYS_COUNTED, _weekdays_counted, r"days\s+(?:ago|back|from)"),
     (rf"\b(?:the\s+(?P<dec>{_DECADE})|(?P<dec4>(?:1\d|20)\d0['’]?s))\b", _decade, r"0['’]?s|ties"),
 )

@@ -11,6 +11,9 @@ a bare name followed by was/is/will) the latest on or before the anchor's day, o
 or after it. "the X before last" / "the X after next" go one more year. "the day/night before|after X" move a day,
 "the weekend before|after X" is the Saturday-Sunday strictly before/after it, "X weekend" the weekend touching it
 (holiday included: Memorial Day weekend is Saturday to Monday). "X morning|afternoon|evening|night" narrows the day.
+A bare name needs a verb after it ("Halloween was fun"), a part ("Memorial Day weekend"), a place or company after it
+("Thanksgiving at my brother's") or "since"; "spend Christmas" reads like "over Christmas". "two Christmases ago"
+counts back from the last one.
 """
 
 from __future__ import annotations
@@ -65,7 +68,7 @@ _S = r"(?:['’]?s['’]?)?"  # an optional possessive: valentine's, valentines'
 # group name -> (name pattern, the date in a given year)
 HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
     "new_years_eve": (rf"new\s+year{_S}\s+eve", _fixed(12, 31)),
-    "new_years_day": (r"new\s+year(?:['’]?s(?:\s+day)?|\s+day)", _fixed(1, 1)),
+    "new_years_day": (r"new\s+year(?:['’]?s)?(?:\s+day)?", _fixed(1, 1)),
     "christmas_eve": (r"(?:christmas|x-?mas)\s+eve", _fixed(12, 24)),
     "christmas": (r"(?:christmas|x-?mas)(?:\s+day)?", _fixed(12, 25)),
     "boxing_day": (r"boxing\s+day", _fixed(12, 26)),
@@ -77,13 +80,18 @@ HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
     "groundhog_day": (r"groundhog\s+day", _fixed(2, 2)),
     "veterans_day": (rf"(?:veteran{_S}|armistice|remembrance)\s+day", _fixed(11, 11)),
     "juneteenth": (r"juneteenth", _fixed(6, 19)),
+    "cinco_de_mayo": (r"cinco\s+de\s+mayo", _fixed(5, 5)),
+    "earth_day": (r"earth\s+day", _fixed(4, 22)),
     "easter_monday": (r"easter\s+monday", _from_easter(1)),
     "easter": (r"easter(?:\s+(?:sunday|day))?", _from_easter(0)),
     "good_friday": (r"good\s+friday", _from_easter(-2)),
     "palm_sunday": (r"palm\s+sunday", _from_easter(-7)),
     "ash_wednesday": (r"ash\s+wednesday", _from_easter(-46)),
     "pentecost": (r"pentecost|whit\s+sunday", _from_easter(49)),
+    "mardi_gras": (r"mardi\s+gras|fat\s+tuesday|shrove\s+tuesday|pancake\s+day", _from_easter(-47)),
     "thanksgiving": (r"thanksgiving(?:\s+day)?", _nth(11, THU, 4)),
+    "cyber_monday": (r"cyber\s+monday", _nth(11, THU, 4, plus_days=4)),
+    "election_day": (r"election\s+day", _nth(11, MON, 1, plus_days=1)),  # the Tuesday after the first Monday
     "black_friday": (r"black\s+friday", _nth(11, THU, 4, plus_days=1)),
     "mothers_day": (rf"mother{_S}\s+day", _nth(5, SUN, 2)),
     "fathers_day": (rf"father{_S}\s+day", _nth(6, SUN, 3)),
@@ -96,38 +104,47 @@ HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
 # Holiday words the resolver's first pre-check lacks (names with "day", "year" or a month's first letters have it).
 TRIGGER_WORDS = (
     *("christmas", "xmas", "x-mas", "easter", "hallowe", "thanksgiving", "pentecost"),
-    *("valentine", "patrick", "paddy", "patty"),
+    *("valentine", "patrick", "paddy", "patty", "cinco", "mardi"),
 )
 # Some word of every holiday name, for this rule's own pre-check.
 _NEEDS = (
-    tw.trie(
-        [
-            *TRIGGER_WORDS,
-            *"boxing independence july fool groundhog veteran armistice remembrance juneteenth whit".split(),
-            *"mother father labo memorial luther mlk president columbus".split(),
-        ]
+    r"\b(?:"
+    + (
+        tw.trie(
+            [
+                *TRIGGER_WORDS,
+                *"boxing independence july fool groundhog veteran armistice remembrance juneteenth whit".split(),
+                *"mother father labo memorial luther mlk president columbus cyber election earth".split(),
+            ]
+        )
+        + r"|new\s+year|(?:good|black)\s+friday|palm\s+sunday|ash\s+wednesday|(?:fat|shrove)\s+tuesday|pancake\s+day"
     )
-    + r"|new\s+year|(?:good|black)\s+friday|palm\s+sunday|ash\s+wednesday"
-)
+    + ")"
+)  # every name starts a word: the leading \b spares the search most positions
 
+# Any holiday name, without groups (for composite rules elsewhere: "two days before Christmas").
+NAME_ALT = "|".join(pattern for pattern, _ in HOLIDAYS.values())
 _NAMES = "|".join(f"(?P<{key}>{pattern})" for key, (pattern, _) in HOLIDAYS.items())
 _STEP = r"before\s+last|after\s+next"
 _PATTERN = (
-    r"\b(?:(?P<prep>on|at|for|over|during|around|by|until|till|through|from|in)\s+)?"
+    r"\b(?:(?P<prep>on|at|for|over|during|around|by|until|till|through|from|in|before|after|spen(?:d|ds|t|ding))\s+)?"
     r"(?:the\s+(?P<near>day|night|weekend)\s+(?P<side>before|after)\s+"
-    r"|(?P<rel>this\s+past|this\s+coming|last|next|this|past|coming)\s+"
+    r"|(?P<rel>this\s+past|this\s+coming|last|next|this|past|upcoming|coming)\s+"
     rf"|the\s+(?=(?:\S+\s+){{1,3}}(?:{_STEP})))?"
-    rf"(?:{_NAMES})(?P<part>\s+(?:morning|afternoon|evening|night|weekend))?"
+    rf"(?:{_NAMES})(?P<part>\s+(?:morning|afternoon|evening|night|weekend|week))?"
     rf"(?:,?\s+(?:of\s+)?{tw.YEAR}|\s+(?P<step>{_STEP}))?\b"
 )
 _VERB_AFTER = re.compile(r"\s+(?:was|is|will|went|came)\b", re.IGNORECASE)
+# A bare name followed by a place or company is the day itself ("doing Thanksgiving at my brother's", "Christmas with
+# the kids"); followed by a noun it is a modifier ("a Christmas tree", "Thanksgiving dinner").
+_PLACE_AFTER = re.compile(r"\s+(?:at|in|with)\b", re.IGNORECASE)
 
 
 def _occurrence(when: Callable[[int], date], m: re.Match[str], c: Context) -> date:
     """The holiday's date the words point to (see the module docstring)."""
     today, year = c.day.date(), c.anchor.year
     if m["year"]:
-        return when(int(m["year"]))
+        return when(tw.year_number(m["year"], c.anchor))
     rel = " ".join(m["rel"].lower().split()) if m["rel"] else ""
     if rel == "this":
         return when(year)
@@ -143,7 +160,7 @@ def _occurrence(when: Callable[[int], date], m: re.Match[str], c: Context) -> da
     return when(found.year + (-1 if back else 1)) if m["step"] else found
 
 
-def _saturday_near(day: datetime, side: str) -> datetime:
+def saturday_near(day: datetime, side: str) -> datetime:
     """The Saturday of the weekend strictly before or after ``day``, or (``side`` "") the weekend touching it."""
     if side == "before":
         return day - timedelta(days=(day.weekday() - SAT) % 7 or 7)
@@ -154,7 +171,11 @@ def _saturday_near(day: datetime, side: str) -> datetime:
 
 def _holiday(m: re.Match[str], c: Context) -> Span | None:
     bare = not (m["prep"] or m["rel"] or m["year"] or m["near"] or m["step"])
-    if bare and not _VERB_AFTER.match(c.text, m.end()) and tw.since_before(c.text, m.start()) is None:
+    if (
+        bare
+        and not (m["part"] or _VERB_AFTER.match(c.text, m.end()) or _PLACE_AFTER.match(c.text, m.end()))
+        and tw.since_before(c.text, m.start()) is None
+    ):
         return None  # "a Christmas tree", "Thanksgiving dinner"; but "Halloween was fun", "since Easter"
     key = next(key for key in HOLIDAYS if m[key])
     found = _occurrence(HOLIDAYS[key][1], m, c)
@@ -163,12 +184,15 @@ def _holiday(m: re.Match[str], c: Context) -> Span | None:
     if m["near"]:
         near, side = m["near"].lower(), m["side"].lower()
         if near == "weekend":
-            saturday = _saturday_near(day, side)
+            saturday = saturday_near(day, side)
             return saturday, saturday + timedelta(days=2), G.WEEK
         day += timedelta(days=1 if side == "after" else -1)
         part = "night" if near == "night" else part
+    if part == "week":  # Thanksgiving week: the Monday-to-Sunday week of the holiday
+        monday = day - timedelta(days=day.weekday())
+        return monday, monday + timedelta(weeks=1), G.WEEK
     if part == "weekend":  # Memorial Day weekend: Saturday to Monday, the holiday included
-        saturday = _saturday_near(day, "")
+        saturday = saturday_near(day, "")
         return min(day, saturday), max(day + timedelta(days=1), saturday + timedelta(days=2)), G.WEEK
     if part:
         low, high = tw.PARTS[part]
@@ -176,7 +200,21 @@ def _holiday(m: re.Match[str], c: Context) -> Span | None:
     return day, day + timedelta(days=1), G.DAY
 
 
-RULES: tuple[tw.RuleEntry, ...] = ((_PATTERN, _holiday, _NEEDS),)
+def _holidays_ago(m: re.Match[str], c: Context) -> Span | None:
+    """ "two Christmases ago": counting back from the latest one strictly before the anchor's day (one ago)."""
+    n, _, fuzzy = tw.count(m["n"])
+    if fuzzy or n < 1:
+        return None
+    when = HOLIDAYS[next(key for key in HOLIDAYS if m[key])][1]
+    today = c.day.date()
+    last = next(day for day in (when(c.anchor.year), when(c.anchor.year - 1)) if day < today)
+    found = when(last.year - (n - 1))
+    day = c.day.replace(year=found.year, month=found.month, day=found.day)
+    return day, day + timedelta(days=1), G.DAY
+
+
+_AGO_PATTERN = rf"\b(?P<n>{tw.NUM})\s+(?:{_NAMES})(?:e?s)?\s+ago\b"
+RULES: tuple[tw.RuleEntry, ...] = ((_PATTERN, _holiday, _NEEDS), (_AGO_PATTERN, _holidays_ago, r" ago"))
 
 
 def holiday_dates(year: int) -> dict[str, datetime]:

@@ -85,11 +85,13 @@ UNIT_GRANULARITY: dict[str, TimeGranularity] = {
     "month": TimeGranularity.MONTH,
     "year": TimeGranularity.YEAR,
     "decade": TimeGranularity.YEAR,  # a calendar decade (2010-2019) is ten whole years
+    "century": TimeGranularity.YEAR,  # a calendar century (1900-1999), as "the 1900s"
 }
 # "N units ago" resolves to the unit containing the point; a fortnight ago is a point in a calendar week.
 CONTAINER: dict[str, str] = {"fortnight": "week"}
 # "a year and a half", "half an hour": the half in a finer unit, and the (finer) unit whose container is resolved.
 HALF: dict[str, tuple[str, int]] = {
+    "century": ("year", 50),
     "decade": ("year", 5),
     "year": ("month", 6),
     "month": ("day", 15),
@@ -99,6 +101,7 @@ HALF: dict[str, tuple[str, int]] = {
     "hour": ("minute", 30),
 }
 HALF_CONTAINER: dict[str, str] = {
+    "century": "decade",  # the next finer unit: "half a century ago" is a decade
     "decade": "year",
     "year": "month",
     "month": "week",
@@ -143,20 +146,66 @@ NUM = (
 # A count with an optional half before a unit: "3", "two and a half", "1.5", "half a"; then UNIT, then HALF_AFTER
 # ("a year and a half"). Groups: n (absent for "half a"), half0, half1, unit, half2; :func:`quantity` reads them.
 _AND_A_HALF = r"\s+and\s+a\s+half"
-COUNT = rf"(?:(?P<n>{NUM})(?P<half1>{_AND_A_HALF}|\.5)?\s+|(?P<half0>(?:a\s+)?half(?:\s+an?)?\s+))"
-UNIT = r"(?P<unit>hour|day|week|fortnight|month|year|decade)s?"
+# A range ("two or three", "2-3", "two to three") is fuzzy: the units n..n2 (see :func:`quantity`).
+COUNT = (
+    rf"(?:(?P<n>{NUM})(?:\s*(?:-|–|\s(?:or|to)\s)\s*(?P<n2>{NUM}))?(?P<half1>{_AND_A_HALF}|\.5)?\s+"
+    r"|(?P<half0>(?:a\s+)?half(?:\s+an?)?\s+))"
+)
+# Chat abbreviations ("2 yrs ago", "3 wks", "6 mos"; "mo" only plural: "in a mo" is a moment) stand for the unit.
+UNIT = r"(?P<unit>hour|hr|day|week|wk|fortnight|month|mo(?=s\b)|year|yr|decade|century|centuries)s?"
+_ABBREVIATED_UNITS = {"hr": "hour", "wk": "week", "mo": "month", "yr": "year", "centuries": "century"}
 HALF_AFTER = rf"(?P<half2>{_AND_A_HALF})?"
+_ORDINAL_NAMES = (
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth"
+    " fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
+).split()
 # The words (besides digits) that the basic and composite rules need: the resolver's first pre-check.
 TRIGGER_WORDS = [
     *"day night hour week fortnight month year decade ago summer winter spring fall autumn recent lately time".split(),
     *"morning evening afternoon tonight tomorrow twenties thirties forties fifties sixties seventies eighties".split(),
-    "nineties",
+    *"nineties wk yr centur".split(),
     *(name for name in MONTHS | WEEKDAY_ABBREVIATIONS if len(name) == 3),
+    *(f"the {word}" for word in [*_ORDINAL_NAMES, "twenty", "thirt"]),  # "on the first", "on the twenty-first"
 ]
 MONTH_ALT = alternation(MONTHS)
 WEEKDAY_ALT = alternation(WEEKDAYS | WEEKDAY_ABBREVIATIONS)
-YEAR = r"(?P<year>(?:19|20)\d\d)(?!\d)"
+# Four digits, or an apostrophe and two ("back in '08", "the summer of '69"): see :func:`year_number`.
+YEAR = r"(?P<year>(?:19|20)\d\d|['’]\d\d)(?!\d)"
 _SINCE = re.compile(r"\b(?:ever\s+)?since\s+$", re.IGNORECASE | re.ASCII)
+
+
+def year_number(words: str, anchor: datetime) -> int:
+    """The year of a :data:`YEAR` match; "'08" is the latest year ending in 08 up to ten years past the anchor's (so
+    "'69" is 1969, and "the class of '27" said in 2024 is 2027)."""
+    if len(words) == 4:
+        return int(words)
+    year = anchor.year - anchor.year % 100 + int(words[1:])
+    return year if year <= anchor.year + 10 else year - 100
+
+
+# Days of the month in words: "the fifth of June", "June twenty-first", "on the first".
+ORDINAL_DAYS: dict[str, int] = (
+    {word: i for i, word in enumerate(_ORDINAL_NAMES, start=1)}
+    | {f"twenty {word}": 20 + i for i, word in enumerate(_ORDINAL_NAMES[:9], start=1)}
+    | {"thirtieth": 30, "thirty first": 31}
+)
+ORDINAL_DAY_ALT = (
+    rf"(?:twenty[\s-]+(?:{alternation(_ORDINAL_NAMES[:9])})|thirty[\s-]+first|thirtieth"
+    rf"|{alternation(_ORDINAL_NAMES)})(?![\w-])"
+)
+
+
+def day_number(digits: str | None, words: str | None) -> int:
+    """The day of the month of a match: digits ("21") or an ordinal in words ("twenty-first")."""
+    if digits:
+        return int(digits)
+    return ORDINAL_DAYS[" ".join((words or "").lower().replace("-", " ").split())]
+
+
+def unit_name(word: str) -> str:
+    """The unit a :data:`UNIT` word names, abbreviations and plurals aside ("yrs" -> "year")."""
+    word = word.lower()
+    return _ABBREVIATED_UNITS.get(word, word)
 
 
 def count(words: str) -> tuple[int, int, bool]:
@@ -178,19 +227,40 @@ def quantity(m: re.Match[str]) -> tuple[int, int, bool, bool]:
     if m["n"] is None:
         return (0, 0, False, half) if m["half0"] else (1, 1, False, half)
     low, high, fuzzy = count(m["n"])
+    if m["n2"]:  # "two or three weeks ago": the units between, fuzzy
+        low, high, fuzzy = min(low, count(m["n2"])[0]), max(high, count(m["n2"])[1]), True
     return low, high, fuzzy, half and not fuzzy
 
 
 _FUTURE = re.compile(
-    r"\b(?:will|shall|gonna|(?<!was )(?<!were )going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning|intend(?:s|ing)?\s+to"
+    # every cue but "'ll" starts a word: one leading \b spares the search most positions
+    r"['’]ll\b|\b(?:(?:will|shall|gonna|(?<!was )(?<!were )going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning"
+    r"|intend(?:s|ing)?\s+to"
     r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t"
-    r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for)\b|\w['’]ll\b",
+    r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for)\b"
+    # a present progressive with a personal subject plans ahead: "we're grilling on Labor Day", "I'm seeing him Friday"
+    r"|(?:i['’]m|i\s+am|(?:we|you|they)(?:['’]re|\s+are))\s+\w+ing\b"
+    # and so do questions about plans or availability: "what are you doing Saturday?", "are you free Friday?"
+    r"|(?:are|am)\s+(?:you|we|they|i)\s+(?:\w+ing|free|around|available|busy)\b"
+    r"|(?:he|she|it|what|who|that|there)['’]s\s+(?!(?:amazing|interesting|exciting|annoying|boring|confusing"
+    r"|surprising|frustrating|relaxing|depressing|disappointing|embarrassing|fascinating|inspiring|refreshing"
+    r"|something|nothing|everything|anything)\b)\w+ing\b"
+    # modals and needs look ahead ("we should go in July", "I have to work on Christmas", "let's meet Saturday");
+    # their perfect looks back ("we should have gone in March")
+    r"|(?:should|might|must|needs?\s+to|ha(?:ve|s)\s+to|gotta|got\s+to|wants?\s+to|wanna|let['’]?s"
+    r"|would\s+(?:love|like)|['’]d\s+(?:love|like|rather|better)|can['’]?t\s+make\s+it|(?:is|are)\s+due)\b"
+    r"(?!\s+(?:have|had|been)\b)"
+    # a timetable in the simple present: "my lease ends in July", "the show airs on Thursday", "we leave Monday"
+    r"|(?:starts|ends|begins|leaves|departs|arrives|opens|closes|airs|launches|lands|kicks\s+off"
+    r"|(?:i|we|they)\s+(?:leave|fly|depart|head\s+out))\b)",
     re.IGNORECASE,
 )
 # The verb right before an expression sets its direction: "the recital is on June 9th" (said in May: this June),
 # "it was on Friday" (the last one), whatever cue words elsewhere say. "Today is Monday" is no schedule.
 _AHEAD_VERB = re.compile(r"(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re))\s+$", re.IGNORECASE)
 _BEHIND_VERB = re.compile(r"\b(?:was|were)\s+$", re.IGNORECASE)
+# "at my aunt's", "at Joe's": an elliptical possessive (someone's place), not "is".
+_AT_POSSESSIVE = re.compile(r"\bat\s+(?:(?:my|his|her|our|their|your|the)\s+)?\w+['’]s\s+$", re.IGNORECASE)
 
 
 def looks_ahead(text: str) -> bool:
@@ -200,7 +270,9 @@ def looks_ahead(text: str) -> bool:
 
 def verb_direction(text: str, start: int, default: bool) -> bool:
     """Ahead after "is/are/'s/'re", back after "was/were" right before ``start``; else ``default``."""
-    if _AHEAD_VERB.search(text, max(0, start - 12), start):
+    if _AHEAD_VERB.search(text, max(0, start - 12), start) and not _AT_POSSESSIVE.search(
+        text, max(0, start - 40), start
+    ):
         return True
     if _BEHIND_VERB.search(text, max(0, start - 12), start):
         return False
@@ -230,7 +302,7 @@ def month_start(index: int, like: datetime) -> datetime:
 
 
 def floor(dt: datetime, unit: str) -> datetime:
-    """The start of the hour/day/week (Monday)/month/year/decade (2010, 2020, ...) that contains ``dt``."""
+    """The start of the hour/day/week (Monday)/month/year/decade (2010, 2020, ...)/century that contains ``dt``."""
     if unit == "hour":
         return dt.replace(minute=0, second=0, microsecond=0)
     day = day_start(dt)
@@ -238,8 +310,8 @@ def floor(dt: datetime, unit: str) -> datetime:
         return day
     if unit == "week":
         return day - timedelta(days=day.weekday())
-    if unit == "decade":
-        return day.replace(year=day.year - day.year % 10, month=1, day=1)
+    if unit in ("decade", "century"):
+        return day.replace(year=day.year - day.year % (10 if unit == "decade" else 100), month=1, day=1)
     return day.replace(day=1) if unit == "month" else day.replace(month=1, day=1)
 
 
@@ -251,7 +323,7 @@ _DELTAS = {
     "weekend": timedelta(weeks=1),  # "(the first time) in two weekends": a duration of two weeks
     "fortnight": timedelta(weeks=2),
 }
-_MONTHS_IN = {"month": 1, "year": 12, "decade": 120}
+_MONTHS_IN = {"month": 1, "year": 12, "decade": 120, "century": 1200}
 
 
 def shift(dt: datetime, unit: str, n: int) -> datetime:
