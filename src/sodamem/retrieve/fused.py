@@ -196,11 +196,19 @@ def fused_rank(
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
                 again = True
+        if _wants_echo(settings, k) and units:
+            seeds = units[: settings.echo_seeds]
+            speaker_words = {w for speaker in speakers for w in query_terms(speaker)}
+            rankings["echo"] = fused_steps.echo_hits(store, lookup, user, seeds, speaker_words, n, settings)
+            again = again or bool(rankings["echo"])
         with_bridge = None
         if again:
-            if settings.bridge_tail_only and rankings.get("bridge"):
-                with_bridge = fuse_tail()  # for the ranks after the head only: the head is the fusion without it
-                del rankings["bridge"]
+            # Tunnels for the ranks after the head only: the head is the fusion without them.
+            tail_fed = [t for t in ("bridge", "echo") if rankings.get(t) and (t == "echo" or settings.bridge_tail_only)]
+            if tail_fed:
+                with_bridge = fuse_tail()
+                for tunnel in tail_fed:
+                    del rankings[tunnel]
             units = fuse()
         if with_bridge is None and tail_fusion:
             with_bridge = fuse_tail()
@@ -417,6 +425,11 @@ def _wants_bridge(settings: FusedSettings, analysis: QueryAnalysis, k: int) -> b
     on = "bridge" in settings.tunnels and settings.density.weight("bridge") > 0 and settings.bridge_seeds > 0
     on = on and not (settings.bridge_tail_only and k <= settings.tail_head)
     return on and (analysis.gathers or not settings.bridge_gathering_only)
+
+
+def _wants_echo(settings: FusedSettings, k: int) -> bool:
+    """The echo tunnel is on and reaches one of the first ``k`` (it feeds the ranks after the head only)."""
+    return "echo" in settings.tunnels and settings.density.weight("echo") > 0 and k > settings.tail_head
 
 
 def _tail_density(settings: FusedSettings, k: int) -> DensitySettings | None:

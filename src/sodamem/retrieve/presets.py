@@ -11,7 +11,19 @@ from sodamem.retrieve.graph import GraphSettings
 from sodamem.retrieve.overrides import apply_override, parse_overrides
 
 ALL_TUNNELS = frozenset(
-    {"answer_type", "bm25", "bm25_piece", "bm25_prf", "bridge", "dense", "dense_piece", "entity", "fact", "graph"}
+    {
+        "answer_type",
+        "bm25",
+        "bm25_piece",
+        "bm25_prf",
+        "bridge",
+        "dense",
+        "dense_piece",
+        "echo",
+        "entity",
+        "fact",
+        "graph",
+    }
 )
 # The tunnels each sub-query of a decomposed question runs again, as ``sub_<tunnel>`` (decompose.py).
 DIRECT_TUNNELS = ("bm25", "bm25_piece", "dense", "dense_piece", "fact", "graph")
@@ -110,6 +122,13 @@ class FusedSettings:
     bridge_tail_only: bool = True
     # Seeds from distinct sessions: each of the first sessions' best turn instead of the first turns overall.
     bridge_distinct_sessions: bool = False
+    # The echo tunnel (echo.py; on while ``weight.echo`` > 0, off by default): the turns holding the rare words (idf
+    # >= ``echo_min_idf``) of the first pass's ``echo_seeds`` best turns, by the summed idf of those they hold; with
+    # ``echo_same_speaker`` only turns of the seed's speaker. It feeds the ranks after the first ``tail_head`` only,
+    # as the bridge does with ``bridge_tail_only``; a search for at most ``tail_head`` turns asks none.
+    echo_seeds: int = 1
+    echo_min_idf: float = 2.0
+    echo_same_speaker: bool = True
     # The dense tunnels (turns, pieces, facts) ask with the question's vector without the speakers' names ("What
     # has painted?" for "What has Melanie painted?"), as the BM25 queries leave them out: who is asked about is
     # the speaker focus's job, and a name in the vector pulls every turn of that speaker alike. The question is
@@ -156,6 +175,8 @@ class FusedSettings:
             raise ValueError(f"fusion must be 'density' or 'rrf', got {self.fusion!r}")
         if min(self.candidates, self.feedback_turns, self.feedback_min_turns) < 1:
             raise ValueError("candidates, feedback_turns and feedback_min_turns must be >= 1")
+        if self.echo_seeds < 1 or self.echo_min_idf < 0:
+            raise ValueError("echo_seeds must be >= 1 and echo_min_idf >= 0")
         if self.bridge_seeds < 0 or not 0 <= self.bridge_mix <= 1:
             raise ValueError("bridge_seeds must be >= 0 and bridge_mix within [0, 1]")
         if not 0 <= self.duplicate_penalty <= 1:
