@@ -62,7 +62,8 @@ def echo_hits(
 ) -> Ranking:
     """The echo tunnel (echo.py): turns holding the seeds' rare words (``skip``: words never lent, the speakers'
     names), each seed's scores scaled by its mass relative to the first, a turn taking its best; with
-    ``echo_same_speaker`` only turns said by the seed's speaker."""
+    ``echo_same_speaker`` only turns said by the seed's speaker, with ``echo_other_sessions`` only turns of other
+    sessions than the seed's; each seed's first ``echo_hits`` turns."""
     texts = store.turn_texts(user, [u.unit for u in seeds])
     lent = {
         u.unit: candidate_terms([f"{texts[u.unit].text} {texts[u.unit].caption or ''}"], skip)
@@ -81,13 +82,17 @@ def echo_hits(
         for stem in words:
             for pk in holders[stem]:
                 held.setdefault(pk, set()).add(stem)
-        if settings.echo_same_speaker:
-            rows = lookup.rows(held)
-            held = {pk: s for pk, s in held.items() if pk in rows and rows[pk].speaker == texts[seed].speaker}
-        hits[seed] = echo_ranking(words, held, lent.keys(), n)
+        if settings.echo_same_speaker or settings.echo_other_sessions:
+            rows = lookup.rows([*held, seed])
+            if settings.echo_same_speaker:
+                held = {pk: s for pk, s in held.items() if pk in rows and rows[pk].speaker == texts[seed].speaker}
+            if settings.echo_other_sessions and seed in rows:  # the seed's own session is the spill's
+                session = rows[seed].session_pk
+                held = {pk: s for pk, s in held.items() if pk in rows and rows[pk].session_pk != session}
+        hits[seed] = echo_ranking(words, held, lent.keys(), settings.echo_hits)
     best = seeds[0].mass
     weights = {u.unit: u.mass / best if best > 0 else 1.0 for u in seeds}
-    return bridge_ranking(hits, weights, n)
+    return bridge_ranking(hits, weights, settings.echo_hits)
 
 
 def splice_units(head_units: Sequence[FusedUnit], tail_units: Sequence[FusedUnit], head: int) -> list[FusedUnit]:

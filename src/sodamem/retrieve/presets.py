@@ -129,6 +129,10 @@ class FusedSettings:
     echo_seeds: int = 1
     echo_min_idf: float = 2.0
     echo_same_speaker: bool = True
+    # Only turns of other sessions than the seed's (its own session's turns get the spill and the session share).
+    echo_other_sessions: bool = False
+    # The turns the echo ranks (per seed): a few clear echoes lift items, a long ranking re-orders the whole tail.
+    echo_hits: int = 200
     # The dense tunnels (turns, pieces, facts) ask with the question's vector without the speakers' names ("What
     # has painted?" for "What has Melanie painted?"), as the BM25 queries leave them out: who is asked about is
     # the speaker focus's job, and a name in the vector pulls every turn of that speaker alike. The question is
@@ -175,8 +179,8 @@ class FusedSettings:
             raise ValueError(f"fusion must be 'density' or 'rrf', got {self.fusion!r}")
         if min(self.candidates, self.feedback_turns, self.feedback_min_turns) < 1:
             raise ValueError("candidates, feedback_turns and feedback_min_turns must be >= 1")
-        if self.echo_seeds < 1 or self.echo_min_idf < 0:
-            raise ValueError("echo_seeds must be >= 1 and echo_min_idf >= 0")
+        if self.echo_seeds < 1 or self.echo_min_idf < 0 or self.echo_hits < 1:
+            raise ValueError("echo_seeds and echo_hits must be >= 1 and echo_min_idf >= 0")
         if self.bridge_seeds < 0 or not 0 <= self.bridge_mix <= 1:
             raise ValueError("bridge_seeds must be >= 0 and bridge_mix within [0, 1]")
         if not 0 <= self.duplicate_penalty <= 1:
