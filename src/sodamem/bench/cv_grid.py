@@ -98,11 +98,9 @@ KNOBS: dict[str, tuple[str, ...]] = {
     # The echo tunnel (retrieve/echo.py): the turns holding the rare words of the first pass's best turn, fed to the
     # ranks after the first 10 only (off by default): every fold ties at @10 (judge it with --cv-tiebreak-at20).
     "echo in the tail": (
-        "weight.echo=1.0+echo_min_idf=1.5",
         "weight.echo=1.5+echo_min_idf=1.5",
-        "weight.echo=1.5+echo_min_idf=1.0",
-        "weight.echo=1.5+echo_min_idf=1.5+echo_seeds=2",
-        "weight.echo=2.0+echo_min_idf=1.5",
+        "weight.echo=1.0+echo_min_idf=1.5+echo_head=15",
+        "weight.echo=1.5+echo_min_idf=1.5+echo_head=15",
     ),
     # The dense tunnels asking without the speakers' names: on by default since CV chose it in 7 of 7 folds.
     "dense without names": ("dense_drop_names=false",),

@@ -201,10 +201,14 @@ def fused_rank(
             speaker_words = {w for speaker in speakers for w in query_terms(speaker)}
             rankings["echo"] = fused_steps.echo_hits(store, lookup, user, seeds, speaker_words, n, settings)
             again = again or bool(rankings["echo"])
-        with_bridge = None
+        with_bridge = with_echo = None
         if again:
             # Tunnels for the ranks after the head only: the head is the fusion without them.
             tail_fed = [t for t in ("bridge", "echo") if rankings.get(t) and (t == "echo" or settings.bridge_tail_only)]
+            if "echo" in tail_fed and settings.echo_head > settings.tail_head:
+                with_echo = fuse_tail()  # for the ranks after ``echo_head``: the ranks before keep the fusion without
+                del rankings["echo"]
+                tail_fed.remove("echo")
             if tail_fed:
                 with_bridge = fuse_tail()
                 for tunnel in tail_fed:
@@ -214,6 +218,8 @@ def fused_rank(
             with_bridge = fuse_tail()
         if with_bridge is not None:
             units = fused_steps.splice_units(units, with_bridge, settings.tail_head)
+        if with_echo is not None:
+            units = fused_steps.splice_units(units, with_echo, settings.echo_head)
         if settings.duplicate_penalty > 0 and index is not None and units:
             units = fused_steps.discount_duplicate_units(index, user, units, settings)
         if tail and len(units) > settings.tail_head + 1:
@@ -428,8 +434,10 @@ def _wants_bridge(settings: FusedSettings, analysis: QueryAnalysis, k: int) -> b
 
 
 def _wants_echo(settings: FusedSettings, k: int) -> bool:
-    """The echo tunnel is on and reaches one of the first ``k`` (it feeds the ranks after the head only)."""
-    return "echo" in settings.tunnels and settings.density.weight("echo") > 0 and k > settings.tail_head
+    """The echo tunnel is on and reaches one of the first ``k`` (it feeds the ranks after the head only, or after
+    ``echo_head`` where that is further down)."""
+    on = "echo" in settings.tunnels and settings.density.weight("echo") > 0
+    return on and k > max(settings.tail_head, settings.echo_head)
 
 
 def _tail_density(settings: FusedSettings, k: int) -> DensitySettings | None:

@@ -133,6 +133,9 @@ class FusedSettings:
     echo_other_sessions: bool = False
     # The turns the echo ranks (per seed): a few clear echoes lift items, a long ranking re-orders the whole tail.
     echo_hits: int = 200
+    # The first ranks the echo never changes: with ``echo_head`` > ``tail_head`` the ranks up to ``echo_head`` are
+    # those of the ranking without the echo (the bridge's tail included), the ranks after come from the fusion with it.
+    echo_head: int = 10
     # The dense tunnels (turns, pieces, facts) ask with the question's vector without the speakers' names ("What
     # has painted?" for "What has Melanie painted?"), as the BM25 queries leave them out: who is asked about is
     # the speaker focus's job, and a name in the vector pulls every turn of that speaker alike. The question is
@@ -179,8 +182,8 @@ class FusedSettings:
             raise ValueError(f"fusion must be 'density' or 'rrf', got {self.fusion!r}")
         if min(self.candidates, self.feedback_turns, self.feedback_min_turns) < 1:
             raise ValueError("candidates, feedback_turns and feedback_min_turns must be >= 1")
-        if self.echo_seeds < 1 or self.echo_min_idf < 0 or self.echo_hits < 1:
-            raise ValueError("echo_seeds and echo_hits must be >= 1 and echo_min_idf >= 0")
+        if self.echo_seeds < 1 or self.echo_min_idf < 0 or self.echo_hits < 1 or self.echo_head < 0:
+            raise ValueError("echo_seeds and echo_hits must be >= 1, echo_min_idf and echo_head >= 0")
         if self.bridge_seeds < 0 or not 0 <= self.bridge_mix <= 1:
             raise ValueError("bridge_seeds must be >= 0 and bridge_mix within [0, 1]")
         if not 0 <= self.duplicate_penalty <= 1:
