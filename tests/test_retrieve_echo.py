@@ -64,7 +64,7 @@ HIKES = [
 def test_the_echo_tunnel_feeds_the_tail_with_turns_sharing_the_first_evidences_rare_words() -> None:
     question = "What does Melanie do with her family on hikes?"
     base = "default+tail_head=2+weight.bm25_prf=0"  # no feedback words: the echo alone reaches the second trip
-    preset = base + "+weight.echo=1.0+echo_min_idf=1.0"
+    preset = base + "+weight.echo=1.0+echo_min_idf=1.0+echo_head=2"
     with Memory(":memory:", embedder=FakeEmbedder()) as memory:
         memory.ingest(HIKES)
         plain = memory.search(question, k=14, preset=base)
@@ -80,3 +80,20 @@ def test_the_echo_tunnel_feeds_the_tail_with_turns_sharing_the_first_evidences_r
         reached[0].turn_text
     )
     assert any(h.speaker == "Caroline" and "echo" in h.tunnels for h in other_speaker)
+
+
+def test_echo_head_keeps_the_ranks_before_it_as_without_the_echo() -> None:
+    question = "What does Melanie do with her family on hikes?"
+    base = "default+tail_head=2+weight.bm25_prf=0"
+    with Memory(":memory:", embedder=FakeEmbedder()) as memory:
+        memory.ingest(HIKES)
+        plain = [h.turn_text for h in memory.search(question, k=14, preset=base)]
+        at_two = [
+            h.turn_text
+            for h in memory.search(question, k=14, preset=base + "+weight.echo=1.0+echo_min_idf=1.0+echo_head=2")
+        ]
+        deeper = memory.search(question, k=14, preset=base + "+weight.echo=1.0+echo_min_idf=1.0+echo_head=4")
+        short = memory.search(question, k=4, preset=base + "+weight.echo=1.0+echo_min_idf=1.0+echo_head=4")
+    assert [h.turn_text for h in deeper[:4]] == plain[:4]
+    assert [h.turn_text for h in deeper[4:]] == [t for t in at_two if t not in plain[:4]][: len(deeper) - 4]
+    assert [h.turn_text for h in short] == plain[:4] and not any("echo" in h.tunnels for h in short)
