@@ -41,7 +41,8 @@ def test_echo_settings_are_checked() -> None:
         fused_settings("default+echo_seeds=0")
     with pytest.raises(ValueError):
         fused_settings("default+echo_min_idf=-1")
-    assert fused_settings("default").density.weight("echo") == 0.0  # off by default
+    assert fused_settings("default").density.weight("echo") == 1.5  # on by default, after rank 15
+    assert fused_settings("default").echo_head == 15
 
 
 def session(sid: str, day: int, lines: Sequence[tuple[str, str]]) -> Session:
@@ -63,7 +64,8 @@ HIKES = [
 
 def test_the_echo_tunnel_feeds_the_tail_with_turns_sharing_the_first_evidences_rare_words() -> None:
     question = "What does Melanie do with her family on hikes?"
-    base = "default+tail_head=2+weight.bm25_prf=0"  # no feedback words: the echo alone reaches the second trip
+    # No feedback words (the echo alone reaches the second trip), and no echo unless asked for.
+    base = "default+tail_head=2+weight.bm25_prf=0+weight.echo=0"
     preset = base + "+weight.echo=1.0+echo_min_idf=1.0+echo_head=2"
     with Memory(":memory:", embedder=FakeEmbedder()) as memory:
         memory.ingest(HIKES)
@@ -84,7 +86,7 @@ def test_the_echo_tunnel_feeds_the_tail_with_turns_sharing_the_first_evidences_r
 
 def test_echo_head_keeps_the_ranks_before_it_as_without_the_echo() -> None:
     question = "What does Melanie do with her family on hikes?"
-    base = "default+tail_head=2+weight.bm25_prf=0"
+    base = "default+tail_head=2+weight.bm25_prf=0+weight.echo=0"
     with Memory(":memory:", embedder=FakeEmbedder()) as memory:
         memory.ingest(HIKES)
         plain = [h.turn_text for h in memory.search(question, k=14, preset=base)]
