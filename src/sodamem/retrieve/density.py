@@ -132,6 +132,7 @@ PRESETS: dict[str, DensitySettings] = {
                 "entity": 0.0,
                 "answer_type": 0.0,
                 "bridge": 0.0,
+                "echo": 0.0,
             }
         )
     ),
@@ -148,6 +149,7 @@ PRESETS: dict[str, DensitySettings] = {
                 "entity": 0.0,
                 "answer_type": 0.0,
                 "bridge": 0.0,
+                "echo": 0.0,
             }
         ),
         hop_decay=0.6,

@@ -15,7 +15,9 @@ The dense tunnels ask with the question's vector without the speakers' names (``
 without those words; the whole question is embedded only for a mechanism that asks with it (the entity tunnel, the
 bridge), so a search embeds the question once unless it runs one. The ``bridge`` tunnel (bridge.py: the turns nearest
 to the first pass's best turn, in the second pass) feeds the ranks after the first 10 only (``bridge_tail_only``,
-tail.py: the head is the fusion without it), so a search for at most 10 turns runs no bridge.
+tail.py: the head is the fusion without it), so a search for at most 10 turns runs no bridge. The ``echo`` tunnel
+(echo.py: the turns holding the rare words of the first pass's best turn) feeds the ranks after the first 15 only
+(``echo_head``: a second splice), so a search for at most 15 turns runs no echo.
 Off by default, measured by CV: the bridge over the whole ranking, a near-duplicate discount after the last pass,
 and the tail's re-ordering by session coverage or tunnel leaders (tail.py).
 With sub-queries of an LLM's query decomposition (``decompose.py``; none unless a decomposer is given), every direct
