@@ -23,7 +23,19 @@ from sodamem.retrieve.density import (
 from sodamem.retrieve.presets import TUNED_DENSITY as TUNED
 from tests import density_reference as reference
 
-TUNNELS = ("graph", "bm25", "dense", "bm25_piece", "dense_piece", "fact", "bm25_prf", "entity", "answer_type", "bridge")
+TUNNELS = (
+    "graph",
+    "bm25",
+    "dense",
+    "bm25_piece",
+    "dense_piece",
+    "fact",
+    "bm25_prf",
+    "entity",
+    "answer_type",
+    "bridge",
+    "echo",
+)
 
 
 def masses(fused: list[FusedUnit]) -> dict[int, float]:

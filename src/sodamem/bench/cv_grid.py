@@ -95,6 +95,14 @@ KNOBS: dict[str, tuple[str, ...]] = {
         "tail_tunnel=entity+tail_tunnel_weight=0.3",
         "tail_tunnel=entity+tail_tunnel_weight=0.6",
     ),
+    # The echo tunnel (retrieve/echo.py): the turns holding the rare words of the first pass's best turn, fed to the
+    # ranks after the first 15 only (on by default, weight 1.5): every fold ties at @10 (judge it with
+    # --cv-tiebreak-at20). Off, after rank 10 instead of 15, and a lighter weight.
+    "echo in the tail": (
+        "weight.echo=0.0",
+        "echo_head=10",
+        "weight.echo=1.0",
+    ),
     # The dense tunnels asking without the speakers' names: on by default since CV chose it in 7 of 7 folds.
     "dense without names": ("dense_drop_names=false",),
     # Query decomposition (retrieve/decompose.py): only with `bench locomo --decompose` (an LLM); 0.5 by default.

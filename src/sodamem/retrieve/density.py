@@ -51,6 +51,7 @@ DEFAULT_TUNNEL_WEIGHTS: Mapping[str, float] = MappingProxyType(
         "entity": 0.0,  # the question's entities' turns across all sessions, ranked among themselves (aggregate.py)
         "answer_type": 0.0,  # turns naming an instance of the type a list question asks for (aggregate.py)
         "bridge": 0.0,  # turns nearest to the first pass's best turns, each blended with the question (bridge.py)
+        "echo": 0.0,  # turns holding the rare words of the first pass's best turn (echo.py)
     }
 )
 
@@ -131,6 +132,7 @@ PRESETS: dict[str, DensitySettings] = {
                 "entity": 0.0,
                 "answer_type": 0.0,
                 "bridge": 0.0,
+                "echo": 0.0,
             }
         )
     ),
@@ -147,6 +149,7 @@ PRESETS: dict[str, DensitySettings] = {
                 "entity": 0.0,
                 "answer_type": 0.0,
                 "bridge": 0.0,
+                "echo": 0.0,
             }
         ),
         hop_decay=0.6,

@@ -15,7 +15,9 @@ The dense tunnels ask with the question's vector without the speakers' names (``
 without those words; the whole question is embedded only for a mechanism that asks with it (the entity tunnel, the
 bridge), so a search embeds the question once unless it runs one. The ``bridge`` tunnel (bridge.py: the turns nearest
 to the first pass's best turn, in the second pass) feeds the ranks after the first 10 only (``bridge_tail_only``,
-tail.py: the head is the fusion without it), so a search for at most 10 turns runs no bridge.
+tail.py: the head is the fusion without it), so a search for at most 10 turns runs no bridge. The ``echo`` tunnel
+(echo.py: the turns holding the rare words of the first pass's best turn) feeds the ranks after the first 15 only
+(``echo_head``: a second splice), so a search for at most 15 turns runs no echo.
 Off by default, measured by CV: the bridge over the whole ranking, a near-duplicate discount after the last pass,
 and the tail's re-ordering by session coverage or tunnel leaders (tail.py).
 With sub-queries of an LLM's query decomposition (``decompose.py``; none unless a decomposer is given), every direct
@@ -196,16 +198,30 @@ def fused_rank(
             if expanded is not None:
                 rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
                 again = True
-        with_bridge = None
+        if _wants_echo(settings, k) and units:
+            seeds = units[: settings.echo_seeds]
+            speaker_words = {w for speaker in speakers for w in query_terms(speaker)}
+            rankings["echo"] = fused_steps.echo_hits(store, lookup, user, seeds, speaker_words, n, settings)
+            again = again or bool(rankings["echo"])
+        with_bridge = with_echo = None
         if again:
-            if settings.bridge_tail_only and rankings.get("bridge"):
-                with_bridge = fuse_tail()  # for the ranks after the head only: the head is the fusion without it
-                del rankings["bridge"]
+            # Tunnels for the ranks after the head only: the head is the fusion without them.
+            tail_fed = [t for t in ("bridge", "echo") if rankings.get(t) and (t == "echo" or settings.bridge_tail_only)]
+            if "echo" in tail_fed and settings.echo_head > settings.tail_head:
+                with_echo = fuse_tail()  # for the ranks after ``echo_head``: the ranks before keep the fusion without
+                del rankings["echo"]
+                tail_fed.remove("echo")
+            if tail_fed:
+                with_bridge = fuse_tail()
+                for tunnel in tail_fed:
+                    del rankings[tunnel]
             units = fuse()
         if with_bridge is None and tail_fusion:
             with_bridge = fuse_tail()
         if with_bridge is not None:
             units = fused_steps.splice_units(units, with_bridge, settings.tail_head)
+        if with_echo is not None:
+            units = fused_steps.splice_units(units, with_echo, settings.echo_head)
         if settings.duplicate_penalty > 0 and index is not None and units:
             units = fused_steps.discount_duplicate_units(index, user, units, settings)
         if tail and len(units) > settings.tail_head + 1:
@@ -417,6 +433,13 @@ def _wants_bridge(settings: FusedSettings, analysis: QueryAnalysis, k: int) -> b
     on = "bridge" in settings.tunnels and settings.density.weight("bridge") > 0 and settings.bridge_seeds > 0
     on = on and not (settings.bridge_tail_only and k <= settings.tail_head)
     return on and (analysis.gathers or not settings.bridge_gathering_only)
+
+
+def _wants_echo(settings: FusedSettings, k: int) -> bool:
+    """The echo tunnel is on and reaches one of the first ``k`` (it feeds the ranks after the head only, or after
+    ``echo_head`` where that is further down)."""
+    on = "echo" in settings.tunnels and settings.density.weight("echo") > 0
+    return on and k > max(settings.tail_head, settings.echo_head)
 
 
 def _tail_density(settings: FusedSettings, k: int) -> DensitySettings | None:

@@ -1,8 +1,8 @@
 """Steps of the memory's ranking that work on fused units after the density fusion (``fused.py`` calls them):
-the bridge tunnel's seeds and hits (bridge.py), the tail spliced from a second fusion, the tail re-ordered for
-coverage and answers paired with their questions (tail.py), and the near-duplicate discount (bridge.py). Each
-adapts a pure function of ``(unit, mass)`` rankings to ``FusedUnit``s, adding a line to a moved unit's
-explanation."""
+the bridge tunnel's seeds and hits (bridge.py), the echo tunnel's hits (echo.py), the tail spliced from a second
+fusion, the tail re-ordered for coverage and answers paired with their questions (tail.py), and the near-duplicate
+discount (bridge.py). Each adapts a pure function of ``(unit, mass)`` rankings to ``FusedUnit``s, adding a line to a
+moved unit's explanation."""
 
 from __future__ import annotations
 
@@ -14,10 +14,12 @@ import numpy as np
 from sodamem.embed.base import Vectors
 from sodamem.retrieve.bridge import SEED_SCAN, blend, bridge_ranking, discount_duplicates, distinct_session_seeds
 from sodamem.retrieve.density import FusedUnit
+from sodamem.retrieve.echo import echo_ranking, seed_words
+from sodamem.retrieve.feedback import candidate_terms
 from sodamem.retrieve.presets import FusedSettings
 from sodamem.retrieve.tail import best_ranks, pair_answers, rerank_tail, splice_tail
 from sodamem.retrieve.turn_lookup import TurnLookup
-from sodamem.store.protocol import VectorSearch
+from sodamem.store.protocol import MemoryStore, VectorSearch
 
 Ranking = list[tuple[int, float]]
 
@@ -47,6 +49,50 @@ def bridge_hits(
             hits[u.unit] = index.search(user, "turns", probe.reshape(1, -1), n)
     weights = {u.unit: u.mass / best if best > 0 else 1.0 for u in seeds}
     return bridge_ranking(hits, weights, n)
+
+
+def echo_hits(
+    store: MemoryStore,
+    lookup: TurnLookup,
+    user: str,
+    seeds: Sequence[FusedUnit],
+    skip: set[str],
+    n: int,
+    settings: FusedSettings,
+) -> Ranking:
+    """The echo tunnel (echo.py): turns holding the seeds' rare words (``skip``: words never lent, the speakers'
+    names), each seed's scores scaled by its mass relative to the first, a turn taking its best; with
+    ``echo_same_speaker`` only turns said by the seed's speaker, with ``echo_other_sessions`` only turns of other
+    sessions than the seed's; each seed's first ``echo_hits`` turns."""
+    texts = store.turn_texts(user, [u.unit for u in seeds])
+    lent = {
+        u.unit: candidate_terms([f"{texts[u.unit].text} {texts[u.unit].caption or ''}"], skip)
+        for u in seeds
+        if u.unit in texts
+    }
+    counts, total = store.turn_term_counts(user, list(dict.fromkeys(s for terms in lent.values() for s in terms)))
+    holders: dict[str, list[int]] = {}  # stem -> the turns holding it (one FTS query per rare word, shared by seeds)
+    hits: dict[int, Ranking] = {}
+    for seed, terms in lent.items():
+        words = seed_words(terms, counts, total, settings.echo_min_idf)
+        for stem in words:
+            if stem not in holders:
+                holders[stem] = [row.rowid for row in store.search_turns(user, f'"{terms[stem]}"', n)]
+        held: dict[int, set[str]] = {}
+        for stem in words:
+            for pk in holders[stem]:
+                held.setdefault(pk, set()).add(stem)
+        if settings.echo_same_speaker or settings.echo_other_sessions:
+            rows = lookup.rows([*held, seed])
+            if settings.echo_same_speaker:
+                held = {pk: s for pk, s in held.items() if pk in rows and rows[pk].speaker == texts[seed].speaker}
+            if settings.echo_other_sessions and seed in rows:  # the seed's own session is the spill's
+                session = rows[seed].session_pk
+                held = {pk: s for pk, s in held.items() if pk in rows and rows[pk].session_pk != session}
+        hits[seed] = echo_ranking(words, held, lent.keys(), settings.echo_hits)
+    best = seeds[0].mass
+    weights = {u.unit: u.mass / best if best > 0 else 1.0 for u in seeds}
+    return bridge_ranking(hits, weights, settings.echo_hits)
 
 
 def splice_units(head_units: Sequence[FusedUnit], tail_units: Sequence[FusedUnit], head: int) -> list[FusedUnit]:

@@ -11,7 +11,19 @@ from sodamem.retrieve.graph import GraphSettings
 from sodamem.retrieve.overrides import apply_override, parse_overrides
 
 ALL_TUNNELS = frozenset(
-    {"answer_type", "bm25", "bm25_piece", "bm25_prf", "bridge", "dense", "dense_piece", "entity", "fact", "graph"}
+    {
+        "answer_type",
+        "bm25",
+        "bm25_piece",
+        "bm25_prf",
+        "bridge",
+        "dense",
+        "dense_piece",
+        "echo",
+        "entity",
+        "fact",
+        "graph",
+    }
 )
 # The tunnels each sub-query of a decomposed question runs again, as ``sub_<tunnel>`` (decompose.py).
 DIRECT_TUNNELS = ("bm25", "bm25_piece", "dense", "dense_piece", "fact", "graph")
@@ -41,6 +53,10 @@ TUNED_DENSITY = replace(
         # leave-one-conversation-out CV in 7 of 7 folds with ties at @10 judged by R_all@20 (docs/bench.md, "The
         # ranking's tail"); multi-hop R_all@20 0.438 -> 0.464, the first 10 ranks unchanged.
         bridge=0.3,
+        # The echo tunnel (echo.py), for the ranks after the first 15 only (``echo_head``): chosen by
+        # leave-one-conversation-out CV in 6 of 7 folds with ties at @10 judged by R_all@20 (docs/bench.md, "The echo
+        # tunnel"); multi-hop R_all@20 0.464 -> 0.500 (CV 0.484), the first 15 ranks unchanged.
+        echo=1.5,
     ),
     spill=0.3,
     rank_k=10.0,
@@ -110,6 +126,21 @@ class FusedSettings:
     bridge_tail_only: bool = True
     # Seeds from distinct sessions: each of the first sessions' best turn instead of the first turns overall.
     bridge_distinct_sessions: bool = False
+    # The echo tunnel (echo.py; on while ``weight.echo`` > 0, 1.5 by default): the turns holding the rare words (idf
+    # >= ``echo_min_idf``) of the first pass's ``echo_seeds`` best turns, by the summed idf of those they hold; with
+    # ``echo_same_speaker`` only turns of the seed's speaker. It feeds the ranks after the first ``echo_head`` only
+    # (spliced as the bridge is); a search for at most ``max(tail_head, echo_head)`` turns asks none.
+    echo_seeds: int = 1
+    echo_min_idf: float = 1.5
+    echo_same_speaker: bool = True
+    # Only turns of other sessions than the seed's (its own session's turns get the spill and the session share).
+    echo_other_sessions: bool = False
+    # The turns the echo ranks (per seed): a few clear echoes lift items, a long ranking re-orders the whole tail.
+    echo_hits: int = 200
+    # The first ranks the echo never changes: with ``echo_head`` > ``tail_head`` the ranks up to ``echo_head`` are
+    # those of the ranking without the echo (the bridge's tail included), the ranks after come from the fusion with it.
+    # 15, not 10: other categories' evidence at ranks 11-20 is pushed out less (docs/bench.md, "The echo tunnel").
+    echo_head: int = 15
     # The dense tunnels (turns, pieces, facts) ask with the question's vector without the speakers' names ("What
     # has painted?" for "What has Melanie painted?"), as the BM25 queries leave them out: who is asked about is
     # the speaker focus's job, and a name in the vector pulls every turn of that speaker alike. The question is
@@ -156,6 +187,8 @@ class FusedSettings:
             raise ValueError(f"fusion must be 'density' or 'rrf', got {self.fusion!r}")
         if min(self.candidates, self.feedback_turns, self.feedback_min_turns) < 1:
             raise ValueError("candidates, feedback_turns and feedback_min_turns must be >= 1")
+        if self.echo_seeds < 1 or self.echo_min_idf < 0 or self.echo_hits < 1 or self.echo_head < 0:
+            raise ValueError("echo_seeds and echo_hits must be >= 1, echo_min_idf and echo_head >= 0")
         if self.bridge_seeds < 0 or not 0 <= self.bridge_mix <= 1:
             raise ValueError("bridge_seeds must be >= 0 and bridge_mix within [0, 1]")
         if not 0 <= self.duplicate_penalty <= 1:
