@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sodamem.bench.time_phrases import MON, ROWS
 from sodamem.bench.timeparse_eval import check_row, table_accuracy
 from sodamem.ingest.timeparse import TimeMention, find_times, resolve_time
-from sodamem.model import TimeGranularity
+from tests.time_tables import check_table_shape
 
 ANCHOR = datetime.fromisoformat(MON)  # Monday 2023-05-08 13:56
 
@@ -34,14 +34,7 @@ def check_mentions(text: str, mentions: list[TimeMention]) -> None:
 
 
 def test_table_shape() -> None:
-    assert len(ROWS) >= 100
-    assert sum(row[2] is None for row in ROWS) >= 10
-    assert len({row[1] for row in ROWS}) >= 6
-    for text, anchor, start, end, granularity in ROWS:
-        datetime.fromisoformat(anchor)
-        if start is not None and end is not None:
-            assert datetime.fromisoformat(start) < datetime.fromisoformat(end), text
-            assert granularity in {g.value for g in TimeGranularity}, text
+    check_table_shape(ROWS, min_rows=100, min_negatives=10, distinct=False)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[f"{row[0][:40]}@{row[1][:10]}" for row in ROWS])

@@ -14,7 +14,7 @@ from sodamem.bench.time_phrases_grammar import ROWS
 from sodamem.bench.timeparse_eval import check_row, table_accuracy
 from sodamem.ingest.timeholidays import easter, holiday_dates, nth_weekday
 from sodamem.ingest.timeparse import find_times, resolve_time
-from sodamem.model import TimeGranularity
+from tests.time_tables import check_table_shape
 
 MON = datetime.fromisoformat(time_phrases_grammar.MON)  # Monday 2023-05-08 13:56
 _ANCHORS = st.datetimes(min_value=datetime(1950, 1, 1), max_value=datetime(2090, 12, 31))
@@ -36,15 +36,7 @@ def _day(d: date | datetime) -> datetime:
 
 
 def test_grammar_table_shape() -> None:
-    assert len(ROWS) >= 80
-    assert sum(row[2] is None for row in ROWS) >= 5
-    assert len({row[1] for row in ROWS}) >= 6
-    assert len({row[0] for row in ROWS}) == len(ROWS), "duplicate phrases"
-    for text, anchor, start, end, granularity in ROWS:
-        datetime.fromisoformat(anchor)
-        if start is not None and end is not None:
-            assert datetime.fromisoformat(start) < datetime.fromisoformat(end), text
-            assert granularity in {g.value for g in TimeGranularity}, text
+    check_table_shape(ROWS, min_rows=80, min_negatives=5)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[f"{row[0][:40]}@{row[1][:10]}" for row in ROWS])

@@ -12,21 +12,13 @@ from sodamem.bench import time_phrases_heldout
 from sodamem.bench.time_phrases_heldout import ROWS
 from sodamem.bench.timeparse_eval import check_row, table_accuracy
 from sodamem.ingest.timeparse import find_times
-from sodamem.model import TimeGranularity
+from tests.time_tables import check_table_shape
 
 WED = datetime.fromisoformat(time_phrases_heldout.WED)  # Wednesday 2023-05-17 15:00
 
 
 def test_heldout_table_shape() -> None:
-    assert len(ROWS) >= 90
-    assert sum(row[2] is None for row in ROWS) >= 10
-    assert len({row[1] for row in ROWS}) >= 6
-    assert len({row[0] for row in ROWS}) == len(ROWS), "duplicate phrases"
-    for text, anchor, start, end, granularity in ROWS:
-        datetime.fromisoformat(anchor)
-        if start is not None and end is not None:
-            assert datetime.fromisoformat(start) < datetime.fromisoformat(end), text
-            assert granularity in {g.value for g in TimeGranularity}, text
+    check_table_shape(ROWS, min_rows=90, min_negatives=10)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[f"{row[0][:40]}@{row[1][:10]}" for row in ROWS])
