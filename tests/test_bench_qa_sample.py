@@ -64,3 +64,21 @@ def test_samples_are_fixed_and_nested(spec: list[list[str]], n: int, more: int) 
     small, large = set(qids(sample_questions(data, n))), set(qids(sample_questions(data, n + more)))
     assert small == set(qids(sample_questions(list(reversed(data)), n)))  # unit order does not choose
     assert small <= large and len(small) == min(n, len(qids(data)))
+
+
+@given(
+    st.lists(st.lists(st.sampled_from(["1", "2", "3", "4", "5"]), max_size=12), min_size=1, max_size=5),
+    st.integers(min_value=1, max_value=20),
+    st.integers(min_value=0, max_value=20),
+)
+def test_a_skipped_slice_is_what_a_larger_sample_adds(spec: list[list[str]], n: int, skip: int) -> None:
+    data = units(spec)
+    total = sum(len(u.questions) for u in data)
+    if skip and skip >= total:
+        with pytest.raises(ValueError, match="leaves none"):
+            sample_questions(data, n, skip=skip)
+        return
+    sliced = set(qids(sample_questions(data, n, skip=skip)))
+    first = set(qids(sample_questions(data, skip))) if skip else set()
+    assert not sliced & first  # a tuning slice never holds a question of the measured sample before it
+    assert sliced | first == set(qids(sample_questions(data, skip + n)))

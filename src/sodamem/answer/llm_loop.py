@@ -46,7 +46,7 @@ from sodamem.llm.client import LLMError, LLMReplyError, LLMRequestError
 from sodamem.llm.prices import PriceSpec, PriceTable, cost_usd
 from sodamem.llm.prompts.plan_search import SCHEMA_NAME as PLANNER_SCHEMA
 from sodamem.llm.prompts.plan_search import PlannerAction, planner_messages
-from sodamem.llm.prompts.read_answer import NOT_IN_MEMORY, reader_messages, reader_schema
+from sodamem.llm.prompts.read_answer import NOT_IN_MEMORY, choose_reader_prompt
 from sodamem.llm.prompts.read_answer import SCHEMA_NAME as READER_SCHEMA
 from sodamem.llm.replay import JsonChatClient
 from sodamem.memory import Memory
@@ -105,14 +105,17 @@ def answer_with_llm(
     prices: Mapping[str, PriceSpec] | PriceTable | None = None,
     user: str | None = None,
     search_mode: str = "auto",
+    reader_prompt: str = "auto",
 ) -> Answer:
     """Answer ``question`` from ``memory`` with ``client`` (see the module docstring).
 
     ``budget_tokens``: the first pack's budget (and each extra search's); ``max_pack_tokens`` (default twice
     ``budget_tokens``): the budget of the merged pack the reader sees; ``max_llm_tokens``: stop planning once the
     call has spent this many LLM tokens (the reader call is always made); ``search_mode``: the search behind every
-    pack (``bm25`` to measure the same loop on flat evidence).
+    pack (``bm25`` to measure the same loop on flat evidence); ``reader_prompt``: ``full``, ``compact`` or ``auto``
+    (compact for a local model; ``prompts.read_answer``).
     """
+    reader = choose_reader_prompt(reader_prompt, client.config.model)  # an unknown choice fails before any search
     start = (client.usage.prompt_tokens, client.usage.completion_tokens)
     flags: list[str] = []
     first = memory.evidence(question, budget_tokens=budget_tokens, now=now, user=user, mode=search_mode)
@@ -145,15 +148,15 @@ def answer_with_llm(
     final = pool.pack()
     try:
         read = client.complete_json(
-            reader_messages(question, final.render_text(), now), reader_schema(final.ids), name=READER_SCHEMA
+            reader.messages(question, final.render_text(), now), reader.schema(final.ids), name=READER_SCHEMA
         )
     except LLMError as exc:
         return _fallback(
             memory, question, f"reader_{_fault(exc)}", flags, steps, client, start, prices, now, budget_tokens, user
         )
     steps += 1
-    reader = read.value
-    if reader.abstain or _says_not_in_memory(reader.answer):
+    answered = read.value
+    if answered.abstain or _says_not_in_memory(answered.answer):
         return Answer(
             question=question,
             answer=ABSTAIN_TEXT,
@@ -163,7 +166,7 @@ def answer_with_llm(
             flags=tuple(flags),
             evidence_tokens=final.used_tokens,
         )
-    text, cited, unknown = _validate(_human_dates(reader.answer), reader.citations, set(final.ids))
+    text, cited, unknown = _validate(_human_dates(answered.answer), answered.citations, set(final.ids))
     flags.extend(f"unknown_citation:{item_id}" for item_id in unknown)
     sentences = _sentences(text)
     uncited = [n for n, sentence in enumerate(sentences, 1) if not _ID.search(sentence)]

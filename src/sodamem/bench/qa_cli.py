@@ -16,6 +16,7 @@ from sodamem.bench.qa_sample import sample_questions
 from sodamem.bench.runner import BenchUnit
 from sodamem.embed.base import Embedder
 from sodamem.llm.prices import prices_from_env
+from sodamem.llm.prompts.read_answer import READER_PROMPT_CHOICES
 
 DEFAULT_BUDGET = {"offline": 1_000, "llm": 1_500, "llm-fake": 1_500}  # the readers' own defaults
 
@@ -31,7 +32,9 @@ QA_OPTION_NAMES = (
     "steps",
     "baseline",
     "sample",
+    "sample_skip",
     "evidence",
+    "reader_prompt",
 )
 EVIDENCE_SOURCES = {"memory": "auto", "bm25": "bm25"}  # --evidence: the search behind the LLM loop's packs
 
@@ -48,7 +51,9 @@ class QAOptions:
     steps: int = 3
     baseline: bool = True
     sample: int | None = None
+    sample_skip: int = 0
     evidence: str = "memory"
+    reader_prompt: str = "auto"
 
     @classmethod
     def pop_from(cls, options: dict[str, Any]) -> tuple[bool, QAOptions]:
@@ -105,6 +110,20 @@ def qa_options(func: Any) -> Any:
             help="QA: only N questions, taken round-robin over the categories in a fixed order (bench/qa_sample.py).",
         ),
         click.option(
+            "--sample-skip",
+            type=click.IntRange(min=0),
+            default=0,
+            show_default=True,
+            help="QA with --sample: skip the first K questions of that order (a slice disjoint from a measured one).",
+        ),
+        click.option(
+            "--reader-prompt",
+            type=click.Choice(READER_PROMPT_CHOICES),
+            default="auto",
+            show_default=True,
+            help="QA with an LLM answerer: the reader's prompt (auto: compact for a local GGUF model, full otherwise).",
+        ),
+        click.option(
             "--evidence",
             type=click.Choice(sorted(EVIDENCE_SOURCES)),
             default="memory",
@@ -137,7 +156,12 @@ def run_qa_cli(
     from sodamem.bench.qa_report import plot_cost_accuracy, render_qa_markdown
 
     units = units[:limit] if limit is not None else units
-    units = sample_questions(units, qa.sample) if qa.sample is not None else units
+    if qa.sample_skip and qa.sample is None:
+        raise click.UsageError("--sample-skip needs --sample")
+    try:
+        units = sample_questions(units, qa.sample, skip=qa.sample_skip) if qa.sample is not None else units
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
     budget = qa.budget or DEFAULT_BUDGET[qa.answerer]
     total = sum(len(u.questions) for u in units)
     source = f", {qa.evidence} evidence" if qa.answerer != "offline" and qa.evidence != "memory" else ""
@@ -159,6 +183,7 @@ def run_qa_cli(
             budget_tokens=budget,
             max_steps=qa.steps,
             search_mode=EVIDENCE_SOURCES[qa.evidence],
+            reader_prompt=qa.reader_prompt,
         )
         offline_budget = qa.budget or DEFAULT_BUDGET["offline"]
         with_baseline = qa.baseline and qa.answerer != "offline"
@@ -178,6 +203,8 @@ def run_qa_cli(
         "max_steps": qa.steps if qa.answerer != "offline" else 0,
         "evidence": qa.evidence if qa.answerer != "offline" else "memory",
         "sample": qa.sample,
+        "sample_skip": qa.sample_skip,
+        "reader_prompt": qa.reader_prompt,
         "llm_calls": calls,
         **setup.notes,
         **load_notes,

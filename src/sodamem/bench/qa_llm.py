@@ -153,6 +153,7 @@ def answer_fn(
     budget_tokens: int,
     max_steps: int,
     search_mode: str = "auto",
+    reader_prompt: str = "auto",
 ) -> AnswerFn:
     """The function that answers one question for ``answerer`` (``client`` is needed by the LLM answerers);
     ``search_mode`` is the LLM loop's search (the offline reader always uses the memory's own)."""
@@ -175,6 +176,7 @@ def answer_fn(
         budget_tokens=budget_tokens,
         prices=prices,
         search_mode=search_mode,
+        reader_prompt=reader_prompt,
     )
 
 
