@@ -332,6 +332,7 @@ def test_the_compact_reader_prompt_is_pure_fenced_and_chosen_for_local_models() 
     schema = choose_reader_prompt("compact", "local/x").schema(["E1", "E1", "E2"]).model_json_schema()
     assert schema["properties"]["answer"]["maxLength"] == MAX_COMPACT_ANSWER_CHARS
     assert schema["properties"]["citations"]["maxItems"] == 2
+    assert "abstain" not in schema["properties"]  # the compact reply abstains by saying "not in memory"
     # the full prompt's schema is the one recorded replies were keyed on: no cap on the answer
     assert "maxLength" not in reader_schema(["E1"]).model_json_schema()["properties"]["answer"]
 
@@ -341,7 +342,8 @@ def test_a_local_model_gets_the_compact_reader_and_its_short_answer_is_cited_fro
 
     def reader(body: dict[str, Any]) -> FakeReply:
         seen.append(body)
-        return read("Lisbon", [id_of_line(user_message(body), "Lisbon last spring")])
+        # a small model's reply may carry an abstain flag the compact schema never asked for: it is ignored
+        return read("Lisbon", [id_of_line(user_message(body), "Lisbon last spring")], abstain=True)
 
     with FakeChatServer([], responder=reader) as server:
         result = answer_with_llm(mem, QUESTION, make_client(server, model="local/qwen"), now=NOW, max_steps=0)
@@ -354,3 +356,9 @@ def test_a_local_model_gets_the_compact_reader_and_its_short_answer_is_cited_fro
     assert schema["properties"]["answer"]["maxLength"] == MAX_COMPACT_ANSWER_CHARS
     assert result.answer.startswith("Lisbon [E") and "citations_from_list" in result.flags
     assert [c.quote for c in result.citations] and "Lisbon" in result.citations[0].quote
+
+
+def test_the_compact_reader_abstains_by_saying_not_in_memory(mem: Memory) -> None:
+    with FakeChatServer([read("Not in memory.", [])]) as server:
+        result = answer_with_llm(mem, QUESTION, make_client(server, model="local/qwen"), now=NOW, max_steps=0)
+    assert result.abstained and not result.citations
