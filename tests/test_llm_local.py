@@ -11,9 +11,11 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -225,6 +227,44 @@ def test_the_server_dies_with_its_parent(tmp_path: Path) -> None:
     assert not _alive(int(pid)), "the model server outlived its parent"
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(base_url.removesuffix("/v1") + "/health", timeout=2)
+
+
+PAUSE_S = 25.0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_server_paused_while_loading_still_starts(tmp_path: Path) -> None:
+    """The start deadline counts the child's running time: a SIGSTOP longer than the deadline does not fail it."""
+    reason = missing_for_smollm2()
+    if reason:
+        pytest.skip(reason)
+    server = LocalServer(LocalModel(smollm2_path(), "local/smollm2"), ctx=1024, ready_timeout_s=20)
+    paused: list[int] = []
+
+    def pause_the_child() -> None:
+        deadline = time.monotonic() + 30
+        while server.pid is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if server.pid is not None:
+            os.kill(server.pid, signal.SIGSTOP)
+            paused.append(server.pid)
+            time.sleep(PAUSE_S)  # longer than the whole deadline, in wall time
+            os.kill(server.pid, signal.SIGCONT)
+
+    pauser = threading.Thread(target=pause_the_child)
+    pauser.start()
+    try:
+        started = time.monotonic()
+        base_url = server.start()
+        assert paused and time.monotonic() - started > PAUSE_S  # the start waited out the pause, and succeeded
+        pauser.join()
+        assert server.running
+        with urllib.request.urlopen(base_url.removesuffix("/v1") + "/health", timeout=5) as response:
+            assert response.status == 200
+    finally:
+        pauser.join()
+        server.stop()
 
 
 def _alive(pid: int) -> bool:

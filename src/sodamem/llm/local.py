@@ -34,6 +34,7 @@ from typing import IO, Any
 
 from sodamem.cache_dirs import model_cache
 from sodamem.errors import MissingDependencyError, SodaMemError
+from sodamem.llm.child_clock import RunningClock
 from sodamem.llm.config import ENV_BASE_URL, ENV_GGUF, ENV_MODEL, LLMConfigError
 from sodamem.llm.local_child import READY_PREFIX
 from sodamem.llm.model_parts import MODELS, cached_path
@@ -185,7 +186,7 @@ class LocalServer:
         )
         try:
             address = self._await_address(self._process)
-            self._await_health(address)
+            self._await_health(address, self._process.pid)
         except LocalServerError:
             self._stop_locked(keep_log=True)
             raise
@@ -201,8 +202,8 @@ class LocalServer:
                 lines.put(raw.decode("utf-8", "replace").strip())
 
         threading.Thread(target=read, name="local-llm-stdout", daemon=True).start()
-        deadline = time.monotonic() + self.ready_timeout_s
-        while time.monotonic() < deadline:
+        clock = RunningClock(process.pid, self.ready_timeout_s)  # a paused child's wait does not count
+        while not clock.expired():
             try:
                 line = lines.get(timeout=0.2)
             except queue.Empty:
@@ -215,12 +216,13 @@ class LocalServer:
             if line.startswith(READY_PREFIX):
                 return line[len(READY_PREFIX) :].rstrip("/")
         raise LocalServerError(
-            f"the local model server for {self.model.path.name} did not listen within {self.ready_timeout_s:.0f} s: "
+            f"the local model server for {self.model.path.name} did not listen within {self.ready_timeout_s:.0f} s "
+            f"of running: "
             f"{self._log_tail()}"
         )
 
-    def _await_health(self, address: str) -> None:
-        deadline = time.monotonic() + self.ready_timeout_s
+    def _await_health(self, address: str, pid: int) -> None:
+        clock = RunningClock(pid, self.ready_timeout_s)
         while True:
             try:
                 with urllib.request.urlopen(f"{address}/health", timeout=5) as response:
@@ -228,7 +230,7 @@ class LocalServer:
                         return
             except (urllib.error.URLError, OSError):
                 pass  # 503 while loading, or not accepting yet
-            if time.monotonic() > deadline:
+            if clock.expired():
                 raise LocalServerError(f"the local model server at {address} never became healthy: {self._log_tail()}")
             time.sleep(0.2)
 
