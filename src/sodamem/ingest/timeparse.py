@@ -59,7 +59,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sodamem.ingest import timegrammar, timeholidays
+from sodamem.ingest import timegrammar, timeguards, timeholidays, timenumeric
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
 from sodamem.model import TimeGranularity, TimeSpec
@@ -82,14 +82,6 @@ _UNITS_WEEKEND = tw.UNIT.replace("day|", "day|weekend|")
 _DAY = rf"(?:(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>st|nd|rd|th)?|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
 # Spending a period names it as a time, like a preposition: "we spent the summer in Maine", "spent March in Spain".
 _SPEND = r"spen(?:d|ds|t|ding)(?:\s+(?:all|most)\s+of)?"
-# A bare weekday followed by "the" and an animal is a pet's name with an epithet ("Friday the cat knocked ...").
-_EPITHET_AFTER = re.compile(
-    r"\s+the\s+(?:cat|kitten|kitty|dog|puppy|pup|bird|parrot|hamster|rabbit|bunny|horse|pony|fish|goldfish|turtle"
-    r"|tortoise|snake|lizard|goat|pig|cow|chicken|duck|hen|cockatiel|budgie|gerbil|ferret)s?\b",
-    re.IGNORECASE,
-)
-# The first word of holidays named by a weekday (Good Friday, Cyber Monday, Palm Sunday, Fat Tuesday).
-_HOLIDAY_WORD_BEFORE = re.compile(r"\b(?:black|good|cyber|easter|ash|palm|holy|maundy|fat|shrove)\s+$", re.IGNORECASE)
 # "the fall of last year", "March of next year": the season or month of that calendar year.
 _OF_RELATIVE_YEAR = r"\s+of\s+(?P<yrel>last|this|next)\s+year"
 _YEAR_STEP = {"last": -1, "this": 0, "next": 1}
@@ -171,10 +163,8 @@ def _weekday(m: re.Match[str], c: Context) -> Span | None:
     name, today, rel = m["wd"].lower(), c.anchor.weekday(), _norm(m["rel"])
     if name not in tw.WEEKDAYS and not rel:
         return None
-    if not (rel or m["on"] or m["part"]) and (
-        _EPITHET_AFTER.match(c.text, m.end()) or _HOLIDAY_WORD_BEFORE.search(c.text, max(0, m.start() - 8), m.start())
-    ):
-        return None  # "Friday the cat": a name with an epithet; "Black Friday deals": part of a holiday's name
+    if not (rel or m["on"] or m["part"]) and timeguards.weekday_names_no_day(c.text, m.start(), m.end()):
+        return None
     wanted = tw.WEEKDAYS.get(name, tw.WEEKDAY_ABBREVIATIONS.get(name, 0))
     if rel == "this":
         delta = wanted - today
@@ -258,6 +248,8 @@ def _month(m: re.Match[str], c: Context) -> Span | None:
     modifier = _norm(m["mod1"] or m["mod2"])
     if m["mon"] == "may" and not (m["year"] or m["in"] or m["yrel"]):
         return None  # the modal verb
+    if m["in"] and timeguards.month_ends_an_event_name(c.text, m.start()):
+        return None
     if m["year"] or m["yrel"]:
         k = _named_year(m, c) * 12 + month
     elif rel in _BACK:
@@ -288,21 +280,8 @@ def _date(m: re.Match[str], c: Context) -> Span | None:
     if m["year"]:
         day = c.day.replace(year=tw.year_number(m["year"], c.anchor), month=month, day=day_of_month)
     else:
-        day = _nearest_date(c, month, day_of_month)
+        day = tw.nearest_date(c, month, day_of_month)
     return day, day + timedelta(days=1), G.DAY
-
-
-def _nearest_date(c: Context, month: int, day: int) -> datetime:
-    """The most recent month/day on or before the anchor's day (future: on or after); Feb 29 looks up to 8 years."""
-    for step in range(9):
-        year = c.anchor.year + (step if c.future else -step)
-        try:
-            candidate = c.day.replace(year=year, month=month, day=day)
-        except ValueError:
-            continue
-        if (candidate >= c.day) if c.future else (candidate <= c.day):
-            return candidate
-    raise ValueError(f"no date {month}/{day} near {c.anchor}")
 
 
 def _year(m: re.Match[str], c: Context) -> Span | None:
@@ -377,7 +356,7 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         r"(?:19|20)\d\d|['’]\d\d",
     ),
 )
-_RULES += timegrammar.RULES + timeholidays.RULES
+_RULES += timegrammar.RULES + timeholidays.RULES + timenumeric.RULES
 _COMPILED = tuple(
     (re.compile(pattern, _F), rule, re.compile(needs, re.ASCII) if needs else None) for pattern, rule, needs in _RULES
 )
@@ -410,7 +389,7 @@ def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> li
             else:
                 if default is None:
                     default = tw.looks_ahead(text)
-                ahead = default if future is not None else tw.verb_direction(text, start, default)
+                ahead = default if future is not None else tw.verb_direction(text, start, m.end(), default)
             ctx = contexts.get(ahead)
             if ctx is None:
                 ctx = contexts[ahead] = Context(text, anchor, day, ahead, _phrase)
