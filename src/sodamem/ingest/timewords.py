@@ -272,9 +272,10 @@ _BEHIND_VERB = re.compile(r"\b(?:was|were)\s+$", re.IGNORECASE)
 # Day is coming up", "the week of the 20th I'm in Boston", "on Monday I start the night shift" (ahead); "Labor Day we
 # had a barbecue", "the 28th was my birthday" (back).
 _SUBJECT = r",?\s*(?:i|we|you|they|he|she)"
+# ("'s" after an expression is a possessive as often as "is": "Friday night's board game session was ...")
 _AHEAD_AFTER = re.compile(
-    rf"\s+(?:is|are|falls|comes|starts|begins|lands)\b|['’]s\s+(?!been\b)|{_SUBJECT}(?:['’](?:m|re|ll)|\s+(?:am|are|will|start|leave|fly|head|begin"
-    r"|move|arrive|return|have\s+(?:got\s+)?to))\b",
+    rf"\s+(?:is|are|falls|comes|starts|begins|lands)\b|{_SUBJECT}(?:['’](?:m|re|ll)"
+    r"|\s+(?:am|are|will|start|leave|fly|head|begin|move|arrive|return|have\s+(?:got\s+)?to))\b",
     re.IGNORECASE,
 )
 _BEHIND_AFTER = re.compile(
