@@ -63,6 +63,9 @@ def _spans(text: str, anchor: datetime = TUE) -> list[tuple[str, str, str]]:
         ("Saturday I'm at the lake", "2024-05-18", "2024-05-19", "day"),
         ("Saturday we hiked", "2024-05-11", "2024-05-12", "day"),
         ("Grandpa turns 80 in March", "2025-03-01", "2025-04-01", "month"),
+        # a decade followed by a function word is still a time
+        ("back in the 90s when I was a kid", "1990-01-01", "2000-01-01", "year"),
+        ("the 80s were loud", "1980-01-01", "1990-01-01", "year"),
     ],
 )
 def test_generalised_rules(text: str, start: str, end: str, granularity: str) -> None:
@@ -80,6 +83,8 @@ def test_generalised_rules(text: str, start: str, end: str, granularity: str) ->
         "Wednesday's child is full of woe",
         "a Christmas in July party",
         "highs in the 80s all along the coast",
+        "the 90s band played a reunion show",
+        "the 80s music was better",
         "the store is open 24/7",
         "add 1/2 cup of milk",
         "the third quarter of the game was wild",

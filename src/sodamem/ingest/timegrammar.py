@@ -238,7 +238,7 @@ def _day_of_month(m: re.Match[str], c: Context) -> Span | None:
 def _decade(m: re.Match[str], c: Context) -> Span | None:
     """The 1990s; the '90s and the nineties: the latest such decade begun by the anchor's year. "The 1900s" is a
     century (as SUTime reads XX00s) once that century is over; "the 2000s" said in 2023 is the decade."""
-    if timeguards.decade_is_a_temperature(c.text, m.start()):
+    if timeguards.decade_names_no_time(c.text, m.start(), m.end()):
         return None
     words = (m["dec"] or m["dec4"]).lower()
     digits = re.sub(r"\D", "", words)

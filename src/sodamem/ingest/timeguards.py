@@ -6,7 +6,7 @@ Each guard answers for one rule family whether a match it found is a time at all
   such day after "a" ("it falls on a Tuesday", "a Sunday league"), a noun's modifier after "the" ("the Tuesday
   crowd"), the nursery rhyme's "Friday's child".
 * Months: the second half of an event's name, a holiday "in" another month ("a Christmas in July sale").
-* Decades: temperatures ("temps in the 60s", "highs in the low 80s").
+* Decades: temperatures ("temps in the 60s", "highs in the low 80s"), a noun's modifier ("the 90s band").
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ _ARTICLE_BEFORE = re.compile(r"\b(?:(?P<a>an?)|the)\s+$", _F)
 # After "the", a lowercase word that is no function word, verb of being or time word is the noun a weekday modifies.
 _NOUN_AFTER = re.compile(
     r"\s+(?!(?:before|after|of|that|when|where|we|i|you|he|she|they|it|morning|afternoon|evening|night|and|or|but"
-    r"|was|is|were|will|would|had|has|just|then|at|in|on|for|to|from|with)\b)[a-z]+\b"
+    r"|was|is|are|were|will|would|had|has|have|did|do|does|just|then|at|in|on|for|to|from|with|by|into|about|around"
+    r"|through|like|too|as|so|though|anyway|again|still|ever|now|if|because|since|until|while|here|there|even|only"
+    r"|all|both)\b)[a-z]+\b"
 )
 _RHYME_AFTER = re.compile(r"['’]s\s+child\b", _F)
 
@@ -56,6 +58,7 @@ _TEMPERATURE_BEFORE = re.compile(
 )
 
 
-def decade_is_a_temperature(text: str, start: int) -> bool:
-    """Whether a decade matched from ``start`` ("the 60s") reads as a temperature ("temps in the 60s")."""
-    return bool(_TEMPERATURE_BEFORE.search(text, max(0, start - 40), start))
+def decade_names_no_time(text: str, start: int, end: int) -> bool:
+    """Whether a decade at text[start:end] ("the 60s") reads as a temperature ("temps in the 60s") or modifies a noun
+    ("the 90s band played a reunion show": the band is of the 90s, the show is not)."""
+    return bool(_TEMPERATURE_BEFORE.search(text, max(0, start - 40), start) or _NOUN_AFTER.match(text, end))
