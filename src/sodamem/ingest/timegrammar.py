@@ -19,6 +19,10 @@ pinned down by ``sodamem/bench/time_phrases_grammar.py``):
   month. "the week of the 15th / of June 5th / of Thanksgiving" is the Monday-to-Sunday week containing that day.
 * Decades: "the 1990s", "the '90s", "the nineties" (two digits: the latest such decade begun by the anchor's year);
   "the 1900s" is the century once it is over (SUTime's XX00s), "the 2000s" said in 2023 the decade.
+* Nights counted back ("two nights ago": the night starting two days before the anchor's day); "this time last
+  year / next week / yesterday" is the anchor's day moved so (DAY); "in the new year" the year after the anchor's.
+* Quarters ("the third quarter of 2023", "Q3"): three months at the year's granularity, as halves; one of no named
+  year needs business words ("sales were flat in the third quarter"), since a game has quarters too.
 * A count of units from a named day is a day: "a week from today", "a year ago today", "three days after
   Christmas", "two weeks from Friday" (fuzzy counts and hours are left to the basic rules).
 

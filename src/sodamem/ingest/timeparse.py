@@ -3,9 +3,11 @@
 ``find_times(text, anchor)`` finds expressions such as "yesterday", "three weeks ago", "last summer",
 "on May 8th, 2023" or "since 2019" and resolves each to a :class:`TimeSpec` [start, end) relative to ``anchor``
 (the session timestamp); intervals keep the anchor's tzinfo, or its lack of one. Matching is case-insensitive.
-Composite families (before last / after next, parts and ordinals of periods, days of the month, decades) are in
-:mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeholidays`. Conventions (the tables
-``sodamem/bench/time_phrases.py``, ``time_phrases_grammar.py`` and ``time_phrases_heldout.py`` pin them down):
+Composite families (before last / after next, parts and ordinals of periods, days of the month, decades, quarters)
+are in :mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeholidays`, slashed dates in
+:mod:`sodamem.ingest.timenumeric`, and the readings that are no time ("a Sunday league", "temps in the 60s") in
+:mod:`sodamem.ingest.timeguards`. Conventions (the tables ``sodamem/bench/time_phrases.py``,
+``time_phrases_grammar.py``, ``time_phrases_heldout.py`` and ``time_phrases_blind2.py`` pin them down):
 
 * Weeks start on Monday; a weekend is Saturday 00:00 to Monday 00:00 (granularity WEEK).
 * "N hours/days/weeks/fortnights/months/years/decades/centuries ago|back" (digits, one..ninety-nine in words, a/an;
@@ -37,8 +39,9 @@ Composite families (before last / after next, parts and ordinals of periods, day
   2022); "next summer" the first that starts after the anchor; "this summer" the one containing the anchor, else
   the one of the anchor's year; "in the summer" the most recent one begun (future: the current or the next).
 * Dates without a year: the most recent such date on or before the anchor's day (future: on or after). ISO
-  "2023-05-08" and "2023/05/08" are read; numeric d/m/y forms ("8/5/2023") are ambiguous and skipped. An
-  impossible date ("31 April 2022") is dropped, leaving whatever shorter expression still stands ("April 2022").
+  "2023-05-08" and "2023/05/08" are read; slashed dates are US month/day ("8/5/2023" is August 5), day/month only
+  where the first number cannot be a month (:mod:`sodamem.ingest.timenumeric`). An impossible date ("31 April
+  2022") is dropped, leaving whatever shorter expression still stands ("April 2022").
 * Two-digit years: "back in '08", "the summer of '69" (the latest such year up to ten years past the anchor's).
 * A bare year, month or season needs a preposition ("in 2019", "by June", "since March"), or a verb of spending
   ("we spent the summer in Maine", "spent March in Spain"); a lowercase "may" needs
@@ -50,7 +53,9 @@ Composite families (before last / after next, parts and ordinals of periods, day
   going to, planning, next, tomorrow, soon, start date, scheduled for, a present progressive with a personal subject
   "we're grilling on Labor Day", questions about plans "are you free Saturday?", ...), overridden by the verb right
   before the expression ("the recital is on June 9th": ahead; "it was on Friday": back; "at my aunt's" is a place,
-  not "is"); True/False force it. An expression after "since" always looks back.
+  not "is"), or a simple-present timetable verb ("the movers come on 5/20"), or, for an expression opening its
+  clause, the verb right after it ("Father's Day is coming up", "the 28th was my birthday"; a possessive "'s" is no
+  verb); True/False force it. An expression after "since" always looks back.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Vocabulary, calendar arithmetic and the rule context shared by the time resolver's modules (pure, stdlib only).
 
 The rules live in :mod:`sodamem.ingest.timeparse` (the basic families), :mod:`sodamem.ingest.timegrammar` (before
-last / after next, parts and ordinals of periods, days of the month, decades) and :mod:`sodamem.ingest.timeholidays`.
+last / after next, parts and ordinals of periods, days of the month, decades, quarters),
+:mod:`sodamem.ingest.timeholidays` and :mod:`sodamem.ingest.timenumeric` (slashed dates); the guards against readings
+that are no time in :mod:`sodamem.ingest.timeguards`.
 """
 
 from __future__ import annotations
