@@ -133,13 +133,31 @@ def test_keeps_the_anchors_timezone() -> None:
     assert m.spec.start.tzinfo is tz and m.spec.end.tzinfo is tz
 
 
-def test_invalid_and_ambiguous_dates_are_skipped() -> None:
-    for text in ["on February 30", "2023-02-30", "We met 8/5/2023.", "05/08/2023", "the 5th", "on February 29, 2023"]:
+def test_invalid_dates_and_slashed_numbers_that_are_no_dates_are_skipped() -> None:
+    for text in [
+        *("on February 30", "2023-02-30", "on 2/30", "on 13/13/2023", "the 5th", "on February 29, 2023"),
+        *("open 24/7", "a 24/7 diner", "add 3/4 cup of flour", "2/3 of the class", "a 50/50 chance", "rated it 4/5"),
+    ]:
         assert find_times(text, ANCHOR) == [], text
     # an impossible day with a usable month and year falls back to the month
     assert [_interval(m) for m in find_times("on 31 April 2022", ANCHOR)] == [
         ("2022-04-01T00:00:00", "2022-05-01T00:00:00", "month")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("We met 8/5/2023.", "2023-08-05"),  # US month/day
+        ("05/08/2023", "2023-05-08"),
+        ("born 3/4/98", "1998-03-04"),  # a two-digit year like '98
+        ("the invoice dated 13/2", "2023-02-13"),  # day/month where the first number cannot be a month
+        ("we moved in on 4/28", "2023-04-28"),  # no year: the latest on or before the anchor's day
+        ("the movers come on 5/20", "2023-05-20"),  # a timetable verb: the first on or after it
+    ],
+)
+def test_slashed_dates_are_month_first(text: str, day: str) -> None:
+    assert [m.spec.start for m in find_times(text, ANCHOR)] == [datetime.fromisoformat(day)], text
 
 
 def test_modal_may_is_not_a_month() -> None:

@@ -45,6 +45,8 @@ class ExtractionReport:
     grammar_table_accuracy: float = 0.0
     heldout_table_rows: int = 0
     heldout_table_accuracy: float = 0.0
+    blind2_table_rows: int = 0
+    blind2_table_accuracy: float = 0.0
     resolver_pieces_per_second: float = 0.0  # find_times alone over the same pieces
     by_kind: dict[str, int] = field(default_factory=dict)
     by_predicate: dict[str, int] = field(default_factory=dict)
@@ -133,6 +135,7 @@ def measure_extraction(
         report.time_table_rows, report.time_table_accuracy = accuracies["basic"]
         report.grammar_table_rows, report.grammar_table_accuracy = accuracies["grammar"]
         report.heldout_table_rows, report.heldout_table_accuracy = accuracies["heldout"]
+        report.blind2_table_rows, report.blind2_table_accuracy = accuracies["blind2"]
     if labels is not None:
         report.labels = score_labels(labels, report.records, extractor.name)
     report.by_kind = dict(kinds.most_common())
@@ -185,6 +188,8 @@ def render_extraction_markdown(report: ExtractionReport, title: str) -> str:
             f" {report.grammar_table_accuracy:.1%} |",
             f"| held-out (`bench/time_phrases_heldout.py`) | {report.heldout_table_rows} |"
             f" {report.heldout_table_accuracy:.1%} |",
+            f"| second blind (`bench/time_phrases_blind2.py`) | {report.blind2_table_rows} |"
+            f" {report.blind2_table_accuracy:.1%} |",
             "",
             "Time resolver alone (`find_times` over the same pieces, best of 3):"
             f" {report.resolver_pieces_per_second:,.0f} pieces/s.",

@@ -19,6 +19,10 @@ pinned down by ``sodamem/bench/time_phrases_grammar.py``):
   month. "the week of the 15th / of June 5th / of Thanksgiving" is the Monday-to-Sunday week containing that day.
 * Decades: "the 1990s", "the '90s", "the nineties" (two digits: the latest such decade begun by the anchor's year);
   "the 1900s" is the century once it is over (SUTime's XX00s), "the 2000s" said in 2023 the decade.
+* Nights counted back ("two nights ago": the night starting two days before the anchor's day); "this time last
+  year / next week / yesterday" is the anchor's day moved so (DAY); "in the new year" the year after the anchor's.
+* Quarters ("the third quarter of 2023", "Q3"): three months at the year's granularity, as halves; one of no named
+  year needs business words ("sales were flat in the third quarter"), since a game has quarters too.
 * A count of units from a named day is a day: "a week from today", "a year ago today", "three days after
   Christmas", "two weeks from Friday" (fuzzy counts and hours are left to the basic rules).
 
@@ -30,7 +34,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from sodamem.ingest import timeholidays
+from sodamem.ingest import timeguards, timeholidays
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
 from sodamem.model import TimeGranularity
@@ -203,12 +207,15 @@ def _nth_in(start: datetime, end: datetime, n: int, what: str) -> Span | None:
 # --- a day of the month alone
 
 _DAY_OF_MONTH = (
-    # after a preposition or "since", or with its month named ("the 1st of next month")
-    r"\b(?:(?:on|by|until|till|before|after|around)\s+|(?<=since\s)|(?=the\s+\S+\s+of\s+(?:this|last|next)\s+month))"
+    # after a preposition, "since" or a particle of coming and going ("heading back the 12th"), opening a sentence
+    # ("the 28th was my birthday"), or with its month named ("the 1st of next month")
+    r"\b(?:(?:on|by|until|till|before|after|around)\s+|(?<=since\s)|(?<=back\s)|(?<=home\s)|(?<=due\s)"
+    r"|(?:^|(?<=[.!?]\s))(?=the\s+\S+\s+(?:was|is|will)\b)"
+    r"|(?=the\s+\S+\s+of\s+(?:this|last|next)\s+month))"
     rf"the\s+(?:(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
     r"(?:\s+of\s+(?P<rel>this|last|next)\s+month)?"
     r"(?=\s*(?:$|[.,;:!?)]|(?:at|and|or|but|so|because|when|while|as|if|then|too|for|in|with|we|i|you|he|she|they"
-    r"|it|my|our|this|last|next)\b))"
+    r"|it|my|our|this|last|next|was|is|will)\b))"
 )
 
 
@@ -232,9 +239,11 @@ def _day_of_month(m: re.Match[str], c: Context) -> Span | None:
 # --- decades
 
 
-def _decade(m: re.Match[str], c: Context) -> Span:
+def _decade(m: re.Match[str], c: Context) -> Span | None:
     """The 1990s; the '90s and the nineties: the latest such decade begun by the anchor's year. "The 1900s" is a
     century (as SUTime reads XX00s) once that century is over; "the 2000s" said in 2023 is the decade."""
+    if timeguards.decade_names_no_time(c.text, m.start(), m.end()):
+        return None
     words = (m["dec"] or m["dec4"]).lower()
     digits = re.sub(r"\D", "", words)
     if len(digits) == 4:
@@ -315,7 +324,79 @@ def _weekdays_counted(m: re.Match[str], c: Context) -> Span | None:
     return nearest[0] + step, nearest[1] + step, nearest[2]
 
 
+# --- the same time of another day ("this time last year"), nights counted back, "in the new year", quarters
+
+_THIS_TIME = r"\bthis\s+time\s+(?:(?P<rel>last|next)\s+(?P<unit>week|month|year)|(?P<day>yesterday|tomorrow))\b"
+
+
+def _this_time(m: re.Match[str], c: Context) -> Span:
+    """The anchor's calendar day moved by a day, week, month or year (a day: "this time" is no finer in chat)."""
+    if m["day"]:
+        day = c.day + timedelta(days=1 if m["day"].lower() == "tomorrow" else -1)
+    else:
+        day = tw.shift(c.day, m["unit"].lower(), 1 if m["rel"].lower() == "next" else -1)
+    return day, day + timedelta(days=1), G.DAY
+
+
+_NIGHTS_AGO = rf"\b(?P<n>{tw.NUM})\s+nights?\s+ago\b"
+
+
+def _nights_ago(m: re.Match[str], c: Context) -> Span | None:
+    """The night (18:00 to 06:00) that starts N days before the anchor's day, as "last night" is one night ago."""
+    n, _, fuzzy = tw.count(m["n"])
+    if fuzzy or n < 1:
+        return None
+    low, high = tw.PARTS["night"]
+    evening = c.day - timedelta(days=n)
+    return evening + timedelta(hours=low), evening + timedelta(hours=high), G.DAY
+
+
+def _new_year(m: re.Match[str], c: Context) -> Span:
+    """ "in the new year": the calendar year after the anchor's."""
+    start = c.day.replace(year=c.anchor.year + 1, month=1, day=1)
+    return start, start.replace(year=start.year + 1), G.YEAR
+
+
+_QUARTERS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4}
+_QUARTER = (
+    r"\b(?:(?:in|during|for|over)\s+)?(?:the\s+(?P<q>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+quarter"
+    rf"|q(?P<qn>[1-4]))(?:\s+of\s+(?P<rest>{_REL}\s+year|the\s+year|{_YEAR})|\s+(?P<year>{_YEAR}))?\b"
+)
+# A quarter of no named year is a business quarter only among business words ("the third quarter" of a game is not).
+_BUSINESS = re.compile(
+    r"\b(?:sales|revenue|earnings|profits?|fiscal|financial|quarterly|results|growth|numbers|budget|targets?|report)\b",
+    re.IGNORECASE,
+)
+
+
+def _quarter(m: re.Match[str], c: Context) -> Span | None:
+    """A quarter of a year, three months at the year's granularity (as halves keep it); with no year named, the
+    anchor's year's, or the nearest one the tense points to."""
+    word = (m["q"] or "").lower()
+    quarter = int(m["qn"]) if m["qn"] else _QUARTERS.get(word, 4)
+    if m["rest"] or m["year"]:
+        year_span = c.resolve(_inner_phrase(m["rest"] or m["year"]))
+        if year_span is None or year_span[2] is not G.YEAR:
+            return None
+        year = year_span[0].year
+    elif word in ("last", "final") or not (m["qn"] or _BUSINESS.search(c.text)):
+        return None  # "the last quarter" is as often the previous one; "the third quarter" of a game
+    else:
+        year = c.anchor.year
+        start = tw.month_start(year * 12 + 3 * (quarter - 1), c.anchor)
+        if not c.future and start > c.anchor:
+            year -= 1
+        elif c.future and tw.add_months(start, 3) <= c.anchor:
+            year += 1
+    start = tw.month_start(year * 12 + 3 * (quarter - 1), c.anchor)
+    return start, tw.add_months(start, 3), G.YEAR
+
+
 RULES: tuple[tw.RuleEntry, ...] = (
+    (_THIS_TIME, _this_time, r"this\s+time\s"),
+    (_NIGHTS_AGO, _nights_ago, r"nights?\s+ago"),
+    (r"\b(?:in|into|after|until|till|by|for)\s+the\s+new\s+year\b", _new_year, r"new\s+year"),
+    (_QUARTER, _quarter, r"quarter|q[1-4]"),
     (
         _SHIFTED,
         _shifted,

@@ -134,7 +134,13 @@ _PATTERN = (
     rf"(?:{_NAMES})(?P<part>\s+(?:morning|afternoon|evening|night|weekend|week))?"
     rf"(?:,?\s+(?:of\s+)?{tw.YEAR}|\s+(?P<step>{_STEP}))?\b"
 )
-_VERB_AFTER = re.compile(r"\s+(?:was|is|will|went|came)\b", re.IGNORECASE)
+# ... or, opening a clause, a subject after it ("Labor Day we had a barbecue", "New Year's Eve we're staying in").
+_VERB_AFTER = re.compile(
+    r"\s+(?:was|is|will|went|came|falls|comes|lands)\b|,?\s+(?:i|we|you|they|he|she)\b", re.IGNORECASE
+)
+_CLAUSE_START = re.compile(r"(?:^|[.!?;:]\s*|\b(?:and|but|so)\s+)$", re.IGNORECASE)
+# A holiday "in" another month is an event's name: "a Christmas in July sale".
+_IN_MONTH_AFTER = re.compile(rf"\s+in\s+(?:{tw.MONTH_ALT})\b", re.IGNORECASE)
 # A bare name followed by a place or company is the day itself ("doing Thanksgiving at my brother's", "Christmas with
 # the kids"); followed by a noun it is a modifier ("a Christmas tree", "Thanksgiving dinner").
 _PLACE_AFTER = re.compile(r"\s+(?:at|in|with)\b", re.IGNORECASE)
@@ -171,11 +177,14 @@ def saturday_near(day: datetime, side: str) -> datetime:
 
 def _holiday(m: re.Match[str], c: Context) -> Span | None:
     bare = not (m["prep"] or m["rel"] or m["year"] or m["near"] or m["step"])
+    verb_after = _VERB_AFTER.match(c.text, m.end())
+    if verb_after and verb_after.group().strip(" ,").lower() in ("i", "we", "you", "they", "he", "she"):
+        verb_after = _CLAUSE_START.search(c.text, max(0, m.start() - 6), m.start())
     if (
         bare
-        and not (m["part"] or _VERB_AFTER.match(c.text, m.end()) or _PLACE_AFTER.match(c.text, m.end()))
+        and not (m["part"] or verb_after or _PLACE_AFTER.match(c.text, m.end()))
         and tw.since_before(c.text, m.start()) is None
-    ):
+    ) or (bare and _IN_MONTH_AFTER.match(c.text, m.end())):
         return None  # "a Christmas tree", "Thanksgiving dinner"; but "Halloween was fun", "since Easter"
     key = next(key for key in HOLIDAYS if m[key])
     found = _occurrence(HOLIDAYS[key][1], m, c)

@@ -3,9 +3,11 @@
 ``find_times(text, anchor)`` finds expressions such as "yesterday", "three weeks ago", "last summer",
 "on May 8th, 2023" or "since 2019" and resolves each to a :class:`TimeSpec` [start, end) relative to ``anchor``
 (the session timestamp); intervals keep the anchor's tzinfo, or its lack of one. Matching is case-insensitive.
-Composite families (before last / after next, parts and ordinals of periods, days of the month, decades) are in
-:mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeholidays`. Conventions (the tables
-``sodamem/bench/time_phrases.py``, ``time_phrases_grammar.py`` and ``time_phrases_heldout.py`` pin them down):
+Composite families (before last / after next, parts and ordinals of periods, days of the month, decades, quarters)
+are in :mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeholidays`, slashed dates in
+:mod:`sodamem.ingest.timenumeric`, and the readings that are no time ("a Sunday league", "temps in the 60s") in
+:mod:`sodamem.ingest.timeguards`. Conventions (the tables ``sodamem/bench/time_phrases.py``,
+``time_phrases_grammar.py``, ``time_phrases_heldout.py`` and ``time_phrases_blind2.py`` pin them down):
 
 * Weeks start on Monday; a weekend is Saturday 00:00 to Monday 00:00 (granularity WEEK).
 * "N hours/days/weeks/fortnights/months/years/decades/centuries ago|back" (digits, one..ninety-nine in words, a/an;
@@ -37,8 +39,9 @@ Composite families (before last / after next, parts and ordinals of periods, day
   2022); "next summer" the first that starts after the anchor; "this summer" the one containing the anchor, else
   the one of the anchor's year; "in the summer" the most recent one begun (future: the current or the next).
 * Dates without a year: the most recent such date on or before the anchor's day (future: on or after). ISO
-  "2023-05-08" and "2023/05/08" are read; numeric d/m/y forms ("8/5/2023") are ambiguous and skipped. An
-  impossible date ("31 April 2022") is dropped, leaving whatever shorter expression still stands ("April 2022").
+  "2023-05-08" and "2023/05/08" are read; slashed dates are US month/day ("8/5/2023" is August 5), day/month only
+  where the first number cannot be a month (:mod:`sodamem.ingest.timenumeric`). An impossible date ("31 April
+  2022") is dropped, leaving whatever shorter expression still stands ("April 2022").
 * Two-digit years: "back in '08", "the summer of '69" (the latest such year up to ten years past the anchor's).
 * A bare year, month or season needs a preposition ("in 2019", "by June", "since March"), or a verb of spending
   ("we spent the summer in Maine", "spent March in Spain"); a lowercase "may" needs
@@ -50,7 +53,9 @@ Composite families (before last / after next, parts and ordinals of periods, day
   going to, planning, next, tomorrow, soon, start date, scheduled for, a present progressive with a personal subject
   "we're grilling on Labor Day", questions about plans "are you free Saturday?", ...), overridden by the verb right
   before the expression ("the recital is on June 9th": ahead; "it was on Friday": back; "at my aunt's" is a place,
-  not "is"); True/False force it. An expression after "since" always looks back.
+  not "is"), or a simple-present timetable verb ("the movers come on 5/20"), or, for an expression opening its
+  clause, the verb right after it ("Father's Day is coming up", "the 28th was my birthday"; a possessive "'s" is no
+  verb); True/False force it. An expression after "since" always looks back.
 """
 
 from __future__ import annotations
@@ -59,7 +64,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sodamem.ingest import timegrammar, timeholidays
+from sodamem.ingest import timegrammar, timeguards, timeholidays, timenumeric
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
 from sodamem.model import TimeGranularity, TimeSpec
@@ -82,14 +87,6 @@ _UNITS_WEEKEND = tw.UNIT.replace("day|", "day|weekend|")
 _DAY = rf"(?:(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>st|nd|rd|th)?|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
 # Spending a period names it as a time, like a preposition: "we spent the summer in Maine", "spent March in Spain".
 _SPEND = r"spen(?:d|ds|t|ding)(?:\s+(?:all|most)\s+of)?"
-# A bare weekday followed by "the" and an animal is a pet's name with an epithet ("Friday the cat knocked ...").
-_EPITHET_AFTER = re.compile(
-    r"\s+the\s+(?:cat|kitten|kitty|dog|puppy|pup|bird|parrot|hamster|rabbit|bunny|horse|pony|fish|goldfish|turtle"
-    r"|tortoise|snake|lizard|goat|pig|cow|chicken|duck|hen|cockatiel|budgie|gerbil|ferret)s?\b",
-    re.IGNORECASE,
-)
-# The first word of holidays named by a weekday (Good Friday, Cyber Monday, Palm Sunday, Fat Tuesday).
-_HOLIDAY_WORD_BEFORE = re.compile(r"\b(?:black|good|cyber|easter|ash|palm|holy|maundy|fat|shrove)\s+$", re.IGNORECASE)
 # "the fall of last year", "March of next year": the season or month of that calendar year.
 _OF_RELATIVE_YEAR = r"\s+of\s+(?P<yrel>last|this|next)\s+year"
 _YEAR_STEP = {"last": -1, "this": 0, "next": 1}
@@ -171,10 +168,8 @@ def _weekday(m: re.Match[str], c: Context) -> Span | None:
     name, today, rel = m["wd"].lower(), c.anchor.weekday(), _norm(m["rel"])
     if name not in tw.WEEKDAYS and not rel:
         return None
-    if not (rel or m["on"] or m["part"]) and (
-        _EPITHET_AFTER.match(c.text, m.end()) or _HOLIDAY_WORD_BEFORE.search(c.text, max(0, m.start() - 8), m.start())
-    ):
-        return None  # "Friday the cat": a name with an epithet; "Black Friday deals": part of a holiday's name
+    if not (rel or m["on"] or m["part"]) and timeguards.weekday_names_no_day(c.text, m.start(), m.end()):
+        return None
     wanted = tw.WEEKDAYS.get(name, tw.WEEKDAY_ABBREVIATIONS.get(name, 0))
     if rel == "this":
         delta = wanted - today
@@ -258,6 +253,8 @@ def _month(m: re.Match[str], c: Context) -> Span | None:
     modifier = _norm(m["mod1"] or m["mod2"])
     if m["mon"] == "may" and not (m["year"] or m["in"] or m["yrel"]):
         return None  # the modal verb
+    if m["in"] and timeguards.month_ends_an_event_name(c.text, m.start()):
+        return None
     if m["year"] or m["yrel"]:
         k = _named_year(m, c) * 12 + month
     elif rel in _BACK:
@@ -288,21 +285,8 @@ def _date(m: re.Match[str], c: Context) -> Span | None:
     if m["year"]:
         day = c.day.replace(year=tw.year_number(m["year"], c.anchor), month=month, day=day_of_month)
     else:
-        day = _nearest_date(c, month, day_of_month)
+        day = tw.nearest_date(c, month, day_of_month)
     return day, day + timedelta(days=1), G.DAY
-
-
-def _nearest_date(c: Context, month: int, day: int) -> datetime:
-    """The most recent month/day on or before the anchor's day (future: on or after); Feb 29 looks up to 8 years."""
-    for step in range(9):
-        year = c.anchor.year + (step if c.future else -step)
-        try:
-            candidate = c.day.replace(year=year, month=month, day=day)
-        except ValueError:
-            continue
-        if (candidate >= c.day) if c.future else (candidate <= c.day):
-            return candidate
-    raise ValueError(f"no date {month}/{day} near {c.anchor}")
 
 
 def _year(m: re.Match[str], c: Context) -> Span | None:
@@ -377,7 +361,7 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         r"(?:19|20)\d\d|['’]\d\d",
     ),
 )
-_RULES += timegrammar.RULES + timeholidays.RULES
+_RULES += timegrammar.RULES + timeholidays.RULES + timenumeric.RULES
 _COMPILED = tuple(
     (re.compile(pattern, _F), rule, re.compile(needs, re.ASCII) if needs else None) for pattern, rule, needs in _RULES
 )
@@ -410,7 +394,7 @@ def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> li
             else:
                 if default is None:
                     default = tw.looks_ahead(text)
-                ahead = default if future is not None else tw.verb_direction(text, start, default)
+                ahead = default if future is not None else tw.verb_direction(text, start, m.end(), default)
             ctx = contexts.get(ahead)
             if ctx is None:
                 ctx = contexts[ahead] = Context(text, anchor, day, ahead, _phrase)

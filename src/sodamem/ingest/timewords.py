@@ -1,7 +1,9 @@
 """Vocabulary, calendar arithmetic and the rule context shared by the time resolver's modules (pure, stdlib only).
 
 The rules live in :mod:`sodamem.ingest.timeparse` (the basic families), :mod:`sodamem.ingest.timegrammar` (before
-last / after next, parts and ordinals of periods, days of the month, decades) and :mod:`sodamem.ingest.timeholidays`.
+last / after next, parts and ordinals of periods, days of the month, decades, quarters),
+:mod:`sodamem.ingest.timeholidays` and :mod:`sodamem.ingest.timenumeric` (slashed dates); the guards against readings
+that are no time in :mod:`sodamem.ingest.timeguards`.
 """
 
 from __future__ import annotations
@@ -248,7 +250,11 @@ _FUTURE = re.compile(
     # modals and needs look ahead ("we should go in July", "I have to work on Christmas", "let's meet Saturday");
     # their perfect looks back ("we should have gone in March")
     r"|(?:should|might|must|needs?\s+to|ha(?:ve|s)\s+to|gotta|got\s+to|wants?\s+to|wanna|let['’]?s"
-    r"|would\s+(?:love|like)|['’]d\s+(?:love|like|rather|better)|can['’]?t\s+make\s+it|(?:is|are)\s+due)\b"
+    r"|would\s+(?:love|like)|['’]d\s+(?:love|like|rather|better)|can['’]?t\s+make\s+it|(?:is|are)\s+due"
+    # holding a scheduled event: "I've got a dentist appointment Thursday", "we have a game on Saturday"
+    r"|(?:['’]ve\s+got|(?:have|has)(?:\s+got)?)\s+(?:a|an|my|our|the|this)\s+(?:[\w-]+\s+){0,2}?(?:appointment|meeting"
+    r"|interview|exam|test|flight|class|shift|game|match|date|party|wedding|concert|recital|show|gig|checkup"
+    r"|check-up|deadline|presentation|rehearsal|practice|conference|reservation|surgery))\b"
     r"(?!\s+(?:have|had|been)\b)"
     # a timetable in the simple present: "my lease ends in July", "the show airs on Thursday", "we leave Monday"
     r"|(?:starts|ends|begins|leaves|departs|arrives|opens|closes|airs|launches|lands|kicks\s+off"
@@ -257,8 +263,26 @@ _FUTURE = re.compile(
 )
 # The verb right before an expression sets its direction: "the recital is on June 9th" (said in May: this June),
 # "it was on Friday" (the last one), whatever cue words elsewhere say. "Today is Monday" is no schedule.
-_AHEAD_VERB = re.compile(r"(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re))\s+$", re.IGNORECASE)
+# A timetable verb in the simple present does the same: "the movers come on 5/20", "Grandma turns 90 in October".
+_AHEAD_VERB = re.compile(
+    r"(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re)"
+    r"|\b(?:comes?|arrives?|starts?|begins?|leaves?|opens?|falls?|lands?|turns?\s+\d+))\s+$",
+    re.IGNORECASE,
+)
 _BEHIND_VERB = re.compile(r"\b(?:was|were)\s+$", re.IGNORECASE)
+# With no verb before it, an expression that opens its clause takes the tense of the verb right after it: "Father's
+# Day is coming up", "the week of the 20th I'm in Boston", "on Monday I start the night shift" (ahead); "Labor Day we
+# had a barbecue", "the 28th was my birthday" (back).
+_SUBJECT = r",?\s*(?:i|we|you|they|he|she)"
+# ("'s" after an expression is a possessive as often as "is": "Friday night's board game session was ...")
+_AHEAD_AFTER = re.compile(
+    rf"\s+(?:is|are|falls|comes|starts|begins|lands)\b|{_SUBJECT}(?:['’](?:m|re|ll)"
+    r"|\s+(?:am|are|will|start|leave|fly|head|begin|move|arrive|return|have\s+(?:got\s+)?to))\b",
+    re.IGNORECASE,
+)
+_BEHIND_AFTER = re.compile(
+    rf"\s+(?:was|were)\b|{_SUBJECT}\s+(?:was|were|had|did|went|got|saw|met|\w+ed)\b", re.IGNORECASE
+)
 # "at my aunt's", "at Joe's": an elliptical possessive (someone's place), not "is".
 _AT_POSSESSIVE = re.compile(r"\bat\s+(?:(?:my|his|her|our|their|your|the)\s+)?\w+['’]s\s+$", re.IGNORECASE)
 
@@ -268,15 +292,39 @@ def looks_ahead(text: str) -> bool:
     return bool(_FUTURE.search(text))
 
 
-def verb_direction(text: str, start: int, default: bool) -> bool:
-    """Ahead after "is/are/'s/'re", back after "was/were" right before ``start``; else ``default``."""
-    if _AHEAD_VERB.search(text, max(0, start - 12), start) and not _AT_POSSESSIVE.search(
+def verb_direction(text: str, start: int, end: int, default: bool) -> bool:
+    """Ahead after "is/are/'s/'re" or a timetable verb, back after "was/were" right before ``start``; else, for an
+    expression opening its clause, the verb right after ``end`` decides; else ``default``."""
+    if _AHEAD_VERB.search(text, max(0, start - 16), start) and not _AT_POSSESSIVE.search(
         text, max(0, start - 40), start
     ):
         return True
     if _BEHIND_VERB.search(text, max(0, start - 12), start):
         return False
+    if not _CLAUSE_START.search(text, max(0, start - 6), start):
+        return default
+    if _AHEAD_AFTER.match(text, end):
+        return True
+    if _BEHIND_AFTER.match(text, end):
+        return False
     return default
+
+
+# An expression opens its clause at the start of the text or after punctuation or "and/but/so".
+_CLAUSE_START = re.compile(r"(?:^|[.!?,;:]\s*|\b(?:and|but|so)\s+)$", re.IGNORECASE)
+
+
+def nearest_date(c: Context, month: int, day: int) -> datetime:
+    """The most recent month/day on or before the anchor's day (future: on or after); Feb 29 looks up to 8 years."""
+    for step in range(9):
+        year = c.anchor.year + (step if c.future else -step)
+        try:
+            candidate = c.day.replace(year=year, month=month, day=day)
+        except ValueError:
+            continue
+        if (candidate >= c.day) if c.future else (candidate <= c.day):
+            return candidate
+    raise ValueError(f"no date {month}/{day} near {c.anchor}")
 
 
 def since_before(text: str, start: int) -> int | None:

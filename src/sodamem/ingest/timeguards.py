@@ -1,0 +1,64 @@
+"""Words that look like times but name none, for the time resolver's rules (pure, stdlib only).
+
+Each guard answers for one rule family whether a match it found is a time at all:
+
+* Weekdays: a pet's name with an epithet ("Friday the cat"), part of a holiday's name ("Black Friday deals"), any
+  such day after "a" ("it falls on a Tuesday", "a Sunday league"), a noun's modifier after "the" ("the Tuesday
+  crowd"), the nursery rhyme's "Friday's child".
+* Months: the second half of an event's name, a holiday "in" another month ("a Christmas in July sale").
+* Decades: temperatures ("temps in the 60s", "highs in the low 80s"), a noun's modifier ("the 90s band").
+"""
+
+from __future__ import annotations
+
+import re
+
+from sodamem.ingest import timeholidays
+
+_F = re.IGNORECASE
+_EPITHET_AFTER = re.compile(
+    r"\s+the\s+(?:cat|kitten|kitty|dog|puppy|pup|bird|parrot|hamster|rabbit|bunny|horse|pony|fish|goldfish|turtle"
+    r"|tortoise|snake|lizard|goat|pig|cow|chicken|duck|hen|cockatiel|budgie|gerbil|ferret)s?\b",
+    _F,
+)
+# The first word of holidays named by a weekday (Good Friday, Cyber Monday, Palm Sunday, Fat Tuesday).
+_HOLIDAY_WORD_BEFORE = re.compile(r"\b(?:black|good|cyber|easter|ash|palm|holy|maundy|fat|shrove)\s+$", _F)
+_ARTICLE_BEFORE = re.compile(r"\b(?:(?P<a>an?)|the)\s+$", _F)
+# After "the", a lowercase word that is no function word, verb of being or time word is the noun a weekday modifies.
+_NOUN_AFTER = re.compile(
+    r"\s+(?!(?:before|after|of|that|when|where|we|i|you|he|she|they|it|morning|afternoon|evening|night|and|or|but"
+    r"|was|is|are|were|will|would|had|has|have|did|do|does|just|then|at|in|on|for|to|from|with|by|into|about|around"
+    r"|through|like|too|as|so|though|anyway|again|still|ever|now|if|because|since|until|while|here|there|even|only"
+    r"|all|both)\b)[a-z]+\b"
+)
+_RHYME_AFTER = re.compile(r"['’]s\s+child\b", _F)
+
+
+def weekday_names_no_day(text: str, start: int, end: int) -> bool:
+    """Whether a bare weekday at text[start:end] (no last/next/on, no part of a day) names no particular day."""
+    if _EPITHET_AFTER.match(text, end) or _HOLIDAY_WORD_BEFORE.search(text, max(0, start - 8), start):
+        return True
+    article = _ARTICLE_BEFORE.search(text, max(0, start - 5), start)
+    if article and (article["a"] or _NOUN_AFTER.match(text, end)):
+        return True
+    return bool(_RHYME_AFTER.match(text, end))
+
+
+_HOLIDAY_BEFORE = re.compile(rf"\b(?:{timeholidays.NAME_ALT})\s+$", _F)
+
+
+def month_ends_an_event_name(text: str, start: int) -> bool:
+    """Whether a month matched from ``start`` ("in July") follows a holiday's name ("Christmas in July")."""
+    return bool(_HOLIDAY_BEFORE.search(text, max(0, start - 40), start))
+
+
+_TEMPERATURE_BEFORE = re.compile(
+    r"\b(?:temps?|temperatures?|degrees|highs?|lows?|forecast|weather|thermometer|hovering)\b[\w\s,'’-]{0,20}$",
+    _F,
+)
+
+
+def decade_names_no_time(text: str, start: int, end: int) -> bool:
+    """Whether a decade at text[start:end] ("the 60s") reads as a temperature ("temps in the 60s") or modifies a noun
+    ("the 90s band played a reunion show": the band is of the 90s, the show is not)."""
+    return bool(_TEMPERATURE_BEFORE.search(text, max(0, start - 40), start) or _NOUN_AFTER.match(text, end))
