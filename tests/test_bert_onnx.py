@@ -125,3 +125,41 @@ def test_the_minilm_embedder_runs_on_onnxruntime_when_installed_and_on_numpy_whe
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert json.loads(out) == ["onnxruntime", True, [], 384]
+
+
+class _TinyTokens:
+    """The tiny model's stand-in for a tokenizer: text ``"i"`` is ``TEXTS[i]``."""
+
+    def __init__(self) -> None:
+        self.weights, self.dim, self.pad_id = _tiny_weights(), 8, 0
+
+    def tokenize(self, texts: list[str]) -> tuple[list[list[int]], list[list[int]]]:
+        rows = [TEXTS[int(t)] for t in texts]
+        return rows, [[0] * len(r) for r in rows]
+
+
+def test_texts_run_packed_in_one_pass_get_their_own_vectors(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 17 tokens together, more than the tiny model's 16 positions: each text's positions start at 0
+    encoder = OnnxBertEncoder(_TinyTokens())  # type: ignore[arg-type]  # only tokenize, weights, dim, pad_id
+    forward = encoder._forward
+    calls = {"packed": 0, "padded": 0}
+    for name in ("forward_packed", "forward"):
+        real = getattr(forward, name)
+
+        def counted(*args: object, _real: object = real, _key: str = name) -> object:
+            calls["packed" if _key == "forward_packed" else "padded"] += 1
+            return _real(*args)  # type: ignore[operator]
+
+        monkeypatch.setattr(forward, name, counted)
+    texts = [str(i) for i in range(len(TEXTS))]
+    tensors = _tiny_tensors()
+    expected = np.stack([_reference(tensors, text) for text in TEXTS])
+    got = encoder.encode(texts)
+    assert calls == {"packed": 1, "padded": 0}  # the lengths 2-8 would have run as 2+ padded batches
+    np.testing.assert_allclose(got, expected, atol=1e-5)
+    monkeypatch.setattr("sodamem.embed.bert_onnx.PACK_TOKENS", 10)  # too many tokens to pack: padded batches
+    np.testing.assert_allclose(encoder.encode(texts), expected, atol=1e-5)
+    assert calls["packed"] == 1 and calls["padded"] >= 2
+    padded = calls["padded"]
+    encoder.encode(["1"])  # one text: one pass, never packed
+    assert calls == {"packed": 1, "padded": padded + 1}

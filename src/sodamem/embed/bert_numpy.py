@@ -322,17 +322,17 @@ def encode_packed(weights: BertWeights, rows: Sequence[Sequence[int]], types: Se
     for layer in weights.layers:
         h = encoder_layer(h, layout, layer, config.heads, config.eps)
     starts = np.cumsum([0, *lengths[:-1]])
-    return _unit_rows(np.add.reduceat(h, starts, axis=1).T / np.asarray(lengths, dtype=np.float32)[:, None])
+    return unit_rows(np.add.reduceat(h, starts, axis=1).T / np.asarray(lengths, dtype=np.float32)[:, None])
 
 
 def mean_pool_normalise(hidden: F32, mask: I64) -> F32:
     """sentence-transformers' ``Pooling`` (mean over the real tokens) then ``Normalize`` (unit L2 norm)."""
     weights = mask[:, :, None].astype(np.float32)
     summed = (hidden * weights).sum(axis=1)
-    return _unit_rows(summed / np.maximum(weights.sum(axis=1), np.float32(1e-9)))
+    return unit_rows(summed / np.maximum(weights.sum(axis=1), np.float32(1e-9)))
 
 
-def _unit_rows(pooled: NDArray[np.floating[Any]]) -> F32:
+def unit_rows(pooled: NDArray[np.floating[Any]]) -> F32:
     """``Normalize``: each row scaled to unit L2 norm (a zero row stays zero)."""
     norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), np.float32(1e-12))
     result: F32 = (pooled / norms).astype(np.float32, copy=False)
