@@ -105,17 +105,17 @@ def answer_with_llm(
     prices: Mapping[str, PriceSpec] | PriceTable | None = None,
     user: str | None = None,
     search_mode: str = "auto",
-    reader_prompt: str = "auto",
+    reader_prompt: str = "full",
 ) -> Answer:
     """Answer ``question`` from ``memory`` with ``client`` (see the module docstring).
 
     ``budget_tokens``: the first pack's budget (and each extra search's); ``max_pack_tokens`` (default twice
     ``budget_tokens``): the budget of the merged pack the reader sees; ``max_llm_tokens``: stop planning once the
     call has spent this many LLM tokens (the reader call is always made); ``search_mode``: the search behind every
-    pack (``bm25`` to measure the same loop on flat evidence); ``reader_prompt``: ``full``, ``compact`` or ``auto``
-    (compact for a local model; ``prompts.read_answer``).
+    pack (``bm25`` to measure the same loop on flat evidence); ``reader_prompt``: ``full`` or ``compact``
+    (``prompts.read_answer``).
     """
-    reader = choose_reader_prompt(reader_prompt, client.config.model)  # an unknown choice fails before any search
+    reader = choose_reader_prompt(reader_prompt)  # an unknown choice fails before any search
     start = (client.usage.prompt_tokens, client.usage.completion_tokens)
     flags: list[str] = []
     first = memory.evidence(question, budget_tokens=budget_tokens, now=now, user=user, mode=search_mode)

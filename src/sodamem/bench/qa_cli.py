@@ -53,7 +53,7 @@ class QAOptions:
     sample: int | None = None
     sample_skip: int = 0
     evidence: str = "memory"
-    reader_prompt: str = "auto"
+    reader_prompt: str = "full"
 
     @classmethod
     def pop_from(cls, options: dict[str, Any]) -> tuple[bool, QAOptions]:
@@ -119,9 +119,9 @@ def qa_options(func: Any) -> Any:
         click.option(
             "--reader-prompt",
             type=click.Choice(READER_PROMPT_CHOICES),
-            default="auto",
+            default="full",
             show_default=True,
-            help="QA with an LLM answerer: the reader's prompt (auto: compact for a local GGUF model, full otherwise).",
+            help="QA with an LLM answerer: the reader's prompt (compact: short answers, for small models).",
         ),
         click.option(
             "--evidence",

@@ -153,7 +153,7 @@ def answer_fn(
     budget_tokens: int,
     max_steps: int,
     search_mode: str = "auto",
-    reader_prompt: str = "auto",
+    reader_prompt: str = "full",
 ) -> AnswerFn:
     """The function that answers one question for ``answerer`` (``client`` is needed by the LLM answerers);
     ``search_mode`` is the LLM loop's search (the offline reader always uses the memory's own)."""
