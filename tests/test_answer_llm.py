@@ -140,6 +140,19 @@ def test_unknown_ids_are_removed_and_flagged(mem: Memory) -> None:
     assert [c.turn_id for c in result.citations] == ["s1:0"]
 
 
+def test_several_uncited_sentences_with_listed_ids_keep_only_the_first(mem: Memory) -> None:
+    def reader(body: dict[str, Any]) -> FakeReply:
+        lisbon = id_of_line(user_message(body), "Lisbon last spring")
+        return read("You moved to Lisbon. It was a big step. You love the light there.", [lisbon])
+
+    with FakeChatServer([plan("answer")], responder=reader) as server:
+        result = answer_with_llm(mem, QUESTION, make_client(server), now=NOW)
+    assert re.fullmatch(r"You moved to Lisbon \[E\d+\]\.", result.answer)  # the unsupported retelling is not shown
+    assert {"answer_cut_to_first_sentence", "citations_from_list"} <= set(result.flags)
+    assert not any(f.startswith(("fallback", "uncited_sentence")) for f in result.flags)
+    assert [c.turn_id for c in result.citations] == ["s1:0"]
+
+
 @pytest.mark.parametrize(
     ("reply", "reason"),
     [

@@ -13,13 +13,15 @@
 3. asks the READER (``prompts.read_answer``) for the answer from the final pack, and validates it: cited ids not
    in the pack are removed from the text and flagged (``unknown_citation:E9``); a sentence without a citation is
    flagged (``uncited_sentence:<n>``), except that the ids listed beside a one-sentence answer cite it
-   (``citations_from_list``); an abstaining reader, or one answering "not in memory", gives ``abstained=True``.
-   The reader's JSON schema lists the pack's ids as the only citations, so a server decoding by the schema cannot
-   cite an id it was never shown.
+   (``citations_from_list``), and an answer of several sentences none of which cites an id is cut to its first
+   sentence, grounded the same way (``answer_cut_to_first_sentence``: Qwen2.5-1.5B answers, then retells the
+   turn); an abstaining reader, or one answering "not in memory", gives ``abstained=True``. The reader's JSON
+   schema lists the pack's ids as the only citations, so a server decoding by the schema cannot cite an id it was
+   never shown.
 
 Faults never produce an answer shown as grounded: an ``LLMError`` (endpoint failed after retries, or a reply that
 did not validate after the one repair) in the reader, a reader whose answer cites no id of the pack at all, or
-one whose ids are only listed beside an answer of several sentences none of which cites one
+one whose ids are only listed beside an answer whose first sentence says nothing outside brackets
 (``uncited_answer``), falls back to the offline reader with the flag ``fallback:<reason>``. A failing planner
 only ends the search (flag ``planner_error:<kind>``); the reader still reads what was found.
 
@@ -173,6 +175,14 @@ def answer_with_llm(
     # Ids only in the JSON list, with no sentence citing one, do not ground the words: a small model answers
     # "[Session 18]" with a valid id listed beside it.
     reason = ("unknown_citations" if unknown else "no_citations") if not cited else None
+    if reason is None and len(sentences) > 1 and len(uncited) == len(sentences) and _has_words(sentences[0]):
+        # Several sentences, none citing an id, valid ids listed: the first sentence is the answer and the rest
+        # retells the evidence (the 1.5B model's habit). Only the first is kept, and grounded as a one-sentence
+        # answer is; the unsupported retelling is not shown.
+        sentences = sentences[:1]
+        text = sentences[0]
+        uncited = [1]
+        flags.append("answer_cut_to_first_sentence")
     if reason is None and len(sentences) == 1 and uncited:
         # A one-sentence answer ("2023-05-07") with valid ids listed beside it rests on them as surely as one
         # citing them inline; small models answer this way. Several sentences need their own ids (below).
@@ -353,6 +363,11 @@ def _says_not_in_memory(answer: str) -> bool:
     """The reader answered "not in memory" (any case, with or without ids or a full stop) yet did not abstain."""
     words = _BRACKET.sub("", answer).strip().rstrip(".!").strip().lower()
     return words == NOT_IN_MEMORY
+
+
+def _has_words(sentence: str) -> bool:
+    """Whether ``sentence`` says anything outside square brackets ("[Session s1 — 2024-05-01]." does not)."""
+    return bool(re.search(r"\w", re.sub(r"\[[^\]]*\]", "", sentence)))
 
 
 def _sentences(text: str) -> list[str]:
