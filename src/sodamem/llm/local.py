@@ -217,8 +217,7 @@ class LocalServer:
                 return line[len(READY_PREFIX) :].rstrip("/")
         raise LocalServerError(
             f"the local model server for {self.model.path.name} did not listen within {self.ready_timeout_s:.0f} s "
-            f"of running: "
-            f"{self._log_tail()}"
+            f"of running: {self._log_tail()}"
         )
 
     def _await_health(self, address: str, pid: int) -> None:

@@ -59,7 +59,7 @@ class ShortReaderReply(BaseModel):
         return False
 
 
-R = TypeVar("R", ReaderReply, ShortReaderReply)
+R = TypeVar("R", bound=ReaderReply | ShortReaderReply)
 
 
 def reader_schema(evidence_ids: Sequence[str], base: type[R] = ReaderReply) -> type[R]:  # type: ignore[assignment]
@@ -179,8 +179,6 @@ class ReaderPrompt:
     reply: type[ReaderReply] | type[ShortReaderReply]
 
     def schema(self, evidence_ids: Sequence[str]) -> type[ReaderReply] | type[ShortReaderReply]:
-        if issubclass(self.reply, ShortReaderReply):
-            return reader_schema(evidence_ids, self.reply)
         return reader_schema(evidence_ids, self.reply)
 
 
