@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from sodamem import Memory
+from sodamem import Memory, Session, Turn
 from sodamem.answer.llm_loop import answer_with_llm
 from sodamem.llm.client import ChatClient
 from sodamem.llm.config import LLMConfig
@@ -318,6 +318,11 @@ def test_the_prompts_are_pure_and_fenced() -> None:
         ("2023-10-16..2023-10-29", "16 October 2023 to 29 October 2023"),
         ("2023-07-26 13:33..2023-08-25 13:33", "26 July 2023 to 25 August 2023"),
         ("Room 2023-99-99 and 1999", "Room 2023-99-99 and 1999"),
+        ("Next month [next month = 2024-02]", "February 2024"),
+        ("I moved yesterday [yesterday = 2023-06-08].", "I moved 8 June 2023."),
+        ("Last week [last week = 2023-03-20..2023-03-26], I moved.", "20 March 2023 to 26 March 2023, I moved."),
+        ("I moved then [the day before = 2023-06-07].", "I moved then 7 June 2023."),
+        ("Flat 2023-13 and [x = y = z]", "Flat 2023-13 and [x = y = z]"),
     ],
 )
 def test_iso_dates_in_an_answer_are_said_as_a_person_says_them(mem: Memory, said: str, shown: str) -> None:
@@ -377,3 +382,42 @@ def test_the_compact_reader_abstains_by_saying_not_in_memory(mem: Memory) -> Non
             mem, QUESTION, make_client(server, model="local/qwen"), now=NOW, max_steps=0, reader_prompt="compact"
         )
     assert result.abstained and not result.citations
+
+
+@pytest.fixture
+def dialogue(tmp_path: Path) -> Iterator[Memory]:
+    turns = [
+        ("Maya", "I adopted a puppy last week. His name is Rex and he loves the beach."),
+        ("Sam", "Cute! I have three cats and a parrot called Kiwi."),
+        ("Maya", 'I finished reading "The Hobbit" yesterday.'),
+        ("Sam", "I never went to Paris, but I visited Rome in May."),
+    ]
+    with Memory(tmp_path / "dialogue.db", embedder="fake") as memory:
+        memory.ingest([Session("d1", NOW, tuple(Turn(i, who, text, f"d1:{i}") for i, (who, text) in enumerate(turns)))])
+        yield memory
+
+
+def test_the_speaker_guard_abstains_before_asking_when_another_person_said_it(dialogue: Memory) -> None:
+    # Maya adopted the puppy, not Sam: the offline reader's speaker rule answers "not in memory" and the LLM,
+    # which a small model would answer from Maya's words, is never asked.
+    with FakeChatServer([plan("answer"), read("Sam adopted a puppy [E1].", ["E1"])]) as server:
+        guarded = answer_with_llm(dialogue, "What pet did Sam adopt?", make_client(server), now=NOW)
+        assert server.chat_requests == []
+        unguarded = answer_with_llm(
+            dialogue, "What pet did Sam adopt?", make_client(server), now=NOW, speaker_guard=False
+        )
+        asked = len(server.chat_requests)
+    assert guarded.abstained and guarded.answer == "not in memory" and guarded.flags == ("said_by_another_speaker",)
+    assert not guarded.citations and guarded.cost.input_tokens == 0
+    assert asked == 2 and not unguarded.abstained
+
+
+def test_the_speaker_guard_lets_the_named_persons_own_words_through(dialogue: Memory) -> None:
+    with FakeChatServer([plan("answer"), read("A puppy [E1].", ["E1"])]) as server:
+        pack = dialogue.evidence("What did Maya adopt?", budget_tokens=1500, now=NOW)
+        puppy = id_of_line(pack.render_text(), "adopted a puppy")
+        server.script[1] = read(f"A puppy [{puppy}].", [puppy])
+        answer = answer_with_llm(dialogue, "What did Maya adopt?", make_client(server), now=NOW)
+        asked = len(server.chat_requests)
+    assert asked == 2 and not answer.abstained and "said_by_another_speaker" not in answer.flags
+    assert answer.citations[0].quote.startswith("I adopted a puppy")

@@ -2,6 +2,10 @@
 
 ``answer_with_llm(memory, question, client)``:
 
+0. with ``speaker_guard`` (the default), asks the offline reader's speaker rule first
+   (``offline.said_by_another_speaker``): when the question names one of the people talking and the words that match
+   it were said by someone else, the answer is "not in memory" (flag ``said_by_another_speaker``) and no LLM is
+   asked. Small models answer such a question from the other person's words (docs/bench.md);
 1. starts from ``memory.evidence(question, budget_tokens=...)`` (the density ranking, cut to a budget);
 2. asks the PLANNER (``prompts.plan_search``) for one structured JSON action per step: ``search`` (runs
    ``memory.evidence`` with the planner's query, filtered to its time window), ``inspect`` (the whole turn behind
@@ -10,7 +14,9 @@
    ones get the next free ids (``E<n+1>``...), so every id the planner saw means the same thing at the end. The
    loop stops at ``answer``, after ``max_steps`` planner calls, when a step adds nothing twice in a row, or when the
    LLM tokens spent reach ``max_llm_tokens``;
-3. asks the READER (``prompts.read_answer``) for the answer from the final pack, and validates it: cited ids not
+3. asks the READER (``prompts.read_answer``) for the answer from the final pack, says the dates it copied as a
+   person does (a time word with the pack's note, ``yesterday [yesterday = 2023-06-08]``, becomes ``8 June 2023``),
+   and validates it: cited ids not
    in the pack are removed from the text and flagged (``unknown_citation:E9``); a sentence without a citation is
    flagged (``uncited_sentence:<n>``), except that the ids listed beside a one-sentence answer cite it
    (``citations_from_list``), and an answer of several sentences none of which cites an id is cut to its first
@@ -40,7 +46,7 @@ from datetime import datetime
 from typing import Any
 
 from sodamem.answer.dates import human_day
-from sodamem.answer.offline import answer_offline
+from sodamem.answer.offline import answer_offline, said_by_another_speaker
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.bench.metrics import count_tokens
 from sodamem.errors import SodaMemError
@@ -63,6 +69,9 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 # An ISO date the reader copied from a resolved time word, with its time of day, or an interval "A..B" of them.
 _ISO_DATE = r"(\d{4}-\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?)?"
 _ISO_DATES = re.compile(rf"\b{_ISO_DATE}(?:\s*\.\.\s*{_ISO_DATE})?\b")
+_ISO_MONTH = re.compile(r"\b(\d{4})-(0[1-9]|1[0-2])\b(?!-\d)")  # the pack's form of a whole month: 2024-02
+# The pack's note beside a resolved time word ("yesterday [yesterday = 2023-06-08]"), which small models copy
+_TIME_NOTE = re.compile(r"\s*\[([^\[\]=]+?)\s*=\s*([^\[\]=]+?)\]")
 _EXPAND_RADIUS = 2
 _MAX_SEARCH_K = 20
 
@@ -108,6 +117,7 @@ def answer_with_llm(
     user: str | None = None,
     search_mode: str = "auto",
     reader_prompt: str = "full",
+    speaker_guard: bool = True,
 ) -> Answer:
     """Answer ``question`` from ``memory`` with ``client`` (see the module docstring).
 
@@ -115,11 +125,18 @@ def answer_with_llm(
     ``budget_tokens``): the budget of the merged pack the reader sees; ``max_llm_tokens``: stop planning once the
     call has spent this many LLM tokens (the reader call is always made); ``search_mode``: the search behind every
     pack (``bm25`` to measure the same loop on flat evidence); ``reader_prompt``: ``full`` or ``compact``
-    (``prompts.read_answer``).
+    (``prompts.read_answer``); ``speaker_guard``: step 0 above.
     """
     reader = choose_reader_prompt(reader_prompt)  # an unknown choice fails before any search
     start = (client.usage.prompt_tokens, client.usage.completion_tokens)
     flags: list[str] = []
+    if speaker_guard and said_by_another_speaker(memory, question, now=now, user=user, mode=search_mode):
+        return Answer(
+            question=question,
+            answer=ABSTAIN_TEXT,
+            abstained=True,
+            flags=("said_by_another_speaker",),
+        )
     first = memory.evidence(question, budget_tokens=budget_tokens, now=now, user=user, mode=search_mode)
     pool = _Pool(list(first.items), max_pack_tokens or 2 * budget_tokens)
     steps = 0
@@ -168,7 +185,8 @@ def answer_with_llm(
             flags=tuple(flags),
             evidence_tokens=final.used_tokens,
         )
-    text, cited, unknown = _validate(_human_dates(answered.answer), answered.citations, set(final.ids))
+    said = _human_dates(_resolve_time_notes(answered.answer))
+    text, cited, unknown = _validate(said, answered.citations, set(final.ids))
     flags.extend(f"unknown_citation:{item_id}" for item_id in unknown)
     sentences = _sentences(text)
     uncited = [n for n, sentence in enumerate(sentences, 1) if not _ID.search(sentence)]
@@ -345,10 +363,28 @@ def _validate(answer: str, listed: Sequence[str], known: set[str]) -> tuple[str,
     return text, cited, unknown
 
 
+def _resolve_time_notes(answer: str) -> str:
+    """A time word copied with the pack's note on it, said as the date it resolved to: "she left yesterday
+    [yesterday = 2023-06-08]" -> "she left 2023-06-08" (a note without its word before it is replaced alone)."""
+    parts: list[str] = []
+    position = 0
+    for match in _TIME_NOTE.finditer(answer):
+        before = answer[position : match.start()]
+        word, value = match.group(1).strip(), match.group(2).strip()
+        if before.lower().endswith(word.lower()):
+            before = before[: len(before) - len(word)]
+        else:
+            before = before + " " if before and not before.endswith(" ") else before
+        parts.append(before + value)
+        position = match.end()
+    parts.append(answer[position:])
+    return "".join(parts)
+
+
 def _human_dates(answer: str) -> str:
     """ISO dates copied from the evidence's resolved time words, as a person says them (``2023-06-15`` ->
-    ``15 June 2023``, ``2023-10-16..2023-10-29`` -> ``16 October 2023 to 29 October 2023``), as the offline
-    reader words them; small models copy the bracketed ISO form verbatim."""
+    ``15 June 2023``, ``2023-10-16..2023-10-29`` -> ``16 October 2023 to 29 October 2023``, ``2024-02`` ->
+    ``February 2024``), as the offline reader words them; small models copy the bracketed ISO form verbatim."""
 
     def say(match: re.Match[str]) -> str:
         first, last = match.group(1), match.group(2)
@@ -356,7 +392,10 @@ def _human_dates(answer: str) -> str:
             return human_day(first)
         return f"{human_day(first)} to {human_day(last)}"
 
-    return _ISO_DATES.sub(say, answer)
+    def month(match: re.Match[str]) -> str:
+        return f"{datetime(int(match.group(1)), int(match.group(2)), 1):%B %Y}"
+
+    return _ISO_MONTH.sub(month, _ISO_DATES.sub(say, answer))
 
 
 def _says_not_in_memory(answer: str) -> bool:

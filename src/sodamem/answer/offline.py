@@ -47,8 +47,9 @@ from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.fts_query import STOPWORDS
 from sodamem.retrieve.pack import EvidenceItem, ResolvedTime, build_pack
 from sodamem.retrieve.query import QueryAnalysis, analyze_query
+from sodamem.retrieve.search import SearchMode
 
-__all__ = ["answer_offline", "human_day", "human_span"]
+__all__ = ["answer_offline", "human_day", "human_span", "said_by_another_speaker"]
 
 TOP_HITS = 5  # how deep the when-reader looks for a dated fact
 # Abstain when another speaker's sentence covers this share of the question's words and the named person's best
@@ -86,6 +87,26 @@ def answer_offline(
     return reader.read()
 
 
+def said_by_another_speaker(
+    memory: Memory,
+    question: str,
+    *,
+    now: datetime | None = None,
+    user: str | None = None,
+    mode: SearchMode | str = SearchMode.AUTO,
+) -> bool:
+    """Whether the question names one of the people talking while the words that match it were said by someone
+    else: the offline reader's rule for abstaining (the usual shape of a question about a thing that never happened
+    to that person). The LLM loop asks it first, over hits of its own search ``mode``."""
+    owner = user or memory.user
+    asked = now or datetime.now()
+    analysis = analyze_query(question, asked, memory.store, owner, asker=USER_ROLE)
+    hits = memory.search(question, k=SPEAKER_CHECK_DEPTH, user=owner, now=asked, mode=mode)
+    if not hits:
+        return False
+    return _Reader(memory, owner, question, analysis, hits, [], 0).speaker_check()[2]
+
+
 @dataclass(slots=True)
 class _Reader:
     memory: Memory
@@ -101,10 +122,8 @@ class _Reader:
             return self._abstain("no evidence")
         if not self.analysis.entities and not _overlap(self._content_stems(), self.hits[0].turn_text):
             return self._abstain("unrelated")
-        named = self._named_speaker()
-        stems = self._support_stems()
-        everyone = rank_sentences(stems, self.hits, word_weights(stems, self.hits), depth=SPEAKER_CHECK_DEPTH)
-        if named is not None and said_by_someone_else(everyone, named, OTHER_SPEAKER_COVERAGE, OTHER_SPEAKER_MARGIN):
+        named, everyone, elsewhere = self.speaker_check()
+        if elsewhere:
             return self._abstain("said_by_another_speaker")
         top = [s for s in everyone if s.rank < SENTENCE_DEPTH]
         # only the named person's own words when the question names one of the people talking (and they said any)
@@ -115,6 +134,17 @@ class _Reader:
         if state is not None:
             return state
         return self._short_answer(sentences)
+
+    def speaker_check(self) -> tuple[str | None, list[Sentence], bool]:
+        """(the person talking whom the question names, every sentence of the hits ranked by support, whether the
+        words that match the question were said by someone other than that person)."""
+        named = self._named_speaker()
+        stems = self._support_stems()
+        everyone = rank_sentences(stems, self.hits, word_weights(stems, self.hits), depth=SPEAKER_CHECK_DEPTH)
+        elsewhere = named is not None and said_by_someone_else(
+            everyone, named, OTHER_SPEAKER_COVERAGE, OTHER_SPEAKER_MARGIN
+        )
+        return named, everyone, elsewhere
 
     # -- the three readers ---------------------------------------------------------------------------------------
 

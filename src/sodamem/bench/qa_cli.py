@@ -35,6 +35,7 @@ QA_OPTION_NAMES = (
     "sample_skip",
     "evidence",
     "reader_prompt",
+    "speaker_guard",
 )
 EVIDENCE_SOURCES = {"memory": "auto", "bm25": "bm25"}  # --evidence: the search behind the LLM loop's packs
 
@@ -54,6 +55,7 @@ class QAOptions:
     sample_skip: int = 0
     evidence: str = "memory"
     reader_prompt: str = "full"
+    speaker_guard: bool = True
 
     @classmethod
     def pop_from(cls, options: dict[str, Any]) -> tuple[bool, QAOptions]:
@@ -124,6 +126,13 @@ def qa_options(func: Any) -> Any:
             help="QA with an LLM answerer: the reader's prompt (compact: short answers, for small models).",
         ),
         click.option(
+            "--speaker-guard/--no-speaker-guard",
+            default=True,
+            show_default=True,
+            help="QA with an LLM answerer: abstain without asking the LLM when the question names one person and "
+            "the words matching it were said by another (the offline reader's rule).",
+        ),
+        click.option(
             "--evidence",
             type=click.Choice(sorted(EVIDENCE_SOURCES)),
             default="memory",
@@ -184,6 +193,7 @@ def run_qa_cli(
             max_steps=qa.steps,
             search_mode=EVIDENCE_SOURCES[qa.evidence],
             reader_prompt=qa.reader_prompt,
+            speaker_guard=qa.speaker_guard,
         )
         offline_budget = qa.budget or DEFAULT_BUDGET["offline"]
         with_baseline = qa.baseline and qa.answerer != "offline"
@@ -205,6 +215,7 @@ def run_qa_cli(
         "sample": qa.sample,
         "sample_skip": qa.sample_skip,
         "reader_prompt": qa.reader_prompt,
+        "speaker_guard": qa.speaker_guard if qa.answerer != "offline" else None,
         "llm_calls": calls,
         **setup.notes,
         **load_notes,

@@ -154,6 +154,7 @@ def answer_fn(
     max_steps: int,
     search_mode: str = "auto",
     reader_prompt: str = "full",
+    speaker_guard: bool = True,
 ) -> AnswerFn:
     """The function that answers one question for ``answerer`` (``client`` is needed by the LLM answerers);
     ``search_mode`` is the LLM loop's search (the offline reader always uses the memory's own)."""
@@ -177,6 +178,7 @@ def answer_fn(
         prices=prices,
         search_mode=search_mode,
         reader_prompt=reader_prompt,
+        speaker_guard=speaker_guard,
     )
 
 
