@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from sodamem import Memory, Session, Turn
 from sodamem.embed.fake import FakeEmbedder
+from sodamem.retrieve import aggregate
 from sodamem.retrieve.aggregate import TypeMatcher, entity_scope, rank_scope, spread_sessions
 from sodamem.retrieve.answer_type import Mention, mention_affinity, type_ranking
 from sodamem.retrieve.mentions import (
@@ -83,6 +84,15 @@ def test_entity_scope_takes_a_speakers_turns_and_every_turn_naming_another_entit
             pytest.skip("the extractor made no entity for Gina")
         scope = entity_scope(store, user, set(), gina, speaker_pks)
         assert set(scope) == {by_text["My friend Gina plays the violin beautifully."], by_text["Gina sounds talented."]}
+
+
+def test_entity_scope_takes_only_a_speakers_latest_turns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with Memory(tmp_path / "m.db", embedder="fake") as memory:
+        memory.ingest(_sessions())
+        store, user = memory.store, memory.user
+        every = entity_scope(store, user, {"Melanie"}, (), set())
+        monkeypatch.setattr(aggregate, "SPEAKER_SCOPE_LIMIT", 2)
+        assert entity_scope(store, user, {"Melanie"}, (), set()) == every[-2:]
 
 
 class _Annotator:

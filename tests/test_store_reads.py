@@ -55,6 +55,19 @@ def test_turn_texts(memory: Memory) -> None:
     }
 
 
+def test_turns_said_by_takes_every_turn_or_the_latest_of_one_users_speakers(memory: Memory) -> None:
+    memory.ingest([_session("s1", ["I moved to Leeds.", "Great.", "And I got a cat.", "Lovely!"])])
+    store = memory.store
+    said = [_turn(memory, "default", t) for t in ("s0:0", "s1:0", "s1:2")]
+    assert store.turns_said_by("default", ["user"]) == said  # id order, the other user's "o0:0" never among them
+    assert store.turns_said_by("default", ["user"], latest=2) == said[1:]
+    assert store.turns_said_by("default", ["user"], latest=10) == said
+    assert store.turns_said_by("default", ["user", "assistant"], latest=1) == [_turn(memory, "default", "s1:3")]
+    assert store.turns_said_by("default", ["user"], latest=0) == []
+    assert store.turns_said_by("default", [], latest=5) == []
+    assert store.turns_said_by("other", ["user"], latest=5) == [_turn(memory, "other", "o0:0")]
+
+
 def test_speaker_entities(memory: Memory) -> None:
     store = memory.store
     assert store.speaker_entities("default", ["user", "assistant"]) == {}

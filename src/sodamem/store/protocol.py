@@ -101,8 +101,8 @@ class RankingReads(Protocol):
 
     def turn_texts(self, user: str, turn_pks: Sequence[int]) -> dict[int, TurnText]: ...
 
-    def turns_said_by(self, user: str, speakers: Sequence[str]) -> list[int]:
-        """Every turn of the user said by one of ``speakers``, in id order."""
+    def turns_said_by(self, user: str, speakers: Sequence[str], latest: int | None = None) -> list[int]:
+        """Every turn of the user said by one of ``speakers`` (only the ``latest`` of them when given), in id order."""
         ...
 
     def turn_mentions(self, user: str, turn_pks: Sequence[int]) -> dict[int, tuple[tuple[str, str], ...]]:

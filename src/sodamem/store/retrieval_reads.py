@@ -51,15 +51,17 @@ class PortableRetrievalReads:
             texts.update({int(pk): TurnText(str(text), caption, str(speaker)) for pk, text, caption, speaker in rows})
         return texts
 
-    def turns_said_by(self, user: str, speakers: Sequence[str]) -> list[int]:
-        """Every turn of the user said by one of ``speakers``, in id order (the entity tunnel's scope)."""
-        if not speakers:
+    def turns_said_by(self, user: str, speakers: Sequence[str], latest: int | None = None) -> list[int]:
+        """Every turn of the user said by one of ``speakers`` (only the ``latest`` of them when given), in id order
+        (the entity tunnel's scope)."""
+        if not speakers or (latest is not None and latest < 1):
             return []
-        rows = self.conn.execute(
-            f"SELECT id FROM turns WHERE user = ? AND speaker IN ({marks(speakers)}) ORDER BY id",
-            (user, *speakers),
-        )
-        return [int(pk) for (pk,) in rows]
+        sql = f"SELECT id FROM turns WHERE user = ? AND speaker IN ({marks(speakers)})"
+        if latest is None:
+            rows = self.conn.execute(sql + " ORDER BY id", (user, *speakers))
+            return [int(pk) for (pk,) in rows]
+        rows = self.conn.execute(sql + " ORDER BY id DESC LIMIT ?", (user, *speakers, latest))
+        return sorted(int(pk) for (pk,) in rows)
 
     def session_timestamp(self, user: str, session_id: str) -> str | None:
         """When the user's session began, or None when there is no such session."""

@@ -21,6 +21,7 @@ from sodamem.store.graph_reads import PortableGraphReads
 from sodamem.store.hashes import text_hash as text_hash
 from sodamem.store.in_lists import IN_LIST_CHUNK as IN_LIST_CHUNK
 from sodamem.store.in_lists import chunked as chunked
+from sodamem.store.in_lists import marks
 from sodamem.store.integrity import CheckReport, check_database
 from sodamem.store.opening import BUSY_TIMEOUT_MS, DEFAULT_SQLITE_SYNCHRONOUS, open_database
 from sodamem.store.portable import PortableStore
@@ -193,6 +194,18 @@ class SQLiteStore(
                 f" WHERE {in_use}",
                 [(digest, model, dim, blob) for digest, blob in items],
             )
+
+    def turns_said_by(self, user: str, speakers: Sequence[str], latest: int | None = None) -> list[int]:
+        if latest is None or latest < 1 or not speakers:
+            return super().turns_said_by(user, speakers, latest)
+        # Newest first along the rowid, stopping at ``latest``: the index on ``user`` would read all of the user's
+        # turns and sort them (100 ms against 4-8 ms at 100k turns, bench perf's memory).
+        rows = self.conn.execute(
+            f"SELECT id FROM turns NOT INDEXED WHERE user = ? AND speaker IN ({marks(speakers)})"
+            " ORDER BY id DESC LIMIT ?",
+            (user, *speakers, latest),
+        )
+        return sorted(int(pk) for (pk,) in rows)
 
     def set_setting(self, key: str, value: str) -> None:
         with self.transaction() as conn:
