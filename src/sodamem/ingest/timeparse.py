@@ -64,7 +64,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sodamem.ingest import timegrammar, timeguards, timeholidays, timenumeric
+from sodamem.ingest import timedirection, timegrammar, timeguards, timeholidays, timenumeric
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
 from sodamem.model import TimeGranularity, TimeSpec
@@ -393,8 +393,8 @@ def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> li
                 ahead = False
             else:
                 if default is None:
-                    default = tw.looks_ahead(text)
-                ahead = default if future is not None else tw.verb_direction(text, start, m.end(), default)
+                    default = timedirection.looks_ahead(text)
+                ahead = default if future is not None else timedirection.verb_direction(text, start, m.end(), default)
             ctx = contexts.get(ahead)
             if ctx is None:
                 ctx = contexts[ahead] = Context(text, anchor, day, ahead, _phrase)
