@@ -3,10 +3,13 @@ rows), scored row by row and as a whole."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from sodamem.bench.time_phrases_blind3 import ROWS
-from sodamem.bench.timeparse_eval import check_row, table_accuracy
+from sodamem.bench.timeparse_eval import table_accuracy
+from sodamem.ingest.timeparse import find_times
 from tests.time_tables import check_table_shape
 
 
@@ -17,3 +20,52 @@ def test_blind3_table_shape() -> None:
 def test_blind3_table_at_its_blind_level_at_least() -> None:
     accuracy, failures = table_accuracy(ROWS)
     assert accuracy >= 164 / 177, failures
+
+
+TUE = datetime(2024, 5, 14, 9, 30)  # a Tuesday
+
+
+def _spans(text: str, anchor: datetime = TUE) -> list[tuple[str, str, str]]:
+    return [
+        (m.spec.start.isoformat(), m.spec.end.isoformat(), m.spec.granularity.value) for m in find_times(text, anchor)
+    ]
+
+
+def _iso(value: str) -> str:
+    return datetime.fromisoformat(value).isoformat()
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "granularity"),
+    [
+        # a present verb after the subject of a clause-opening expression looks ahead, an irregular past back
+        ("on the 20th we sign the lease", "2024-05-20", "2024-05-21", "day"),
+        ("Thursday I work late", "2024-05-16", "2024-05-17", "day"),
+        ("Thursday I finally ran a 5k", "2024-05-09", "2024-05-10", "day"),
+        ("Thanksgiving we host the whole family", "2024-11-28", "2024-11-29", "day"),
+        ("Thanksgiving we ate at my aunt's", "2023-11-23", "2023-11-24", "day"),
+        # a proposal looks ahead
+        ("could we do Friday instead?", "2024-05-17", "2024-05-18", "day"),
+        # being away after "is/are" counts as the verb
+        ("she's away on Friday", "2024-05-17", "2024-05-18", "day"),
+        ("she was away on Friday", "2024-05-10", "2024-05-11", "day"),
+        # travelling and visiting in the simple present is a timetable
+        ("we visit Grandma in June", "2024-06-01", "2024-07-01", "month"),
+        ("we drive up on Saturday", "2024-05-18", "2024-05-19", "day"),
+    ],
+)
+def test_generalised_rules(text: str, start: str, end: str, granularity: str) -> None:
+    assert _spans(text) == [(_iso(start), _iso(end), granularity)], text
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        # verbs of thinking, forms present and past alike, and contractions leave the direction to the cue words
+        ("Thursday I think it rained", "2024-05-09", "2024-05-10"),
+        ("Monday I put the boxes away", "2024-05-13", "2024-05-14"),
+        ("Monday I didn't sleep at all", "2024-05-13", "2024-05-14"),
+    ],
+)
+def test_undecided_verbs_leave_the_default(text: str, start: str, end: str) -> None:
+    assert _spans(text) == [(_iso(start), _iso(end), "day")], text

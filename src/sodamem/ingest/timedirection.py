@@ -20,6 +20,8 @@ _FUTURE = re.compile(
     r"|(?:i['’]m|i\s+am|(?:we|you|they)(?:['’]re|\s+are))\s+\w+ing\b"
     # and so do questions about plans or availability: "what are you doing Saturday?", "are you free Friday?"
     r"|(?:are|am)\s+(?:you|we|they|i)\s+(?:\w+ing|free|around|available|busy)\b"
+    # or proposals: "can we meet a week from Monday?", "shall we do Friday?"
+    r"|(?:can|could|shall)\s+(?:we|i|you)\b"
     r"|(?:he|she|it|what|who|that|there)['’]s\s+(?!(?:amazing|interesting|exciting|annoying|boring|confusing"
     r"|surprising|frustrating|relaxing|depressing|disappointing|embarrassing|fascinating|inspiring|refreshing"
     r"|something|nothing|everything|anything)\b)\w+ing\b"
@@ -34,18 +36,20 @@ _FUTURE = re.compile(
     r"(?!\s+(?:have|had|been)\b)"
     # a timetable in the simple present: "my lease ends in July", "the show airs on Thursday", "we leave Monday"
     r"|(?:starts|ends|begins|leaves|departs|arrives|opens|closes|airs|launches|lands|kicks\s+off"
-    r"|(?:i|we|they)\s+(?:leave|fly|depart|head\s+out))\b)",
+    r"|(?:i|we|they)\s+(?:leave|fly|depart|head\s+out|drive|travel|visit|return|arrive|move))\b)",
     re.IGNORECASE,
 )
 # The verb right before an expression sets its direction: "the recital is on June 9th" (said in May: this June),
 # "it was on Friday" (the last one), whatever cue words elsewhere say. "Today is Monday" is no schedule.
 # A timetable verb in the simple present does the same: "the movers come on 5/20", "Grandma turns 90 in October".
+# A particle of being away after "is/are" counts as the verb: "we're off on MLK Day", "he's back on Monday".
+_AWAY = r"(?:\s+(?:off|away|out|back|home|gone))?"
 _AHEAD_VERB = re.compile(
-    r"(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re)"
+    rf"(?:(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re)){_AWAY}"
     r"|\b(?:comes?|arrives?|starts?|begins?|leaves?|opens?|falls?|lands?|turns?\s+\d+))\s+$",
     re.IGNORECASE,
 )
-_BEHIND_VERB = re.compile(r"\b(?:was|were)\s+$", re.IGNORECASE)
+_BEHIND_VERB = re.compile(rf"\b(?:was|were){_AWAY}\s+$", re.IGNORECASE)
 # With no verb before it, an expression that opens its clause takes the tense of the verb right after it: "Father's
 # Day is coming up", "the week of the 20th I'm in Boston", "on Monday I start the night shift" (ahead); "Labor Day we
 # had a barbecue", "the 28th was my birthday" (back).
@@ -59,6 +63,38 @@ _AHEAD_AFTER = re.compile(
 _BEHIND_AFTER = re.compile(
     rf"\s+(?:was|were)\b|{_SUBJECT}\s+(?:was|were|had|did|went|got|saw|met|\w+ed)\b", re.IGNORECASE
 )
+# Any other verb after the subject: in the simple present it is a timetable or a habit, and looks ahead ("on the 15th
+# we close on the house", "Good Friday I have off", "Easter Monday we drive home"); an irregular past looks back
+# ("Sunday I ran a 5k"). An adverb before it is skipped; verbs of thinking ("Monday I think it rained"), forms that are
+# present and past alike ("put", "read") and contractions ("I can't", "I don't") decide nothing.
+_SUBJECT_VERB = re.compile(
+    rf"{_SUBJECT}\s+(?:(?:just|finally|also|really|usually|always|still|only|even|all|both|probably|actually|never)\s+)?"
+    r"(?P<verb>[a-z]+)\b(?!['’])",
+    re.IGNORECASE,
+)
+_IRREGULAR_PAST = frozenset(
+    """went came saw got had did met ran drove flew took made ate left bought found gave told said sat spent won lost
+    heard felt kept slept brought thought caught taught began sang swam wrote rode wore threw knew grew drew broke spoke
+    woke chose fell held built sent paid sold stood became forgot hid led meant fed fought hung stuck bit shot tore rang
+    drank sank struck dug lay laid lit understood could""".split()
+)
+_UNDECIDED = frozenset(
+    """think guess know believe remember recall mean suppose wish bet doubt swear forget love like hate miss hope would
+    put read set let cut hit quit shut hurt cost spread""".split()
+)
+
+
+def _tense_after_subject(text: str, end: int) -> bool | None:
+    """Ahead for a present verb after a subject right after ``end``, back for an irregular past, else None."""
+    m = _SUBJECT_VERB.match(text, end)
+    if m is None:
+        return None
+    verb = m["verb"].lower()
+    if verb in _UNDECIDED:
+        return None
+    return verb not in _IRREGULAR_PAST
+
+
 # "at my aunt's", "at Joe's": an elliptical possessive (someone's place), not "is".
 _AT_POSSESSIVE = re.compile(r"\bat\s+(?:(?:my|his|her|our|their|your|the)\s+)?\w+['’]s\s+$", re.IGNORECASE)
 
@@ -83,7 +119,8 @@ def verb_direction(text: str, start: int, end: int, default: bool) -> bool:
         return True
     if _BEHIND_AFTER.match(text, end):
         return False
-    return default
+    tense = _tense_after_subject(text, end)
+    return default if tense is None else tense
 
 
 # An expression opens its clause at the start of the text or after punctuation or "and/but/so".
