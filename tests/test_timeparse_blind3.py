@@ -52,6 +52,13 @@ def _iso(value: str) -> str:
         # travelling and visiting in the simple present is a timetable
         ("we visit Grandma in June", "2024-06-01", "2024-07-01", "month"),
         ("we drive up on Saturday", "2024-05-18", "2024-05-19", "day"),
+        # a weekday before or after a holiday, strictly
+        ("we're shopping the Friday before Thanksgiving", "2024-11-22", "2024-11-23", "day"),
+        ("the Sunday after Easter we slept in", "2024-04-07", "2024-04-08", "day"),
+        ("the Wednesday before Christmas is our party", "2024-12-18", "2024-12-19", "day"),
+        # a bare holiday after a verb of coming and going, ending its clause
+        ("my brother lands Christmas Eve", "2024-12-24", "2024-12-25", "day"),
+        ("they came home Thanksgiving, tired and happy", "2023-11-23", "2023-11-24", "day"),
     ],
 )
 def test_generalised_rules(text: str, start: str, end: str, granularity: str) -> None:
@@ -69,3 +76,8 @@ def test_generalised_rules(text: str, start: str, end: str, granularity: str) ->
 )
 def test_undecided_verbs_leave_the_default(text: str, start: str, end: str) -> None:
     assert _spans(text) == [(_iso(start), _iso(end), "day")], text
+
+
+@pytest.mark.parametrize("text", ["we got Christmas presents for the kids", "they drove Halloween candy over"])
+def test_a_holiday_modifying_a_noun_after_a_verb_of_motion_is_no_time(text: str) -> None:
+    assert _spans(text) == [], text

@@ -9,10 +9,12 @@ Which occurrence: "last X" is the latest strictly before the anchor's day, "next
 X" the one of the anchor's year, "X 2019" / "X of 2019" that year's; otherwise (after on/at/for/over/during/..., or
 a bare name followed by was/is/will) the latest on or before the anchor's day, or in a future context the first on
 or after it. "the X before last" / "the X after next" go one more year. "the day/night before|after X" move a day,
-"the weekend before|after X" is the Saturday-Sunday strictly before/after it, "X weekend" the weekend touching it
+"the weekend before|after X" is the Saturday-Sunday strictly before/after it, "the Monday before|after X" the
+first Monday strictly before/after it, "X weekend" the weekend touching it
 (holiday included: Memorial Day weekend is Saturday to Monday). "X morning|afternoon|evening|night" narrows the day.
 A bare name needs a verb after it ("Halloween was fun"), a part ("Memorial Day weekend"), a place or company after it
-("Thanksgiving at my brother's") or "since"; "spend Christmas" reads like "over Christmas". "two Christmases ago"
+("Thanksgiving at my brother's"), "since", or a verb of coming and going before it with its clause ending after it
+("my parents arrive Christmas Eve"); "spend Christmas" reads like "over Christmas". "two Christmases ago"
 counts back from the last one.
 """
 
@@ -128,7 +130,7 @@ _NAMES = "|".join(f"(?P<{key}>{pattern})" for key, (pattern, _) in HOLIDAYS.item
 _STEP = r"before\s+last|after\s+next"
 _PATTERN = (
     r"\b(?:(?P<prep>on|at|for|over|during|around|by|until|till|through|from|in|before|after|spen(?:d|ds|t|ding))\s+)?"
-    r"(?:the\s+(?P<near>day|night|weekend)\s+(?P<side>before|after)\s+"
+    rf"(?:the\s+(?P<near>day|night|weekend|{tw.alternation(tw.WEEKDAYS)})\s+(?P<side>before|after)\s+"
     r"|(?P<rel>this\s+past|this\s+coming|last|next|this|past|upcoming|coming)\s+"
     rf"|the\s+(?=(?:\S+\s+){{1,3}}(?:{_STEP})))?"
     rf"(?:{_NAMES})(?P<part>\s+(?:morning|afternoon|evening|night|weekend|week))?"
@@ -144,6 +146,15 @@ _IN_MONTH_AFTER = re.compile(rf"\s+in\s+(?:{tw.MONTH_ALT})\b", re.IGNORECASE)
 # A bare name followed by a place or company is the day itself ("doing Thanksgiving at my brother's", "Christmas with
 # the kids"); followed by a noun it is a modifier ("a Christmas tree", "Thanksgiving dinner").
 _PLACE_AFTER = re.compile(r"\s+(?:at|in|with)\b", re.IGNORECASE)
+# A bare name right after a verb of coming and going, ending its clause, is the day: "my parents arrive Christmas
+# Eve", "we fly home Thanksgiving morning" ("we got Christmas presents" is a modifier: a noun follows).
+_MOTION_BEFORE = re.compile(
+    r"\b(?:arriv(?:e|es|ed|ing)|leav(?:e|es|ing)|left|fl(?:y|ies|ew|ying)|com(?:e|es|ing)|came|return(?:s|ed|ing)?"
+    r"|head(?:s|ed|ing)?|land(?:s|ed|ing)?|driv(?:e|es|ing)|drove|(?:get|gets|getting|got)\s+(?:in|back|home))"
+    r"(?:\s+(?:in|back|home|out|over|up|down|away))?\s+$",
+    re.IGNORECASE,
+)
+_CLAUSE_END_AFTER = re.compile(r"\s*(?:$|[.,;:!?)]|\s(?:and|but|so|because|when|then|to|for)\b)", re.IGNORECASE)
 
 
 def _occurrence(when: Callable[[int], date], m: re.Match[str], c: Context) -> date:
@@ -180,6 +191,8 @@ def _holiday(m: re.Match[str], c: Context) -> Span | None:
     verb_after = _VERB_AFTER.match(c.text, m.end())
     if verb_after and verb_after.group().strip(" ,").lower() in ("i", "we", "you", "they", "he", "she"):
         verb_after = _CLAUSE_START.search(c.text, max(0, m.start() - 6), m.start())
+    if bare and not verb_after and _MOTION_BEFORE.search(c.text, max(0, m.start() - 24), m.start()):
+        verb_after = _CLAUSE_END_AFTER.match(c.text, m.end())
     if (
         bare
         and not (m["part"] or verb_after or _PLACE_AFTER.match(c.text, m.end()))
@@ -195,6 +208,13 @@ def _holiday(m: re.Match[str], c: Context) -> Span | None:
         if near == "weekend":
             saturday = saturday_near(day, side)
             return saturday, saturday + timedelta(days=2), G.WEEK
+        if near in tw.WEEKDAYS:  # "the Monday after Easter": the first such weekday strictly after (before) it
+            wanted = tw.WEEKDAYS[near]
+            if side == "after":
+                day += timedelta(days=(wanted - day.weekday()) % 7 or 7)
+            else:
+                day -= timedelta(days=(day.weekday() - wanted) % 7 or 7)
+            return day, day + timedelta(days=1), G.DAY
         day += timedelta(days=1 if side == "after" else -1)
         part = "night" if near == "night" else part
     if part == "week":  # Thanksgiving week: the Monday-to-Sunday week of the holiday
