@@ -22,7 +22,8 @@ pinned down by ``sodamem/bench/time_phrases_grammar.py``):
 * Nights counted back ("two nights ago": the night starting two days before the anchor's day); "this time last
   year / next week / yesterday" is the anchor's day moved so (DAY); "in the new year" the year after the anchor's.
 * Quarters ("the third quarter of 2023", "Q3"): three months at the year's granularity, as halves; one of no named
-  year needs business words ("sales were flat in the third quarter"), since a game has quarters too.
+  year needs business words ("sales were flat in the third quarter"), since a game has quarters too. "last / this /
+  next quarter" (no "the" before, no "of" after) is the calendar quarter before, containing or after the anchor's.
 * A count of units from a named day is a day: "a week from today", "a year ago today", "three days after
   Christmas", "two weeks from Friday" (fuzzy counts and hours are left to the basic rules).
 
@@ -361,6 +362,9 @@ _QUARTERS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, 
 _QUARTER = (
     r"\b(?:(?:in|during|for|over)\s+)?(?:the\s+(?P<q>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+quarter"
     rf"|q(?P<qn>[1-4]))(?:\s+of\s+(?P<rest>{_REL}\s+year|the\s+year|{_YEAR})|\s+(?P<year>{_YEAR}))?\b"
+    # "next quarter", "this quarter", "last quarter": calendar quarters from the anchor's ("the last quarter of ..." is
+    # the ordinal above, or a game's)
+    rf"|\b(?<!the\s)(?P<rel>{_REL})\s+quarter\b(?!\s+of\b)"
 )
 # A quarter of no named year is a business quarter only among business words ("the third quarter" of a game is not).
 _BUSINESS = re.compile(
@@ -372,6 +376,10 @@ _BUSINESS = re.compile(
 def _quarter(m: re.Match[str], c: Context) -> Span | None:
     """A quarter of a year, three months at the year's granularity (as halves keep it); with no year named, the
     anchor's year's, or the nearest one the tense points to."""
+    if m["rel"]:
+        step = {"last": -1, "past": -1, "this": 0}.get(m["rel"].lower(), 1)
+        start = tw.month_start((c.anchor.year * 12 + c.anchor.month - 1) // 3 * 3 + 3 * step, c.anchor)
+        return start, tw.add_months(start, 3), G.YEAR
     word = (m["q"] or "").lower()
     quarter = int(m["qn"]) if m["qn"] else _QUARTERS.get(word, 4)
     if m["rest"] or m["year"]:

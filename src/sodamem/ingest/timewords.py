@@ -165,7 +165,7 @@ _ORDINAL_NAMES = (
 TRIGGER_WORDS = [
     *"day night hour week fortnight month year decade ago summer winter spring fall autumn recent lately time".split(),
     *"morning evening afternoon tonight tomorrow twenties thirties forties fifties sixties seventies eighties".split(),
-    *"nineties wk yr centur".split(),
+    *"nineties wk yr centur quarter".split(),
     *(name for name in MONTHS | WEEKDAY_ABBREVIATIONS if len(name) == 3),
     *(f"the {word}" for word in [*_ORDINAL_NAMES, "twenty", "thirt"]),  # "on the first", "on the twenty-first"
 ]
