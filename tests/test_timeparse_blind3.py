@@ -1,5 +1,8 @@
 """The third blind table (bench/time_phrases_blind3.py, written before reading the resolver or the other tables'
-rows), scored row by row and as a whole."""
+rows), scored row by row and as a whole, and the rules its misses led to, on phrasings it does not hold: the verb
+after the subject of a clause-opening expression, proposals, "is off/away", travel timetables, calendar quarters, a
+weekday before or after a holiday, a bare holiday after a verb of coming and going; and the readings those rules and
+the new guards (a possessive before a weekday, a title) must not make."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from datetime import datetime
 import pytest
 
 from sodamem.bench.time_phrases_blind3 import ROWS
-from sodamem.bench.timeparse_eval import table_accuracy
+from sodamem.bench.timeparse_eval import check_row, table_accuracy
 from sodamem.ingest.timeparse import find_times
 from tests.time_tables import check_table_shape
 
@@ -17,9 +20,14 @@ def test_blind3_table_shape() -> None:
     check_table_shape(ROWS, min_rows=150, min_negatives=15)
 
 
-def test_blind3_table_at_its_blind_level_at_least() -> None:
+@pytest.mark.parametrize("row", ROWS, ids=[f"{row[0][:40]}@{row[1][:10]}" for row in ROWS])
+def test_blind3_table_row(row: tuple[str, str, str | None, str | None, str | None]) -> None:
+    assert check_row(row) is None, check_row(row)
+
+
+def test_blind3_table_at_its_reached_level() -> None:
     accuracy, failures = table_accuracy(ROWS)
-    assert accuracy >= 164 / 177, failures
+    assert accuracy == 1.0, failures
 
 
 TUE = datetime(2024, 5, 14, 9, 30)  # a Tuesday
@@ -56,6 +64,10 @@ def _iso(value: str) -> str:
         ("next quarter", "2024-07-01", "2024-10-01", "year"),
         ("last quarter was rough", "2024-01-01", "2024-04-01", "year"),
         ("this quarter we hit our numbers", "2024-04-01", "2024-07-01", "year"),
+        # a possessive before a weekday with no noun after it, and a lowercase part, still name a day
+        ("the kids ruined my Saturday", "2024-05-11", "2024-05-12", "day"),
+        ("our Sunday was lovely", "2024-05-12", "2024-05-13", "day"),
+        ("Friday night Ben came over", "2024-05-10T18:00:00", "2024-05-11T06:00:00", "day"),
         # a weekday before or after a holiday, strictly
         ("we're shopping the Friday before Thanksgiving", "2024-11-22", "2024-11-23", "day"),
         ("the Sunday after Easter we slept in", "2024-04-07", "2024-04-08", "day"),
@@ -90,6 +102,9 @@ def test_undecided_verbs_leave_the_default(text: str, start: str, end: str) -> N
         "the last quarter of the game was wild",
         "in the last quarter they scored twice",
         "he found a quarter in the couch",
+        "Saturday Night Live had a great cold open",
+        "my Monday meeting got moved again",
+        "their Friday routine is pizza and a movie",
     ],
 )
 def test_these_name_no_time(text: str) -> None:

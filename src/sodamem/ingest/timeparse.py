@@ -179,6 +179,8 @@ def _weekday(m: re.Match[str], c: Context) -> Span | None:
         delta = -((today - wanted) % 7 or 7)
     day = c.day + timedelta(days=delta)
     if m["part"]:  # "last Tuesday night", "Saturday morning": the part of that day
+        if not rel and timeguards.weekday_part_is_a_title(c.text, m.start("part"), m.end()):
+            return None
         low, high = tw.PARTS[m["part"].lower()]
         return day + timedelta(hours=low), day + timedelta(hours=high), G.DAY
     return day, day + timedelta(days=1), G.DAY
