@@ -68,6 +68,10 @@ def _iso(value: str) -> str:
         ("the kids ruined my Saturday", "2024-05-11", "2024-05-12", "day"),
         ("our Sunday was lovely", "2024-05-12", "2024-05-13", "day"),
         ("Friday night Ben came over", "2024-05-10T18:00:00", "2024-05-11T06:00:00", "day"),
+        # a month with a day after it is a date, whatever preposition comes before ("until July", longer, lost to it)
+        ("we stayed through March 3rd", "2024-03-03", "2024-03-04", "day"),
+        ("from May the 3rd we had guests", "2024-05-03", "2024-05-04", "day"),
+        ("we were there until April 21st", "2024-04-21", "2024-04-22", "day"),
         # a weekday before or after a holiday, strictly
         ("we're shopping the Friday before Thanksgiving", "2024-11-22", "2024-11-23", "day"),
         ("the Sunday after Easter we slept in", "2024-04-07", "2024-04-08", "day"),

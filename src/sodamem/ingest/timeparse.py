@@ -340,7 +340,8 @@ _RULES: tuple[tw.RuleEntry, ...] = (
     (
         rf"\b(?:{_REL}\s+|(?P<in>(?:back\s+)?(?:in|during|by|until|till|through|from|of|{_SPEND})\s+"
         rf"(?:(?P<mod1>early|mid|late)[\s-]+)?)|(?P<mod2>early|mid|late)[\s-]+)?"
-        rf"(?P<mon>{tw.MONTH_ALT})(?:,?\s+(?:of\s+)?{tw.YEAR}|{_OF_RELATIVE_YEAR})?\b",
+        rf"(?P<mon>{tw.MONTH_ALT})(?:,?\s+(?:of\s+)?{tw.YEAR}|{_OF_RELATIVE_YEAR})?\b"
+        rf"(?!\s+(?:the\s+)?(?:\d|{tw.ORDINAL_DAY_ALT}))",  # "until July 3rd" is a date, not "until July"
         _month,
         _MONTH_PREFIXES,
     ),
