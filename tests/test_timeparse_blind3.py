@@ -72,6 +72,15 @@ def _iso(value: str) -> str:
         ("we stayed through March 3rd", "2024-03-03", "2024-03-04", "day"),
         ("from May the 3rd we had guests", "2024-05-03", "2024-05-04", "day"),
         ("we were there until April 21st", "2024-04-21", "2024-04-22", "day"),
+        # seasons counted, as weekdays are: last summer is one ago
+        ("two summers ago we went to Alaska", "2022-06-01", "2022-09-01", "season"),
+        ("three winters ago", "2021-12-01", "2022-03-01", "season"),
+        ("two springs from now", "2026-03-01", "2026-06-01", "season"),
+        # the calendar week before or after a holiday's
+        ("the week after Thanksgiving we rested", "2023-11-27", "2023-12-04", "week"),
+        # an ordinal of a month without "the"
+        ("last week of April was a mess", "2024-04-24", "2024-05-01", "week"),
+        ("first Monday of next month is the kickoff", "2024-06-03", "2024-06-04", "day"),
         # a weekday before or after a holiday, strictly
         ("we're shopping the Friday before Thanksgiving", "2024-11-22", "2024-11-23", "day"),
         ("the Sunday after Easter we slept in", "2024-04-07", "2024-04-08", "day"),

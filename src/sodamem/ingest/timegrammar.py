@@ -24,6 +24,8 @@ pinned down by ``sodamem/bench/time_phrases_grammar.py``):
 * Quarters ("the third quarter of 2023", "Q3"): three months at the year's granularity, as halves; one of no named
   year needs business words ("sales were flat in the third quarter"), since a game has quarters too. "last / this /
   next quarter" (no "the" before, no "of" after) is the calendar quarter before, containing or after the anchor's.
+* Weekdays and seasons counted: "two Sundays ago" is the Sunday before last Sunday, "two summers ago" the summer
+  before last summer, "three Fridays from now" two weeks after next Friday.
 * A count of units from a named day is a day: "a week from today", "a year ago today", "three days after
   Christmas", "two weeks from Friday" (fuzzy counts and hours are left to the basic rules).
 
@@ -163,8 +165,8 @@ def _part_of(m: re.Match[str], c: Context) -> Span | None:
 
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
 _ORDINALS |= {"5th": 5, "last": -1, "final": -1, "penultimate": -2, "second to last": -2, "next to last": -2}
-_ORDINAL = (
-    r"\b(?:(?:on|in|during|over|for)\s+)?the\s+"
+_ORDINAL = (  # "the" may go in chat: "last week of June", "first Monday of next month"
+    r"\b(?:(?:on|in|during|over|for)\s+)?(?:the\s+)?"
     r"(?P<ord>(?:second|next)[\s-]+to[\s-]+last|first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final"
     rf"|penultimate)\s+(?P<what>{_WEEKDAY}|week(?:end)?|day)\s+(?:of|in)\s+"
     rf"(?P<rest>{_REL}\s+(?:month|year|{tw.MONTH_ALT})\b|the\s+(?:month|year)\b"
@@ -307,13 +309,14 @@ def _week_of(m: re.Match[str], c: Context) -> Span | None:
     return monday, monday + timedelta(weeks=1), G.WEEK
 
 
-# --- weekdays counted: "two Sundays ago", "three Fridays from now"
+# --- weekdays and seasons counted: "two Sundays ago", "three Fridays from now", "two summers ago"
 
-_WEEKDAYS_COUNTED = rf"\b(?P<n>{tw.NUM})\s+(?P<wd>{_WEEKDAY})s\s+(?P<dir>ago|back|from\s+now)\b"
+_WEEKDAYS_COUNTED = rf"\b(?P<n>{tw.NUM})\s+(?P<wd>{_WEEKDAY}|{_SEASON})s\s+(?P<dir>ago|back|from\s+now)\b"
 
 
 def _weekdays_counted(m: re.Match[str], c: Context) -> Span | None:
-    """The n-th such weekday back (last Sunday is one ago) or ahead (next Friday is one from now)."""
+    """The n-th such weekday or season back (last Sunday, last summer is one ago) or ahead (next Friday is one from
+    now)."""
     n, _, fuzzy = tw.count(m["n"])
     if fuzzy or n < 1:
         return None
@@ -321,7 +324,14 @@ def _weekdays_counted(m: re.Match[str], c: Context) -> Span | None:
     nearest = c.resolve(("last " if back else "next ") + m["wd"])
     if nearest is None:
         return None
-    step = timedelta(weeks=(n - 1) * (-1 if back else 1))
+    sign = -1 if back else 1
+    if m["wd"].lower() in tw.SEASONS:
+        return (
+            tw.add_months(nearest[0], 12 * sign * (n - 1)),
+            tw.add_months(nearest[1], 12 * sign * (n - 1)),
+            nearest[2],
+        )
+    step = timedelta(weeks=(n - 1) * sign)
     return nearest[0] + step, nearest[1] + step, nearest[2]
 
 
@@ -415,6 +425,6 @@ RULES: tuple[tw.RuleEntry, ...] = (
     (_ORDINAL, _ordinal, r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|penultimate)\s"),
     (_DAY_OF_MONTH, _day_of_month, r"\d(?:st|nd|rd|th)|the\s+(?:fi|se|th|fo|si|ei|ni|te|el|tw)"),
     (_WEEK_OF, _week_of, r"week(?:end)?\s+of\s"),
-    (_WEEKDAYS_COUNTED, _weekdays_counted, r"days\s+(?:ago|back|from)"),
+    (_WEEKDAYS_COUNTED, _weekdays_counted, r"(?:day|er|ng|ll|mn)s\s+(?:ago|back|from)"),
     (rf"\b(?:the\s+(?P<dec>{_DECADE})|(?P<dec4>(?:1\d|20)\d0['’]?s))\b", _decade, r"0['’]?s|ties"),
 )

@@ -6,16 +6,16 @@ May, Father's Day the 3rd Sunday of June, Labor Day the 1st Monday of September,
 Easter is the Gregorian computus (the anonymous "Meeus/Jones/Butcher" algorithm).
 
 Which occurrence: "last X" is the latest strictly before the anchor's day, "next X" the first strictly after it, "this
-X" the one of the anchor's year, "X 2019" / "X of 2019" that year's; otherwise (after on/at/for/over/during/..., or
-a bare name followed by was/is/will) the latest on or before the anchor's day, or in a future context the first on
-or after it. "the X before last" / "the X after next" go one more year. "the day/night before|after X" move a day,
-"the weekend before|after X" is the Saturday-Sunday strictly before/after it, "the Monday before|after X" the
-first Monday strictly before/after it, "X weekend" the weekend touching it
-(holiday included: Memorial Day weekend is Saturday to Monday). "X morning|afternoon|evening|night" narrows the day.
-A bare name needs a verb after it ("Halloween was fun"), a part ("Memorial Day weekend"), a place or company after it
-("Thanksgiving at my brother's"), "since", or a verb of coming and going before it with its clause ending after it
-("my parents arrive Christmas Eve"); "spend Christmas" reads like "over Christmas". "two Christmases ago"
-counts back from the last one.
+X" the one of the anchor's year, "X 2019" / "X of 2019" that year's; otherwise (after on/at/for/over/during/..., or a
+bare name followed by was/is/will) the latest on or before the anchor's day, or in a future context the first on or
+after it. "the X before last" / "the X after next" go one more year. "the day/night before|after X" move a day, "the
+weekend before|after X" is the Saturday-Sunday strictly before/after it, "the Monday before|after X" the first Monday
+strictly before/after it, "the week before|after X" the calendar week before/after the holiday's, "X weekend" the
+weekend touching it (holiday included: Memorial Day weekend is Saturday to Monday). "X morning|afternoon|evening|night"
+narrows the day. A bare name needs a verb after it ("Halloween was fun"), a part ("Memorial Day weekend"), a place or
+company after it ("Thanksgiving at my brother's"), "since", or a verb of coming and going before it with its clause
+ending after it ("my parents arrive Christmas Eve"); "spend Christmas" reads like "over Christmas". "two Christmases
+ago" counts back from the last one.
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ _NAMES = "|".join(f"(?P<{key}>{pattern})" for key, (pattern, _) in HOLIDAYS.item
 _STEP = r"before\s+last|after\s+next"
 _PATTERN = (
     r"\b(?:(?P<prep>on|at|for|over|during|around|by|until|till|through|from|in|before|after|spen(?:d|ds|t|ding))\s+)?"
-    rf"(?:the\s+(?P<near>day|night|weekend|{tw.alternation(tw.WEEKDAYS)})\s+(?P<side>before|after)\s+"
+    rf"(?:the\s+(?P<near>day|night|week(?:end)?|{tw.alternation(tw.WEEKDAYS)})\s+(?P<side>before|after)\s+"
     r"|(?P<rel>this\s+past|this\s+coming|last|next|this|past|upcoming|coming)\s+"
     rf"|the\s+(?=(?:\S+\s+){{1,3}}(?:{_STEP})))?"
     rf"(?:{_NAMES})(?P<part>\s+(?:morning|afternoon|evening|night|weekend|week))?"
@@ -208,6 +208,9 @@ def _holiday(m: re.Match[str], c: Context) -> Span | None:
         if near == "weekend":
             saturday = saturday_near(day, side)
             return saturday, saturday + timedelta(days=2), G.WEEK
+        if near == "week":  # "the week after Thanksgiving": the calendar week after (before) the holiday's
+            monday = day - timedelta(days=day.weekday(), weeks=-1 if side == "after" else 1)
+            return monday, monday + timedelta(weeks=1), G.WEEK
         if near in tw.WEEKDAYS:  # "the Monday after Easter": the first such weekday strictly after (before) it
             wanted = tw.WEEKDAYS[near]
             if side == "after":
