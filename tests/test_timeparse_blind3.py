@@ -122,3 +122,35 @@ def test_undecided_verbs_leave_the_default(text: str, start: str, end: str) -> N
 )
 def test_these_name_no_time(text: str) -> None:
     assert _spans(text) == [], text
+
+
+@pytest.mark.parametrize(
+    ("text", "expression", "start", "end", "granularity"),
+    [
+        ("from 2015 to 2018 I lived in Berlin", "from 2015 to 2018", "2015-01-01", "2019-01-01", "year"),
+        ("I was in Rome from 2010-2012", "from 2010-2012", "2010-01-01", "2013-01-01", "year"),
+        ("we were there from May 1st to May 5th", "from May 1st to May 5th", "2024-05-01", "2024-05-06", "day"),
+        ("between March and April we renovated", "between March and April", "2024-03-01", "2024-05-01", "month"),
+        ("from the 3rd until the 6th we were away", "from the 3rd until the 6th", "2024-05-03", "2024-05-07", "day"),
+        # the second side read as the first one on or after the first side's start: Friday to Monday, looking back
+        ("from Friday to Monday I was sick", "from Friday to Monday", "2024-05-10", "2024-05-14", "day"),
+    ],
+)
+def test_ranges_of_two_expressions(text: str, expression: str, start: str, end: str, granularity: str) -> None:
+    mentions = find_times(text, TUE)
+    assert [(m.spec.expression, m.spec.start, m.spec.end, m.spec.granularity.value) for m in mentions] == [
+        (expression, datetime.fromisoformat(start), datetime.fromisoformat(end), granularity)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expressions"),
+    [
+        ("we got a gift from my aunt and uncle", []),
+        ("I work from 9 to 5", []),
+        ("I drove from Boston to Denver on Monday", ["on Monday"]),
+        ("from May to June 5th", ["from May", "June 5th"]),  # granularities differ: no range
+    ],
+)
+def test_no_range_without_two_times_alike(text: str, expressions: list[str]) -> None:
+    assert [m.spec.expression for m in find_times(text, TUE)] == expressions

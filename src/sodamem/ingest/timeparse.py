@@ -64,7 +64,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sodamem.ingest import timedirection, timegrammar, timeguards, timeholidays, timenumeric
+from sodamem.ingest import timedirection, timegrammar, timeguards, timeholidays, timenumeric, timeranges
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
 from sodamem.model import TimeGranularity, TimeSpec
@@ -418,6 +418,14 @@ def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> li
         if all(item[1] <= other[0] or item[0] >= other[1] for other in taken):
             taken.append(item)
     taken.sort(key=lambda f: f[0])
+    if "from " in lowered or "between " in lowered:  # "from June 1st to June 5th": one range
+
+        def direction(s: int, e: int) -> bool:
+            if future is not None:
+                return future
+            return timedirection.verb_direction(text, s, e, timedirection.looks_ahead(text))
+
+        taken = timeranges.join_ranges(text, taken, anchor, direction, _phrase)
     return [TimeMention(TimeSpec(lo, hi, gran, text[s:e]), s, e) for s, e, (lo, hi, gran) in taken]
 
 
