@@ -52,11 +52,22 @@ def _iso(value: str) -> str:
         ("Thursday I finally ran a 5k", "2024-05-09", "2024-05-10", "day"),
         ("Thanksgiving we host the whole family", "2024-11-28", "2024-11-29", "day"),
         ("Thanksgiving we ate at my aunt's", "2023-11-23", "2023-11-24", "day"),
-        # a proposal looks ahead
+        # a proposal or a parting looks ahead, as does a scheduling verb after a clause-opening expression
         ("could we do Friday instead?", "2024-05-17", "2024-05-18", "day"),
+        ("see you Saturday!", "2024-05-18", "2024-05-19", "day"),
+        ("Thursday suits me better", "2024-05-16", "2024-05-17", "day"),
+        # a present copula earlier in the clause, no past form after it
+        ("it's our anniversary on Friday", "2024-05-17", "2024-05-18", "day"),
+        ("what's the plan for Saturday?", "2024-05-18", "2024-05-19", "day"),
+        ("that's the jacket I wore on Saturday", "2024-05-11", "2024-05-12", "day"),
+        ("that's a photo from Sunday", "2024-05-12", "2024-05-13", "day"),
+        # "it" and "there" are subjects too
+        ("Friday it's supposed to storm", "2024-05-17", "2024-05-18", "day"),
+        ("Friday it poured all day", "2024-05-10", "2024-05-11", "day"),
         # being away after "is/are" counts as the verb
         ("she's away on Friday", "2024-05-17", "2024-05-18", "day"),
         ("she was away on Friday", "2024-05-10", "2024-05-11", "day"),
+        ("I'm off Friday", "2024-05-17", "2024-05-18", "day"),
         # travelling and visiting in the simple present is a timetable
         ("we visit Grandma in June", "2024-06-01", "2024-07-01", "month"),
         ("we drive up on Saturday", "2024-05-18", "2024-05-19", "day"),

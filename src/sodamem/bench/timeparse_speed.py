@@ -24,7 +24,16 @@ from sodamem.bench.locomo import load_locomo
 from sodamem.ingest import timeparse
 from sodamem.ingest.pieces import split_pieces
 
-_MODULES = ("timeparse", "timewords", "timedirection", "timegrammar", "timeholidays", "timeguards", "timenumeric")
+_MODULES = (
+    "timeparse",
+    "timewords",
+    "timedirection",
+    "timeranges",
+    "timegrammar",
+    "timeholidays",
+    "timeguards",
+    "timenumeric",
+)
 Finder = Callable[[str, datetime], list[timeparse.TimeMention]]
 
 

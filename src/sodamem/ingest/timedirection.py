@@ -20,8 +20,8 @@ _FUTURE = re.compile(
     r"|(?:i['’]m|i\s+am|(?:we|you|they)(?:['’]re|\s+are))\s+\w+ing\b"
     # and so do questions about plans or availability: "what are you doing Saturday?", "are you free Friday?"
     r"|(?:are|am)\s+(?:you|we|they|i)\s+(?:\w+ing|free|around|available|busy)\b"
-    # or proposals: "can we meet a week from Monday?", "shall we do Friday?"
-    r"|(?:can|could|shall)\s+(?:we|i|you)\b"
+    # or proposals and partings: "can we meet a week from Monday?", "shall we do Friday?", "see you Friday"
+    r"|(?:can|could|shall)\s+(?:we|i|you)\b|see\s+(?:you|ya)\b"
     r"|(?:he|she|it|what|who|that|there)['’]s\s+(?!(?:amazing|interesting|exciting|annoying|boring|confusing"
     r"|surprising|frustrating|relaxing|depressing|disappointing|embarrassing|fascinating|inspiring|refreshing"
     r"|something|nothing|everything|anything)\b)\w+ing\b"
@@ -45,7 +45,7 @@ _FUTURE = re.compile(
 # A particle of being away after "is/are" counts as the verb: "we're off on MLK Day", "he's back on Monday".
 _AWAY = r"(?:\s+(?:off|away|out|back|home|gone))?"
 _AHEAD_VERB = re.compile(
-    rf"(?:(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re)){_AWAY}"
+    rf"(?:(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re)){_AWAY}|(?:\bam|['’]m)\s+(?:off|away|out|back|home)"
     r"|\b(?:comes?|arrives?|starts?|begins?|leaves?|opens?|falls?|lands?|turns?\s+\d+))\s+$",
     re.IGNORECASE,
 )
@@ -53,10 +53,11 @@ _BEHIND_VERB = re.compile(rf"\b(?:was|were){_AWAY}\s+$", re.IGNORECASE)
 # With no verb before it, an expression that opens its clause takes the tense of the verb right after it: "Father's
 # Day is coming up", "the week of the 20th I'm in Boston", "on Monday I start the night shift" (ahead); "Labor Day we
 # had a barbecue", "the 28th was my birthday" (back).
-_SUBJECT = r",?\s*(?:i|we|you|they|he|she)"
+_SUBJECT = r",?\s*(?:i|we|you|they|he|she|it|there)"
 # ("'s" after an expression is a possessive as often as "is": "Friday night's board game session was ...")
 _AHEAD_AFTER = re.compile(
-    rf"\s+(?:is|are|falls|comes|starts|begins|lands)\b|{_SUBJECT}(?:['’](?:m|re|ll)"
+    rf"\s+(?:is|are|falls|comes|starts|begins|lands|works|suits|sounds|looks|should|could|might)\b"
+    rf"|{_SUBJECT}(?:['’](?:m|re|ll|s(?!\s+been\b))"
     r"|\s+(?:am|are|will|start|leave|fly|head|begin|move|arrive|return|have\s+(?:got\s+)?to))\b",
     re.IGNORECASE,
 )
@@ -82,6 +83,26 @@ _UNDECIDED = frozenset(
     """think guess know believe remember recall mean suppose wish bet doubt swear forget love like hate miss hope would
     put read set let cut hit quit shut hurt cost spread""".split()
 )
+
+
+# A present "is/are/'s/'re/'m" earlier in the clause, with no past form after it, looks ahead: "it's my birthday on
+# Sunday", "what's the plan for Saturday" (but "that's the dress I wore on Saturday", "a photo from Sunday").
+_COPULA_IN_CLAUSE = re.compile(
+    r"(?:\b(?:it|that|there|what|he|she)['’]s|\bi['’]m|\b(?:we|you|they)['’]re|(?<!\btoday )\b(?:is|are|am))\s+"
+    r"(?P<between>[^.!?,;:]*?)$",
+    re.IGNORECASE,
+)
+_PAST_WORDS = frozenset("been was were had did used".split()) | _IRREGULAR_PAST
+_FROM_BEFORE = re.compile(r"\b(?:from|of)\s+$", re.IGNORECASE)
+
+
+def _copula_before(text: str, start: int) -> bool:
+    """Whether a present copula opens the clause part before ``start``, no past form after it (see above)."""
+    m = _COPULA_IN_CLAUSE.search(text, max(0, start - 40), start)
+    if m is None or _FROM_BEFORE.search(text, max(0, start - 6), start):
+        return False
+    words = m["between"].lower().split()
+    return not any(word in _PAST_WORDS or word.endswith("ed") for word in words)
 
 
 def _tense_after_subject(text: str, end: int) -> bool | None:
@@ -114,7 +135,7 @@ def verb_direction(text: str, start: int, end: int, default: bool) -> bool:
     if _BEHIND_VERB.search(text, max(0, start - 12), start):
         return False
     if not _CLAUSE_START.search(text, max(0, start - 6), start):
-        return default
+        return default or _copula_before(text, start)
     if _AHEAD_AFTER.match(text, end):
         return True
     if _BEHIND_AFTER.match(text, end):
