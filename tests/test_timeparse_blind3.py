@@ -92,6 +92,16 @@ def _iso(value: str) -> str:
         # an ordinal of a month without "the"
         ("last week of April was a mess", "2024-04-24", "2024-05-01", "week"),
         ("first Monday of next month is the kickoff", "2024-06-03", "2024-06-04", "day"),
+        # British counts from a day, and "this day last year"
+        ("a week today", "2024-05-21", "2024-05-22", "day"),
+        ("a fortnight tomorrow", "2024-05-29", "2024-05-30", "day"),
+        ("a week on Friday", "2024-05-24", "2024-05-25", "day"),
+        ("Friday week we fly", "2024-05-24", "2024-05-25", "day"),
+        ("this day last year", "2023-05-14", "2023-05-15", "day"),
+        # a plural with no count is a few
+        ("in the coming weeks", "2024-05-14T09:30:00", "2024-06-11T09:30:00", "vague"),
+        ("over the past months", "2024-01-14T09:30:00", "2024-05-14T09:30:00", "vague"),
+        ("in the coming days", "2024-05-14T09:30:00", "2024-05-18T09:30:00", "vague"),
         # a weekday before or after a holiday, strictly
         ("we're shopping the Friday before Thanksgiving", "2024-11-22", "2024-11-23", "day"),
         ("the Sunday after Easter we slept in", "2024-04-07", "2024-04-08", "day"),

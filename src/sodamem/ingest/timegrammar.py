@@ -27,7 +27,9 @@ pinned down by ``sodamem/bench/time_phrases_grammar.py``):
 * Weekdays and seasons counted: "two Sundays ago" is the Sunday before last Sunday, "two summers ago" the summer
   before last summer, "three Fridays from now" two weeks after next Friday.
 * A count of units from a named day is a day: "a week from today", "a year ago today", "three days after
-  Christmas", "two weeks from Friday" (fuzzy counts and hours are left to the basic rules).
+  Christmas", "two weeks from Friday" (fuzzy counts and hours are left to the basic rules); British "a week today",
+  "a fortnight tomorrow", "a week on Tuesday" and "Tuesday week" count from today, tomorrow or next Tuesday.
+* "this day last year" is "this time last year".
 
 Composite rules resolve their inner phrase ("last Friday", "next month", "in 2022") through the basic rules.
 """
@@ -265,7 +267,9 @@ _DAY_WORDS = ("today", "tonight", "tomorrow", "yesterday")
 _SHIFTED = (
     rf"\b{tw.COUNT}{tw.UNIT}{tw.HALF_AFTER}\s+(?:(?P<ago>ago|back)\s+(?:today|tonight)"
     rf"|(?P<side>from|after|before)\s+(?P<base>{'|'.join(_DAY_WORDS)}|(?:(?:this|last|next)\s+)?(?:{_WEEKDAY})"
-    rf"|{timeholidays.NAME_ALT}))\b"
+    rf"|{timeholidays.NAME_ALT})"
+    # British: "a week today", "a fortnight tomorrow", "a week on Tuesday" (from next Tuesday); "Tuesday week" below
+    rf"|(?P<brit>today|tomorrow|on\s+(?P<bwd>{_WEEKDAY})))\b"
 )
 
 
@@ -273,9 +277,9 @@ def _shifted(m: re.Match[str], c: Context) -> Span | None:
     """The day ``N units`` before or after a day the basic rules resolve (today unless a base is named)."""
     _, count, fuzzy, half = tw.quantity(m)
     unit = tw.unit_name(m["unit"])
-    if fuzzy or unit == "hour":
+    if fuzzy or unit == "hour" or (m["brit"] and unit not in ("week", "fortnight", "month", "year")):
         return None
-    base = (m["base"] or "today").lower()
+    base = ("next " + m["bwd"] if m["bwd"] else m["base"] or m["brit"] or "today").lower()
     if base.split()[0] not in (*_DAY_WORDS, "this", "last", "next"):
         base = "on " + base  # a bare weekday or holiday needs its preposition to be read as a time
     day = c.resolve(base)
@@ -284,6 +288,15 @@ def _shifted(m: re.Match[str], c: Context) -> Span | None:
     sign = -1 if m["ago"] or (m["side"] or "").lower() == "before" else 1
     start = tw.floor(tw.moved(tw.floor(day[0], "day"), unit, count, half, sign), "day")
     return start, start + timedelta(days=1), G.DAY
+
+
+_WEEKDAY_WEEK = rf"\b(?P<wd>{_WEEKDAY})\s+week\b(?![\w'’-])"
+
+
+def _weekday_week(m: re.Match[str], c: Context) -> Span | None:
+    """ "Tuesday week" (British): a week after next Tuesday."""
+    day = c.resolve("next " + m["wd"])
+    return None if day is None else (day[0] + timedelta(weeks=1), day[1] + timedelta(weeks=1), day[2])
 
 
 # --- the week of a day: "the week of the 15th", "the week of June 5th", "the week of Thanksgiving"
@@ -337,7 +350,7 @@ def _weekdays_counted(m: re.Match[str], c: Context) -> Span | None:
 
 # --- the same time of another day ("this time last year"), nights counted back, "in the new year", quarters
 
-_THIS_TIME = r"\bthis\s+time\s+(?:(?P<rel>last|next)\s+(?P<unit>week|month|year)|(?P<day>yesterday|tomorrow))\b"
+_THIS_TIME = r"\bthis\s+(?:time|day)\s+(?:(?P<rel>last|next)\s+(?P<unit>week|month|year)|(?P<day>yesterday|tomorrow))\b"
 
 
 def _this_time(m: re.Match[str], c: Context) -> Span:
@@ -411,15 +424,17 @@ def _quarter(m: re.Match[str], c: Context) -> Span | None:
 
 
 RULES: tuple[tw.RuleEntry, ...] = (
-    (_THIS_TIME, _this_time, r"this\s+time\s"),
+    (_THIS_TIME, _this_time, r"this\s+(?:time|day)\s"),
     (_NIGHTS_AGO, _nights_ago, r"nights?\s+ago"),
     (r"\b(?:in|into|after|until|till|by|for)\s+the\s+new\s+year\b", _new_year, r"new\s+year"),
     (_QUARTER, _quarter, r"quarter|q[1-4]"),
     (
         _SHIFTED,
         _shifted,
-        r"\b(?:(?:ago|back)\s+to|(?:day|week|wk|fortnight|month|mo|year|yr|decade|centur(?:y|ie))s?\s+(?:from|after|before)\s)",
+        r"\b(?:(?:ago|back)\s+to|(?:day|week|wk|fortnight|month|mo|year|yr|decade|centur(?:y|ie))s?\s+(?:from|after|before)\s"
+        r"|(?:week|fortnight|month|year)\s+(?:today|tomorrow|on\s))",
     ),
+    (_WEEKDAY_WEEK, _weekday_week, r"day\s+week\b"),
     (_BEFORE_AFTER, _before_after, r"before\s+last|after\s+next"),
     (_PART_OF, _part_of, r"\b(?:early|mid|late|(?:beginning|start|middle|end|half)\s+of)"),
     (_ORDINAL, _ordinal, r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|penultimate)\s"),

@@ -21,7 +21,8 @@ are in :mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeh
   two weeks", "a week or so ago").
   "two weekends ago" is the weekend of the week two weeks back.
 * Durations: "for N units", "(over) the past/last N units" = [anchor - N, anchor) ("for" in a future context:
-  [anchor, anchor + N)); fuzzy counts use their upper bound. Outside a future context "in N units" after
+  [anchor, anchor + N)); fuzzy counts use their upper bound, and a plural with no count is "a few" ("in the coming
+  weeks" = [anchor, anchor + 4 weeks), VAGUE). Outside a future context "in N units" after
   first/only/once/not/n't ("first time in two years", "haven't talked in days") is such a duration too.
   "since X" = [start of X, anchor). Both keep the granularity of the unit / of X.
 * Parts of a day (granularity DAY, narrowed interval): morning 06-12, afternoon 12-18, evening 18-24, night 18-06
@@ -158,7 +159,9 @@ def _period(m: re.Match[str], c: Context) -> Span | None:
     """(for/over/in) the past/last/next/coming (N) units ("the past year and a half", "the last decade")."""
     word, unit = m["pl"].lower(), tw.unit_name(m["unit"])
     _, high, fuzzy, half = tw.quantity(m)
-    if not (m["n"] or half) and (not m["the"] or unit in ("hour", "day") or word == "next"):
+    if not (m["n"] or half) and m.group()[m.end("unit") : m.end("unit") + 1].lower() == "s":
+        high, fuzzy = tw.FUZZY["few"][1], True  # "in the coming weeks", "over the past months": a few
+    elif not (m["n"] or half) and (not m["the"] or unit in ("hour", "day") or word == "next"):
         return None  # "last week" is a calendar week, "the next day" is relative to the story
     gran = G.VAGUE if fuzzy else tw.UNIT_GRANULARITY[_container(unit, half)]
     return _duration(c, unit, high, half, gran, word in ("next", "coming"))
