@@ -102,6 +102,7 @@ def _iso(value: str) -> str:
         ("in the coming weeks", "2024-05-14T09:30:00", "2024-06-11T09:30:00", "vague"),
         ("over the past months", "2024-01-14T09:30:00", "2024-05-14T09:30:00", "vague"),
         ("in the coming days", "2024-05-14T09:30:00", "2024-05-18T09:30:00", "vague"),
+        ("the quarter before last", "2023-10-01", "2024-01-01", "year"),
         # a weekday before or after a holiday, strictly
         ("we're shopping the Friday before Thanksgiving", "2024-11-22", "2024-11-23", "day"),
         ("the Sunday after Easter we slept in", "2024-04-07", "2024-04-08", "day"),

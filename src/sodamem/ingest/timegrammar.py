@@ -3,10 +3,10 @@
 Rule families, after the TimeML/TIMEX3 guidelines and HeidelTime's and SUTime's English rules (the conventions are
 pinned down by ``sodamem/bench/time_phrases_grammar.py``):
 
-* Before last / after next: "the week/weekend/fortnight/month/year/decade/century before last" is the calendar unit
-  two back, "the month after next" two ahead; "the Friday/March/summer before last" is one period (a week, a year)
-  before "last Friday/March/summer", "Friday after next" one after "next Friday"; "the night before last / after
-  next" is the night two days back / ahead.
+* Before last / after next: "the week/weekend/fortnight/month/quarter/year/decade/century before last" is the calendar
+  unit two back (a quarter at the year's granularity), "the month after next" two ahead; "the Friday/March/summer before
+  last" is one period (a week, a year) before "last Friday/March/summer", "Friday after next" one after "next Friday";
+  "the night before last / after next" is the night two days back / ahead.
 * Parts of a period (TIMEX3 mod START/MID/END): early/mid/late, the beginning/start/middle/end of, the first/second
   half of + a week, month, season, year or decade. A week splits Mon-Tue/Wed-Thu/Fri-Sun, a month days 1-10/11-20/
   21-end, a season by its months, a year Jan-Apr/May-Aug/Sep-Dec, a decade years 0-3/4-6/7-9, a century years
@@ -69,6 +69,9 @@ def _before_after(m: re.Match[str], c: Context) -> Span | None:
     if what == "fortnight":  # two calendar weeks, two fortnights back / ahead of this week
         monday = tw.floor(c.anchor, "week") + timedelta(weeks=-4 if back else 3)
         return monday, monday + timedelta(weeks=2), G.WEEK
+    if what == "quarter":  # calendar quarters, two back / ahead of the anchor's
+        start = tw.month_start((c.anchor.year * 12 + c.anchor.month - 1) // 3 * 3 + 6 * sign, c.anchor)
+        return start, tw.add_months(start, 3), G.YEAR
     if what in ("week", "month", "year", "decade", "century"):
         start = tw.shift(tw.floor(c.anchor, what), what, 2 * sign)
         return start, tw.shift(start, what, 1), tw.UNIT_GRANULARITY[what]
@@ -82,7 +85,7 @@ def _before_after(m: re.Match[str], c: Context) -> Span | None:
 
 
 _BEFORE_AFTER = (
-    rf"\b(?:the\s+)?(?P<x>night|week(?:end)?|fortnight|month|year|decade|century|{_WEEKDAY}|{tw.MONTH_ALT}|{_SEASON})"
+    rf"\b(?:the\s+)?(?P<x>night|week(?:end)?|fortnight|month|quarter|year|decade|century|{_WEEKDAY}|{tw.MONTH_ALT}|{_SEASON})"
     r"\s+(?P<dir>before\s+last|after\s+next)\b"
 )
 
