@@ -103,6 +103,12 @@ def _iso(value: str) -> str:
         ("over the past months", "2024-01-14T09:30:00", "2024-05-14T09:30:00", "vague"),
         ("in the coming days", "2024-05-14T09:30:00", "2024-05-18T09:30:00", "vague"),
         ("the quarter before last", "2023-10-01", "2024-01-01", "year"),
+        # a few British and Canadian holidays
+        ("on Remembrance Sunday we laid a wreath", "2023-11-12", "2023-11-13", "day"),
+        ("on Bonfire Night we watched fireworks", "2023-11-05", "2023-11-06", "day"),
+        ("we're at the lake for Canada Day", "2024-07-01", "2024-07-02", "day"),
+        ("Victoria Day we opened the cottage", "2023-05-22", "2023-05-23", "day"),
+        ("on Mothering Sunday we took Mum to lunch", "2024-03-10", "2024-03-11", "day"),
         # a weekday before or after a holiday, strictly
         ("we're shopping the Friday before Thanksgiving", "2024-11-22", "2024-11-23", "day"),
         ("the Sunday after Easter we slept in", "2024-04-07", "2024-04-08", "day"),

@@ -2,7 +2,8 @@
 
 The names and their dates follow HeidelTime's English holiday resources and SUTime's ``english.holidays.sutime.txt``
 (US observances where countries differ: Thanksgiving is the 4th Thursday of November, Mother's Day the 2nd Sunday of
-May, Father's Day the 3rd Sunday of June, Labor Day the 1st Monday of September, Memorial Day the last Monday of May).
+May, Father's Day the 3rd Sunday of June, Labor Day the 1st Monday of September, Memorial Day the last Monday of May;
+and a few British and Canadian ones: Bonfire Night, Remembrance Sunday, Mothering Sunday, Canada Day, Victoria Day).
 Easter is the Gregorian computus (the anonymous "Meeus/Jones/Butcher" algorithm).
 
 Which occurrence: "last X" is the latest strictly before the anchor's day, "next X" the first strictly after it, "this
@@ -66,6 +67,12 @@ def _from_easter(days: int) -> Callable[[int], date]:
     return lambda year: easter(year) + timedelta(days=days)
 
 
+def _victoria_day(year: int) -> date:
+    """The Monday before May 25 (Canada)."""
+    may_24 = date(year, 5, 24)
+    return may_24 - timedelta(days=may_24.weekday())
+
+
 _S = r"(?:['’]?s['’]?)?"  # an optional possessive: valentine's, valentines', veterans
 # group name -> (name pattern, the date in a given year)
 HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
@@ -81,6 +88,11 @@ HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
     "april_fools_day": (rf"april\s+fool{_S}(?:\s+day)?", _fixed(4, 1)),
     "groundhog_day": (r"groundhog\s+day", _fixed(2, 2)),
     "veterans_day": (rf"(?:veteran{_S}|armistice|remembrance)\s+day", _fixed(11, 11)),
+    "remembrance_sunday": (r"remembrance\s+sunday", _nth(11, SUN, 2)),
+    "bonfire_night": (r"(?:bonfire|guy\s+fawkes)\s+night", _fixed(11, 5)),
+    "canada_day": (r"canada\s+day", _fixed(7, 1)),
+    "victoria_day": (r"victoria\s+day", _victoria_day),
+    "mothering_sunday": (r"mothering\s+sunday", _from_easter(-21)),
     "juneteenth": (r"juneteenth", _fixed(6, 19)),
     "cinco_de_mayo": (r"cinco\s+de\s+mayo", _fixed(5, 5)),
     "earth_day": (r"earth\s+day", _fixed(4, 22)),
@@ -117,6 +129,7 @@ _NEEDS = (
                 *TRIGGER_WORDS,
                 *"boxing independence july fool groundhog veteran armistice remembrance juneteenth whit".split(),
                 *"mother father labo memorial luther mlk president columbus cyber election earth".split(),
+                *"canada bonfire fawkes victoria".split(),
             ]
         )
         + r"|new\s+year|(?:good|black)\s+friday|palm\s+sunday|ash\s+wednesday|(?:fat|shrove)\s+tuesday|pancake\s+day"
