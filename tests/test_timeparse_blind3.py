@@ -109,6 +109,15 @@ def _iso(value: str) -> str:
         ("we're at the lake for Canada Day", "2024-07-01", "2024-07-02", "day"),
         ("Victoria Day we opened the cottage", "2023-05-22", "2023-05-23", "day"),
         ("on Mothering Sunday we took Mum to lunch", "2024-03-10", "2024-03-11", "day"),
+        # a date with its weekday: the date, on that weekday in the text's direction
+        ("on Saturday the 18th we're having a party", "2024-05-18", "2024-05-19", "day"),
+        ("on Friday the 13th nothing went wrong", "2023-10-13", "2023-10-14", "day"),
+        ("Saturday, June 1st is the wedding", "2024-06-01", "2024-06-02", "day"),
+        ("Sunday, March 3, 2019 was cold", "2019-03-03", "2019-03-04", "day"),
+        # a day of the month in digits after from/starting/through, or a verb of coming and going
+        ("starting the 20th I work nights", "2024-05-20", "2024-05-21", "day"),
+        ("the movers are coming the 22nd", "2024-05-22", "2024-05-23", "day"),
+        ("the 30th works for me", "2024-05-30", "2024-05-31", "day"),
         # a weekday before or after a holiday, strictly
         ("we're shopping the Friday before Thanksgiving", "2024-11-22", "2024-11-23", "day"),
         ("the Sunday after Easter we slept in", "2024-04-07", "2024-04-08", "day"),
@@ -146,6 +155,7 @@ def test_undecided_verbs_leave_the_default(text: str, start: str, end: str) -> N
         "Saturday Night Live had a great cold open",
         "my Monday meeting got moved again",
         "their Friday routine is pizza and a movie",
+        "I loved it from the first.",
     ],
 )
 def test_these_name_no_time(text: str) -> None:

@@ -14,9 +14,10 @@ pinned down by ``sodamem/bench/time_phrases_grammar.py``):
 * Ordinals in a month or year: "the first Monday of June", "the last weekend of August", "the second week of next
   month" (weeks are 7-day blocks from the 1st, or back from the end for "last"), "the last day of the year";
   next-to-last, second-to-last and penultimate count from the end.
-* A day of the month alone, in digits or words, after on/by/until/before/after/around/since: "on the 21st" is the
-  latest 21st on or before the anchor's day (future: the first on or after); "on the 3rd of next month" names the
-  month. "the week of the 15th / of June 5th / of Thanksgiving" is the Monday-to-Sunday week containing that day.
+* A day of the month alone, in digits or words, after on/by/until/before/after/around/since (in digits also after
+  from/through/starting/beginning, and after coming/leaving/arriving): "on the 21st" is the latest 21st on or before the
+  anchor's day (future: the first on or after); "on the 3rd of next month" names the month. "the week of the 15th / of
+  June 5th / of Thanksgiving" is the Monday-to-Sunday week containing that day.
 * Decades: "the 1990s", "the '90s", "the nineties" (two digits: the latest such decade begun by the anchor's year);
   "the 1900s" is the century once it is over (SUTime's XX00s), "the 2000s" said in 2023 the decade.
 * Nights counted back ("two nights ago": the night starting two days before the anchor's day); "this time last
@@ -217,13 +218,15 @@ def _nth_in(start: datetime, end: datetime, n: int, what: str) -> Span | None:
 _DAY_OF_MONTH = (
     # after a preposition, "since" or a particle of coming and going ("heading back the 12th"), opening a sentence
     # ("the 28th was my birthday"), or with its month named ("the 1st of next month")
-    r"\b(?:(?:on|by|until|till|before|after|around)\s+|(?<=since\s)|(?<=back\s)|(?<=home\s)|(?<=due\s)"
-    r"|(?:^|(?<=[.!?]\s))(?=the\s+\S+\s+(?:was|is|will)\b)"
+    r"\b(?:(?:on|by|until|till|before|after|around)\s+|(?:from|through|starting|beginning)\s+(?=the\s+\d)"
+    r"|(?<=since\s)|(?<=back\s)"
+    r"|(?<=home\s)|(?<=due\s)|(?<=coming\s)|(?<=leaving\s)|(?<=arriving\s)"
+    r"|(?:^|(?<=[.!?]\s))(?=the\s+\S+\s+(?:was|is|will|works|suits)\b)"
     r"|(?=the\s+\S+\s+of\s+(?:this|last|next)\s+month))"
     rf"the\s+(?:(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
     r"(?:\s+of\s+(?P<rel>this|last|next)\s+month)?"
     r"(?=\s*(?:$|[.,;:!?)]|(?:at|and|or|but|so|because|when|while|as|if|then|too|for|in|with|we|i|you|he|she|they"
-    r"|it|my|our|this|last|next|was|is|will)\b))"
+    r"|it|my|our|this|last|next|was|is|will|works|suits)\b))"
 )
 
 

@@ -65,7 +65,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sodamem.ingest import timedirection, timegrammar, timeguards, timeholidays, timenumeric, timeranges
+from sodamem.ingest import timedates, timedirection, timegrammar, timeguards, timeholidays, timenumeric, timeranges
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
 from sodamem.model import TimeGranularity, TimeSpec
@@ -367,7 +367,7 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         r"(?:19|20)\d\d|['’]\d\d",
     ),
 )
-_RULES += timegrammar.RULES + timeholidays.RULES + timenumeric.RULES
+_RULES += timegrammar.RULES + timeholidays.RULES + timenumeric.RULES + timedates.RULES
 _COMPILED = tuple(
     (re.compile(pattern, _F), rule, re.compile(needs, re.ASCII) if needs else None) for pattern, rule, needs in _RULES
 )
