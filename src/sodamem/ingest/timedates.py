@@ -66,4 +66,7 @@ def _dated_weekday(m: re.Match[str], c: Context) -> Span | None:
     return found, found + timedelta(days=1), G.DAY
 
 
-RULES: tuple[tw.RuleEntry, ...] = ((_DATED_WEEKDAY, _dated_weekday, r"day,?\s+(?:the\s|\d|[a-z]{3})"),)
+# a weekday, then "the" and a digit or an ordinal's first letters, a digit, or a month's first letters
+_MONTH_STEMS = "|".join(name for name in tw.MONTHS if len(name) == 3)
+_NEEDS = rf"day,?\s+(?:the\s+(?:\d|fi|se|th|fo|si|ei|ni|te|el|tw)|\d|(?:{_MONTH_STEMS})[a-z]*\s)"
+RULES: tuple[tw.RuleEntry, ...] = ((_DATED_WEEKDAY, _dated_weekday, _NEEDS),)

@@ -96,8 +96,13 @@ _PAST_WORDS = frozenset("been was were had did used".split()) | _IRREGULAR_PAST
 _FROM_BEFORE = re.compile(r"\b(?:from|of)\s+$", re.IGNORECASE)
 
 
+_COPULA_WORD = re.compile(r"\b(?:is|are|am)\b|['’](?:s|re|m)\b", re.IGNORECASE)  # the cheap first check
+
+
 def _copula_before(text: str, start: int) -> bool:
     """Whether a present copula opens the clause part before ``start``, no past form after it (see above)."""
+    if not _COPULA_WORD.search(text, max(0, start - 40), start):
+        return False
     m = _COPULA_IN_CLAUSE.search(text, max(0, start - 40), start)
     if m is None or _FROM_BEFORE.search(text, max(0, start - 6), start):
         return False

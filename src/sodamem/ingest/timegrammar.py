@@ -296,15 +296,6 @@ def _shifted(m: re.Match[str], c: Context) -> Span | None:
     return start, start + timedelta(days=1), G.DAY
 
 
-_WEEKDAY_WEEK = rf"\b(?P<wd>{_WEEKDAY})\s+week\b(?![\w'’-])"
-
-
-def _weekday_week(m: re.Match[str], c: Context) -> Span | None:
-    """ "Tuesday week" (British): a week after next Tuesday."""
-    day = c.resolve("next " + m["wd"])
-    return None if day is None else (day[0] + timedelta(weeks=1), day[1] + timedelta(weeks=1), day[2])
-
-
 # --- the week of a day: "the week of the 15th", "the week of June 5th", "the week of Thanksgiving"
 
 _DATE_WORDS = rf"(?:\d{{1,2}}(?:st|nd|rd|th)?|{tw.ORDINAL_DAY_ALT})"
@@ -328,14 +319,20 @@ def _week_of(m: re.Match[str], c: Context) -> Span | None:
     return monday, monday + timedelta(weeks=1), G.WEEK
 
 
-# --- weekdays and seasons counted: "two Sundays ago", "three Fridays from now", "two summers ago"
+# --- weekdays and seasons counted: "two Sundays ago", "three Fridays from now", "two summers ago", "Tuesday week"
 
-_WEEKDAYS_COUNTED = rf"\b(?P<n>{tw.NUM})\s+(?P<wd>{_WEEKDAY}|{_SEASON})s\s+(?P<dir>ago|back|from\s+now)\b"
+_WEEKDAYS_COUNTED = (
+    rf"\b(?:(?P<n>{tw.NUM})\s+(?P<wd>{_WEEKDAY}|{_SEASON})s\s+(?P<dir>ago|back|from\s+now)\b"
+    rf"|(?P<wdw>{_WEEKDAY})\s+week\b(?![\w'’-]))"  # "Tuesday week" (British): a week after next Tuesday
+)
 
 
 def _weekdays_counted(m: re.Match[str], c: Context) -> Span | None:
     """The n-th such weekday or season back (last Sunday, last summer is one ago) or ahead (next Friday is one from
     now)."""
+    if m["wdw"]:
+        day = c.resolve("next " + m["wdw"])
+        return None if day is None else (day[0] + timedelta(weeks=1), day[1] + timedelta(weeks=1), day[2])
     n, _, fuzzy = tw.count(m["n"])
     if fuzzy or n < 1:
         return None
@@ -440,12 +437,11 @@ RULES: tuple[tw.RuleEntry, ...] = (
         r"\b(?:(?:ago|back)\s+to|(?:day|week|wk|fortnight|month|mo|year|yr|decade|centur(?:y|ie))s?\s+(?:from|after|before)\s"
         r"|(?:week|fortnight|month|year)\s+(?:today|tomorrow|on\s))",
     ),
-    (_WEEKDAY_WEEK, _weekday_week, r"day\s+week\b"),
     (_BEFORE_AFTER, _before_after, r"before\s+last|after\s+next"),
     (_PART_OF, _part_of, r"\b(?:early|mid|late|(?:beginning|start|middle|end|half)\s+of)"),
     (_ORDINAL, _ordinal, r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|penultimate)\s"),
     (_DAY_OF_MONTH, _day_of_month, r"\d(?:st|nd|rd|th)|the\s+(?:fi|se|th|fo|si|ei|ni|te|el|tw)"),
     (_WEEK_OF, _week_of, r"week(?:end)?\s+of\s"),
-    (_WEEKDAYS_COUNTED, _weekdays_counted, r"(?:day|er|ng|ll|mn)s\s+(?:ago|back|from)"),
+    (_WEEKDAYS_COUNTED, _weekdays_counted, r"(?:day|er|ng|ll|mn)s\s+(?:ago|back|from)|day\s+week\b"),
     (rf"\b(?:the\s+(?P<dec>{_DECADE})|(?P<dec4>(?:1\d|20)\d0['’]?s))\b", _decade, r"0['’]?s|ties"),
 )
