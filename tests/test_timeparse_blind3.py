@@ -68,6 +68,12 @@ def _iso(value: str) -> str:
         ("she's away on Friday", "2024-05-17", "2024-05-18", "day"),
         ("she was away on Friday", "2024-05-10", "2024-05-11", "day"),
         ("I'm off Friday", "2024-05-17", "2024-05-18", "day"),
+        # a timetable in the simple present, unless it is a habit
+        ("he graduates in June", "2024-06-01", "2024-07-01", "month"),
+        ("my contract expires in April", "2025-04-01", "2025-05-01", "month"),
+        ("we get married in October", "2024-10-01", "2024-11-01", "month"),
+        ("we usually go to Italy in April", "2024-04-01", "2024-05-01", "month"),
+        ("Thanksgiving we usually eat at noon", "2023-11-23", "2023-11-24", "day"),
         # travelling and visiting in the simple present is a timetable
         ("we visit Grandma in June", "2024-06-01", "2024-07-01", "month"),
         ("we drive up on Saturday", "2024-05-18", "2024-05-19", "day"),

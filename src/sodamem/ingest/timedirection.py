@@ -34,11 +34,20 @@ _FUTURE = re.compile(
     r"|interview|exam|test|flight|class|shift|game|match|date|party|wedding|concert|recital|show|gig|checkup"
     r"|check-up|deadline|presentation|rehearsal|practice|conference|reservation|surgery))\b"
     r"(?!\s+(?:have|had|been)\b)"
-    # a timetable in the simple present: "my lease ends in July", "the show airs on Thursday", "we leave Monday"
-    r"|(?:starts|ends|begins|leaves|departs|arrives|opens|closes|airs|launches|lands|kicks\s+off"
-    r"|(?:i|we|they)\s+(?:leave|fly|depart|head\s+out|drive|travel|visit|return|arrive|move))\b)",
+    r")",
     re.IGNORECASE,
 )
+# A timetable in the simple present: "my lease ends in July", "the show airs on Thursday", "we leave Monday", "he
+# graduates in May", "we get married in October"; not a habit ("we usually go to Italy in September").
+_TIMETABLE = re.compile(
+    r"\b(?:(?:starts|ends|begins|leaves|departs|arrives|opens|closes|airs|launches|lands|kicks\s+off|visits|expires"
+    r"|graduates|retires|moves|returns|finishes|flies|travels|(?:comes|goes|gets)\s+(?:back|home)|gets\s+married"
+    r"|runs\s+(?:out|through|until|till))"
+    r"|(?:i|we|they)\s+(?:leave|fly|depart|head\s+out|drive|travel|visit|return|arrive|move|go|get\s+married"
+    r"|graduate|retire|finish|close))\b",
+    re.IGNORECASE,
+)
+_HABIT = re.compile(r"\b(?:usually|always|often|sometimes|normally|generally|typically|every|each)\b", re.IGNORECASE)
 # The verb right before an expression sets its direction: "the recital is on June 9th" (said in May: this June),
 # "it was on Friday" (the last one), whatever cue words elsewhere say. "Today is Monday" is no schedule.
 # A timetable verb in the simple present does the same: "the movers come on 5/20", "Grandma turns 90 in October".
@@ -67,9 +76,10 @@ _BEHIND_AFTER = re.compile(
 # Any other verb after the subject: in the simple present it is a timetable or a habit, and looks ahead ("on the 15th
 # we close on the house", "Good Friday I have off", "Easter Monday we drive home"); an irregular past looks back
 # ("Sunday I ran a 5k"). An adverb before it is skipped; verbs of thinking ("Monday I think it rained"), forms that are
-# present and past alike ("put", "read") and contractions ("I can't", "I don't") decide nothing.
+# present and past alike ("put", "read"), contractions ("I can't", "I don't") and habits ("Sundays we usually ...")
+# decide nothing.
 _SUBJECT_VERB = re.compile(
-    rf"{_SUBJECT}\s+(?:(?:just|finally|also|really|usually|always|still|only|even|all|both|probably|actually|never)\s+)?"
+    rf"{_SUBJECT}\s+(?:(?:just|finally|also|really|still|only|even|all|both|probably|actually|never)\s+)?"
     r"(?P<verb>[a-z]+)\b(?!['’])",
     re.IGNORECASE,
 )
@@ -81,7 +91,8 @@ _IRREGULAR_PAST = frozenset(
 )
 _UNDECIDED = frozenset(
     """think guess know believe remember recall mean suppose wish bet doubt swear forget love like hate miss hope would
-    put read set let cut hit quit shut hurt cost spread""".split()
+    put read set let cut hit quit shut hurt cost spread usually always often sometimes normally generally
+    typically""".split()
 )
 
 
@@ -127,7 +138,7 @@ _AT_POSSESSIVE = re.compile(r"\bat\s+(?:(?:my|his|her|our|their|your|the)\s+)?\w
 
 def looks_ahead(text: str) -> bool:
     """Whether cue words anywhere in ``text`` (will, 'll, going to, planning, next, tomorrow, ...) point ahead."""
-    return bool(_FUTURE.search(text))
+    return bool(_FUTURE.search(text) or (_TIMETABLE.search(text) and not _HABIT.search(text)))
 
 
 def verb_direction(text: str, start: int, end: int, default: bool) -> bool:
