@@ -158,6 +158,7 @@ def test_undecided_verbs_leave_the_default(text: str, start: str, end: str) -> N
         "the last quarter of the game was wild",
         "in the last quarter they scored twice",
         "he found a quarter in the couch",
+        "I ran the next quarter mile faster",
         "Saturday Night Live had a great cold open",
         "my Monday meeting got moved again",
         "their Friday routine is pizza and a movie",

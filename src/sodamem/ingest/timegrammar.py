@@ -390,7 +390,7 @@ _QUARTER = (
     rf"|q(?P<qn>[1-4]))(?:\s+of\s+(?P<rest>{_REL}\s+year|the\s+year|{_YEAR})|\s+(?P<year>{_YEAR}))?\b"
     # "next quarter", "this quarter", "last quarter": calendar quarters from the anchor's ("the last quarter of ..." is
     # the ordinal above, or a game's)
-    rf"|\b(?<!the\s)(?P<rel>{_REL})\s+quarter\b(?!\s+of\b)"
+    rf"|\b(?<!the\s)(?P<rel>{_REL})\s+quarter\b(?!\s+(?:of|mile|hour|inch|pound|note|century)\b)"
 )
 # A quarter of no named year is a business quarter only among business words ("the third quarter" of a game is not).
 _BUSINESS = re.compile(
