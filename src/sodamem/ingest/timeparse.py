@@ -5,9 +5,12 @@
 (the session timestamp); intervals keep the anchor's tzinfo, or its lack of one. Matching is case-insensitive.
 Composite families (before last / after next, parts and ordinals of periods, days of the month, decades, quarters)
 are in :mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeholidays`, slashed dates in
-:mod:`sodamem.ingest.timenumeric`, and the readings that are no time ("a Sunday league", "temps in the 60s") in
-:mod:`sodamem.ingest.timeguards`. Conventions (the tables ``sodamem/bench/time_phrases.py``,
-``time_phrases_grammar.py``, ``time_phrases_heldout.py`` and ``time_phrases_blind2.py`` pin them down):
+:mod:`sodamem.ingest.timenumeric`, dates with their weekday ("Saturday the 14th") in :mod:`sodamem.ingest.timedates`,
+ranges of two expressions ("from June 1st to June 5th") in :mod:`sodamem.ingest.timeranges`, the direction an
+expression looks in (tense, cue words) in :mod:`sodamem.ingest.timedirection`, and the readings that are no time ("a
+Sunday league", "temps in the 60s", "Friday Night Lights") in :mod:`sodamem.ingest.timeguards`. Conventions (the
+tables ``sodamem/bench/time_phrases.py``, ``time_phrases_grammar.py``, ``time_phrases_heldout.py``,
+``time_phrases_blind2.py`` and ``time_phrases_blind3.py`` pin them down):
 
 * Weeks start on Monday; a weekend is Saturday 00:00 to Monday 00:00 (granularity WEEK).
 * "N hours/days/weeks/fortnights/months/years/decades/centuries ago|back" (digits, one..ninety-nine in words, a/an;
@@ -52,11 +55,14 @@ are in :mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeh
   or from the anchor to the unit's end.
 * ``future=None`` infers the direction of ambiguous expressions from cue words anywhere in the text (will, 'll,
   going to, planning, next, tomorrow, soon, start date, scheduled for, a present progressive with a personal subject
-  "we're grilling on Labor Day", questions about plans "are you free Saturday?", ...), overridden by the verb right
-  before the expression ("the recital is on June 9th": ahead; "it was on Friday": back; "at my aunt's" is a place,
-  not "is"), or a simple-present timetable verb ("the movers come on 5/20"), or, for an expression opening its
-  clause, the verb right after it ("Father's Day is coming up", "the 28th was my birthday"; a possessive "'s" is no
-  verb); True/False force it. An expression after "since" always looks back.
+  "we're grilling on Labor Day", questions about plans "are you free Saturday?", proposals "can we meet ...?", "see
+  you", a simple-present timetable that is no habit "he graduates in May", ...), overridden by the verb right
+  before the expression ("the recital is on June 9th", "we're off on MLK Day": ahead; "it was on Friday": back; "at
+  my aunt's" is a place, not "is"), or a simple-present timetable verb ("the movers come on 5/20"), or, for an
+  expression opening its clause, the verb right after it ("Father's Day is coming up", "the 28th was my birthday",
+  "on the 15th we close", "Sunday I ran"; a possessive "'s" is no verb; a verb of thinking or a habit decides
+  nothing); with none of those, a present copula earlier in the clause and no past form after it looks ahead ("it's
+  my birthday on Sunday"). True/False force it. An expression after "since" always looks back.
 """
 
 from __future__ import annotations

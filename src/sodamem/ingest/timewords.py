@@ -2,8 +2,9 @@
 
 The rules live in :mod:`sodamem.ingest.timeparse` (the basic families), :mod:`sodamem.ingest.timegrammar` (before
 last / after next, parts and ordinals of periods, days of the month, decades, quarters),
-:mod:`sodamem.ingest.timeholidays` and :mod:`sodamem.ingest.timenumeric` (slashed dates); the guards against readings
-that are no time in :mod:`sodamem.ingest.timeguards`.
+:mod:`sodamem.ingest.timeholidays`, :mod:`sodamem.ingest.timenumeric` (slashed dates), :mod:`sodamem.ingest.timedates`
+(dates with their weekday) and :mod:`sodamem.ingest.timeranges` (ranges); the direction of an expression in
+:mod:`sodamem.ingest.timedirection`, the guards against readings that are no time in :mod:`sodamem.ingest.timeguards`.
 """
 
 from __future__ import annotations
