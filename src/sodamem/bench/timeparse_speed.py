@@ -29,6 +29,7 @@ _MODULES = (
     "timewords",
     "timedirection",
     "timeranges",
+    "timedates",
     "timegrammar",
     "timeholidays",
     "timeguards",

@@ -9,7 +9,16 @@ right after one that opens its clause, override them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from sodamem.ingest.timewords import trie
+
+# Timetable verbs as prefix trees (one branch per letter: the cue search runs over every text with a time).
+_TIMETABLE_THIRD = trie(
+    """starts ends begins leaves departs arrives opens closes airs launches lands visits expires graduates retires
+    moves returns finishes flies travels""".split()
+)
+_TIMETABLE_BASE = trie("leave fly depart drive travel visit return arrive move go graduate retire finish close".split())
 _FUTURE = re.compile(
     # every cue but "'ll" starts a word: one leading \b spares the search most positions
     r"['’]ll\b|\b(?:(?:will|shall|gonna|(?<!was )(?<!were )going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning"
@@ -34,17 +43,11 @@ _FUTURE = re.compile(
     r"|interview|exam|test|flight|class|shift|game|match|date|party|wedding|concert|recital|show|gig|checkup"
     r"|check-up|deadline|presentation|rehearsal|practice|conference|reservation|surgery))\b"
     r"(?!\s+(?:have|had|been)\b)"
+    # a timetable in the simple present: "my lease ends in July", "the show airs on Thursday", "we leave Monday", "he
+    # graduates in May", "we get married in October"; not a habit ("we usually go to Italy in September")
+    rf"|(?P<timetable>{_TIMETABLE_THIRD}|(?:comes|goes|gets)\s+(?:back|home)|gets\s+married|kicks\s+off"
+    rf"|runs\s+(?:out|through|until|till)|(?:i|we|they)\s+(?:{_TIMETABLE_BASE}|head\s+out|get\s+married))\b"
     r")",
-    re.IGNORECASE,
-)
-# A timetable in the simple present: "my lease ends in July", "the show airs on Thursday", "we leave Monday", "he
-# graduates in May", "we get married in October"; not a habit ("we usually go to Italy in September").
-_TIMETABLE = re.compile(
-    r"\b(?:(?:starts|ends|begins|leaves|departs|arrives|opens|closes|airs|launches|lands|kicks\s+off|visits|expires"
-    r"|graduates|retires|moves|returns|finishes|flies|travels|(?:comes|goes|gets)\s+(?:back|home)|gets\s+married"
-    r"|runs\s+(?:out|through|until|till))"
-    r"|(?:i|we|they)\s+(?:leave|fly|depart|head\s+out|drive|travel|visit|return|arrive|move|go|get\s+married"
-    r"|graduate|retire|finish|close))\b",
     re.IGNORECASE,
 )
 _HABIT = re.compile(r"\b(?:usually|always|often|sometimes|normally|generally|typically|every|each)\b", re.IGNORECASE)
@@ -138,12 +141,16 @@ _AT_POSSESSIVE = re.compile(r"\bat\s+(?:(?:my|his|her|our|their|your|the)\s+)?\w
 
 def looks_ahead(text: str) -> bool:
     """Whether cue words anywhere in ``text`` (will, 'll, going to, planning, next, tomorrow, ...) point ahead."""
-    return bool(_FUTURE.search(text) or (_TIMETABLE.search(text) and not _HABIT.search(text)))
+    m = _FUTURE.search(text)
+    while m is not None and m["timetable"] and _HABIT.search(text):
+        m = _FUTURE.search(text, m.end())  # a habit: look for another cue
+    return m is not None
 
 
-def verb_direction(text: str, start: int, end: int, default: bool) -> bool:
+def verb_direction(text: str, start: int, end: int, default: Callable[[], bool]) -> bool:
     """Ahead after "is/are/'s/'re" or a timetable verb, back after "was/were" right before ``start``; else, for an
-    expression opening its clause, the verb right after ``end`` decides; else ``default``."""
+    expression opening its clause, the verb right after ``end`` decides; else ``default()`` (the cue words, asked only
+    when needed)."""
     if _AHEAD_VERB.search(text, max(0, start - 16), start) and not _AT_POSSESSIVE.search(
         text, max(0, start - 40), start
     ):
@@ -151,13 +158,43 @@ def verb_direction(text: str, start: int, end: int, default: bool) -> bool:
     if _BEHIND_VERB.search(text, max(0, start - 12), start):
         return False
     if not _CLAUSE_START.search(text, max(0, start - 6), start):
-        return default or _copula_before(text, start)
+        return default() or _copula_before(text, start)
     if _AHEAD_AFTER.match(text, end):
         return True
     if _BEHIND_AFTER.match(text, end):
         return False
     tense = _tense_after_subject(text, end)
-    return default if tense is None else tense
+    return default() if tense is None else tense
+
+
+class Direction:
+    """The direction of one expression at text[start:end], worked out on the first call and kept: ``value`` when given
+    (False after "since", or the caller's forced ``future``), else :func:`verb_direction` with ``cue`` (the text's cue
+    words)."""
+
+    __slots__ = ("_cue", "_end", "_start", "_text", "_value")
+
+    def __init__(self, text: str, start: int, end: int, cue: Callable[[], bool], value: bool | None = None) -> None:
+        self._text, self._start, self._end, self._cue, self._value = text, start, end, cue, value
+
+    def __call__(self) -> bool:
+        if self._value is None:
+            self._value = verb_direction(self._text, self._start, self._end, self._cue)
+        return self._value
+
+
+class Cue:
+    """Whether the text's cue words look ahead (:func:`looks_ahead`), searched on the first call and kept."""
+
+    __slots__ = ("_text", "_value")
+
+    def __init__(self, text: str) -> None:
+        self._text, self._value = text, None
+
+    def __call__(self) -> bool:
+        if self._value is None:
+            self._value = looks_ahead(self._text)
+        return self._value
 
 
 # An expression opens its clause at the start of the text or after punctuation or "and/but/so".

@@ -442,6 +442,6 @@ RULES: tuple[tw.RuleEntry, ...] = (
     (_ORDINAL, _ordinal, r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|penultimate)\s"),
     (_DAY_OF_MONTH, _day_of_month, r"\d(?:st|nd|rd|th)|the\s+(?:fi|se|th|fo|si|ei|ni|te|el|tw)"),
     (_WEEK_OF, _week_of, r"week(?:end)?\s+of\s"),
-    (_WEEKDAYS_COUNTED, _weekdays_counted, r"(?:day|er|ng|ll|mn)s\s+(?:ago|back|from)|day\s+week\b"),
+    (_WEEKDAYS_COUNTED, _weekdays_counted, r"[sy]\s+(?:ago|back|from|week)\b"),
     (rf"\b(?:the\s+(?P<dec>{_DECADE})|(?P<dec4>(?:1\d|20)\d0['’]?s))\b", _decade, r"0['’]?s|ties"),
 )

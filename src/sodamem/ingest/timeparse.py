@@ -392,8 +392,7 @@ def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> li
     if not _TRIGGER.search(lowered):
         return []
     day = tw.day_start(anchor)
-    default = future  # the direction cue words give; looked up at the first candidate (most texts have none)
-    contexts: dict[bool, Context] = {}
+    cue = timedirection.Cue(text)  # the direction the cue words give: searched only if a rule asks (most do not)
     found: list[tuple[int, int, Span]] = []
     for pattern, rule, needs in _COMPILED:
         if needs is not None and not needs.search(lowered):
@@ -401,15 +400,8 @@ def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> li
         for m in pattern.finditer(text):
             start = m.start()
             since = tw.since_before(text, start)
-            if since is not None:
-                ahead = False
-            else:
-                if default is None:
-                    default = timedirection.looks_ahead(text)
-                ahead = default if future is not None else timedirection.verb_direction(text, start, m.end(), default)
-            ctx = contexts.get(ahead)
-            if ctx is None:
-                ctx = contexts[ahead] = Context(text, anchor, day, ahead, _phrase)
+            fixed = False if since is not None else future
+            ctx = Context(text, anchor, day, timedirection.Direction(text, start, m.end(), cue, fixed), _phrase)
             try:
                 span = rule(m, ctx)
             except (ValueError, OverflowError):
@@ -430,9 +422,7 @@ def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> li
     if "from " in lowered or "between " in lowered:  # "from June 1st to June 5th": one range
 
         def direction(s: int, e: int) -> bool:
-            if future is not None:
-                return future
-            return timedirection.verb_direction(text, s, e, timedirection.looks_ahead(text))
+            return timedirection.Direction(text, s, e, cue, future)()
 
         taken = timeranges.join_ranges(text, taken, anchor, direction, _phrase)
     return [TimeMention(TimeSpec(lo, hi, gran, text[s:e]), s, e) for s, e, (lo, hi, gran) in taken]

@@ -27,9 +27,14 @@ class Context:
     text: str
     anchor: datetime
     day: datetime  # midnight of the anchor's day
-    future: bool
+    # Whether ambiguous expressions look ahead; asked only by the rules that need it (the cue words are costly).
+    direction: Callable[[], bool]
     # Resolves a phrase on its own against (anchor, future): the span of the one expression covering all of it.
     phrase_resolver: Callable[[str, datetime, bool], Span | None]
+
+    @property
+    def future(self) -> bool:
+        return self.direction()
 
     def resolve(self, phrase: str) -> Span | None:
         return self.phrase_resolver(phrase, self.anchor, self.future)
