@@ -189,7 +189,8 @@ class Cue:
     __slots__ = ("_text", "_value")
 
     def __init__(self, text: str) -> None:
-        self._text, self._value = text, None
+        self._text = text
+        self._value: bool | None = None
 
     def __call__(self) -> bool:
         if self._value is None:
