@@ -47,6 +47,8 @@ class ExtractionReport:
     heldout_table_accuracy: float = 0.0
     blind2_table_rows: int = 0
     blind2_table_accuracy: float = 0.0
+    blind3_table_rows: int = 0
+    blind3_table_accuracy: float = 0.0
     resolver_pieces_per_second: float = 0.0  # find_times alone over the same pieces
     by_kind: dict[str, int] = field(default_factory=dict)
     by_predicate: dict[str, int] = field(default_factory=dict)
@@ -136,6 +138,7 @@ def measure_extraction(
         report.grammar_table_rows, report.grammar_table_accuracy = accuracies["grammar"]
         report.heldout_table_rows, report.heldout_table_accuracy = accuracies["heldout"]
         report.blind2_table_rows, report.blind2_table_accuracy = accuracies["blind2"]
+        report.blind3_table_rows, report.blind3_table_accuracy = accuracies["blind3"]
     if labels is not None:
         report.labels = score_labels(labels, report.records, extractor.name)
     report.by_kind = dict(kinds.most_common())
@@ -190,6 +193,8 @@ def render_extraction_markdown(report: ExtractionReport, title: str) -> str:
             f" {report.heldout_table_accuracy:.1%} |",
             f"| second blind (`bench/time_phrases_blind2.py`) | {report.blind2_table_rows} |"
             f" {report.blind2_table_accuracy:.1%} |",
+            f"| third blind (`bench/time_phrases_blind3.py`) | {report.blind3_table_rows} |"
+            f" {report.blind3_table_accuracy:.1%} |",
             "",
             "Time resolver alone (`find_times` over the same pieces, best of 3):"
             f" {report.resolver_pieces_per_second:,.0f} pieces/s.",

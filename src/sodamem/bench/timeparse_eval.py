@@ -5,7 +5,7 @@ A row is ``(text, anchor_iso, expected_start_iso, expected_end_iso, granularity)
 ``time_phrases.py`` (the basic conventions), ``time_phrases_grammar.py`` (written from English temporal grammar:
 TimeML/TIMEX3, HeidelTime, SUTime) and ``time_phrases_heldout.py`` (dialogue phrasings written blind, before reading
 the resolver: a stand-in for a held-out table) and ``time_phrases_blind2.py`` (a second blind table, written after
-the first had been fixed against).
+the first had been fixed against) and ``time_phrases_blind3.py`` (a third, written after the second had been).
 """
 
 from __future__ import annotations
@@ -14,7 +14,13 @@ import time
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from sodamem.bench import time_phrases, time_phrases_blind2, time_phrases_grammar, time_phrases_heldout
+from sodamem.bench import (
+    time_phrases,
+    time_phrases_blind2,
+    time_phrases_blind3,
+    time_phrases_grammar,
+    time_phrases_heldout,
+)
 from sodamem.ingest.timeparse import find_times, resolve_time
 
 Row = tuple[str, str, str | None, str | None, str | None]
@@ -49,12 +55,14 @@ def _show(value: tuple[datetime, datetime, str | None] | None) -> str:
 
 
 def table_accuracies() -> dict[str, tuple[int, float]]:
-    """Rows and accuracy of each hand-resolved table, by name ("basic", "grammar", "heldout", "blind2")."""
+    """Rows and accuracy of each hand-resolved table, by name ("basic", "grammar", "heldout", "blind2",
+    "blind3")."""
     tables = {
         "basic": time_phrases.ROWS,
         "grammar": time_phrases_grammar.ROWS,
         "heldout": time_phrases_heldout.ROWS,
         "blind2": time_phrases_blind2.ROWS,
+        "blind3": time_phrases_blind3.ROWS,
     }
     return {name: (len(rows), table_accuracy(rows)[0]) for name, rows in tables.items()}
 

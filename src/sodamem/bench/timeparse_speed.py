@@ -24,7 +24,17 @@ from sodamem.bench.locomo import load_locomo
 from sodamem.ingest import timeparse
 from sodamem.ingest.pieces import split_pieces
 
-_MODULES = ("timeparse", "timewords", "timegrammar", "timeholidays", "timeguards", "timenumeric")
+_MODULES = (
+    "timeparse",
+    "timewords",
+    "timedirection",
+    "timeranges",
+    "timedates",
+    "timegrammar",
+    "timeholidays",
+    "timeguards",
+    "timenumeric",
+)
 Finder = Callable[[str, datetime], list[timeparse.TimeMention]]
 
 

@@ -3,10 +3,10 @@
 Rule families, after the TimeML/TIMEX3 guidelines and HeidelTime's and SUTime's English rules (the conventions are
 pinned down by ``sodamem/bench/time_phrases_grammar.py``):
 
-* Before last / after next: "the week/weekend/fortnight/month/year/decade/century before last" is the calendar unit
-  two back, "the month after next" two ahead; "the Friday/March/summer before last" is one period (a week, a year)
-  before "last Friday/March/summer", "Friday after next" one after "next Friday"; "the night before last / after
-  next" is the night two days back / ahead.
+* Before last / after next: "the week/weekend/fortnight/month/quarter/year/decade/century before last" is the calendar
+  unit two back (a quarter at the year's granularity), "the month after next" two ahead; "the Friday/March/summer before
+  last" is one period (a week, a year) before "last Friday/March/summer", "Friday after next" one after "next Friday";
+  "the night before last / after next" is the night two days back / ahead.
 * Parts of a period (TIMEX3 mod START/MID/END): early/mid/late, the beginning/start/middle/end of, the first/second
   half of + a week, month, season, year or decade. A week splits Mon-Tue/Wed-Thu/Fri-Sun, a month days 1-10/11-20/
   21-end, a season by its months, a year Jan-Apr/May-Aug/Sep-Dec, a decade years 0-3/4-6/7-9, a century years
@@ -14,17 +14,23 @@ pinned down by ``sodamem/bench/time_phrases_grammar.py``):
 * Ordinals in a month or year: "the first Monday of June", "the last weekend of August", "the second week of next
   month" (weeks are 7-day blocks from the 1st, or back from the end for "last"), "the last day of the year";
   next-to-last, second-to-last and penultimate count from the end.
-* A day of the month alone, in digits or words, after on/by/until/before/after/around/since: "on the 21st" is the
-  latest 21st on or before the anchor's day (future: the first on or after); "on the 3rd of next month" names the
-  month. "the week of the 15th / of June 5th / of Thanksgiving" is the Monday-to-Sunday week containing that day.
+* A day of the month alone, in digits or words, after on/by/until/before/after/around/since (in digits also after
+  from/through/starting/beginning, and after coming/leaving/arriving): "on the 21st" is the latest 21st on or before the
+  anchor's day (future: the first on or after); "on the 3rd of next month" names the month. "the week of the 15th / of
+  June 5th / of Thanksgiving" is the Monday-to-Sunday week containing that day.
 * Decades: "the 1990s", "the '90s", "the nineties" (two digits: the latest such decade begun by the anchor's year);
   "the 1900s" is the century once it is over (SUTime's XX00s), "the 2000s" said in 2023 the decade.
 * Nights counted back ("two nights ago": the night starting two days before the anchor's day); "this time last
   year / next week / yesterday" is the anchor's day moved so (DAY); "in the new year" the year after the anchor's.
 * Quarters ("the third quarter of 2023", "Q3"): three months at the year's granularity, as halves; one of no named
-  year needs business words ("sales were flat in the third quarter"), since a game has quarters too.
+  year needs business words ("sales were flat in the third quarter"), since a game has quarters too. "last / this /
+  next quarter" (no "the" before, no "of" after) is the calendar quarter before, containing or after the anchor's.
+* Weekdays and seasons counted: "two Sundays ago" is the Sunday before last Sunday, "two summers ago" the summer
+  before last summer, "three Fridays from now" two weeks after next Friday.
 * A count of units from a named day is a day: "a week from today", "a year ago today", "three days after
-  Christmas", "two weeks from Friday" (fuzzy counts and hours are left to the basic rules).
+  Christmas", "two weeks from Friday" (fuzzy counts and hours are left to the basic rules); British "a week today",
+  "a fortnight tomorrow", "a week on Tuesday" and "Tuesday week" count from today, tomorrow or next Tuesday.
+* "this day last year" is "this time last year".
 
 Composite rules resolve their inner phrase ("last Friday", "next month", "in 2022") through the basic rules.
 """
@@ -64,6 +70,9 @@ def _before_after(m: re.Match[str], c: Context) -> Span | None:
     if what == "fortnight":  # two calendar weeks, two fortnights back / ahead of this week
         monday = tw.floor(c.anchor, "week") + timedelta(weeks=-4 if back else 3)
         return monday, monday + timedelta(weeks=2), G.WEEK
+    if what == "quarter":  # calendar quarters, two back / ahead of the anchor's
+        start = tw.month_start((c.anchor.year * 12 + c.anchor.month - 1) // 3 * 3 + 6 * sign, c.anchor)
+        return start, tw.add_months(start, 3), G.YEAR
     if what in ("week", "month", "year", "decade", "century"):
         start = tw.shift(tw.floor(c.anchor, what), what, 2 * sign)
         return start, tw.shift(start, what, 1), tw.UNIT_GRANULARITY[what]
@@ -77,7 +86,7 @@ def _before_after(m: re.Match[str], c: Context) -> Span | None:
 
 
 _BEFORE_AFTER = (
-    rf"\b(?:the\s+)?(?P<x>night|week(?:end)?|fortnight|month|year|decade|century|{_WEEKDAY}|{tw.MONTH_ALT}|{_SEASON})"
+    rf"\b(?:the\s+)?(?P<x>night|week(?:end)?|fortnight|month|quarter|year|decade|century|{_WEEKDAY}|{tw.MONTH_ALT}|{_SEASON})"
     r"\s+(?P<dir>before\s+last|after\s+next)\b"
 )
 
@@ -162,8 +171,8 @@ def _part_of(m: re.Match[str], c: Context) -> Span | None:
 
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
 _ORDINALS |= {"5th": 5, "last": -1, "final": -1, "penultimate": -2, "second to last": -2, "next to last": -2}
-_ORDINAL = (
-    r"\b(?:(?:on|in|during|over|for)\s+)?the\s+"
+_ORDINAL = (  # "the" may go in chat: "last week of June", "first Monday of next month"
+    r"\b(?:(?:on|in|during|over|for)\s+)?(?:the\s+)?"
     r"(?P<ord>(?:second|next)[\s-]+to[\s-]+last|first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last|final"
     rf"|penultimate)\s+(?P<what>{_WEEKDAY}|week(?:end)?|day)\s+(?:of|in)\s+"
     rf"(?P<rest>{_REL}\s+(?:month|year|{tw.MONTH_ALT})\b|the\s+(?:month|year)\b"
@@ -209,13 +218,15 @@ def _nth_in(start: datetime, end: datetime, n: int, what: str) -> Span | None:
 _DAY_OF_MONTH = (
     # after a preposition, "since" or a particle of coming and going ("heading back the 12th"), opening a sentence
     # ("the 28th was my birthday"), or with its month named ("the 1st of next month")
-    r"\b(?:(?:on|by|until|till|before|after|around)\s+|(?<=since\s)|(?<=back\s)|(?<=home\s)|(?<=due\s)"
-    r"|(?:^|(?<=[.!?]\s))(?=the\s+\S+\s+(?:was|is|will)\b)"
+    r"\b(?:(?:on|by|until|till|before|after|around)\s+|(?:from|through|starting|beginning)\s+(?=the\s+\d)"
+    r"|(?<=since\s)|(?<=back\s)"
+    r"|(?<=home\s)|(?<=due\s)|(?<=coming\s)|(?<=leaving\s)|(?<=arriving\s)"
+    r"|(?:^|(?<=[.!?]\s))(?=the\s+\S+\s+(?:was|is|will|works|suits)\b)"
     r"|(?=the\s+\S+\s+of\s+(?:this|last|next)\s+month))"
     rf"the\s+(?:(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
     r"(?:\s+of\s+(?P<rel>this|last|next)\s+month)?"
     r"(?=\s*(?:$|[.,;:!?)]|(?:at|and|or|but|so|because|when|while|as|if|then|too|for|in|with|we|i|you|he|she|they"
-    r"|it|my|our|this|last|next|was|is|will)\b))"
+    r"|it|my|our|this|last|next|was|is|will|works|suits)\b))"
 )
 
 
@@ -262,7 +273,9 @@ _DAY_WORDS = ("today", "tonight", "tomorrow", "yesterday")
 _SHIFTED = (
     rf"\b{tw.COUNT}{tw.UNIT}{tw.HALF_AFTER}\s+(?:(?P<ago>ago|back)\s+(?:today|tonight)"
     rf"|(?P<side>from|after|before)\s+(?P<base>{'|'.join(_DAY_WORDS)}|(?:(?:this|last|next)\s+)?(?:{_WEEKDAY})"
-    rf"|{timeholidays.NAME_ALT}))\b"
+    rf"|{timeholidays.NAME_ALT})"
+    # British: "a week today", "a fortnight tomorrow", "a week on Tuesday" (from next Tuesday); "Tuesday week" below
+    rf"|(?P<brit>today|tomorrow|on\s+(?P<bwd>{_WEEKDAY})))\b"
 )
 
 
@@ -270,9 +283,9 @@ def _shifted(m: re.Match[str], c: Context) -> Span | None:
     """The day ``N units`` before or after a day the basic rules resolve (today unless a base is named)."""
     _, count, fuzzy, half = tw.quantity(m)
     unit = tw.unit_name(m["unit"])
-    if fuzzy or unit == "hour":
+    if fuzzy or unit == "hour" or (m["brit"] and unit not in ("week", "fortnight", "month", "year")):
         return None
-    base = (m["base"] or "today").lower()
+    base = ("next " + m["bwd"] if m["bwd"] else m["base"] or m["brit"] or "today").lower()
     if base.split()[0] not in (*_DAY_WORDS, "this", "last", "next"):
         base = "on " + base  # a bare weekday or holiday needs its preposition to be read as a time
     day = c.resolve(base)
@@ -306,13 +319,20 @@ def _week_of(m: re.Match[str], c: Context) -> Span | None:
     return monday, monday + timedelta(weeks=1), G.WEEK
 
 
-# --- weekdays counted: "two Sundays ago", "three Fridays from now"
+# --- weekdays and seasons counted: "two Sundays ago", "three Fridays from now", "two summers ago", "Tuesday week"
 
-_WEEKDAYS_COUNTED = rf"\b(?P<n>{tw.NUM})\s+(?P<wd>{_WEEKDAY})s\s+(?P<dir>ago|back|from\s+now)\b"
+_WEEKDAYS_COUNTED = (
+    rf"\b(?:(?P<n>{tw.NUM})\s+(?P<wd>{_WEEKDAY}|{_SEASON})s\s+(?P<dir>ago|back|from\s+now)\b"
+    rf"|(?P<wdw>{_WEEKDAY})\s+week\b(?![\w'’-]))"  # "Tuesday week" (British): a week after next Tuesday
+)
 
 
 def _weekdays_counted(m: re.Match[str], c: Context) -> Span | None:
-    """The n-th such weekday back (last Sunday is one ago) or ahead (next Friday is one from now)."""
+    """The n-th such weekday or season back (last Sunday, last summer is one ago) or ahead (next Friday is one from
+    now)."""
+    if m["wdw"]:
+        day = c.resolve("next " + m["wdw"])
+        return None if day is None else (day[0] + timedelta(weeks=1), day[1] + timedelta(weeks=1), day[2])
     n, _, fuzzy = tw.count(m["n"])
     if fuzzy or n < 1:
         return None
@@ -320,13 +340,20 @@ def _weekdays_counted(m: re.Match[str], c: Context) -> Span | None:
     nearest = c.resolve(("last " if back else "next ") + m["wd"])
     if nearest is None:
         return None
-    step = timedelta(weeks=(n - 1) * (-1 if back else 1))
+    sign = -1 if back else 1
+    if m["wd"].lower() in tw.SEASONS:
+        return (
+            tw.add_months(nearest[0], 12 * sign * (n - 1)),
+            tw.add_months(nearest[1], 12 * sign * (n - 1)),
+            nearest[2],
+        )
+    step = timedelta(weeks=(n - 1) * sign)
     return nearest[0] + step, nearest[1] + step, nearest[2]
 
 
 # --- the same time of another day ("this time last year"), nights counted back, "in the new year", quarters
 
-_THIS_TIME = r"\bthis\s+time\s+(?:(?P<rel>last|next)\s+(?P<unit>week|month|year)|(?P<day>yesterday|tomorrow))\b"
+_THIS_TIME = r"\bthis\s+(?:time|day)\s+(?:(?P<rel>last|next)\s+(?P<unit>week|month|year)|(?P<day>yesterday|tomorrow))\b"
 
 
 def _this_time(m: re.Match[str], c: Context) -> Span:
@@ -361,6 +388,9 @@ _QUARTERS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, 
 _QUARTER = (
     r"\b(?:(?:in|during|for|over)\s+)?(?:the\s+(?P<q>first|1st|second|2nd|third|3rd|fourth|4th|last|final)\s+quarter"
     rf"|q(?P<qn>[1-4]))(?:\s+of\s+(?P<rest>{_REL}\s+year|the\s+year|{_YEAR})|\s+(?P<year>{_YEAR}))?\b"
+    # "next quarter", "this quarter", "last quarter": calendar quarters from the anchor's ("the last quarter of ..." is
+    # the ordinal above, or a game's)
+    rf"|\b(?<!the\s)(?P<rel>{_REL})\s+quarter\b(?!\s+(?:of|mile|hour|inch|pound|note|century)\b)"
 )
 # A quarter of no named year is a business quarter only among business words ("the third quarter" of a game is not).
 _BUSINESS = re.compile(
@@ -372,6 +402,10 @@ _BUSINESS = re.compile(
 def _quarter(m: re.Match[str], c: Context) -> Span | None:
     """A quarter of a year, three months at the year's granularity (as halves keep it); with no year named, the
     anchor's year's, or the nearest one the tense points to."""
+    if m["rel"]:
+        step = {"last": -1, "past": -1, "this": 0}.get(m["rel"].lower(), 1)
+        start = tw.month_start((c.anchor.year * 12 + c.anchor.month - 1) // 3 * 3 + 3 * step, c.anchor)
+        return start, tw.add_months(start, 3), G.YEAR
     word = (m["q"] or "").lower()
     quarter = int(m["qn"]) if m["qn"] else _QUARTERS.get(word, 4)
     if m["rest"] or m["year"]:
@@ -393,20 +427,21 @@ def _quarter(m: re.Match[str], c: Context) -> Span | None:
 
 
 RULES: tuple[tw.RuleEntry, ...] = (
-    (_THIS_TIME, _this_time, r"this\s+time\s"),
+    (_THIS_TIME, _this_time, r"this\s+(?:time|day)\s"),
     (_NIGHTS_AGO, _nights_ago, r"nights?\s+ago"),
     (r"\b(?:in|into|after|until|till|by|for)\s+the\s+new\s+year\b", _new_year, r"new\s+year"),
     (_QUARTER, _quarter, r"quarter|q[1-4]"),
     (
         _SHIFTED,
         _shifted,
-        r"\b(?:(?:ago|back)\s+to|(?:day|week|wk|fortnight|month|mo|year|yr|decade|centur(?:y|ie))s?\s+(?:from|after|before)\s)",
+        r"\b(?:(?:ago|back)\s+to|(?:day|week|wk|fortnight|month|mo|year|yr|decade|centur(?:y|ie))s?\s+(?:from|after|before)\s"
+        r"|(?:week|fortnight|month|year)\s+(?:today|tomorrow|on\s))",
     ),
     (_BEFORE_AFTER, _before_after, r"before\s+last|after\s+next"),
     (_PART_OF, _part_of, r"\b(?:early|mid|late|(?:beginning|start|middle|end|half)\s+of)"),
     (_ORDINAL, _ordinal, r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|penultimate)\s"),
     (_DAY_OF_MONTH, _day_of_month, r"\d(?:st|nd|rd|th)|the\s+(?:fi|se|th|fo|si|ei|ni|te|el|tw)"),
     (_WEEK_OF, _week_of, r"week(?:end)?\s+of\s"),
-    (_WEEKDAYS_COUNTED, _weekdays_counted, r"days\s+(?:ago|back|from)"),
+    (_WEEKDAYS_COUNTED, _weekdays_counted, r"[sy]\s+(?:ago|back|from|week)\b"),
     (rf"\b(?:the\s+(?P<dec>{_DECADE})|(?P<dec4>(?:1\d|20)\d0['’]?s))\b", _decade, r"0['’]?s|ties"),
 )

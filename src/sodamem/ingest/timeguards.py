@@ -3,8 +3,8 @@
 Each guard answers for one rule family whether a match it found is a time at all:
 
 * Weekdays: a pet's name with an epithet ("Friday the cat"), part of a holiday's name ("Black Friday deals"), any
-  such day after "a" ("it falls on a Tuesday", "a Sunday league"), a noun's modifier after "the" ("the Tuesday
-  crowd"), the nursery rhyme's "Friday's child".
+  such day after "a" ("it falls on a Tuesday", "a Sunday league"), a noun's modifier after "the" or a possessive
+  ("the Tuesday crowd", "her Sunday best"), the nursery rhyme's "Friday's child", a title ("Friday Night Lights").
 * Months: the second half of an event's name, a holiday "in" another month ("a Christmas in July sale").
 * Decades: temperatures ("temps in the 60s", "highs in the low 80s"), a noun's modifier ("the 90s band").
 """
@@ -23,7 +23,8 @@ _EPITHET_AFTER = re.compile(
 )
 # The first word of holidays named by a weekday (Good Friday, Cyber Monday, Palm Sunday, Fat Tuesday).
 _HOLIDAY_WORD_BEFORE = re.compile(r"\b(?:black|good|cyber|easter|ash|palm|holy|maundy|fat|shrove)\s+$", _F)
-_ARTICLE_BEFORE = re.compile(r"\b(?:(?P<a>an?)|the)\s+$", _F)
+# A possessive determiner acts like "the": "her Sunday best", "my Monday meeting" (but "ruined my Saturday" is a day).
+_ARTICLE_BEFORE = re.compile(r"\b(?:(?P<a>an?)|the|my|your|his|her|our|their)\s+$", _F)
 # After "the", a lowercase word that is no function word, verb of being or time word is the noun a weekday modifies.
 _NOUN_AFTER = re.compile(
     r"\s+(?!(?:before|after|of|that|when|where|we|i|you|he|she|they|it|morning|afternoon|evening|night|and|or|but"
@@ -38,10 +39,20 @@ def weekday_names_no_day(text: str, start: int, end: int) -> bool:
     """Whether a bare weekday at text[start:end] (no last/next/on, no part of a day) names no particular day."""
     if _EPITHET_AFTER.match(text, end) or _HOLIDAY_WORD_BEFORE.search(text, max(0, start - 8), start):
         return True
-    article = _ARTICLE_BEFORE.search(text, max(0, start - 5), start)
+    article = _ARTICLE_BEFORE.search(text, max(0, start - 7), start)
     if article and (article["a"] or _NOUN_AFTER.match(text, end)):
         return True
     return bool(_RHYME_AFTER.match(text, end))
+
+
+# A title: a capitalised weekday and part of a day before another capitalised word ("Friday Night Lights", "Saturday
+# Night Live", "Monday Night Football").
+_TITLE_WORD_AFTER = re.compile(r"\s+[A-Z][a-z]")
+
+
+def weekday_part_is_a_title(text: str, part_start: int, end: int) -> bool:
+    """Whether a weekday with a part of a day ending at ``end`` (the part from ``part_start``) is a title's words."""
+    return text[part_start].isupper() and bool(_TITLE_WORD_AFTER.match(text, end))
 
 
 _HOLIDAY_BEFORE = re.compile(rf"\b(?:{timeholidays.NAME_ALT})\s+$", _F)

@@ -2,18 +2,21 @@
 
 The names and their dates follow HeidelTime's English holiday resources and SUTime's ``english.holidays.sutime.txt``
 (US observances where countries differ: Thanksgiving is the 4th Thursday of November, Mother's Day the 2nd Sunday of
-May, Father's Day the 3rd Sunday of June, Labor Day the 1st Monday of September, Memorial Day the last Monday of May).
+May, Father's Day the 3rd Sunday of June, Labor Day the 1st Monday of September, Memorial Day the last Monday of May;
+and a few British and Canadian ones: Bonfire Night, Remembrance Sunday, Mothering Sunday, Canada Day, Victoria Day).
 Easter is the Gregorian computus (the anonymous "Meeus/Jones/Butcher" algorithm).
 
 Which occurrence: "last X" is the latest strictly before the anchor's day, "next X" the first strictly after it, "this
-X" the one of the anchor's year, "X 2019" / "X of 2019" that year's; otherwise (after on/at/for/over/during/..., or
-a bare name followed by was/is/will) the latest on or before the anchor's day, or in a future context the first on
-or after it. "the X before last" / "the X after next" go one more year. "the day/night before|after X" move a day,
-"the weekend before|after X" is the Saturday-Sunday strictly before/after it, "X weekend" the weekend touching it
-(holiday included: Memorial Day weekend is Saturday to Monday). "X morning|afternoon|evening|night" narrows the day.
-A bare name needs a verb after it ("Halloween was fun"), a part ("Memorial Day weekend"), a place or company after it
-("Thanksgiving at my brother's") or "since"; "spend Christmas" reads like "over Christmas". "two Christmases ago"
-counts back from the last one.
+X" the one of the anchor's year, "X 2019" / "X of 2019" that year's; otherwise (after on/at/for/over/during/..., or a
+bare name followed by was/is/will) the latest on or before the anchor's day, or in a future context the first on or
+after it. "the X before last" / "the X after next" go one more year. "the day/night before|after X" move a day, "the
+weekend before|after X" is the Saturday-Sunday strictly before/after it, "the Monday before|after X" the first Monday
+strictly before/after it, "the week before|after X" the calendar week before/after the holiday's, "X weekend" the
+weekend touching it (holiday included: Memorial Day weekend is Saturday to Monday). "X morning|afternoon|evening|night"
+narrows the day. A bare name needs a verb after it ("Halloween was fun"), a part ("Memorial Day weekend"), a place or
+company after it ("Thanksgiving at my brother's"), "since", or a verb of coming and going before it with its clause
+ending after it ("my parents arrive Christmas Eve"); "spend Christmas" reads like "over Christmas". "two Christmases
+ago" counts back from the last one.
 """
 
 from __future__ import annotations
@@ -64,6 +67,12 @@ def _from_easter(days: int) -> Callable[[int], date]:
     return lambda year: easter(year) + timedelta(days=days)
 
 
+def _victoria_day(year: int) -> date:
+    """The Monday before May 25 (Canada)."""
+    may_24 = date(year, 5, 24)
+    return may_24 - timedelta(days=may_24.weekday())
+
+
 _S = r"(?:['’]?s['’]?)?"  # an optional possessive: valentine's, valentines', veterans
 # group name -> (name pattern, the date in a given year)
 HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
@@ -79,6 +88,11 @@ HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
     "april_fools_day": (rf"april\s+fool{_S}(?:\s+day)?", _fixed(4, 1)),
     "groundhog_day": (r"groundhog\s+day", _fixed(2, 2)),
     "veterans_day": (rf"(?:veteran{_S}|armistice|remembrance)\s+day", _fixed(11, 11)),
+    "remembrance_sunday": (r"remembrance\s+sunday", _nth(11, SUN, 2)),
+    "bonfire_night": (r"(?:bonfire|guy\s+fawkes)\s+night", _fixed(11, 5)),
+    "canada_day": (r"canada\s+day", _fixed(7, 1)),
+    "victoria_day": (r"victoria\s+day", _victoria_day),
+    "mothering_sunday": (r"mothering\s+sunday", _from_easter(-21)),
     "juneteenth": (r"juneteenth", _fixed(6, 19)),
     "cinco_de_mayo": (r"cinco\s+de\s+mayo", _fixed(5, 5)),
     "earth_day": (r"earth\s+day", _fixed(4, 22)),
@@ -115,6 +129,7 @@ _NEEDS = (
                 *TRIGGER_WORDS,
                 *"boxing independence july fool groundhog veteran armistice remembrance juneteenth whit".split(),
                 *"mother father labo memorial luther mlk president columbus cyber election earth".split(),
+                *"canada bonfire fawkes victoria".split(),
             ]
         )
         + r"|new\s+year|(?:good|black)\s+friday|palm\s+sunday|ash\s+wednesday|(?:fat|shrove)\s+tuesday|pancake\s+day"
@@ -128,7 +143,7 @@ _NAMES = "|".join(f"(?P<{key}>{pattern})" for key, (pattern, _) in HOLIDAYS.item
 _STEP = r"before\s+last|after\s+next"
 _PATTERN = (
     r"\b(?:(?P<prep>on|at|for|over|during|around|by|until|till|through|from|in|before|after|spen(?:d|ds|t|ding))\s+)?"
-    r"(?:the\s+(?P<near>day|night|weekend)\s+(?P<side>before|after)\s+"
+    rf"(?:the\s+(?P<near>day|night|week(?:end)?|{tw.alternation(tw.WEEKDAYS)})\s+(?P<side>before|after)\s+"
     r"|(?P<rel>this\s+past|this\s+coming|last|next|this|past|upcoming|coming)\s+"
     rf"|the\s+(?=(?:\S+\s+){{1,3}}(?:{_STEP})))?"
     rf"(?:{_NAMES})(?P<part>\s+(?:morning|afternoon|evening|night|weekend|week))?"
@@ -144,6 +159,15 @@ _IN_MONTH_AFTER = re.compile(rf"\s+in\s+(?:{tw.MONTH_ALT})\b", re.IGNORECASE)
 # A bare name followed by a place or company is the day itself ("doing Thanksgiving at my brother's", "Christmas with
 # the kids"); followed by a noun it is a modifier ("a Christmas tree", "Thanksgiving dinner").
 _PLACE_AFTER = re.compile(r"\s+(?:at|in|with)\b", re.IGNORECASE)
+# A bare name right after a verb of coming and going, ending its clause, is the day: "my parents arrive Christmas
+# Eve", "we fly home Thanksgiving morning" ("we got Christmas presents" is a modifier: a noun follows).
+_MOTION_BEFORE = re.compile(
+    r"\b(?:arriv(?:e|es|ed|ing)|leav(?:e|es|ing)|left|fl(?:y|ies|ew|ying)|com(?:e|es|ing)|came|return(?:s|ed|ing)?"
+    r"|head(?:s|ed|ing)?|land(?:s|ed|ing)?|driv(?:e|es|ing)|drove|(?:get|gets|getting|got)\s+(?:in|back|home))"
+    r"(?:\s+(?:in|back|home|out|over|up|down|away))?\s+$",
+    re.IGNORECASE,
+)
+_CLAUSE_END_AFTER = re.compile(r"\s*(?:$|[.,;:!?)]|\s(?:and|but|so|because|when|then|to|for)\b)", re.IGNORECASE)
 
 
 def _occurrence(when: Callable[[int], date], m: re.Match[str], c: Context) -> date:
@@ -180,6 +204,8 @@ def _holiday(m: re.Match[str], c: Context) -> Span | None:
     verb_after = _VERB_AFTER.match(c.text, m.end())
     if verb_after and verb_after.group().strip(" ,").lower() in ("i", "we", "you", "they", "he", "she"):
         verb_after = _CLAUSE_START.search(c.text, max(0, m.start() - 6), m.start())
+    if bare and not verb_after and _MOTION_BEFORE.search(c.text, max(0, m.start() - 24), m.start()):
+        verb_after = _CLAUSE_END_AFTER.match(c.text, m.end())
     if (
         bare
         and not (m["part"] or verb_after or _PLACE_AFTER.match(c.text, m.end()))
@@ -195,6 +221,16 @@ def _holiday(m: re.Match[str], c: Context) -> Span | None:
         if near == "weekend":
             saturday = saturday_near(day, side)
             return saturday, saturday + timedelta(days=2), G.WEEK
+        if near == "week":  # "the week after Thanksgiving": the calendar week after (before) the holiday's
+            monday = day - timedelta(days=day.weekday(), weeks=-1 if side == "after" else 1)
+            return monday, monday + timedelta(weeks=1), G.WEEK
+        if near in tw.WEEKDAYS:  # "the Monday after Easter": the first such weekday strictly after (before) it
+            wanted = tw.WEEKDAYS[near]
+            if side == "after":
+                day += timedelta(days=(wanted - day.weekday()) % 7 or 7)
+            else:
+                day -= timedelta(days=(day.weekday() - wanted) % 7 or 7)
+            return day, day + timedelta(days=1), G.DAY
         day += timedelta(days=1 if side == "after" else -1)
         part = "night" if near == "night" else part
     if part == "week":  # Thanksgiving week: the Monday-to-Sunday week of the holiday

@@ -5,9 +5,12 @@
 (the session timestamp); intervals keep the anchor's tzinfo, or its lack of one. Matching is case-insensitive.
 Composite families (before last / after next, parts and ordinals of periods, days of the month, decades, quarters)
 are in :mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeholidays`, slashed dates in
-:mod:`sodamem.ingest.timenumeric`, and the readings that are no time ("a Sunday league", "temps in the 60s") in
-:mod:`sodamem.ingest.timeguards`. Conventions (the tables ``sodamem/bench/time_phrases.py``,
-``time_phrases_grammar.py``, ``time_phrases_heldout.py`` and ``time_phrases_blind2.py`` pin them down):
+:mod:`sodamem.ingest.timenumeric`, dates with their weekday ("Saturday the 14th") in :mod:`sodamem.ingest.timedates`,
+ranges of two expressions ("from June 1st to June 5th") in :mod:`sodamem.ingest.timeranges`, the direction an
+expression looks in (tense, cue words) in :mod:`sodamem.ingest.timedirection`, and the readings that are no time ("a
+Sunday league", "temps in the 60s", "Friday Night Lights") in :mod:`sodamem.ingest.timeguards`. Conventions (the
+tables ``sodamem/bench/time_phrases.py``, ``time_phrases_grammar.py``, ``time_phrases_heldout.py``,
+``time_phrases_blind2.py`` and ``time_phrases_blind3.py`` pin them down):
 
 * Weeks start on Monday; a weekend is Saturday 00:00 to Monday 00:00 (granularity WEEK).
 * "N hours/days/weeks/fortnights/months/years/decades/centuries ago|back" (digits, one..ninety-nine in words, a/an;
@@ -21,7 +24,8 @@ are in :mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeh
   two weeks", "a week or so ago").
   "two weekends ago" is the weekend of the week two weeks back.
 * Durations: "for N units", "(over) the past/last N units" = [anchor - N, anchor) ("for" in a future context:
-  [anchor, anchor + N)); fuzzy counts use their upper bound. Outside a future context "in N units" after
+  [anchor, anchor + N)); fuzzy counts use their upper bound, and a plural with no count is "a few" ("in the coming
+  weeks" = [anchor, anchor + 4 weeks), VAGUE). Outside a future context "in N units" after
   first/only/once/not/n't ("first time in two years", "haven't talked in days") is such a duration too.
   "since X" = [start of X, anchor). Both keep the granularity of the unit / of X.
 * Parts of a day (granularity DAY, narrowed interval): morning 06-12, afternoon 12-18, evening 18-24, night 18-06
@@ -51,11 +55,14 @@ are in :mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeh
   or from the anchor to the unit's end.
 * ``future=None`` infers the direction of ambiguous expressions from cue words anywhere in the text (will, 'll,
   going to, planning, next, tomorrow, soon, start date, scheduled for, a present progressive with a personal subject
-  "we're grilling on Labor Day", questions about plans "are you free Saturday?", ...), overridden by the verb right
-  before the expression ("the recital is on June 9th": ahead; "it was on Friday": back; "at my aunt's" is a place,
-  not "is"), or a simple-present timetable verb ("the movers come on 5/20"), or, for an expression opening its
-  clause, the verb right after it ("Father's Day is coming up", "the 28th was my birthday"; a possessive "'s" is no
-  verb); True/False force it. An expression after "since" always looks back.
+  "we're grilling on Labor Day", questions about plans "are you free Saturday?", proposals "can we meet ...?", "see
+  you", a simple-present timetable that is no habit "he graduates in May", ...), overridden by the verb right
+  before the expression ("the recital is on June 9th", "we're off on MLK Day": ahead; "it was on Friday": back; "at
+  my aunt's" is a place, not "is"), or a simple-present timetable verb ("the movers come on 5/20"), or, for an
+  expression opening its clause, the verb right after it ("Father's Day is coming up", "the 28th was my birthday",
+  "on the 15th we close", "Sunday I ran"; a possessive "'s" is no verb; a verb of thinking or a habit decides
+  nothing); with none of those, a present copula earlier in the clause and no past form after it looks ahead ("it's
+  my birthday on Sunday"). True/False force it. An expression after "since" always looks back.
 """
 
 from __future__ import annotations
@@ -64,7 +71,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sodamem.ingest import timegrammar, timeguards, timeholidays, timenumeric
+from sodamem.ingest import timedates, timedirection, timegrammar, timeguards, timeholidays, timenumeric, timeranges
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
 from sodamem.model import TimeGranularity, TimeSpec
@@ -158,7 +165,9 @@ def _period(m: re.Match[str], c: Context) -> Span | None:
     """(for/over/in) the past/last/next/coming (N) units ("the past year and a half", "the last decade")."""
     word, unit = m["pl"].lower(), tw.unit_name(m["unit"])
     _, high, fuzzy, half = tw.quantity(m)
-    if not (m["n"] or half) and (not m["the"] or unit in ("hour", "day") or word == "next"):
+    if not (m["n"] or half) and m.group()[m.end("unit") : m.end("unit") + 1].lower() == "s":
+        high, fuzzy = tw.FUZZY["few"][1], True  # "in the coming weeks", "over the past months": a few
+    elif not (m["n"] or half) and (not m["the"] or unit in ("hour", "day") or word == "next"):
         return None  # "last week" is a calendar week, "the next day" is relative to the story
     gran = G.VAGUE if fuzzy else tw.UNIT_GRANULARITY[_container(unit, half)]
     return _duration(c, unit, high, half, gran, word in ("next", "coming"))
@@ -179,6 +188,8 @@ def _weekday(m: re.Match[str], c: Context) -> Span | None:
         delta = -((today - wanted) % 7 or 7)
     day = c.day + timedelta(days=delta)
     if m["part"]:  # "last Tuesday night", "Saturday morning": the part of that day
+        if not rel and timeguards.weekday_part_is_a_title(c.text, m.start("part"), m.end()):
+            return None
         low, high = tw.PARTS[m["part"].lower()]
         return day + timedelta(hours=low), day + timedelta(hours=high), G.DAY
     return day, day + timedelta(days=1), G.DAY
@@ -338,7 +349,8 @@ _RULES: tuple[tw.RuleEntry, ...] = (
     (
         rf"\b(?:{_REL}\s+|(?P<in>(?:back\s+)?(?:in|during|by|until|till|through|from|of|{_SPEND})\s+"
         rf"(?:(?P<mod1>early|mid|late)[\s-]+)?)|(?P<mod2>early|mid|late)[\s-]+)?"
-        rf"(?P<mon>{tw.MONTH_ALT})(?:,?\s+(?:of\s+)?{tw.YEAR}|{_OF_RELATIVE_YEAR})?\b",
+        rf"(?P<mon>{tw.MONTH_ALT})(?:,?\s+(?:of\s+)?{tw.YEAR}|{_OF_RELATIVE_YEAR})?\b"
+        rf"(?!\s+(?:the\s+)?(?:\d|{tw.ORDINAL_DAY_ALT}))",  # "until July 3rd" is a date, not "until July"
         _month,
         _MONTH_PREFIXES,
     ),
@@ -361,7 +373,7 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         r"(?:19|20)\d\d|['’]\d\d",
     ),
 )
-_RULES += timegrammar.RULES + timeholidays.RULES + timenumeric.RULES
+_RULES += timegrammar.RULES + timeholidays.RULES + timenumeric.RULES + timedates.RULES
 _COMPILED = tuple(
     (re.compile(pattern, _F), rule, re.compile(needs, re.ASCII) if needs else None) for pattern, rule, needs in _RULES
 )
@@ -380,8 +392,7 @@ def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> li
     if not _TRIGGER.search(lowered):
         return []
     day = tw.day_start(anchor)
-    default = future  # the direction cue words give; looked up at the first candidate (most texts have none)
-    contexts: dict[bool, Context] = {}
+    cue = timedirection.Cue(text)  # the direction the cue words give: searched only if a rule asks (most do not)
     found: list[tuple[int, int, Span]] = []
     for pattern, rule, needs in _COMPILED:
         if needs is not None and not needs.search(lowered):
@@ -389,15 +400,8 @@ def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> li
         for m in pattern.finditer(text):
             start = m.start()
             since = tw.since_before(text, start)
-            if since is not None:
-                ahead = False
-            else:
-                if default is None:
-                    default = tw.looks_ahead(text)
-                ahead = default if future is not None else tw.verb_direction(text, start, m.end(), default)
-            ctx = contexts.get(ahead)
-            if ctx is None:
-                ctx = contexts[ahead] = Context(text, anchor, day, ahead, _phrase)
+            fixed = False if since is not None else future
+            ctx = Context(text, anchor, day, timedirection.Direction(text, start, m.end(), cue, fixed), _phrase)
             try:
                 span = rule(m, ctx)
             except (ValueError, OverflowError):
@@ -415,6 +419,12 @@ def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> li
         if all(item[1] <= other[0] or item[0] >= other[1] for other in taken):
             taken.append(item)
     taken.sort(key=lambda f: f[0])
+    if "from " in lowered or "between " in lowered:  # "from June 1st to June 5th": one range
+
+        def direction(s: int, e: int) -> bool:
+            return timedirection.Direction(text, s, e, cue, future)()
+
+        taken = timeranges.join_ranges(text, taken, anchor, direction, _phrase)
     return [TimeMention(TimeSpec(lo, hi, gran, text[s:e]), s, e) for s, e, (lo, hi, gran) in taken]
 
 

@@ -2,8 +2,9 @@
 
 The rules live in :mod:`sodamem.ingest.timeparse` (the basic families), :mod:`sodamem.ingest.timegrammar` (before
 last / after next, parts and ordinals of periods, days of the month, decades, quarters),
-:mod:`sodamem.ingest.timeholidays` and :mod:`sodamem.ingest.timenumeric` (slashed dates); the guards against readings
-that are no time in :mod:`sodamem.ingest.timeguards`.
+:mod:`sodamem.ingest.timeholidays`, :mod:`sodamem.ingest.timenumeric` (slashed dates), :mod:`sodamem.ingest.timedates`
+(dates with their weekday) and :mod:`sodamem.ingest.timeranges` (ranges); the direction of an expression in
+:mod:`sodamem.ingest.timedirection`, the guards against readings that are no time in :mod:`sodamem.ingest.timeguards`.
 """
 
 from __future__ import annotations
@@ -26,9 +27,14 @@ class Context:
     text: str
     anchor: datetime
     day: datetime  # midnight of the anchor's day
-    future: bool
+    # Whether ambiguous expressions look ahead; asked only by the rules that need it (the cue words are costly).
+    direction: Callable[[], bool]
     # Resolves a phrase on its own against (anchor, future): the span of the one expression covering all of it.
     phrase_resolver: Callable[[str, datetime, bool], Span | None]
+
+    @property
+    def future(self) -> bool:
+        return self.direction()
 
     def resolve(self, phrase: str) -> Span | None:
         return self.phrase_resolver(phrase, self.anchor, self.future)
@@ -165,7 +171,7 @@ _ORDINAL_NAMES = (
 TRIGGER_WORDS = [
     *"day night hour week fortnight month year decade ago summer winter spring fall autumn recent lately time".split(),
     *"morning evening afternoon tonight tomorrow twenties thirties forties fifties sixties seventies eighties".split(),
-    *"nineties wk yr centur".split(),
+    *"nineties wk yr centur quarter".split(),
     *(name for name in MONTHS | WEEKDAY_ABBREVIATIONS if len(name) == 3),
     *(f"the {word}" for word in [*_ORDINAL_NAMES, "twenty", "thirt"]),  # "on the first", "on the twenty-first"
 ]
@@ -232,86 +238,6 @@ def quantity(m: re.Match[str]) -> tuple[int, int, bool, bool]:
     if m["n2"]:  # "two or three weeks ago": the units between, fuzzy
         low, high, fuzzy = min(low, count(m["n2"])[0]), max(high, count(m["n2"])[1]), True
     return low, high, fuzzy, half and not fuzzy
-
-
-_FUTURE = re.compile(
-    # every cue but "'ll" starts a word: one leading \b spares the search most positions
-    r"['’]ll\b|\b(?:(?:will|shall|gonna|(?<!was )(?<!were )going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning"
-    r"|intend(?:s|ing)?\s+to"
-    r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t"
-    r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for)\b"
-    # a present progressive with a personal subject plans ahead: "we're grilling on Labor Day", "I'm seeing him Friday"
-    r"|(?:i['’]m|i\s+am|(?:we|you|they)(?:['’]re|\s+are))\s+\w+ing\b"
-    # and so do questions about plans or availability: "what are you doing Saturday?", "are you free Friday?"
-    r"|(?:are|am)\s+(?:you|we|they|i)\s+(?:\w+ing|free|around|available|busy)\b"
-    r"|(?:he|she|it|what|who|that|there)['’]s\s+(?!(?:amazing|interesting|exciting|annoying|boring|confusing"
-    r"|surprising|frustrating|relaxing|depressing|disappointing|embarrassing|fascinating|inspiring|refreshing"
-    r"|something|nothing|everything|anything)\b)\w+ing\b"
-    # modals and needs look ahead ("we should go in July", "I have to work on Christmas", "let's meet Saturday");
-    # their perfect looks back ("we should have gone in March")
-    r"|(?:should|might|must|needs?\s+to|ha(?:ve|s)\s+to|gotta|got\s+to|wants?\s+to|wanna|let['’]?s"
-    r"|would\s+(?:love|like)|['’]d\s+(?:love|like|rather|better)|can['’]?t\s+make\s+it|(?:is|are)\s+due"
-    # holding a scheduled event: "I've got a dentist appointment Thursday", "we have a game on Saturday"
-    r"|(?:['’]ve\s+got|(?:have|has)(?:\s+got)?)\s+(?:a|an|my|our|the|this)\s+(?:[\w-]+\s+){0,2}?(?:appointment|meeting"
-    r"|interview|exam|test|flight|class|shift|game|match|date|party|wedding|concert|recital|show|gig|checkup"
-    r"|check-up|deadline|presentation|rehearsal|practice|conference|reservation|surgery))\b"
-    r"(?!\s+(?:have|had|been)\b)"
-    # a timetable in the simple present: "my lease ends in July", "the show airs on Thursday", "we leave Monday"
-    r"|(?:starts|ends|begins|leaves|departs|arrives|opens|closes|airs|launches|lands|kicks\s+off"
-    r"|(?:i|we|they)\s+(?:leave|fly|depart|head\s+out))\b)",
-    re.IGNORECASE,
-)
-# The verb right before an expression sets its direction: "the recital is on June 9th" (said in May: this June),
-# "it was on Friday" (the last one), whatever cue words elsewhere say. "Today is Monday" is no schedule.
-# A timetable verb in the simple present does the same: "the movers come on 5/20", "Grandma turns 90 in October".
-_AHEAD_VERB = re.compile(
-    r"(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re)"
-    r"|\b(?:comes?|arrives?|starts?|begins?|leaves?|opens?|falls?|lands?|turns?\s+\d+))\s+$",
-    re.IGNORECASE,
-)
-_BEHIND_VERB = re.compile(r"\b(?:was|were)\s+$", re.IGNORECASE)
-# With no verb before it, an expression that opens its clause takes the tense of the verb right after it: "Father's
-# Day is coming up", "the week of the 20th I'm in Boston", "on Monday I start the night shift" (ahead); "Labor Day we
-# had a barbecue", "the 28th was my birthday" (back).
-_SUBJECT = r",?\s*(?:i|we|you|they|he|she)"
-# ("'s" after an expression is a possessive as often as "is": "Friday night's board game session was ...")
-_AHEAD_AFTER = re.compile(
-    rf"\s+(?:is|are|falls|comes|starts|begins|lands)\b|{_SUBJECT}(?:['’](?:m|re|ll)"
-    r"|\s+(?:am|are|will|start|leave|fly|head|begin|move|arrive|return|have\s+(?:got\s+)?to))\b",
-    re.IGNORECASE,
-)
-_BEHIND_AFTER = re.compile(
-    rf"\s+(?:was|were)\b|{_SUBJECT}\s+(?:was|were|had|did|went|got|saw|met|\w+ed)\b", re.IGNORECASE
-)
-# "at my aunt's", "at Joe's": an elliptical possessive (someone's place), not "is".
-_AT_POSSESSIVE = re.compile(r"\bat\s+(?:(?:my|his|her|our|their|your|the)\s+)?\w+['’]s\s+$", re.IGNORECASE)
-
-
-def looks_ahead(text: str) -> bool:
-    """Whether cue words anywhere in ``text`` (will, 'll, going to, planning, next, tomorrow, ...) point ahead."""
-    return bool(_FUTURE.search(text))
-
-
-def verb_direction(text: str, start: int, end: int, default: bool) -> bool:
-    """Ahead after "is/are/'s/'re" or a timetable verb, back after "was/were" right before ``start``; else, for an
-    expression opening its clause, the verb right after ``end`` decides; else ``default``."""
-    if _AHEAD_VERB.search(text, max(0, start - 16), start) and not _AT_POSSESSIVE.search(
-        text, max(0, start - 40), start
-    ):
-        return True
-    if _BEHIND_VERB.search(text, max(0, start - 12), start):
-        return False
-    if not _CLAUSE_START.search(text, max(0, start - 6), start):
-        return default
-    if _AHEAD_AFTER.match(text, end):
-        return True
-    if _BEHIND_AFTER.match(text, end):
-        return False
-    return default
-
-
-# An expression opens its clause at the start of the text or after punctuation or "and/but/so".
-_CLAUSE_START = re.compile(r"(?:^|[.!?,;:]\s*|\b(?:and|but|so)\s+)$", re.IGNORECASE)
 
 
 def nearest_date(c: Context, month: int, day: int) -> datetime:

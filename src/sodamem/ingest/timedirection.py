@@ -1,0 +1,202 @@
+"""The direction of an expression that could look either way, for the time resolver (pure, stdlib only).
+
+"on Monday", "in March", "at Easter" name the latest such time or the next one; which, the words around them say.
+:func:`looks_ahead` reads cue words anywhere in the text (will, 'll, going to, a present progressive, a question
+about plans, a simple-present timetable, ...); :func:`verb_direction` lets the verb right before the expression, or
+right after one that opens its clause, override them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from sodamem.ingest.timewords import trie
+
+# Timetable verbs as prefix trees (one branch per letter: the cue search runs over every text with a time).
+_TIMETABLE_THIRD = trie(
+    """starts ends begins leaves departs arrives opens closes airs launches lands visits expires graduates retires
+    moves returns finishes flies travels""".split()
+)
+_TIMETABLE_BASE = trie("leave fly depart drive travel visit return arrive move go graduate retire finish close".split())
+_FUTURE = re.compile(
+    # every cue but "'ll" starts a word: one leading \b spares the search most positions
+    r"['’]ll\b|\b(?:(?:will|shall|gonna|(?<!was )(?<!were )going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning"
+    r"|intend(?:s|ing)?\s+to"
+    r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t"
+    r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for)\b"
+    # a present progressive with a personal subject plans ahead: "we're grilling on Labor Day", "I'm seeing him Friday"
+    r"|(?:i['’]m|i\s+am|(?:we|you|they)(?:['’]re|\s+are))\s+\w+ing\b"
+    # and so do questions about plans or availability: "what are you doing Saturday?", "are you free Friday?"
+    r"|(?:are|am)\s+(?:you|we|they|i)\s+(?:\w+ing|free|around|available|busy)\b"
+    # or proposals and partings: "can we meet a week from Monday?", "shall we do Friday?", "see you Friday"
+    r"|(?:can|could|shall)\s+(?:we|i|you)\b|see\s+(?:you|ya)\b"
+    r"|(?:he|she|it|what|who|that|there)['’]s\s+(?!(?:amazing|interesting|exciting|annoying|boring|confusing"
+    r"|surprising|frustrating|relaxing|depressing|disappointing|embarrassing|fascinating|inspiring|refreshing"
+    r"|something|nothing|everything|anything)\b)\w+ing\b"
+    # modals and needs look ahead ("we should go in July", "I have to work on Christmas", "let's meet Saturday");
+    # their perfect looks back ("we should have gone in March")
+    r"|(?:should|might|must|needs?\s+to|ha(?:ve|s)\s+to|gotta|got\s+to|wants?\s+to|wanna|let['’]?s"
+    r"|would\s+(?:love|like)|['’]d\s+(?:love|like|rather|better)|can['’]?t\s+make\s+it|(?:is|are)\s+due"
+    # holding a scheduled event: "I've got a dentist appointment Thursday", "we have a game on Saturday"
+    r"|(?:['’]ve\s+got|(?:have|has)(?:\s+got)?)\s+(?:a|an|my|our|the|this)\s+(?:[\w-]+\s+){0,2}?(?:appointment|meeting"
+    r"|interview|exam|test|flight|class|shift|game|match|date|party|wedding|concert|recital|show|gig|checkup"
+    r"|check-up|deadline|presentation|rehearsal|practice|conference|reservation|surgery))\b"
+    r"(?!\s+(?:have|had|been)\b)"
+    # a timetable in the simple present: "my lease ends in July", "the show airs on Thursday", "we leave Monday", "he
+    # graduates in May", "we get married in October"; not a habit ("we usually go to Italy in September")
+    rf"|(?P<timetable>{_TIMETABLE_THIRD}|(?:comes|goes|gets)\s+(?:back|home)|gets\s+married|kicks\s+off"
+    rf"|runs\s+(?:out|through|until|till)|(?:i|we|they)\s+(?:{_TIMETABLE_BASE}|head\s+out|get\s+married))\b"
+    r")",
+    re.IGNORECASE,
+)
+_HABIT = re.compile(r"\b(?:usually|always|often|sometimes|normally|generally|typically|every|each)\b", re.IGNORECASE)
+# The verb right before an expression sets its direction: "the recital is on June 9th" (said in May: this June),
+# "it was on Friday" (the last one), whatever cue words elsewhere say. "Today is Monday" is no schedule.
+# A timetable verb in the simple present does the same: "the movers come on 5/20", "Grandma turns 90 in October".
+# A particle of being away after "is/are" counts as the verb: "we're off on MLK Day", "he's back on Monday".
+_AWAY = r"(?:\s+(?:off|away|out|back|home|gone))?"
+_AHEAD_VERB = re.compile(
+    rf"(?:(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re)){_AWAY}|(?:\bam|['’]m)\s+(?:off|away|out|back|home)"
+    r"|\b(?:comes?|arrives?|starts?|begins?|leaves?|opens?|falls?|lands?|turns?\s+\d+))\s+$",
+    re.IGNORECASE,
+)
+_BEHIND_VERB = re.compile(rf"\b(?:was|were){_AWAY}\s+$", re.IGNORECASE)
+# With no verb before it, an expression that opens its clause takes the tense of the verb right after it: "Father's
+# Day is coming up", "the week of the 20th I'm in Boston", "on Monday I start the night shift" (ahead); "Labor Day we
+# had a barbecue", "the 28th was my birthday" (back).
+_SUBJECT = r",?\s*(?:i|we|you|they|he|she|it|there)"
+# ("'s" after an expression is a possessive as often as "is": "Friday night's board game session was ...")
+_AHEAD_AFTER = re.compile(
+    rf"\s+(?:is|are|falls|comes|starts|begins|lands|works|suits|sounds|looks|should|could|might)\b"
+    rf"|{_SUBJECT}(?:['’](?:m|re|ll|s(?!\s+been\b))"
+    r"|\s+(?:am|are|will|start|leave|fly|head|begin|move|arrive|return|have\s+(?:got\s+)?to))\b",
+    re.IGNORECASE,
+)
+_BEHIND_AFTER = re.compile(
+    rf"\s+(?:was|were)\b|{_SUBJECT}\s+(?:was|were|had|did|went|got|saw|met|\w+ed)\b", re.IGNORECASE
+)
+# Any other verb after the subject: in the simple present it is a timetable or a habit, and looks ahead ("on the 15th
+# we close on the house", "Good Friday I have off", "Easter Monday we drive home"); an irregular past looks back
+# ("Sunday I ran a 5k"). An adverb before it is skipped; verbs of thinking ("Monday I think it rained"), forms that are
+# present and past alike ("put", "read"), contractions ("I can't", "I don't") and habits ("Sundays we usually ...")
+# decide nothing.
+_SUBJECT_VERB = re.compile(
+    rf"{_SUBJECT}\s+(?:(?:just|finally|also|really|still|only|even|all|both|probably|actually|never)\s+)?"
+    r"(?P<verb>[a-z]+)\b(?!['’])",
+    re.IGNORECASE,
+)
+_IRREGULAR_PAST = frozenset(
+    """went came saw got had did met ran drove flew took made ate left bought found gave told said sat spent won lost
+    heard felt kept slept brought thought caught taught began sang swam wrote rode wore threw knew grew drew broke spoke
+    woke chose fell held built sent paid sold stood became forgot hid led meant fed fought hung stuck bit shot tore rang
+    drank sank struck dug lay laid lit understood could""".split()
+)
+_UNDECIDED = frozenset(
+    """think guess know believe remember recall mean suppose wish bet doubt swear forget love like hate miss hope would
+    put read set let cut hit quit shut hurt cost spread usually always often sometimes normally generally
+    typically""".split()
+)
+
+
+# A present "is/are/'s/'re/'m" earlier in the clause, with no past form after it, looks ahead: "it's my birthday on
+# Sunday", "what's the plan for Saturday" (but "that's the dress I wore on Saturday", "a photo from Sunday").
+_COPULA_IN_CLAUSE = re.compile(
+    r"(?:\b(?:it|that|there|what|he|she)['’]s|\bi['’]m|\b(?:we|you|they)['’]re|(?<!\btoday )\b(?:is|are|am))\s+"
+    r"(?P<between>[^.!?,;:]*?)$",
+    re.IGNORECASE,
+)
+_PAST_WORDS = frozenset("been was were had did used".split()) | _IRREGULAR_PAST
+_FROM_BEFORE = re.compile(r"\b(?:from|of)\s+$", re.IGNORECASE)
+
+
+_COPULA_WORD = re.compile(r"\b(?:is|are|am)\b|['’](?:s|re|m)\b", re.IGNORECASE)  # the cheap first check
+
+
+def _copula_before(text: str, start: int) -> bool:
+    """Whether a present copula opens the clause part before ``start``, no past form after it (see above)."""
+    if not _COPULA_WORD.search(text, max(0, start - 40), start):
+        return False
+    m = _COPULA_IN_CLAUSE.search(text, max(0, start - 40), start)
+    if m is None or _FROM_BEFORE.search(text, max(0, start - 6), start):
+        return False
+    words = m["between"].lower().split()
+    return not any(word in _PAST_WORDS or word.endswith("ed") for word in words)
+
+
+def _tense_after_subject(text: str, end: int) -> bool | None:
+    """Ahead for a present verb after a subject right after ``end``, back for an irregular past, else None."""
+    m = _SUBJECT_VERB.match(text, end)
+    if m is None:
+        return None
+    verb = m["verb"].lower()
+    if verb in _UNDECIDED:
+        return None
+    return verb not in _IRREGULAR_PAST
+
+
+# "at my aunt's", "at Joe's": an elliptical possessive (someone's place), not "is".
+_AT_POSSESSIVE = re.compile(r"\bat\s+(?:(?:my|his|her|our|their|your|the)\s+)?\w+['’]s\s+$", re.IGNORECASE)
+
+
+def looks_ahead(text: str) -> bool:
+    """Whether cue words anywhere in ``text`` (will, 'll, going to, planning, next, tomorrow, ...) point ahead."""
+    m = _FUTURE.search(text)
+    while m is not None and m["timetable"] and _HABIT.search(text):
+        m = _FUTURE.search(text, m.end())  # a habit: look for another cue
+    return m is not None
+
+
+def verb_direction(text: str, start: int, end: int, default: Callable[[], bool]) -> bool:
+    """Ahead after "is/are/'s/'re" or a timetable verb, back after "was/were" right before ``start``; else, for an
+    expression opening its clause, the verb right after ``end`` decides; else ``default()`` (the cue words, asked only
+    when needed)."""
+    if _AHEAD_VERB.search(text, max(0, start - 16), start) and not _AT_POSSESSIVE.search(
+        text, max(0, start - 40), start
+    ):
+        return True
+    if _BEHIND_VERB.search(text, max(0, start - 12), start):
+        return False
+    if not _CLAUSE_START.search(text, max(0, start - 6), start):
+        return default() or _copula_before(text, start)
+    if _AHEAD_AFTER.match(text, end):
+        return True
+    if _BEHIND_AFTER.match(text, end):
+        return False
+    tense = _tense_after_subject(text, end)
+    return default() if tense is None else tense
+
+
+class Direction:
+    """The direction of one expression at text[start:end], worked out on the first call and kept: ``value`` when given
+    (False after "since", or the caller's forced ``future``), else :func:`verb_direction` with ``cue`` (the text's cue
+    words)."""
+
+    __slots__ = ("_cue", "_end", "_start", "_text", "_value")
+
+    def __init__(self, text: str, start: int, end: int, cue: Callable[[], bool], value: bool | None = None) -> None:
+        self._text, self._start, self._end, self._cue, self._value = text, start, end, cue, value
+
+    def __call__(self) -> bool:
+        if self._value is None:
+            self._value = verb_direction(self._text, self._start, self._end, self._cue)
+        return self._value
+
+
+class Cue:
+    """Whether the text's cue words look ahead (:func:`looks_ahead`), searched on the first call and kept."""
+
+    __slots__ = ("_text", "_value")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._value: bool | None = None
+
+    def __call__(self) -> bool:
+        if self._value is None:
+            self._value = looks_ahead(self._text)
+        return self._value
+
+
+# An expression opens its clause at the start of the text or after punctuation or "and/but/so".
+_CLAUSE_START = re.compile(r"(?:^|[.!?,;:]\s*|\b(?:and|but|so)\s+)$", re.IGNORECASE)
