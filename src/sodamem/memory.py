@@ -146,6 +146,7 @@ class Memory:
                 raise exc.with_file(str(source)) from None
             raise
         self.store.compact_text_index([owner for owner, _ in owned])
+        self.store.refresh_planner_statistics()
         report.embedded = self.embed_missing(progress=embed_progress)
         self._read_mentions()
         if self.searcher.index is not None and report.fact_ids:
@@ -192,6 +193,8 @@ class Memory:
             facts_rejected=result.facts_rejected,
             session_reextracted=result.session_reextracted,
         )
+        if result.turn_pks:
+            self.store.refresh_planner_statistics()  # two reads by key unless the memory doubled
         if self.embedder is not None and result.turn_pks:
             report.embedded = embed_queued(self.store, self.embedder, result.turn_pks, user=owner)
             if self.searcher.index is not None and result.fact_ids:
@@ -448,6 +451,7 @@ class Memory:
         self._remember_embedder()
         report = self.store.write_dump(user or dump.user, dump)
         if not report.unchanged:
+            self.store.refresh_planner_statistics()
             report.embedded = self.embed_missing()
             self._read_mentions()
         return report

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from sodamem.errors import StoreBusyError
-from sodamem.store import fts, live
+from sodamem.store import fts, live, planner
 from sodamem.store.connection_writes import ConnectionWrites
 from sodamem.store.fts_reads import SQLiteFtsReads
 from sodamem.store.graph_reads import PortableGraphReads
@@ -155,6 +155,13 @@ class SQLiteStore(
         with self.transaction() as conn:
             for user in dict.fromkeys(users):
                 fts.optimize(conn, user)
+
+    def refresh_planner_statistics(self) -> bool:
+        if not planner.statistics_stale(self.conn):  # two reads by key: cheap enough for every add
+            return False
+        with self.transaction() as conn:
+            planner.analyze(conn)
+        return True
 
     def scrub(self, user: str) -> bool:
         """After a forget: rewrite the user's FTS indexes and truncate the WAL so deleted text is in no byte of the

@@ -249,6 +249,12 @@ class Store(MemoryStore, Protocol):
         the backend's index grows a piece per transaction and every search then reads each piece."""
         ...
 
+    def refresh_planner_statistics(self) -> bool:
+        """Refresh the query planner's table statistics when the turns have grown well past those it has (True when
+        refreshed). Without them SQLite reads ``user = ? AND id IN (...)`` through the index on ``user``, every one
+        of the user's turns, instead of the listed rows; PostgreSQL's autovacuum keeps its own."""
+        ...
+
     def check(self) -> CheckReport: ...
 
     # -- API keys ------------------------------------------------------------------------------------------------

@@ -267,6 +267,10 @@ class PostgresStore(PortableStore, PortableGraphReads, PortableRetrievalReads, P
             self.conn.native(f"VACUUM {table}")
         return True
 
+    def refresh_planner_statistics(self) -> bool:
+        """Nothing to do: autovacuum analyzes the tables as they change."""
+        return False
+
     def compact_text_index(self, users: Sequence[str]) -> None:
         """Nothing to do: the lexical index is ordinary tables and B-tree indexes, kept compact as rows change."""
 
