@@ -21,7 +21,9 @@
    flagged (``uncited_sentence:<n>``), except that the ids listed beside a one-sentence answer cite it
    (``citations_from_list``), and an answer of several sentences none of which cites an id is cut to its first
    sentence, grounded the same way (``answer_cut_to_first_sentence``: Qwen2.5-1.5B answers, then retells the
-   turn); an abstaining reader, or one answering "not in memory", gives ``abstained=True``. The reader's JSON
+   turn); an abstaining reader, or one answering "not in memory", gives ``abstained=True``. With ``cited_dates``
+   (the default), a when-question's answer that names no date is said as the date of the evidence it cites, the
+   model's words kept as ``detail`` (flag ``date_from_citation:<how>``, ``answer/cited_date.py``). The reader's JSON
    schema lists the pack's ids as the only citations, so a server decoding by the schema cannot cite an id it was
    never shown.
 
@@ -45,6 +47,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from sodamem.answer.cited_date import asks_for_a_date, cited_date, states_a_date
 from sodamem.answer.dates import human_day
 from sodamem.answer.offline import answer_offline, said_by_another_speaker
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
@@ -118,6 +121,7 @@ def answer_with_llm(
     search_mode: str = "auto",
     reader_prompt: str = "full",
     speaker_guard: bool = True,
+    cited_dates: bool = True,
 ) -> Answer:
     """Answer ``question`` from ``memory`` with ``client`` (see the module docstring).
 
@@ -125,7 +129,8 @@ def answer_with_llm(
     ``budget_tokens``): the budget of the merged pack the reader sees; ``max_llm_tokens``: stop planning once the
     call has spent this many LLM tokens (the reader call is always made); ``search_mode``: the search behind every
     pack (``bm25`` to measure the same loop on flat evidence); ``reader_prompt``: ``full`` or ``compact``
-    (``prompts.read_answer``); ``speaker_guard``: step 0 above.
+    (``prompts.read_answer``); ``speaker_guard``: step 0 above; ``cited_dates``: a when-question's answer that
+    states no date is said as the date of the evidence it cites (``answer/cited_date.py``).
     """
     reader = choose_reader_prompt(reader_prompt)  # an unknown choice fails before any search
     start = (client.usage.prompt_tokens, client.usage.completion_tokens)
@@ -214,6 +219,12 @@ def answer_with_llm(
     if reason is not None:
         return _fallback(memory, question, reason, flags, steps, client, start, prices, now, budget_tokens, user)
     flags.extend(f"uncited_sentence:{n}" for n in uncited)
+    detail = ""
+    if cited_dates and asks_for_a_date(question, now or datetime.now()) and not states_a_date(text):
+        dated = cited_date([item for item_id in cited if (item := final.get(item_id)) is not None])
+        if dated is not None:
+            detail, text, cited = _BRACKET.sub("", text).strip(), f"{dated.text} [{dated.item.id}]", [dated.item.id]
+            flags.append(f"date_from_citation:{dated.how}")
     citations = _citations(memory, final, cited, user)
     return Answer(
         question=question,
@@ -224,6 +235,7 @@ def answer_with_llm(
         cost=_cost(client, start, prices, flags),
         flags=tuple(flags),
         evidence_tokens=final.used_tokens,
+        detail=detail,
     )
 
 

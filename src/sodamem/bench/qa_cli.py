@@ -36,6 +36,7 @@ QA_OPTION_NAMES = (
     "evidence",
     "reader_prompt",
     "speaker_guard",
+    "cited_dates",
 )
 EVIDENCE_SOURCES = {"memory": "auto", "bm25": "bm25"}  # --evidence: the search behind the LLM loop's packs
 
@@ -56,6 +57,7 @@ class QAOptions:
     evidence: str = "memory"
     reader_prompt: str = "full"
     speaker_guard: bool = True
+    cited_dates: bool = True
 
     @classmethod
     def pop_from(cls, options: dict[str, Any]) -> tuple[bool, QAOptions]:
@@ -133,6 +135,13 @@ def qa_options(func: Any) -> Any:
             "the words matching it were said by another (the offline reader's rule).",
         ),
         click.option(
+            "--cited-dates/--no-cited-dates",
+            default=True,
+            show_default=True,
+            help="QA with an LLM answerer: say a when-question's answer that names no date as the date of the "
+            "evidence it cites.",
+        ),
+        click.option(
             "--evidence",
             type=click.Choice(sorted(EVIDENCE_SOURCES)),
             default="memory",
@@ -194,6 +203,7 @@ def run_qa_cli(
             search_mode=EVIDENCE_SOURCES[qa.evidence],
             reader_prompt=qa.reader_prompt,
             speaker_guard=qa.speaker_guard,
+            cited_dates=qa.cited_dates,
         )
         offline_budget = qa.budget or DEFAULT_BUDGET["offline"]
         with_baseline = qa.baseline and qa.answerer != "offline"
@@ -216,6 +226,7 @@ def run_qa_cli(
         "sample_skip": qa.sample_skip,
         "reader_prompt": qa.reader_prompt,
         "speaker_guard": qa.speaker_guard if qa.answerer != "offline" else None,
+        "cited_dates": qa.cited_dates if qa.answerer != "offline" else None,
         "llm_calls": calls,
         **setup.notes,
         **load_notes,

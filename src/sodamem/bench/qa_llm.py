@@ -155,6 +155,7 @@ def answer_fn(
     search_mode: str = "auto",
     reader_prompt: str = "full",
     speaker_guard: bool = True,
+    cited_dates: bool = True,
 ) -> AnswerFn:
     """The function that answers one question for ``answerer`` (``client`` is needed by the LLM answerers);
     ``search_mode`` is the LLM loop's search (the offline reader always uses the memory's own)."""
@@ -179,6 +180,7 @@ def answer_fn(
         search_mode=search_mode,
         reader_prompt=reader_prompt,
         speaker_guard=speaker_guard,
+        cited_dates=cited_dates,
     )
 
 

@@ -1,0 +1,120 @@
+"""A when-question's LLM answer dated by the evidence it cites (answer/cited_date.py), alone and in the loop."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from sodamem import Memory, Session, Turn
+from sodamem.answer.cited_date import asks_for_a_date, cited_date, states_a_date
+from sodamem.answer.llm_loop import answer_with_llm
+from sodamem.llm.fake_server import FakeChatServer
+from sodamem.retrieve.pack import EvidenceItem
+from tests.test_answer_llm import id_of_line, make_client, plan, read
+
+NOW = datetime(2024, 6, 1, 12, 0)
+
+
+def item(item_id: str, kind: str, text: str, said: str, **fields: str) -> EvidenceItem:
+    return EvidenceItem(item_id, kind, "s1", 0, "s1:0", "Maya", 0, len(text), said, text, 1.0, **fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("When did Maya finish The Hobbit?", True),
+        ("What date did Sam visit Rome?", True),
+        ("How long has Maya had Rex?", False),
+        ("How many days ago did Maya adopt Rex?", False),
+        ("What did Maya adopt?", False),
+    ],
+)
+def test_which_questions_ask_for_a_date(question: str, wanted: bool) -> None:
+    assert asks_for_a_date(question, NOW) is wanted
+
+
+@pytest.mark.parametrize(
+    ("answer", "dated"),
+    [
+        ("7 May 2023 [E2]", True),
+        ("In May [E1].", True),
+        ("2023-05 [E1]", True),
+        ("The summer of 2022.", True),
+        ("Maya finished the book [E3].", False),
+        ("Last week [E3].", False),
+        ("After the trip [E2019].", False),  # an id in brackets is not a year
+    ],
+)
+def test_what_counts_as_an_answer_that_states_a_date(answer: str, dated: bool) -> None:
+    assert states_a_date(answer) is dated
+
+
+def test_a_cited_facts_occurrence_comes_before_a_turns_time_words_and_the_day_said() -> None:
+    said = "2023-05-08T10:00:00"
+    plain = item("E1", "turn", "That was a lovely evening.", said)
+    worded = item("E2", "turn", "I went to the support group yesterday.", said)
+    fact = item(
+        "E3", "fact", "Maya attended a support group", said, occurred_start="2023-05-01", occurred_end="2023-05-08"
+    )
+    assert cited_date([plain, worded, fact]) == cited_date([fact])
+    dated = cited_date([plain, worded, fact])
+    assert dated is not None
+    assert (dated.text, dated.item.id, dated.how) == ("1 May 2023 to 7 May 2023", "E3", "occurred")
+    dated = cited_date([plain, worded])
+    assert dated is not None and (dated.text, dated.item.id, dated.how) == ("7 May 2023", "E2", "resolved")
+    dated = cited_date([plain])
+    assert dated is not None and (dated.text, dated.item.id, dated.how) == ("8 May 2023", "E1", "said")
+    assert cited_date([]) is None
+
+
+@pytest.fixture
+def dialogue(tmp_path: Path) -> Iterator[Memory]:
+    turns = [
+        ("Maya", "I adopted a puppy last week. His name is Rex and he loves the beach."),
+        ("Sam", "Cute! I have three cats and a parrot called Kiwi."),
+        ("Maya", 'I finished reading "The Hobbit" yesterday.'),
+    ]
+    with Memory(tmp_path / "dialogue.db", embedder="fake") as memory:
+        memory.ingest([Session("d1", NOW, tuple(Turn(i, who, text, f"d1:{i}") for i, (who, text) in enumerate(turns)))])
+        yield memory
+
+
+QUESTION = "When did Maya finish reading The Hobbit?"
+
+
+def test_a_when_answer_without_a_date_is_said_as_the_date_of_its_evidence(dialogue: Memory) -> None:
+    pack = dialogue.evidence(QUESTION, budget_tokens=1500, now=NOW)
+    hobbit = id_of_line(pack.render_text(), "Hobbit")
+    retold = read(f"Maya finished reading The Hobbit [{hobbit}].", [hobbit])
+    with FakeChatServer([retold, retold]) as server:
+        dated = answer_with_llm(dialogue, QUESTION, make_client(server), now=NOW, max_steps=0)
+        as_said = answer_with_llm(dialogue, QUESTION, make_client(server), now=NOW, max_steps=0, cited_dates=False)
+    assert dated.answer.startswith("31 May 2024 [E")  # "yesterday", said on 1 June 2024
+    assert dated.detail == "Maya finished reading The Hobbit."
+    assert any(flag.startswith("date_from_citation:") for flag in dated.flags)
+    [citation] = dated.citations
+    assert citation.turn_id == "d1:2" and "Hobbit" in citation.quote
+    assert as_said.answer == f"Maya finished reading The Hobbit [{hobbit}]." and as_said.detail == ""
+    assert not any(flag.startswith("date_from_citation") for flag in as_said.flags)
+
+
+@pytest.mark.parametrize("answer", ["On 30 May 2024 [{id}].", "In May [{id}]."])
+def test_an_answer_that_states_a_date_keeps_it(dialogue: Memory, answer: str) -> None:
+    pack = dialogue.evidence(QUESTION, budget_tokens=1500, now=NOW)
+    hobbit = id_of_line(pack.render_text(), "Hobbit")
+    with FakeChatServer([read(answer.format(id=hobbit), [hobbit])]) as server:
+        result = answer_with_llm(dialogue, QUESTION, make_client(server), now=NOW, max_steps=0)
+    assert result.answer == answer.format(id=hobbit)
+    assert not any(flag.startswith("date_from_citation") for flag in result.flags)
+
+
+def test_a_question_that_is_not_a_when_question_is_left_alone(dialogue: Memory) -> None:
+    question = "What did Maya adopt?"
+    pack = dialogue.evidence(question, budget_tokens=1500, now=NOW)
+    puppy = id_of_line(pack.render_text(), "adopted a puppy")
+    with FakeChatServer([plan("answer"), read(f"A puppy named Rex [{puppy}].", [puppy])]) as server:
+        result = answer_with_llm(dialogue, question, make_client(server), now=NOW)
+    assert result.answer == f"A puppy named Rex [{puppy}]." and result.detail == ""
