@@ -1,4 +1,4 @@
-"""A when-question's LLM answer dated by the evidence it cites (answer/cited_date.py), alone and in the loop."""
+"""A when-question's LLM answer said as a date: the one it states, else its evidence's (answer/cited_date.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sodamem import Memory, Session, Turn
-from sodamem.answer.cited_date import asks_for_a_date, cited_date, states_a_date
+from sodamem.answer.cited_date import asks_for_a_date, cited_date, stated_date, states_a_date
 from sodamem.answer.llm_loop import answer_with_llm
 from sodamem.llm.fake_server import FakeChatServer
 from sodamem.retrieve.pack import EvidenceItem
@@ -70,6 +70,24 @@ def test_a_cited_facts_occurrence_comes_before_a_turns_time_words_and_the_day_sa
     assert cited_date([]) is None
 
 
+@pytest.mark.parametrize(
+    ("answer", "words"),
+    [
+        ("Maria donated her car to a shelter 21 December 2022.", "21 December 2022"),
+        ("Jon got a mentor on June 15, 2023.", "June 15, 2023"),  # "on" is not part of the date
+        ("From 16 October 2023 to 29 October 2023, while away.", "16 October 2023 to 29 October 2023"),
+        ("She went the week before 9 June 2023.", "the week before 9 June 2023"),
+        ("They met the weekend of 8 July, 2023.", "the weekend of 8 July, 2023"),
+        ("In 2022, she moved.", "2022"),
+        ("On 8 July 2023, with 2024 plans.", "8 July 2023"),  # a later year is not joined to the date
+        ("Last week.", None),
+        ("She finished the book.", None),
+    ],
+)
+def test_the_date_an_answer_states_is_cut_from_its_words(answer: str, words: str | None) -> None:
+    assert stated_date(answer, NOW) == words
+
+
 @pytest.fixture
 def dialogue(tmp_path: Path) -> Iterator[Memory]:
     turns = [
@@ -101,14 +119,28 @@ def test_a_when_answer_without_a_date_is_said_as_the_date_of_its_evidence(dialog
     assert not any(flag.startswith("date_from_citation") for flag in as_said.flags)
 
 
-@pytest.mark.parametrize("answer", ["On 30 May 2024 [{id}].", "In May [{id}]."])
-def test_an_answer_that_states_a_date_keeps_it(dialogue: Memory, answer: str) -> None:
+def test_an_answer_that_states_a_date_is_cut_to_it_even_where_its_evidence_says_otherwise(dialogue: Memory) -> None:
+    # The model's date is kept as written (30 May, where its evidence says 31 May): the rule shortens, never overrules.
+    pack = dialogue.evidence(QUESTION, budget_tokens=1500, now=NOW)
+    hobbit = id_of_line(pack.render_text(), "Hobbit")
+    with FakeChatServer([read(f"Maya finished The Hobbit on 30 May 2024 [{hobbit}].", [hobbit])]) as server:
+        result = answer_with_llm(dialogue, QUESTION, make_client(server), now=NOW, max_steps=0)
+    assert result.answer == f"30 May 2024 [{hobbit}]"
+    assert result.detail == "Maya finished The Hobbit on 30 May 2024." and "answer_cut_to_date" in result.flags
+    assert [c.turn_id for c in result.citations] == ["d1:2"]
+
+
+@pytest.mark.parametrize("answer", ["30 May 2024 [{id}].", "In May [{id}]"])
+def test_an_answer_that_is_a_date_already_is_left_alone(dialogue: Memory, answer: str) -> None:
     pack = dialogue.evidence(QUESTION, budget_tokens=1500, now=NOW)
     hobbit = id_of_line(pack.render_text(), "Hobbit")
     with FakeChatServer([read(answer.format(id=hobbit), [hobbit])]) as server:
         result = answer_with_llm(dialogue, QUESTION, make_client(server), now=NOW, max_steps=0)
-    assert result.answer == answer.format(id=hobbit)
-    assert not any(flag.startswith("date_from_citation") for flag in result.flags)
+    if answer.startswith("In May"):  # "In" is cut: the date is the answer
+        assert result.answer == f"May [{hobbit}]" and "answer_cut_to_date" in result.flags
+    else:
+        assert result.answer == answer.format(id=hobbit) and result.detail == ""
+        assert not any(flag.startswith(("date_from_citation", "answer_cut_to_date")) for flag in result.flags)
 
 
 def test_a_question_that_is_not_a_when_question_is_left_alone(dialogue: Memory) -> None:

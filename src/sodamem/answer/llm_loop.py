@@ -22,8 +22,9 @@
    (``citations_from_list``), and an answer of several sentences none of which cites an id is cut to its first
    sentence, grounded the same way (``answer_cut_to_first_sentence``: Qwen2.5-1.5B answers, then retells the
    turn); an abstaining reader, or one answering "not in memory", gives ``abstained=True``. With ``cited_dates``
-   (the default), a when-question's answer that names no date is said as the date of the evidence it cites, the
-   model's words kept as ``detail`` (flag ``date_from_citation:<how>``, ``answer/cited_date.py``). The reader's JSON
+   (the default), a when-question's answer is said as a date, the model's words kept as ``detail``: the date it
+   states (flag ``answer_cut_to_date``), else the date of the evidence it cites (``date_from_citation:<how>``;
+   ``answer/cited_date.py``). The reader's JSON
    schema lists the pack's ids as the only citations, so a server decoding by the schema cannot cite an id it was
    never shown.
 
@@ -47,7 +48,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sodamem.answer.cited_date import asks_for_a_date, cited_date, states_a_date
+from sodamem.answer.cited_date import asks_for_a_date, date_answer
 from sodamem.answer.dates import human_day
 from sodamem.answer.offline import answer_offline, said_by_another_speaker
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
@@ -129,8 +130,8 @@ def answer_with_llm(
     ``budget_tokens``): the budget of the merged pack the reader sees; ``max_llm_tokens``: stop planning once the
     call has spent this many LLM tokens (the reader call is always made); ``search_mode``: the search behind every
     pack (``bm25`` to measure the same loop on flat evidence); ``reader_prompt``: ``full`` or ``compact``
-    (``prompts.read_answer``); ``speaker_guard``: step 0 above; ``cited_dates``: a when-question's answer that
-    states no date is said as the date of the evidence it cites (``answer/cited_date.py``).
+    (``prompts.read_answer``); ``speaker_guard``: step 0 above; ``cited_dates``: a when-question's answer is said
+    as the date it states, else as the date of the evidence it cites (``answer/cited_date.py``).
     """
     reader = choose_reader_prompt(reader_prompt)  # an unknown choice fails before any search
     start = (client.usage.prompt_tokens, client.usage.completion_tokens)
@@ -220,11 +221,14 @@ def answer_with_llm(
         return _fallback(memory, question, reason, flags, steps, client, start, prices, now, budget_tokens, user)
     flags.extend(f"uncited_sentence:{n}" for n in uncited)
     detail = ""
-    if cited_dates and asks_for_a_date(question, now or datetime.now()) and not states_a_date(text):
-        dated = cited_date([item for item_id in cited if (item := final.get(item_id)) is not None])
-        if dated is not None:
-            detail, text, cited = _BRACKET.sub("", text).strip(), f"{dated.text} [{dated.item.id}]", [dated.item.id]
-            flags.append(f"date_from_citation:{dated.how}")
+    asked = now or datetime.now()
+    if cited_dates and asks_for_a_date(question, asked):
+        words = _BRACKET.sub("", text).strip()
+        items = [item for item_id in cited if (item := final.get(item_id)) is not None]
+        dated = date_answer(words, items, asked)
+        if dated is not None and dated.text != words.rstrip(". "):
+            detail, text, cited = words, f"{dated.text} [{', '.join(dated.cited)}]", list(dated.cited)
+            flags.append(dated.flag)
     citations = _citations(memory, final, cited, user)
     return Answer(
         question=question,
