@@ -79,6 +79,8 @@ def test_a_cited_facts_occurrence_comes_before_a_turns_time_words_and_the_day_sa
         ("She went the week before 9 June 2023.", "the week before 9 June 2023"),
         ("They met the weekend of 8 July, 2023.", "the weekend of 8 July, 2023"),
         ("In 2022, she moved.", "2022"),
+        ("John helped renovate the community center 2022.", "2022"),  # a bare year
+        ("She may have gone.", None),  # "may" the verb is no date
         ("On 8 July 2023, with 2024 plans.", "8 July 2023"),  # a later year is not joined to the date
         ("Last week.", None),
         ("She finished the book.", None),

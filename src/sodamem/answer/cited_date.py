@@ -30,9 +30,9 @@ _MONTH = (
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
-# A year, a month's name or an ISO date: the answer already says when, on the calendar. ("may" as a verb counts
-# too: such an answer is kept as the model wrote it, the cautious side.)
+# A year, a month's name or an ISO date in a time expression the resolver found: it says when, on the calendar.
 _CALENDAR = re.compile(rf"\b(?:1[89]\d\d|20\d\d|{_MONTH})\b|\b\d{{4}}-\d{{2}}(?:-\d{{2}})?\b", re.IGNORECASE)
+_YEAR_OR_ISO = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b|\b(?:1[89]|20)\d\d\b")
 _BRACKETS = re.compile(r"\[[^\]]*\]")
 _SPAN_JOIN = re.compile(r"\s*(?:to|until|through|-|–|and)\s*", re.IGNORECASE)
 # Words around a date that are part of the answer: "the week before 9 June 2023" (the resolver leaves such
@@ -99,10 +99,13 @@ def cited_date(cited: Sequence[EvidenceItem]) -> CitedDate | None:
 
 def stated_date(answer: str, now: datetime) -> str | None:
     """The calendar date ``answer`` states, as its own words: the first time expression naming a year, a month or an
-    ISO date, with the next one when only "to", "until", "-" or "and" stands between them; None if it states none."""
+    ISO date, with the next one when only "to", "until", "-" or "and" stands between them, else a bare year or ISO
+    date; None if it states none."""
     dated = [m for m in find_times(answer, now) if states_a_date(m.spec.expression)]
     if not dated:
-        return None
+        # a bare year or ISO date the resolver reads only after a cue word ("... the community center 2022.")
+        bare = _YEAR_OR_ISO.search(answer)
+        return bare.group() if bare else None
     start, end = dated[0].char_start, dated[0].char_end
     for mention in dated[1:]:
         if not _SPAN_JOIN.fullmatch(answer[end : mention.char_start]):
