@@ -64,7 +64,7 @@ from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.speaker import combine_bonuses, named_speakers, speaker_bonus
 from sodamem.retrieve.temporal import bonus_for, window_decay_days
 from sodamem.retrieve.turn_lookup import TurnLookup
-from sodamem.store.protocol import MemoryStore, VectorSearch
+from sodamem.store.protocol import GraphReads, MemoryStore, VectorSearch
 from sodamem.store.write_protocol import Store
 
 
@@ -115,10 +115,12 @@ def fused_rank(
     turns: TurnLookup | None = None,
     types: TypeMatcher | None = None,
     subqueries: Sequence[SubQuery] = (),
+    graph_reads: GraphReads | None = None,
 ) -> FusedRanking:
     """The first ``k`` turns for ``query``. ``turns``: a lookup kept across searches while the store is unchanged
     (a fresh one otherwise). ``types``: what the answer-type tunnel needs (spaCy and the embedder), or None.
     ``subqueries``: a decomposition's sub-queries, each run through the direct tunnels as ``sub_<tunnel>``.
+    ``graph_reads``: what the graph tunnel asks, kept across searches (``GraphLookup``; the store otherwise).
     ``vectors``: the embedder's query vectors (none without an embedder): of the question without the speakers'
     names for the dense tunnels (``dense_drop_names``), of the whole question where a mechanism asks with it.
     ``store``: a ``Store`` while query analysis, the turn lookup and the lexical and dense tunnels still take one;
@@ -134,7 +136,8 @@ def fused_rank(
     allowed = _allowed_statuses(settings, analysis)
     lookup = turns or TurnLookup(store)  # what the tunnels and both fusion passes ask about candidate turns
     topic_vector = vectors.of(without_words(query, names) if settings.dense_drop_names and names else query)
-    rankings = _direct_rankings(store, index, lookup, topic_vector, user, match, n, settings, analysis, allowed)
+    graph = graph_reads or store
+    rankings = _direct_rankings(store, graph, index, lookup, topic_vector, user, match, n, settings, analysis, allowed)
     sub_rankings: list[tuple[str, Ranking]] = []  # (sub_<tunnel>, ranking), one per sub-query and tunnel
     by_sub: list[dict[str, Ranking]] = []
     if settings.subquery_weight > 0:
@@ -142,7 +145,7 @@ def fused_rank(
             sub_analysis = analyze_query(sub.text, now, store, user)
             sub_match = to_match_query(sub.text, drop=names | _speaker_name_words(sub.text, speakers, by_alias))
             found = _direct_rankings(
-                store, index, lookup, sub.vector, user, sub_match, n, settings, sub_analysis, allowed
+                store, graph, index, lookup, sub.vector, user, sub_match, n, settings, sub_analysis, allowed
             )
             by_sub.append(found)
             sub_rankings += [(SUBQUERY_PREFIX + tunnel, ranking) for tunnel, ranking in found.items()]
@@ -241,6 +244,7 @@ def subquery_density(density: DensitySettings, weight: float) -> DensitySettings
 
 def _direct_rankings(
     store: Store,
+    graph_reads: GraphReads,
     index: VectorSearch | None,
     lookup: TurnLookup,
     vector: Vectors | None,
@@ -271,7 +275,7 @@ def _direct_rankings(
     if "graph" in on and (analysis.entities or fact_scores):
         graph = replace(settings.graph, statuses=allowed, superseded_factor=1.0 if analysis.history_intent else 0.5)
         hits = graph_hits(
-            store,
+            graph_reads,
             user,
             entity_pks=[e.entity_pk for e in analysis.entities],
             fact_pks=fact_scores[: settings.graph_heads],

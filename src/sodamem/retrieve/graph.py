@@ -19,7 +19,8 @@ Bounded work: at most ``fan_out`` facts per entity (active first, then the most 
 through entities of degree 2..``max_bridge_degree`` (speakers and other hubs are skipped), the ``max_bridges``
 strongest per hop; the ``frontier`` best facts of a hop expanded; the ``max_facts`` best facts landed. About
 3 + 6 * max_hops + 1 statements, each scoped by user, all asked of the store (``GraphReads``,
-``store/graph_reads.py``).
+``store/graph_reads.py``); a search asks them through ``GraphLookup`` (``graph_lookup.py``), which gives the same
+answers and asks the store only about facts and entities it has not read since the last write.
 """
 
 from __future__ import annotations
