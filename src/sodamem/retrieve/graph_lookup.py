@@ -23,10 +23,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from sodamem.retrieve.turn_lookup import memoized
 from sodamem.store.protocol import GraphReads
 from sodamem.store.rows import FactTurn, LinkedFact, Mention, MentioningFact
 
-_Value = TypeVar("_Value")
 _Row = TypeVar("_Row", Mention, FactTurn, LinkedFact)
 _EVERY_STATUS = ("active", "superseded", "invalid")
 CARRY_TABLES = ("facts", "entities", "pieces")  # a deletion in any of these ends what is handed on
@@ -76,7 +76,7 @@ class GraphLookup:
         return {pk: names[pk] for pk in dict.fromkeys(entity_pks) if pk in names}
 
     def fact_statuses(self, user: str, fact_pks: Sequence[int], statuses: Sequence[str]) -> dict[int, str]:
-        known = _memoized(
+        known = memoized(
             self._of(user).statuses,
             fact_pks,
             lambda pks: self._store.fact_statuses(user, pks, _EVERY_STATUS).items(),
@@ -89,7 +89,7 @@ class GraphLookup:
     ) -> dict[int, int]:
         memo = self._of(user).counts.setdefault((tuple(statuses), cap), {})
         fetch = lambda pks: self._store.mention_counts(user, pks, statuses, cap).items()  # noqa: E731
-        counts = _memoized(memo, sorted(set(entity_pks)), fetch, default=0)
+        counts = memoized(memo, sorted(set(entity_pks)), fetch, default=0)
         return {pk: count for pk, count in counts.items() if count}
 
     def facts_mentioning(
@@ -103,7 +103,7 @@ class GraphLookup:
                 for pk, facts in self._store.facts_mentioning(user, pks, statuses, per_entity).items()
             )
 
-        found = _memoized(memo, sorted(set(entity_pks)), fetch, default=())
+        found = memoized(memo, sorted(set(entity_pks)), fetch, default=())
         return {pk: list(facts) for pk, facts in found.items() if facts}
 
     def entities_mentioned(self, user: str, fact_pks: Sequence[int]) -> list[Mention]:
@@ -129,21 +129,5 @@ def _rows_by_fact(
             by_fact[row[0]].append(row)
         return ((pk, tuple(rows)) for pk, rows in by_fact.items())
 
-    found = _memoized(memo, fact_pks, grouped)
+    found = memoized(memo, fact_pks, grouped)
     return [row for rows in found.values() for row in rows]
-
-
-def _memoized(
-    cache: dict[int, _Value],
-    keys: Iterable[int],
-    fetch: Callable[[list[int]], Iterable[tuple[int, _Value]]],
-    default: _Value | None = None,
-) -> dict[int, _Value]:
-    wanted = list(dict.fromkeys(keys))
-    missing = [k for k in wanted if k not in cache]
-    if missing:
-        cache.update(fetch(missing))
-        if default is not None:
-            for k in missing:
-                cache.setdefault(k, default)
-    return {k: cache[k] for k in wanted if k in cache}

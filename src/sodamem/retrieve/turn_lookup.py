@@ -56,19 +56,19 @@ class TurnLookup:
         self._occurred: dict[int, tuple[tuple[str, str | None], ...]] = {}
 
     def rows(self, turn_pks: Iterable[int]) -> dict[int, TurnRow]:
-        return _memoized(self._rows, turn_pks, self._fetch_rows)
+        return memoized(self._rows, turn_pks, self._fetch_rows)
 
     def piece_turns(self, piece_pks: Iterable[int]) -> dict[int, int]:
         """The turn of each piece (pieces the store no longer holds are left out)."""
-        return _memoized(self._piece_turns, piece_pks, lambda pks: self._store.piece_turns(pks).items())
+        return memoized(self._piece_turns, piece_pks, lambda pks: self._store.piece_turns(pks).items())
 
     def neighbors(self, turn_pks: Iterable[int]) -> dict[int, tuple[int, ...]]:
         """Adjacent turns of the same session (empty for a turn without any)."""
-        return _memoized(self._neighbors, turn_pks, self._fetch_neighbors, default=())
+        return memoized(self._neighbors, turn_pks, self._fetch_neighbors, default=())
 
     def occurred(self, turn_pks: Iterable[int]) -> dict[int, tuple[tuple[str, str | None], ...]]:
         """The occurred intervals ``(start, end)`` of the facts derived from each turn (empty for none)."""
-        return _memoized(self._occurred, turn_pks, self._fetch_occurred, default=())
+        return memoized(self._occurred, turn_pks, self._fetch_occurred, default=())
 
     def _fetch_rows(self, pks: list[int]) -> Iterator[tuple[int, TurnRow]]:
         for pk, speaker, session_pk, said_at, text in self._store.turn_profiles(pks):
@@ -81,12 +81,14 @@ class TurnLookup:
         return ((pk, tuple(spans)) for pk, spans in self._store.turn_occurred(pks).items())
 
 
-def _memoized(
+def memoized(
     cache: dict[int, _Value],
     keys: Iterable[int],
     fetch: Callable[[list[int]], Iterable[tuple[int, _Value]]],
     default: _Value | None = None,
 ) -> dict[int, _Value]:
+    """``cache``'s values for ``keys`` (in their order, once each), fetching the missing ones in one call; with
+    ``default``, keys the fetch did not return are kept as it (so they are not asked again)."""
     wanted = list(dict.fromkeys(keys))
     missing = [k for k in wanted if k not in cache]
     if missing:
