@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -112,7 +113,7 @@ def test_a_when_answer_without_a_date_is_said_as_the_date_of_its_evidence(dialog
     with FakeChatServer([retold, retold]) as server:
         dated = answer_with_llm(dialogue, QUESTION, make_client(server), now=NOW, max_steps=0)
         as_said = answer_with_llm(dialogue, QUESTION, make_client(server), now=NOW, max_steps=0, cited_dates=False)
-    assert dated.answer.startswith("31 May 2024 [E")  # "yesterday", said on 1 June 2024
+    assert re.fullmatch(r"31 May 2024 \[E\d+\]\.", dated.answer)  # "yesterday", said on 1 June 2024
     assert dated.detail == "Maya finished reading The Hobbit."
     assert any(flag.startswith("date_from_citation:") for flag in dated.flags)
     [citation] = dated.citations
@@ -127,7 +128,7 @@ def test_an_answer_that_states_a_date_is_cut_to_it_even_where_its_evidence_says_
     hobbit = id_of_line(pack.render_text(), "Hobbit")
     with FakeChatServer([read(f"Maya finished The Hobbit on 30 May 2024 [{hobbit}].", [hobbit])]) as server:
         result = answer_with_llm(dialogue, QUESTION, make_client(server), now=NOW, max_steps=0)
-    assert result.answer == f"30 May 2024 [{hobbit}]"
+    assert result.answer == f"30 May 2024 [{hobbit}]."
     assert result.detail == "Maya finished The Hobbit on 30 May 2024." and "answer_cut_to_date" in result.flags
     assert [c.turn_id for c in result.citations] == ["d1:2"]
 

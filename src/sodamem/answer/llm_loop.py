@@ -227,7 +227,8 @@ def answer_with_llm(
         items = [item for item_id in cited if (item := final.get(item_id)) is not None]
         dated = date_answer(words, items, asked)
         if dated is not None and dated.text != words.rstrip(". "):
-            detail, text, cited = words, f"{dated.text} [{', '.join(dated.cited)}]", list(dated.cited)
+            stop = words[-1] if words[-1:] in (".", "!", "?") else ""  # the reply's own full stop, as above
+            detail, text, cited = words, f"{dated.text} [{', '.join(dated.cited)}]{stop}", list(dated.cited)
             flags.append(dated.flag)
     citations = _citations(memory, final, cited, user)
     return Answer(
