@@ -5,8 +5,8 @@ A row is ``(text, anchor_iso, expected_start_iso, expected_end_iso, granularity)
 ``time_phrases.py`` (the basic conventions), ``time_phrases_grammar.py`` (written from English temporal grammar:
 TimeML/TIMEX3, HeidelTime, SUTime) and ``time_phrases_heldout.py`` (dialogue phrasings written blind, before reading
 the resolver: a stand-in for a held-out table) and ``time_phrases_blind2.py`` (a second blind table, written after
-the first had been fixed against) and ``time_phrases_blind3.py`` (a third, written after the second had been) and ``time_phrases_blind4.py`` (a fourth,
-written after the third had been).
+the first had been fixed against), ``time_phrases_blind3.py`` (a third, written after the second had been) and
+``time_phrases_blind4.py`` (a fourth, written after the third had been).
 """
 
 from __future__ import annotations
