@@ -16,9 +16,11 @@ from sodamem.ingest.timewords import trie
 # Timetable verbs as prefix trees (one branch per letter: the cue search runs over every text with a time).
 _TIMETABLE_THIRD = trie(
     """starts ends begins leaves departs arrives opens closes airs launches lands visits expires graduates retires
-    moves returns finishes flies travels""".split()
+    moves returns finishes flies travels resumes reopens drops premieres debuts""".split()
 )
-_TIMETABLE_BASE = trie("leave fly depart drive travel visit return arrive move go graduate retire finish close".split())
+_TIMETABLE_BASE = trie(
+    "leave fly depart drive travel visit return arrive move go graduate retire finish close resume".split()
+)
 _FUTURE = re.compile(
     # every cue but "'ll" starts a word: one leading \b spares the search most positions
     r"['’]ll\b|\b(?:(?:will|shall|gonna|(?<!was )(?<!were )going\s+to|plan(?:s|ning)?\s+(?:to|on)|planning"
@@ -28,7 +30,8 @@ _FUTURE = re.compile(
     # a present progressive with a personal subject plans ahead: "we're grilling on Labor Day", "I'm seeing him Friday"
     r"|(?:i['’]m|i\s+am|(?:we|you|they)(?:['’]re|\s+are))\s+\w+ing\b"
     # and so do questions about plans or availability: "what are you doing Saturday?", "are you free Friday?"
-    r"|(?:are|am)\s+(?:you|we|they|i)\s+(?:\w+ing|free|around|available|busy)\b"
+    r"|(?:are|am)\s+(?:you|we|they|i)\s+(?:\w+ing|free|around|available|busy)\b|any\s+plans\b"
+    r"|what\s+are\s+(?:your|the|our)\s+plans\b"
     # or proposals and partings: "can we meet a week from Monday?", "shall we do Friday?", "see you Friday"
     r"|(?:can|could|shall)\s+(?:we|i|you)\b|see\s+(?:you|ya)\b"
     r"|(?:he|she|it|what|who|that|there)['’]s\s+(?!(?:amazing|interesting|exciting|annoying|boring|confusing"
@@ -45,7 +48,8 @@ _FUTURE = re.compile(
     r"(?!\s+(?:have|had|been)\b)"
     # a timetable in the simple present: "my lease ends in July", "the show airs on Thursday", "we leave Monday", "he
     # graduates in May", "we get married in October"; not a habit ("we usually go to Italy in September")
-    rf"|(?P<timetable>{_TIMETABLE_THIRD}|(?:comes|goes|gets)\s+(?:back|home)|gets\s+married|kicks\s+off"
+    rf"|(?P<timetable>{_TIMETABLE_THIRD}|(?:comes|goes|gets)\s+(?:back|home)|goes\s+(?:up|live|on\s+sale)"
+    r"|comes\s+out|gets\s+married|kicks\s+off"
     rf"|runs\s+(?:out|through|until|till)|(?:i|we|they)\s+(?:{_TIMETABLE_BASE}|head\s+out|get\s+married))\b"
     r")",
     re.IGNORECASE,
@@ -54,8 +58,9 @@ _HABIT = re.compile(r"\b(?:usually|always|often|sometimes|normally|generally|typ
 # The verb right before an expression sets its direction: "the recital is on June 9th" (said in May: this June),
 # "it was on Friday" (the last one), whatever cue words elsewhere say. "Today is Monday" is no schedule.
 # A timetable verb in the simple present does the same: "the movers come on 5/20", "Grandma turns 90 in October".
-# A particle of being away after "is/are" counts as the verb: "we're off on MLK Day", "he's back on Monday".
-_AWAY = r"(?:\s+(?:off|away|out|back|home|gone))?"
+# A particle of being away after "is/are" counts as the verb: "we're off on MLK Day", "he's back on Monday"; so does
+# being open or closed: "the office is closed Labor Day" (ahead), "the gym was shut on Monday" (back).
+_AWAY = r"(?:\s+(?:off|away|out|back|home|gone|closed|open|shut))?"
 _AHEAD_VERB = re.compile(
     rf"(?:(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re)){_AWAY}|(?:\bam|['’]m)\s+(?:off|away|out|back|home)"
     r"|\b(?:comes?|arrives?|starts?|begins?|leaves?|opens?|falls?|lands?|turns?\s+\d+))\s+$",

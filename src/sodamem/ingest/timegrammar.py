@@ -111,9 +111,11 @@ _PART_OF = (
     r"(?P<part>early|mid|late|(?:beginning|start|middle|end)\s+of|(?P<half>first|second|latter)\s+half\s+of)"
     rf"(?:\s+in)?[\s-]+(?P<rest>{_PERIOD})"  # "early in the year" is early this year
 )
-# "I was late last week", "we got up early this morning": early/late as a predicate, not a part of the period.
+# "I was late last week", "we got up early this morning": early/late as a predicate, not a part of the period ("rent
+# goes up early next month" is one).
 _PREDICATE_BEFORE = re.compile(
-    r"\b(?:am|is|are|was|were|be|been|being|too|so|very|quite|up|run|ran|running|get|got|getting|arrived?|came|come"
+    r"\b(?:am|is|are|was|were|be|been|being|too|so|very|quite|(?:g[eo]t\w*|wak\w*|woke|stay\w*)\s+up|run|ran|running"
+    r"|get|got|getting|arrived?|came|come"
     r"|stay(?:ed)?|work(?:ed)?|woke|left|leave|start(?:ed)?|finish(?:ed)?|slept)\s+$|['’](?:m|re|s)\s+$",
     re.IGNORECASE,
 )
@@ -151,8 +153,17 @@ def narrow(span: Span, piece: int, pieces: int) -> Span | None:
     return tw.add_months(start, low), tw.add_months(start, high), gran
 
 
+# An age, not a decade: "in his early thirties", "her late 20s"; a decade in words after a part needs "the".
+_POSSESSIVE_BEFORE = re.compile(r"\b(?:my|your|his|her|our|their)\s+$", re.IGNORECASE)
+
+
 def _part_of(m: re.Match[str], c: Context) -> Span | None:
     part = m["part"].lower().split()[0]
+    if re.fullmatch(_DECADE, m["rest"].lower()) and (
+        _POSSESSIVE_BEFORE.search(c.text, max(0, m.start() - 8), m.start())
+        or (m["rest"][0].isalpha() and not m.group().lower().startswith(("the", "in the", "at the", "during the")))
+    ):
+        return None
     if (
         not m["prep"]
         and part in ("early", "late")

@@ -4,7 +4,9 @@ Each guard answers for one rule family whether a match it found is a time at all
 
 * Weekdays: a pet's name with an epithet ("Friday the cat"), part of a holiday's name ("Black Friday deals"), any
   such day after "a" ("it falls on a Tuesday", "a Sunday league"), a noun's modifier after "the" or a possessive
-  ("the Tuesday crowd", "her Sunday best"), the nursery rhyme's "Friday's child", a title ("Friday Night Lights").
+  ("the Tuesday crowd", "her Sunday best", "grandma's Sunday roast"), the nursery rhyme's "Friday's child", a title
+  ("Friday Night Lights"); an abbreviation alone ("Wed", "Sat") unless it is no word ("Thurs") or is capitalised
+  inside a sentence ("the game is on Sat.", not "Sat down").
 * Months: the second half of an event's name, a holiday "in" another month ("a Christmas in July sale").
 * Decades: temperatures ("temps in the 60s", "highs in the low 80s"), a noun's modifier ("the 90s band").
 """
@@ -23,8 +25,13 @@ _EPITHET_AFTER = re.compile(
 )
 # The first word of holidays named by a weekday (Good Friday, Cyber Monday, Palm Sunday, Fat Tuesday).
 _HOLIDAY_WORD_BEFORE = re.compile(r"\b(?:black|good|cyber|easter|ash|palm|holy|maundy|fat|shrove)\s+$", _F)
-# A possessive determiner acts like "the": "her Sunday best", "my Monday meeting" (but "ruined my Saturday" is a day).
-_ARTICLE_BEFORE = re.compile(r"\b(?:(?P<a>an?)|the|my|your|his|her|our|their)\s+$", _F)
+# A possessive determiner acts like "the": "her Sunday best", "my Monday meeting" (but "ruined my Saturday" is a day);
+# so does a noun's possessive ("grandma's Sunday roast"), but not a pronoun's "'s" ("it's Friday tomorrow").
+_ARTICLE_BEFORE = re.compile(
+    r"\b(?:(?P<a>an?)|the|my|your|his|her|our|their"
+    r"|(?!(?:it|that|what|he|she|there|here|who|let|where|when|how|today|tomorrow)['’]s)[a-z]+['’]s)\s+$",
+    _F,
+)
 # After "the", a lowercase word that is no function word, verb of being or time word is the noun a weekday modifies.
 _NOUN_AFTER = re.compile(
     r"\s+(?!(?:before|after|of|that|when|where|we|i|you|he|she|they|it|morning|afternoon|evening|night|and|or|but"
@@ -39,10 +46,30 @@ def weekday_names_no_day(text: str, start: int, end: int) -> bool:
     """Whether a bare weekday at text[start:end] (no last/next/on, no part of a day) names no particular day."""
     if _EPITHET_AFTER.match(text, end) or _HOLIDAY_WORD_BEFORE.search(text, max(0, start - 8), start):
         return True
-    article = _ARTICLE_BEFORE.search(text, max(0, start - 7), start)
+    article = _ARTICLE_BEFORE.search(text, max(0, start - 16), start)
     if article and (article["a"] or _NOUN_AFTER.match(text, end)):
         return True
     return bool(_RHYME_AFTER.match(text, end))
+
+
+# Abbreviated weekdays that are no English word ("Tues", "thurs"); "Wed", "Fri" and "Sat" only capitalised inside a
+# sentence ("the game is on Sat.", not "Sat down" or "they wed in May"); "Mon" and "Sun" never alone.
+_ALWAYS_ABBREVIATION = frozenset("tue tues thu thur thurs".split())
+_CAPITALISED_ABBREVIATION = frozenset("wed fri sat".split())
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s*)$")
+
+
+def abbreviated_weekday_alone(text: str, start: int, end: int) -> bool:
+    """Whether the abbreviated weekday at text[start:end], with no last/next/this before it, names a day."""
+    word = text[start:end]
+    if word.lower() in _ALWAYS_ABBREVIATION:
+        return True
+    return (
+        word.lower() in _CAPITALISED_ABBREVIATION
+        and word[0].isupper()
+        and word[1:].islower()
+        and not _SENTENCE_START.search(text, max(0, start - 4), start)
+    )
 
 
 # A title: a capitalised weekday and part of a day before another capitalised word ("Friday Night Lights", "Saturday

@@ -15,7 +15,8 @@ strictly before/after it, "the week before|after X" the calendar week before/aft
 weekend touching it (holiday included: Memorial Day weekend is Saturday to Monday). "X morning|afternoon|evening|night"
 narrows the day. A bare name needs a verb after it ("Halloween was fun"), a part ("Memorial Day weekend"), a place or
 company after it ("Thanksgiving at my brother's"), "since", or a verb of coming and going before it with its clause
-ending after it ("my parents arrive Christmas Eve"); "spend Christmas" reads like "over Christmas". "two Christmases
+ending after it ("my parents arrive Christmas Eve"), or one of being open, closed, free or at work ("the office is
+closed Labor Day"); "NYE" is New Year's Eve; "spend Christmas" reads like "over Christmas". "two Christmases
 ago" counts back from the last one.
 """
 
@@ -76,7 +77,7 @@ def _victoria_day(year: int) -> date:
 _S = r"(?:['’]?s['’]?)?"  # an optional possessive: valentine's, valentines', veterans
 # group name -> (name pattern, the date in a given year)
 HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
-    "new_years_eve": (rf"new\s+year{_S}\s+eve", _fixed(12, 31)),
+    "new_years_eve": (rf"new\s+year{_S}\s+eve|nye", _fixed(12, 31)),
     "new_years_day": (r"new\s+year(?:['’]?s)?(?:\s+day)?", _fixed(1, 1)),
     "christmas_eve": (r"(?:christmas|x-?mas)\s+eve", _fixed(12, 24)),
     "christmas": (r"(?:christmas|x-?mas)(?:\s+day)?", _fixed(12, 25)),
@@ -118,7 +119,7 @@ HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
 # Holiday words the resolver's first pre-check lacks (names with "day", "year" or a month's first letters have it).
 TRIGGER_WORDS = (
     *("christmas", "xmas", "x-mas", "easter", "hallowe", "thanksgiving", "pentecost"),
-    *("valentine", "patrick", "paddy", "patty", "cinco", "mardi"),
+    *("valentine", "patrick", "paddy", "patty", "cinco", "mardi", "nye"),
 )
 # Some word of every holiday name, for this rule's own pre-check.
 _NEEDS = (
@@ -163,7 +164,9 @@ _PLACE_AFTER = re.compile(r"\s+(?:at|in|with)\b", re.IGNORECASE)
 # Eve", "we fly home Thanksgiving morning" ("we got Christmas presents" is a modifier: a noun follows).
 _MOTION_BEFORE = re.compile(
     r"\b(?:arriv(?:e|es|ed|ing)|leav(?:e|es|ing)|left|fl(?:y|ies|ew|ying)|com(?:e|es|ing)|came|return(?:s|ed|ing)?"
-    r"|head(?:s|ed|ing)?|land(?:s|ed|ing)?|driv(?:e|es|ing)|drove|(?:get|gets|getting|got)\s+(?:in|back|home))"
+    r"|head(?:s|ed|ing)?|land(?:s|ed|ing)?|driv(?:e|es|ing)|drove|(?:get|gets|getting|got)\s+(?:in|back|home)"
+    # and being open, closed, free or at work: "the office is closed Labor Day", "are you free Christmas Eve?"
+    r"|closed|open|shut|off|free|busy|working)"
     r"(?:\s+(?:in|back|home|out|over|up|down|away))?\s+$",
     re.IGNORECASE,
 )

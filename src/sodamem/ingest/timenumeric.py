@@ -7,8 +7,8 @@ on or before the anchor's day; in a future context the first on or after it).
 
 Slashed numbers are as often fractions, ratios and scores ("add 3/4 cup", "a 50/50 chance", "open 24/7", "rated it
 4/5"), so a date without a year needs "on" or a word that takes a date before it (by, until, since, dated, born,
-starts, due, ...), and none is read before a unit of measure or "of" ("2/3 of the class") or after a verb of
-scoring ("I scored 8/5/2023 on a weird scale").
+starts, due, ..., or a day's noun and its verb: "the deadline is"), and none is read before a unit of measure or
+"of" ("2/3 of the class") or after a verb of scoring ("I scored 8/5/2023 on a weird scale").
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ _NUMERIC_DATE = (
 )
 _TAKES_A_DATE_BEFORE = re.compile(
     r"\b(?:by|until|till|til|thru|through|before|after|since|from|of|dated|born|due|starts?|begins?|ends?|opens"
-    r"|closes|arrives?|leaves?|comes?)\s+$",
+    r"|closes|arrives?|leaves?|comes?"
+    # a noun that names a day, and its verb: "the deadline is 3/28", "my birthday's 6/12"
+    r"|(?:deadline|date|birthday|anniversary|appointment|wedding)(?:\s+(?:is|was)|['’]s))\s+$",
     re.IGNORECASE,
 )
 _MEASURE_AFTER = re.compile(
@@ -46,7 +48,7 @@ _SCORE_BEFORE = re.compile(
 def _numeric_date(m: re.Match[str], c: Context) -> Span | None:
     if _MEASURE_AFTER.match(c.text, m.end()) or _SCORE_BEFORE.search(c.text, max(0, m.start() - 10), m.start()):
         return None
-    if not (m["year"] or m["on"] or _TAKES_A_DATE_BEFORE.search(c.text, max(0, m.start() - 10), m.start())):
+    if not (m["year"] or m["on"] or _TAKES_A_DATE_BEFORE.search(c.text, max(0, m.start() - 16), m.start())):
         return None
     first, second = int(m["first"]), int(m["second"])
     month, day_of_month = (first, second) if first <= 12 else (second, first)

@@ -6,11 +6,12 @@
 Composite families (before last / after next, parts and ordinals of periods, days of the month, decades, quarters)
 are in :mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeholidays`, slashed dates in
 :mod:`sodamem.ingest.timenumeric`, dates with their weekday ("Saturday the 14th") in :mod:`sodamem.ingest.timedates`,
+chat phrasings ("first thing Monday", "the weekend just gone", years in words) in :mod:`sodamem.ingest.timechat`,
 ranges of two expressions ("from June 1st to June 5th") in :mod:`sodamem.ingest.timeranges`, the direction an
 expression looks in (tense, cue words) in :mod:`sodamem.ingest.timedirection`, and the readings that are no time ("a
 Sunday league", "temps in the 60s", "Friday Night Lights") in :mod:`sodamem.ingest.timeguards`. Conventions (the
 tables ``sodamem/bench/time_phrases.py``, ``time_phrases_grammar.py``, ``time_phrases_heldout.py``,
-``time_phrases_blind2.py`` and ``time_phrases_blind3.py`` pin them down):
+``time_phrases_blind2.py``, ``time_phrases_blind3.py`` and ``time_phrases_blind4.py`` pin them down):
 
 * Weeks start on Monday; a weekend is Saturday 00:00 to Monday 00:00 (granularity WEEK).
 * "N hours/days/weeks/fortnights/months/years/decades/centuries ago|back" (digits, one..ninety-nine in words, a/an;
@@ -32,10 +33,14 @@ tables ``sodamem/bench/time_phrases.py``, ``time_phrases_grammar.py``, ``time_ph
   ("last night" = yesterday 18:00 to today 06:00), after a weekday too ("last Tuesday night").
 * Weekdays: "last Monday" is the most recent Monday strictly before the anchor's day, "next Monday" the first strictly
   after it, "this Monday" the Monday of the anchor's week; "(on) Monday" = last, or next in a future context.
-  Abbreviations ("last Tues", "next Fri") count only after last/next/this.
+  Abbreviations ("last Tues", "next Fri") count after last/next/this; alone only where they are no English word
+  ("thurs", "Tues") or capitalised inside a sentence ("the game is on Sat.", "we're leaving Wed"; never "Mon"/"Sun").
+* Chat spellings and misspellings stand for their words: "tmrw", "2moro", "tommorow", "yday", "tonite", "febuary",
+  "wensday"; an abbreviated month may keep its period ("Sept. 6th", "Jan. 15").
 * "last/this/next week|weekend|fortnight|month|year|decade|century": calendar units (a fortnight is two calendar
   weeks: "last fortnight" the two before the anchor's week); "(this) coming weekend" the first one still ahead;
-  "over/on the weekend": the current weekend on Sat/Sun, else the previous one (future: the coming one).
+  "over/on/for the weekend": the current weekend on Sat/Sun, else the previous one (future: the coming one); "by the
+  weekend" the coming one.
 * Months: "in March" = the most recent March not after the anchor's month (future: the first not before it);
   "last/next March" strictly before/after the anchor's month; "early/mid/late March" = days 1-10/11-20/21-end.
 * Seasons are northern meteorological (spring Mar-May, summer Jun-Aug, fall Sep-Nov, winter Dec-Feb, named by the year
@@ -71,7 +76,16 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sodamem.ingest import timedates, timedirection, timegrammar, timeguards, timeholidays, timenumeric, timeranges
+from sodamem.ingest import (
+    timechat,
+    timedates,
+    timedirection,
+    timegrammar,
+    timeguards,
+    timeholidays,
+    timenumeric,
+    timeranges,
+)
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
 from sodamem.model import TimeGranularity, TimeSpec
@@ -106,8 +120,14 @@ def _norm(words: str | None) -> str:
     return " ".join(words.lower().split()) if words else ""
 
 
+_DAY_SPELLING_ALT = tw.alternation(tw.DAY_SPELLINGS)
+
+
 def _relative_day(m: re.Match[str], c: Context) -> Span:
     words = _norm(m.group())
+    first = words.split(" ", 1)[0]
+    if first in tw.DAY_SPELLINGS:  # "tmrw night", "tonite": the word it stands for
+        words = " ".join([tw.DAY_SPELLINGS[first], *words.split(" ")[1:]])
     if words.startswith("the day"):
         offset = -2 if "before" in words else 2
     else:
@@ -175,7 +195,7 @@ def _period(m: re.Match[str], c: Context) -> Span | None:
 
 def _weekday(m: re.Match[str], c: Context) -> Span | None:
     name, today, rel = m["wd"].lower(), c.anchor.weekday(), _norm(m["rel"])
-    if name not in tw.WEEKDAYS and not rel:
+    if name not in tw.WEEKDAYS and not (rel or timeguards.abbreviated_weekday_alone(c.text, m.start("wd"), m.end())):
         return None
     if not (rel or m["on"] or m["part"]) and timeguards.weekday_names_no_day(c.text, m.start(), m.end()):
         return None
@@ -200,8 +220,8 @@ def _calendar(m: re.Match[str], c: Context) -> Span | None:
     unit, rel = tw.unit_name(m["u"]), _norm(m["rel"])
     step = -1 if rel in _BACK else 1 if rel in _AHEAD else 0
     if unit == "weekend":
-        if m["over"]:
-            step = 0 if c.future or c.anchor.weekday() >= 5 else -1
+        if m["over"]:  # "by the weekend" is one still ahead
+            step = 0 if m["over"][:2].lower() == "by" or c.future or c.anchor.weekday() >= 5 else -1
         elif rel in ("coming", "this coming", "upcoming"):  # the first weekend still ahead: this week's before Saturday
             step = 0 if c.anchor.weekday() < 5 else 1
         saturday = tw.floor(c.anchor, "week") + timedelta(days=5 + 7 * step)
@@ -311,7 +331,7 @@ _MONTH_PREFIXES = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 _RULES: tuple[tw.RuleEntry, ...] = (
     (
         r"\b(?:the\s+day\s+(?:before\s+yesterday|after\s+tomorrow)|last\s+night|tonight|this\s+(?:morning|afternoon|"
-        r"evening)|(?:yesterday|today|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?)\b",
+        rf"evening)|(?:yesterday|today|tomorrow|{_DAY_SPELLING_ALT})(?:\s+(?:morning|afternoon|evening|night))?)\b",
         _relative_day,
         None,
     ),
@@ -331,10 +351,11 @@ _RULES: tuple[tw.RuleEntry, ...] = (
     (
         rf"\b(?:{_REL}\s+|(?P<on>on)\s+)?(?P<wd>{tw.WEEKDAY_ALT})(?:\s+(?P<part>morning|afternoon|evening|night))?\b",
         _weekday,
-        r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:last|next|this|past|coming)\s+\w)",
+        r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun|tuse|wens|wends|wedns|thrus)day|(?:last|next|this|past|coming)\s+\w"
+        r"|(?:tues?|thu(?:rs?)?|wed|fri|sat)\b)",
     ),
     (
-        rf"\b(?:{_REL}\s+|(?P<over>(?:over|on|at|during|{_SPEND})\s+the)\s+)(?P<u>weekend|week|wk|fortnight|month|year|yr|decade|century)\b",
+        rf"\b(?:{_REL}\s+|(?P<over>(?:over|on|at|during|by|for|{_SPEND})\s+the)\s+)(?P<u>weekend|week|wk|fortnight|month|year|yr|decade|century)\b",
         _calendar,
         r"week|wk|fortnight|month|year|yr|decade|century",
     ),
@@ -359,7 +380,11 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         _date,
         _MONTH_PREFIXES,
     ),
-    (rf"\b(?:(?P<on>on)\s+)?(?P<mon>{tw.MONTH_ALT})\s+(?:the\s+)?{_DAY}(?:,?\s+{tw.YEAR})?\b", _date, _MONTH_PREFIXES),
+    (  # an abbreviated month may keep its period: "Sept. 6th", "Jan. 15"
+        rf"\b(?:(?P<on>on)\s+)?(?P<mon>{tw.MONTH_ALT})\.?\s+(?:the\s+)?{_DAY}(?:,?\s+{tw.YEAR})?\b",
+        _date,
+        _MONTH_PREFIXES,
+    ),
     (
         r"\b(?:(?P<on>on)\s+)?(?P<year>(?:19|20)\d\d)(?P<sep>[-/])(?P<mnum>1[0-2]|0?[1-9])(?P=sep)"
         r"(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>)(?!\d)",
@@ -373,7 +398,7 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         r"(?:19|20)\d\d|['’]\d\d",
     ),
 )
-_RULES += timegrammar.RULES + timeholidays.RULES + timenumeric.RULES + timedates.RULES
+_RULES += timegrammar.RULES + timeholidays.RULES + timenumeric.RULES + timedates.RULES + timechat.RULES
 _COMPILED = tuple(
     (re.compile(pattern, _F), rule, re.compile(needs, re.ASCII) if needs else None) for pattern, rule, needs in _RULES
 )
