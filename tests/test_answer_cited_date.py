@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from datetime import datetime
-from pathlib import Path
 
 import pytest
 
-from sodamem import Memory, Session, Turn
+from sodamem import Memory
 from sodamem.answer.cited_date import asks_for_a_date, cited_date, stated_date, states_a_date
 from sodamem.answer.llm_loop import answer_with_llm
 from sodamem.llm.fake_server import FakeChatServer
 from sodamem.retrieve.pack import EvidenceItem
-from tests.test_answer_llm import id_of_line, make_client, plan, read
+from tests import test_answer_llm
+from tests.test_answer_llm import NOW, id_of_line, make_client, plan, read
 
-NOW = datetime(2024, 6, 1, 12, 0)
+dialogue = test_answer_llm.dialogue  # Maya's and Sam's few turns, said at NOW (a fixture)
 
 
 def item(item_id: str, kind: str, text: str, said: str, **fields: str) -> EvidenceItem:
@@ -89,18 +87,6 @@ def test_a_cited_facts_occurrence_comes_before_a_turns_time_words_and_the_day_sa
 )
 def test_the_date_an_answer_states_is_cut_from_its_words(answer: str, words: str | None) -> None:
     assert stated_date(answer, NOW) == words
-
-
-@pytest.fixture
-def dialogue(tmp_path: Path) -> Iterator[Memory]:
-    turns = [
-        ("Maya", "I adopted a puppy last week. His name is Rex and he loves the beach."),
-        ("Sam", "Cute! I have three cats and a parrot called Kiwi."),
-        ("Maya", 'I finished reading "The Hobbit" yesterday.'),
-    ]
-    with Memory(tmp_path / "dialogue.db", embedder="fake") as memory:
-        memory.ingest([Session("d1", NOW, tuple(Turn(i, who, text, f"d1:{i}") for i, (who, text) in enumerate(turns)))])
-        yield memory
 
 
 QUESTION = "When did Maya finish reading The Hobbit?"

@@ -22,17 +22,18 @@ from datetime import datetime
 
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.spans import question_kind
+from sodamem.ingest import timewords as tw
 from sodamem.ingest.timeparse import find_times
 from sodamem.retrieve.pack import EvidenceItem
 from sodamem.retrieve.query import analyze_query
 
-_MONTH = (
-    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
-    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
-)
-# A year, a month's name or an ISO date in a time expression the resolver found: it says when, on the calendar.
-_CALENDAR = re.compile(rf"\b(?:1[89]\d\d|20\d\d|{_MONTH})\b|\b\d{{4}}-\d{{2}}(?:-\d{{2}})?\b", re.IGNORECASE)
-_YEAR_OR_ISO = re.compile(r"\b\d{4}-\d{2}(?:-\d{2})?\b|\b(?:1[89]|20)\d\d\b")
+_YEAR = r"(?:1[89]|20)\d\d"
+_ISO = r"\d{4}-\d{2}(?:-\d{2})?"
+# A year, a month's name (the resolver's own words) or an ISO date in a time expression the resolver found: it
+# says when, on the calendar.
+_CALENDAR = re.compile(rf"\b(?:{_YEAR}|{tw.MONTH_ALT})\b|\b{_ISO}\b", re.IGNORECASE)
+_YEAR_OR_ISO = re.compile(rf"\b{_ISO}\b|\b{_YEAR}\b")
+_ENDS_WITH_YEAR = re.compile(rf"\b{_YEAR}$")
 _BRACKETS = re.compile(r"\[[^\]]*\]")
 _SPAN_JOIN = re.compile(r"\s*(?:to|until|through|-|–|and)\s*", re.IGNORECASE)
 # Words around a date that are part of the answer: "the week before 9 June 2023" (the resolver leaves such
@@ -42,7 +43,7 @@ _RELATIVE_TO = re.compile(
     r"(?:before|after|prior\s+to|of)\s+$",
     re.IGNORECASE,
 )
-_YEAR_AFTER = re.compile(r",?\s+(?:1[89]|20)\d\d\b")
+_YEAR_AFTER = re.compile(rf",?\s+{_YEAR}\b")
 _LEAD = re.compile(r"(?:on|in|at|around|about|from)\s+", re.IGNORECASE)  # "on 15 June 2023": the date is the answer
 
 
@@ -111,7 +112,7 @@ def stated_date(answer: str, now: datetime) -> str | None:
         if not _SPAN_JOIN.fullmatch(answer[end : mention.char_start]):
             break
         end = mention.char_end
-    if (year := _YEAR_AFTER.match(answer, end)) and not re.search(r"\b(?:1[89]|20)\d\d$", answer[start:end]):
+    if (year := _YEAR_AFTER.match(answer, end)) and not _ENDS_WITH_YEAR.search(answer, start, end):
         end = year.end()
     if before := _RELATIVE_TO.search(answer[:start]):
         start = before.start()

@@ -138,8 +138,8 @@ def qa_options(func: Any) -> Any:
             "--cited-dates/--no-cited-dates",
             default=True,
             show_default=True,
-            help="QA with an LLM answerer: say a when-question's answer that names no date as the date of the "
-            "evidence it cites.",
+            help="QA with an LLM answerer: say a when-question's answer as the date it states, else as the date of "
+            "the evidence it cites (the model's words kept as the answer's detail).",
         ),
         click.option(
             "--evidence",
