@@ -92,8 +92,9 @@ def test_happy_path_planner_answers_at_once(mem: Memory) -> None:
     assert len(requests) == 2
     assert "Question: Where did I move to?" in user_message(requests[0].body)
     assert "Lisbon last spring" in user_message(requests[1].body)
-    assert result.answer == f"You moved to Lisbon [{lisbon}]."
-    assert not result.abstained and result.flags == ()
+    # the words that restate the question go (answer/concise.py); the model's sentence is the detail
+    assert result.answer == f"Lisbon [{lisbon}]." and result.detail == "You moved to Lisbon."
+    assert not result.abstained and result.flags == ("answer_without_question_echo:echo",)
     assert result.steps == 2
     [citation] = result.citations
     assert citation.id == lisbon and citation.session_id == "s1" and citation.turn_id == "s1:0"
@@ -147,7 +148,8 @@ def test_several_uncited_sentences_with_listed_ids_keep_only_the_first(mem: Memo
 
     with FakeChatServer([plan("answer")], responder=reader) as server:
         result = answer_with_llm(mem, QUESTION, make_client(server), now=NOW)
-    assert re.fullmatch(r"You moved to Lisbon \[E\d+\]\.", result.answer)  # the unsupported retelling is not shown
+    assert re.fullmatch(r"Lisbon \[E\d+\]\.", result.answer)  # the unsupported retelling is not shown
+    assert result.detail == "You moved to Lisbon."
     assert {"answer_cut_to_first_sentence", "citations_from_list"} <= set(result.flags)
     assert not any(f.startswith(("fallback", "uncited_sentence")) for f in result.flags)
     assert [c.turn_id for c in result.citations] == ["s1:0"]
@@ -330,7 +332,7 @@ def test_iso_dates_in_an_answer_are_said_as_a_person_says_them(mem: Memory, said
         return read(said, [id_of_line(user_message(body), "Lisbon last spring")])
 
     with FakeChatServer([plan("answer")], responder=reader) as server:
-        result = answer_with_llm(mem, QUESTION, make_client(server), now=NOW)
+        result = answer_with_llm(mem, QUESTION, make_client(server), now=NOW, concise_answers=False)
     assert re.sub(r" \[E\d+\]", "", result.answer) == shown
 
 

@@ -24,7 +24,9 @@
    turn); an abstaining reader, or one answering "not in memory", gives ``abstained=True``. With ``cited_dates``
    (the default), a when-question's answer is said as a date, the model's words kept as ``detail``: the date it
    states (flag ``answer_cut_to_date``), else the date of the evidence it cites (``date_from_citation:<how>``;
-   ``answer/cited_date.py``). The reader's JSON
+   ``answer/cited_date.py``); with ``concise_answers`` (the default), any other one-sentence answer drops the
+   words that only restate the question, the model's sentence kept as ``detail`` (flag
+   ``answer_without_question_echo:<cut>``, ``answer/concise.py``). The reader's JSON
    schema lists the pack's ids as the only citations, so a server decoding by the schema cannot cite an id it was
    never shown.
 
@@ -49,6 +51,7 @@ from datetime import datetime
 from typing import Any
 
 from sodamem.answer.cited_date import asks_for_a_date, date_answer
+from sodamem.answer.concise import concise_answer
 from sodamem.answer.dates import human_day
 from sodamem.answer.offline import answer_offline, said_by_another_speaker
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
@@ -123,6 +126,7 @@ def answer_with_llm(
     reader_prompt: str = "full",
     speaker_guard: bool = True,
     cited_dates: bool = True,
+    concise_answers: bool = True,
 ) -> Answer:
     """Answer ``question`` from ``memory`` with ``client`` (see the module docstring).
 
@@ -131,7 +135,9 @@ def answer_with_llm(
     call has spent this many LLM tokens (the reader call is always made); ``search_mode``: the search behind every
     pack (``bm25`` to measure the same loop on flat evidence); ``reader_prompt``: ``full`` or ``compact``
     (``prompts.read_answer``); ``speaker_guard``: step 0 above; ``cited_dates``: a when-question's answer is said
-    as the date it states, else as the date of the evidence it cites (``answer/cited_date.py``).
+    as the date it states, else as the date of the evidence it cites (``answer/cited_date.py``);
+    ``concise_answers``: any other one-sentence answer drops the words that only restate the question
+    (``answer/concise.py``).
     """
     reader = choose_reader_prompt(reader_prompt)  # an unknown choice fails before any search
     start = (client.usage.prompt_tokens, client.usage.completion_tokens)
@@ -230,6 +236,12 @@ def answer_with_llm(
             stop = words[-1] if words[-1:] in (".", "!", "?") else ""  # the reply's own full stop, as above
             detail, text, cited = words, f"{dated.text} [{', '.join(dated.cited)}]{stop}", list(dated.cited)
             flags.append(dated.flag)
+    elif concise_answers and len(sentences) == 1:
+        words = _BRACKET.sub("", text).strip()
+        if (short := concise_answer(words, question)) is not None:
+            stop = words[-1] if words[-1:] in (".", "!", "?") else ""
+            detail, text = words, f"{short.text} [{', '.join(cited)}]{stop}"
+            flags.append(f"answer_without_question_echo:{short.cut}")
     citations = _citations(memory, final, cited, user)
     return Answer(
         question=question,

@@ -37,6 +37,7 @@ QA_OPTION_NAMES = (
     "reader_prompt",
     "speaker_guard",
     "cited_dates",
+    "concise_answers",
 )
 EVIDENCE_SOURCES = {"memory": "auto", "bm25": "bm25"}  # --evidence: the search behind the LLM loop's packs
 
@@ -58,6 +59,7 @@ class QAOptions:
     reader_prompt: str = "full"
     speaker_guard: bool = True
     cited_dates: bool = True
+    concise_answers: bool = True
 
     @classmethod
     def pop_from(cls, options: dict[str, Any]) -> tuple[bool, QAOptions]:
@@ -142,6 +144,13 @@ def qa_options(func: Any) -> Any:
             "the evidence it cites (the model's words kept as the answer's detail).",
         ),
         click.option(
+            "--concise-answers/--no-concise-answers",
+            default=True,
+            show_default=True,
+            help="QA with an LLM answerer: drop the words of a one-sentence answer that only restate the question "
+            "(the model's words kept as the answer's detail).",
+        ),
+        click.option(
             "--evidence",
             type=click.Choice(sorted(EVIDENCE_SOURCES)),
             default="memory",
@@ -204,6 +213,7 @@ def run_qa_cli(
             reader_prompt=qa.reader_prompt,
             speaker_guard=qa.speaker_guard,
             cited_dates=qa.cited_dates,
+            concise_answers=qa.concise_answers,
         )
         offline_budget = qa.budget or DEFAULT_BUDGET["offline"]
         with_baseline = qa.baseline and qa.answerer != "offline"
@@ -227,6 +237,7 @@ def run_qa_cli(
         "reader_prompt": qa.reader_prompt,
         "speaker_guard": qa.speaker_guard if qa.answerer != "offline" else None,
         "cited_dates": qa.cited_dates if qa.answerer != "offline" else None,
+        "concise_answers": qa.concise_answers if qa.answerer != "offline" else None,
         "llm_calls": calls,
         **setup.notes,
         **load_notes,

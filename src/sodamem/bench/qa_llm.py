@@ -156,6 +156,7 @@ def answer_fn(
     reader_prompt: str = "full",
     speaker_guard: bool = True,
     cited_dates: bool = True,
+    concise_answers: bool = True,
 ) -> AnswerFn:
     """The function that answers one question for ``answerer`` (``client`` is needed by the LLM answerers);
     ``search_mode`` is the LLM loop's search (the offline reader always uses the memory's own)."""
@@ -181,6 +182,7 @@ def answer_fn(
         reader_prompt=reader_prompt,
         speaker_guard=speaker_guard,
         cited_dates=cited_dates,
+        concise_answers=concise_answers,
     )
 
 
