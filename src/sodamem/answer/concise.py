@@ -137,7 +137,9 @@ def _own_words(words: str, question: str) -> str | None:
         if word in _PHRASE_STARTS and all(_echoes(t.group(), asked) for t in tokens[first:]):
             end = first
             break
-    text = words[tokens[start].start() : tokens[end - 1].end()] if start else words[: tokens[end - 1].end()]
+    # no closing cut: the answer's end stays as written ("... (source D3:1)")
+    stop = tokens[end - 1].end() if end < len(tokens) else len(words)
+    text = words[tokens[start].start() if start else 0 : stop]
     text = _JOINERS.sub("", text).strip(" ,;:")
     return text if _WORD.search(text) else None
 
