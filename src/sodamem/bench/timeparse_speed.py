@@ -34,6 +34,9 @@ _MODULES = (
     "timeholidays",
     "timeguards",
     "timenumeric",
+    "timechat",
+    "timeclock",
+    "timeperiods",
 )
 Finder = Callable[[str, datetime], list[timeparse.TimeMention]]
 

@@ -40,7 +40,9 @@ _FUTURE = re.compile(
     # modals and needs look ahead ("we should go in July", "I have to work on Christmas", "let's meet Saturday");
     # their perfect looks back ("we should have gone in March")
     r"|(?:should|might|must|needs?\s+to|ha(?:ve|s)\s+to|gotta|got\s+to|wants?\s+to|wanna|let['’]?s"
-    r"|would\s+(?:love|like)|['’]d\s+(?:love|like|rather|better)|can['’]?t\s+make\s+it|(?:is|are)\s+due"
+    r"|would\s+(?:love|like)|['’]d\s+(?:love|like|rather|better)|can['’]?t\s+make\s+it|(?:is|are|['’]s|['’]re)\s+due"
+    # asking whether a time suits: "does Sunday at 3pm work?", "would Friday suit you?"
+    r"|(?:does|would|will)\s+[^.!?]{1,30}?\s+(?:work|suit)\b"
     # holding a scheduled event: "I've got a dentist appointment Thursday", "we have a game on Saturday"
     r"|(?:['’]ve\s+got|(?:have|has)(?:\s+got)?)\s+(?:a|an|my|our|the|this)\s+(?:[\w-]+\s+){0,2}?(?:appointment|meeting"
     r"|interview|exam|test|flight|class|shift|game|match|date|party|wedding|concert|recital|show|gig|checkup"
@@ -49,10 +51,23 @@ _FUTURE = re.compile(
     # a timetable in the simple present: "my lease ends in July", "the show airs on Thursday", "we leave Monday", "he
     # graduates in May", "we get married in October"; not a habit ("we usually go to Italy in September")
     rf"|(?P<timetable>{_TIMETABLE_THIRD}|(?:comes|goes|gets)\s+(?:back|home)|goes\s+(?:up|live|on\s+sale)"
-    r"|comes\s+out|gets\s+married|kicks\s+off"
+    r"|comes\s+out|gets\s+married|kicks\s+off|wraps\s+up"
     rf"|runs\s+(?:out|through|until|till)|(?:i|we|they)\s+(?:{_TIMETABLE_BASE}|head\s+out|get\s+married))\b"
-    r")",
+    r")"
+    # an imperative opening the text asks for something ahead: "text me Monday at 8pm", "email me Friday"
+    r"|^\W*(?:please\s+)?(?:call|ring|text|phone|pick|meet|email|e-mail|remind|send|bring|book|grab|join|ping|drop"
+    r"|message|come|swing|stop)\s",
     re.IGNORECASE,
+)
+# A short question with no verb proposes a time: "dinner Thursday?", "drinks on Friday?" (a heuristic); one opening
+# with a question or quantity word asks about what was ("Anything fun over the weekend?", "How was Friday?").
+_SHORT_QUESTION = re.compile(
+    r"^\W*(?!(?:any|anything|something|how|what|why|where|who|when|which|good|nice|fun|great)\b)[a-z]+"
+    r"(?:[^\w?]+[a-z]+){1,4}\s*\?+\s*$",
+    re.IGNORECASE,
+)
+_QUESTION_VERB = re.compile(
+    r"\b(?:was|were|did|had|has|have|is|are|do|does|went|got|been)\b|['’]|\b\w+ed\b", re.IGNORECASE
 )
 _HABIT = re.compile(r"\b(?:usually|always|often|sometimes|normally|generally|typically|every|each)\b", re.IGNORECASE)
 # The verb right before an expression sets its direction: "the recital is on June 9th" (said in May: this June),
@@ -63,7 +78,9 @@ _HABIT = re.compile(r"\b(?:usually|always|often|sometimes|normally|generally|typ
 _AWAY = r"(?:\s+(?:off|away|out|back|home|gone|closed|open|shut))?"
 _AHEAD_VERB = re.compile(
     rf"(?:(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re)){_AWAY}|(?:\bam|['’]m)\s+(?:off|away|out|back|home)"
-    r"|\b(?:comes?|arrives?|starts?|begins?|leaves?|opens?|falls?|lands?|turns?\s+\d+))\s+$",
+    r"|\b(?:comes?|arrives?|starts?|begins?|leaves?|opens?|falls?|lands?|turns?\s+\d+|runs|ends|wraps\s+up"
+    # a plan moved: "the launch slipped to Q3", "the meeting got pushed back to Friday"
+    r"|(?:slipp|push|postpon|delay|reschedul|bump)(?:ed|es|s)?(?:\s+(?:back|out))?\s+(?:to|till|until)))\s+$",
     re.IGNORECASE,
 )
 _BEHIND_VERB = re.compile(rf"\b(?:was|were){_AWAY}\s+$", re.IGNORECASE)
@@ -126,6 +143,8 @@ def _copula_before(text: str, start: int) -> bool:
     if m is None or _FROM_BEFORE.search(text, max(0, start - 6), start):
         return False
     words = m["between"].lower().split()
+    if words and words[0].endswith("ed") and words[0] not in _PAST_WORDS:
+        words = words[1:]  # a participle right after the copula is a state: "we're slammed", "it's booked"
     return not any(word in _PAST_WORDS or word.endswith("ed") for word in words)
 
 
@@ -149,6 +168,8 @@ def looks_ahead(text: str) -> bool:
     m = _FUTURE.search(text)
     while m is not None and m["timetable"] and _HABIT.search(text):
         m = _FUTURE.search(text, m.end())  # a habit: look for another cue
+    if m is None and text.rstrip().endswith("?") and _SHORT_QUESTION.match(text):
+        return not _QUESTION_VERB.search(text)
     return m is not None
 
 
@@ -156,6 +177,10 @@ def verb_direction(text: str, start: int, end: int, default: Callable[[], bool])
     """Ahead after "is/are/'s/'re" or a timetable verb, back after "was/were" right before ``start``; else, for an
     expression opening its clause, the verb right after ``end`` decides; else ``default()`` (the cue words, asked only
     when needed)."""
+    clock = _CLOCK_BEFORE.search(text, max(0, start - 14), start)  # "the show's at 7pm on Friday"
+    start = clock.start() if clock else start
+    clock = _CLOCK_AFTER.match(text, end)  # "Sunday at 3pm I'm free"
+    end = clock.end() if clock else end
     if _AHEAD_VERB.search(text, max(0, start - 16), start) and not _AT_POSSESSIVE.search(
         text, max(0, start - 40), start
     ):
@@ -202,6 +227,11 @@ class Cue:
             self._value = looks_ahead(self._text)
         return self._value
 
+
+# A clock time between a verb and a day, or after a day: "the show's at 7pm on Friday", "Sunday at 3pm I'm free".
+_CLOCK = r"(?:\d{1,2}(?::\d\d)?\s*(?:[ap]\.?m\.?)?|noon|midday)"
+_CLOCK_BEFORE = re.compile(rf"\b(?:at|@)\s+{_CLOCK}\s+(?:on\s+)?$", re.IGNORECASE)
+_CLOCK_AFTER = re.compile(rf"\s+(?:at|@)\s+{_CLOCK}(?![\d:])", re.IGNORECASE)
 
 # An expression opens its clause at the start of the text or after punctuation or "and/but/so".
 _CLAUSE_START = re.compile(r"(?:^|[.!?,;:]\s*|\b(?:and|but|so)\s+)$", re.IGNORECASE)

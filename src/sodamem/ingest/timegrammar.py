@@ -18,8 +18,9 @@ pinned down by ``sodamem/bench/time_phrases_grammar.py``):
   from/through/starting/beginning, and after coming/leaving/arriving): "on the 21st" is the latest 21st on or before the
   anchor's day (future: the first on or after); "on the 3rd of next month" names the month. "the week of the 15th / of
   June 5th / of Thanksgiving" is the Monday-to-Sunday week containing that day.
-* Decades: "the 1990s", "the '90s", "the nineties" (two digits: the latest such decade begun by the anchor's year);
-  "the 1900s" is the century once it is over (SUTime's XX00s), "the 2000s" said in 2023 the decade.
+* Decades: "the 1990s", "the '90s", "the nineties", "the noughties" / "the aughts" (2000-2009) (two digits: the latest
+  such decade begun by the anchor's year); "the 1900s" is the century once it is over (SUTime's XX00s), "the 2000s"
+  said in 2023 the decade.
 * Nights counted back ("two nights ago": the night starting two days before the anchor's day); "this time last
   year / next week / yesterday" is the anchor's day moved so (DAY); "in the new year" the year after the anchor's.
 * Quarters ("the third quarter of 2023", "Q3"): three months at the year's granularity, as halves; one of no named
@@ -49,6 +50,7 @@ G = TimeGranularity
 _SEASON = "summer|winter|spring|fall|autumn"
 _WEEKDAY = tw.alternation(tw.WEEKDAYS)
 _DECADE_WORDS = {f"{stem}ties": tens for tens, stem in enumerate("twen thir for fif six seven eigh nine".split(), 2)}
+_DECADE_WORDS |= {"noughties": 0, "naughties": 0, "aughts": 0}  # 2000-2009
 _DECADE = rf"(?:(?:1\d|20)?\d0|['’]\d0)['’]?s|{tw.alternation(_DECADE_WORDS)}"
 _YEAR = r"(?:19|20)\d\d(?!\d)"
 _REL = r"(?:this|last|next|past|coming)"
@@ -454,5 +456,5 @@ RULES: tuple[tw.RuleEntry, ...] = (
     (_DAY_OF_MONTH, _day_of_month, r"\d(?:st|nd|rd|th)|the\s+(?:fi|se|th|fo|si|ei|ni|te|el|tw)"),
     (_WEEK_OF, _week_of, r"week(?:end)?\s+of\s"),
     (_WEEKDAYS_COUNTED, _weekdays_counted, r"[sy]\s+(?:ago|back|from|week)\b"),
-    (rf"\b(?:the\s+(?P<dec>{_DECADE})|(?P<dec4>(?:1\d|20)\d0['’]?s))\b", _decade, r"0['’]?s|ties"),
+    (rf"\b(?:the\s+(?P<dec>{_DECADE})|(?P<dec4>(?:1\d|20)\d0['’]?s))\b", _decade, r"0['’]?s|ties|aughts"),
 )

@@ -5,8 +5,11 @@ Each guard answers for one rule family whether a match it found is a time at all
 * Weekdays: a pet's name with an epithet ("Friday the cat"), part of a holiday's name ("Black Friday deals"), any
   such day after "a" ("it falls on a Tuesday", "a Sunday league"), a noun's modifier after "the" or a possessive
   ("the Tuesday crowd", "her Sunday best", "grandma's Sunday roast"), the nursery rhyme's "Friday's child", a title
-  ("Friday Night Lights"); an abbreviation alone ("Wed", "Sat") unless it is no word ("Thurs") or is capitalised
-  inside a sentence ("the game is on Sat.", not "Sat down").
+  ("Friday Night Lights"), a first name before a surname ("Wednesday Addams", "Tuesday Weld": a capitalised word
+  after it that is no month, weekday or pronoun), a noun it makes a compound with ("Sunday school", "the Monday
+  blues"); an abbreviation alone ("Wed", "Sat") unless it is no word ("Thurs", "fri") or is capitalised inside a
+  sentence ("the game is on Sat.", "Weds", not "Sat down"), or any abbreviation ("Mon" too) before a clock time ("Mon
+  at 6pm").
 * Months: the second half of an event's name, a holiday "in" another month ("a Christmas in July sale").
 * Decades: temperatures ("temps in the 60s", "highs in the low 80s"), a noun's modifier ("the 90s band").
 """
@@ -40,6 +43,19 @@ _NOUN_AFTER = re.compile(
     r"|all|both)\b)[a-z]+\b"
 )
 _RHYME_AFTER = re.compile(r"['’]s\s+child\b", _F)
+# A surname after a first name: a capitalised word (case-sensitive) that is no month, weekday, pronoun or title word.
+_SURNAME_AFTER = re.compile(
+    r"\s+(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar"
+    r"|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|I|I['’]\w+|We|You"
+    r"|They|He|She|It|My|Our|The|This|That|Then|And|But|So|Morning|Afternoon|Evening|Night|Week|Weekend)\b)"
+    r"[A-Z][a-z]+\b(?!['’]|\s*(?:and|&|,))"  # "Friday Sarah and I went out" is a day
+)
+# Nouns a weekday makes a compound with, naming no particular day.
+_COMPOUND_AFTER = re.compile(
+    r"\s+(?:school|service|services|mass|roast|best|papers?|league|scaries|blues|supplement|edition|drivers?"
+    r"|funday|brunch\s+club)\b",
+    _F,
+)
 
 
 def weekday_names_no_day(text: str, start: int, end: int) -> bool:
@@ -49,20 +65,23 @@ def weekday_names_no_day(text: str, start: int, end: int) -> bool:
     article = _ARTICLE_BEFORE.search(text, max(0, start - 16), start)
     if article and (article["a"] or _NOUN_AFTER.match(text, end)):
         return True
-    return bool(_RHYME_AFTER.match(text, end))
+    if text[start].isupper() and _SURNAME_AFTER.match(text, end):
+        return True
+    return bool(_RHYME_AFTER.match(text, end) or _COMPOUND_AFTER.match(text, end))
 
 
 # Abbreviated weekdays that are no English word ("Tues", "thurs"); "Wed", "Fri" and "Sat" only capitalised inside a
 # sentence ("the game is on Sat.", not "Sat down" or "they wed in May"); "Mon" and "Sun" never alone.
-_ALWAYS_ABBREVIATION = frozenset("tue tues thu thur thurs".split())
-_CAPITALISED_ABBREVIATION = frozenset("wed fri sat".split())
+_ALWAYS_ABBREVIATION = frozenset("tue tues thu thur thurs fri".split())
+_CAPITALISED_ABBREVIATION = frozenset("wed weds sat".split())
+_CLOCK_AFTER = re.compile(r"\.?\s+(?:at|@)\s+(?:\d{1,2}(?::\d\d)?\s*(?:[ap]\.?m\b|\b)|noon\b|midday\b)", _F)
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s*)$")
 
 
 def abbreviated_weekday_alone(text: str, start: int, end: int) -> bool:
     """Whether the abbreviated weekday at text[start:end], with no last/next/this before it, names a day."""
     word = text[start:end]
-    if word.lower() in _ALWAYS_ABBREVIATION:
+    if word.lower() in _ALWAYS_ABBREVIATION or _CLOCK_AFTER.match(text, end):
         return True
     return (
         word.lower() in _CAPITALISED_ABBREVIATION

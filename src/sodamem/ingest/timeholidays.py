@@ -13,11 +13,12 @@ after it. "the X before last" / "the X after next" go one more year. "the day/ni
 weekend before|after X" is the Saturday-Sunday strictly before/after it, "the Monday before|after X" the first Monday
 strictly before/after it, "the week before|after X" the calendar week before/after the holiday's, "X weekend" the
 weekend touching it (holiday included: Memorial Day weekend is Saturday to Monday). "X morning|afternoon|evening|night"
-narrows the day. A bare name needs a verb after it ("Halloween was fun"), a part ("Memorial Day weekend"), a place or
-company after it ("Thanksgiving at my brother's"), "since", or a verb of coming and going before it with its clause
-ending after it ("my parents arrive Christmas Eve"), or one of being open, closed, free or at work ("the office is
-closed Labor Day"); "NYE" is New Year's Eve; "spend Christmas" reads like "over Christmas". "two Christmases
-ago" counts back from the last one.
+narrows the day. A bare name needs a verb after it ("Halloween was fun"), a part ("Memorial Day weekend"), a place
+or company after it ("Thanksgiving at my brother's"), "since", or a verb of coming and going before it with its
+clause ending after it ("my parents arrive Christmas Eve"), or one of being open, closed, free or at work ("the
+office is closed Labor Day", "we're back Easter Monday"), or having or spending it ending its clause ("we had a
+quiet New Year's Day"); "NYE" is New Year's Eve; Maundy (Holy) Thursday is Easter - 3 days, Indigenous Peoples' Day
+is Columbus Day; "spend Christmas" reads like "over Christmas". "two Christmases ago" counts back from the last one.
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
     "easter_monday": (r"easter\s+monday", _from_easter(1)),
     "easter": (r"easter(?:\s+(?:sunday|day))?", _from_easter(0)),
     "good_friday": (r"good\s+friday", _from_easter(-2)),
+    "maundy_thursday": (r"(?:maundy|holy)\s+thursday", _from_easter(-3)),
     "palm_sunday": (r"palm\s+sunday", _from_easter(-7)),
     "ash_wednesday": (r"ash\s+wednesday", _from_easter(-46)),
     "pentecost": (r"pentecost|whit\s+sunday", _from_easter(49)),
@@ -114,7 +116,7 @@ HOLIDAYS: dict[str, tuple[str, Callable[[int], date]]] = {
     "memorial_day": (r"memorial\s+day", _nth(5, MON, -1)),
     "mlk_day": (r"(?:martin\s+luther\s+king(?:,?\s+jr\.?)?|mlk)\s+day", _nth(1, MON, 3)),
     "presidents_day": (rf"president{_S}\s+day", _nth(2, MON, 3)),
-    "columbus_day": (r"columbus\s+day", _nth(10, MON, 2)),
+    "columbus_day": (rf"(?:columbus|indigenous\s+peoples?{_S})\s+day", _nth(10, MON, 2)),
 }
 # Holiday words the resolver's first pre-check lacks (names with "day", "year" or a month's first letters have it).
 TRIGGER_WORDS = (
@@ -130,10 +132,11 @@ _NEEDS = (
                 *TRIGGER_WORDS,
                 *"boxing independence july fool groundhog veteran armistice remembrance juneteenth whit".split(),
                 *"mother father labo memorial luther mlk president columbus cyber election earth".split(),
-                *"canada bonfire fawkes victoria".split(),
+                *"canada bonfire fawkes victoria maundy indigenous".split(),
             ]
         )
         + r"|new\s+year|(?:good|black)\s+friday|palm\s+sunday|ash\s+wednesday|(?:fat|shrove)\s+tuesday|pancake\s+day"
+        + r"|holy\s+thursday"
     )
     + ")"
 )  # every name starts a word: the leading \b spares the search most positions
@@ -166,8 +169,15 @@ _MOTION_BEFORE = re.compile(
     r"\b(?:arriv(?:e|es|ed|ing)|leav(?:e|es|ing)|left|fl(?:y|ies|ew|ying)|com(?:e|es|ing)|came|return(?:s|ed|ing)?"
     r"|head(?:s|ed|ing)?|land(?:s|ed|ing)?|driv(?:e|es|ing)|drove|(?:get|gets|getting|got)\s+(?:in|back|home)"
     # and being open, closed, free or at work: "the office is closed Labor Day", "are you free Christmas Eve?"
-    r"|closed|open|shut|off|free|busy|working)"
+    r"|closed|open|shut|off|free|busy|working|(?:['’](?:re|m|s)|is|are|am)\s+(?:back|away|home|out))"
     r"(?:\s+(?:in|back|home|out|over|up|down|away))?\s+$",
+    re.IGNORECASE,
+)
+# Having or spending the day, with an adjective or two, ending its clause: "we had a quiet New Year's Day", "have a
+# great Thanksgiving!" ("we had a Christmas party" is a modifier: a noun follows).
+_HAD_BEFORE = re.compile(
+    r"\b(?:had|have|has|having|spent|spend|spending|enjoyed|enjoy)\s+(?:a|an|our|my|the|their|your)\s+"
+    r"(?:[a-z]+\s+){0,2}$",
     re.IGNORECASE,
 )
 _CLAUSE_END_AFTER = re.compile(r"\s*(?:$|[.,;:!?)]|\s(?:and|but|so|because|when|then|to|for)\b)", re.IGNORECASE)
@@ -208,6 +218,8 @@ def _holiday(m: re.Match[str], c: Context) -> Span | None:
     if verb_after and verb_after.group().strip(" ,").lower() in ("i", "we", "you", "they", "he", "she"):
         verb_after = _CLAUSE_START.search(c.text, max(0, m.start() - 6), m.start())
     if bare and not verb_after and _MOTION_BEFORE.search(c.text, max(0, m.start() - 24), m.start()):
+        verb_after = _CLAUSE_END_AFTER.match(c.text, m.end())
+    if bare and not verb_after and _HAD_BEFORE.search(c.text, max(0, m.start() - 40), m.start()):
         verb_after = _CLAUSE_END_AFTER.match(c.text, m.end())
     if (
         bare

@@ -7,11 +7,15 @@ Composite families (before last / after next, parts and ordinals of periods, day
 are in :mod:`sodamem.ingest.timegrammar`, holidays in :mod:`sodamem.ingest.timeholidays`, slashed dates in
 :mod:`sodamem.ingest.timenumeric`, dates with their weekday ("Saturday the 14th") in :mod:`sodamem.ingest.timedates`,
 chat phrasings ("first thing Monday", "the weekend just gone", years in words) in :mod:`sodamem.ingest.timechat`,
-ranges of two expressions ("from June 1st to June 5th") in :mod:`sodamem.ingest.timeranges`, the direction an
+ranges of two expressions ("from June 1st to June 5th") in :mod:`sodamem.ingest.timeranges`, clock times narrowing a
+day ("Monday at 8pm"), ranges of days ("the 3rd-5th", "Tue-Thu"), ISO weeks and dotted dates in
+:mod:`sodamem.ingest.timeclock`, halves of a year ("H1"), centuries by ordinal, "come June", "earlier this
+afternoon", "tomorrow week" and "two weeks ago Sunday" in :mod:`sodamem.ingest.timeperiods`, the direction an
 expression looks in (tense, cue words) in :mod:`sodamem.ingest.timedirection`, and the readings that are no time ("a
 Sunday league", "temps in the 60s", "Friday Night Lights") in :mod:`sodamem.ingest.timeguards`. Conventions (the
 tables ``sodamem/bench/time_phrases.py``, ``time_phrases_grammar.py``, ``time_phrases_heldout.py``,
-``time_phrases_blind2.py``, ``time_phrases_blind3.py`` and ``time_phrases_blind4.py`` pin them down):
+``time_phrases_blind2.py``, ``time_phrases_blind3.py``, ``time_phrases_blind4.py`` and ``time_phrases_blind5.py``
+pin them down):
 
 * Weeks start on Monday; a weekend is Saturday 00:00 to Monday 00:00 (granularity WEEK).
 * "N hours/days/weeks/fortnights/months/years/decades/centuries ago|back" (digits, one..ninety-nine in words, a/an;
@@ -61,13 +65,16 @@ tables ``sodamem/bench/time_phrases.py``, ``time_phrases_grammar.py``, ``time_ph
 * ``future=None`` infers the direction of ambiguous expressions from cue words anywhere in the text (will, 'll,
   going to, planning, next, tomorrow, soon, start date, scheduled for, a present progressive with a personal subject
   "we're grilling on Labor Day", questions about plans "are you free Saturday?", proposals "can we meet ...?", "see
-  you", a simple-present timetable that is no habit "he graduates in May", ...), overridden by the verb right
-  before the expression ("the recital is on June 9th", "we're off on MLK Day": ahead; "it was on Friday": back; "at
-  my aunt's" is a place, not "is"), or a simple-present timetable verb ("the movers come on 5/20"), or, for an
-  expression opening its clause, the verb right after it ("Father's Day is coming up", "the 28th was my birthday",
-  "on the 15th we close", "Sunday I ran"; a possessive "'s" is no verb; a verb of thinking or a habit decides
-  nothing); with none of those, a present copula earlier in the clause and no past form after it looks ahead ("it's
-  my birthday on Sunday"). True/False force it. An expression after "since" always looks back.
+  you", a simple-present timetable that is no habit "he graduates in May", an imperative opening the text "text me
+  Monday", "does Friday work?", a short question with no verb "drinks Saturday?", ...), overridden by the verb
+  right before the expression, a clock time between skipped ("the recital is on June 9th", "we're off on MLK Day",
+  "the gig's at 8pm on Saturday", "the launch slipped to Q4", "the fair runs the 3rd-5th": ahead; "it was on
+  Friday": back; "at my aunt's" is a place, not "is"), or a simple-present timetable verb ("the movers come on
+  5/20"), or, for an expression opening its clause, the verb right after it ("Father's Day is coming up", "the 28th
+  was my birthday", "on the 15th we close", "Sunday I ran"; a possessive "'s" is no verb; a verb of thinking or a
+  habit decides nothing); with none of those, a present copula earlier in the clause and no past form after it (a
+  participle right after it is a state: "we're slammed") looks ahead ("it's my birthday on Sunday"). True/False
+  force it. An expression after "since" always looks back.
 """
 
 from __future__ import annotations
@@ -78,12 +85,14 @@ from datetime import datetime, timedelta
 
 from sodamem.ingest import (
     timechat,
+    timeclock,
     timedates,
     timedirection,
     timegrammar,
     timeguards,
     timeholidays,
     timenumeric,
+    timeperiods,
     timeranges,
 )
 from sodamem.ingest import timewords as tw
@@ -101,9 +110,9 @@ class TimeMention:
 
 
 _F = re.IGNORECASE | re.ASCII
-_REL = r"(?P<rel>this\s+past|this\s+coming|last|next|this|past|upcoming|coming)"
+_REL = r"(?P<rel>this\s+past|this\s+coming|last|next|nxt|this|past|upcoming|coming)"
 _BACK = {"last", "past", "this past"}
-_AHEAD = {"next", "coming", "this coming", "upcoming"}
+_AHEAD = {"next", "nxt", "coming", "this coming", "upcoming"}
 _UNITS_WEEKEND = tw.UNIT.replace("day|", "day|weekend|")
 _DAY = rf"(?:(?P<day>3[01]|[12]\d|0?[1-9])(?P<ord>st|nd|rd|th)?|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
 # Spending a period names it as a time, like a preposition: "we spent the summer in Maine", "spent March in Spain".
@@ -195,7 +204,9 @@ def _period(m: re.Match[str], c: Context) -> Span | None:
 
 def _weekday(m: re.Match[str], c: Context) -> Span | None:
     name, today, rel = m["wd"].lower(), c.anchor.weekday(), _norm(m["rel"])
-    if name not in tw.WEEKDAYS and not (rel or timeguards.abbreviated_weekday_alone(c.text, m.start("wd"), m.end())):
+    if name not in tw.WEEKDAYS and not (
+        rel or timeguards.abbreviated_weekday_alone(c.text, m.start("wd"), m.end("wd"))
+    ):
         return None
     if not (rel or m["on"] or m["part"]) and timeguards.weekday_names_no_day(c.text, m.start(), m.end()):
         return None
@@ -351,8 +362,8 @@ _RULES: tuple[tw.RuleEntry, ...] = (
     (
         rf"\b(?:{_REL}\s+|(?P<on>on)\s+)?(?P<wd>{tw.WEEKDAY_ALT})(?:\s+(?P<part>morning|afternoon|evening|night))?\b",
         _weekday,
-        r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun|tuse|wens|wends|wedns|thrus)day|(?:last|next|this|past|coming)\s+\w"
-        r"|(?:tues?|thu(?:rs?)?|wed|fri|sat)\b)",
+        r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun|tuse|wens|wends|wedns|thrus)day|(?:last|next|nxt|this|past|coming)\s+\w"
+        r"|(?:tues?|thu(?:rs?)?|weds?|fri|sat)\b|(?:mon|sun)\.?\s+(?:at|@)\s|thursdy|thurday|satuday|saturdy|tuesdy)",
     ),
     (
         rf"\b(?:{_REL}\s+|(?P<over>(?:over|on|at|during|by|for|{_SPEND})\s+the)\s+)(?P<u>weekend|week|wk|fortnight|month|year|yr|decade|century)\b",
@@ -399,11 +410,12 @@ _RULES: tuple[tw.RuleEntry, ...] = (
     ),
 )
 _RULES += timegrammar.RULES + timeholidays.RULES + timenumeric.RULES + timedates.RULES + timechat.RULES
+_RULES += timeclock.RULES + timeperiods.RULES
 _COMPILED = tuple(
     (re.compile(pattern, _F), rule, re.compile(needs, re.ASCII) if needs else None) for pattern, rule, needs in _RULES
 )
 # Every rule needs one of these words or a digit; most sentences have none, and are done after one search.
-_TRIGGER = re.compile(r"\d|" + tw.trie([*tw.TRIGGER_WORDS, *timeholidays.TRIGGER_WORDS]))
+_TRIGGER = re.compile(r"\d|" + tw.trie([*tw.TRIGGER_WORDS, *timeholidays.TRIGGER_WORDS, *timeperiods.TRIGGER_WORDS]))
 
 
 def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> list[TimeMention]:
@@ -450,6 +462,8 @@ def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> li
             return timedirection.Direction(text, s, e, cue, future)()
 
         taken = timeranges.join_ranges(text, taken, anchor, direction, _phrase)
+    if timeclock.clock_may_join(lowered):  # "Monday at 8pm", "at midday tomorrow": the hour of that day
+        taken = timeclock.narrow_to_clock(text, taken)
     return [TimeMention(TimeSpec(lo, hi, gran, text[s:e]), s, e) for s, e, (lo, hi, gran) in taken]
 
 

@@ -5,16 +5,17 @@ until the 5th": one interval from the start of the first to the end of the secon
 own (a bare side is read as after "on" or "in": "between May and July" is "in May" to "in July") at the same
 granularity. The first side takes the direction the text gives it; the second is read against the anchor too, unless
 that puts it before the first ("from Monday to Wednesday" said on a Tuesday, looking back), and then as the first one
-on or after the first side's start. The range replaces whatever expressions it covers.
+on or after the first side's start. A bare day of the month before a side that names its month takes that month
+("from the 3rd to the 7th of March" is March 3-7). The range replaces whatever expressions it covers.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from sodamem.ingest.timewords import Span
+from sodamem.ingest.timewords import MONTH_ALT, Span, add_months, day_start
 
 Resolver = Callable[[str, datetime, bool], Span | None]
 Found = tuple[int, int, Span]
@@ -25,6 +26,27 @@ _RANGE = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[\w'’]+(?:\s+|$)")
+_BARE_DAY = re.compile(r"(?:the\s+)?(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?", re.IGNORECASE)
+_NAMES_A_MONTH = re.compile(rf"\b(?:{MONTH_ALT})\b|\b(?:19|20)\d\d\b", re.IGNORECASE)
+
+
+def _in_month_of(first: Span, phrase: str, text: str, second: Found) -> Span:
+    """``first`` moved into the month of ``second`` when ``phrase`` is a bare day and the second side names a month."""
+    bare = _BARE_DAY.fullmatch(phrase)
+    if (
+        bare is None
+        or not _NAMES_A_MONTH.search(text, second[0], second[1])
+        or second[2][1] - second[2][0] > timedelta(days=1)
+    ):
+        return first
+    last = day_start(second[2][0])
+    try:
+        day = last.replace(day=int(bare["d"]))
+        if day > last:
+            day = add_months(last.replace(day=1), -1).replace(day=int(bare["d"]))
+    except ValueError:
+        return first
+    return day, day + timedelta(days=1), first[2]
 
 
 def _whole(phrase: str, anchor: datetime, future: bool, resolve: Resolver) -> Span | None:
@@ -63,12 +85,14 @@ def join_ranges(
 ) -> list[Found]:
     """``found`` (in text order, not overlapping) with each range of two expressions made one (see the module)."""
     for m in _RANGE.finditer(text):
-        first = _whole(m["a"], anchor, direction(m.start("a"), m.end("a")), resolve)
+        # the direction from "from": "the cabin is ours from the 2nd to the 4th" (after "from" a day looks back)
+        first = _whole(m["a"], anchor, direction(m.start(), m.end("a")), resolve)
         if first is None:
             continue
-        second = _second(text, m.end(), first, anchor, direction(m.start("a"), m.end("a")), resolve)
+        second = _second(text, m.end(), first, anchor, direction(m.start(), m.end("a")), resolve)
         if second is None:
             continue
+        first = _in_month_of(first, m["a"], text, second)
         start, end = m.start(), second[1]
         found = [f for f in found if f[1] <= start or f[0] >= end]
         found.append((start, end, (first[0], second[2][1], first[2])))

@@ -74,17 +74,20 @@ _MONTH_NAMES = (
 MONTHS: dict[str, int] = {name: i for i, names in enumerate(_MONTH_NAMES, start=1) for name in names}
 WEEKDAYS: dict[str, int] = {
     name: i for i, name in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())
-} | {"tuseday": 1, "wensday": 2, "wendsday": 2, "wednsday": 2, "thrusday": 3}  # and their common misspellings
+} | {"tuseday": 1, "tuesdy": 1, "wensday": 2, "wendsday": 2, "wednsday": 2, "thrusday": 3, "thursdy": 3, "thurday": 3}
+WEEKDAYS |= {"satuday": 5, "saturdy": 5}  # and their common misspellings
 # Chat spellings and misspellings of the days next to today, as the words they stand for ("see you tmrw", "tonite").
 DAY_SPELLINGS: dict[str, str] = {
-    **dict.fromkeys("tmrw tmr tmrow 2moro 2morrow 2mrw tomorow tommorow tommorrow tomorrw".split(), "tomorrow"),
+    **dict.fromkeys(
+        "tmrw tmr tmrow 2moro 2morrow 2mrw tomorow tommorow tommorrow tomorrw tomoz 2moz".split(), "tomorrow"
+    ),
     **dict.fromkeys("yday yesterdy yesturday".split(), "yesterday"),
     **dict.fromkeys("tonite 2nite".split(), "tonight"),
 }
 # Abbreviations count only after last/next/this ("last Fri"); "on sun" or "wed" alone is too often something else.
 WEEKDAY_ABBREVIATIONS: dict[str, int] = {
     name: i
-    for i, names in enumerate(["mon", "tue tues", "wed", "thu thur thurs", "fri", "sat", "sun"])
+    for i, names in enumerate(["mon", "tue tues", "wed weds", "thu thur thurs", "fri", "sat", "sun"])
     for name in names.split()
 }
 # Northern meteorological seasons by their first month; a winter is named by the year of its December.
@@ -177,7 +180,7 @@ _ORDINAL_NAMES = (
 TRIGGER_WORDS = [
     *"day night hour week fortnight month year decade ago summer winter spring fall autumn recent lately time".split(),
     *"morning evening afternoon tonight tomorrow twenties thirties forties fifties sixties seventies eighties".split(),
-    *"nineties wk yr centur quarter".split(),
+    *"nineties noughties naughties aughts wk yr centur quarter".split(),
     *"tmr tmw 2mor 2mr tomo tomm tonite 2nite yesterd yestur".split(),  # chat spellings (:data:`DAY_SPELLINGS`)
     *("nineteen", "twenty t", "twenty-t", "twenty e", "twenty f", "twenty s", "twenty n", "twenty o", "two thousand"),
     *(name for name in MONTHS | WEEKDAY_ABBREVIATIONS if len(name) == 3),
