@@ -13,7 +13,9 @@ import pytest
 from sodamem.bench.time_phrases_blind3 import ROWS
 from sodamem.bench.timeparse_eval import check_row, table_accuracy
 from sodamem.ingest.timeparse import find_times
-from tests.time_tables import check_table_shape
+from tests.time_tables import TUE, check_table_shape
+from tests.time_tables import iso as _iso
+from tests.time_tables import spans as _spans
 
 
 def test_blind3_table_shape() -> None:
@@ -28,19 +30,6 @@ def test_blind3_table_row(row: tuple[str, str, str | None, str | None, str | Non
 def test_blind3_table_at_its_reached_level() -> None:
     accuracy, failures = table_accuracy(ROWS)
     assert accuracy == 1.0, failures
-
-
-TUE = datetime(2024, 5, 14, 9, 30)  # a Tuesday
-
-
-def _spans(text: str, anchor: datetime = TUE) -> list[tuple[str, str, str]]:
-    return [
-        (m.spec.start.isoformat(), m.spec.end.isoformat(), m.spec.granularity.value) for m in find_times(text, anchor)
-    ]
-
-
-def _iso(value: str) -> str:
-    return datetime.fromisoformat(value).isoformat()
 
 
 @pytest.mark.parametrize(
