@@ -24,6 +24,7 @@ from sodamem.bench.extract_setup import (
     slice_options,
 )
 from sodamem.bench.locomo import CATEGORY_NAMES
+from sodamem.bench.packs_cli import packs_command
 from sodamem.bench.qa_cli import QAOptions, qa_options, run_qa_cli
 from sodamem.bench.report import SessionRule, plot_recall, render_markdown, run_to_json, summarise
 from sodamem.bench.runner import ABLATIONS, BUDGETS, SYSTEMS, BenchRun, BenchUnit, run_retrieval
@@ -654,17 +655,34 @@ def live(data: Path, sizes: str, adds: int, embedder: str, json_out: Path | None
 @click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--flash-model", default="gemini-2.5-flash", show_default=True, help="Prices the token counts.")
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), default=None, help="F1 against tokens (PNG).")
-def qa_table(runs: tuple[Path, ...], flash_model: str, plot: Path | None) -> None:
+@click.option(
+    "--paired", is_flag=True,
+    help="Also compare question by question (bootstrap intervals): each run with the first, and with its offline"
+    " reader.",
+)  # fmt: skip
+def qa_table(runs: tuple[Path, ...], flash_model: str, plot: Path | None, paired: bool) -> None:
     """QA runs side by side (the --json files of `bench locomo --qa`): F1 per category, tokens, seconds, fallbacks."""
+    from sodamem.bench.qa_paired import paired_runs, paired_with_offline, render_paired
     from sodamem.bench.qa_table import plot_f1_tokens, render_table, table_rows
 
-    rows = []
+    rows, loaded = [], []
     for path in runs:
         try:
-            rows += table_rows([json.loads(path.read_text("utf-8"))], flash_model)
+            data = json.loads(path.read_text("utf-8"))
+            rows += table_rows([data], flash_model)
         except (ValueError, KeyError, TypeError) as exc:
             raise click.BadParameter(f"{path}: not a QA run's JSON ({type(exc).__name__}: {exc})") from None
+        loaded.append((path, data))
     click.echo(render_table(rows, flash_model))
+    if paired:
+        comparisons = [p for _, run in loaded if (p := paired_with_offline(run)) is not None]
+        first_path, first = loaded[0]
+        for path, run in loaded[1:]:
+            try:
+                comparisons.append(paired_runs(first, run))
+            except ValueError as exc:
+                raise click.BadParameter(f"{path} against {first_path}: {exc}") from None
+        click.echo("\n" + render_paired(comparisons))
     if plot is not None:
         plot_f1_tokens(rows, plot)
 
@@ -755,3 +773,4 @@ def qa_locomo(**options: Any) -> None:
 
 
 bench.add_command(crash_command)
+bench.add_command(packs_command)
