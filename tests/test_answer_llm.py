@@ -325,6 +325,10 @@ def test_the_prompts_are_pure_and_fenced() -> None:
         ("Last week [last week = 2023-03-20..2023-03-26], I moved.", "20 March 2023 to 26 March 2023, I moved."),
         ("I moved then [the day before = 2023-06-07].", "I moved then 7 June 2023."),
         ("Flat 2023-13 and [x = y = z]", "Flat 2023-13 and [x = y = z]"),
+        ("farther to de-stress (source D7:22)", "farther to de-stress"),  # the pack's markup copied
+        ("fact (active): Maya moved to Lisbon (source s1:0).", "Maya moved to Lisbon."),
+        ("user (turn s1:0) said Lisbon", "user said Lisbon"),
+        ("Lisbon (the source of it all)", "Lisbon (the source of it all)"),
     ],
 )
 def test_iso_dates_in_an_answer_are_said_as_a_person_says_them(mem: Memory, said: str, shown: str) -> None:

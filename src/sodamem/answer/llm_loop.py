@@ -79,6 +79,9 @@ _ISO_DATES = re.compile(rf"\b{_ISO_DATE}(?:\s*\.\.\s*{_ISO_DATE})?\b")
 _ISO_MONTH = re.compile(r"\b(\d{4})-(0[1-9]|1[0-2])\b(?!-\d)")  # the pack's form of a whole month: 2024-02
 # The pack's note beside a resolved time word ("yesterday [yesterday = 2023-06-08]"), which small models copy
 _TIME_NOTE = re.compile(r"\s*\[([^\[\]=]+?)\s*=\s*([^\[\]=]+?)\]")
+# The pack's own markup copied into an answer: "(source D7:22)" after a fact, "(turn D7:22)" after a speaker, and a
+# fact line's "fact (active):" opening. It says where a line came from, which the answer's ids already say.
+_PACK_MARKUP = re.compile(r"\s*\((?:source|turn) [^()\s]+\)|^\s*fact \((?:active|superseded|invalid)\):\s*")
 _EXPAND_RADIUS = 2
 _MAX_SEARCH_K = 20
 
@@ -197,7 +200,7 @@ def answer_with_llm(
             flags=tuple(flags),
             evidence_tokens=final.used_tokens,
         )
-    said = _human_dates(_resolve_time_notes(answered.answer))
+    said = _human_dates(_resolve_time_notes(_PACK_MARKUP.sub("", answered.answer)))
     text, cited, unknown = _validate(said, answered.citations, set(final.ids))
     flags.extend(f"unknown_citation:{item_id}" for item_id in unknown)
     sentences = _sentences(text)
