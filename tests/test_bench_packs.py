@@ -49,7 +49,7 @@ def test_questions_without_gold_evidence_are_left_out_of_the_recall_means(tmp_pa
 
 def test_summary_means_and_the_markdown_table() -> None:
     rows = tuple(
-        PackRow("q1", "u", "temporal", "bm25", 500, gold=2, gold_found=g, answer_in_pack=a, turns=4, facts=1, tokens=t)
+        PackRow("q1", "u", "temporal", "bm25", 500, 2, g, a, turns=4, facts=1, tokens=t, guarded=g == 2)
         for g, a, t in ((1, True, 400), (2, False, 480))
     )
     rows = (rows[0], replace(rows[1], qid="q2"))
@@ -59,8 +59,9 @@ def test_summary_means_and_the_markdown_table() -> None:
     assert line["gold_share"] == pytest.approx(0.75)
     assert line["all_gold"] == pytest.approx(0.5) and line["any_gold"] == 1.0
     assert line["answer_in_pack"] == pytest.approx(0.5) and line["tokens"] == pytest.approx(440)
+    assert line["guarded"] == pytest.approx(0.5)
     table = render_packs_markdown(run, "T")
-    assert "| temporal | bm25 | 2 | 0.750 | 0.500 | 1.000 | 0.500 | 4.0 | 1.0 | 440.0 |" in table
+    assert "| temporal | bm25 | 2 | 0.750 | 0.500 | 1.000 | 0.500 | 0.500 | 4.0 | 1.0 | 440.0 |" in table
 
 
 def test_an_unknown_system_or_budget_is_refused(tmp_path: Path) -> None:
@@ -91,3 +92,16 @@ def test_the_command_prints_the_table_and_writes_json(tmp_path: Path) -> None:
 def test_bad_options_exit_2_naming_the_problem(tmp_path: Path, extra: list[str], problem: str) -> None:
     result = CliRunner().invoke(bench, ["packs", "--data", str(fixture(tmp_path)), "--embedder", "fake", *extra])
     assert result.exit_code == 2 and problem in result.output
+
+
+def test_the_speaker_guard_is_counted_where_it_would_abstain(tmp_path: Path) -> None:
+    """ "What did Caroline paint?": only Melanie painted, so the guard answers "not in memory" before any reading."""
+    path = fixture(tmp_path)
+    data = json.loads(path.read_text("utf-8"))
+    data[0]["qa"].append({"question": "What did Caroline paint?", "adversarial_answer": "a sunrise", "category": 5})
+    path.write_text(json.dumps(data), "utf-8")
+    units, _ = load_locomo(path)
+    run = run_pack_recall(units, dataset="fixture", embedder="fake", budgets=(500,))
+    guarded = {(r.qid, r.system) for r in run.rows if r.guarded}
+    assert ("conv-x#5", "sodamem") in guarded  # (BM25's hits hold no turn of Caroline's: it does not know her)
+    assert {qid for qid, _ in guarded} == {"conv-x#5"}  # the answerable questions reach the reader

@@ -9,7 +9,10 @@ counts what reached it:
 - ``gold_share``: the share of the question's gold evidence turns in the pack (LoCoMo's ``evidence`` ids);
 - ``all_gold`` / ``any_gold``: every / at least one gold turn is in the pack;
 - ``answer_in_pack``: the gold answer's words are in the pack's text (``metrics.contains_answer``);
-- ``turns`` / ``facts`` / ``tokens``: what the pack spent its budget on.
+- ``turns`` / ``facts`` / ``tokens``: what the pack spent its budget on;
+- ``guarded``: the LLM loop's speaker guard (``offline.said_by_another_speaker``, over the same search) would answer
+  "not in memory" before the reader saw the pack: right on LoCoMo's adversarial questions, a lost answer on the
+  others.
 
 Questions without gold evidence ids (or, for ``answer_in_pack``, without a gold answer) are left out of that
 figure's mean, not scored as misses. One fresh memory per unit, built as the QA bench builds it.
@@ -23,6 +26,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
+from sodamem.answer.offline import said_by_another_speaker
 from sodamem.bench.metrics import contains_answer, count_tokens
 from sodamem.bench.runner import BenchQuestion, BenchUnit
 from sodamem.embed.base import Embedder
@@ -30,7 +34,7 @@ from sodamem.memory import Memory
 
 PACK_SYSTEMS = {"sodamem": "auto", "bm25": "bm25"}  # system name -> the search mode behind its pack
 PACK_BUDGETS = (500, 1_000, 2_000)
-_FIGURES = ("gold_share", "all_gold", "any_gold", "answer_in_pack", "turns", "facts", "tokens")
+_FIGURES = ("gold_share", "all_gold", "any_gold", "answer_in_pack", "guarded", "turns", "facts", "tokens")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +52,7 @@ class PackRow:
     turns: int
     facts: int
     tokens: int
+    guarded: bool  # the speaker guard would abstain before the reader is asked
 
     @property
     def gold_share(self) -> float | None:
@@ -156,6 +161,7 @@ def _rows(
     gold = set(question.relevant_turns)
     rows = []
     for system in systems:
+        guarded = said_by_another_speaker(memory, question.question, now=now, mode=PACK_SYSTEMS[system])
         for budget in budgets:
             pack = memory.evidence(question.question, budget_tokens=budget, now=now, mode=PACK_SYSTEMS[system])
             turns = {item.turn_id for item in pack.items if item.kind == "turn"}
@@ -173,6 +179,7 @@ def _rows(
                     turns=len(turns),
                     facts=sum(1 for item in pack.items if item.kind == "fact"),
                     tokens=count_tokens(pack.render_text()),
+                    guarded=guarded,
                 )
             )
     return rows
@@ -185,7 +192,8 @@ def render_packs_markdown(run: PackRun, title: str) -> str:
         "",
         f"Embedder {run.embedder}; {len({r.qid for r in run.rows})} questions; {run.seconds:.0f} s. Gold: the mean "
         "share of a question's gold evidence turns in its first pack; all / any: packs holding every / some gold "
-        "turn; answer: packs holding the gold answer's words.",
+        "turn; answer: packs holding the gold answer's words; guarded: questions the speaker guard answers 'not in "
+        "memory' before the reader is asked.",
     ]
     summary = run.summary()
     for budget in run.budgets:
@@ -193,11 +201,12 @@ def render_packs_markdown(run: PackRun, title: str) -> str:
             "",
             f"## {budget} tokens",
             "",
-            "| category | system | n | gold | all | any | answer | turns | facts | tokens |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "| category | system | n | gold | all | any | answer | guarded | turns | facts | tokens |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for line in (line for line in summary if line["budget"] == budget):
-            figures = " | ".join(_cell(line[f]) for f in ("gold_share", "all_gold", "any_gold", "answer_in_pack"))
+            shares = ("gold_share", "all_gold", "any_gold", "answer_in_pack", "guarded")
+            figures = " | ".join(_cell(line[f]) for f in shares)
             spent = " | ".join(_cell(line[f], 1) for f in ("turns", "facts", "tokens"))
             out.append(f"| {line['category']} | {line['system']} | {line['questions']} | {figures} | {spent} |")
     return "\n".join(out) + "\n"
