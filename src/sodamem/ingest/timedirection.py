@@ -16,7 +16,7 @@ from sodamem.ingest.timewords import trie
 # Timetable verbs as prefix trees (one branch per letter: the cue search runs over every text with a time).
 _TIMETABLE_THIRD = trie(
     """starts ends begins leaves departs arrives opens closes airs launches lands visits expires graduates retires
-    moves returns finishes flies travels resumes reopens drops premieres debuts""".split()
+    moves returns finishes flies travels resumes reopens drops premieres debuts renews""".split()
 )
 _TIMETABLE_BASE = trie(
     "leave fly depart drive travel visit return arrive move go graduate retire finish close resume".split()
@@ -79,6 +79,8 @@ _AWAY = r"(?:\s+(?:off|away|out|back|home|gone|closed|open|shut))?"
 _AHEAD_VERB = re.compile(
     rf"(?:(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re)){_AWAY}|(?:\bam|['’]m)\s+(?:off|away|out|back|home)"
     r"|\b(?:comes?|arrives?|starts?|begins?|leaves?|opens?|falls?|lands?|turns?\s+\d+|runs|ends|wraps\s+up"
+    # a return or renewal on a timetable: "the kids go back on the 5th", "the clocks go back ...", "the lease renews"
+    r"|go(?:es)?\s+(?:back|home)|renews?|expires?"
     # a plan moved: "the launch slipped to Q3", "the meeting got pushed back to Friday"
     r"|(?:slipp|push|postpon|delay|reschedul|bump)(?:ed|es|s)?(?:\s+(?:back|out))?\s+(?:to|till|until)))\s+$",
     re.IGNORECASE,
@@ -148,6 +150,18 @@ def _copula_before(text: str, start: int) -> bool:
     return not any(word in _PAST_WORDS or word.endswith("ed") for word in words)
 
 
+_BY_BEFORE = re.compile(r"\bby\s+$", re.IGNORECASE)
+_CLAUSE_BEFORE = re.compile(r"[^.!?;:]*$")
+
+
+def past_in_clause(text: str, start: int) -> bool:
+    """Whether a past form (was, had, an irregular past, a regular "-ed" but not "need") comes earlier in the clause
+    before ``start``: a deadline in it has passed ("we had it done by Friday")."""
+    m = _CLAUSE_BEFORE.search(text, max(0, start - 60), start)
+    words = re.findall(r"[a-z]+", m.group().lower()) if m else []
+    return any(word in _PAST_WORDS or (word.endswith("ed") and not word.endswith("eed")) for word in words)
+
+
 def _tense_after_subject(text: str, end: int) -> bool | None:
     """Ahead for a present verb after a subject right after ``end``, back for an irregular past, else None."""
     m = _SUBJECT_VERB.match(text, end)
@@ -181,6 +195,8 @@ def verb_direction(text: str, start: int, end: int, default: Callable[[], bool])
     start = clock.start() if clock else start
     clock = _CLOCK_AFTER.match(text, end)  # "Sunday at 3pm I'm free"
     end = clock.end() if clock else end
+    if _BY_BEFORE.search(text, max(0, start - 4), start):
+        return not past_in_clause(text, start)  # a deadline: "I need the slides by Friday"
     if _AHEAD_VERB.search(text, max(0, start - 16), start) and not _AT_POSSESSIVE.search(
         text, max(0, start - 40), start
     ):

@@ -10,7 +10,9 @@ chat phrasings ("first thing Monday", "the weekend just gone", years in words) i
 ranges of two expressions ("from June 1st to June 5th") in :mod:`sodamem.ingest.timeranges`, clock times narrowing a
 day ("Monday at 8pm"), ranges of days ("the 3rd-5th", "Tue-Thu"), ISO weeks and dotted dates in
 :mod:`sodamem.ingest.timeclock`, halves of a year ("H1"), centuries by ordinal, "come June", "earlier this
-afternoon", "tomorrow week" and "two weeks ago Sunday" in :mod:`sodamem.ingest.timeperiods`, the direction an
+afternoon", "tomorrow week" and "two weeks ago Sunday" in :mod:`sodamem.ingest.timeperiods`, spoken and office phrasings
+("same time next week", "midweek", "the run-up to Christmas", "EOD Friday") in :mod:`sodamem.ingest.timespeech`, the
+direction an
 expression looks in (tense, cue words) in :mod:`sodamem.ingest.timedirection`, and the readings that are no time ("a
 Sunday league", "temps in the 60s", "Friday Night Lights") in :mod:`sodamem.ingest.timeguards`. Conventions (the
 tables ``sodamem/bench/time_phrases.py``, ``time_phrases_grammar.py``, ``time_phrases_heldout.py``,
@@ -94,6 +96,7 @@ from sodamem.ingest import (
     timenumeric,
     timeperiods,
     timeranges,
+    timespeech,
 )
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
@@ -130,9 +133,13 @@ def _norm(words: str | None) -> str:
 
 
 _DAY_SPELLING_ALT = tw.alternation(tw.DAY_SPELLINGS)
+_TOMORROW_ALT = tw.alternation(["tomorrow", *(w for w, day in tw.DAY_SPELLINGS.items() if day == "tomorrow")])
+_YESTERDAY_ALT = tw.alternation(["yesterday", *(w for w, day in tw.DAY_SPELLINGS.items() if day == "yesterday")])
 
 
-def _relative_day(m: re.Match[str], c: Context) -> Span:
+def _relative_day(m: re.Match[str], c: Context) -> Span | None:
+    if timeguards.title_cased(c.text, m.start(), m.end()):
+        return None  # "we rewatched The Day After Tomorrow"
     words = _norm(m.group())
     first = words.split(" ", 1)[0]
     if first in tw.DAY_SPELLINGS:  # "tmrw night", "tonite": the word it stands for
@@ -204,6 +211,8 @@ def _period(m: re.Match[str], c: Context) -> Span | None:
 
 def _weekday(m: re.Match[str], c: Context) -> Span | None:
     name, today, rel = m["wd"].lower(), c.anchor.weekday(), _norm(m["rel"])
+    if not rel and timeguards.recurrence_before(c.text, m.start()):
+        return None  # "every Sunday", "every other Tuesday"
     if name not in tw.WEEKDAYS and not (
         rel or timeguards.abbreviated_weekday_alone(c.text, m.start("wd"), m.end("wd"))
     ):
@@ -341,7 +350,7 @@ def _year(m: re.Match[str], c: Context) -> Span | None:
 _MONTH_PREFIXES = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 _RULES: tuple[tw.RuleEntry, ...] = (
     (
-        r"\b(?:the\s+day\s+(?:before\s+yesterday|after\s+tomorrow)|last\s+night|tonight|this\s+(?:morning|afternoon|"
+        rf"\b(?:the\s+day\s+(?:before\s+(?:{_YESTERDAY_ALT})|after\s+(?:{_TOMORROW_ALT}))|last\s+night|tonight|this\s+(?:morning|afternoon|"
         rf"evening)|(?:yesterday|today|tomorrow|{_DAY_SPELLING_ALT})(?:\s+(?:morning|afternoon|evening|night))?)\b",
         _relative_day,
         None,
@@ -410,7 +419,7 @@ _RULES: tuple[tw.RuleEntry, ...] = (
     ),
 )
 _RULES += timegrammar.RULES + timeholidays.RULES + timenumeric.RULES + timedates.RULES + timechat.RULES
-_RULES += timeclock.RULES + timeperiods.RULES
+_RULES += timeclock.RULES + timeperiods.RULES + timespeech.RULES
 _COMPILED = tuple(
     (re.compile(pattern, _F), rule, re.compile(needs, re.ASCII) if needs else None) for pattern, rule, needs in _RULES
 )

@@ -157,7 +157,7 @@ def trie(words: Iterable[str]) -> str:
 
 
 NUM = (
-    r"(?:(?<!\.)\d{1,3}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|"
+    r"(?:(?<!\.)\d{1,3}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|(?:half\s+)?an?\s+dozen|"
     rf"(?:{alternation(_TENS)})[\s-]+(?:{alternation(_ONES)})|{alternation(NUMBERS)})"
 )
 # A count with an optional half before a unit: "3", "two and a half", "1.5", "half a"; then UNIT, then HALF_AFTER
@@ -233,7 +233,10 @@ def count(words: str) -> tuple[int, int, bool]:
     for name, (low, high) in FUZZY.items():
         if name in tokens:
             return low, high, True
-    n = int(tokens[0]) if tokens[0].isdigit() else sum(NUMBERS[token] for token in tokens)
+    if tokens[-1] == "dozen":  # "a dozen", "half a dozen"
+        n = 6 if tokens[0] == "half" else 12
+    else:
+        n = int(tokens[0]) if tokens[0].isdigit() else sum(NUMBERS[token] for token in tokens)
     return n, n, False
 
 

@@ -1,0 +1,115 @@
+"""Spoken and office phrasings for the time resolver: "same time next week", "midweek", "the run-up to Christmas",
+"the other week", "next Tuesday but one", "EOD Friday", "the past two weekends" (pure, stdlib only).
+
+* "same time <tomorrow / next week / last year ...>" is "this time <...>": the anchor's day moved so (DAY).
+* "midweek" is the middle of a week, its Wednesday 00:00 to Friday 00:00 (WEEK), as "the middle of next week" is:
+  "midweek next week" names the week; a bare one takes the tense's direction, this week's counting while its middle
+  has not begun (ahead) or once it has ended (back). Not a noun's modifier after an article ("a midweek game").
+* "the run-up / lead-up / build-up to <holiday>" is the 7 days before the holiday, [day - 7 days, day) (VAGUE).
+* "the other week" is the three calendar weeks before the anchor's (VAGUE), as "the other day" is the week before
+  the anchor's day.
+* "next <weekday / unit> but one" (British) is "the <weekday / unit> after next".
+* A deadline: "end of play / EOD / COB / close of business <today / tomorrow / weekday>" is that day, a weekday the
+  one ahead unless the clause before is in the past ("we'd wrapped up by close of business Friday").
+* "the past / last N weekends" runs from the Saturday of the Nth latest weekend that has ended to the Monday that
+  ended the latest (VAGUE: several weekends are no calendar unit); fuzzy counts take their upper bound, as other
+  "the past N units" do.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from sodamem.ingest import timedirection, timeholidays
+from sodamem.ingest import timewords as tw
+from sodamem.ingest.timewords import Context, Span
+from sodamem.model import TimeGranularity
+
+G = TimeGranularity
+_F = re.IGNORECASE
+_WEEKDAY = tw.alternation(tw.WEEKDAYS)
+
+_SAME_TIME = r"\bsame\s+time\s+(?P<rest>(?:last|next)\s+(?:week|month|year)|yesterday|tomorrow)\b"
+
+
+def _same_time(m: re.Match[str], c: Context) -> Span | None:
+    return c.resolve("this time " + " ".join(m["rest"].split()))
+
+
+_MIDWEEK = r"\bmid[\s-]?week\b(?:\s+(?P<rel>this|last|next)\s+week\b)?(?![\w-])"
+_MODIFIER_BEFORE = re.compile(r"\b(?:a|an|the|my|your|his|her|our|their)\s+$", _F)
+
+
+def _midweek(m: re.Match[str], c: Context) -> Span | None:
+    if m["rel"]:
+        return c.resolve(f"the middle of {m['rel'].lower()} week")
+    if _MODIFIER_BEFORE.search(c.text, max(0, m.start() - 8), m.start()):
+        return None  # "a midweek game", "the midweek special"
+    wednesday = tw.floor(c.anchor, "week") + timedelta(days=2)
+    if c.future:
+        wednesday += timedelta(weeks=0 if c.anchor < wednesday else 1)
+    else:
+        wednesday -= timedelta(weeks=0 if wednesday + timedelta(days=2) <= c.anchor else 1)
+    return wednesday, wednesday + timedelta(days=2), G.WEEK
+
+
+_RUN_UP = rf"\b(?:the\s+)?(?:run|lead|build)[\s-]+up\s+to\s+(?P<rest>{timeholidays.NAME_ALT})\b"
+
+
+def _run_up(m: re.Match[str], c: Context) -> Span | None:
+    day = c.resolve("on " + m["rest"])
+    if day is None or day[2] is not G.DAY:
+        return None
+    start = tw.floor(day[0], "day")
+    return start - timedelta(days=7), start, G.VAGUE
+
+
+def _other_week(m: re.Match[str], c: Context) -> Span:
+    monday = tw.floor(c.anchor, "week")
+    return monday - timedelta(weeks=3), monday, G.VAGUE
+
+
+_BUT_ONE = rf"\bnext\s+(?P<what>week(?:end)?|month|year|{_WEEKDAY})\s+but\s+one\b"
+
+
+def _but_one(m: re.Match[str], c: Context) -> Span | None:
+    return c.resolve(f"the {m['what'].lower()} after next")
+
+
+_DEADLINE = (
+    r"\b(?:by\s+)?(?P<kind>(?:the\s+)?end\s+of\s+play|eod|e\.o\.d\.?|cob|close\s+of\s+(?:business|play))\s+"
+    rf"(?:on\s+)?(?P<rest>today|tomorrow|{tw.alternation(tw.DAY_SPELLINGS)}|{_WEEKDAY})\b"
+)
+
+
+def _deadline(m: re.Match[str], c: Context) -> Span | None:
+    if m["kind"].lower() == "cob" and m["kind"] != "COB":
+        return None  # "corn on the cob"
+    rest = m["rest"].lower()
+    if rest not in tw.WEEKDAYS:
+        return c.resolve(rest)
+    ahead = not timedirection.past_in_clause(c.text, m.start())
+    return c.phrase_resolver("on " + rest, c.anchor, ahead)
+
+
+_PAST_WEEKENDS = rf"\b(?:(?:over|in|during|for)\s+)?the\s+(?:past|last)\s+(?P<n>{tw.NUM})\s+weekends\b"
+
+
+def _past_weekends(m: re.Match[str], c: Context) -> Span | None:
+    _, high, _ = tw.count(m["n"])
+    if high < 1:
+        return None
+    saturday = tw.floor(c.anchor, "week") - timedelta(days=2)  # the latest weekend that has ended
+    return saturday - timedelta(weeks=high - 1), saturday + timedelta(days=2), G.VAGUE
+
+
+RULES: tuple[tw.RuleEntry, ...] = (
+    (_SAME_TIME, _same_time, r"same\s+time\s"),
+    (_MIDWEEK, _midweek, r"mid[\s-]?week"),
+    (_RUN_UP, _run_up, r"(?:run|lead|build)[\s-]+up\s+to\s"),
+    (r"\bthe\s+other\s+week\b", _other_week, r"other\s+week"),
+    (_BUT_ONE, _but_one, r"but\s+one\b"),
+    (_DEADLINE, _deadline, r"end\s+of\s+play|eod|e\.o\.d|cob\b|close\s+of\s"),
+    (_PAST_WEEKENDS, _past_weekends, r"weekends"),
+)
