@@ -93,11 +93,15 @@ def test_blind6_table_at_its_reached_level() -> None:
         ("we had wrapped up by close of business Friday", "2024-05-10", "2024-05-11", "day"),
         ("have it done by Thursday", "2024-05-16", "2024-05-17", "day"),
         ("we'd finished by Thursday", "2024-05-09", "2024-05-10", "day"),
+        ("By Monday it had stopped raining", "2024-05-13", "2024-05-14", "day"),
+        ("by the 20th we need a plan", "2024-05-20", "2024-05-21", "day"),
+        ("we have to be moved out by Christmas", "2024-12-25", "2024-12-26", "day"),
         # the past N weekends: up to the Monday that ended the latest
         ("over the past two weekends I've been painting", "2024-05-04", "2024-05-13", "vague"),
         # timetable verbs of returning and renewing look ahead
         ("the kids go back on the 3rd", "2024-06-03", "2024-06-04", "day"),
         ("my contract renews on the 1st", "2024-06-01", "2024-06-02", "day"),
+        ("did you go back on Friday?", "2024-05-10", "2024-05-11", "day"),
         # chat spellings after "the day after / before"; a holiday just gone
         ("the day after 2moro", "2024-05-16", "2024-05-17", "day"),
         ("the day before yday", "2024-05-12", "2024-05-13", "day"),

@@ -97,8 +97,11 @@ _AHEAD_AFTER = re.compile(
     r"|\s+(?:am|are|will|start|leave|fly|head|begin|move|arrive|return|have\s+(?:got\s+)?to))\b",
     re.IGNORECASE,
 )
+# Present verbs that end in "-ed" like a regular past: "by the 20th we need a plan".
+_PRESENT_ED = "need|needs|feed|bleed|proceed|succeed|exceed|speed|breed"
 _BEHIND_AFTER = re.compile(
-    rf"\s+(?:was|were)\b|{_SUBJECT}\s+(?:was|were|had|did|went|got|saw|met|\w+ed)\b", re.IGNORECASE
+    rf"\s+(?:was|were)\b|{_SUBJECT}\s+(?:was|were|had|did|went|got|saw|met|(?!(?:{_PRESENT_ED})\b)\w+ed)\b",
+    re.IGNORECASE,
 )
 # Any other verb after the subject: in the simple present it is a timetable or a habit, and looks ahead ("on the 15th
 # we close on the house", "Good Friday I have off", "Easter Monday we drive home"); an irregular past looks back
@@ -151,15 +154,41 @@ def _copula_before(text: str, start: int) -> bool:
 
 
 _BY_BEFORE = re.compile(r"\bby\s+$", re.IGNORECASE)
+_BY_AT = re.compile(r"by\s", re.IGNORECASE)
 _CLAUSE_BEFORE = re.compile(r"[^.!?;:]*$")
+# A past auxiliary makes a base-form timetable verb past: "did you go back on Friday?", "didn't they come Monday".
+_DID_BEFORE = re.compile(r"\bdid(?:n['’]?t)?\s+(?:[\w'’]+\s+){1,4}$", re.IGNORECASE)
+
+
+def _deadline_start(text: str, start: int) -> int | None:
+    """Where "by" opens a deadline at or right before ``start`` ("by Friday", "by the 20th"), else None."""
+    if _BY_AT.match(text, start):
+        return start
+    m = _BY_BEFORE.search(text, max(0, start - 4), start)
+    return m.start() if m else None
+
+
+def _past_after(text: str, by_start: int, end: int) -> bool:
+    """Whether a deadline opening its clause is followed by a past verb: "By Monday it had stopped raining"."""
+    if not _CLAUSE_START.search(text, max(0, by_start - 6), by_start):
+        return False
+    return bool(_BEHIND_AFTER.match(text, end)) or _tense_after_subject(text, end) is False
+
+
+_PRESENT_ED_WORDS = frozenset(_PRESENT_ED.split("|"))
+# A participle after a present or bare "be" is a state, not a past: "we have to be moved out by Christmas".
+_BE_WORDS = frozenset("be is are am being get gets s re m".split())
 
 
 def past_in_clause(text: str, start: int) -> bool:
-    """Whether a past form (was, had, an irregular past, a regular "-ed" but not "need") comes earlier in the clause
-    before ``start``: a deadline in it has passed ("we had it done by Friday")."""
+    """Whether a past form (was, had, an irregular past, a regular "-ed" but not "need" nor a participle after "be")
+    comes earlier in the clause before ``start``: a deadline in it has passed ("we had it done by Friday")."""
     m = _CLAUSE_BEFORE.search(text, max(0, start - 60), start)
     words = re.findall(r"[a-z]+", m.group().lower()) if m else []
-    return any(word in _PAST_WORDS or (word.endswith("ed") and not word.endswith("eed")) for word in words)
+    return any(
+        word in _PAST_WORDS or (word.endswith("ed") and word not in _PRESENT_ED_WORDS and before not in _BE_WORDS)
+        for before, word in zip(["", *words], words, strict=False)
+    )
 
 
 def _tense_after_subject(text: str, end: int) -> bool | None:
@@ -195,10 +224,13 @@ def verb_direction(text: str, start: int, end: int, default: Callable[[], bool])
     start = clock.start() if clock else start
     clock = _CLOCK_AFTER.match(text, end)  # "Sunday at 3pm I'm free"
     end = clock.end() if clock else end
-    if _BY_BEFORE.search(text, max(0, start - 4), start):
-        return not past_in_clause(text, start)  # a deadline: "I need the slides by Friday"
-    if _AHEAD_VERB.search(text, max(0, start - 16), start) and not _AT_POSSESSIVE.search(
-        text, max(0, start - 40), start
+    deadline = _deadline_start(text, start)
+    if deadline is not None:  # "I need the slides by Friday": ahead, unless the clause is in the past
+        return not (past_in_clause(text, deadline) or _past_after(text, deadline, end))
+    if (
+        _AHEAD_VERB.search(text, max(0, start - 16), start)
+        and not _AT_POSSESSIVE.search(text, max(0, start - 40), start)
+        and not _DID_BEFORE.search(text, max(0, start - 48), start)
     ):
         return True
     if _BEHIND_VERB.search(text, max(0, start - 12), start):

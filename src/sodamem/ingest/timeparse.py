@@ -16,8 +16,8 @@ direction an
 expression looks in (tense, cue words) in :mod:`sodamem.ingest.timedirection`, and the readings that are no time ("a
 Sunday league", "temps in the 60s", "Friday Night Lights") in :mod:`sodamem.ingest.timeguards`. Conventions (the
 tables ``sodamem/bench/time_phrases.py``, ``time_phrases_grammar.py``, ``time_phrases_heldout.py``,
-``time_phrases_blind2.py``, ``time_phrases_blind3.py``, ``time_phrases_blind4.py`` and ``time_phrases_blind5.py``
-pin them down):
+``time_phrases_blind2.py``, ``time_phrases_blind3.py``, ``time_phrases_blind4.py``, ``time_phrases_blind5.py`` and
+``time_phrases_blind6.py`` pin them down):
 
 * Weeks start on Monday; a weekend is Saturday 00:00 to Monday 00:00 (granularity WEEK).
 * "N hours/days/weeks/fortnights/months/years/decades/centuries ago|back" (digits, one..ninety-nine in words, a/an;
@@ -76,7 +76,8 @@ pin them down):
   was my birthday", "on the 15th we close", "Sunday I ran"; a possessive "'s" is no verb; a verb of thinking or a
   habit decides nothing); with none of those, a present copula earlier in the clause and no past form after it (a
   participle right after it is a state: "we're slammed") looks ahead ("it's my birthday on Sunday"). True/False
-  force it. An expression after "since" always looks back.
+  force it. An expression after "since" always looks back; one after "by" (a deadline: "I need it by Friday") looks
+  ahead unless its clause is in the past ("we had it done by Friday", "By Monday it had stopped").
 """
 
 from __future__ import annotations
