@@ -96,6 +96,7 @@ def test_blind6_table_at_its_reached_level() -> None:
         ("By Monday it had stopped raining", "2024-05-13", "2024-05-14", "day"),
         ("by the 20th we need a plan", "2024-05-20", "2024-05-21", "day"),
         ("we have to be moved out by Christmas", "2024-12-25", "2024-12-26", "day"),
+        ("I'm planning a shoot, inspired by autumn", "2024-09-01", "2024-12-01", "season"),
         # the past N weekends: up to the Monday that ended the latest
         ("over the past two weekends I've been painting", "2024-05-04", "2024-05-13", "vague"),
         # timetable verbs of returning and renewing look ahead

@@ -155,17 +155,23 @@ def _copula_before(text: str, start: int) -> bool:
 
 _BY_BEFORE = re.compile(r"\bby\s+$", re.IGNORECASE)
 _BY_AT = re.compile(r"by\s", re.IGNORECASE)
+_PARTICIPLE_BEFORE = re.compile(r"\b[a-z]+ed\s+$", re.IGNORECASE)
 _CLAUSE_BEFORE = re.compile(r"[^.!?;:]*$")
 # A past auxiliary makes a base-form timetable verb past: "did you go back on Friday?", "didn't they come Monday".
 _DID_BEFORE = re.compile(r"\bdid(?:n['’]?t)?\s+(?:[\w'’]+\s+){1,4}$", re.IGNORECASE)
 
 
 def _deadline_start(text: str, start: int) -> int | None:
-    """Where "by" opens a deadline at or right before ``start`` ("by Friday", "by the 20th"), else None."""
+    """Where "by" opens a deadline at or right before ``start`` ("by Friday", "by the 20th"), else None; not after a
+    participle, where "by" names an agent ("inspired by autumn")."""
     if _BY_AT.match(text, start):
-        return start
-    m = _BY_BEFORE.search(text, max(0, start - 4), start)
-    return m.start() if m else None
+        by = start
+    else:
+        m = _BY_BEFORE.search(text, max(0, start - 4), start)
+        if m is None:
+            return None
+        by = m.start()
+    return None if _PARTICIPLE_BEFORE.search(text, max(0, by - 24), by) else by
 
 
 def _past_after(text: str, by_start: int, end: int) -> bool:
