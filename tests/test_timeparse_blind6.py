@@ -114,6 +114,17 @@ def test_blind6_table_at_its_reached_level() -> None:
         # ranges of weekdays with a word
         ("I'm off Monday through Wednesday next week", "2024-05-20", "2024-05-23", "day"),
         ("we're away Wed thru Fri", "2024-05-15", "2024-05-18", "day"),
+        # earlier / later in the <unit>; the other night; a weekday before coming / next / last (British)
+        ("we'll know later in the week", "2024-05-14T09:30", "2024-05-20", "vague"),
+        ("it rained earlier in the month", "2024-05-01", "2024-05-14T09:30", "vague"),
+        ("I saw her the other night", "2024-05-07", "2024-05-14", "vague"),
+        ("the match is on Saturday coming", "2024-05-18", "2024-05-19", "day"),
+        ("we met Friday last", "2024-05-10", "2024-05-11", "day"),
+        # end of <unit> without its article, EOW / EOM; EOD with an abbreviated weekday; front / back half
+        ("the report is due end of month", "2024-05-21", "2024-06-01", "month"),
+        ("I need it by EOW", "2024-05-17", "2024-05-20", "week"),
+        ("send it EOD Fri", "2024-05-17", "2024-05-18", "day"),
+        ("sales pick up in the back half of the year", "2024-07-01", "2025-01-01", "year"),
         # a dozen
         ("that was half a dozen years ago", "2018-01-01", "2019-01-01", "year"),
         ("a dozen weeks ago", "2024-02-19", "2024-02-26", "week"),
@@ -133,6 +144,8 @@ def test_blind6_rules(text: str, start: str, end: str, granularity: str) -> None
         "I loved the novel The Day Before Yesterday",
         "we had a midweek game",
         "they wed thru the spring",
+        "the geometry exam",
+        "the eom figures",
     ],
 )
 def test_blind6_non_readings(text: str) -> None:

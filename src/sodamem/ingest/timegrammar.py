@@ -111,7 +111,7 @@ _PERIOD = (
 )
 _PART_OF = (
     r"\b(?:(?P<prep>in|at|during|by|until|till|from|around|towards?|through)\s+)?(?:the\s+)?(?:very\s+)?"
-    r"(?P<part>early|mid|late|(?:beginning|start|middle|end)\s+of|(?P<half>first|second|latter)\s+half\s+of)"
+    r"(?P<part>early|mid|late|(?:beginning|start|middle|end)\s+of|(?P<half>first|second|latter|front|back)\s+half\s+of)"
     rf"(?:\s+in)?[\s-]+(?P<rest>{_PERIOD})"  # "early in the year" is early this year
 )
 # "I was late last week", "we got up early this morning": early/late as a predicate, not a part of the period ("rent
@@ -177,7 +177,7 @@ def _part_of(m: re.Match[str], c: Context) -> Span | None:
     if span is None:
         return None
     if m["half"]:
-        return narrow(span, 0 if m["half"].lower() == "first" else 1, 2)
+        return narrow(span, 0 if m["half"].lower() in ("first", "front") else 1, 2)
     return narrow(span, _THIRDS[part], 3)
 
 

@@ -425,7 +425,10 @@ _COMPILED = tuple(
     (re.compile(pattern, _F), rule, re.compile(needs, re.ASCII) if needs else None) for pattern, rule, needs in _RULES
 )
 # Every rule needs one of these words or a digit; most sentences have none, and are done after one search.
-_TRIGGER = re.compile(r"\d|" + tw.trie([*tw.TRIGGER_WORDS, *timeholidays.TRIGGER_WORDS, *timeperiods.TRIGGER_WORDS]))
+_TRIGGER = re.compile(
+    r"\d|"
+    + tw.trie([*tw.TRIGGER_WORDS, *timeholidays.TRIGGER_WORDS, *timeperiods.TRIGGER_WORDS, *timespeech.TRIGGER_WORDS])
+)
 
 
 def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> list[TimeMention]:

@@ -11,6 +11,11 @@
 * "next <weekday / unit> but one" (British) is "the <weekday / unit> after next".
 * A deadline: "end of play / EOD / COB / close of business <today / tomorrow / weekday>" is that day, a weekday the
   one ahead unless the clause before is in the past ("we'd wrapped up by close of business Friday").
+* "earlier / later in the week / month / year / day" is "earlier / later this <unit>" ("... today"). "the other
+  night / morning / evening / afternoon" is "the other day".
+* A weekday after "coming", "next" or "last" (British, "Tuesday coming", "Wednesday next", "Friday last") is "this
+  coming / next / last <weekday>"; not before a unit ("Tuesday next week").
+* "end of <week / month / year>" without its article, and "EOW" / "EOM" / "EOY", are "the end of the <unit>".
 * "the past / last N weekends" runs from the Saturday of the Nth latest weekend that has ended to the Monday that
   ended the latest (VAGUE: several weekends are no calendar unit); fuzzy counts take their upper bound, as other
   "the past N units" do.
@@ -29,6 +34,7 @@ from sodamem.model import TimeGranularity
 G = TimeGranularity
 _F = re.IGNORECASE
 _WEEKDAY = tw.alternation(tw.WEEKDAYS)
+_WEEKDAY_NAMES = "monday tuesday wednesday thursday friday saturday sunday".split()
 
 _SAME_TIME = r"\bsame\s+time\s+(?P<rest>(?:last|next)\s+(?:week|month|year)|yesterday|tomorrow)\b"
 
@@ -79,7 +85,7 @@ def _but_one(m: re.Match[str], c: Context) -> Span | None:
 
 _DEADLINE = (
     r"\b(?:by\s+)?(?P<kind>(?:the\s+)?end\s+of\s+play|eod|e\.o\.d\.?|cob|close\s+of\s+(?:business|play))\s+"
-    rf"(?:on\s+)?(?P<rest>today|tomorrow|{tw.alternation(tw.DAY_SPELLINGS)}|{_WEEKDAY})\b"
+    rf"(?:on\s+)?(?P<rest>today|tomorrow|{tw.alternation(tw.DAY_SPELLINGS)}|{tw.WEEKDAY_ALT})\b"
 )
 
 
@@ -87,10 +93,11 @@ def _deadline(m: re.Match[str], c: Context) -> Span | None:
     if m["kind"].lower() == "cob" and m["kind"] != "COB":
         return None  # "corn on the cob"
     rest = m["rest"].lower()
-    if rest not in tw.WEEKDAYS:
+    weekday = tw.WEEKDAYS.get(rest, tw.WEEKDAY_ABBREVIATIONS.get(rest))
+    if weekday is None:
         return c.resolve(rest)
     ahead = not timedirection.past_in_clause(c.text, m.start())
-    return c.phrase_resolver("on " + rest, c.anchor, ahead)
+    return c.phrase_resolver("on " + _WEEKDAY_NAMES[weekday], c.anchor, ahead)
 
 
 _PAST_WEEKENDS = rf"\b(?:(?:over|in|during|for)\s+)?the\s+(?:past|last)\s+(?P<n>{tw.NUM})\s+weekends\b"
@@ -104,6 +111,40 @@ def _past_weekends(m: re.Match[str], c: Context) -> Span | None:
     return saturday - timedelta(weeks=high - 1), saturday + timedelta(days=2), G.VAGUE
 
 
+_EDGE_IN = r"\b(?P<el>earlier|later)\s+in\s+the\s+(?P<u>day|week|month|year)\b"
+
+
+def _edge_in(m: re.Match[str], c: Context) -> Span | None:
+    unit, edge = m["u"].lower(), m["el"].lower()
+    return c.resolve(f"{edge} today" if unit == "day" else f"{edge} this {unit}")
+
+
+def _other_part(m: re.Match[str], c: Context) -> Span | None:
+    return c.resolve("the other day")
+
+
+# Units and parts of a day that make the word after a weekday a relative of its own: "Tuesday next week".
+_POSTPOSED = rf"\b(?P<wd>{_WEEKDAY})\s+(?P<rel>coming|next|last)\b(?![\s-]+(?:to\b|{tw.UNIT}|weekend|time\b|night\b))"
+
+
+def _postposed(m: re.Match[str], c: Context) -> Span | None:
+    rel = {"coming": "this coming", "next": "next", "last": "last"}[m["rel"].lower()]
+    return c.resolve(f"{rel} {m['wd']}")
+
+
+_END_OF = r"\b(?:(?:the\s+)?end\s+of\s+(?P<u>week|month|year)|(?P<abbr>EO[WMY]))\b"
+
+
+def _end_of(m: re.Match[str], c: Context) -> Span | None:
+    if m["abbr"]:
+        if m["abbr"] != m["abbr"].upper():
+            return None  # "eom", "eow" lowercase are no reliable abbreviations
+        unit = {"W": "week", "M": "month", "Y": "year"}[m["abbr"][2]]
+    else:
+        unit = m["u"].lower()
+    return c.resolve(f"the end of the {unit}")
+
+
 RULES: tuple[tw.RuleEntry, ...] = (
     (_SAME_TIME, _same_time, r"same\s+time\s"),
     (_MIDWEEK, _midweek, r"mid[\s-]?week"),
@@ -112,4 +153,10 @@ RULES: tuple[tw.RuleEntry, ...] = (
     (_BUT_ONE, _but_one, r"but\s+one\b"),
     (_DEADLINE, _deadline, r"end\s+of\s+play|eod|e\.o\.d|cob\b|close\s+of\s"),
     (_PAST_WEEKENDS, _past_weekends, r"weekends"),
+    (_EDGE_IN, _edge_in, r"(?:earlier|later)\s+in\s+the\s"),
+    (r"\bthe\s+other\s+(?:night|morning|evening|afternoon)\b", _other_part, r"other\s+(?:n|m|e|a)"),
+    (_POSTPOSED, _postposed, r"day\s+(?:coming|next|last)\b"),
+    (_END_OF, _end_of, r"end\s+of\s+(?:week|month|year)|eo[wmy]\b"),
 )
+# Words these rules need that the resolver's first pre-check lacks.
+TRIGGER_WORDS = ("eow", "eom", "eoy")
