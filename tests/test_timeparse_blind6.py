@@ -125,6 +125,11 @@ def test_blind6_table_at_its_reached_level() -> None:
         ("I need it by EOW", "2024-05-17", "2024-05-20", "week"),
         ("send it EOD Fri", "2024-05-17", "2024-05-18", "day"),
         ("sales pick up in the back half of the year", "2024-07-01", "2025-01-01", "year"),
+        # counted from a bare weekday: the one ahead; "-ish" counts; the <unit> after this
+        ("a fortnight from Tuesday", "2024-06-04", "2024-06-05", "day"),
+        ("three weeks from Friday", "2024-06-07", "2024-06-08", "day"),
+        ("that was two-ish weeks ago", "2024-04-29", "2024-05-06", "week"),
+        ("I'm away the weekend after this", "2024-05-25", "2024-05-27", "week"),
         # a dozen
         ("that was half a dozen years ago", "2018-01-01", "2019-01-01", "year"),
         ("a dozen weeks ago", "2024-02-19", "2024-02-26", "week"),
@@ -146,6 +151,8 @@ def test_blind6_rules(text: str, start: str, end: str, granularity: str) -> None
         "they wed thru the spring",
         "the geometry exam",
         "the eom figures",
+        "the week after this happened",
+        "the month after this, we moved",
     ],
 )
 def test_blind6_non_readings(text: str) -> None:

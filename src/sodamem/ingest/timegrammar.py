@@ -300,9 +300,13 @@ def _shifted(m: re.Match[str], c: Context) -> Span | None:
     if fuzzy or unit == "hour" or (m["brit"] and unit not in ("week", "fortnight", "month", "year")):
         return None
     base = ("next " + m["bwd"] if m["bwd"] else m["base"] or m["brit"] or "today").lower()
+    ahead = c.future
     if base.split()[0] not in (*_DAY_WORDS, "this", "last", "next"):
-        base = "on " + base  # a bare weekday or holiday needs its preposition to be read as a time
-    day = c.resolve(base)
+        # a bare weekday or holiday needs its preposition to be read as a time; counted "from", it is the one a
+        # future sentence would name ("a fortnight from Tuesday", as "a week from Monday")
+        ahead = ahead or (m["side"] or "").lower() == "from"
+        base = "on " + base
+    day = c.phrase_resolver(base, c.anchor, ahead)
     if day is None or day[2] is not G.DAY:
         return None
     sign = -1 if m["ago"] or (m["side"] or "").lower() == "before" else 1

@@ -15,6 +15,8 @@
   night / morning / evening / afternoon" is "the other day".
 * A weekday after "coming", "next" or "last" (British, "Tuesday coming", "Wednesday next", "Friday last") is "this
   coming / next / last <weekday>"; not before a unit ("Tuesday next week").
+* "the <week / weekend / month / year> after this" ending its sentence is "next <unit>" (before a comma "this" is
+  as often an event: "the month after this, we moved").
 * "end of <week / month / year>" without its article, and "EOW" / "EOM" / "EOY", are "the end of the <unit>".
 * "the past / last N weekends" runs from the Saturday of the Nth latest weekend that has ended to the Monday that
   ended the latest (VAGUE: several weekends are no calendar unit); fuzzy counts take their upper bound, as other
@@ -26,7 +28,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from sodamem.ingest import timedirection, timeholidays
+from sodamem.ingest import timedirection, timeguards, timeholidays
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
 from sodamem.model import TimeGranularity
@@ -80,6 +82,8 @@ _BUT_ONE = rf"\bnext\s+(?P<what>week(?:end)?|month|year|{_WEEKDAY})\s+but\s+one\
 
 
 def _but_one(m: re.Match[str], c: Context) -> Span | None:
+    if timeguards.title_cased(c.text, m.start(), m.end()):
+        return None  # a title: "Next Tuesday But One"
     return c.resolve(f"the {m['what'].lower()} after next")
 
 
@@ -145,6 +149,16 @@ def _end_of(m: re.Match[str], c: Context) -> Span | None:
     return c.resolve(f"the end of the {unit}")
 
 
+_AFTER_THIS = (
+    r"\bthe\s+(?P<u>week(?:end)?|month|year)\s+after\s+this\b"
+    r"(?=\s*(?:$|[.;!?)]|(?:and|but)\b))"  # not "the week after this happened", "the month after this, we moved"
+)
+
+
+def _after_this(m: re.Match[str], c: Context) -> Span | None:
+    return c.resolve("next " + m["u"].lower())
+
+
 RULES: tuple[tw.RuleEntry, ...] = (
     (_SAME_TIME, _same_time, r"same\s+time\s"),
     (_MIDWEEK, _midweek, r"mid[\s-]?week"),
@@ -157,6 +171,7 @@ RULES: tuple[tw.RuleEntry, ...] = (
     (r"\bthe\s+other\s+(?:night|morning|evening|afternoon)\b", _other_part, r"other\s+(?:n|m|e|a)"),
     (_POSTPOSED, _postposed, r"day\s+(?:coming|next|last)\b"),
     (_END_OF, _end_of, r"end\s+of\s+(?:week|month|year)|eo[wmy]\b"),
+    (_AFTER_THIS, _after_this, r"after\s+this\b"),
 )
 # Words these rules need that the resolver's first pre-check lacks.
 TRIGGER_WORDS = ("eow", "eom", "eoy")

@@ -158,7 +158,7 @@ def trie(words: Iterable[str]) -> str:
 
 NUM = (
     r"(?:(?<!\.)\d{1,3}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|(?:half\s+)?an?\s+dozen|"
-    rf"(?:{alternation(_TENS)})[\s-]+(?:{alternation(_ONES)})|{alternation(NUMBERS)})"
+    rf"(?:{alternation(_TENS)})[\s-]+(?:{alternation(_ONES)})|{alternation(NUMBERS)})(?:-?ish\b)?"  # "two-ish", "3ish"
 )
 # A count with an optional half before a unit: "3", "two and a half", "1.5", "half a"; then UNIT, then HALF_AFTER
 # ("a year and a half"). Groups: n (absent for "half a"), half0, half1, unit, half2; :func:`quantity` reads them.
@@ -229,7 +229,7 @@ def unit_name(word: str) -> str:
 
 def count(words: str) -> tuple[int, int, bool]:
     """``(low, high, fuzzy)`` for a quantity matched by :data:`NUM`; exact counts have ``low == high``."""
-    tokens = words.lower().replace("-", " ").split()
+    tokens = words.lower().replace("-", " ").removesuffix("ish").split()
     for name, (low, high) in FUZZY.items():
         if name in tokens:
             return low, high, True
