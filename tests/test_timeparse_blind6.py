@@ -130,6 +130,9 @@ def test_blind6_table_at_its_reached_level() -> None:
         ("three weeks from Friday", "2024-06-07", "2024-06-08", "day"),
         ("that was two-ish weeks ago", "2024-04-29", "2024-05-06", "week"),
         ("I'm away the weekend after this", "2024-05-25", "2024-05-27", "week"),
+        # a date in a year named relative to the anchor's
+        ("it was the 3rd of March last year", "2023-03-03", "2023-03-04", "day"),
+        ("the reunion is June 8th next year", "2025-06-08", "2025-06-09", "day"),
         # a dozen
         ("that was half a dozen years ago", "2018-01-01", "2019-01-01", "year"),
         ("a dozen weeks ago", "2024-02-19", "2024-02-26", "week"),

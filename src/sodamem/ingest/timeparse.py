@@ -53,7 +53,8 @@ tables ``sodamem/bench/time_phrases.py``, ``time_phrases_grammar.py``, ``time_ph
   of its December). "last summer" = the most recent one that ended by the anchor (so in July 2023 it is summer
   2022); "next summer" the first that starts after the anchor; "this summer" the one containing the anchor, else
   the one of the anchor's year; "in the summer" the most recent one begun (future: the current or the next).
-* Dates without a year: the most recent such date on or before the anchor's day (future: on or after). ISO
+* Dates without a year: the most recent such date on or before the anchor's day (future: on or after); with "last /
+  this / next year" after them ("the 3rd of March last year"), in that year. ISO
   "2023-05-08" and "2023/05/08" are read; slashed dates are US month/day ("8/5/2023" is August 5), day/month only
   where the first number cannot be a month (:mod:`sodamem.ingest.timenumeric`). An impossible date ("31 April
   2022") is dropped, leaving whatever shorter expression still stands ("April 2022").
@@ -124,6 +125,8 @@ _SPEND = r"spen(?:d|ds|t|ding)(?:\s+(?:all|most)\s+of)?"
 # "the fall of last year", "March of next year": the season or month of that calendar year.
 _OF_RELATIVE_YEAR = r"\s+of\s+(?P<yrel>last|this|next)\s+year"
 _YEAR_STEP = {"last": -1, "this": 0, "next": 1}
+# "the 3rd of March last year", "March 3rd next year": the date in that calendar year.
+_DATE_YEAR_REL = r"\s+(?:of\s+)?(?P<yrel>last|this|next)\s+year"
 # Hedges between "in" and a count change nothing: "in like two weeks", "in about a month".
 _HEDGE = r"(?:(?:like|about|around|roughly|approximately|maybe|just|only|another)\s+)"
 _DURATION_BEFORE = re.compile(r"(?:\b(?:first|only|once|twice|times?|never|not)\b|n't\b)[\w\s'-]{0,30}$", _F)
@@ -336,6 +339,8 @@ def _date(m: re.Match[str], c: Context) -> Span | None:
     day_of_month = tw.day_number(names.get("day"), names.get("dayword"))
     if m["year"]:
         day = c.day.replace(year=tw.year_number(m["year"], c.anchor), month=month, day=day_of_month)
+    elif names.get("yrel"):
+        day = c.day.replace(year=c.anchor.year + _YEAR_STEP[m["yrel"].lower()], month=month, day=day_of_month)
     else:
         day = tw.nearest_date(c, month, day_of_month)
     return day, day + timedelta(days=1), G.DAY
@@ -397,12 +402,12 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         _MONTH_PREFIXES,
     ),
     (
-        rf"\b(?:(?P<on>on)\s+)?(?:the\s+)?{_DAY}\s+(?P<of>of\s+)?(?P<mon>{tw.MONTH_ALT})(?:,?\s+{tw.YEAR})?\b",
+        rf"\b(?:(?P<on>on)\s+)?(?:the\s+)?{_DAY}\s+(?P<of>of\s+)?(?P<mon>{tw.MONTH_ALT})(?:,?\s+{tw.YEAR}|{_DATE_YEAR_REL})?\b",
         _date,
         _MONTH_PREFIXES,
     ),
     (  # an abbreviated month may keep its period: "Sept. 6th", "Jan. 15"
-        rf"\b(?:(?P<on>on)\s+)?(?P<mon>{tw.MONTH_ALT})\.?\s+(?:the\s+)?{_DAY}(?:,?\s+{tw.YEAR})?\b",
+        rf"\b(?:(?P<on>on)\s+)?(?P<mon>{tw.MONTH_ALT})\.?\s+(?:the\s+)?{_DAY}(?:,?\s+{tw.YEAR}|{_DATE_YEAR_REL})?\b",
         _date,
         _MONTH_PREFIXES,
     ),
