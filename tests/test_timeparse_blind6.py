@@ -93,6 +93,10 @@ def test_blind6_table_at_its_reached_level() -> None:
         ("we had wrapped up by close of business Friday", "2024-05-10", "2024-05-11", "day"),
         ("have it done by Thursday", "2024-05-16", "2024-05-17", "day"),
         ("we'd finished by Thursday", "2024-05-09", "2024-05-10", "day"),
+        ("Friday EOD works", "2024-05-17", "2024-05-18", "day"),
+        ("end of day Monday at the latest", "2024-05-20", "2024-05-21", "day"),
+        ("I'll call tomorrow first thing", "2024-05-15T06:00", "2024-05-15T12:00", "day"),
+        ("at the end of the day Friday won", "2024-05-10", "2024-05-11", "day"),  # the idiom: no deadline, a past day
         ("By Monday it had stopped raining", "2024-05-13", "2024-05-14", "day"),
         ("by the 20th we need a plan", "2024-05-20", "2024-05-21", "day"),
         ("we have to be moved out by Christmas", "2024-12-25", "2024-12-26", "day"),

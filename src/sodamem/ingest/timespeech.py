@@ -9,8 +9,9 @@
 * "the other week" is the three calendar weeks before the anchor's (VAGUE), as "the other day" is the week before
   the anchor's day.
 * "next <weekday / unit> but one" (British) is "the <weekday / unit> after next".
-* A deadline: "end of play / EOD / COB / close of business <today / tomorrow / weekday>" is that day, a weekday the
-  one ahead unless the clause before is in the past ("we'd wrapped up by close of business Friday").
+* A deadline: "end of play / end of (the) day / EOD / COB / close of business <today / tomorrow / weekday>", or the
+  day first ("Friday EOD"), is that day, a weekday the one ahead unless the clause before is in the past ("we'd
+  wrapped up by close of business Friday"). "tomorrow / <weekday> first thing" is "first thing <day>".
 * "earlier / later in the week / month / year / day" is "earlier / later this <unit>" ("... today"). "the other
   night / morning / evening / afternoon" is "the other day".
 * A weekday after "coming", "next" or "last" (British, "Tuesday coming", "Wednesday next", "Friday last") is "this
@@ -87,21 +88,36 @@ def _but_one(m: re.Match[str], c: Context) -> Span | None:
     return c.resolve(f"the {m['what'].lower()} after next")
 
 
-_DEADLINE = (
-    r"\b(?:by\s+)?(?P<kind>(?:the\s+)?end\s+of\s+play|eod|e\.o\.d\.?|cob|close\s+of\s+(?:business|play))\s+"
-    rf"(?:on\s+)?(?P<rest>today|tomorrow|{tw.alternation(tw.DAY_SPELLINGS)}|{tw.WEEKDAY_ALT})\b"
+_DEADLINE_KIND = (
+    r"(?P<kind>(?:the\s+)?end\s+of\s+(?:play|(?:the\s+)?(?:business\s+)?day)|eod|e\.o\.d\.?|cob"
+    r"|close\s+of\s+(?:business|play))"
 )
+_DEADLINE_DAY = rf"(?P<rest>today|tomorrow|{tw.alternation(tw.DAY_SPELLINGS)}|{tw.WEEKDAY_ALT})"
+# "EOD Friday", "by close of business Thursday"; "Friday EOD", "tomorrow first thing" (the day first)
+_DEADLINE = rf"\b(?:by\s+)?{_DEADLINE_KIND}\s+(?:on\s+)?{_DEADLINE_DAY}\b"
+_DEADLINE_AFTER = rf"\b{_DEADLINE_DAY}\s+(?:by\s+)?{_DEADLINE_KIND}\b(?![.\w])"
 
 
 def _deadline(m: re.Match[str], c: Context) -> Span | None:
-    if m["kind"].lower() == "cob" and m["kind"] != "COB":
+    kind = m["kind"].lower()
+    if kind == "cob" and m["kind"] != "COB":
         return None  # "corn on the cob"
+    if kind.endswith("day") and _AT_BEFORE.search(c.text, max(0, m.start() - 4), m.start()):
+        return None  # the idiom: "at the end of the day Friday won"
     rest = m["rest"].lower()
     weekday = tw.WEEKDAYS.get(rest, tw.WEEKDAY_ABBREVIATIONS.get(rest))
     if weekday is None:
         return c.resolve(rest)
     ahead = not timedirection.past_in_clause(c.text, m.start())
     return c.phrase_resolver("on " + _WEEKDAY_NAMES[weekday], c.anchor, ahead)
+
+
+_AT_BEFORE = re.compile(r"\bat\s+$", _F)
+_FIRST_THING_AFTER = rf"\b(?P<rest>today|tomorrow|{_WEEKDAY})\s+first\s+thing\b"
+
+
+def _first_thing_after(m: re.Match[str], c: Context) -> Span | None:
+    return c.resolve("first thing " + m["rest"])
 
 
 _PAST_WEEKENDS = rf"\b(?:(?:over|in|during|for)\s+)?the\s+(?:past|last)\s+(?P<n>{tw.NUM})\s+weekends\b"
@@ -165,7 +181,9 @@ RULES: tuple[tw.RuleEntry, ...] = (
     (_RUN_UP, _run_up, r"(?:run|lead|build)[\s-]+up\s+to\s"),
     (r"\bthe\s+other\s+week\b", _other_week, r"other\s+week"),
     (_BUT_ONE, _but_one, r"but\s+one\b"),
-    (_DEADLINE, _deadline, r"end\s+of\s+play|eod|e\.o\.d|cob\b|close\s+of\s"),
+    (_DEADLINE, _deadline, r"end\s+of\s+(?:play|the\s+day|day|business)|eod|e\.o\.d|cob\b|close\s+of\s"),
+    (_DEADLINE_AFTER, _deadline, r"day\s+(?:by\s+)?(?:eod|e\.o\.d|cob\b|close\s+of|end\s+of)"),
+    (_FIRST_THING_AFTER, _first_thing_after, r"\s+first\s+thing\b"),
     (_PAST_WEEKENDS, _past_weekends, r"weekends"),
     (_EDGE_IN, _edge_in, r"(?:earlier|later)\s+in\s+the\s"),
     (r"\bthe\s+other\s+(?:night|morning|evening|afternoon)\b", _other_part, r"other\s+(?:n|m|e|a)"),
