@@ -140,6 +140,8 @@ def test_blind6_table_at_its_reached_level() -> None:
         # a dozen
         ("that was half a dozen years ago", "2018-01-01", "2019-01-01", "year"),
         ("a dozen weeks ago", "2024-02-19", "2024-02-26", "week"),
+        ("a hundred years ago", "1924-01-01", "1925-01-01", "year"),
+        ("the shop opens in a hundred days", "2024-08-22", "2024-08-23", "day"),
     ],
 )
 def test_blind6_rules(text: str, start: str, end: str, granularity: str) -> None:
@@ -153,6 +155,7 @@ def test_blind6_rules(text: str, start: str, end: str, granularity: str) -> None
         "every other Friday we do pizza",
         "each Monday morning I run",
         "he's my man Friday",
+        "Friday said she'd come",
         "I loved the novel The Day Before Yesterday",
         "we had a midweek game",
         "they wed thru the spring",

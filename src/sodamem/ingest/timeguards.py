@@ -6,10 +6,10 @@ Each guard answers for one rule family whether a match it found is a time at all
   such day after "a" ("it falls on a Tuesday", "a Sunday league"), a noun's modifier after "the" or a possessive
   ("the Tuesday crowd", "her Sunday best", "grandma's Sunday roast"), the nursery rhyme's "Friday's child", a title
   ("Friday Night Lights"), a first name before a surname ("Wednesday Addams", "Tuesday Weld": a capitalised word
-  after it that is no month, weekday or pronoun), a noun it makes a compound with ("Sunday school", "the Monday
-  blues"); an abbreviation alone ("Wed", "Sat") unless it is no word ("Thurs", "fri") or is capitalised inside a
-  sentence ("the game is on Sat.", "Weds", not "Sat down"), or any abbreviation ("Mon" too) before a clock time ("Mon
-  at 6pm").
+  after it that is no month, weekday or pronoun) or before a person's verb ("Friday said she'd come"), a noun it
+  makes a compound with ("Sunday school", "the Monday blues"); an abbreviation alone ("Wed", "Sat") unless it is no
+  word ("Thurs", "fri") or is capitalised inside a sentence ("the game is on Sat.", "Weds", not "Sat down"), or any
+  abbreviation ("Mon" too) before a clock time ("Mon at 6pm").
 * Any weekday after "every" / "each" ("every other Tuesday"): a recurrence. "man / girl Friday": an assistant.
 * A relative day in title case ("The Day After Tomorrow"): a title.
 * Months: the second half of an event's name, a holiday "in" another month ("a Christmas in July sale").
@@ -52,6 +52,10 @@ _SURNAME_AFTER = re.compile(
     r"|They|He|She|It|My|Our|The|This|That|Then|And|But|So|Morning|Afternoon|Evening|Night|Week|Weekend)\b)"
     r"[A-Z][a-z]+\b(?!['’]|\s*(?:and|&|,))"  # "Friday Sarah and I went out" is a day
 )
+# A person's verbs after a capitalised weekday make it a first name: "Friday said she'd come".
+_SPEECH_AFTER = re.compile(
+    r"\s+(?:said|says|told|tells|asked|asks|replied|texted|thinks|thought|wants|wanted|loves|laughed|smiled)\b"
+)
 # Nouns a weekday makes a compound with, naming no particular day.
 _COMPOUND_AFTER = re.compile(
     r"\s+(?:school|service|services|mass|roast|best|papers?|league|scaries|blues|supplement|edition|drivers?"
@@ -73,7 +77,7 @@ def weekday_names_no_day(text: str, start: int, end: int) -> bool:
     article = _ARTICLE_BEFORE.search(text, max(0, start - 16), start)
     if article and (article["a"] or _NOUN_AFTER.match(text, end)):
         return True
-    if text[start].isupper() and _SURNAME_AFTER.match(text, end):
+    if text[start].isupper() and (_SURNAME_AFTER.match(text, end) or _SPEECH_AFTER.match(text, end)):
         return True
     return bool(_RHYME_AFTER.match(text, end) or _COMPOUND_AFTER.match(text, end))
 

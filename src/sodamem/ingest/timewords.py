@@ -158,6 +158,7 @@ def trie(words: Iterable[str]) -> str:
 
 NUM = (
     r"(?:(?<!\.)\d{1,3}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|(?:half\s+)?an?\s+dozen|"
+    rf"(?:an?|{alternation(_ONES)})\s+hundred|"
     rf"(?:{alternation(_TENS)})[\s-]+(?:{alternation(_ONES)})|{alternation(NUMBERS)})(?:-?ish\b)?"  # "two-ish", "3ish"
 )
 # A count with an optional half before a unit: "3", "two and a half", "1.5", "half a"; then UNIT, then HALF_AFTER
@@ -235,6 +236,8 @@ def count(words: str) -> tuple[int, int, bool]:
             return low, high, True
     if tokens[-1] == "dozen":  # "a dozen", "half a dozen"
         n = 6 if tokens[0] == "half" else 12
+    elif tokens[-1] == "hundred":  # "a hundred", "two hundred"
+        n = 100 * NUMBERS[tokens[0]]
     else:
         n = int(tokens[0]) if tokens[0].isdigit() else sum(NUMBERS[token] for token in tokens)
     return n, n, False
