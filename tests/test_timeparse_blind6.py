@@ -3,7 +3,10 @@ rows), scored row by row and as a whole, and the rules its misses led to, on phr
 <...>", "midweek", "the run-up / lead-up / build-up to <holiday>", "the other week", "next <unit / weekday> but one",
 deadlines ("EOD", "COB", "end of play", "by <day>"), "the past N weekends", timetable verbs of returning and renewing,
 "the day after tmrw", "<holiday> just gone", "a week last <weekday>", "<weekday> fortnight", ranges of weekdays with
-"thru" / "through", "a dozen"; and the readings the new guards (a recurrence, "man Friday", a title) must not make.
+"thru" / "through", "a dozen", "a hundred", "two-ish", "earlier / later in the <unit>", "the other night", "<weekday>
+coming / last", "end of month", "EOW", "the back half of", "a fortnight from Tuesday", "the <unit> after this", a
+date with "last / next year"; and the readings the new guards (a recurrence, "man Friday", a weekday before a
+person's verb, a title, "at the end of the day") must not make.
 
 Blind, the resolver (0e6ff55) got 149 of the 187 rows (79.7%); no expected value was changed after scoring. General
 rules brought it to 174 of 187 (93.0%). The 13 rows left failing each break a convention the resolver documents and
