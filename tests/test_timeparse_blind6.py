@@ -140,6 +140,10 @@ def test_blind6_table_at_its_reached_level() -> None:
         # a date in a year named relative to the anchor's
         ("it was the 3rd of March last year", "2023-03-03", "2023-03-04", "day"),
         ("the reunion is June 8th next year", "2025-06-08", "2025-06-09", "day"),
+        # a holiday in a year named relative to the anchor's; a part of the day before / after a holiday
+        ("we're hosting Christmas Day next year", "2025-12-25", "2025-12-26", "day"),
+        ("I was sick the morning after Halloween", "2023-11-01T06:00", "2023-11-01T12:00", "day"),
+        ("we went to church on Mothering Sunday", "2024-03-10", "2024-03-11", "day"),  # the holiday, not a Sunday
         # a dozen
         ("that was half a dozen years ago", "2018-01-01", "2019-01-01", "year"),
         ("a dozen weeks ago", "2024-02-19", "2024-02-26", "week"),
@@ -159,6 +163,7 @@ def test_blind6_rules(text: str, start: str, end: str, granularity: str) -> None
         "each Monday morning I run",
         "he's my man Friday",
         "Friday said she'd come",
+        "the Super Bowl Sunday party",
         "I loved the novel The Day Before Yesterday",
         "we had a midweek game",
         "they wed thru the spring",

@@ -28,8 +28,11 @@ _EPITHET_AFTER = re.compile(
     r"|tortoise|snake|lizard|goat|pig|cow|chicken|duck|hen|cockatiel|budgie|gerbil|ferret)s?\b",
     _F,
 )
-# The first word of holidays named by a weekday (Good Friday, Cyber Monday, Palm Sunday, Fat Tuesday).
-_HOLIDAY_WORD_BEFORE = re.compile(r"\b(?:black|good|cyber|easter|ash|palm|holy|maundy|fat|shrove)\s+$", _F)
+# The first word of holidays named by a weekday (Good Friday, Cyber Monday, Palm Sunday, Fat Tuesday, Mothering
+# Sunday, Super Bowl Sunday): this resolver dates only some of them, and the weekday alone is none of them.
+_HOLIDAY_WORD_BEFORE = re.compile(
+    r"\b(?:black|good|cyber|easter|ash|palm|holy|maundy|fat|shrove|mothering|remembrance|whit|trinity|bowl)\s+$", _F
+)
 # A possessive determiner acts like "the": "her Sunday best", "my Monday meeting" (but "ruined my Saturday" is a day);
 # so does a noun's possessive ("grandma's Sunday roast"), but not a pronoun's "'s" ("it's Friday tomorrow").
 _ARTICLE_BEFORE = re.compile(
@@ -70,7 +73,7 @@ _ASSISTANT_BEFORE = re.compile(r"\b(?:man|girl|gal|guy)\s+$", _F)
 
 def weekday_names_no_day(text: str, start: int, end: int) -> bool:
     """Whether a bare weekday at text[start:end] (no last/next/on, no part of a day) names no particular day."""
-    if _EPITHET_AFTER.match(text, end) or _HOLIDAY_WORD_BEFORE.search(text, max(0, start - 8), start):
+    if _EPITHET_AFTER.match(text, end) or _HOLIDAY_WORD_BEFORE.search(text, max(0, start - 14), start):
         return True
     if text[start:end].lower() == "friday" and _ASSISTANT_BEFORE.search(text, max(0, start - 5), start):
         return True
