@@ -175,17 +175,18 @@ def _after_this(m: re.Match[str], c: Context) -> Span | None:
     return c.resolve("next " + m["u"].lower())
 
 
+# Each rule's ``needs`` starts with a literal where it can: the regex engine then skips ahead to it.
 RULES: tuple[tw.RuleEntry, ...] = (
     (_SAME_TIME, _same_time, r"same\s+time\s"),
     (_MIDWEEK, _midweek, r"mid[\s-]?week"),
-    (_RUN_UP, _run_up, r"(?:run|lead|build)[\s-]+up\s+to\s"),
+    (_RUN_UP, _run_up, r"up\s+to\s"),
     (r"\bthe\s+other\s+week\b", _other_week, r"other\s+week"),
     (_BUT_ONE, _but_one, r"but\s+one\b"),
     (_DEADLINE, _deadline, r"end\s+of\s+(?:play|the\s+day|day|business)|eod|e\.o\.d|cob\b|close\s+of\s"),
     (_DEADLINE_AFTER, _deadline, r"day\s+(?:by\s+)?(?:eod|e\.o\.d|cob\b|close\s+of|end\s+of)"),
-    (_FIRST_THING_AFTER, _first_thing_after, r"\s+first\s+thing\b"),
+    (_FIRST_THING_AFTER, _first_thing_after, r"first\s+thing\b"),
     (_PAST_WEEKENDS, _past_weekends, r"weekends"),
-    (_EDGE_IN, _edge_in, r"(?:earlier|later)\s+in\s+the\s"),
+    (_EDGE_IN, _edge_in, r"er\s+in\s+the\s"),
     (r"\bthe\s+other\s+(?:night|morning|evening|afternoon)\b", _other_part, r"other\s+(?:n|m|e|a)"),
     (_POSTPOSED, _postposed, r"day\s+(?:coming|next|last)\b"),
     (_END_OF, _end_of, r"end\s+of\s+(?:week|month|year)|eo[wmy]\b"),
