@@ -305,7 +305,8 @@ def test_day_of_month_alone_is_the_nearest_by_tense(anchor: datetime, n: int, fu
 def test_day_of_month_needs_a_date_reading() -> None:
     assert find_times("I'm on the 3rd floor.", MON) == []
     assert find_times("the 5th", MON) == []
-    assert _only("Pay it by the 15th, please.", MON)[0] == datetime(2023, 4, 15)
+    # a deadline looks ahead ("by" opens it; see sodamem.ingest.timedirection.past_in_clause for the past)
+    assert _only("Pay it by the 15th, please.", MON)[0] == datetime(2023, 5, 15)
 
 
 def test_decades_and_centuries() -> None:

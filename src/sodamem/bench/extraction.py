@@ -53,6 +53,8 @@ class ExtractionReport:
     blind4_table_accuracy: float = 0.0
     blind5_table_rows: int = 0
     blind5_table_accuracy: float = 0.0
+    blind6_table_rows: int = 0
+    blind6_table_accuracy: float = 0.0
     resolver_pieces_per_second: float = 0.0  # find_times alone over the same pieces
     by_kind: dict[str, int] = field(default_factory=dict)
     by_predicate: dict[str, int] = field(default_factory=dict)
@@ -145,6 +147,7 @@ def measure_extraction(
         report.blind3_table_rows, report.blind3_table_accuracy = accuracies["blind3"]
         report.blind4_table_rows, report.blind4_table_accuracy = accuracies["blind4"]
         report.blind5_table_rows, report.blind5_table_accuracy = accuracies["blind5"]
+        report.blind6_table_rows, report.blind6_table_accuracy = accuracies["blind6"]
     if labels is not None:
         report.labels = score_labels(labels, report.records, extractor.name)
     report.by_kind = dict(kinds.most_common())
@@ -205,6 +208,8 @@ def render_extraction_markdown(report: ExtractionReport, title: str) -> str:
             f" {report.blind4_table_accuracy:.1%} |",
             f"| fifth blind (`bench/time_phrases_blind5.py`) | {report.blind5_table_rows} |"
             f" {report.blind5_table_accuracy:.1%} |",
+            f"| sixth blind (`bench/time_phrases_blind6.py`) | {report.blind6_table_rows} |"
+            f" {report.blind6_table_accuracy:.1%} |",
             "",
             "Time resolver alone (`find_times` over the same pieces, best of 3):"
             f" {report.resolver_pieces_per_second:,.0f} pieces/s.",

@@ -6,8 +6,8 @@ A row is ``(text, anchor_iso, expected_start_iso, expected_end_iso, granularity)
 TimeML/TIMEX3, HeidelTime, SUTime) and ``time_phrases_heldout.py`` (dialogue phrasings written blind, before reading
 the resolver: a stand-in for a held-out table) and ``time_phrases_blind2.py`` (a second blind table, written after
 the first had been fixed against), ``time_phrases_blind3.py`` (a third, written after the second had been) and
-``time_phrases_blind4.py`` (a fourth, written after the third had been) and ``time_phrases_blind5.py`` (a fifth,
-written after the fourth had been).
+``time_phrases_blind4.py`` (a fourth, written after the third had been), ``time_phrases_blind5.py`` (a fifth,
+written after the fourth had been) and ``time_phrases_blind6.py`` (a sixth, written after the fifth had been).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from sodamem.bench import (
     time_phrases_blind3,
     time_phrases_blind4,
     time_phrases_blind5,
+    time_phrases_blind6,
     time_phrases_grammar,
     time_phrases_heldout,
 )
@@ -60,7 +61,7 @@ def _show(value: tuple[datetime, datetime, str | None] | None) -> str:
 
 def table_accuracies() -> dict[str, tuple[int, float]]:
     """Rows and accuracy of each hand-resolved table, by name ("basic", "grammar", "heldout", "blind2",
-    "blind3", "blind4", "blind5")."""
+    "blind3", "blind4", "blind5", "blind6")."""
     tables = {
         "basic": time_phrases.ROWS,
         "grammar": time_phrases_grammar.ROWS,
@@ -69,6 +70,7 @@ def table_accuracies() -> dict[str, tuple[int, float]]:
         "blind3": time_phrases_blind3.ROWS,
         "blind4": time_phrases_blind4.ROWS,
         "blind5": time_phrases_blind5.ROWS,
+        "blind6": time_phrases_blind6.ROWS,
     }
     return {name: (len(rows), table_accuracy(rows)[0]) for name, rows in tables.items()}
 

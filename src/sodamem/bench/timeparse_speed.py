@@ -37,6 +37,7 @@ _MODULES = (
     "timechat",
     "timeclock",
     "timeperiods",
+    "timespeech",
 )
 Finder = Callable[[str, datetime], list[timeparse.TimeMention]]
 

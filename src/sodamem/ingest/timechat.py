@@ -4,7 +4,7 @@ stdlib only).
 * "first thing <day>" ("first thing Monday", "first thing tomorrow", "first thing on Friday") is that day's morning,
   06:00-12:00 (granularity DAY), as "Monday morning" is.
 * "<unit or weekday> just gone / just passed" (British) is "last <unit or weekday>": "the weekend just gone", "Monday
-  just gone".
+  just gone", "Christmas just gone".
 * A year said in words after a preposition, as a bare year in digits needs one: "back in twenty nineteen", "in
   nineteen ninety-eight", "since two thousand and five", "in twenty oh eight", "by twenty twenty-six".
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from sodamem.ingest import timeholidays
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
 from sodamem.model import TimeGranularity
@@ -36,7 +37,9 @@ def _first_thing(m: re.Match[str], c: Context) -> Span | None:
     return span[0] + timedelta(hours=low), span[0] + timedelta(hours=high), G.DAY
 
 
-_JUST_GONE = rf"\b(?:the\s+)?(?P<what>weekend|week|month|year|{_WEEKDAY})\s+just\s+(?:gone|passed)\b"
+_JUST_GONE = (
+    rf"\b(?:the\s+)?(?P<what>weekend|week|month|year|{_WEEKDAY}|{timeholidays.NAME_ALT})\s+just\s+(?:gone|passed)\b"
+)
 
 
 def _just_gone(m: re.Match[str], c: Context) -> Span | None:

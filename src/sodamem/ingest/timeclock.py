@@ -9,8 +9,9 @@
   day's midnight to the midnight after the last (DAY); the first day is read as "on the 3rd" / "on Aug 4" would be,
   and a last day before the first is in the next month. A dash range needs an ordinal on its second day or a month
   ("pages 3-7", "a 3-1 win" are none); one with to/till/until/through needs ordinals on both.
-* A range of weekdays with a dash, "Tue-Thu", "Fri-Sun next week": from the first day, as "on Monday" (or the
-  named week's) is read, through the second.
+* A range of weekdays with a dash or a word, "Tue-Thu", "Fri-Sun next week", "Tuesday thru Thursday": from the first
+  day, as "on Monday" (or the named week's) is read, through the second; with a word, an abbreviation before it must
+  be capitalised ("sat through the film" is a verb).
 * ISO weeks, "2024-W21" / "2024W21": Monday to Monday (WEEK).
 * Dotted dates are day.month.year, "07.03.1990" (the European order dots are written in); a four-digit year is needed,
   so section numbers ("3.4"), scores ("4.5") and versions ("v1.2.2023") are none.
@@ -128,7 +129,7 @@ def _ordinal_suffix(n: int) -> str:
 _WEEKDAY_INDEX = tw.WEEKDAYS | tw.WEEKDAY_ABBREVIATIONS | {"weds": 2}
 _WEEKDAY_NAMES = "monday tuesday wednesday thursday friday saturday sunday".split()
 _WEEKDAY_RANGE = (
-    rf"\b(?:(?:on|from)\s+)?(?P<w1>{tw.WEEKDAY_ALT})\.?\s*[-–]\s*(?P<w2>{tw.WEEKDAY_ALT})\b\.?"
+    rf"\b(?:(?:on|from)\s+)?(?P<w1>{tw.WEEKDAY_ALT})\.?(?:\s*[-–]\s*|(?P<word>{_WORD_SEP}))(?P<w2>{tw.WEEKDAY_ALT})\b\.?"
     r"(?:\s+(?P<rel>next|this|last)\s+week\b)?"
 )
 
@@ -137,6 +138,8 @@ def _weekday_range(m: re.Match[str], c: Context) -> Span | None:
     first, last = _WEEKDAY_INDEX[m["w1"].lower()], _WEEKDAY_INDEX[m["w2"].lower()]
     if first == last:
         return None
+    if m["word"] and not (m["w1"].lower() in tw.WEEKDAYS or m["w1"][0].isupper()):
+        return None  # "sat through Monday's lecture": a verb, not "Sat."
     if m["rel"]:
         monday = tw.floor(c.anchor, "week") + timedelta(weeks={"next": 1, "this": 0, "last": -1}[m["rel"].lower()])
         start = monday + timedelta(days=first)
@@ -182,7 +185,8 @@ RULES: tuple[tw.RuleEntry, ...] = (
     (
         _WEEKDAY_RANGE,
         _weekday_range,
-        r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*[-–]\s*(?:mon|tue|wed|thu|fri|sat|sun)",
+        r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?(?:\s*[-–]\s*|\s+(?:to|till|til|until|through|thru)\s+)"
+        r"(?:mon|tue|wed|thu|fri|sat|sun)",
     ),
     (_ISO_WEEK, _iso_week, r"\d-?w\d"),
     (_DOTTED, _dotted, r"\d\.\d{1,2}\.\d"),

@@ -16,7 +16,7 @@ from sodamem.ingest.timewords import trie
 # Timetable verbs as prefix trees (one branch per letter: the cue search runs over every text with a time).
 _TIMETABLE_THIRD = trie(
     """starts ends begins leaves departs arrives opens closes airs launches lands visits expires graduates retires
-    moves returns finishes flies travels resumes reopens drops premieres debuts""".split()
+    moves returns finishes flies travels resumes reopens drops premieres debuts renews""".split()
 )
 _TIMETABLE_BASE = trie(
     "leave fly depart drive travel visit return arrive move go graduate retire finish close resume".split()
@@ -79,6 +79,8 @@ _AWAY = r"(?:\s+(?:off|away|out|back|home|gone|closed|open|shut))?"
 _AHEAD_VERB = re.compile(
     rf"(?:(?:(?<!\btoday )\b(?:is|are)|(?<!\btoday)['’](?:s|re)){_AWAY}|(?:\bam|['’]m)\s+(?:off|away|out|back|home)"
     r"|\b(?:comes?|arrives?|starts?|begins?|leaves?|opens?|falls?|lands?|turns?\s+\d+|runs|ends|wraps\s+up"
+    # a return or renewal on a timetable: "the kids go back on the 5th", "the clocks go back ...", "the lease renews"
+    r"|go(?:es)?\s+(?:back|home)|renews?|expires?"
     # a plan moved: "the launch slipped to Q3", "the meeting got pushed back to Friday"
     r"|(?:slipp|push|postpon|delay|reschedul|bump)(?:ed|es|s)?(?:\s+(?:back|out))?\s+(?:to|till|until)))\s+$",
     re.IGNORECASE,
@@ -95,8 +97,11 @@ _AHEAD_AFTER = re.compile(
     r"|\s+(?:am|are|will|start|leave|fly|head|begin|move|arrive|return|have\s+(?:got\s+)?to))\b",
     re.IGNORECASE,
 )
+# Present verbs that end in "-ed" like a regular past: "by the 20th we need a plan".
+_PRESENT_ED = "need|needs|feed|bleed|proceed|succeed|exceed|speed|breed"
 _BEHIND_AFTER = re.compile(
-    rf"\s+(?:was|were)\b|{_SUBJECT}\s+(?:was|were|had|did|went|got|saw|met|\w+ed)\b", re.IGNORECASE
+    rf"\s+(?:was|were)\b|{_SUBJECT}\s+(?:was|were|had|did|went|got|saw|met|(?!(?:{_PRESENT_ED})\b)\w+ed)\b",
+    re.IGNORECASE,
 )
 # Any other verb after the subject: in the simple present it is a timetable or a habit, and looks ahead ("on the 15th
 # we close on the house", "Good Friday I have off", "Easter Monday we drive home"); an irregular past looks back
@@ -148,6 +153,50 @@ def _copula_before(text: str, start: int) -> bool:
     return not any(word in _PAST_WORDS or word.endswith("ed") for word in words)
 
 
+_BY_BEFORE = re.compile(r"\bby\s+$", re.IGNORECASE)
+_BY_AT = re.compile(r"by\s", re.IGNORECASE)
+_PARTICIPLE_BEFORE = re.compile(r"\b[a-z]+ed\s+$", re.IGNORECASE)
+_CLAUSE_BEFORE = re.compile(r"[^.!?;:]*$")
+# A past auxiliary makes a base-form timetable verb past: "did you go back on Friday?", "didn't they come Monday".
+_DID_BEFORE = re.compile(r"\bdid(?:n['’]?t)?\s+(?:[\w'’]+\s+){1,4}$", re.IGNORECASE)
+
+
+def _deadline_start(text: str, start: int) -> int | None:
+    """Where "by" opens a deadline at or right before ``start`` ("by Friday", "by the 20th"), else None; not after a
+    participle, where "by" names an agent ("inspired by autumn")."""
+    if _BY_AT.match(text, start):
+        by = start
+    else:
+        m = _BY_BEFORE.search(text, max(0, start - 4), start)
+        if m is None:
+            return None
+        by = m.start()
+    return None if _PARTICIPLE_BEFORE.search(text, max(0, by - 24), by) else by
+
+
+def _past_after(text: str, by_start: int, end: int) -> bool:
+    """Whether a deadline opening its clause is followed by a past verb: "By Monday it had stopped raining"."""
+    if not _CLAUSE_START.search(text, max(0, by_start - 6), by_start):
+        return False
+    return bool(_BEHIND_AFTER.match(text, end)) or _tense_after_subject(text, end) is False
+
+
+_PRESENT_ED_WORDS = frozenset(_PRESENT_ED.split("|"))
+# A participle after a present or bare "be" is a state, not a past: "we have to be moved out by Christmas".
+_BE_WORDS = frozenset("be is are am being get gets s re m".split())
+
+
+def past_in_clause(text: str, start: int) -> bool:
+    """Whether a past form (was, had, an irregular past, a regular "-ed" but not "need" nor a participle after "be")
+    comes earlier in the clause before ``start``: a deadline in it has passed ("we had it done by Friday")."""
+    m = _CLAUSE_BEFORE.search(text, max(0, start - 60), start)
+    words = re.findall(r"[a-z]+", m.group().lower()) if m else []
+    return any(
+        word in _PAST_WORDS or (word.endswith("ed") and word not in _PRESENT_ED_WORDS and before not in _BE_WORDS)
+        for before, word in zip(["", *words], words, strict=False)
+    )
+
+
 def _tense_after_subject(text: str, end: int) -> bool | None:
     """Ahead for a present verb after a subject right after ``end``, back for an irregular past, else None."""
     m = _SUBJECT_VERB.match(text, end)
@@ -181,8 +230,13 @@ def verb_direction(text: str, start: int, end: int, default: Callable[[], bool])
     start = clock.start() if clock else start
     clock = _CLOCK_AFTER.match(text, end)  # "Sunday at 3pm I'm free"
     end = clock.end() if clock else end
-    if _AHEAD_VERB.search(text, max(0, start - 16), start) and not _AT_POSSESSIVE.search(
-        text, max(0, start - 40), start
+    deadline = _deadline_start(text, start)
+    if deadline is not None:  # "I need the slides by Friday": ahead, unless the clause is in the past
+        return not (past_in_clause(text, deadline) or _past_after(text, deadline, end))
+    if (
+        _AHEAD_VERB.search(text, max(0, start - 16), start)
+        and not _AT_POSSESSIVE.search(text, max(0, start - 40), start)
+        and not _DID_BEFORE.search(text, max(0, start - 48), start)
     ):
         return True
     if _BEHIND_VERB.search(text, max(0, start - 12), start):

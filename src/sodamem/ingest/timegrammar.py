@@ -30,7 +30,8 @@ pinned down by ``sodamem/bench/time_phrases_grammar.py``):
   before last summer, "three Fridays from now" two weeks after next Friday.
 * A count of units from a named day is a day: "a week from today", "a year ago today", "three days after
   Christmas", "two weeks from Friday" (fuzzy counts and hours are left to the basic rules); British "a week today",
-  "a fortnight tomorrow", "a week on Tuesday" and "Tuesday week" count from today, tomorrow or next Tuesday.
+  "a fortnight tomorrow", "a week on Tuesday", "Tuesday week" and "Tuesday fortnight" count from today, tomorrow or
+  next Tuesday.
 * "this day last year" is "this time last year".
 
 Composite rules resolve their inner phrase ("last Friday", "next month", "in 2022") through the basic rules.
@@ -110,7 +111,7 @@ _PERIOD = (
 )
 _PART_OF = (
     r"\b(?:(?P<prep>in|at|during|by|until|till|from|around|towards?|through)\s+)?(?:the\s+)?(?:very\s+)?"
-    r"(?P<part>early|mid|late|(?:beginning|start|middle|end)\s+of|(?P<half>first|second|latter)\s+half\s+of)"
+    r"(?P<part>early|mid|late|(?:beginning|start|middle|end)\s+of|(?P<half>first|second|latter|front|back)\s+half\s+of)"
     rf"(?:\s+in)?[\s-]+(?P<rest>{_PERIOD})"  # "early in the year" is early this year
 )
 # "I was late last week", "we got up early this morning": early/late as a predicate, not a part of the period ("rent
@@ -176,7 +177,7 @@ def _part_of(m: re.Match[str], c: Context) -> Span | None:
     if span is None:
         return None
     if m["half"]:
-        return narrow(span, 0 if m["half"].lower() == "first" else 1, 2)
+        return narrow(span, 0 if m["half"].lower() in ("first", "front") else 1, 2)
     return narrow(span, _THIRDS[part], 3)
 
 
@@ -299,9 +300,13 @@ def _shifted(m: re.Match[str], c: Context) -> Span | None:
     if fuzzy or unit == "hour" or (m["brit"] and unit not in ("week", "fortnight", "month", "year")):
         return None
     base = ("next " + m["bwd"] if m["bwd"] else m["base"] or m["brit"] or "today").lower()
+    ahead = c.future
     if base.split()[0] not in (*_DAY_WORDS, "this", "last", "next"):
-        base = "on " + base  # a bare weekday or holiday needs its preposition to be read as a time
-    day = c.resolve(base)
+        # a bare weekday or holiday needs its preposition to be read as a time; counted "from", it is the one a
+        # future sentence would name ("a fortnight from Tuesday", as "a week from Monday")
+        ahead = ahead or (m["side"] or "").lower() == "from"
+        base = "on " + base
+    day = c.phrase_resolver(base, c.anchor, ahead)
     if day is None or day[2] is not G.DAY:
         return None
     sign = -1 if m["ago"] or (m["side"] or "").lower() == "before" else 1
@@ -336,7 +341,8 @@ def _week_of(m: re.Match[str], c: Context) -> Span | None:
 
 _WEEKDAYS_COUNTED = (
     rf"\b(?:(?P<n>{tw.NUM})\s+(?P<wd>{_WEEKDAY}|{_SEASON})s\s+(?P<dir>ago|back|from\s+now)\b"
-    rf"|(?P<wdw>{_WEEKDAY})\s+week\b(?![\w'’-]))"  # "Tuesday week" (British): a week after next Tuesday
+    # "Tuesday week" / "Tuesday fortnight" (British): a week / two after next Tuesday
+    rf"|(?P<wdw>{_WEEKDAY})\s+(?P<wk>week|fortnight)\b(?![\w'’-]))"
 )
 
 
@@ -345,7 +351,8 @@ def _weekdays_counted(m: re.Match[str], c: Context) -> Span | None:
     now)."""
     if m["wdw"]:
         day = c.resolve("next " + m["wdw"])
-        return None if day is None else (day[0] + timedelta(weeks=1), day[1] + timedelta(weeks=1), day[2])
+        step = timedelta(weeks=2 if m["wk"].lower() == "fortnight" else 1)
+        return None if day is None else (day[0] + step, day[1] + step, day[2])
     n, _, fuzzy = tw.count(m["n"])
     if fuzzy or n < 1:
         return None
@@ -455,6 +462,6 @@ RULES: tuple[tw.RuleEntry, ...] = (
     (_ORDINAL, _ordinal, r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|final|penultimate)\s"),
     (_DAY_OF_MONTH, _day_of_month, r"\d(?:st|nd|rd|th)|the\s+(?:fi|se|th|fo|si|ei|ni|te|el|tw)"),
     (_WEEK_OF, _week_of, r"week(?:end)?\s+of\s"),
-    (_WEEKDAYS_COUNTED, _weekdays_counted, r"[sy]\s+(?:ago|back|from|week)\b"),
+    (_WEEKDAYS_COUNTED, _weekdays_counted, r"[sy]\s+(?:ago|back|from|week|fortnight)\b"),
     (rf"\b(?:the\s+(?P<dec>{_DECADE})|(?P<dec4>(?:1\d|20)\d0['’]?s))\b", _decade, r"0['’]?s|ties|aughts"),
 )

@@ -6,10 +6,12 @@ Each guard answers for one rule family whether a match it found is a time at all
   such day after "a" ("it falls on a Tuesday", "a Sunday league"), a noun's modifier after "the" or a possessive
   ("the Tuesday crowd", "her Sunday best", "grandma's Sunday roast"), the nursery rhyme's "Friday's child", a title
   ("Friday Night Lights"), a first name before a surname ("Wednesday Addams", "Tuesday Weld": a capitalised word
-  after it that is no month, weekday or pronoun), a noun it makes a compound with ("Sunday school", "the Monday
-  blues"); an abbreviation alone ("Wed", "Sat") unless it is no word ("Thurs", "fri") or is capitalised inside a
-  sentence ("the game is on Sat.", "Weds", not "Sat down"), or any abbreviation ("Mon" too) before a clock time ("Mon
-  at 6pm").
+  after it that is no month, weekday or pronoun) or before a person's verb ("Friday said she'd come"), a noun it
+  makes a compound with ("Sunday school", "the Monday blues"); an abbreviation alone ("Wed", "Sat") unless it is no
+  word ("Thurs", "fri") or is capitalised inside a sentence ("the game is on Sat.", "Weds", not "Sat down"), or any
+  abbreviation ("Mon" too) before a clock time ("Mon at 6pm").
+* Any weekday after "every" / "each" ("every other Tuesday"): a recurrence. "man / girl Friday": an assistant.
+* A relative day in title case ("The Day After Tomorrow"): a title.
 * Months: the second half of an event's name, a holiday "in" another month ("a Christmas in July sale").
 * Decades: temperatures ("temps in the 60s", "highs in the low 80s"), a noun's modifier ("the 90s band").
 """
@@ -26,8 +28,11 @@ _EPITHET_AFTER = re.compile(
     r"|tortoise|snake|lizard|goat|pig|cow|chicken|duck|hen|cockatiel|budgie|gerbil|ferret)s?\b",
     _F,
 )
-# The first word of holidays named by a weekday (Good Friday, Cyber Monday, Palm Sunday, Fat Tuesday).
-_HOLIDAY_WORD_BEFORE = re.compile(r"\b(?:black|good|cyber|easter|ash|palm|holy|maundy|fat|shrove)\s+$", _F)
+# The first word of holidays named by a weekday (Good Friday, Cyber Monday, Palm Sunday, Fat Tuesday, Mothering
+# Sunday, Super Bowl Sunday): this resolver dates only some of them, and the weekday alone is none of them.
+_HOLIDAY_WORD_BEFORE = re.compile(
+    r"\b(?:black|good|cyber|easter|ash|palm|holy|maundy|fat|shrove|mothering|remembrance|whit|trinity|bowl)\s+$", _F
+)
 # A possessive determiner acts like "the": "her Sunday best", "my Monday meeting" (but "ruined my Saturday" is a day);
 # so does a noun's possessive ("grandma's Sunday roast"), but not a pronoun's "'s" ("it's Friday tomorrow").
 _ARTICLE_BEFORE = re.compile(
@@ -50,6 +55,10 @@ _SURNAME_AFTER = re.compile(
     r"|They|He|She|It|My|Our|The|This|That|Then|And|But|So|Morning|Afternoon|Evening|Night|Week|Weekend)\b)"
     r"[A-Z][a-z]+\b(?!['’]|\s*(?:and|&|,))"  # "Friday Sarah and I went out" is a day
 )
+# A person's verbs after a capitalised weekday make it a first name: "Friday said she'd come".
+_SPEECH_AFTER = re.compile(
+    r"\s+(?:said|says|told|tells|asked|asks|replied|texted|thinks|thought|wants|wanted|loves|laughed|smiled)\b"
+)
 # Nouns a weekday makes a compound with, naming no particular day.
 _COMPOUND_AFTER = re.compile(
     r"\s+(?:school|service|services|mass|roast|best|papers?|league|scaries|blues|supplement|edition|drivers?"
@@ -58,14 +67,20 @@ _COMPOUND_AFTER = re.compile(
 )
 
 
+# "man Friday", "girl Friday": an assistant, after Robinson Crusoe's.
+_ASSISTANT_BEFORE = re.compile(r"\b(?:man|girl|gal|guy)\s+$", _F)
+
+
 def weekday_names_no_day(text: str, start: int, end: int) -> bool:
     """Whether a bare weekday at text[start:end] (no last/next/on, no part of a day) names no particular day."""
-    if _EPITHET_AFTER.match(text, end) or _HOLIDAY_WORD_BEFORE.search(text, max(0, start - 8), start):
+    if _EPITHET_AFTER.match(text, end) or _HOLIDAY_WORD_BEFORE.search(text, max(0, start - 14), start):
+        return True
+    if text[start:end].lower() == "friday" and _ASSISTANT_BEFORE.search(text, max(0, start - 5), start):
         return True
     article = _ARTICLE_BEFORE.search(text, max(0, start - 16), start)
     if article and (article["a"] or _NOUN_AFTER.match(text, end)):
         return True
-    if text[start].isupper() and _SURNAME_AFTER.match(text, end):
+    if text[start].isupper() and (_SURNAME_AFTER.match(text, end) or _SPEECH_AFTER.match(text, end)):
         return True
     return bool(_RHYME_AFTER.match(text, end) or _COMPOUND_AFTER.match(text, end))
 
@@ -99,6 +114,22 @@ _TITLE_WORD_AFTER = re.compile(r"\s+[A-Z][a-z]")
 def weekday_part_is_a_title(text: str, part_start: int, end: int) -> bool:
     """Whether a weekday with a part of a day ending at ``end`` (the part from ``part_start``) is a title's words."""
     return text[part_start].isupper() and bool(_TITLE_WORD_AFTER.match(text, end))
+
+
+# "every Sunday", "every other Tuesday", "each Friday morning": a recurrence, no one day.
+_RECURRENCE_BEFORE = re.compile(r"\b(?:every|each)\s+(?:(?:other|second|single|alternate)\s+)?(?:on\s+)?$", _F)
+
+
+def recurrence_before(text: str, start: int) -> bool:
+    """Whether "every" / "each" (or "every other") right before ``start`` makes what follows a recurrence."""
+    return bool(_RECURRENCE_BEFORE.search(text, max(0, start - 24), start))
+
+
+def title_cased(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is three or more words, each capitalised and the rest lowercase: a title ("we watched
+    The Day After Tomorrow"), not a sentence's opening ("The day after tomorrow") or shouting ("NEXT FRIDAY")."""
+    words = text[start:end].split()
+    return len(words) >= 3 and all(word[0].isupper() and word[1:].islower() for word in words)
 
 
 _HOLIDAY_BEFORE = re.compile(rf"\b(?:{timeholidays.NAME_ALT})\s+$", _F)

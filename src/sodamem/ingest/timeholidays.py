@@ -7,11 +7,12 @@ and a few British and Canadian ones: Bonfire Night, Remembrance Sunday, Motherin
 Easter is the Gregorian computus (the anonymous "Meeus/Jones/Butcher" algorithm).
 
 Which occurrence: "last X" is the latest strictly before the anchor's day, "next X" the first strictly after it, "this
-X" the one of the anchor's year, "X 2019" / "X of 2019" that year's; otherwise (after on/at/for/over/during/..., or a
-bare name followed by was/is/will) the latest on or before the anchor's day, or in a future context the first on or
-after it. "the X before last" / "the X after next" go one more year. "the day/night before|after X" move a day, "the
-weekend before|after X" is the Saturday-Sunday strictly before/after it, "the Monday before|after X" the first Monday
-strictly before/after it, "the week before|after X" the calendar week before/after the holiday's, "X weekend" the
+X" the one of the anchor's year, "X 2019" / "X of 2019" that year's, "X last / next year" that year's; otherwise
+(after on/at/for/over/during/..., or a bare name followed by was/is/will) the latest on or before the anchor's day, or
+in a future context the first on or after it. "the X before last" / "the X after next" go one more year. "the day /
+night / morning / afternoon / evening before|after X" move a day (a part narrows it), "the weekend before|after X"
+is the Saturday-Sunday strictly before/after it, "the Monday before|after X" the first Monday strictly before/after
+it, "the week before|after X" the calendar week before/after the holiday's, "X weekend" the
 weekend touching it (holiday included: Memorial Day weekend is Saturday to Monday). "X morning|afternoon|evening|night"
 narrows the day. A bare name needs a verb after it ("Halloween was fun"), a part ("Memorial Day weekend"), a place
 or company after it ("Thanksgiving at my brother's"), "since", or a verb of coming and going before it with its
@@ -147,11 +148,12 @@ _NAMES = "|".join(f"(?P<{key}>{pattern})" for key, (pattern, _) in HOLIDAYS.item
 _STEP = r"before\s+last|after\s+next"
 _PATTERN = (
     r"\b(?:(?P<prep>on|at|for|over|during|around|by|until|till|through|from|in|before|after|spen(?:d|ds|t|ding))\s+)?"
-    rf"(?:the\s+(?P<near>day|night|week(?:end)?|{tw.alternation(tw.WEEKDAYS)})\s+(?P<side>before|after)\s+"
+    rf"(?:the\s+(?P<near>day|night|morning|afternoon|evening|week(?:end)?|{tw.alternation(tw.WEEKDAYS)})"
+    r"\s+(?P<side>before|after)\s+"
     r"|(?P<rel>this\s+past|this\s+coming|last|next|this|past|upcoming|coming)\s+"
     rf"|the\s+(?=(?:\S+\s+){{1,3}}(?:{_STEP})))?"
     rf"(?:{_NAMES})(?P<part>\s+(?:morning|afternoon|evening|night|weekend|week))?"
-    rf"(?:,?\s+(?:of\s+)?{tw.YEAR}|\s+(?P<step>{_STEP}))?\b"
+    rf"(?:,?\s+(?:of\s+)?{tw.YEAR}|\s+(?P<step>{_STEP})|\s+(?P<yrel>last|this|next)\s+year)?\b"
 )
 # ... or, opening a clause, a subject after it ("Labor Day we had a barbecue", "New Year's Eve we're staying in").
 _VERB_AFTER = re.compile(
@@ -188,6 +190,8 @@ def _occurrence(when: Callable[[int], date], m: re.Match[str], c: Context) -> da
     today, year = c.day.date(), c.anchor.year
     if m["year"]:
         return when(tw.year_number(m["year"], c.anchor))
+    if m["yrel"]:  # "Christmas Day next year"
+        return when(year + {"last": -1, "this": 0, "next": 1}[m["yrel"].lower()])
     rel = " ".join(m["rel"].lower().split()) if m["rel"] else ""
     if rel == "this":
         return when(year)
@@ -213,7 +217,7 @@ def saturday_near(day: datetime, side: str) -> datetime:
 
 
 def _holiday(m: re.Match[str], c: Context) -> Span | None:
-    bare = not (m["prep"] or m["rel"] or m["year"] or m["near"] or m["step"])
+    bare = not (m["prep"] or m["rel"] or m["year"] or m["near"] or m["step"] or m["yrel"])
     verb_after = _VERB_AFTER.match(c.text, m.end())
     if verb_after and verb_after.group().strip(" ,").lower() in ("i", "we", "you", "they", "he", "she"):
         verb_after = _CLAUSE_START.search(c.text, max(0, m.start() - 6), m.start())
@@ -247,7 +251,7 @@ def _holiday(m: re.Match[str], c: Context) -> Span | None:
                 day -= timedelta(days=(day.weekday() - wanted) % 7 or 7)
             return day, day + timedelta(days=1), G.DAY
         day += timedelta(days=1 if side == "after" else -1)
-        part = "night" if near == "night" else part
+        part = near if near in tw.PARTS else part  # "the night before Christmas", "the morning after Halloween"
     if part == "week":  # Thanksgiving week: the Monday-to-Sunday week of the holiday
         monday = day - timedelta(days=day.weekday())
         return monday, monday + timedelta(weeks=1), G.WEEK

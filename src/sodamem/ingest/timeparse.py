@@ -10,12 +10,14 @@ chat phrasings ("first thing Monday", "the weekend just gone", years in words) i
 ranges of two expressions ("from June 1st to June 5th") in :mod:`sodamem.ingest.timeranges`, clock times narrowing a
 day ("Monday at 8pm"), ranges of days ("the 3rd-5th", "Tue-Thu"), ISO weeks and dotted dates in
 :mod:`sodamem.ingest.timeclock`, halves of a year ("H1"), centuries by ordinal, "come June", "earlier this
-afternoon", "tomorrow week" and "two weeks ago Sunday" in :mod:`sodamem.ingest.timeperiods`, the direction an
+afternoon", "tomorrow week" and "two weeks ago Sunday" in :mod:`sodamem.ingest.timeperiods`, spoken and office phrasings
+("same time next week", "midweek", "the run-up to Christmas", "EOD Friday") in :mod:`sodamem.ingest.timespeech`, the
+direction an
 expression looks in (tense, cue words) in :mod:`sodamem.ingest.timedirection`, and the readings that are no time ("a
 Sunday league", "temps in the 60s", "Friday Night Lights") in :mod:`sodamem.ingest.timeguards`. Conventions (the
 tables ``sodamem/bench/time_phrases.py``, ``time_phrases_grammar.py``, ``time_phrases_heldout.py``,
-``time_phrases_blind2.py``, ``time_phrases_blind3.py``, ``time_phrases_blind4.py`` and ``time_phrases_blind5.py``
-pin them down):
+``time_phrases_blind2.py``, ``time_phrases_blind3.py``, ``time_phrases_blind4.py``, ``time_phrases_blind5.py`` and
+``time_phrases_blind6.py`` pin them down):
 
 * Weeks start on Monday; a weekend is Saturday 00:00 to Monday 00:00 (granularity WEEK).
 * "N hours/days/weeks/fortnights/months/years/decades/centuries ago|back" (digits, one..ninety-nine in words, a/an;
@@ -51,7 +53,8 @@ pin them down):
   of its December). "last summer" = the most recent one that ended by the anchor (so in July 2023 it is summer
   2022); "next summer" the first that starts after the anchor; "this summer" the one containing the anchor, else
   the one of the anchor's year; "in the summer" the most recent one begun (future: the current or the next).
-* Dates without a year: the most recent such date on or before the anchor's day (future: on or after). ISO
+* Dates without a year: the most recent such date on or before the anchor's day (future: on or after); with "last /
+  this / next year" after them ("the 3rd of March last year"), in that year. ISO
   "2023-05-08" and "2023/05/08" are read; slashed dates are US month/day ("8/5/2023" is August 5), day/month only
   where the first number cannot be a month (:mod:`sodamem.ingest.timenumeric`). An impossible date ("31 April
   2022") is dropped, leaving whatever shorter expression still stands ("April 2022").
@@ -74,7 +77,8 @@ pin them down):
   was my birthday", "on the 15th we close", "Sunday I ran"; a possessive "'s" is no verb; a verb of thinking or a
   habit decides nothing); with none of those, a present copula earlier in the clause and no past form after it (a
   participle right after it is a state: "we're slammed") looks ahead ("it's my birthday on Sunday"). True/False
-  force it. An expression after "since" always looks back.
+  force it. An expression after "since" always looks back; one after "by" (a deadline: "I need it by Friday") looks
+  ahead unless its clause is in the past ("we had it done by Friday", "By Monday it had stopped").
 """
 
 from __future__ import annotations
@@ -94,6 +98,7 @@ from sodamem.ingest import (
     timenumeric,
     timeperiods,
     timeranges,
+    timespeech,
 )
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timewords import Context, Span
@@ -120,6 +125,8 @@ _SPEND = r"spen(?:d|ds|t|ding)(?:\s+(?:all|most)\s+of)?"
 # "the fall of last year", "March of next year": the season or month of that calendar year.
 _OF_RELATIVE_YEAR = r"\s+of\s+(?P<yrel>last|this|next)\s+year"
 _YEAR_STEP = {"last": -1, "this": 0, "next": 1}
+# "the 3rd of March last year", "March 3rd next year": the date in that calendar year.
+_DATE_YEAR_REL = r"\s+(?:of\s+)?(?P<yrel>last|this|next)\s+year"
 # Hedges between "in" and a count change nothing: "in like two weeks", "in about a month".
 _HEDGE = r"(?:(?:like|about|around|roughly|approximately|maybe|just|only|another)\s+)"
 _DURATION_BEFORE = re.compile(r"(?:\b(?:first|only|once|twice|times?|never|not)\b|n't\b)[\w\s'-]{0,30}$", _F)
@@ -130,9 +137,13 @@ def _norm(words: str | None) -> str:
 
 
 _DAY_SPELLING_ALT = tw.alternation(tw.DAY_SPELLINGS)
+_TOMORROW_ALT = tw.alternation(["tomorrow", *(w for w, day in tw.DAY_SPELLINGS.items() if day == "tomorrow")])
+_YESTERDAY_ALT = tw.alternation(["yesterday", *(w for w, day in tw.DAY_SPELLINGS.items() if day == "yesterday")])
 
 
-def _relative_day(m: re.Match[str], c: Context) -> Span:
+def _relative_day(m: re.Match[str], c: Context) -> Span | None:
+    if timeguards.title_cased(c.text, m.start(), m.end()):
+        return None  # "we rewatched The Day After Tomorrow"
     words = _norm(m.group())
     first = words.split(" ", 1)[0]
     if first in tw.DAY_SPELLINGS:  # "tmrw night", "tonite": the word it stands for
@@ -204,6 +215,8 @@ def _period(m: re.Match[str], c: Context) -> Span | None:
 
 def _weekday(m: re.Match[str], c: Context) -> Span | None:
     name, today, rel = m["wd"].lower(), c.anchor.weekday(), _norm(m["rel"])
+    if not rel and timeguards.recurrence_before(c.text, m.start()):
+        return None  # "every Sunday", "every other Tuesday"
     if name not in tw.WEEKDAYS and not (
         rel or timeguards.abbreviated_weekday_alone(c.text, m.start("wd"), m.end("wd"))
     ):
@@ -326,6 +339,8 @@ def _date(m: re.Match[str], c: Context) -> Span | None:
     day_of_month = tw.day_number(names.get("day"), names.get("dayword"))
     if m["year"]:
         day = c.day.replace(year=tw.year_number(m["year"], c.anchor), month=month, day=day_of_month)
+    elif names.get("yrel"):
+        day = c.day.replace(year=c.anchor.year + _YEAR_STEP[m["yrel"].lower()], month=month, day=day_of_month)
     else:
         day = tw.nearest_date(c, month, day_of_month)
     return day, day + timedelta(days=1), G.DAY
@@ -341,7 +356,7 @@ def _year(m: re.Match[str], c: Context) -> Span | None:
 _MONTH_PREFIXES = "jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
 _RULES: tuple[tw.RuleEntry, ...] = (
     (
-        r"\b(?:the\s+day\s+(?:before\s+yesterday|after\s+tomorrow)|last\s+night|tonight|this\s+(?:morning|afternoon|"
+        rf"\b(?:the\s+day\s+(?:before\s+(?:{_YESTERDAY_ALT})|after\s+(?:{_TOMORROW_ALT}))|last\s+night|tonight|this\s+(?:morning|afternoon|"
         rf"evening)|(?:yesterday|today|tomorrow|{_DAY_SPELLING_ALT})(?:\s+(?:morning|afternoon|evening|night))?)\b",
         _relative_day,
         None,
@@ -387,12 +402,12 @@ _RULES: tuple[tw.RuleEntry, ...] = (
         _MONTH_PREFIXES,
     ),
     (
-        rf"\b(?:(?P<on>on)\s+)?(?:the\s+)?{_DAY}\s+(?P<of>of\s+)?(?P<mon>{tw.MONTH_ALT})(?:,?\s+{tw.YEAR})?\b",
+        rf"\b(?:(?P<on>on)\s+)?(?:the\s+)?{_DAY}\s+(?P<of>of\s+)?(?P<mon>{tw.MONTH_ALT})(?:,?\s+{tw.YEAR}|{_DATE_YEAR_REL})?\b",
         _date,
         _MONTH_PREFIXES,
     ),
     (  # an abbreviated month may keep its period: "Sept. 6th", "Jan. 15"
-        rf"\b(?:(?P<on>on)\s+)?(?P<mon>{tw.MONTH_ALT})\.?\s+(?:the\s+)?{_DAY}(?:,?\s+{tw.YEAR})?\b",
+        rf"\b(?:(?P<on>on)\s+)?(?P<mon>{tw.MONTH_ALT})\.?\s+(?:the\s+)?{_DAY}(?:,?\s+{tw.YEAR}|{_DATE_YEAR_REL})?\b",
         _date,
         _MONTH_PREFIXES,
     ),
@@ -410,12 +425,15 @@ _RULES: tuple[tw.RuleEntry, ...] = (
     ),
 )
 _RULES += timegrammar.RULES + timeholidays.RULES + timenumeric.RULES + timedates.RULES + timechat.RULES
-_RULES += timeclock.RULES + timeperiods.RULES
+_RULES += timeclock.RULES + timeperiods.RULES + timespeech.RULES
 _COMPILED = tuple(
     (re.compile(pattern, _F), rule, re.compile(needs, re.ASCII) if needs else None) for pattern, rule, needs in _RULES
 )
 # Every rule needs one of these words or a digit; most sentences have none, and are done after one search.
-_TRIGGER = re.compile(r"\d|" + tw.trie([*tw.TRIGGER_WORDS, *timeholidays.TRIGGER_WORDS, *timeperiods.TRIGGER_WORDS]))
+_TRIGGER = re.compile(
+    r"\d|"
+    + tw.trie([*tw.TRIGGER_WORDS, *timeholidays.TRIGGER_WORDS, *timeperiods.TRIGGER_WORDS, *timespeech.TRIGGER_WORDS])
+)
 
 
 def find_times(text: str, anchor: datetime, *, future: bool | None = None) -> list[TimeMention]:

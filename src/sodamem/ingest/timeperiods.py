@@ -14,7 +14,7 @@
 * "this arvo", "tomorrow arvo" (Australian) are the afternoon.
 * "today week", "tomorrow week" (British) are the day a week after today / tomorrow.
 * "a week ago Monday", "two weeks back Tuesday", "a week ago yesterday" (US): that many weeks before last Monday /
-  yesterday.
+  yesterday; British "a week last Tuesday" the same.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def _day_week(m: re.Match[str], c: Context) -> Span:
 
 
 _WEEKS_AGO_DAY = (
-    rf"\b(?P<n>{tw.NUM})\s+(?P<unit>weeks?|wks?|fortnights?)\s+(?:ago|back)\s+(?:on\s+|last\s+)?"
+    rf"\b(?P<n>{tw.NUM})\s+(?P<unit>weeks?|wks?|fortnights?)\s+(?:(?:ago|back)\s+(?:on\s+|last\s+)?|last\s+)"
     rf"(?P<wd>{tw.alternation(tw.WEEKDAYS)}|yesterday)\b(?!\s+(?:morning|afternoon|evening|night))"
 )
 
@@ -144,7 +144,7 @@ RULES: tuple[tw.RuleEntry, ...] = (
     (_PART_EDGE, _part_edge, r"(?:earlier|later)\s+this\s"),
     (_ARVO, _arvo, r"arvo"),
     (_DAY_WEEK, _day_week, r"(?:today|tomorrow)\s+week"),
-    (_WEEKS_AGO_DAY, _weeks_ago_day, r"(?:ago|back)\s+(?:on\s+|last\s+)?[a-z]+day"),
+    (_WEEKS_AGO_DAY, _weeks_ago_day, r"(?:ago|back|last)\s+(?:on\s+|last\s+)?[a-z]+day"),
 )
 # Words these rules need that the resolver's first pre-check lacks.
 TRIGGER_WORDS = ("arvo",)

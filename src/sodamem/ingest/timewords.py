@@ -157,8 +157,9 @@ def trie(words: Iterable[str]) -> str:
 
 
 NUM = (
-    r"(?:(?<!\.)\d{1,3}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|"
-    rf"(?:{alternation(_TENS)})[\s-]+(?:{alternation(_ONES)})|{alternation(NUMBERS)})"
+    r"(?:(?<!\.)\d{1,3}|(?:a\s+)?couple(?:\s+of)?|(?:a\s+)?few|several|(?:half\s+)?an?\s+dozen|"
+    rf"(?:an?|{alternation(_ONES)})\s+hundred|"
+    rf"(?:{alternation(_TENS)})[\s-]+(?:{alternation(_ONES)})|{alternation(NUMBERS)})(?:-?ish\b)?"  # "two-ish", "3ish"
 )
 # A count with an optional half before a unit: "3", "two and a half", "1.5", "half a"; then UNIT, then HALF_AFTER
 # ("a year and a half"). Groups: n (absent for "half a"), half0, half1, unit, half2; :func:`quantity` reads them.
@@ -229,11 +230,16 @@ def unit_name(word: str) -> str:
 
 def count(words: str) -> tuple[int, int, bool]:
     """``(low, high, fuzzy)`` for a quantity matched by :data:`NUM`; exact counts have ``low == high``."""
-    tokens = words.lower().replace("-", " ").split()
+    tokens = words.lower().replace("-", " ").removesuffix("ish").split()
     for name, (low, high) in FUZZY.items():
         if name in tokens:
             return low, high, True
-    n = int(tokens[0]) if tokens[0].isdigit() else sum(NUMBERS[token] for token in tokens)
+    if tokens[-1] == "dozen":  # "a dozen", "half a dozen"
+        n = 6 if tokens[0] == "half" else 12
+    elif tokens[-1] == "hundred":  # "a hundred", "two hundred"
+        n = 100 * NUMBERS[tokens[0]]
+    else:
+        n = int(tokens[0]) if tokens[0].isdigit() else sum(NUMBERS[token] for token in tokens)
     return n, n, False
 
 
