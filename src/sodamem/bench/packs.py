@@ -28,7 +28,7 @@ from typing import Any
 
 from sodamem.answer.offline import said_by_another_speaker
 from sodamem.bench.metrics import contains_answer, count_tokens
-from sodamem.bench.runner import BenchQuestion, BenchUnit
+from sodamem.bench.runner import BenchQuestion, BenchUnit, each_question
 from sodamem.embed.base import Embedder
 from sodamem.memory import Memory
 
@@ -135,18 +135,11 @@ def run_pack_recall(
     started = time.perf_counter()
     rows: list[PackRow] = []
     total = sum(len(u.questions) for u in units)
-    done = 0
     name = embedder if isinstance(embedder, str) else (embedder.name if embedder is not None else None)
-    for unit in units:
-        with Memory(":memory:", embedder=embedder if embedder is not None else "none") as memory:
-            memory.ingest(unit.sessions)
-            last_session = max((s.timestamp for s in unit.sessions), default=None)
-            for question in unit.questions:
-                now = question.asked_at or last_session
-                rows.extend(_rows(memory, unit.unit_id, question, now, systems, budgets))
-                done += 1
-                if progress is not None:
-                    progress(done, total)
+    for done, (unit, memory, question, now) in enumerate(each_question(units, embedder), 1):
+        rows.extend(_rows(memory, unit.unit_id, question, now, systems, budgets))
+        if progress is not None:
+            progress(done, total)
     return PackRun(dataset, name, tuple(systems), tuple(budgets), tuple(rows), time.perf_counter() - started)
 
 
@@ -165,7 +158,7 @@ def _rows(
         for budget in budgets:
             pack = memory.evidence(question.question, budget_tokens=budget, now=now, mode=PACK_SYSTEMS[system])
             turns = {item.turn_id for item in pack.items if item.kind == "turn"}
-            answer = question.answer
+            answer, text = question.answer, pack.render_text()
             rows.append(
                 PackRow(
                     qid=question.qid,
@@ -175,10 +168,10 @@ def _rows(
                     budget=budget,
                     gold=len(gold),
                     gold_found=len(gold & turns),
-                    answer_in_pack=contains_answer(pack.render_text(), answer) if answer else None,
+                    answer_in_pack=contains_answer(text, answer) if answer else None,
                     turns=len(turns),
                     facts=sum(1 for item in pack.items if item.kind == "fact"),
-                    tokens=count_tokens(pack.render_text()),
+                    tokens=count_tokens(text),
                     guarded=guarded,
                 )
             )

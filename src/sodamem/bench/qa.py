@@ -24,7 +24,7 @@ from sodamem.bench.qa_judge import Judgement, LLMJudge
 from sodamem.bench.qa_llm import AnswerFn, answer_fn
 from sodamem.bench.qa_report import render_qa_markdown
 from sodamem.bench.qa_types import QAResult, QARun
-from sodamem.bench.runner import BenchQuestion, BenchUnit
+from sodamem.bench.runner import BenchQuestion, BenchUnit, each_question
 from sodamem.embed.base import Embedder
 from sodamem.errors import SodaMemError
 from sodamem.memory import Memory
@@ -80,18 +80,13 @@ def run_qa(
     results: list[QAResult] = []
     total = sum(len(u.questions) for u in units)
     name = embedder if isinstance(embedder, str) else (embedder.name if embedder is not None else None)
-    for unit in units:
-        with Memory(":memory:", embedder=embedder if embedder is not None else "none") as memory:
-            memory.ingest(unit.sessions)
-            last_session = max((s.timestamp for s in unit.sessions), default=None)
-            for question in unit.questions:
-                now = question.asked_at or last_session
-                result = _one(memory, question, unit.unit_id, now, answer, score, judge, baseline)
-                result.category = category_of(question)
-                result.abstention_question = abstention_of(question)
-                results.append(result)
-                if progress is not None:
-                    progress(len(results), total)
+    for unit, memory, question, now in each_question(units, embedder):
+        result = _one(memory, question, unit.unit_id, now, answer, score, judge, baseline)
+        result.category = category_of(question)
+        result.abstention_question = abstention_of(question)
+        results.append(result)
+        if progress is not None:
+            progress(len(results), total)
     return QARun(dataset, answerer, name, results, seconds=time.perf_counter() - started)
 
 

@@ -147,6 +147,19 @@ def run_retrieval(
     )
 
 
+def each_question(
+    units: Sequence[BenchUnit], embedder: Embedder | str | None
+) -> Iterator[tuple[BenchUnit, Memory, BenchQuestion, datetime | None]]:
+    """Every question of every unit with a fresh in-RAM memory of its unit (ingested once per unit) and its "now"
+    (the question's own date, else the unit's last session)."""
+    for unit in units:
+        with Memory(":memory:", embedder=embedder if embedder is not None else "none") as memory:
+            memory.ingest(unit.sessions)
+            last_session = max((s.timestamp for s in unit.sessions), default=None)
+            for question in unit.questions:
+                yield unit, memory, question, question.asked_at or last_session
+
+
 @contextmanager
 def _in_memory() -> Iterator[str]:
     yield ":memory:"
