@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sodamem import Memory, Session, Turn
-from sodamem.answer.offline import answer_offline, human_span
+from sodamem.answer.offline import answer_offline, human_span, said_by_another_speaker
 from sodamem.answer.render import render_answer
 from sodamem.answer.types import Answer
 
@@ -123,6 +123,33 @@ def test_a_question_pinning_another_speakers_words_on_someone_abstains(dialogue:
     assert answer.abstained and answer.flags == ("offline", "abstain:said_by_another_speaker")
     assert not answer.citations
     assert not answer_offline(dialogue, "What did Maya adopt?", now=NOW).abstained
+
+
+def test_another_persons_question_is_not_their_story() -> None:
+    """Sam asks about Maya's favourite dance in the question's own words; Maya answers in hers. The guard must not
+    pin the question's words on Sam, who only asked."""
+    turns = [
+        ("Sam", "So what is your favourite style of dance, Maya?"),
+        ("Maya", "Contemporary dance! I love how expressive it is."),
+        ("Sam", "I baked bread all weekend."),
+    ]
+    with Memory(":memory:", embedder="fake") as mem:
+        mem.ingest(
+            [
+                Session(
+                    "q1",
+                    datetime(2024, 3, 1, 19),
+                    tuple(Turn(i, who, text, f"q1:{i}") for i, (who, text) in enumerate(turns)),
+                )
+            ]
+        )
+        question = "What is Maya's favourite style of dance?"
+        assert not said_by_another_speaker(mem, question, now=NOW)
+        answer = answer_offline(mem, question, now=NOW)
+        assert not answer.abstained, answer.flags
+        assert answer.citations[0].turn_id == "q1:1" and "Contemporary" in answer.detail
+        # Sam's own statement still counts as Sam's: the guard stops the question that pins it on Maya
+        assert said_by_another_speaker(mem, "Did Maya bake bread all weekend?", now=NOW)
 
 
 def test_unrelated_question_abstains(memory: Memory) -> None:

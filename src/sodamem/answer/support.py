@@ -42,6 +42,10 @@ class Sentence:
     def speaker(self) -> str:
         return self.hit.speaker
 
+    @property
+    def is_question(self) -> bool:
+        return self.text.rstrip().endswith("?")
+
 
 def speakers_named(question: str, hits: Sequence[SearchHit]) -> tuple[str, ...]:
     """The people talking in ``hits`` whom ``question`` names, in hit order (the search's rule: any word of their
@@ -82,8 +86,13 @@ def rank_sentences(
 
 def said_by_someone_else(sentences: Sequence[Sentence], named: str, coverage: float, margin: float) -> bool:
     """Whether someone other than ``named`` said the words that match the question (a share ``coverage`` or more of
-    them) while ``named``'s best sentence matches at least ``margin`` less."""
-    others = max((s.coverage for s in sentences if s.speaker != named), default=0.0)
+    them) while ``named``'s best sentence matches at least ``margin`` less.
+
+    Another person's question does not count as their saying it: in a dialogue the other person asks ("What's your
+    favourite style of dance?") and the named person answers in words of their own ("Contemporary!"). Counted, such
+    questions made the guard abstain on 31 of the 56 answerable LoCoMo dev questions it stopped, against 4 of its
+    104 adversarial ones (docs/bench.md)."""
+    others = max((s.coverage for s in sentences if s.speaker != named and not s.is_question), default=0.0)
     own = max((s.coverage for s in sentences if s.speaker == named), default=0.0)
     return others >= coverage and own < others - margin
 
