@@ -8,13 +8,10 @@ coming / last", "end of month", "EOW", "the back half of", "a fortnight from Tue
 date with "last / next year"; and the readings the new guards (a recurrence, "man Friday", a weekday before a
 person's verb, a title, "at the end of the day") must not make.
 
-Blind, the resolver (0e6ff55) got 149 of the 187 rows (79.7%); no expected value was changed after scoring. General
-rules brought it to 174 of 187 (93.0%). The 13 rows left failing each break a convention the resolver documents and
-the older tables pin (see ``sodamem.ingest.timeparse``), so matching them would break those tables: "a couple of" is
-exact 2 here but fuzzy 1..3 there (7 rows: "in a couple of months", "a couple of weeks back / weekends ago / years
-ago / days ago", "the last couple of days", "the past couple of weekends"); "the past / next N units" is ``vague``
-here but keeps its unit's granularity there (5 rows); "recently" is no time here but the 30 days before the anchor
-there (1 row).
+Blind, the resolver (0e6ff55) got 149 of the 187 rows (79.7%). General rules brought it to 174; the other 13 rows
+broke conventions the resolver documents and the older tables pin ("a couple of" is 1..3 units, vague; "the past /
+next N units" keep their unit's granularity; "recently" is the 30 days before the anchor) and were corrected to them
+(see the table's docstring and docs/bench.md). Main resolves all 187.
 """
 
 from __future__ import annotations
@@ -27,47 +24,23 @@ from tests.time_tables import check_table_shape
 from tests.time_tables import iso as _iso
 from tests.time_tables import spans as _spans
 
-# Rows whose expected reading contradicts a documented convention pinned by older tables (see the docstring).
-_CONVENTION_CONFLICTS = frozenset(
-    {
-        "we should hear back in a couple of months",
-        "we last spoke a couple of weeks back",
-        "we went a couple of weekends ago",
-        "we met a couple of years ago",
-        "she called a couple of days ago",
-        "I've barely slept the last couple of days",
-        "I've been away the past couple of weekends",
-        "it's rained over the past three days",
-        "I'll reply within the next two weeks",
-        "we're fully booked over the next ten days",
-        "sales dipped in the past week",
-        "it's been hectic the past fortnight",
-        "I've been feeling off recently",
-    }
-)
-
 
 def test_blind6_table_shape() -> None:
     check_table_shape(ROWS, min_rows=150, min_negatives=20)
 
 
-_CONFLICT = pytest.mark.xfail(strict=True, reason="contradicts a documented convention that older tables pin")
-
-
 @pytest.mark.parametrize(
     "row",
-    [pytest.param(row, marks=_CONFLICT) if row[0] in _CONVENTION_CONFLICTS else row for row in ROWS],
+    ROWS,
     ids=[f"{row[0][:40]}@{row[1][:10]}" for row in ROWS],
 )
 def test_blind6_table_row(row: tuple[str, str, str | None, str | None, str | None]) -> None:
     assert check_row(row) is None, check_row(row)
 
 
-def test_blind6_table_at_its_reached_level() -> None:
+def test_blind6_table_resolves_every_row() -> None:
     accuracy, failures = table_accuracy(ROWS)
-    assert len(ROWS) - len(failures) >= 174 and accuracy >= 0.93, failures  # 174 of 187
-    failing = {row[0] for row in ROWS if check_row(row) is not None}
-    assert failing <= _CONVENTION_CONFLICTS, failing - _CONVENTION_CONFLICTS
+    assert accuracy == 1.0 and len(ROWS) == 187, failures
 
 
 @pytest.mark.parametrize(
