@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Literal
 
 import click
 
+from sodamem.bench.cli_common import default_cache, open_embedder, parse_ks, postgres_server
 from sodamem.bench.crash import crash_command
 from sodamem.bench.cv_grid import DEFAULT_SYSTEM, KNOBS, LLM_KNOBS, cv_to_json, grid_systems, render_cv_markdown, run_cv
 from sodamem.bench.decompose_setup import DecomposeChoice, open_decomposer
@@ -25,13 +24,11 @@ from sodamem.bench.extract_setup import (
 )
 from sodamem.bench.locomo import CATEGORY_NAMES
 from sodamem.bench.packs_cli import packs_command
+from sodamem.bench.perf_cli import perf_command, pg_adds_command
 from sodamem.bench.qa_cli import QAOptions, qa_options, run_qa_cli
 from sodamem.bench.report import SessionRule, plot_recall, render_markdown, run_to_json, summarise
 from sodamem.bench.runner import ABLATIONS, BUDGETS, SYSTEMS, BenchRun, BenchUnit, run_retrieval
-from sodamem.cache_dirs import user_cache
-from sodamem.embed import DEFAULT_EMBEDDER, EMBEDDER_CHOICES, load_embedder
-from sodamem.embed.base import Embedder
-from sodamem.embed.cache import CachedEmbedder
+from sodamem.embed import DEFAULT_EMBEDDER, EMBEDDER_CHOICES
 from sodamem.ingest.extract.base import Extractor
 from sodamem.llm.prompts.decompose_query import DECOMPOSE_PROMPT_CHOICES
 from sodamem.retrieve.presets import fused_settings
@@ -41,27 +38,6 @@ RULES = ExtractorChoice()  # the memory's default facts
 
 def chosen_name(extractor: Extractor | None) -> str:
     return extractor.name if extractor is not None else "none"
-
-
-def default_cache() -> Path:
-    return user_cache() / "embeddings.db"
-
-
-def _ks(value: str) -> tuple[int, ...]:
-    try:
-        ks = tuple(sorted({int(v) for v in value.split(",") if v.strip()}))
-    except ValueError:
-        raise click.BadParameter(f"expected comma-separated integers, got {value!r}") from None
-    if not ks or ks[0] < 1:
-        raise click.BadParameter("k values must be >= 1")
-    return ks
-
-
-def _embedder(spec: str, cache: Path | None) -> Embedder | None:
-    if spec == "none":
-        return None
-    embedder = load_embedder(spec)
-    return CachedEmbedder(embedder, cache) if cache is not None else embedder
 
 
 def _common(func: Any) -> Any:
@@ -192,7 +168,7 @@ def locomo(
     _run(
         units,
         title,
-        _ks(k_values),
+        parse_ks(k_values),
         "topk-turns",
         notes,
         cv_knobs=(cv_knobs or tuple(k for k in KNOBS if decompose or k not in LLM_KNOBS)) if cv else (),
@@ -221,7 +197,7 @@ def longmemeval(granularity: str, k_values: str, **options: Any) -> None:
     from sodamem.bench.longmemeval import load_longmemeval
 
     units, notes = load_longmemeval(options["data"], "turn" if granularity == "turn" else "session")
-    _run(units, f"LongMemEval ({granularity})", _ks(k_values), "widen", asdict(notes), **options)
+    _run(units, f"LongMemEval ({granularity})", parse_ks(k_values), "widen", asdict(notes), **options)
 
 
 def _qa(
@@ -243,7 +219,7 @@ def _qa(
 ) -> None:
     if systems or ablations:
         raise click.UsageError("--system and --ablations are retrieval options; --qa answers with --answerer")
-    model = _embedder(embedder, None if no_cache or embedder == "fake" else (cache or default_cache()))
+    model = open_embedder(embedder, None if no_cache or embedder == "fake" else (cache or default_cache()))
     run_qa_cli(
         dataset, units, notes, qa, data=data, embedder=model, limit=limit, json_out=json_out, report=report, plot=plot
     )
@@ -280,7 +256,7 @@ def _run(
     if cv_knobs:
         chosen = tuple(dict.fromkeys((*chosen, *grid_systems(cv_knobs))))
     units = units[:limit] if limit is not None else units
-    model = _embedder(embedder, None if no_cache else (cache or default_cache()))
+    model = open_embedder(embedder, None if no_cache else (cache or default_cache()))
     total = sum(len(u.questions) for u in units)
     with click.progressbar(length=total, label=title, file=sys.stderr, hidden=not sys.stderr.isatty()) as bar:
         last = 0
@@ -309,7 +285,7 @@ def _run(
         from sodamem.bench.report import render_backends
         from sodamem.store.postgres.scratch import scratch_databases
 
-        with _postgres_server(pg_url) as url_of, open_extractor(extractor) as opened:
+        with postgres_server(pg_url) as url_of, open_extractor(extractor) as opened:
             on_postgres = run_retrieval(
                 units, dataset=title, systems=chosen, ks=ks, budgets=BUDGETS, embedder=model,
                 extractor=opened.extractor, location=scratch_databases(url_of, "sodamem_bench"),
@@ -334,24 +310,6 @@ def _run(
         report.write_text(f"# SodaMem retrieval benchmark\n\n{markdown}\nNotes: {json.dumps(run.notes)}\n", "utf-8")
     if plot is not None:
         plot_recall(summary, ks, plot, title)
-
-
-@contextmanager
-def _postgres_server(url: str | None) -> Iterator[Callable[[str], str]]:
-    """``url_of(database)`` on the server of ``--pg-url``, or on a temporary pgserver one for the block."""
-    from sodamem.store.postgres.scratch import server_at, temporary_server
-
-    if url is not None:
-        yield server_at(url)
-        return
-    with ExitStack() as stack:
-        try:
-            url_of = stack.enter_context(temporary_server("sodamem-bench-pg-"))
-        except ImportError as exc:
-            raise click.UsageError(
-                f"--db-backend postgres needs --pg-url or pgserver (pip install 'sodamem[postgres]'): {exc}"
-            ) from None
-        yield url_of
 
 
 @bench.command()
@@ -399,231 +357,6 @@ def extract(
 
 @bench.command()
 @click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
-@click.option("--sizes", default="1000,10000,100000", show_default=True, help="Corpus sizes in turns.")
-@click.option("--embed-sizes", default=None, help="Sizes that also ingest and search with embeddings (default all).")
-@click.option("--embedder", default=DEFAULT_EMBEDDER, type=click.Choice([*EMBEDDER_CHOICES, "none"]), show_default=True)
-@click.option("--queries", default=200, show_default=True, type=click.IntRange(min=10))
-@click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Scratch databases.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="perf.json/.md/.png here.")
-@click.option(
-    "--contended/--no-contended", default=True, show_default=True,
-    help="Also time each size's searches while another process keeps one core busy.",
-)  # fmt: skip
-@click.option(
-    "--db-backend", "db_backend", type=click.Choice(["sqlite", "postgres"]), default="sqlite", show_default=True,
-    help="postgres: ingest, search and add on SQLite and on PostgreSQL, one run, side by side.",
-)  # fmt: skip
-@click.option("--pg-url", default=None, help="With --db-backend postgres: a server to use (default: a temporary one).")
-@click.option("--adds", default=100, show_default=True, type=click.IntRange(min=10), help="With postgres: adds timed.")
-@click.option(
-    "--parallel-adds", default=100, show_default=True, type=click.IntRange(min=0),
-    help="With postgres: messages each of 1 and of 4 processes add at once to an empty store (0: skip).",
-)  # fmt: skip
-@click.option(
-    "--pg-setting", "pg_settings", multiple=True, metavar="NAME=VALUE",
-    help="With postgres: a server setting every PostgreSQL connection uses (repeat), e.g. synchronous_commit=off.",
-)  # fmt: skip
-def perf(
-    data: Path,
-    sizes: str,
-    embed_sizes: str | None,
-    embedder: str,
-    queries: int,
-    workdir: Path | None,
-    out: Path | None,
-    contended: bool,
-    db_backend: str,
-    pg_url: str | None,
-    adds: int,
-    parallel_adds: int,
-    pg_settings: tuple[str, ...],
-) -> None:
-    """Ingest throughput, search latency, peak RSS and database size at growing sizes (LoCoMo replayed); with
-    --db-backend postgres, ingest, search and add latency on both stores side by side."""
-    import tempfile
-
-    from sodamem.bench.perf import run_perf
-    from sodamem.bench.perf_report import plot_perf, render_perf_markdown
-
-    if db_backend == "postgres":
-        _perf_backends(
-            data, _ks(sizes), embed_sizes, embedder, queries, (adds, parallel_adds), workdir, out, pg_url,
-            _settings(pg_settings),
-        )  # fmt: skip
-        return
-    with tempfile.TemporaryDirectory() as scratch:
-        report = run_perf(
-            data,
-            _ks(sizes),
-            None if embedder == "none" else embedder,
-            queries,
-            workdir=workdir or Path(scratch),
-            embed_sizes=_ks(embed_sizes) if embed_sizes else None,
-            progress=lambda message: click.echo(message, err=True),
-            contended=contended,
-        )
-    markdown = render_perf_markdown(report)
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "perf.json").write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
-        (out / "perf.md").write_text(markdown, encoding="utf-8")
-        plot_perf(report, out / "perf.png")
-    click.echo(markdown, nl=False)
-
-
-def _perf_backends(
-    data: Path,
-    sizes: tuple[int, ...],
-    embed_sizes: str | None,
-    embedder: str,
-    queries: int,
-    adds: tuple[int, int],
-    workdir: Path | None,
-    out: Path | None,
-    pg_url: str | None,
-    pg_settings: dict[str, str],
-) -> None:
-    import tempfile
-
-    from sodamem.bench.perf_backends import render_backends_markdown, run_perf_backends
-    from sodamem.bench.pg_adds import DURABILITY, flush_probe
-    from sodamem.store.postgres.scratch import scratch_databases, server_settings, with_settings
-
-    model = _embedder(embedder, default_cache())
-    with tempfile.TemporaryDirectory() as scratch, _postgres_server(pg_url) as server_url_of:
-
-        def url_of(name: str) -> str:
-            return with_settings(server_url_of(name), pg_settings)
-
-        durability = server_settings(url_of("postgres"), DURABILITY)
-        folder = workdir or Path(scratch)
-        folder.mkdir(parents=True, exist_ok=True)
-        flush_before = flush_probe(folder)
-        report = run_perf_backends(
-            data,
-            sizes,
-            scratch_databases(url_of, "sodamem_perf"),
-            workdir=folder,
-            embedder=model,
-            spec=None if embedder == "none" else embedder,
-            embed_sizes=_ks(embed_sizes) if embed_sizes else sizes,
-            queries=queries,
-            adds=adds[0],
-            parallel=adds[1],
-            progress=lambda message: click.echo(message, err=True),
-        )
-        report.machine["flush_ms"] = f"{flush_before:.2f} before, {flush_probe(folder):.2f} after"
-    report.postgres_settings = durability
-    markdown = render_backends_markdown(report)
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "perf-backends.json").write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
-        (out / "perf-backends.md").write_text(markdown, encoding="utf-8")
-    click.echo(markdown, nl=False)
-
-
-def _settings(items: Sequence[str]) -> dict[str, str]:
-    """``NAME=VALUE`` options as a dict (a usage error otherwise)."""
-    settings: dict[str, str] = {}
-    for item in items:
-        name, equals, value = item.partition("=")
-        if not equals or not name.strip():
-            raise click.BadParameter(f"expected NAME=VALUE, got {item!r}", param_hint="--pg-setting")
-        settings[name.strip()] = value.strip()
-    return settings
-
-
-@bench.command("pg-adds")
-@click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
-@click.option("--pg-url", required=True, help="A PostgreSQL server (any database's URL on it).")
-@click.option(
-    "--template", default="sodamem_adds_base", show_default=True,
-    help="The ingested PostgreSQL database each run copies (--prepare makes it).",
-)  # fmt: skip
-@click.option(
-    "--sqlite-base", type=click.Path(dir_okay=False, path_type=Path), required=True,
-    help="The ingested SQLite file each run copies (--prepare makes it).",
-)  # fmt: skip
-@click.option("--size", default=100_000, show_default=True, type=click.IntRange(min=100), help="Corpus size in turns.")
-@click.option("--prepare", is_flag=True, help="Ingest the corpus into the bases that are missing first.")
-@click.option(
-    "--variant", "variants", multiple=True, metavar="LABEL[:NAME=VALUE,...]",
-    help="A PostgreSQL run with these server settings (repeat). Default: 'default' and"
-    " 'async:synchronous_commit=off'.",
-)  # fmt: skip
-@click.option(
-    "--sqlite-variant", "sqlite_variants", multiple=True, metavar="LABEL:synchronous=LEVEL",
-    help="A further SQLite run opened with this synchronous level (repeat). Default: 'full:synchronous=FULL' (each"
-    " commit syncs the WAL, as PostgreSQL's default does). The plain 'sqlite' run (NORMAL) always runs.",
-)  # fmt: skip
-@click.option("--rounds", default=5, show_default=True, type=click.IntRange(min=1))
-@click.option("--adds", default=300, show_default=True, type=click.IntRange(min=10), help="Adds timed per run.")
-@click.option("--start", default=100, show_default=True, type=click.IntRange(min=0), help="First message of the run.")
-@click.option(
-    "--workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="The SQLite copies and the disk flush probe (on the server's disk, for a local server) go here.",
-)  # fmt: skip
-@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None)
-def pg_adds(
-    data: Path,
-    pg_url: str,
-    template: str,
-    sqlite_base: Path,
-    size: int,
-    prepare: bool,
-    variants: tuple[str, ...],
-    sqlite_variants: tuple[str, ...],
-    rounds: int,
-    adds: int,
-    start: int,
-    workdir: Path | None,
-    json_out: Path | None,
-) -> None:
-    """The add at a large size: SQLite against PostgreSQL variants (server settings), interleaved rounds on fresh
-    copies of settled databases (docs/bench.md)."""
-    import tempfile
-
-    from sodamem.bench.pg_adds import (
-        parse_sqlite_variant,
-        parse_variant,
-        prepare_bases,
-        render_markdown,
-        run_pg_adds,
-    )
-    from sodamem.store.postgres.scratch import database_exists, server_at
-
-    try:
-        parsed = [parse_variant(v) for v in variants or ("default", "async:synchronous_commit=off")]
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--variant") from None
-    try:
-        parsed = [parse_sqlite_variant(v) for v in sqlite_variants or ("full:synchronous=FULL",)] + parsed
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--sqlite-variant") from None
-    labels = [variant.label for variant in parsed]
-    if len(set(labels)) < len(labels):
-        raise click.BadParameter(f"each variant needs its own label: {', '.join(labels)}", param_hint="--variant")
-    url_of = server_at(pg_url)
-
-    def say(message: str) -> None:
-        click.echo(message, err=True)
-
-    if prepare:
-        prepare_bases(data, size, url_of, template, sqlite_base, say)
-    if not sqlite_base.exists() or not database_exists(url_of, template):
-        raise click.UsageError(f"missing {sqlite_base} or the database {template}: run with --prepare first")
-    with tempfile.TemporaryDirectory() as scratch:
-        report = run_pg_adds(
-            data, url_of, template=template, sqlite_base=sqlite_base, variants=parsed, rounds=rounds, adds=adds,
-            start=start, size=size, workdir=workdir or Path(scratch), progress=say,
-        )  # fmt: skip
-    if json_out is not None:
-        json_out.write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
-    click.echo(render_markdown(report), nl=False)
-
-
-@bench.command()
-@click.option("--data", "data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
 @click.option("--size", default=20_000, show_default=True, type=click.IntRange(min=100), help="Corpus size in turns.")
 @click.option("--embedder", default="fake", type=click.Choice(EMBEDDER_CHOICES), show_default=True)
 def append(data: Path, size: int, embedder: str) -> None:
@@ -644,7 +377,7 @@ def live(data: Path, sizes: str, adds: int, embedder: str, json_out: Path | None
     from sodamem.bench.live import render_live_markdown, run_live_bench
 
     report = run_live_bench(
-        data, _ks(sizes), adds=adds, embedder=embedder, progress=lambda line: click.echo(line, err=True)
+        data, parse_ks(sizes), adds=adds, embedder=embedder, progress=lambda line: click.echo(line, err=True)
     )
     if json_out is not None:
         json_out.write_text(json.dumps(report.to_dict(), indent=2) + "\n", encoding="utf-8")
@@ -713,7 +446,7 @@ def users(counts: str) -> None:
     """What per-user full-text indexes cost as the users of one file grow (adds, opening, file size)."""
     from sodamem.bench.users import measure_users, render_users_markdown
 
-    click.echo(render_users_markdown(measure_users(_ks(counts))), nl=False)
+    click.echo(render_users_markdown(measure_users(parse_ks(counts))), nl=False)
 
 
 @bench.command("serve")
@@ -774,3 +507,5 @@ def qa_locomo(**options: Any) -> None:
 
 bench.add_command(crash_command)
 bench.add_command(packs_command)
+bench.add_command(perf_command)
+bench.add_command(pg_adds_command)
