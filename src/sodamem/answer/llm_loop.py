@@ -45,14 +45,23 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from sodamem.answer.cited_date import asks_for_a_date, date_answer
 from sodamem.answer.concise import concise_answer
-from sodamem.answer.dates import human_day
+from sodamem.answer.llm_reply import (
+    cites_an_id,
+    drop_pack_markup,
+    has_words,
+    human_dates,
+    resolve_time_notes,
+    says_not_in_memory,
+    split_sentences,
+    validate_citations,
+    without_ids,
+)
 from sodamem.answer.offline import answer_offline, said_by_another_speaker
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.bench.metrics import count_tokens
@@ -61,8 +70,8 @@ from sodamem.llm.client import LLMError, LLMReplyError, LLMRequestError
 from sodamem.llm.prices import PriceSpec, PriceTable, cost_usd
 from sodamem.llm.prompts.plan_search import SCHEMA_NAME as PLANNER_SCHEMA
 from sodamem.llm.prompts.plan_search import PlannerAction, planner_messages
-from sodamem.llm.prompts.read_answer import NOT_IN_MEMORY, choose_reader_prompt
 from sodamem.llm.prompts.read_answer import SCHEMA_NAME as READER_SCHEMA
+from sodamem.llm.prompts.read_answer import choose_reader_prompt
 from sodamem.llm.replay import JsonChatClient
 from sodamem.memory import Memory
 from sodamem.retrieve.pack import EvidenceItem, EvidencePack, build_pack
@@ -70,18 +79,6 @@ from sodamem.retrieve.temporal import parse_iso
 
 log = logging.getLogger(__name__)
 
-_ID = re.compile(r"\bE\d+\b")
-_BRACKET = re.compile(r"\s*\[((?:\s*E\d+\s*[,;]?)+)\]")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
-# An ISO date the reader copied from a resolved time word, with its time of day, or an interval "A..B" of them.
-_ISO_DATE = r"(\d{4}-\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?)?"
-_ISO_DATES = re.compile(rf"\b{_ISO_DATE}(?:\s*\.\.\s*{_ISO_DATE})?\b")
-_ISO_MONTH = re.compile(r"\b(\d{4})-(0[1-9]|1[0-2])\b(?!-\d)")  # the pack's form of a whole month: 2024-02
-# The pack's note beside a resolved time word ("yesterday [yesterday = 2023-06-08]"), which small models copy
-_TIME_NOTE = re.compile(r"\s*\[([^\[\]=]+?)\s*=\s*([^\[\]=]+?)\]")
-# The pack's own markup copied into an answer: "(source D7:22)" after a fact, "(turn D7:22)" after a speaker, and a
-# fact line's "fact (active):" opening. It says where a line came from, which the answer's ids already say.
-_PACK_MARKUP = re.compile(r"\s*\((?:source|turn) [^()\s]+\)|^\s*fact \((?:active|superseded|invalid)\):\s*")
 _EXPAND_RADIUS = 2
 _MAX_SEARCH_K = 20
 
@@ -190,7 +187,7 @@ def answer_with_llm(
         )
     steps += 1
     answered = read.value
-    if answered.abstain or _says_not_in_memory(answered.answer):
+    if answered.abstain or says_not_in_memory(answered.answer):
         return Answer(
             question=question,
             answer=ABSTAIN_TEXT,
@@ -200,15 +197,15 @@ def answer_with_llm(
             flags=tuple(flags),
             evidence_tokens=final.used_tokens,
         )
-    said = _human_dates(_resolve_time_notes(_PACK_MARKUP.sub("", answered.answer)))
-    text, cited, unknown = _validate(said, answered.citations, set(final.ids))
+    said = human_dates(resolve_time_notes(drop_pack_markup(answered.answer)))
+    text, cited, unknown = validate_citations(said, answered.citations, set(final.ids))
     flags.extend(f"unknown_citation:{item_id}" for item_id in unknown)
-    sentences = _sentences(text)
-    uncited = [n for n, sentence in enumerate(sentences, 1) if not _ID.search(sentence)]
+    sentences = split_sentences(text)
+    uncited = [n for n, sentence in enumerate(sentences, 1) if not cites_an_id(sentence)]
     # Ids only in the JSON list, with no sentence citing one, do not ground the words: a small model answers
     # "[Session 18]" with a valid id listed beside it.
     reason = ("unknown_citations" if unknown else "no_citations") if not cited else None
-    if reason is None and len(sentences) > 1 and len(uncited) == len(sentences) and _has_words(sentences[0]):
+    if reason is None and len(sentences) > 1 and len(uncited) == len(sentences) and has_words(sentences[0]):
         # Several sentences, none citing an id, valid ids listed: the first sentence is the answer and the rest
         # retells the evidence (the 1.5B model's habit). Only the first is kept, and grounded as a one-sentence
         # answer is; the unsupported retelling is not shown.
@@ -232,7 +229,7 @@ def answer_with_llm(
     detail = ""
     asked = now or datetime.now()
     if cited_dates and asks_for_a_date(question, asked):
-        words = _BRACKET.sub("", text).strip()
+        words = without_ids(text).strip()
         items = [item for item_id in cited if (item := final.get(item_id)) is not None]
         dated = date_answer(words, items, asked)
         if dated is not None and dated.text != words.rstrip(". "):
@@ -240,7 +237,7 @@ def answer_with_llm(
             detail, text, cited = words, f"{dated.text} [{', '.join(dated.cited)}]{stop}", list(dated.cited)
             flags.append(dated.flag)
     elif concise_answers and len(sentences) == 1:
-        words = _BRACKET.sub("", text).strip()
+        words = without_ids(text).strip()
         if (short := concise_answer(words, question)) is not None:
             stop = words[-1] if words[-1:] in (".", "!", "?") else ""
             detail, text = words, f"{short.text} [{', '.join(cited)}]{stop}"
@@ -364,85 +361,6 @@ def _identity(item: EvidenceItem) -> tuple[str, str, int, int, int, str]:
 def _id_number(item_id: str) -> int:
     digits = "".join(ch for ch in item_id if ch.isdigit())
     return int(digits) if digits else 0
-
-
-# -- reader validation -------------------------------------------------------------------------------------------
-
-
-def _validate(answer: str, listed: Sequence[str], known: set[str]) -> tuple[str, list[str], list[str]]:
-    """The answer with unknown ids removed from its brackets, the known ids cited (in order), the unknown ones."""
-    cited: list[str] = []
-    unknown: list[str] = []
-
-    def note(item_id: str) -> bool:
-        if item_id in known:
-            if item_id not in cited:
-                cited.append(item_id)
-            return True
-        if item_id not in unknown:
-            unknown.append(item_id)
-        return False
-
-    def rewrite(match: re.Match[str]) -> str:
-        kept = [i for i in _ID.findall(match.group(1)) if note(i)]
-        return f" [{', '.join(kept)}]" if kept else ""
-
-    text = _BRACKET.sub(rewrite, answer).strip()
-    for raw in listed:  # ids listed in "citations" but not in the text still count (and unknown ones are flagged)
-        item_id = raw.strip().strip("[]").strip().upper()
-        if item_id:
-            note(item_id)
-    return text, cited, unknown
-
-
-def _resolve_time_notes(answer: str) -> str:
-    """A time word copied with the pack's note on it, said as the date it resolved to: "she left yesterday
-    [yesterday = 2023-06-08]" -> "she left 2023-06-08" (a note without its word before it is replaced alone)."""
-    parts: list[str] = []
-    position = 0
-    for match in _TIME_NOTE.finditer(answer):
-        before = answer[position : match.start()]
-        word, value = match.group(1).strip(), match.group(2).strip()
-        if before.lower().endswith(word.lower()):
-            before = before[: len(before) - len(word)]
-        else:
-            before = before + " " if before and not before.endswith(" ") else before
-        parts.append(before + value)
-        position = match.end()
-    parts.append(answer[position:])
-    return "".join(parts)
-
-
-def _human_dates(answer: str) -> str:
-    """ISO dates copied from the evidence's resolved time words, as a person says them (``2023-06-15`` ->
-    ``15 June 2023``, ``2023-10-16..2023-10-29`` -> ``16 October 2023 to 29 October 2023``, ``2024-02`` ->
-    ``February 2024``), as the offline reader words them; small models copy the bracketed ISO form verbatim."""
-
-    def say(match: re.Match[str]) -> str:
-        first, last = match.group(1), match.group(2)
-        if last is None or last == first:
-            return human_day(first)
-        return f"{human_day(first)} to {human_day(last)}"
-
-    def month(match: re.Match[str]) -> str:
-        return f"{datetime(int(match.group(1)), int(match.group(2)), 1):%B %Y}"
-
-    return _ISO_MONTH.sub(month, _ISO_DATES.sub(say, answer))
-
-
-def _says_not_in_memory(answer: str) -> bool:
-    """The reader answered "not in memory" (any case, with or without ids or a full stop) yet did not abstain."""
-    words = _BRACKET.sub("", answer).strip().rstrip(".!").strip().lower()
-    return words == NOT_IN_MEMORY
-
-
-def _has_words(sentence: str) -> bool:
-    """Whether ``sentence`` says anything outside square brackets ("[Session s1 — 2024-05-01]." does not)."""
-    return bool(re.search(r"\w", re.sub(r"\[[^\]]*\]", "", sentence)))
-
-
-def _sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE.split(text.strip()) if s.strip()]
 
 
 def _citations(memory: Memory, pack: EvidencePack, ids: Sequence[str], user: str | None) -> tuple[AnswerCitation, ...]:
