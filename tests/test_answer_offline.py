@@ -81,6 +81,21 @@ def test_other_questions_get_a_short_span_of_the_best_cited_sentence(memory: Mem
     assert answer.citations[0].quote == "I live in Leeds and I love spicy food."
 
 
+def dialogue_memory(session_id: str, turns: list[tuple[str, str]]) -> Memory:
+    """A fresh memory holding one session of ``(speaker, text)`` turns, with turn ids ``<session_id>:<index>``."""
+    memory = Memory(":memory:", embedder="fake")
+    memory.ingest(
+        [
+            Session(
+                session_id,
+                datetime(2024, 3, 1, 19),
+                tuple(Turn(i, who, text, f"{session_id}:{i}") for i, (who, text) in enumerate(turns)),
+            )
+        ]
+    )
+    return memory
+
+
 @pytest.fixture()
 def dialogue() -> Iterator[Memory]:
     turns = [
@@ -89,16 +104,7 @@ def dialogue() -> Iterator[Memory]:
         ("Maya", 'I finished reading "The Hobbit" yesterday.'),
         ("Sam", "I never went to Paris, but I visited Rome in May."),
     ]
-    with Memory(":memory:", embedder="fake") as mem:
-        mem.ingest(
-            [
-                Session(
-                    "d1",
-                    datetime(2024, 3, 1, 19),
-                    tuple(Turn(i, who, text, f"d1:{i}") for i, (who, text) in enumerate(turns)),
-                )
-            ]
-        )
+    with dialogue_memory("d1", turns) as mem:
         yield mem
 
 
@@ -133,16 +139,7 @@ def test_another_persons_question_is_not_their_story() -> None:
         ("Maya", "Contemporary dance! I love how expressive it is."),
         ("Sam", "I baked bread all weekend."),
     ]
-    with Memory(":memory:", embedder="fake") as mem:
-        mem.ingest(
-            [
-                Session(
-                    "q1",
-                    datetime(2024, 3, 1, 19),
-                    tuple(Turn(i, who, text, f"q1:{i}") for i, (who, text) in enumerate(turns)),
-                )
-            ]
-        )
+    with dialogue_memory("q1", turns) as mem:
         question = "What is Maya's favourite style of dance?"
         assert not said_by_another_speaker(mem, question, now=NOW)
         answer = answer_offline(mem, question, now=NOW)

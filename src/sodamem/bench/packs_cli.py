@@ -9,12 +9,10 @@ from pathlib import Path
 
 import click
 
+from sodamem.bench.cli_common import default_cache, open_embedder
 from sodamem.bench.packs import PACK_BUDGETS, PACK_SYSTEMS, render_packs_markdown, run_pack_recall
 from sodamem.bench.qa_sample import sample_questions
-from sodamem.cache_dirs import user_cache
-from sodamem.embed import DEFAULT_EMBEDDER, EMBEDDER_CHOICES, load_embedder
-from sodamem.embed.base import Embedder
-from sodamem.embed.cache import CachedEmbedder
+from sodamem.embed import DEFAULT_EMBEDDER, EMBEDDER_CHOICES
 
 
 def _budgets(value: str) -> tuple[int, ...]:
@@ -70,11 +68,7 @@ def packs_command(
             raise click.BadParameter(str(exc), param_hint="--sample-skip") from None
     if scored_only:
         units = [replace(u, questions=[q for q in u.questions if q.scored]) for u in units]
-    model: Embedder | None = None
-    if embedder != "none":
-        model = load_embedder(embedder)
-        if not no_cache and embedder != "fake":
-            model = CachedEmbedder(model, cache or user_cache() / "embeddings.db")
+    model = open_embedder(embedder, None if no_cache or embedder == "fake" else (cache or default_cache()))
     total = sum(len(u.questions) for u in units)
     with click.progressbar(length=total, label="packs", file=sys.stderr, hidden=not sys.stderr.isatty()) as bar:
         run = run_pack_recall(
