@@ -7,7 +7,12 @@
 The key is the sha256 of the canonical JSON (sorted keys, no spaces) of ``model``, ``messages``,
 ``response_format`` (the schema's name and JSON schema) and ``temperature``: the same request gives the same
 key on any machine, so a benchmark can be re-scored without paying twice and tests can replay recorded traffic.
-Only replies that validated are stored; a stored reply that no longer validates (the schema changed) is a miss.
+A stored reply that no longer validates (the schema changed) is a miss.
+
+A reply that never validated (``LLMReplyError``: invalid even after the repair request) is stored too, marked
+``invalid`` with its error and tokens. Only ``replay_only`` re-scoring replays it (the same error, so the run keeps
+its recorded outcome instead of turning into a request failure); a recording run asks the server again, since a
+remote model may do better the second time. Endpoint failures (HTTP errors, timeouts) are never stored.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from sodamem.llm.client import JsonReply, Usage, strip_code_fence
+from sodamem.llm.client import JsonReply, LLMReplyError, LLMRequestError, Usage, strip_code_fence
 from sodamem.llm.config import LLMConfig
 
 T = TypeVar("T", bound=BaseModel)
@@ -39,9 +44,18 @@ CREATE TABLE IF NOT EXISTS replies (
     repaired INTEGER NOT NULL,
     prompt_tokens INTEGER NOT NULL,
     completion_tokens INTEGER NOT NULL,
-    created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    outcome TEXT NOT NULL DEFAULT 'valid',
+    error TEXT NOT NULL DEFAULT ''
 )
 """
+# Files recorded before invalid replies were stored lack the last two columns.
+_ADDED_COLUMNS = {
+    "outcome": "ALTER TABLE replies ADD COLUMN outcome TEXT NOT NULL DEFAULT 'valid'",
+    "error": "ALTER TABLE replies ADD COLUMN error TEXT NOT NULL DEFAULT ''",
+}
+VALID = "valid"
+INVALID = "invalid"
 
 
 class JsonChatClient(Protocol):
@@ -77,6 +91,8 @@ class CachedReply:
     repaired: bool
     prompt_tokens: int
     completion_tokens: int
+    outcome: str = VALID  # INVALID: the reply never validated; ``raw`` is the last one, ``error`` says why
+    error: str = ""
 
 
 class ReplayCache:
@@ -88,6 +104,10 @@ class ReplayCache:
         self._conn = sqlite3.connect(self.path, check_same_thread=False)
         with self._lock, self._conn:
             self._conn.execute(_SCHEMA)
+            have = {str(row[1]) for row in self._conn.execute("PRAGMA table_info(replies)")}
+            for column, statement in _ADDED_COLUMNS.items():
+                if column not in have:
+                    self._conn.execute(statement)
 
     def close(self) -> None:
         with self._lock:
@@ -106,19 +126,20 @@ class ReplayCache:
     def get(self, key: str) -> CachedReply | None:
         with self._lock:
             row = self._conn.execute(
-                "SELECT raw, response_format, repaired, prompt_tokens, completion_tokens FROM replies WHERE key = ?",
+                "SELECT raw, response_format, repaired, prompt_tokens, completion_tokens, outcome, error "
+                "FROM replies WHERE key = ?",
                 (key,),
             ).fetchone()
         if row is None:
             return None
-        return CachedReply(str(row[0]), str(row[1]), bool(row[2]), int(row[3]), int(row[4]))
+        return CachedReply(str(row[0]), str(row[1]), bool(row[2]), int(row[3]), int(row[4]), str(row[5]), str(row[6]))
 
     def put(self, key: str, reply: CachedReply, *, request: Mapping[str, Any] | None = None) -> None:
         request = request or {}
         with self._lock, self._conn:
             self._conn.execute(
                 "INSERT OR REPLACE INTO replies (key, model, name, request, raw, response_format, repaired, "
-                "prompt_tokens, completion_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "prompt_tokens, completion_tokens, outcome, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     key,
                     str(request.get("model", "")),
@@ -129,6 +150,8 @@ class ReplayCache:
                     int(reply.repaired),
                     reply.prompt_tokens,
                     reply.completion_tokens,
+                    reply.outcome,
+                    reply.error,
                 ),
             )
 
@@ -155,7 +178,18 @@ class CachingChatClient:
         request = canonical_request(self.config.model, messages, schema, name, self.config.temperature)
         key = request_key(request)
         cached = self.cache.get(key)
-        if cached is not None:
+        if cached is not None and cached.outcome == INVALID:
+            if self.replay_only:
+                self.hits += 1
+                _add(self.usage, cached.prompt_tokens, cached.completion_tokens)
+                _add(self.replayed, cached.prompt_tokens, cached.completion_tokens)
+                raise LLMReplyError(
+                    f"LLM reply for {name} did not validate (recorded): {cached.error[:300]}",
+                    name=name,
+                    raw=cached.raw,
+                    error=cached.error,
+                )
+        elif cached is not None:
             try:
                 value = schema.model_validate_json(strip_code_fence(cached.raw))
             except ValidationError:
@@ -174,10 +208,18 @@ class CachingChatClient:
                 )
         self.misses += 1
         if self.replay_only:
-            from sodamem.llm.client import LLMRequestError
-
             raise LLMRequestError(f"replay-only: no recorded reply for {name} (key {key[:12]})")
-        reply = self.inner.complete_json(messages, schema, name=name)
+        before = (self.inner.usage.prompt_tokens, self.inner.usage.completion_tokens)
+        try:
+            reply = self.inner.complete_json(messages, schema, name=name)
+        except LLMReplyError as exc:
+            # what the server was paid for the failed attempts (the first reply and the repair)
+            prompt_tokens = self.inner.usage.prompt_tokens - before[0]
+            completion_tokens = self.inner.usage.completion_tokens - before[1]
+            _add(self.usage, prompt_tokens, completion_tokens)
+            invalid = CachedReply(exc.raw, "", True, prompt_tokens, completion_tokens, INVALID, exc.error)
+            self.cache.put(key, invalid, request=request)
+            raise
         _add(self.usage, reply.prompt_tokens, reply.completion_tokens)
         self.cache.put(
             key,
