@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from sodamem.bench.cli import bench
-from sodamem.bench.qa_table import render_table, table_rows
+from sodamem.bench.qa_table import TableRow, plot_lines, render_table, table_rows
 from sodamem.llm.prices import cost_usd
 from tests.test_bench_qa import fixture as locomo_fixture
 
@@ -47,6 +47,30 @@ def test_runs_side_by_side(tmp_path: Path) -> None:
     result = CliRunner().invoke(bench, ["qa-table", str(own), str(flat), str(offline), "--plot", str(plot)])
     assert result.exit_code == 0, result.output
     assert "bm25 evidence" in result.output and plot.read_bytes().startswith(b"\x89PNG")
+
+
+def row(series: str, budget: int, tokens: float, f1: float, offline_f1: float | None = 0.12) -> TableRow:
+    return TableRow(
+        label=f"{series} · {budget} tok", series=series, budget=budget, questions=60, f1=f1, by_category={},
+        adversarial=None, offline_f1=offline_f1, tokens_in=tokens, tokens_out=0.0 if tokens == 0 else 50.0,
+        seconds=1.0, fallbacks=0, cited=0, reread=0, unknown_ids=0, flash_usd=0.0,
+    )  # fmt: skip
+
+
+def test_the_plot_draws_one_line_per_model_and_evidence_through_its_budgets() -> None:
+    rows = [
+        row("m · memory", 2000, 2400, 0.24),
+        row("m · bm25", 500, 950, 0.27),
+        row("m · memory", 500, 900, 0.23),
+        row("m · bm25", 2000, 2420, 0.26),
+        row("offline reader", 1000, 0, 0.12, offline_f1=None),
+    ]
+    lines, offline = plot_lines(rows)
+    assert [line.series for line in lines] == ["m · memory", "m · bm25"]
+    assert lines[0].points == ((950.0, 0.23, 500), (2450.0, 0.24, 2000))  # fewest tokens first
+    assert offline == 0.12
+    # runs scored on different questions have different offline readers: no one line for them
+    assert plot_lines([row("a", 500, 900, 0.2, offline_f1=0.1), row("b", 500, 900, 0.2, offline_f1=0.3)])[1] is None
 
 
 def test_a_file_that_is_not_a_qa_run_is_refused(tmp_path: Path) -> None:

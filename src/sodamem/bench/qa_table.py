@@ -24,6 +24,8 @@ DEFAULT_FLASH = "gemini-2.5-flash"
 @dataclass(frozen=True, slots=True)
 class TableRow:
     label: str
+    series: str  # the label without the budget: runs that differ only in budget form one line of the plot
+    budget: int | None
     questions: int
     f1: float  # categories 1-4
     by_category: dict[str, float | None]
@@ -51,6 +53,16 @@ def run_label(run: Mapping[str, Any]) -> str:
     )
 
 
+def run_series(run: Mapping[str, Any]) -> str:
+    """``model · evidence · steps``: what a run is, its budget aside."""
+    notes, summary = run.get("notes", {}), run["summary"]
+    if run["answerer"] == "offline":
+        return "offline reader"
+    evidence = notes.get("evidence", "memory")
+    model = summary.get("model") or run["answerer"]
+    return f"{model} · {evidence} evidence · {notes.get('max_steps', 0)} planner steps"
+
+
 def table_rows(runs: Sequence[Mapping[str, Any]], flash_model: str = DEFAULT_FLASH) -> list[TableRow]:
     rows = []
     for run in runs:
@@ -63,6 +75,8 @@ def table_rows(runs: Sequence[Mapping[str, Any]], flash_model: str = DEFAULT_FLA
         rows.append(
             TableRow(
                 label=run_label(run),
+                series=run_series(run),
+                budget=run.get("notes", {}).get("budget_tokens"),
                 questions=summary["questions"],
                 f1=summary["overall"]["score"],
                 by_category={c: categories[c]["score"] if c in categories else None for c in SCORED},
@@ -102,23 +116,51 @@ def render_table(rows: Sequence[TableRow], flash_model: str = DEFAULT_FLASH) -> 
     return "\n".join(lines)
 
 
+@dataclass(frozen=True, slots=True)
+class PlotLine:
+    series: str
+    points: tuple[tuple[float, float, int | None], ...]  # (tokens per question, F1 1-4, budget), fewest tokens first
+
+
+def plot_lines(rows: Sequence[TableRow]) -> tuple[list[PlotLine], float | None]:
+    """The LLM runs grouped into one line per series, and the offline reader's F1 when every run that scored it on
+    its questions agrees on it (runs on different questions have no one offline line)."""
+    grouped: dict[str, list[tuple[float, float, int | None]]] = {}
+    for row in rows:
+        if row.tokens_in + row.tokens_out > 0:
+            grouped.setdefault(row.series, []).append((row.tokens_in + row.tokens_out, row.f1, row.budget))
+    lines = [PlotLine(series, tuple(sorted(points))) for series, points in grouped.items()]
+    offline = {round(r.f1, 6) for r in rows if r.tokens_in + r.tokens_out == 0}
+    offline |= {round(r.offline_f1, 6) for r in rows if r.offline_f1 is not None}
+    return lines, (offline.pop() if len(offline) == 1 else None)
+
+
 def plot_f1_tokens(rows: Sequence[TableRow], path: str | Path) -> None:
-    """A PNG: F1 on categories 1-4 against LLM tokens per question, one labelled point per run."""
+    """A PNG: F1 on categories 1-4 against LLM tokens per question, one line per model and evidence through its
+    budgets (each point labelled with its budget), the offline reader as a dashed line, F1 from 0."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(9, 5.5))
-    for row in rows:
-        x = max(row.tokens_in + row.tokens_out, 1.0)
-        ax.scatter([x], [row.f1])
-        ax.annotate(row.label, (x, row.f1), xytext=(5, 3), textcoords="offset points", fontsize=7)
+    lines, offline = plot_lines(rows)
+    fig, ax = plt.subplots(figsize=(8, 5))
+    top = max([p[1] for line in lines for p in line.points] + [offline or 0.0, 0.1])
+    for line in lines:
+        xs, ys = [p[0] for p in line.points], [p[1] for p in line.points]
+        ax.plot(xs, ys, marker="o", label=line.series)
+        for x, y, budget in line.points:
+            if budget is not None:
+                ax.annotate(f"{budget} tok", (x, y), xytext=(4, 4), textcoords="offset points", fontsize=7)
+    if offline is not None:
+        ax.axhline(offline, linestyle="--", color="grey", label=f"offline reader, same questions ({offline:.3f})")
     ax.set_xscale("log")
+    ax.set_ylim(0, top * 1.25)
     ax.set_xlabel("LLM tokens per question (input + output, log scale)")
     ax.set_ylabel("LoCoMo F1, categories 1-4")
     ax.set_title("Answers against tokens per question")
     ax.grid(True, which="both", linewidth=0.3)
+    ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=110)
     plt.close(fig)
