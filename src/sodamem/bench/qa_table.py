@@ -41,26 +41,29 @@ class TableRow:
     flash_usd: float
 
 
+def _identity(run: Mapping[str, Any]) -> tuple[str, str, str] | None:
+    """(model, evidence source, planner steps) of an LLM run; None for the offline reader."""
+    if run["answerer"] == "offline":
+        return None
+    notes = run.get("notes", {})
+    model = run["summary"].get("model") or run["answerer"]
+    return model, f"{notes.get('evidence', 'memory')} evidence", f"{notes.get('max_steps', 0)} planner steps"
+
+
 def run_label(run: Mapping[str, Any]) -> str:
     """``model · evidence · budget · steps`` of a run's JSON (the offline reader: ``offline · budget``)."""
-    notes, summary = run.get("notes", {}), run["summary"]
-    if run["answerer"] == "offline":
-        return f"offline reader · {notes.get('budget_tokens')} tok"
-    evidence = notes.get("evidence", "memory")
-    return (
-        f"{summary.get('model') or run['answerer']} · {evidence} evidence · {notes.get('budget_tokens')} tok"
-        f" · {notes.get('max_steps', 0)} planner steps"
-    )
+    budget = f"{run.get('notes', {}).get('budget_tokens')} tok"
+    identity = _identity(run)
+    if identity is None:
+        return f"offline reader · {budget}"
+    model, evidence, steps = identity
+    return f"{model} · {evidence} · {budget} · {steps}"
 
 
 def run_series(run: Mapping[str, Any]) -> str:
     """``model · evidence · steps``: what a run is, its budget aside."""
-    notes, summary = run.get("notes", {}), run["summary"]
-    if run["answerer"] == "offline":
-        return "offline reader"
-    evidence = notes.get("evidence", "memory")
-    model = summary.get("model") or run["answerer"]
-    return f"{model} · {evidence} evidence · {notes.get('max_steps', 0)} planner steps"
+    identity = _identity(run)
+    return "offline reader" if identity is None else " · ".join(identity)
 
 
 def table_rows(runs: Sequence[Mapping[str, Any]], flash_model: str = DEFAULT_FLASH) -> list[TableRow]:
