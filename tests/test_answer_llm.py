@@ -349,8 +349,10 @@ def test_the_compact_reader_prompt_is_pure_fenced_and_chosen_for_local_models() 
     assert f"<<<EVIDENCE {tag}>>>" in content and f"<<<END EVIDENCE {tag}>>>" in content
     assert content.count("Question: Where did I move?") == 2 and "2024-06-01" in content
     assert choose_reader_prompt(" Compact").name == "compact" and choose_reader_prompt("FULL").name == "full"
-    with pytest.raises(ValueError, match="unknown reader prompt"):
-        choose_reader_prompt("auto")
+    assert choose_reader_prompt("auto", "local/qwen2.5-coder-1.5b").name == "compact"
+    assert choose_reader_prompt("auto", "gemini-2.5-flash").name == "full"
+    with pytest.raises(ValueError, match="unknown reader prompt 'terse': choose one of auto, full, compact"):
+        choose_reader_prompt("terse", "local/qwen")
     schema = choose_reader_prompt("compact").schema(["E1", "E1", "E2"]).model_json_schema()
     assert schema["properties"]["answer"]["maxLength"] == MAX_COMPACT_ANSWER_CHARS
     assert schema["properties"]["citations"]["maxItems"] == 2
@@ -380,6 +382,21 @@ def test_the_compact_reader_on_request_and_its_short_answer_cited_from_the_list(
     assert schema["properties"]["answer"]["maxLength"] == MAX_COMPACT_ANSWER_CHARS
     assert result.answer.startswith("Lisbon [E") and "citations_from_list" in result.flags
     assert [c.quote for c in result.citations] and "Lisbon" in result.citations[0].quote
+
+
+@pytest.mark.parametrize(("model", "compact"), [("local/qwen", True), ("gpt-4o-mini", False)])
+def test_by_default_a_local_model_reads_with_the_compact_prompt(mem: Memory, model: str, compact: bool) -> None:
+    seen: list[dict[str, Any]] = []
+
+    def reader(body: dict[str, Any]) -> FakeReply:
+        seen.append(body)
+        return read("Lisbon", [id_of_line(user_message(body), "Lisbon last spring")])
+
+    with FakeChatServer([], responder=reader) as server:
+        result = answer_with_llm(mem, QUESTION, make_client(server, model=model), now=NOW, max_steps=0)
+    assert ("ANSWER is short" in seen[0]["messages"][0]["content"]) is compact
+    assert ("abstain" in seen[0]["response_format"]["json_schema"]["schema"]["properties"]) is not compact
+    assert result.answer.startswith("Lisbon [E") and not result.abstained
 
 
 def test_the_compact_reader_abstains_by_saying_not_in_memory(mem: Memory) -> None:

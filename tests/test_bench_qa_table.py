@@ -28,8 +28,8 @@ def test_runs_side_by_side(tmp_path: Path) -> None:
     runs = [json.loads(p.read_text("utf-8")) for p in (own, flat, offline)]
     rows = table_rows(runs, "gemini-2.5-flash")
     assert [r.label for r in rows] == [
-        "fake-model · memory evidence · 300 tok · 3 planner steps",
-        "fake-model · bm25 evidence · 300 tok · 3 planner steps",
+        "fake-model · memory evidence · full prompt · 300 tok · 3 planner steps",
+        "fake-model · bm25 evidence · full prompt · 300 tok · 3 planner steps",
         "offline reader · 1000 tok",
     ]
     first = runs[0]["summary"]

@@ -123,7 +123,7 @@ def answer_with_llm(
     prices: Mapping[str, PriceSpec] | PriceTable | None = None,
     user: str | None = None,
     search_mode: str = "auto",
-    reader_prompt: str = "full",
+    reader_prompt: str = "auto",
     speaker_guard: bool = True,
     cited_dates: bool = True,
     concise_answers: bool = True,
@@ -133,13 +133,14 @@ def answer_with_llm(
     ``budget_tokens``: the first pack's budget (and each extra search's); ``max_pack_tokens`` (default twice
     ``budget_tokens``): the budget of the merged pack the reader sees; ``max_llm_tokens``: stop planning once the
     call has spent this many LLM tokens (the reader call is always made); ``search_mode``: the search behind every
-    pack (``bm25`` to measure the same loop on flat evidence); ``reader_prompt``: ``full`` or ``compact``
-    (``prompts.read_answer``); ``speaker_guard``: step 0 above; ``cited_dates``: a when-question's answer is said
-    as the date it states, else as the date of the evidence it cites (``answer/cited_date.py``);
+    pack (``bm25`` to measure the same loop on flat evidence); ``reader_prompt``: ``full``, ``compact`` or
+    ``auto`` (compact for a local model; ``prompts.read_answer``); ``speaker_guard``: step 0 above;
+    ``cited_dates``: a when-question's answer is said as the date it states, else as the date of the evidence it
+    cites (``answer/cited_date.py``);
     ``concise_answers``: any other one-sentence answer drops the words that only restate the question
     (``answer/concise.py``).
     """
-    reader = choose_reader_prompt(reader_prompt)  # an unknown choice fails before any search
+    reader = choose_reader_prompt(reader_prompt, client.config.model)  # an unknown choice fails before any search
     start = (client.usage.prompt_tokens, client.usage.completion_tokens)
     flags: list[str] = []
     if speaker_guard and said_by_another_speaker(memory, question, now=now, user=user, mode=search_mode):

@@ -16,7 +16,7 @@ from sodamem.bench.qa_sample import sample_questions
 from sodamem.bench.runner import BenchUnit
 from sodamem.embed.base import Embedder
 from sodamem.llm.prices import prices_from_env
-from sodamem.llm.prompts.read_answer import READER_PROMPT_CHOICES
+from sodamem.llm.prompts.read_answer import READER_PROMPT_CHOICES, choose_reader_prompt
 
 DEFAULT_BUDGET = {"offline": 1_000, "llm": 1_500, "llm-fake": 1_500}  # the readers' own defaults
 
@@ -56,7 +56,7 @@ class QAOptions:
     sample: int | None = None
     sample_skip: int = 0
     evidence: str = "memory"
-    reader_prompt: str = "full"
+    reader_prompt: str = "auto"
     speaker_guard: bool = True
     cited_dates: bool = True
     concise_answers: bool = True
@@ -124,10 +124,11 @@ def qa_options(func: Any) -> Any:
         ),
         click.option(
             "--reader-prompt",
-            type=click.Choice(READER_PROMPT_CHOICES),
-            default="full",
+            type=click.Choice(READER_PROMPT_CHOICES, case_sensitive=False),
+            default="auto",
             show_default=True,
-            help="QA with an LLM answerer: the reader's prompt (compact: short answers, for small models).",
+            help="QA with an LLM answerer: the reader's prompt (compact: short answers, for small models; auto: "
+            "compact for a local model, full otherwise).",
         ),
         click.option(
             "--speaker-guard/--no-speaker-guard",
@@ -234,7 +235,7 @@ def run_qa_cli(
         "evidence": qa.evidence if qa.answerer != "offline" else "memory",
         "sample": qa.sample,
         "sample_skip": qa.sample_skip,
-        "reader_prompt": qa.reader_prompt,
+        "reader_prompt": choose_reader_prompt(qa.reader_prompt, run.model).name if run.model else None,
         "speaker_guard": qa.speaker_guard if qa.answerer != "offline" else None,
         "cited_dates": qa.cited_dates if qa.answerer != "offline" else None,
         "concise_answers": qa.concise_answers if qa.answerer != "offline" else None,

@@ -153,7 +153,7 @@ def answer_fn(
     budget_tokens: int,
     max_steps: int,
     search_mode: str = "auto",
-    reader_prompt: str = "full",
+    reader_prompt: str = "auto",
     speaker_guard: bool = True,
     cited_dates: bool = True,
     concise_answers: bool = True,

@@ -41,27 +41,30 @@ class TableRow:
     flash_usd: float
 
 
-def _identity(run: Mapping[str, Any]) -> tuple[str, str, str] | None:
-    """(model, evidence source, planner steps) of an LLM run; None for the offline reader."""
+def _identity(run: Mapping[str, Any]) -> tuple[str, str, str, str] | None:
+    """(model, evidence source, reader prompt, planner steps) of an LLM run; None for the offline reader."""
     if run["answerer"] == "offline":
         return None
     notes = run.get("notes", {})
     model = run["summary"].get("model") or run["answerer"]
-    return model, f"{notes.get('evidence', 'memory')} evidence", f"{notes.get('max_steps', 0)} planner steps"
+    # runs from before ``--reader-prompt auto`` recorded the choice, which was ``full`` unless asked otherwise
+    prompt = f"{notes.get('reader_prompt') or 'full'} prompt"
+    steps = f"{notes.get('max_steps', 0)} planner steps"
+    return model, f"{notes.get('evidence', 'memory')} evidence", prompt, steps
 
 
 def run_label(run: Mapping[str, Any]) -> str:
-    """``model · evidence · budget · steps`` of a run's JSON (the offline reader: ``offline · budget``)."""
+    """``model · evidence · prompt · budget · steps`` of a run's JSON (the offline reader: ``offline · budget``)."""
     budget = f"{run.get('notes', {}).get('budget_tokens')} tok"
     identity = _identity(run)
     if identity is None:
         return f"offline reader · {budget}"
-    model, evidence, steps = identity
-    return f"{model} · {evidence} · {budget} · {steps}"
+    model, evidence, prompt, steps = identity
+    return f"{model} · {evidence} · {prompt} · {budget} · {steps}"
 
 
 def run_series(run: Mapping[str, Any]) -> str:
-    """``model · evidence · steps``: what a run is, its budget aside."""
+    """``model · evidence · prompt · steps``: what a run is, its budget aside."""
     identity = _identity(run)
     return "offline reader" if identity is None else " · ".join(identity)
 

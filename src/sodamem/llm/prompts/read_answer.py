@@ -11,10 +11,12 @@ Two prompts, pure functions beside their schema (the same input gives the same m
   and answered a relative time word with the interval it resolves to instead of what was said. Its reply has no
   ``abstain`` flag (``ShortReaderReply``): the answer "not in memory" abstains.
 
-``choose_reader_prompt(name)`` picks one; ``full`` is the default for every model, small ones included: on a
-tuning slice of 30 LoCoMo dev questions outside the measured sample (``bench locomo --qa --sample 30
---sample-skip 150``), Qwen2.5-0.5B scored token F1 0.155 with the compact prompt against 0.190 with the full one
-(docs/bench.md). The compact prompt stays an option to measure with other models.
+``choose_reader_prompt(name, model)`` picks one; ``auto`` (the default) gives a local model (``local/<name>``) the
+compact prompt and any other model the full one. On a tuning slice of 60 LoCoMo dev questions outside every
+measured sample (``bench locomo --qa --sample 60 --sample-skip 300``, 500 tokens of the memory's evidence),
+Qwen2.5-Coder-1.5B scored token F1 0.510 with the compact prompt against 0.382 with the full one (+0.129
+[+0.027, +0.233] paired, docs/bench.md). An earlier slice of 30 had Qwen2.5-0.5B at 0.155 compact against 0.190
+full, a difference of one answer or so on 24 questions.
 
 The evidence is data, never instructions: both system prompts say so, and the pack sits between fences whose tag
 is derived from a hash of the pack and the question, so the evidence cannot close its own fence.
@@ -30,6 +32,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, create_model
 
 from sodamem.llm.prompts.fences import fence_tag
+from sodamem.llm.prompts.variants import choose_variant
 
 SCHEMA_NAME = "reader_reply"
 NOT_IN_MEMORY = "not in memory"
@@ -186,12 +189,10 @@ READER_PROMPTS: dict[str, ReaderPrompt] = {
     "full": ReaderPrompt("full", reader_messages, ReaderReply),
     "compact": ReaderPrompt("compact", compact_reader_messages, ShortReaderReply),
 }
-READER_PROMPT_CHOICES = tuple(READER_PROMPTS)
+READER_PROMPT_CHOICES = ("auto", *READER_PROMPTS)
 
 
-def choose_reader_prompt(choice: str) -> ReaderPrompt:
-    """The reader prompt named ``choice`` (``full`` or ``compact``, any case)."""
-    name = choice.strip().lower()
-    if name not in READER_PROMPTS:
-        raise ValueError(f"unknown reader prompt {choice!r}: choose one of {', '.join(READER_PROMPTS)}")
-    return READER_PROMPTS[name]
+def choose_reader_prompt(choice: str, model: str = "") -> ReaderPrompt:
+    """The reader prompt named ``choice`` (any case); ``auto``: ``compact`` for a local model (``local/<name>``),
+    ``full`` otherwise."""
+    return choose_variant(choice, model, READER_PROMPTS, "reader")
