@@ -205,13 +205,15 @@ def run_qa_cli(
         ) as setup,
         click.progressbar(length=total, label=title, file=sys.stderr, hidden=not sys.stderr.isatty()) as bar,
     ):
+        # resolved once here (``auto`` by the answer model), so the run records the prompt every question used
+        reader_prompt = choose_reader_prompt(qa.reader_prompt, setup.answer.config.model).name if setup.answer else None
         answer = answer_fn(
             qa.answerer,
             setup.answer,
             budget_tokens=budget,
             max_steps=qa.steps,
             search_mode=EVIDENCE_SOURCES[qa.evidence],
-            reader_prompt=qa.reader_prompt,
+            reader_prompt=reader_prompt or qa.reader_prompt,
             speaker_guard=qa.speaker_guard,
             cited_dates=qa.cited_dates,
             concise_answers=qa.concise_answers,
@@ -235,7 +237,7 @@ def run_qa_cli(
         "evidence": qa.evidence if qa.answerer != "offline" else "memory",
         "sample": qa.sample,
         "sample_skip": qa.sample_skip,
-        "reader_prompt": choose_reader_prompt(qa.reader_prompt, run.model).name if run.model else None,
+        "reader_prompt": reader_prompt,
         "speaker_guard": qa.speaker_guard if qa.answerer != "offline" else None,
         "cited_dates": qa.cited_dates if qa.answerer != "offline" else None,
         "concise_answers": qa.concise_answers if qa.answerer != "offline" else None,

@@ -12,8 +12,8 @@ Two prompts, pure functions beside their schema (the same input gives the same m
   ``abstain`` flag (``ShortReaderReply``): the answer "not in memory" abstains.
 
 ``choose_reader_prompt(name, model)`` picks one; ``auto`` (the default) gives a local model (``local/<name>``) the
-compact prompt and any other model the full one. On a tuning slice of 60 LoCoMo dev questions outside every
-measured sample (``bench locomo --qa --sample 60 --sample-skip 300``, 500 tokens of the memory's evidence),
+compact prompt and any other model the full one. On a tuning slice of 60 LoCoMo dev questions no 1.5B row had
+read (``bench locomo --qa --sample 60 --sample-skip 300``, 500 tokens of the memory's evidence),
 Qwen2.5-Coder-1.5B scored token F1 0.510 with the compact prompt against 0.382 with the full one (+0.129
 [+0.027, +0.233] paired, docs/bench.md). An earlier slice of 30 had Qwen2.5-0.5B at 0.155 compact against 0.190
 full, a difference of one answer or so on 24 questions.
