@@ -407,6 +407,31 @@ def test_the_compact_reader_abstains_by_saying_not_in_memory(mem: Memory) -> Non
     assert result.abstained and not result.citations
 
 
+def test_a_worked_example_copied_as_the_answer_falls_back(mem: Memory) -> None:
+    def copier(body: dict[str, Any]) -> FakeReply:
+        # Qwen2.5-0.5B's reply to a question its pack did not answer: the prompt's pets example, valid ids listed
+        return read("a cat (Milo), two dogs", [id_of_line(user_message(body), "Rex")])
+
+    with FakeChatServer([], responder=copier) as server:
+        client = make_client(server, model="local/qwen")
+        result = answer_with_llm(mem, "What did my dog Rex chew?", client, now=NOW, max_steps=0)
+    assert "fallback:copied_example" in result.flags
+    assert "Milo" not in result.answer and result.cost.input_tokens == 200
+
+
+def test_an_example_answer_that_the_pack_supports_is_kept() -> None:
+    compact = choose_reader_prompt("compact")
+    system = compact.messages("q", "", None)[0]["content"]
+    assert '{"answer": "a cat (Milo), two dogs", "citations": ["E1", "E5"]}' in system  # the example it checks for
+    pets = "[E1] Leo (turn 2): my cat Milo sleeps all day\n[E2] Leo (turn 5): walking my two dogs"
+    assert not compact.copied_example("A cat (Milo), two dogs.", pets)
+    assert compact.copied_example("a cat (Milo), two dogs [E1, E5]", "[E1] Jo: I coach the juniors")
+    assert not compact.copied_example("14 March 2022", "[E3] Jo: the final [yesterday = 2022-03-14]")
+    assert compact.copied_example("14 March 2022", "[E3] Jo: the final [yesterday = 2023-06-08]")
+    assert not compact.copied_example("two dogs", "[E1] Jo: I coach the juniors")  # only a whole example counts
+    assert not choose_reader_prompt("full").copied_example("a cat (Milo), two dogs", "[E1] Jo: I coach")
+
+
 @pytest.fixture
 def dialogue(tmp_path: Path) -> Iterator[Memory]:
     turns = [

@@ -33,7 +33,8 @@
 Faults never produce an answer shown as grounded: an ``LLMError`` (endpoint failed after retries, or a reply that
 did not validate after the one repair) in the reader, a reader whose answer cites no id of the pack at all, or
 one whose ids are only listed beside an answer whose first sentence says nothing outside brackets
-(``uncited_answer``), falls back to the offline reader with the flag ``fallback:<reason>``. A failing planner
+(``uncited_answer``), or one that answers with a worked example of its prompt that the pack does not support
+(``copied_example``), falls back to the offline reader with the flag ``fallback:<reason>``. A failing planner
 only ends the search (flag ``planner_error:<kind>``); the reader still reads what was found.
 
 Cost: the tokens the client's ``usage`` grew by during the call (a ``CachingChatClient`` counts replayed replies
@@ -178,9 +179,10 @@ def answer_with_llm(
         if idle_steps >= 2:
             break
     final = pool.pack()
+    pack_text = final.render_text()
     try:
         read = client.complete_json(
-            reader.messages(question, final.render_text(), now), reader.schema(final.ids), name=READER_SCHEMA
+            reader.messages(question, pack_text, now), reader.schema(final.ids), name=READER_SCHEMA
         )
     except LLMError as exc:
         return _fallback(
@@ -197,6 +199,10 @@ def answer_with_llm(
             cost=_cost(client, start, prices, flags),
             flags=tuple(flags),
             evidence_tokens=final.used_tokens,
+        )
+    if reader.copied_example(answered.answer, pack_text):
+        return _fallback(
+            memory, question, "copied_example", flags, steps, client, start, prices, now, budget_tokens, user
         )
     said = human_dates(resolve_time_notes(drop_pack_markup(answered.answer)))
     text, cited, unknown = validate_citations(said, answered.citations, set(final.ids))
