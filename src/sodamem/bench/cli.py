@@ -420,6 +420,32 @@ def qa_table(runs: tuple[Path, ...], flash_model: str, plot: Path | None, paired
         plot_f1_tokens(rows, plot)
 
 
+@bench.command("qa-pool")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Where the pooled run's JSON goes (read it with qa-table).")  # fmt: skip
+@click.option("--flash-model", default="gemini-2.5-flash", show_default=True, help="Prices the token counts.")
+def qa_pool(runs: tuple[Path, ...], json_out: Path, flash_model: str) -> None:
+    """Runs of one configuration on disjoint slices (--sample-skip) joined into one run, its summary recomputed."""
+    from sodamem.bench.qa_pool import pool_runs
+    from sodamem.bench.qa_table import render_table, table_rows
+
+    loaded = []
+    for path in runs:
+        try:
+            loaded.append(json.loads(path.read_text("utf-8")))
+        except ValueError as exc:
+            raise click.BadParameter(f"{path}: not JSON ({exc})") from None
+    try:
+        pooled = pool_runs(loaded, [path.name for path in runs]).to_dict()
+    except (KeyError, TypeError) as exc:
+        raise click.BadParameter(f"not a QA run's JSON ({type(exc).__name__}: {exc})") from None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    json_out.write_text(json.dumps(pooled, indent=2) + "\n", encoding="utf-8")
+    click.echo(render_table(table_rows([pooled], flash_model), flash_model))
+
+
 @bench.command("embed")
 @click.option("--data", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=True)
 @click.option("--embedder", default=DEFAULT_EMBEDDER, type=click.Choice([*EMBEDDER_CHOICES]), show_default=True)

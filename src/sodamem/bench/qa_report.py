@@ -74,6 +74,7 @@ def summarise_qa(run: QARun) -> dict[str, Any]:
         "score_name": run.score_name,
         "questions": len(results),
         "overall": _group(run.overall_results()),
+        "overall_categories": list(run.overall_categories) if run.overall_categories is not None else None,
         "task_averaged": {
             "score": mean(c["score"] for c in in_overall),
             "judge_accuracy": mean(c["judge_accuracy"] for c in in_overall) if judged else None,
