@@ -351,7 +351,7 @@ def test_the_compact_reader_prompt_is_pure_fenced_and_chosen_for_local_models() 
     assert choose_reader_prompt(" Compact").name == "compact" and choose_reader_prompt("FULL").name == "full"
     assert choose_reader_prompt("auto", "local/qwen2.5-coder-1.5b").name == "compact"
     assert choose_reader_prompt("auto", "gemini-2.5-flash").name == "full"
-    with pytest.raises(ValueError, match="unknown reader prompt 'terse': choose one of auto, full, compact"):
+    with pytest.raises(ValueError, match="unknown reader prompt 'terse': choose one of auto, full, compact, compact-d"):
         choose_reader_prompt("terse", "local/qwen")
     schema = choose_reader_prompt("compact").schema(["E1", "E1", "E2"]).model_json_schema()
     assert schema["properties"]["answer"]["maxLength"] == MAX_COMPACT_ANSWER_CHARS
@@ -397,6 +397,23 @@ def test_by_default_a_local_model_reads_with_the_compact_prompt(mem: Memory, mod
     assert ("ANSWER is short" in seen[0]["messages"][0]["content"]) is compact
     assert ("abstain" in seen[0]["response_format"]["json_schema"]["schema"]["properties"]) is not compact
     assert result.answer.startswith("Lisbon [E") and not result.abstained
+
+
+def test_the_dated_compact_reader_reads_lines_that_name_their_day(mem: Memory) -> None:
+    seen: list[dict[str, Any]] = []
+
+    def reader(body: dict[str, Any]) -> FakeReply:
+        seen.append(body)
+        return read("Lisbon", [id_of_line(user_message(body), "Lisbon last spring")])
+
+    with FakeChatServer([], responder=reader) as server:
+        result = answer_with_llm(
+            mem, QUESTION, make_client(server, model="local/qwen"), now=NOW, max_steps=0, reader_prompt="compact-dated"
+        )
+    system, pack = seen[0]["messages"][0]["content"], user_message(seen[0])
+    assert "says the day it was said" in system and "Ana (said 2022-03-15)" in system
+    assert re.search(r"\[E\d+\] \w+ \(said \d{4}-\d\d-\d\d\): ", pack) and "(turn " not in pack
+    assert result.answer.startswith("Lisbon [E") and [c.quote for c in result.citations]
 
 
 def test_the_compact_reader_abstains_by_saying_not_in_memory(mem: Memory) -> None:

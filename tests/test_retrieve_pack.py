@@ -183,3 +183,27 @@ def test_rendered_pack_fits_the_budget(specs: list[tuple[str, int, int]], budget
     pack = build_pack(items, budget, words)
     assert words(pack.render_text()) == pack.used_tokens <= budget
     assert set(pack.ids) | set(pack.skipped) == {item.id for item in items}
+
+
+def test_dated_lines_name_the_day_they_were_said_instead_of_their_turn() -> None:
+    said = turn("E1", "s", 0, "We threw a party yesterday.", when="2023-05-20T19:38:00")
+    fact = EvidenceItem(
+        id="E2", kind="fact", session_id="s", turn_index=0, turn_id="D15:13", speaker="John", char_start=0,
+        char_end=10, timestamp="2023-05-20T19:38:00", text="John threw a party", score=0.5, status="active",
+    )  # fmt: skip
+    pack = build_pack([said, fact], 1000, words, line_dates=True)
+    assert pack.render_text().splitlines()[1:] == [
+        "[E1] Caroline (said 2023-05-20): We threw a party yesterday [yesterday = 2023-05-19].",
+        "[E2] fact (active): John threw a party (said 2023-05-20)",
+    ]
+    assert "(turn s:0)" in build_pack([said], 1000, words).render_text()  # the default keeps the turn
+
+
+@given(
+    st.lists(st.tuples(st.sampled_from("abc"), st.integers(0, 20), st.integers(1, 30)), max_size=25),
+    st.integers(0, 200),
+)
+def test_a_dated_pack_fits_its_budget_too(specs: list[tuple[str, int, int]], budget: int) -> None:
+    items = [turn(f"E{i}", s, idx, " ".join(["w"] * n)) for i, (s, idx, n) in enumerate(specs, start=1)]
+    pack = build_pack(items, budget, words, line_dates=True)
+    assert words(pack.render_text()) == pack.used_tokens <= budget

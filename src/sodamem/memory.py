@@ -336,15 +336,17 @@ class Memory:
         now: datetime | None = None,
         preset: str = "default",
         mode: SearchMode | str = SearchMode.AUTO,
+        line_dates: bool = False,
     ) -> EvidencePack:
         """The best evidence (turns and the facts derived from them) cut to a token budget, grouped by session
         in time order, with ids to cite (``E1``...) and resolved dates beside relative time words. ``mode`` is the
-        search's (a flat ``bm25`` pack measures what the memory's own ranking adds to an answer)."""
+        search's (a flat ``bm25`` pack measures what the memory's own ranking adds to an answer); ``line_dates``:
+        each line names the day it was said (``EvidenceItem.render``)."""
         owner = user or self.user
         with self.store.snapshot():
             hits = self.search(query, k=k, user=owner, now=now, preset=preset, mode=mode)
             items = evidence_items(self.store, owner, hits)
-        return build_pack(items, budget_tokens, count_tokens)
+        return build_pack(items, budget_tokens, count_tokens, line_dates=line_dates)
 
     # -- lookups ---------------------------------------------------------------------------------------------
 

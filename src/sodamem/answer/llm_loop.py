@@ -90,9 +90,10 @@ class _Pool:
 
     items: list[EvidenceItem]
     budget_tokens: int
+    line_dates: bool = False  # the reader prompt's choice (``ReaderPrompt.line_dates``)
 
     def pack(self) -> EvidencePack:
-        return build_pack(self.items, self.budget_tokens, count_tokens)
+        return build_pack(self.items, self.budget_tokens, count_tokens, line_dates=self.line_dates)
 
     def add(self, new: Sequence[EvidenceItem]) -> list[str]:
         """Merge ``new`` (renumbered after the highest id held); returns the ids added."""
@@ -151,8 +152,10 @@ def answer_with_llm(
             abstained=True,
             flags=("said_by_another_speaker",),
         )
-    first = memory.evidence(question, budget_tokens=budget_tokens, now=now, user=user, mode=search_mode)
-    pool = _Pool(list(first.items), max_pack_tokens or 2 * budget_tokens)
+    first = memory.evidence(
+        question, budget_tokens=budget_tokens, now=now, user=user, mode=search_mode, line_dates=reader.line_dates
+    )
+    pool = _Pool(list(first.items), max_pack_tokens or 2 * budget_tokens, reader.line_dates)
     steps = 0
     history: list[str] = []
     idle_steps = 0

@@ -127,8 +127,9 @@ def qa_options(func: Any) -> Any:
             type=click.Choice(READER_PROMPT_CHOICES, case_sensitive=False),
             default="auto",
             show_default=True,
-            help="QA with an LLM answerer: the reader's prompt (compact: short answers, for small models; auto: "
-            "compact for a local model, full otherwise).",
+            help="QA with an LLM answerer: the reader's prompt (compact: short answers, for small models; "
+            "compact-dated: the same over lines that name the day they were said; auto: compact for a local model, "
+            "full otherwise).",
         ),
         click.option(
             "--speaker-guard/--no-speaker-guard",

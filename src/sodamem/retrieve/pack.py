@@ -78,16 +78,18 @@ class EvidenceItem:
         data["tunnels"] = list(self.tunnels)
         return data
 
-    def render(self) -> str:
-        """The item's line in the text block."""
+    def render(self, *, line_dates: bool = False) -> str:
+        """The item's line in the text block. ``line_dates``: the line names the day it was said instead of its
+        turn (``[E1] Caroline (said 2023-06-09): ...``), so a reader need not look up its session's header."""
         body = _with_resolved(_one_line(self.text), self.times)
+        where = f"said {format_day(self.timestamp)}" if line_dates else None
         if self.kind == "fact":
             line = f"[{self.id}] fact ({self.status or 'active'}): {body}"
             if self.occurred_start:
                 occurred = format_span(self.occurred_start, self.occurred_end)
                 line += f" — occurred {occurred}"
-            return line + f" (source {self.turn_id})"
-        return f"[{self.id}] {self.speaker} (turn {self.turn_id}): {body}"
+            return line + f" ({where or f'source {self.turn_id}'})"
+        return f"[{self.id}] {self.speaker} ({where or f'turn {self.turn_id}'}): {body}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,7 @@ class EvidencePack:
     budget_tokens: int
     used_tokens: int  # the kept lines and headers, as counted by build_pack's counter
     skipped: tuple[str, ...] = field(default=())  # ids left out for the budget (or repeated), in rank order
+    line_dates: bool = False  # each line names the day it was said (``EvidenceItem.render``)
 
     @property
     def items(self) -> tuple[EvidenceItem, ...]:
@@ -136,12 +139,22 @@ class EvidencePack:
 
     def render_text(self) -> str:
         """The block an LLM reads: a header per session, one line per item, a blank line between sessions."""
-        blocks = ["\n".join([group.header(), *(item.render() for item in group.items)]) for group in self.sessions]
+        blocks = [
+            "\n".join([group.header(), *(item.render(line_dates=self.line_dates) for item in group.items)])
+            for group in self.sessions
+        ]
         return "\n\n".join(blocks)
 
 
-def build_pack(items: Sequence[EvidenceItem], budget_tokens: int, count_tokens: Callable[[str], int]) -> EvidencePack:
-    """Keep ``items`` (best first) while they fit ``budget_tokens``, then group them by session in time order."""
+def build_pack(
+    items: Sequence[EvidenceItem],
+    budget_tokens: int,
+    count_tokens: Callable[[str], int],
+    *,
+    line_dates: bool = False,
+) -> EvidencePack:
+    """Keep ``items`` (best first) while they fit ``budget_tokens``, then group them by session in time order;
+    ``line_dates``: lines name the day they were said (and are counted so)."""
     kept: list[EvidenceItem] = []
     skipped: list[str] = []
     seen_ids: set[str] = set()
@@ -151,7 +164,7 @@ def build_pack(items: Sequence[EvidenceItem], budget_tokens: int, count_tokens: 
         if item.id in seen_ids:
             skipped.append(item.id)
             continue
-        cost = count_tokens(item.render())
+        cost = count_tokens(item.render(line_dates=line_dates))
         header = None
         if item.session_id not in headers:
             header = session_header(item.session_id, _session_time(item))
@@ -164,7 +177,7 @@ def build_pack(items: Sequence[EvidenceItem], budget_tokens: int, count_tokens: 
         kept.append(item)
         if header is not None:
             headers[item.session_id] = header
-    return EvidencePack(_group(kept), budget_tokens, used, tuple(skipped))
+    return EvidencePack(_group(kept), budget_tokens, used, tuple(skipped), line_dates)
 
 
 def _group(items: list[EvidenceItem]) -> tuple[SessionGroup, ...]:
@@ -210,6 +223,12 @@ def format_time(value: str) -> str:
         return value
     text = parsed.strftime("%Y-%m-%d %H:%M")
     return f"{text} {parsed.strftime('%z')}" if parsed.tzinfo is not None else text
+
+
+def format_day(value: str) -> str:
+    """``2023-06-09T14:00:00`` -> ``2023-06-09``; unparsable values as given."""
+    parsed = parse_iso(value)
+    return parsed.strftime("%Y-%m-%d") if parsed is not None else value
 
 
 def format_span(start: str, end: str | None) -> str:
