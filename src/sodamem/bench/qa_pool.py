@@ -57,8 +57,8 @@ def pool_runs(runs: Sequence[Mapping[str, Any]], names: Sequence[str] | None = N
         raise ValueError("no run to pool")
     labels = list(names) if names is not None else [f"run {i + 1}" for i in range(len(runs))]
     for label, run in zip(labels, runs, strict=True):
-        missing = [key for key in ("summary", "results") if not isinstance(run.get(key), dict | list)]
-        if missing or not isinstance(run["results"], list) or "dataset" not in run["summary"]:
+        summary, results = run.get("summary"), run.get("results")
+        if not isinstance(summary, dict) or not isinstance(results, list) or "dataset" not in summary:
             raise ValueError(f"{label} is not a QA run's JSON (it needs a summary and its results)")
     first = runs[0]
     for label, run in zip(labels[1:], runs[1:], strict=True):
