@@ -486,3 +486,28 @@ def test_the_speaker_guard_lets_the_named_persons_own_words_through(dialogue: Me
         asked = len(server.chat_requests)
     assert asked == 2 and not answer.abstained and "said_by_another_speaker" not in answer.flags
     assert answer.citations[0].quote.startswith("I adopted a puppy")
+
+
+def test_focused_packs_cut_long_lines_and_the_quote_is_the_span_read(tmp_path: Path) -> None:
+    long_turn = (
+        "Work has been hectic with the quarterly reports piling up on my desk. "
+        "Last weekend I finally went hiking at Mount Tam with my sister. "
+        "Anyway, how has your week been going so far?"
+    )
+    seen: list[str] = []
+
+    def reader(body: dict[str, Any]) -> FakeReply:
+        seen.append(user_message(body))
+        return read("Mount Tam", [id_of_line(user_message(body), "Mount Tam")])
+
+    with Memory(tmp_path / "focus.db") as memory:
+        memory.ingest([make_session("s1", [long_turn, "Sounds lovely."], when="2024-03-04T10:00")])
+        with FakeChatServer([], responder=reader) as server:
+            result = answer_with_llm(
+                memory, "Where did I hike?", make_client(server, model="local/qwen"), now=NOW, max_steps=0,
+                focus_tokens=20,
+            )  # fmt: skip
+    assert "Mount Tam" in seen[0] and "quarterly" not in seen[0]
+    [citation] = result.citations
+    assert citation.quote == "Last weekend I finally went hiking at Mount Tam with my sister."
+    assert long_turn[citation.char_start : citation.char_end] == citation.quote

@@ -110,3 +110,13 @@ def test_a_run_written_before_the_summary_named_its_overall_categories_reads_as_
     data = run.to_dict()
     del data["summary"]["overall_categories"]
     assert run_from_dict(data).summary()["overall"] == run.summary()["overall"]
+
+
+def test_focused_runs_are_labelled_and_never_pooled_with_whole_turn_runs(tmp_path: Path) -> None:
+    focused = run_json(tmp_path, "focused", *FAKE, "--sample", "2", "--focus-tokens", "25")
+    whole = run_json(tmp_path, "whole", *FAKE, "--sample", "3", "--sample-skip", "2")
+    assert json.loads(focused.read_text("utf-8"))["notes"]["focus_tokens"] == 25
+    table = CliRunner().invoke(bench, ["qa-table", str(focused)])
+    assert "fake-model · memory evidence (lines cut to 25 tok) · full prompt" in table.output
+    result, _ = _pool(tmp_path, focused, whole)
+    assert result.exit_code == 2 and "focus_tokens: None against 25" in result.output

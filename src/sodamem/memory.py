@@ -44,6 +44,7 @@ from sodamem.records import (
 )
 from sodamem.retrieve.decompose import QueryDecomposer, load_decomposer
 from sodamem.retrieve.evidence import evidence_items
+from sodamem.retrieve.focus import focus_items
 from sodamem.retrieve.mentions import Annotator, LazySpacyAnnotator, resolve_annotator
 from sodamem.retrieve.pack import EvidencePack, build_pack
 from sodamem.retrieve.presets import fused_settings
@@ -337,15 +338,22 @@ class Memory:
         preset: str = "default",
         mode: SearchMode | str = SearchMode.AUTO,
         line_dates: bool = False,
+        focus_tokens: int | None = None,
     ) -> EvidencePack:
         """The best evidence (turns and the facts derived from them) cut to a token budget, grouped by session
         in time order, with ids to cite (``E1``...) and resolved dates beside relative time words. ``mode`` is the
         search's (a flat ``bm25`` pack measures what the memory's own ranking adds to an answer); ``line_dates``:
-        each line names the day it was said (``EvidenceItem.render``)."""
+        each line names the day it was said (``EvidenceItem.render``); ``focus_tokens``: a turn line longer than
+        this is cut to its sentences that best match the query, so the budget holds more turns
+        (``retrieve.focus``)."""
         owner = user or self.user
         with self.store.snapshot():
             hits = self.search(query, k=k, user=owner, now=now, preset=preset, mode=mode)
             items = evidence_items(self.store, owner, hits)
+        if focus_tokens is not None:
+            if focus_tokens < 1:
+                raise InputError(f"focus_tokens must be at least 1, got {focus_tokens}", field="focus_tokens")
+            items = focus_items(items, hits, query, focus_tokens, count_tokens)
         return build_pack(items, budget_tokens, count_tokens, line_dates=line_dates)
 
     # -- lookups ---------------------------------------------------------------------------------------------

@@ -6,7 +6,8 @@
    (``offline.said_by_another_speaker``): when the question names one of the people talking and the words that match
    it were said by someone else, the answer is "not in memory" (flag ``said_by_another_speaker``) and no LLM is
    asked. Small models answer such a question from the other person's words (docs/bench.md);
-1. starts from ``memory.evidence(question, budget_tokens=...)`` (the density ranking, cut to a budget);
+1. starts from ``memory.evidence(question, budget_tokens=...)`` (the density ranking, cut to a budget; with
+   ``focus_tokens``, long turn lines cut to their sentences that match the question, ``retrieve.focus``);
 2. asks the PLANNER (``prompts.plan_search``) for one structured JSON action per step: ``search`` (runs
    ``memory.evidence`` with the planner's query, filtered to its time window), ``inspect`` (the whole turn behind
    an evidence id), ``expand_session`` (the turns around one turn), ``timeline`` (every fact about an entity, old
@@ -129,6 +130,7 @@ def answer_with_llm(
     speaker_guard: bool = True,
     cited_dates: bool = True,
     concise_answers: bool = True,
+    focus_tokens: int | None = None,
 ) -> Answer:
     """Answer ``question`` from ``memory`` with ``client`` (see the module docstring).
 
@@ -140,7 +142,8 @@ def answer_with_llm(
     ``cited_dates``: a when-question's answer is said as the date it states, else as the date of the evidence it
     cites (``answer/cited_date.py``);
     ``concise_answers``: any other one-sentence answer drops the words that only restate the question
-    (``answer/concise.py``).
+    (``answer/concise.py``); ``focus_tokens``: every pack's turn lines longer than this are cut to the sentences
+    that match the question or the planner's query (``retrieve.focus``).
     """
     reader = choose_reader_prompt(reader_prompt, client.config.model)  # an unknown choice fails before any search
     start = (client.usage.prompt_tokens, client.usage.completion_tokens)
@@ -153,7 +156,13 @@ def answer_with_llm(
             flags=("said_by_another_speaker",),
         )
     first = memory.evidence(
-        question, budget_tokens=budget_tokens, now=now, user=user, mode=search_mode, line_dates=reader.line_dates
+        question,
+        budget_tokens=budget_tokens,
+        now=now,
+        user=user,
+        mode=search_mode,
+        line_dates=reader.line_dates,
+        focus_tokens=focus_tokens,
     )
     pool = _Pool(list(first.items), max_pack_tokens or 2 * budget_tokens, reader.line_dates)
     steps = 0
@@ -176,7 +185,9 @@ def answer_with_llm(
         if action.action not in ("search", "inspect", "expand_session", "timeline"):
             history.append("answer")
             break
-        description, added = _run_action(memory, action, pool, pack, budget_tokens, now, user, search_mode)
+        description, added = _run_action(
+            memory, action, pool, pack, budget_tokens, now, user, search_mode, focus_tokens
+        )
         history.append(f"{description} -> " + (f"added {', '.join(added)}" if added else "nothing new"))
         idle_steps = 0 if added else idle_steps + 1
         if idle_steps >= 2:
@@ -278,6 +289,7 @@ def _run_action(
     now: datetime | None,
     user: str | None,
     search_mode: str,
+    focus_tokens: int | None = None,
 ) -> tuple[str, list[str]]:
     try:
         if action.action == "search":
@@ -286,7 +298,13 @@ def _run_action(
                 return "search without a query", []
             k = max(1, min(action.k or 10, _MAX_SEARCH_K))
             found = memory.evidence(
-                query, budget_tokens=budget_tokens, k=max(k, 10), now=now, user=user, mode=search_mode
+                query,
+                budget_tokens=budget_tokens,
+                k=max(k, 10),
+                now=now,
+                user=user,
+                mode=search_mode,
+                focus_tokens=focus_tokens,
             ).items
             items = [i for i in found if _in_window(i, action.after, action.before)][:k]
             window = f" after {action.after}" if action.after else ""

@@ -38,6 +38,7 @@ QA_OPTION_NAMES = (
     "speaker_guard",
     "cited_dates",
     "concise_answers",
+    "focus_tokens",
 )
 EVIDENCE_SOURCES = {"memory": "auto", "bm25": "bm25"}  # --evidence: the search behind the LLM loop's packs
 
@@ -60,6 +61,7 @@ class QAOptions:
     speaker_guard: bool = True
     cited_dates: bool = True
     concise_answers: bool = True
+    focus_tokens: int | None = None
 
     @classmethod
     def pop_from(cls, options: dict[str, Any]) -> tuple[bool, QAOptions]:
@@ -153,6 +155,13 @@ def qa_options(func: Any) -> Any:
             "(the model's words kept as the answer's detail).",
         ),
         click.option(
+            "--focus-tokens",
+            type=click.IntRange(min=1),
+            default=None,
+            help="QA with an LLM answerer: cut every turn line of the packs longer than N tokens to its sentences "
+            "that match the question (retrieve/focus.py); default: whole turns.",
+        ),
+        click.option(
             "--evidence",
             type=click.Choice(sorted(EVIDENCE_SOURCES)),
             default="memory",
@@ -218,6 +227,7 @@ def run_qa_cli(
             speaker_guard=qa.speaker_guard,
             cited_dates=qa.cited_dates,
             concise_answers=qa.concise_answers,
+            focus_tokens=qa.focus_tokens,
         )
         offline_budget = qa.budget or DEFAULT_BUDGET["offline"]
         with_baseline = qa.baseline and qa.answerer != "offline"
@@ -242,6 +252,7 @@ def run_qa_cli(
         "speaker_guard": qa.speaker_guard if qa.answerer != "offline" else None,
         "cited_dates": qa.cited_dates if qa.answerer != "offline" else None,
         "concise_answers": qa.concise_answers if qa.answerer != "offline" else None,
+        "focus_tokens": qa.focus_tokens if qa.answerer != "offline" else None,
         "llm_calls": calls,
         **setup.notes,
         **load_notes,

@@ -157,6 +157,7 @@ def answer_fn(
     speaker_guard: bool = True,
     cited_dates: bool = True,
     concise_answers: bool = True,
+    focus_tokens: int | None = None,
 ) -> AnswerFn:
     """The function that answers one question for ``answerer`` (``client`` is needed by the LLM answerers);
     ``search_mode`` is the LLM loop's search (the offline reader always uses the memory's own)."""
@@ -183,6 +184,7 @@ def answer_fn(
         speaker_guard=speaker_guard,
         cited_dates=cited_dates,
         concise_answers=concise_answers,
+        focus_tokens=focus_tokens,
     )
 
 

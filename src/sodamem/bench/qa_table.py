@@ -50,7 +50,10 @@ def _identity(run: Mapping[str, Any]) -> tuple[str, str, str, str] | None:
     # runs from before ``--reader-prompt auto`` recorded the choice, which was ``full`` unless asked otherwise
     prompt = f"{notes.get('reader_prompt') or 'full'} prompt"
     steps = f"{notes.get('max_steps', 0)} planner steps"
-    return model, f"{notes.get('evidence', 'memory')} evidence", prompt, steps
+    evidence = f"{notes.get('evidence', 'memory')} evidence"
+    if notes.get("focus_tokens"):  # packs of turn lines cut to their matching sentences (``retrieve.focus``)
+        evidence += f" (lines cut to {notes['focus_tokens']} tok)"
+    return model, evidence, prompt, steps
 
 
 def run_label(run: Mapping[str, Any]) -> str:
