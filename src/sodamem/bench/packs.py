@@ -79,6 +79,7 @@ class PackRun:
     budgets: tuple[int, ...]
     rows: tuple[PackRow, ...]
     seconds: float
+    focus_tokens: int | None = None  # turn lines cut to their matching sentences (``retrieve.focus``)
 
     def summary(self) -> list[dict[str, Any]]:
         """One line per (category, system, budget), categories in order and ``all`` last: the mean of each figure
@@ -112,6 +113,7 @@ class PackRun:
             "systems": list(self.systems),
             "budgets": list(self.budgets),
             "seconds": self.seconds,
+            "focus_tokens": self.focus_tokens,
             "summary": self.summary(),
             "rows": [asdict(row) for row in self.rows],
         }
@@ -124,9 +126,11 @@ def run_pack_recall(
     embedder: Embedder | str | None,
     systems: Sequence[str] = tuple(PACK_SYSTEMS),
     budgets: Sequence[int] = PACK_BUDGETS,
+    focus_tokens: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> PackRun:
-    """Build every question's first evidence pack with each system at each budget and count what reached it."""
+    """Build every question's first evidence pack with each system at each budget and count what reached it;
+    ``focus_tokens``: packs of turn lines cut to their matching sentences (``retrieve.focus``)."""
     unknown = [s for s in systems if s not in PACK_SYSTEMS]
     if unknown:
         raise ValueError(f"unknown pack system(s) {', '.join(unknown)}: choose from {', '.join(PACK_SYSTEMS)}")
@@ -137,10 +141,11 @@ def run_pack_recall(
     total = sum(len(u.questions) for u in units)
     name = embedder if isinstance(embedder, str) else (embedder.name if embedder is not None else None)
     for done, (unit, memory, question, now) in enumerate(each_question(units, embedder), 1):
-        rows.extend(_rows(memory, unit.unit_id, question, now, systems, budgets))
+        rows.extend(_rows(memory, unit.unit_id, question, now, systems, budgets, focus_tokens))
         if progress is not None:
             progress(done, total)
-    return PackRun(dataset, name, tuple(systems), tuple(budgets), tuple(rows), time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return PackRun(dataset, name, tuple(systems), tuple(budgets), tuple(rows), seconds, focus_tokens)
 
 
 def _rows(
@@ -150,13 +155,16 @@ def _rows(
     now: datetime | None,
     systems: Sequence[str],
     budgets: Sequence[int],
+    focus_tokens: int | None,
 ) -> list[PackRow]:
     gold = set(question.relevant_turns)
     rows = []
     for system in systems:
         guarded = said_by_another_speaker(memory, question.question, now=now, mode=PACK_SYSTEMS[system])
         for budget in budgets:
-            pack = memory.evidence(question.question, budget_tokens=budget, now=now, mode=PACK_SYSTEMS[system])
+            pack = memory.evidence(
+                question.question, budget_tokens=budget, now=now, mode=PACK_SYSTEMS[system], focus_tokens=focus_tokens
+            )
             turns = {item.turn_id for item in pack.items if item.kind == "turn"}
             answer, text = question.answer, pack.render_text()
             rows.append(

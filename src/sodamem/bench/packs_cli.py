@@ -38,6 +38,12 @@ def _budgets(value: str) -> tuple[int, ...]:
 @click.option("--no-cache", is_flag=True, help="Embed everything afresh.")
 @click.option("--sample", type=click.IntRange(min=1), default=None, help="Only the QA bench's sample of N questions.")
 @click.option("--sample-skip", type=click.IntRange(min=0), default=0, show_default=True, help="With --sample.")
+@click.option(
+    "--focus-tokens",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Cut turn lines longer than N tokens to their sentences that match the question (retrieve/focus.py).",
+)
 @click.option("--scored-only/--with-adversarial", default=True, show_default=True, help="Categories 1-4 only.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None)
 def packs_command(
@@ -49,6 +55,7 @@ def packs_command(
     no_cache: bool,
     sample: int | None,
     sample_skip: int,
+    focus_tokens: int | None,
     scored_only: bool,
     json_out: Path | None,
 ) -> None:
@@ -77,6 +84,7 @@ def packs_command(
             embedder=model,
             systems=systems or tuple(PACK_SYSTEMS),
             budgets=chosen,
+            focus_tokens=focus_tokens,
             progress=lambda done, _total: bar.update(done - bar.pos),
         )
     click.echo(render_packs_markdown(run, f"LoCoMo packs ({data.name})"))
