@@ -9,7 +9,9 @@ neighbour matches better while the run fits the cap. The cut line is still a lit
 the words kept. Facts and short turns pass through unchanged.
 
 On the tuning slices of the LoCoMo dev split (questions 301-420 of the round-robin sample, ``sodamem bench packs``)
-a 25-token cap raised the share of gold evidence turns in the 500-token pack from 0.68/0.75 to 0.80/0.77.
+a 25-token cap raised the share of gold evidence turns in the 500-token pack from 0.68/0.75 to 0.80/0.77, yet
+Qwen2.5-Coder-1.5B answered worse from those packs (-0.024 F1 over 91 questions: more lines, more wrong list items),
+so it is off unless asked for (docs/bench.md, twenty-fourth session).
 """
 
 from __future__ import annotations
