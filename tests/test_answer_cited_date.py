@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 import pytest
 
 from sodamem import Memory
-from sodamem.answer.cited_date import asks_for_a_date, cited_date, stated_date, states_a_date
+from sodamem.answer.cited_date import asks_for_a_date, cited_date, date_answer, stated_date, states_a_date
 from sodamem.answer.llm_loop import answer_with_llm
 from sodamem.llm.fake_server import FakeChatServer
 from sodamem.retrieve.pack import EvidenceItem
@@ -139,3 +140,37 @@ def test_a_question_that_is_not_a_when_question_is_left_alone(dialogue: Memory) 
     with FakeChatServer([plan("answer"), read(f"A puppy named Rex [{puppy}].", [puppy])]) as server:
         result = answer_with_llm(dialogue, question, make_client(server), now=NOW)
     assert result.answer == f"A puppy named Rex [{puppy}]." and result.detail == ""
+
+
+CRASH = "My laptop crashed last week and I lost all my work."  # said 14 September 2022: last week = 5-11 September
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "flag"),
+    [
+        ("2022-09-05", "5 September 2022 to 11 September 2022", "answer_widened_to_cited_span"),  # the week's start
+        ("5 September 2022", "5 September 2022 to 11 September 2022", "answer_widened_to_cited_span"),
+        ("6 September 2022", "6 September 2022", "answer_cut_to_date"),  # not the span's start: kept as written
+        ("September 2022", "September 2022", "answer_cut_to_date"),  # not one day
+    ],
+)
+def test_a_day_that_starts_a_cited_span_is_said_as_the_span(answer: str, said: str, flag: str) -> None:
+    crash = item("E1", "turn", CRASH, "2022-09-14T10:00:00")
+    other = item("E2", "turn", "Nice to hear from you.", "2022-09-14T10:01:00")
+    dated = date_answer(answer, [other, crash], datetime(2022, 10, 1))
+    assert dated is not None and (dated.text, dated.flag) == (said, flag)
+    wanted = ("E1",) if flag == "answer_widened_to_cited_span" else ("E2", "E1")
+    assert dated.cited == wanted  # a widened date cites the item whose span it is
+
+
+def test_a_cited_facts_occurrence_of_several_days_widens_its_first_day() -> None:
+    trip = item(
+        "E3", "fact", "Jon visited Rome", "2023-06-19T10:00:00", occurred_start="2023-06-12", occurred_end="2023-06-19"
+    )
+    dated = date_answer("12 June 2023", [trip], datetime(2023, 7, 1))
+    assert dated is not None and dated.text == "12 June 2023 to 18 June 2023"
+    one_day = item(
+        "E4", "fact", "Jon flew home", "2023-06-19T10:00:00", occurred_start="2023-06-18", occurred_end="2023-06-19"
+    )
+    kept = date_answer("18 June 2023", [one_day], datetime(2023, 7, 1))
+    assert kept is not None and (kept.text, kept.flag) == ("18 June 2023", "answer_cut_to_date")

@@ -7,7 +7,10 @@ that means nothing without its message's date. So, as the offline reader does (`
 
 * an answer that states a calendar date (a year, a month's name, an ISO date) is cut to those words, "21 December
   2022" (a span stays whole: "1 May 2023 to 7 May 2023"), citing what the model cited; the model's sentence becomes
-  the answer's detail. The model's date is kept as it wrote it: this dates answers, it does not overrule them;
+  the answer's detail. The model's date is kept as it wrote it: this dates answers, it does not overrule them. One
+  exception widens, never moves, it: a single day that starts a span of several days in a cited item ("2022-09-05"
+  from "last week [last week = 2022-09-05..2022-09-11]") is said as that span, which is all the evidence says
+  (flag ``answer_widened_to_cited_span``);
 * an answer that states none is said as the date of the evidence it cites: a cited fact's occurrence, else the
   first time word of a cited turn, resolved, else the day the first cited item was said (the offline reader's
   order of preference, ``offline._Reader._when``). The model still chooses the evidence; the memory says its date.
@@ -18,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.spans import question_kind
@@ -26,6 +29,7 @@ from sodamem.ingest import timewords as tw
 from sodamem.ingest.timeparse import find_times
 from sodamem.retrieve.pack import EvidenceItem
 from sodamem.retrieve.query import analyze_query
+from sodamem.retrieve.temporal import parse_iso
 
 _YEAR = r"(?:1[89]|20)\d\d"
 _ISO = r"\d{4}-\d{2}(?:-\d{2})?"
@@ -66,6 +70,9 @@ def date_answer(answer: str, cited: Sequence[EvidenceItem], now: datetime) -> Da
     own words nor its cited items give one."""
     stated = stated_date(answer, now)
     if stated is not None:
+        wider = span_starting_on(stated, cited, now)
+        if wider is not None:
+            return DatedAnswer(wider.text, (wider.item.id,), "answer_widened_to_cited_span")
         return DatedAnswer(stated, tuple(item.id for item in cited), "answer_cut_to_date")
     dated = cited_date(cited)
     if dated is None:
@@ -96,6 +103,29 @@ def cited_date(cited: Sequence[EvidenceItem]) -> CitedDate | None:
     if not cited:
         return None
     return CitedDate(human_day(cited[0].timestamp), cited[0], "said")
+
+
+def span_starting_on(stated: str, cited: Sequence[EvidenceItem], now: datetime) -> CitedDate | None:
+    """The span of several days a cited item gives (a fact's occurrence, a turn's resolved time word) that starts
+    on the one day ``stated`` names, first cited first; None when ``stated`` is not one day or none does.
+
+    A small model reads "crashed last week [last week = 2022-09-05..2022-09-11]" and answers "2022-09-05": the
+    evidence says that week, not that Monday, so the answer says the week, as the offline reader does."""
+    mentions = find_times(stated, now)
+    if len(mentions) != 1 or mentions[0].spec.end - mentions[0].spec.start != timedelta(days=1):
+        return None
+    day = mentions[0].spec.start.date()
+    for item in cited:
+        if item.kind == "fact":
+            spans = [(item.occurred_start or "", item.occurred_end or "")]
+        else:
+            spans = [(t.start, t.end) for t in item.times]
+        for start, end in spans:
+            first, after = parse_iso(start), parse_iso(end)
+            if first and after and first.date() == day and after - first > timedelta(days=1):
+                how = "occurred" if item.kind == "fact" else "resolved"
+                return CitedDate(human_span(start, end), item, how)
+    return None
 
 
 def stated_date(answer: str, now: datetime) -> str | None:
