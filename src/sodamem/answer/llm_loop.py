@@ -24,10 +24,11 @@
    sentence, grounded the same way (``answer_cut_to_first_sentence``: Qwen2.5-1.5B answers, then retells the
    turn); an abstaining reader, or one answering "not in memory", gives ``abstained=True``. With ``cited_dates``
    (the default), a when-question's answer is said as a date, the model's words kept as ``detail``: the date it
-   states (flag ``answer_cut_to_date``), else the date of the evidence it cites (``date_from_citation:<how>``;
-   ``answer/cited_date.py``); with ``concise_answers`` (the default), any other one-sentence answer drops the
-   words that only restate the question, the model's sentence kept as ``detail`` (flag
-   ``answer_without_question_echo:<cut>``, ``answer/concise.py``). The reader's JSON
+   states (flag ``answer_cut_to_date``; widened to the span of several days a cited item gives when it is that
+   span's first day, ``answer_widened_to_cited_span``), else the date of the evidence it cites
+   (``date_from_citation:<how>``; ``answer/cited_date.py``); with ``concise_answers`` (the default), any other
+   one-sentence answer drops the words that only restate the question, the model's sentence kept as ``detail``
+   (flag ``answer_without_question_echo:<cut>``, ``answer/concise.py``). The reader's JSON
    schema lists the pack's ids as the only citations, so a server decoding by the schema cannot cite an id it was
    never shown.
 
