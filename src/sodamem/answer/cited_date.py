@@ -7,10 +7,10 @@ that means nothing without its message's date. So, as the offline reader does (`
 
 * an answer that states a calendar date (a year, a month's name, an ISO date) is cut to those words, "21 December
   2022" (a span stays whole: "1 May 2023 to 7 May 2023"), citing what the model cited; the model's sentence becomes
-  the answer's detail. The model's date is kept as it wrote it: this dates answers, it does not overrule them. One
-  exception widens, never moves, it: a single day that starts a span of several days in a cited item ("2022-09-05"
-  from "last week [last week = 2022-09-05..2022-09-11]") is said as that span, which is all the evidence says
-  (flag ``answer_widened_to_cited_span``);
+  the answer's detail. The model's date is kept as it wrote it: this dates answers, it does not overrule them. It
+  is only widened: a single day that starts a span of several days in a cited item ("2022-09-05" from "last week
+  [last week = 2022-09-05..2022-09-11]") is said as that span, which is all the evidence says (flag
+  ``answer_widened_to_cited_span``);
 * an answer that states none is said as the date of the evidence it cites: a cited fact's occurrence, else the
   first time word of a cited turn, resolved, else the day the first cited item was said (the offline reader's
   order of preference, ``offline._Reader._when``). The model still chooses the evidence; the memory says its date.
