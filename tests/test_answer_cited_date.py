@@ -103,6 +103,7 @@ def test_a_when_answer_without_a_date_is_said_as_the_date_of_its_evidence(dialog
     assert re.fullmatch(r"31 May 2024 \[E\d+\]\.", dated.answer)  # "yesterday", said on 1 June 2024
     assert dated.detail == "Maya finished reading The Hobbit."
     assert any(flag.startswith("date_from_citation:") for flag in dated.flags)
+    assert "date_said_as_relative" not in dated.flags  # "yesterday" names one day: nothing to anchor
     [citation] = dated.citations
     assert citation.turn_id == "d1:2" and "Hobbit" in citation.quote
     assert as_said.answer == f"Maya finished reading The Hobbit [{hobbit}]." and as_said.detail == ""
@@ -143,15 +144,16 @@ def test_a_question_that_is_not_a_when_question_is_left_alone(dialogue: Memory) 
 
 
 CRASH = "My laptop crashed last week and I lost all my work."  # said 14 September 2022: last week = 5-11 September
+WEEK = "(the week before 14 September 2022)"  # "last week", anchored on the day it was said
 
 
 @pytest.mark.parametrize(
     ("answer", "said", "flag"),
     [
-        ("2022-09-05", "5 September 2022 to 11 September 2022", "answer_widened_to_cited_span"),  # the week's start
-        ("5 September 2022", "5 September 2022 to 11 September 2022", "answer_widened_to_cited_span"),
-        ("6 September 2022", "6 September 2022", "answer_cut_to_date"),  # not the span's start: kept as written
-        ("September 2022", "September 2022", "answer_cut_to_date"),  # not one day
+        ("2022-09-05", f"5 September 2022 to 11 September 2022 {WEEK}", "answer_widened_to_cited_span"),  # its start
+        ("5 September 2022", f"5 September 2022 to 11 September 2022 {WEEK}", "answer_widened_to_cited_span"),
+        ("6 September 2022", f"6 September 2022 {WEEK}", "answer_cut_to_date"),  # inside the week: kept as written
+        ("September 2022", "September 2022", "answer_cut_to_date"),  # not inside the week: nothing to anchor
     ],
 )
 def test_a_day_that_starts_a_cited_span_is_said_as_the_span(answer: str, said: str, flag: str) -> None:

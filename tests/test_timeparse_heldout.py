@@ -60,6 +60,8 @@ def _spans(text: str, anchor: datetime = WED) -> list[tuple[str, str, str, str]]
         ("on the fifth of June", "on the fifth of June", "2022-06-05", "2022-06-06", "day"),
         ("I'll pay you back on the first", "on the first", "2023-06-01", "2023-06-02", "day"),
         ("the week of the 15th", "the week of the 15th", "2023-05-15", "2023-05-22", "week"),
+        ("the week of 9 June 2021", "the week of 9 June 2021", "2021-06-07", "2021-06-14", "week"),  # its own year
+        ("the weekend of June 5, 2021", "the weekend of June 5, 2021", "2021-06-05", "2021-06-07", "week"),
         ("Christmas week was busy", "Christmas week", "2022-12-19", "2022-12-26", "week"),
         # two-digit years, weekday parts, spending a period
         ("we met in '08", "in '08", "2008-01-01", "2009-01-01", "year"),

@@ -11,6 +11,9 @@ that means nothing without its message's date. So, as the offline reader does (`
   is only widened: a single day that starts a span of several days in a cited item ("2022-09-05" from "last week
   [last week = 2022-09-05..2022-09-11]") is said as that span, which is all the evidence says (flag
   ``answer_widened_to_cited_span``);
+* a date read from a relative time word of a cited turn is said with that word anchored on the day it was said,
+  "21 January 2022 (the Friday before 23 January 2022)" (``answer/said_as.py``, flag ``date_said_as_relative``):
+  the reader sees which words the date was read from;
 * an answer that states none is said as the date of the evidence it cites: a cited fact's occurrence, else the
   first time word of a cited turn, resolved, else the day the first cited item was said (the offline reader's
   order of preference, ``offline._Reader._when``). The model still chooses the evidence; the memory says its date.
@@ -24,10 +27,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sodamem.answer.dates import human_day, human_span
+from sodamem.answer.said_as import anchored_phrase
 from sodamem.answer.spans import question_kind
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timeparse import find_times
-from sodamem.retrieve.pack import EvidenceItem
+from sodamem.retrieve.pack import EvidenceItem, ResolvedTime
 from sodamem.retrieve.query import analyze_query
 from sodamem.retrieve.temporal import parse_iso
 
@@ -56,6 +60,7 @@ class CitedDate:
     text: str  # the date as a person says it: "7 May 2023", "May 2023", "1 May 2023 to 7 May 2023"
     item: EvidenceItem  # the cited item it comes from
     how: str  # "occurred" (a fact's occurrence), "resolved" (a turn's time words), "said" (the day it was said)
+    time: ResolvedTime | None = None  # the time word it was resolved from, if any ("last week")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +68,7 @@ class DatedAnswer:
     text: str  # the date words, without ids
     cited: tuple[str, ...]  # the ids the date rests on
     flag: str  # "answer_cut_to_date", or "date_from_citation:<how>"
+    anchored: str | None = None  # the relative time word it was read from, anchored: "the week before 9 June 2023"
 
 
 def date_answer(answer: str, cited: Sequence[EvidenceItem], now: datetime) -> DatedAnswer | None:
@@ -72,12 +78,37 @@ def date_answer(answer: str, cited: Sequence[EvidenceItem], now: datetime) -> Da
     if stated is not None:
         wider = span_starting_on(stated, cited, now)
         if wider is not None:
-            return DatedAnswer(wider.text, (wider.item.id,), "answer_widened_to_cited_span")
-        return DatedAnswer(stated, tuple(item.id for item in cited), "answer_cut_to_date")
+            return _said_as(DatedAnswer(wider.text, (wider.item.id,), "answer_widened_to_cited_span"), wider)
+        return _said_as(
+            DatedAnswer(stated, tuple(i.id for i in cited), "answer_cut_to_date"), _read_from(stated, cited, now)
+        )
     dated = cited_date(cited)
     if dated is None:
         return None
-    return DatedAnswer(dated.text, (dated.item.id,), f"date_from_citation:{dated.how}")
+    return _said_as(DatedAnswer(dated.text, (dated.item.id,), f"date_from_citation:{dated.how}"), dated)
+
+
+def _said_as(answer: DatedAnswer, source: CitedDate | None) -> DatedAnswer:
+    """``answer`` with the time word its date was read from anchored beside it, when ``source`` has one."""
+    phrase = anchored_phrase(source.time, source.item.timestamp) if source and source.time else None
+    if phrase is None:
+        return answer
+    return DatedAnswer(f"{answer.text} ({phrase})", answer.cited, answer.flag, phrase)
+
+
+def _read_from(stated: str, cited: Sequence[EvidenceItem], now: datetime) -> CitedDate | None:
+    """The cited turn's time word whose interval holds the whole of the date ``stated`` names, first cited first."""
+    mentions = find_times(stated, now)
+    if not mentions:
+        return None
+    first = min(m.spec.start for m in mentions).replace(tzinfo=None)
+    last = max(m.spec.end for m in mentions).replace(tzinfo=None)
+    for item in cited:
+        for time in item.times if item.kind == "turn" else ():
+            start, end = parse_iso(time.start), parse_iso(time.end)
+            if start and end and start.replace(tzinfo=None) <= first and last <= end.replace(tzinfo=None):
+                return CitedDate(human_span(time.start, time.end), item, "resolved", time)
+    return None
 
 
 def asks_for_a_date(question: str, now: datetime) -> bool:
@@ -99,7 +130,7 @@ def cited_date(cited: Sequence[EvidenceItem]) -> CitedDate | None:
     for item in cited:
         if item.kind == "turn" and item.times:
             first = item.times[0]
-            return CitedDate(human_span(first.start, first.end), item, "resolved")
+            return CitedDate(human_span(first.start, first.end), item, "resolved", first)
     if not cited:
         return None
     return CitedDate(human_day(cited[0].timestamp), cited[0], "said")
@@ -123,8 +154,10 @@ def span_starting_on(stated: str, cited: Sequence[EvidenceItem], now: datetime) 
         for start, end in spans:
             first, after = parse_iso(start), parse_iso(end)
             if first and after and first.date() == day and after - first > timedelta(days=1):
-                how = "occurred" if item.kind == "fact" else "resolved"
-                return CitedDate(human_span(start, end), item, how)
+                if item.kind == "fact":
+                    return CitedDate(human_span(start, end), item, "occurred")
+                time = next(t for t in item.times if (t.start, t.end) == (start, end))
+                return CitedDate(human_span(start, end), item, "resolved", time)
     return None
 
 

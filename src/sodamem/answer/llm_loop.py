@@ -26,11 +26,12 @@
    (the default), a when-question's answer is said as a date, the model's words kept as ``detail``: the date it
    states (flag ``answer_cut_to_date``; widened to the span of several days a cited item gives when it is that
    span's first day, ``answer_widened_to_cited_span``), else the date of the evidence it cites
-   (``date_from_citation:<how>``; ``answer/cited_date.py``); with ``concise_answers`` (the default), any other
-   one-sentence answer drops the words that only restate the question, the model's sentence kept as ``detail``
-   (flag ``answer_without_question_echo:<cut>``, ``answer/concise.py``). The reader's JSON
-   schema lists the pack's ids as the only citations, so a server decoding by the schema cannot cite an id it was
-   never shown.
+   (``date_from_citation:<how>``; ``answer/cited_date.py``), with the relative time word it was read from anchored
+   on the day said beside it where that word's reading was a choice (``date_said_as_relative``); with
+   ``concise_answers`` (the default), any other one-sentence answer drops the words that only restate the question,
+   the model's sentence kept as ``detail`` (flag ``answer_without_question_echo:<cut>``, ``answer/concise.py``).
+   The reader's JSON schema lists the pack's ids as the only citations, so a server decoding by the schema cannot
+   cite an id it was never shown.
 
 Faults never produce an answer shown as grounded: an ``LLMError`` (endpoint failed after retries, or a reply that
 did not validate after the one repair) in the reader, a reader whose answer cites no id of the pack at all, or
@@ -258,6 +259,8 @@ def answer_with_llm(
             stop = words[-1] if words[-1:] in (".", "!", "?") else ""  # the reply's own full stop, as above
             detail, text, cited = words, f"{dated.text} [{', '.join(dated.cited)}]{stop}", list(dated.cited)
             flags.append(dated.flag)
+            if dated.anchored:
+                flags.append("date_said_as_relative")
     elif concise_answers and len(sentences) == 1:
         words = without_ids(text).strip()
         if (short := concise_answer(words, question)) is not None:

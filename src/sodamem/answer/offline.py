@@ -1,7 +1,9 @@
 """The offline reader (no LLM, the embedded default): answers from the evidence, always with citations.
 
-* "when" questions: the resolved date of the best dated fact among the top hits (``7 May 2023 (from 'yesterday',
-  said 8 May 2023)``), else a time word resolved in the best turn, else the best turn's session date.
+* "when" questions: the resolved date of the best dated fact among the top hits (``7 May 2023``, detail "from
+  'yesterday', said 8 May 2023"), else a time word resolved in the best turn, else the best turn's session date. A
+  date read from a word whose reading was a choice carries that word anchored on the day said: ``5 June 2023 to 11
+  June 2023 (the week before 14 June 2023)`` (``answer/said_as.py``).
 * current-state questions (where someone lives or works, their job, diet, studies, relationship, where they come
   from, a favourite ...; matched by keywords to functional predicates): the active fact's value and what it replaced
   (from ``Memory.history``); with a history cue ("used to", "before") the value it replaced. When the question's
@@ -28,6 +30,7 @@ from datetime import datetime
 from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.relatives import relative_asked_about, relative_facts
+from sodamem.answer.said_as import said_as
 from sodamem.answer.spans import answer_span, asks_for_a_list, question_kind, question_stems, yes_or_no
 from sodamem.answer.state import state_predicates
 from sodamem.answer.support import (
@@ -155,16 +158,17 @@ class _Reader:
         if dated:
             rank = {item.id: n for n, item in enumerate(self.items)}
             best = max(dated, key=lambda i: (_overlap(content, i.text), -rank[i.id]))
-            expression = next((r.expression for r in self._turn_times(best) if r.start == best.occurred_start), None)
+            time = next((r for r in self._turn_times(best) if r.start == best.occurred_start), None)
+            expression = time.expression if time is not None else None
             assert best.occurred_start is not None
-            when = human_span(best.occurred_start, best.occurred_end)
+            when = said_as(human_span(best.occurred_start, best.occurred_end), time, best.timestamp)
             return self._answer(when, [self._item_citation(best)], detail=_said(expression, best.timestamp))
         hit = self.hits[0]
         turn = self._turn_item(hit)
         times = turn.times if turn is not None else ()
         if turn is not None and times:
             first = times[0]
-            when = human_span(first.start, first.end)
+            when = said_as(human_span(first.start, first.end), first, turn.timestamp)
             return self._answer(
                 when, [self._hit_citation(hit, turn.id)], detail=_said(first.expression, turn.timestamp)
             )

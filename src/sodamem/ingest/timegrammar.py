@@ -318,8 +318,9 @@ def _shifted(m: re.Match[str], c: Context) -> Span | None:
 
 _DATE_WORDS = rf"(?:\d{{1,2}}(?:st|nd|rd|th)?|{tw.ORDINAL_DAY_ALT})"
 _WEEK_OF = (
-    rf"\b(?:(?:in|during|over|for|on|at)\s+)?the\s+(?P<unit>week(?:end)?)\s+of\s+(?P<rest>the\s+{_DATE_WORDS}(?:\s+of\s+(?:{tw.MONTH_ALT}))?"
-    rf"|(?:{tw.MONTH_ALT})\s+{_DATE_WORDS}|{_DATE_WORDS}\s+(?:of\s+)?(?:{tw.MONTH_ALT})|{timeholidays.NAME_ALT})\b"
+    rf"\b(?:(?:in|during|over|for|on|at)\s+)?the\s+(?P<unit>week(?:end)?)\s+of\s+(?P<rest>(?:the\s+{_DATE_WORDS}(?:\s+of\s+(?:{tw.MONTH_ALT}))?"
+    rf"|(?:{tw.MONTH_ALT})\s+{_DATE_WORDS}|{_DATE_WORDS}\s+(?:of\s+)?(?:{tw.MONTH_ALT})|{timeholidays.NAME_ALT})"
+    r"(?:,?\s+(?:19|20)\d\d)?)\b"  # "the week of 9 June 2023": the year belongs to the day
 )
 
 
