@@ -416,6 +416,27 @@ def test_the_dated_compact_reader_reads_lines_that_name_their_day(mem: Memory) -
     assert result.answer.startswith("Lisbon [E") and [c.quote for c in result.citations]
 
 
+def test_the_quoting_compact_reader_copies_its_line_before_it_answers(mem: Memory) -> None:
+    seen: list[dict[str, Any]] = []
+
+    def reader(body: dict[str, Any]) -> FakeReply:
+        seen.append(body)
+        line = id_of_line(user_message(body), "Lisbon last spring")
+        reply = {"quote": "moved to Lisbon last spring", "answer": "Lisbon", "citations": [line]}
+        return FakeReply.json(reply, prompt_tokens=200, completion_tokens=30)
+
+    with FakeChatServer([], responder=reader) as server:
+        result = answer_with_llm(
+            mem, QUESTION, make_client(server, model="local/qwen"), now=NOW, max_steps=0, reader_prompt="compact-quote"
+        )
+    system = seen[0]["messages"][0]["content"]
+    assert "QUOTE first" in system and '{"quote": "my cat Milo; walking my two dogs", "answer"' in system
+    schema = seen[0]["response_format"]["json_schema"]["schema"]
+    # a grammar decodes properties in the schema's order, required ones first: the quote leads
+    assert list(schema["properties"]) == ["quote", "answer", "citations"] and schema["required"] == ["quote", "answer"]
+    assert result.answer.startswith("Lisbon [E") and "Lisbon" in result.citations[0].quote
+
+
 def test_the_compact_reader_abstains_by_saying_not_in_memory(mem: Memory) -> None:
     with FakeChatServer([read("Not in memory.", [])]) as server:
         result = answer_with_llm(
