@@ -30,7 +30,7 @@ from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.said_as import anchored_phrase
 from sodamem.answer.spans import question_kind
 from sodamem.ingest import timewords as tw
-from sodamem.ingest.timeparse import find_times
+from sodamem.ingest.timeparse import TimeMention, find_times
 from sodamem.retrieve.pack import EvidenceItem, ResolvedTime
 from sodamem.retrieve.query import analyze_query
 from sodamem.retrieve.temporal import parse_iso
@@ -76,11 +76,12 @@ def date_answer(answer: str, cited: Sequence[EvidenceItem], now: datetime) -> Da
     own words nor its cited items give one."""
     stated = stated_date(answer, now)
     if stated is not None:
-        wider = span_starting_on(stated, cited, now)
+        mentions = find_times(stated, now)
+        wider = span_starting_on(mentions, cited)
         if wider is not None:
             return _said_as(DatedAnswer(wider.text, (wider.item.id,), "answer_widened_to_cited_span"), wider)
         return _said_as(
-            DatedAnswer(stated, tuple(i.id for i in cited), "answer_cut_to_date"), _read_from(stated, cited, now)
+            DatedAnswer(stated, tuple(i.id for i in cited), "answer_cut_to_date"), _read_from(mentions, cited)
         )
     dated = cited_date(cited)
     if dated is None:
@@ -96,9 +97,9 @@ def _said_as(answer: DatedAnswer, source: CitedDate | None) -> DatedAnswer:
     return DatedAnswer(f"{answer.text} ({phrase})", answer.cited, answer.flag, phrase)
 
 
-def _read_from(stated: str, cited: Sequence[EvidenceItem], now: datetime) -> CitedDate | None:
-    """The cited turn's time word whose interval holds the whole of the date ``stated`` names, first cited first."""
-    mentions = find_times(stated, now)
+def _read_from(mentions: Sequence[TimeMention], cited: Sequence[EvidenceItem]) -> CitedDate | None:
+    """The cited turn's time word whose interval holds the whole of the stated date (its ``mentions``), first cited
+    first."""
     if not mentions:
         return None
     first = min(m.spec.start for m in mentions).replace(tzinfo=None)
@@ -136,28 +137,28 @@ def cited_date(cited: Sequence[EvidenceItem]) -> CitedDate | None:
     return CitedDate(human_day(cited[0].timestamp), cited[0], "said")
 
 
-def span_starting_on(stated: str, cited: Sequence[EvidenceItem], now: datetime) -> CitedDate | None:
+def span_starting_on(mentions: Sequence[TimeMention], cited: Sequence[EvidenceItem]) -> CitedDate | None:
     """The span of several days a cited item gives (a fact's occurrence, a turn's resolved time word) that starts
-    on the one day ``stated`` names, first cited first; None when ``stated`` is not one day or none does.
+    on the one day the stated date (its ``mentions``) names, first cited first; None when that is not one day or
+    no item does.
 
     A small model reads "crashed last week [last week = 2022-09-05..2022-09-11]" and answers "2022-09-05": the
     evidence says that week, not that Monday, so the answer says the week, as the offline reader does."""
-    mentions = find_times(stated, now)
     if len(mentions) != 1 or mentions[0].spec.end - mentions[0].spec.start != timedelta(days=1):
         return None
     day = mentions[0].spec.start.date()
     for item in cited:
         if item.kind == "fact":
-            spans = [(item.occurred_start or "", item.occurred_end or "")]
+            spans: list[tuple[str, str, ResolvedTime | None]] = [
+                (item.occurred_start or "", item.occurred_end or "", None)
+            ]
         else:
-            spans = [(t.start, t.end) for t in item.times]
-        for start, end in spans:
+            spans = [(t.start, t.end, t) for t in item.times]
+        for start, end, time in spans:
             first, after = parse_iso(start), parse_iso(end)
             if first and after and first.date() == day and after - first > timedelta(days=1):
-                if item.kind == "fact":
-                    return CitedDate(human_span(start, end), item, "occurred")
-                time = next(t for t in item.times if (t.start, t.end) == (start, end))
-                return CitedDate(human_span(start, end), item, "resolved", time)
+                how = "occurred" if item.kind == "fact" else "resolved"
+                return CitedDate(human_span(start, end), item, how, time)
     return None
 
 

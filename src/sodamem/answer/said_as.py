@@ -17,27 +17,17 @@ import re
 from datetime import timedelta
 
 from sodamem.answer.dates import human_day
+from sodamem.ingest import timewords as tw
 from sodamem.retrieve.pack import ResolvedTime
 from sodamem.retrieve.temporal import parse_iso
 
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_ABBREVIATIONS = {
-    "mon": "monday",
-    "tue": "tuesday",
-    "tues": "tuesday",
-    "wed": "wednesday",
-    "thu": "thursday",
-    "thur": "thursday",
-    "thurs": "thursday",
-    "fri": "friday",
-    "sat": "saturday",
-    "sun": "sunday",
-}
+_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 _UNITS = ("week", "weekend", "fortnight")
-_NAMED = "|".join((*_UNITS, *_WEEKDAYS, *_ABBREVIATIONS))
 _COUNT = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _VAGUE_COUNT = r"a\s+few|a\s+couple\s+of|a\s+couple|several"
-_LAST_NEXT_THIS = re.compile(rf"(?:last|next|this(?:\s+past|\s+coming)?)\s+(?P<what>{_NAMED})")
+_LAST_NEXT_THIS = re.compile(
+    rf"(?:last|next|this(?:\s+past|\s+coming)?)\s+(?P<what>{'|'.join(_UNITS)}|{tw.WEEKDAY_ALT})"
+)
 _COUNTED = re.compile(
     rf"(?P<ahead>in\s+)?(?:(?P<count>{_COUNT})\s+(?P<unit>(?:{'|'.join(_UNITS)})s?)"
     rf"|(?P<vague>{_VAGUE_COUNT})\s+(?P<days>days?))(?(ahead)|\s+(?:ago|back))"
@@ -48,8 +38,9 @@ def _named(words: str) -> str | None:
     """What the phrase calls the time the words name: "the Friday", "the week", "two weeks", "a few days"; None for
     words that leave no choice ("yesterday", "three days ago": one day) or that this does not read."""
     if match := _LAST_NEXT_THIS.fullmatch(words):
-        what = _ABBREVIATIONS.get(match["what"], match["what"])
-        return f"the {what.capitalize() if what in _WEEKDAYS else what}"
+        what = match["what"]
+        weekday = tw.WEEKDAYS.get(what, tw.WEEKDAY_ABBREVIATIONS.get(what))  # the resolver's own spellings
+        return f"the {_DAY_NAMES[weekday] if weekday is not None else what}"
     if match := _COUNTED.fullmatch(words):
         if match["vague"]:
             return f"{' '.join(match['vague'].split())} {match['days']}"
@@ -67,7 +58,7 @@ def anchored_phrase(time: ResolvedTime, said_at: str) -> str | None:
         return None
     day = said.replace(hour=0, minute=0, second=0, microsecond=0, tzinfo=None)
     start, end = start.replace(tzinfo=None), end.replace(tzinfo=None)
-    if end <= day + timedelta(hours=6):  # "a few nights ago" may end at 6 in the morning of the day said
+    if end <= day:
         side = "before"
     elif start >= day + timedelta(days=1):
         side = "after"
