@@ -30,10 +30,16 @@ def item(item_id: str, kind: str, text: str, said: str, **fields: str) -> Eviden
         ("How long has Maya had Rex?", False),
         ("How many days ago did Maya adopt Rex?", False),
         ("What did Maya adopt?", False),
+        ("In which month did Sam visit Rome?", True),
+        ("Since when has Maya had Rex?", True),
+        # a time word after the question's own wh-word: it asks for the thing first
+        ("What schools did John play basketball in and how many years was he with his team?", False),
+        ("What did John do to deal with stress when he was younger?", False),
+        ("Who did Sam meet when he was in Rome?", False),
     ],
 )
 def test_which_questions_ask_for_a_date(question: str, wanted: bool) -> None:
-    assert asks_for_a_date(question, NOW) is wanted
+    assert asks_for_a_date(question) is wanted
 
 
 @pytest.mark.parametrize(
@@ -176,3 +182,44 @@ def test_a_cited_facts_occurrence_of_several_days_widens_its_first_day() -> None
     )
     kept = date_answer("18 June 2023", [one_day], datetime(2023, 7, 1))
     assert kept is not None and (kept.text, kept.flag) == ("18 June 2023", "answer_cut_to_date")
+
+
+SCREENPLAY = "I finally finished my first full screenplay and printed it last Friday."  # said Sunday 23 January 2022
+FRIDAY = "(the Friday before 23 January 2022)"
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "flag"),
+    [
+        ("2022-01-21", f"2022-01-21 {FRIDAY}", "answer_cut_to_date"),
+        ("21 January 2022", f"21 January 2022 {FRIDAY}", "answer_cut_to_date"),
+        ("She printed it.", f"21 January 2022 {FRIDAY}", "date_from_citation:occurred"),
+    ],
+)
+def test_a_cited_facts_date_says_the_time_word_of_its_source_turn(answer: str, said: str, flag: str) -> None:
+    # the model cites the fact, not its turn: the fact's occurrence was read from the turn's "last Friday", which
+    # is anchored as it would be were the turn cited (as the offline reader says it)
+    turn = item("E1", "turn", SCREENPLAY, "2022-01-23T14:01:00")
+    (friday,) = turn.times
+    fact = item(
+        "E2", "fact", "Joanna finished her first screenplay", turn.timestamp,
+        occurred_start=friday.start, occurred_end=friday.end,
+    )  # fmt: skip
+    dated = date_answer(answer, [fact], datetime(2022, 11, 11), [turn, fact])
+    assert dated is not None and (dated.text, dated.flag, dated.cited) == (said, flag, ("E2",))
+    assert dated.anchored == FRIDAY.strip("()")
+    alone = date_answer(answer, [fact], datetime(2022, 11, 11))  # its turn not in the evidence: no word to anchor
+    assert alone is not None and alone.anchored is None and FRIDAY not in alone.text
+
+
+def test_an_llm_answer_citing_a_fact_anchors_the_time_word_of_the_facts_turn(dialogue: Memory) -> None:
+    question = "When did Maya adopt a puppy?"
+    pack = dialogue.evidence(question, budget_tokens=1500, now=NOW)
+    fact = id_of_line(pack.render_text(), "Maya adopted a puppy —")
+    with FakeChatServer([read(f"She adopted Rex [{fact}].", [fact])]) as server:
+        result = answer_with_llm(dialogue, question, make_client(server), now=NOW, max_steps=0)
+    # "last week", said on Saturday 1 June 2024, is the calendar week before it
+    assert result.answer == f"20 May 2024 to 26 May 2024 (the week before 1 June 2024) [{fact}]."
+    assert "date_from_citation:occurred" in result.flags and "date_said_as_relative" in result.flags
+    [citation] = result.citations
+    assert citation.turn_id == "d1:0"

@@ -124,6 +124,12 @@ def test_short_answers_by_question_kind(dialogue: Memory, question: str, expecte
     assert expected in answer.detail or expected in ("Yes", "No")
 
 
+def test_a_question_with_a_time_word_after_its_own_wh_word_is_not_answered_with_a_date(memory: Memory) -> None:
+    answer = answer_offline(memory, "What food does Maya love when she is hungry?", now=NOW)
+    assert answer.answer == "spicy food"
+    assert_citations_verify(memory, answer)
+
+
 def test_a_question_pinning_another_speakers_words_on_someone_abstains(dialogue: Memory) -> None:
     answer = answer_offline(dialogue, "What pet did Sam adopt?", now=NOW)  # Maya adopted the puppy, not Sam
     assert answer.abstained and answer.flags == ("offline", "abstain:said_by_another_speaker")

@@ -11,7 +11,8 @@ that means nothing without its message's date. So, as the offline reader does (`
   is only widened: a single day that starts a span of several days in a cited item ("2022-09-05" from "last week
   [last week = 2022-09-05..2022-09-11]") is said as that span, which is all the evidence says (flag
   ``answer_widened_to_cited_span``);
-* a date read from a relative time word of a cited turn is said with that word anchored on the day it was said,
+* a date read from a relative time word of a cited turn (or of a cited fact's source turn, when the evidence holds
+  it: the offline reader's rule too) is said with that word anchored on the day it was said,
   "21 January 2022 (the Friday before 23 January 2022)" (``answer/said_as.py``, flag ``date_said_as_relative``):
   the reader sees which words the date was read from;
 * an answer that states none is said as the date of the evidence it cites: a cited fact's occurrence, else the
@@ -32,7 +33,7 @@ from sodamem.answer.spans import question_kind
 from sodamem.ingest import timewords as tw
 from sodamem.ingest.timeparse import TimeMention, find_times
 from sodamem.retrieve.pack import EvidenceItem, ResolvedTime
-from sodamem.retrieve.query import analyze_query
+from sodamem.retrieve.query import when_cues
 from sodamem.retrieve.temporal import parse_iso
 
 _YEAR = r"(?:1[89]|20)\d\d"
@@ -52,6 +53,7 @@ _RELATIVE_TO = re.compile(
     re.IGNORECASE,
 )
 _YEAR_AFTER = re.compile(rf",?\s+{_YEAR}\b")
+_WH_WORD = re.compile(r"\b(?:who|whom|whose|where|when|why|how|what|which)\b", re.IGNORECASE)
 _LEAD = re.compile(r"(?:on|in|at|around|about|from)\s+", re.IGNORECASE)  # "on 15 June 2023": the date is the answer
 
 
@@ -71,19 +73,23 @@ class DatedAnswer:
     anchored: str | None = None  # the relative time word it was read from, anchored: "the week before 9 June 2023"
 
 
-def date_answer(answer: str, cited: Sequence[EvidenceItem], now: datetime) -> DatedAnswer | None:
+def date_answer(
+    answer: str, cited: Sequence[EvidenceItem], now: datetime, evidence: Sequence[EvidenceItem] = ()
+) -> DatedAnswer | None:
     """A when-answer (``answer`` without its ids) said as a date (see the module docstring); None when neither its
-    own words nor its cited items give one."""
+    own words nor its cited items give one. ``evidence``: everything the answer was read from, where a cited fact's
+    source turn may be (the time word its occurrence was read from is anchored as a turn's is)."""
     stated = stated_date(answer, now)
     if stated is not None:
         mentions = find_times(stated, now)
-        wider = span_starting_on(mentions, cited)
+        wider = span_starting_on(mentions, cited, evidence)
         if wider is not None:
             return _said_as(DatedAnswer(wider.text, (wider.item.id,), "answer_widened_to_cited_span"), wider)
         return _said_as(
-            DatedAnswer(stated, tuple(i.id for i in cited), "answer_cut_to_date"), _read_from(mentions, cited)
+            DatedAnswer(stated, tuple(i.id for i in cited), "answer_cut_to_date"),
+            _read_from(mentions, cited, evidence),
         )
-    dated = cited_date(cited)
+    dated = cited_date(cited, evidence)
     if dated is None:
         return None
     return _said_as(DatedAnswer(dated.text, (dated.item.id,), f"date_from_citation:{dated.how}"), dated)
@@ -97,24 +103,53 @@ def _said_as(answer: DatedAnswer, source: CitedDate | None) -> DatedAnswer:
     return DatedAnswer(f"{answer.text} ({phrase})", answer.cited, answer.flag, phrase)
 
 
-def _read_from(mentions: Sequence[TimeMention], cited: Sequence[EvidenceItem]) -> CitedDate | None:
-    """The cited turn's time word whose interval holds the whole of the stated date (its ``mentions``), first cited
-    first."""
+def _read_from(
+    mentions: Sequence[TimeMention], cited: Sequence[EvidenceItem], evidence: Sequence[EvidenceItem]
+) -> CitedDate | None:
+    """The time word of a cited item (a turn's own, a fact's source turn's) whose interval holds the whole of the
+    stated date (its ``mentions``), first cited first."""
     if not mentions:
         return None
     first = min(m.spec.start for m in mentions).replace(tzinfo=None)
     last = max(m.spec.end for m in mentions).replace(tzinfo=None)
     for item in cited:
-        for time in item.times if item.kind == "turn" else ():
+        for time in _times_of(item, evidence):
             start, end = parse_iso(time.start), parse_iso(time.end)
             if start and end and start.replace(tzinfo=None) <= first and last <= end.replace(tzinfo=None):
-                return CitedDate(human_span(time.start, time.end), item, "resolved", time)
+                how = "resolved" if item.kind == "turn" else "occurred"
+                return CitedDate(human_span(time.start, time.end), item, how, time)
     return None
 
 
-def asks_for_a_date(question: str, now: datetime) -> bool:
-    """A when-question whose answer is a point or span in time (not "how long", not "how many days")."""
-    return analyze_query(question, now).asks_when and question_kind(question) not in ("how_long", "how_many")
+def source_time(fact: EvidenceItem, evidence: Sequence[EvidenceItem]) -> ResolvedTime | None:
+    """The time word of ``fact``'s source turn that its occurrence was read from (the one starting where the
+    occurrence starts), when that turn is among ``evidence``; None for a turn or a fact without either."""
+    if fact.kind != "fact" or not fact.occurred_start:
+        return None
+    for item in evidence:
+        if item.kind == "turn" and (item.session_id, item.turn_index) == (fact.session_id, fact.turn_index):
+            return next((t for t in item.times if t.start == fact.occurred_start), None)
+    return None
+
+
+def _times_of(item: EvidenceItem, evidence: Sequence[EvidenceItem]) -> tuple[ResolvedTime, ...]:
+    """A turn's resolved time words; the one a fact's occurrence was read from."""
+    if item.kind == "turn":
+        return item.times
+    time = source_time(item, evidence)
+    return (time,) if time is not None else ()
+
+
+def asks_for_a_date(question: str) -> bool:
+    """A when-question whose answer is a point or span in time (not "how long", not "how many days"): its first
+    wh-word asks for a time ("When did ...", "In which month ...", "Since when ..."). A question that asks for
+    something else first is not one, though a time word follows ("What schools did John play in, and how many years
+    ...?", "Who did Maya meet when she was in Rome?")."""
+    cues = when_cues(question)
+    if not cues or question_kind(question) in ("how_long", "how_many"):
+        return False
+    first = _WH_WORD.search(question)
+    return first is None or any(start <= first.start() < end for start, end in cues)
 
 
 def states_a_date(answer: str) -> bool:
@@ -122,12 +157,14 @@ def states_a_date(answer: str) -> bool:
     return _CALENDAR.search(_BRACKETS.sub(" ", answer)) is not None
 
 
-def cited_date(cited: Sequence[EvidenceItem]) -> CitedDate | None:
-    """The date of the cited items, first cited first: a fact's occurrence, else a turn's first resolved time
-    word, else the day the first item was said. None without items."""
+def cited_date(cited: Sequence[EvidenceItem], evidence: Sequence[EvidenceItem] = ()) -> CitedDate | None:
+    """The date of the cited items, first cited first: a fact's occurrence (with the time word of its source turn
+    in ``evidence`` it was read from), else a turn's first resolved time word, else the day the first item was said.
+    None without items."""
     for item in cited:
         if item.kind == "fact" and item.occurred_start:
-            return CitedDate(human_span(item.occurred_start, item.occurred_end), item, "occurred")
+            time = source_time(item, evidence)
+            return CitedDate(human_span(item.occurred_start, item.occurred_end), item, "occurred", time)
     for item in cited:
         if item.kind == "turn" and item.times:
             first = item.times[0]
@@ -137,7 +174,9 @@ def cited_date(cited: Sequence[EvidenceItem]) -> CitedDate | None:
     return CitedDate(human_day(cited[0].timestamp), cited[0], "said")
 
 
-def span_starting_on(mentions: Sequence[TimeMention], cited: Sequence[EvidenceItem]) -> CitedDate | None:
+def span_starting_on(
+    mentions: Sequence[TimeMention], cited: Sequence[EvidenceItem], evidence: Sequence[EvidenceItem] = ()
+) -> CitedDate | None:
     """The span of several days a cited item gives (a fact's occurrence, a turn's resolved time word) that starts
     on the one day the stated date (its ``mentions``) names, first cited first; None when that is not one day or
     no item does.
@@ -150,7 +189,7 @@ def span_starting_on(mentions: Sequence[TimeMention], cited: Sequence[EvidenceIt
     for item in cited:
         if item.kind == "fact":
             spans: list[tuple[str, str, ResolvedTime | None]] = [
-                (item.occurred_start or "", item.occurred_end or "", None)
+                (item.occurred_start or "", item.occurred_end or "", source_time(item, evidence))
             ]
         else:
             spans = [(t.start, t.end, t) for t in item.times]

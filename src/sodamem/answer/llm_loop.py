@@ -251,10 +251,10 @@ def answer_with_llm(
     flags.extend(f"uncited_sentence:{n}" for n in uncited)
     detail = ""
     asked = now or datetime.now()
-    if cited_dates and asks_for_a_date(question, asked):
+    if cited_dates and asks_for_a_date(question):
         words = without_ids(text).strip()
         items = [item for item_id in cited if (item := final.get(item_id)) is not None]
-        dated = date_answer(words, items, asked)
+        dated = date_answer(words, items, asked, final.items)
         if dated is not None and dated.text != words.rstrip(". "):
             stop = words[-1] if words[-1:] in (".", "!", "?") else ""  # the reply's own full stop, as above
             detail, text, cited = words, f"{dated.text} [{', '.join(dated.cited)}]{stop}", list(dated.cited)

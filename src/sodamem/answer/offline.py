@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sodamem.answer.antecedents import antecedent_citation
+from sodamem.answer.cited_date import asks_for_a_date, source_time
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.relatives import relative_asked_about, relative_facts
 from sodamem.answer.said_as import said_as
@@ -48,7 +49,7 @@ from sodamem.porter import stem
 from sodamem.records import FactRecord, FactSource, SearchHit
 from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.fts_query import STOPWORDS
-from sodamem.retrieve.pack import EvidenceItem, ResolvedTime, build_pack
+from sodamem.retrieve.pack import EvidenceItem, build_pack
 from sodamem.retrieve.query import QueryAnalysis, analyze_query
 from sodamem.retrieve.search import SearchMode
 
@@ -131,7 +132,7 @@ class _Reader:
         top = [s for s in everyone if s.rank < SENTENCE_DEPTH]
         # only the named person's own words when the question names one of the people talking (and they said any)
         sentences = [s for s in top if s.speaker == named] or top
-        if self.analysis.asks_when and question_kind(self.question) not in ("how_long", "how_many"):
+        if asks_for_a_date(self.question):
             return self._when()
         state = self._current_state()
         if state is not None:
@@ -158,7 +159,7 @@ class _Reader:
         if dated:
             rank = {item.id: n for n, item in enumerate(self.items)}
             best = max(dated, key=lambda i: (_overlap(content, i.text), -rank[i.id]))
-            time = next((r for r in self._turn_times(best) if r.start == best.occurred_start), None)
+            time = source_time(best, self.items)
             expression = time.expression if time is not None else None
             assert best.occurred_start is not None
             when = said_as(human_span(best.occurred_start, best.occurred_end), time, best.timestamp)
@@ -294,17 +295,6 @@ class _Reader:
             ),
             None,
         )
-
-    def _turn_times(self, item: EvidenceItem) -> tuple[ResolvedTime, ...]:
-        turn = next(
-            (
-                i
-                for i in self.items
-                if i.kind == "turn" and (i.session_id, i.turn_index) == (item.session_id, item.turn_index)
-            ),
-            None,
-        )
-        return turn.times if turn is not None else ()
 
     def _turn_text(self, session_id: str, turn_index: int) -> str:
         for hit in self.hits:

@@ -114,6 +114,12 @@ def analyze_query(
     )
 
 
+def when_cues(text: str) -> list[tuple[int, int]]:
+    """The character spans of ``text``'s words that ask for a time ("when", "which month", "how long ago"): the
+    cues of ``QueryAnalysis.asks_when``."""
+    return [m.span() for m in _WHEN.finditer(text)]
+
+
 def question_window(mentions: list[TimeMention]) -> TimeSpec | None:
     """One window for the question's time mentions: the hull of the precise ones, else of the vague ones."""
     precise = [m for m in mentions if m.spec.granularity is not TimeGranularity.VAGUE]
