@@ -16,6 +16,7 @@ import pytest
 
 from sodamem import InputError, Memory, Session, SessionConflictError, SodaMemError, Turn
 from sodamem.cli import main
+from sodamem.migrate import migrate
 
 TS = "2023-05-08T13:56:00"
 
@@ -543,3 +544,55 @@ def test_typed_errors_share_a_base_class() -> None:
     assert issubclass(InputError, SodaMemError)
     error = InputError("missing", file="f.json", session="s", field="turns")
     assert str(error) == "file f.json, session 's', field 'turns': missing"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "Lisbon"],
+        ["ask", "Where does Maya live?"],
+        ["facts"],
+        ["history", "1"],
+        ["show", "turn", "good-1:0"],
+        ["export"],
+        ["stats"],
+        ["check"],
+        ["forget", "--session", "good-1"],
+        ["keys", "list"],
+        ["keys", "revoke", "1"],
+    ],
+    ids=lambda args: " ".join(args[:2]),
+)
+def test_cli_commands_that_only_read_refuse_a_missing_database_and_create_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    # a mistyped --db must not be answered from an empty memory made on the spot ("not in memory", "no facts")
+    path = tmp_path / "typo.db"
+    assert run_cli(["--db", str(path), "--embedder", "none", *args]) == 2
+    out, err = capsys.readouterr()
+    assert len(err.splitlines()) == 1 and err.startswith("error:") and f"no database at {path}" in err
+    assert "Traceback" not in out + err
+    assert not path.exists()
+
+
+def test_cli_commands_that_write_start_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    history = tmp_path / "history.jsonl"
+    history.write_bytes(jsonl(NEW))
+    for name, args in [
+        ("ingest.db", ["ingest", str(history)]),
+        ("add.db", ["add", "--session", "s1", "I live in Porto."]),
+        ("keys.db", ["keys", "create", "--user", "maya"]),
+    ]:
+        assert run_cli(["--db", str(tmp_path / name), "--embedder", "none", *args]) is None, name
+        assert (tmp_path / name).exists()
+    capsys.readouterr()
+    assert run_cli(["--db", str(tmp_path / "add.db"), "--embedder", "none", "facts", "--json"]) is None
+    assert "Porto" in capsys.readouterr().out
+
+
+def test_migrating_from_a_missing_database_is_refused_and_creates_nothing(tmp_path: Path) -> None:
+    source, target = tmp_path / "typo.db", tmp_path / "copy.db"
+    with pytest.raises(InputError, match="no database at") as info:
+        migrate(source, target)
+    assert info.value.field == "--from"
+    assert not source.exists() and not target.exists()

@@ -434,6 +434,7 @@ def test_cli_errors_exit_2_with_one_line(
     bad = tmp_path / "bad.jsonl"
     bad.write_text("".join(history_lines[:4]), encoding="utf-8")
     args = [{"BAD": str(bad), "MISSING": str(tmp_path / "missing.jsonl")}.get(a, a) for a in args]
+    Memory(tmp_path / "cli.db", embedder="none").close()  # an empty memory: not a mistyped path
     assert run_cli(["--db", str(tmp_path / "cli.db"), "--embedder", "none", *args]) == 2
     out, err = capsys.readouterr()
     assert len(err.splitlines()) == 1 and err.startswith("error:") and words in err

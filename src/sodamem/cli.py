@@ -23,14 +23,24 @@ from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.presets import PRESET_NAMES, fused_settings
 from sodamem.retrieve.search import SearchMode
-from sodamem.store.opening import is_postgres_url
+from sodamem.store.opening import require_database
 
 EXIT_BAD_INPUT = 2
 
 
-def _open(ctx: click.Context, user: str | None = None, extractor: str = "none", decomposer: str = "none") -> Memory:
+def _open(
+    ctx: click.Context,
+    user: str | None = None,
+    extractor: str = "none",
+    decomposer: str = "none",
+    *,
+    create: bool = False,
+) -> Memory:
     """The memory behind a command; only ingestion extracts facts (reads need no extractor), and only a search
-    asked to decomposes its question."""
+    asked to decomposes its question. Only the commands that write new memories (``create``) may start a database
+    file: any other on a mistyped path exits 2 instead of answering from an empty memory it just made."""
+    if not create:
+        require_database(ctx.obj["db"], "--db")
     memory = Memory(
         ctx.obj["db"],
         user=user or ctx.obj["user"],
@@ -103,7 +113,7 @@ def ingest(
 ) -> None:
     """Ingest a dialogue FILE (generic JSON/JSONL, LoCoMo or LongMemEval)."""
     sessions = load_sessions(file, fmt)
-    memory = _open(ctx, extractor=extractor)
+    memory = _open(ctx, extractor=extractor, create=True)
     show_bars = not as_json and sys.stderr.isatty()
     with (
         click.progressbar(length=len(sessions), label="ingesting", file=sys.stderr, hidden=not show_bars) as bar,
@@ -323,7 +333,7 @@ def export_command(ctx: click.Context, user: str | None, output: Path | None) ->
 def import_command(ctx: click.Context, file: str, user: str | None, as_json: bool) -> None:
     """Restore a dump FILE (- for stdin) written by `export`, into a user that holds nothing yet."""
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8") if file == "-" else None
-    report = _open(ctx).import_dump(stdin or Path(file), user=user)
+    report = _open(ctx, create=True).import_dump(stdin or Path(file), user=user)
     if as_json:
         _print_json(report.to_dict())
     elif report.unchanged:
@@ -418,9 +428,6 @@ EXIT_PROBLEMS = 1
 @click.pass_context
 def check(ctx: click.Context, repair: bool, as_json: bool) -> None:
     """Check the whole database: exit 0 when sound, 1 listing each problem (2: no database there at all)."""
-    db = ctx.obj["db"]
-    if db != ":memory:" and not is_postgres_url(db) and not Path(db).exists():  # opening would create an empty one
-        raise InputError(f"no database at {db}: the file does not exist", field="--db")
     memory = _open(ctx)
     if repair:
         memory.repair()

@@ -61,7 +61,7 @@ def add(
     else:
         assert text is not None
         messages = [Message(speaker=speaker, text=text, id=message_id)]
-    memory = _open(ctx, user, extractor=extractor)
+    memory = _open(ctx, user, extractor=extractor, create=True)
     report = memory.add(messages, session_id=session_id, timestamp=when)
     if as_json:
         _print_json(report.to_dict())

@@ -9,7 +9,7 @@ import click
 from sodamem.cli import _print_json
 from sodamem.errors import MissingDependencyError
 from sodamem.server.settings import MAX_DEFAULT_WORKERS, default_workers
-from sodamem.store.opening import open_store
+from sodamem.store.opening import open_store, require_database
 from sodamem.store.write_protocol import Store
 
 
@@ -75,7 +75,7 @@ def keys_create(ctx: click.Context, owner: str, label: str, as_json: bool) -> No
     """Create a key and print it once: only its hash is stored."""
     from sodamem.keys import KeyRing
 
-    record, key = KeyRing(_store(ctx)).create(owner, label=label)
+    record, key = KeyRing(_store(ctx, create=True)).create(owner, label=label)
     if as_json:
         _print_json({**record.to_dict(), "key": key})
         return
@@ -111,7 +111,10 @@ def keys_revoke(ctx: click.Context, key_id: int) -> None:
     click.echo(f"key {record.id} of user {record.user!r} revoked at {record.revoked_at}")
 
 
-def _store(ctx: click.Context) -> Store:
+def _store(ctx: click.Context, *, create: bool = False) -> Store:
+    """The store holding the keys; only ``keys create`` may start a database file."""
+    if not create:
+        require_database(ctx.obj["db"], "--db")
     store = open_store(ctx.obj["db"])
     ctx.call_on_close(store.close)
     return store

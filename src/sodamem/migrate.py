@@ -15,6 +15,7 @@ from pathlib import Path
 from sodamem.embed.resolve import SETTING_KEY
 from sodamem.errors import InputError
 from sodamem.memory import Memory
+from sodamem.store.opening import require_database
 
 
 @dataclass(slots=True)
@@ -43,6 +44,7 @@ class MigrateReport:
 
 def migrate(source: str | Path, target: str | Path) -> MigrateReport:
     """Copy every user of ``source`` into ``target``, which must hold none of them yet."""
+    require_database(source, "--from")
     report = MigrateReport()
     with Memory(source, embedder="none") as src, Memory(target, embedder="none") as dst:
         users = [s.user for s in src.stats(all_users=True) if s.sessions or s.entities or s.facts]

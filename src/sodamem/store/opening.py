@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sodamem.errors import StoreOpenError
+from sodamem.errors import InputError, StoreOpenError
 from sodamem.store.migrations import apply_migrations
 
 if TYPE_CHECKING:
@@ -100,6 +100,17 @@ POSTGRES_URL_PREFIXES = ("postgresql://", "postgres://")
 
 def is_postgres_url(path: str | Path) -> bool:
     return isinstance(path, str) and path.startswith(POSTGRES_URL_PREFIXES)
+
+
+def require_database(path: str | Path, field: str) -> None:
+    """Refuse, naming ``field``, an SQLite file that does not exist: opening it would create an empty memory, and
+    a command that only reads (or a migration's source) would then answer from nothing instead of saying the path
+    is wrong. ``":memory:"`` and PostgreSQL URLs are left to their stores."""
+    if path != MEMORY and not is_postgres_url(path) and not Path(path).exists():
+        raise InputError(
+            f"no database at {path}: the file does not exist (`sodamem ingest` or `sodamem add` creates one)",
+            field=field,
+        )
 
 
 def open_store(path: str | Path, *, sqlite_synchronous: str | None = None) -> Store:
