@@ -532,3 +532,22 @@ def test_focused_packs_cut_long_lines_and_the_quote_is_the_span_read(tmp_path: P
     [citation] = result.citations
     assert citation.quote == "Last weekend I finally went hiking at Mount Tam with my sister."
     assert long_turn[citation.char_start : citation.char_end] == citation.quote
+
+
+@pytest.mark.parametrize(
+    ("question", "gathers"),
+    [("Which pets do Maya and Sam have?", True), ("What is the name of Maya's puppy?", False)],
+)
+def test_a_question_gathering_several_items_reads_a_pack_of_the_list_budget(
+    dialogue: Memory, question: str, gathers: bool
+) -> None:
+    # four turns of ~10-15 words: 40 tokens hold one turn, 400 all four
+    with FakeChatServer([read("Rex [E1].", ["E1"])] * 2) as server:
+        sized = answer_with_llm(
+            dialogue, question, make_client(server), now=NOW, max_steps=0, budget_tokens=40, list_budget_tokens=400
+        )
+        plain = answer_with_llm(dialogue, question, make_client(server), now=NOW, max_steps=0, budget_tokens=40)
+        shown = [len(re.findall(r"^\[E\d+\]", user_message(r.body), re.M)) for r in server.chat_requests]
+    assert sized.evidence_tokens > 40 if gathers else sized.evidence_tokens <= 40
+    assert plain.evidence_tokens <= 40
+    assert min(shown) >= 1 and (shown[0] > shown[1] if gathers else shown[0] == shown[1])  # lines the reader saw

@@ -78,3 +78,11 @@ def test_a_file_that_is_not_a_qa_run_is_refused(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"systems": {}}), "utf-8")
     result = CliRunner().invoke(bench, ["qa-table", str(bad)])
     assert result.exit_code == 2 and "not a QA run's JSON" in result.output
+
+
+def test_a_run_with_a_list_budget_says_so_in_its_label_and_notes(tmp_path: Path) -> None:
+    sized = run_json(tmp_path, "sized", "--answerer", "llm-fake", "--budget", "300", "--list-budget", "900")
+    run = json.loads(sized.read_text("utf-8"))
+    assert run["notes"]["list_budget_tokens"] == 900
+    [row] = table_rows([run], "gemini-2.5-flash")
+    assert row.label == "fake-model · memory evidence · full prompt · 300 tok (lists 900) · 3 planner steps"

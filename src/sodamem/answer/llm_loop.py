@@ -79,6 +79,7 @@ from sodamem.llm.prompts.read_answer import choose_reader_prompt
 from sodamem.llm.replay import JsonChatClient
 from sodamem.memory import Memory
 from sodamem.retrieve.pack import EvidenceItem, EvidencePack, build_pack
+from sodamem.retrieve.query import analyze_query
 from sodamem.retrieve.temporal import parse_iso
 
 log = logging.getLogger(__name__)
@@ -133,6 +134,7 @@ def answer_with_llm(
     cited_dates: bool = True,
     concise_answers: bool = True,
     focus_tokens: int | None = None,
+    list_budget_tokens: int | None = None,
 ) -> Answer:
     """Answer ``question`` from ``memory`` with ``client`` (see the module docstring).
 
@@ -145,9 +147,13 @@ def answer_with_llm(
     cites (``answer/cited_date.py``);
     ``concise_answers``: any other one-sentence answer drops the words that only restate the question
     (``answer/concise.py``); ``focus_tokens``: every pack's turn lines longer than this are cut to the sentences
-    that match the question or the planner's query (``retrieve.focus``).
+    that match the question or the planner's query (``retrieve.focus``); ``list_budget_tokens``: ``budget_tokens``
+    for a question that gathers several items ("Which cities ...", "How many ...", "... both ..."), whose evidence
+    is spread over more sessions than one answer's (None: ``budget_tokens`` for every question).
     """
     reader = choose_reader_prompt(reader_prompt, client.config.model)  # an unknown choice fails before any search
+    if list_budget_tokens is not None and analyze_query(question, now or datetime.now()).gathers:
+        budget_tokens = list_budget_tokens
     start = (client.usage.prompt_tokens, client.usage.completion_tokens)
     flags: list[str] = []
     if speaker_guard and said_by_another_speaker(memory, question, now=now, user=user, mode=search_mode):

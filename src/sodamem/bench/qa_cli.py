@@ -39,6 +39,7 @@ QA_OPTION_NAMES = (
     "cited_dates",
     "concise_answers",
     "focus_tokens",
+    "list_budget",
 )
 EVIDENCE_SOURCES = {"memory": "auto", "bm25": "bm25"}  # --evidence: the search behind the LLM loop's packs
 
@@ -62,6 +63,7 @@ class QAOptions:
     cited_dates: bool = True
     concise_answers: bool = True
     focus_tokens: int | None = None
+    list_budget: int | None = None
 
     @classmethod
     def pop_from(cls, options: dict[str, Any]) -> tuple[bool, QAOptions]:
@@ -97,6 +99,13 @@ def qa_options(func: Any) -> Any:
             type=click.IntRange(min=1),
             default=None,
             help="QA: evidence token budget per question (default 1000 offline, 1500 LLM).",
+        ),
+        click.option(
+            "--list-budget",
+            type=click.IntRange(min=1),
+            default=None,
+            help="QA with an LLM answerer: the evidence budget of a question that gathers several items (which "
+            "<things>, how many, both, in common); default: --budget.",
         ),
         click.option(
             "--steps",
@@ -228,6 +237,7 @@ def run_qa_cli(
             cited_dates=qa.cited_dates,
             concise_answers=qa.concise_answers,
             focus_tokens=qa.focus_tokens,
+            list_budget_tokens=qa.list_budget,
         )
         offline_budget = qa.budget or DEFAULT_BUDGET["offline"]
         with_baseline = qa.baseline and qa.answerer != "offline"
@@ -253,6 +263,7 @@ def run_qa_cli(
         "cited_dates": qa.cited_dates if qa.answerer != "offline" else None,
         "concise_answers": qa.concise_answers if qa.answerer != "offline" else None,
         "focus_tokens": qa.focus_tokens if qa.answerer != "offline" else None,
+        "list_budget_tokens": qa.list_budget if qa.answerer != "offline" else None,
         "llm_calls": calls,
         **setup.notes,
         **load_notes,

@@ -158,6 +158,7 @@ def answer_fn(
     cited_dates: bool = True,
     concise_answers: bool = True,
     focus_tokens: int | None = None,
+    list_budget_tokens: int | None = None,
 ) -> AnswerFn:
     """The function that answers one question for ``answerer`` (``client`` is needed by the LLM answerers);
     ``search_mode`` is the LLM loop's search (the offline reader always uses the memory's own)."""
@@ -185,6 +186,7 @@ def answer_fn(
         cited_dates=cited_dates,
         concise_answers=concise_answers,
         focus_tokens=focus_tokens,
+        list_budget_tokens=list_budget_tokens,
     )
 
 

@@ -58,7 +58,10 @@ def _identity(run: Mapping[str, Any]) -> tuple[str, str, str, str] | None:
 
 def run_label(run: Mapping[str, Any]) -> str:
     """``model · evidence · prompt · budget · steps`` of a run's JSON (the offline reader: ``offline · budget``)."""
-    budget = f"{run.get('notes', {}).get('budget_tokens')} tok"
+    notes = run.get("notes", {})
+    budget = f"{notes.get('budget_tokens')} tok"
+    if notes.get("list_budget_tokens"):  # a question gathering several items read a pack of its own size
+        budget += f" (lists {notes['list_budget_tokens']})"
     identity = _identity(run)
     if identity is None:
         return f"offline reader · {budget}"
