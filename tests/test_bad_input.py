@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from sodamem import InputError, Memory, Session, SessionConflictError, SodaMemError, Turn
+from sodamem.answer.ask import ask
 from sodamem.cli import main
 from sodamem.migrate import migrate
 
@@ -596,3 +597,22 @@ def test_migrating_from_a_missing_database_is_refused_and_creates_nothing(tmp_pa
         migrate(source, target)
     assert info.value.field == "--from"
     assert not source.exists() and not target.exists()
+
+
+@pytest.mark.parametrize("text", ["", "   ", "???", "\n-\t"])
+def test_a_query_or_question_without_words_is_refused(db: Path, text: str) -> None:
+    # ranked by the memory's priors alone, the hits of an empty query would answer a question nobody asked
+    with Memory(db) as memory:
+        with pytest.raises(InputError) as search_error:
+            memory.search(text)
+        with pytest.raises(InputError) as ask_error:
+            ask(memory, text, offline=True)
+    assert (search_error.value.field, ask_error.value.field) == ("query", "question")
+    assert "no words" in str(search_error.value)
+
+
+def test_the_cli_refuses_a_question_without_words_with_exit_2(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for args in (["ask", " ? "], ["search", ""]):
+        assert run_cli(["--db", str(db), *args]) == 2
+        err = capsys.readouterr().err
+        assert len(err.splitlines()) == 1 and err.startswith("error:") and "no words" in err

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import sodamem
-from sodamem import AmbiguousIdError, Memory, NotFoundError
+from sodamem import AmbiguousIdError, InputError, Memory, NotFoundError
 from tests.conftest import make_session
 
 
@@ -36,7 +36,8 @@ def test_search_cites_exact_spans(memory: Memory) -> None:
 
 def test_search_handles_empty_and_hostile_queries(memory: Memory) -> None:
     memory.ingest([make_session("s1", ["plain text here"])])
-    assert memory.search("") == []
+    with pytest.raises(InputError, match="no words"):  # nothing to search for: an error, not arbitrary hits
+        memory.search("")
     assert memory.search('"); DROP TABLE turns; --') == []
     assert [h.turn_id for h in memory.search('text" OR NEAR(')] == ["s1:0"]
 

@@ -186,6 +186,8 @@ def test_bad_timestamps_are_400_naming_the_field_and_write_nothing(api: Api) -> 
         ("post", "/v1/messages", {"json": {"session_id": "s2", "messages": [msg, {**msg, "timestamp": "13/13/13"}]}},
          "messages[1].timestamp"),
         ("post", "/v1/search", {"json": {"query": "dog", "now": "not a time"}}, "now"),
+        ("post", "/v1/search", {"json": {"query": "  ?? "}}, "query"),  # no word to search for
+        ("post", "/v1/ask", {"json": {"question": "?", "offline": True}}, "question"),
         ("post", "/v1/ask", {"json": {"question": "dog?", "now": "not a time"}}, "now"),
         ("get", "/v1/facts", {"params": {"as_of": "not a time"}}, "as_of"),
         ("get", "/v1/facts", {"params": {"status": "bogus"}}, "status"),

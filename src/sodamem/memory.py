@@ -48,6 +48,7 @@ from sodamem.retrieve.focus import focus_items
 from sodamem.retrieve.mentions import Annotator, LazySpacyAnnotator, resolve_annotator
 from sodamem.retrieve.pack import EvidencePack, build_pack
 from sodamem.retrieve.presets import fused_settings
+from sodamem.retrieve.query import require_words
 from sodamem.retrieve.search import Searcher, SearchMode, SearchSettings
 from sodamem.store.forget import Selector
 from sodamem.store.integrity import CheckReport
@@ -318,8 +319,10 @@ class Memory:
         ``mode``: ``auto``/``sodamem`` (every tunnel, validity gates, density fusion, temporal bonus), or the flat
         ``bm25``, ``dense``, ``hybrid-rrf``. ``now``: the time the question's words ("last month") refer from
         (default: now). ``preset``: a named weighting or ablation (``retrieve.presets.PRESET_NAMES``),
-        optionally with changed settings, ``"default+session_share=0.3"`` (``retrieve.overrides``).
+        optionally with changed settings, ``"default+session_share=0.3"`` (``retrieve.overrides``). A query
+        without a letter or digit raises ``InputError``.
         """
+        require_words(query, "query")
         if preset != "default":
             try:
                 fused_settings(preset)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from sodamem.answer.types import Answer
 from sodamem.llm.config import llm_configured
+from sodamem.retrieve.query import require_words
 
 if TYPE_CHECKING:
     from sodamem.memory import Memory
@@ -25,9 +26,10 @@ def ask(
     user: str | None = None,
 ) -> Answer:
     """A cited answer: the planner and reader of ``answer.llm_loop`` when an LLM is configured, the offline reader
-    otherwise or with ``offline``."""
+    otherwise or with ``offline``. A question without a letter or digit raises ``InputError``."""
     from sodamem.answer.offline import answer_offline
 
+    require_words(question, "question")
     if offline or not llm_configured():
         return answer_offline(memory, question, now=now, budget_tokens=budget_tokens, user=user)
     from sodamem.answer.llm_loop import answer_with_llm

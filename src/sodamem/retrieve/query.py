@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from sodamem.errors import InputError
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.timeparse import TimeMention, find_times
 from sodamem.model import TimeGranularity, TimeSpec
@@ -112,6 +113,13 @@ def analyze_query(
         gathers=_GATHERS.search(text) is not None,
         entities=find_entities(store, user, text, asker=asker) if store is not None else (),
     )
+
+
+def require_words(text: str, field: str) -> None:
+    """Refuse, naming ``field``, a query or question without a letter or digit ("", "   ", "???"): nothing in it
+    can be searched for, and hits ranked by the memory's priors alone would answer a question nobody asked."""
+    if not any(c.isalnum() for c in text):
+        raise InputError(f"has no words to search for: {text!r}", field=field)
 
 
 def when_cues(text: str) -> list[tuple[int, int]]:
