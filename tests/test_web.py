@@ -284,6 +284,8 @@ def test_text_is_escaped_everywhere(client: TestClient, keys: tuple[str, str]) -
         ("/sessions/s01?turn=first", 400),
         ("/search?q=" + "x" * 2001, 400),
         ("/ask?q=" + "x" * 2001, 400),
+        ("/search?q=%3F%3F%3F", 400),  # "???": no word to search for
+        ("/ask?q=%3F", 400),
     ],
 )
 def test_errors_are_pages(client: TestClient, url: str, status: int) -> None:
