@@ -67,6 +67,32 @@ def test_a_new_session_starts_and_grows_with_indexes_and_ids_continuing(memory_l
         assert statuses["user lives in York"] == "active"
 
 
+def test_without_a_session_id_messages_join_the_session_of_their_day(memory_location: str) -> None:
+    with Memory(memory_location, embedder="none") as memory:
+        morning = memory.add("I live in Leeds.", timestamp=datetime(2024, 5, 1, 9, 30))
+        evening = memory.add(
+            [{"role": "user", "text": "I moved to York.", "timestamp": "2024-05-01T22:15:00"}, "I got a dog."],
+            timestamp=datetime(2024, 5, 2, 8, 0),  # the second message's time; the first names the day
+        )
+        next_day = memory.add("My dog is called Rex.", timestamp=datetime(2024, 5, 2, 7, 0))
+        assert (morning.session_id, morning.session_created) == ("2024-05-01", True)
+        assert (evening.session_id, evening.session_created) == ("2024-05-01", False)
+        assert [t.turn_id for t in evening.added] == ["2024-05-01:1", "2024-05-01:2"]
+        assert [t.timestamp for t in evening.added] == ["2024-05-01T22:15:00", "2024-05-02T08:00:00"]
+        assert (next_day.session_id, next_day.session_created) == ("2024-05-02", True)
+        assert [len(memory.session(day).turns) for day in ("2024-05-01", "2024-05-02")] == [3, 1]
+        statuses = {f.text: f.status for f in memory.facts(status="all")}
+        assert statuses["user lives in York"] == "active" and statuses["user lives in Leeds"] == "superseded"
+
+
+def test_a_day_session_is_the_day_in_the_time_zone_the_message_was_given_in(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder="none") as memory:
+        late = memory.add([{"role": "user", "text": "Off to bed.", "timestamp": "2024-05-01T23:30:00-05:00"}])
+        assert late.session_id == "2024-05-01"  # 04:30 on 2 May in UTC, but the speaker's evening of 1 May
+        with pytest.raises(InputError, match="session_id"):
+            memory.add("hello", session_id="  ")
+
+
 def _racing(memory: Memory, other: Memory, message: dict[str, str]) -> None:
     """Make ``memory``'s next add read its session, then let ``other`` add ``message`` to that session before the add
     takes its write lock (the add works out its rows from the session read outside the lock)."""
@@ -299,6 +325,8 @@ def test_cli_add_text_and_jsonl(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert code == 2 and "TEXT or --jsonl" in err
     with Memory(db, embedder="none") as memory:
         assert len(memory.session("s").turns) == 3
+    code, out, _ = run_cli([*base, "add", "--at", "2024-05-03T08:00", "Back from Hull."], capsys)
+    assert code == 0 and "added 2024-05-03 · turn 2024-05-03:0 (#0)" in out
 
 
 @pytest.mark.slow

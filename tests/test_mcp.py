@@ -182,6 +182,10 @@ def test_errors_come_back_as_tool_errors(alice_tools: Any) -> None:
             client, "remember", session_id="s3", messages=[{"speaker": "A", "text": "two", "id": "m1"}]
         )
         assert "already stored" in conflict and "s3" in conflict
+        daily = TypeAdapter(AddReport).validate_python(
+            await call(client, "remember", messages=[{"speaker": "A", "text": "three"}], timestamp=MARCH)
+        )
+        assert daily.session_id == MARCH[:10] and daily.session_created
 
         # Nothing the refused calls touched is lost or changed.
         facts = FactList.model_validate(await call(client, "list_facts")).facts

@@ -164,6 +164,14 @@ def test_add_messages_stores_cited_turns_and_facts(api: Api) -> None:
         assert_fact_cites(api, api.ok("get", f"/v1/facts/{fact_id}"))
 
 
+def test_messages_without_a_session_id_join_the_session_of_their_day(api: Api) -> None:
+    msg = {"speaker": "user", "text": "I adopted a cat named Miso."}
+    report = api.ok("post", "/v1/messages", json={"timestamp": "2024-07-09T21:00:00", "messages": [msg]})
+    assert report["session_id"] == "2024-07-09" and report["added"][0]["turn_id"] == "2024-07-09:0"
+    assert [t["text"] for t in api.ok("get", "/v1/sessions/2024-07-09")["turns"]] == [msg["text"]]
+    error(api.post("/v1/messages", json={"session_id": "  ", "messages": [msg]}), 400)
+
+
 def test_a_message_sent_again_is_unchanged_and_one_with_other_content_is_409(api: Api) -> None:
     seed(api)
     before = api.stats()

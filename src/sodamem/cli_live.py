@@ -16,7 +16,12 @@ from sodamem.model import Message
 
 @click.command()
 @click.argument("text", required=False)
-@click.option("--session", "session_id", required=True, help="Session to add to (a new id starts one).")
+@click.option(
+    "--session",
+    "session_id",
+    default=None,
+    help="Session to add to (a new id starts one; default: the day the first message was said, e.g. 2026-12-05).",
+)
 @click.option("--speaker", default="user", show_default=True, help="Who said TEXT.")
 @click.option("--id", "message_id", default=None, help="The message's id (default: <session>:<turn index>).")
 @click.option("--at", "at", default=None, help="When it was said (ISO 8601; default: now).")
@@ -34,7 +39,7 @@ from sodamem.model import Message
 def add(
     ctx: click.Context,
     text: str | None,
-    session_id: str,
+    session_id: str | None,
     speaker: str,
     message_id: str | None,
     at: str | None,
@@ -71,7 +76,7 @@ def add(
             f"added {turn.session_id} · turn {turn.turn_id} (#{turn.turn_index}) · {turn.speaker} · {turn.timestamp}"
         )
     for ident in report.unchanged:
-        click.echo(f"unchanged {session_id} · turn {ident} (already stored)")
+        click.echo(f"unchanged {report.session_id} · turn {ident} (already stored)")
     click.echo(f"{report.facts_added} facts, {report.embedded} texts embedded (user {report.user})")
 
 

@@ -21,7 +21,7 @@ from sodamem.ingest.extract.base import Extractor
 from sodamem.ingest.formats import InputFormat, load_sessions
 from sodamem.ingest.formats.common import check_encodable
 from sodamem.ingest.mentions import annotate_missing
-from sodamem.ingest.messages import MessageLike, to_messages
+from sodamem.ingest.messages import MessageLike, day_session_id, to_messages
 from sodamem.ingest.neighbors import link_similar_facts
 from sodamem.ingest.pipeline import ProgressCallback, ingest_sessions
 from sodamem.ingest.seen_sessions import SeenSessions
@@ -159,7 +159,7 @@ class Memory:
         self,
         messages: MessageLike | Iterable[MessageLike],
         *,
-        session_id: str,
+        session_id: str | None = None,
         user: str | None = None,
         timestamp: datetime | None = None,
         speaker: str = "user",
@@ -168,17 +168,21 @@ class Memory:
 
         ``messages``: a ``Message``, a dict ``{"speaker"|"role", "text", "id"?, "timestamp"?, "caption"?}``, a
         plain string (said by ``speaker``), or a list of them. A message without its own time is dated
-        ``timestamp`` (default: now); without an id it gets ``<session_id>:<turn index>``. A message id already
+        ``timestamp`` (default: now); without an id it gets ``<session_id>:<turn index>``. Without a
+        ``session_id`` the batch joins the session of the day its first message was said (``"2026-12-05"``):
+        one session a day, whichever process adds to it; the report names it. A message id already
         stored with the same content is skipped; with other content, ``MessageConflictError`` and nothing is
         written. The turns, their pieces and facts land in one transaction; vectors right after it, and what the
         turns name (the answer-type tunnel's mentions) where spaCy is loaded in this process already.
         """
         owner = user or self.user
-        if not isinstance(session_id, str) or not session_id.strip():
-            raise InputError("is empty", field="session_id")
-        check_encodable(session_id, session=None, field="session_id")
+        if session_id is not None:
+            if not isinstance(session_id, str) or not session_id.strip():
+                raise InputError("is empty", field="session_id")
+            check_encodable(session_id, session=None, field="session_id")
         batch = to_messages(messages, speaker=speaker)
         when = timestamp or datetime.now().replace(microsecond=0)
+        session_id = session_id if session_id is not None else day_session_id(batch, when)
         self._remember_embedder()
         result = append_messages(self.store, owner, session_id, batch, when, self.extractor, self._seen_sessions)
         report = AddReport(

@@ -7,7 +7,7 @@ raised before anything is written.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import IO, Any
 
@@ -28,6 +28,13 @@ def to_messages(items: MessageLike | Iterable[MessageLike], *, speaker: str = "u
     if not out:
         raise InputError("no messages to add", field="messages")
     return out
+
+
+def day_session_id(messages: Sequence[Message], default_time: datetime) -> str:
+    """The session a batch joins when its caller names none: the day its first message was said, as written in
+    that message's own time zone ("2026-12-05"). The id follows from the messages alone, so every process adding
+    that day's messages grows the one session, and relative dates still resolve on each message's own time."""
+    return (messages[0].timestamp or default_time).date().isoformat()
 
 
 def to_message(item: object, *, speaker: str = "user", where: str = "message") -> Message:

@@ -47,8 +47,11 @@ def build_mcp_server(tenant_of: TenantSource) -> MCPServer:
 
     def remember(
         ctx: Context,
-        session_id: Annotated[str, Field(description="One id per conversation: a new id starts a session")],
         messages: Annotated[list[MessageIn], Field(description="In order; each {speaker or role, text, id?, ...}")],
+        session_id: Annotated[
+            str | None,
+            Field(description="One id per conversation: a new id starts a session (default: one session a day)"),
+        ] = None,
         timestamp: Annotated[
             str | None, Field(description="ISO 8601: when the messages were said (default now)")
         ] = None,
@@ -119,7 +122,8 @@ def build_mcp_server(tenant_of: TenantSource) -> MCPServer:
             remember,
             "Store messages in the user's long-term memory. Call it after each user message worth keeping (facts "
             "about the user, events, plans, preferences, decisions; the assistant's reply too when it matters), "
-            "with one stable session_id per conversation. Each message: {speaker or role, text, id?, timestamp?}; "
+            "with one stable session_id per conversation (none: one session a day). "
+            "Each message: {speaker or role, text, id?, timestamp?}; "
             "with an id, sending a message again is harmless. "
             "Returns where each message was stored (session, turn id, time) and the ids of the facts drawn from it.",
             ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False),

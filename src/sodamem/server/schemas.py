@@ -48,7 +48,11 @@ class MessageIn(_Request):
 
 
 class AddRequest(_Request):
-    session_id: Short = Field(description="A new id starts a session; a stored one grows")
+    session_id: Short | None = Field(
+        default=None,
+        description="A new id starts a session; a stored one grows. Default: the day the first message was said "
+        "(2026-12-05), one session a day",
+    )
     messages: Annotated[list[MessageIn], Field(min_length=1, max_length=MAX_MESSAGES)]
     timestamp: Short | None = Field(default=None, description="When messages without their own time were said")
 
