@@ -91,6 +91,15 @@ def test_shared_turn_ids_are_ambiguous_until_the_session_is_named(memory: Memory
     with pytest.raises(AmbiguousIdError, match="conv-a_session_1"):
         memory.turn("D1:1")
     assert memory.turn("D1:1", session_id="conv-b_session_1").text == "hello from b"
+    for dry_run in (True, False):
+        with pytest.raises(AmbiguousIdError, match="name the session"):
+            memory.forget(turn_id="D1:1", dry_run=dry_run)
+    assert [memory.turn("D1:1", session_id=s).text for s in ("conv-a_session_1", "conv-b_session_1")] == [
+        "hello from a",
+        "hello from b",
+    ]
+    gone = memory.forget(turn_id="D1:1", session_id="conv-a_session_1")
+    assert gone.turns == ["conv-a_session_1/D1:1"] and memory.turn("D1:1").text == "hello from b"
 
 
 def test_sessions_name_their_user_unless_overridden(memory: Memory) -> None:

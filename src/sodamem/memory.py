@@ -219,8 +219,9 @@ class Memory:
         user: str | None = None,
         dry_run: bool = False,
     ) -> ForgetReport:
-        """Forget a session, a turn (``turn_id``, narrowed by ``session_id``), a fact, everything said before a
-        time, or everything of the user; ``dry_run`` reports what would go and changes nothing.
+        """Forget a session, a turn (``turn_id``, narrowed by ``session_id``: a turn id several sessions share
+        raises ``AmbiguousIdError`` without one), a fact, everything said before a time, or everything of the user;
+        ``dry_run`` reports what would go and changes nothing.
 
         The text goes for good: turns, pieces, FTS rows, cached vectors, facts left without a source, entities
         only they named; facts superseded only by forgotten ones are active again. An audit record keeps the
@@ -232,10 +233,14 @@ class Memory:
                 f"name exactly one of: a session, a turn, a fact, a time (before) or everything (got: "
                 f"{', '.join(selector.named()) or 'none'})"
             )
+        if turn_id is not None and session_id is None:
+            self.turn(turn_id, user=owner)  # a turn id several sessions share: AmbiguousIdError, nothing planned
         # Every writer's lock, not only this user's: forgetting deletes cached vectors that other users' rows may
         # share, and must not race their writes (store/postgres/store.py).
         with self.store.writing() as writes:
             plan = writes.plan_forget(owner, selector)
+            if turn_id is not None and session_id is None and len(plan.turn_pks) > 1:  # shared since the check
+                raise AmbiguousIdError(f"turn id {turn_id!r} exists in several sessions; name the session")
             if not plan.turn_pks and not plan.fact_pks:
                 raise NotFoundError(f"nothing to forget for user {owner!r}: {json.dumps(selector.describe())}")
             report = ForgetReport(

@@ -158,7 +158,6 @@ def forget_session(session_id: str, caller: Caller, dry_run: bool = False) -> Fo
 
 @router.delete("/turns/{turn_id:path}", response_model=ForgetReport, tags=["forget"], summary="Forget a turn")
 def forget_turn(turn_id: str, caller: Caller, session_id: str | None = None, dry_run: bool = False) -> ForgetReport:
-    caller.memory.turn(turn_id, session_id=session_id, user=caller.user)  # 404 / 409 (ambiguous) before planning
     return caller.memory.forget(turn_id=turn_id, session_id=session_id, user=caller.user, dry_run=dry_run)
 
 

@@ -110,8 +110,6 @@ def build_mcp_server(tenant_of: TenantSource) -> MCPServer:
     ) -> ForgetReport:
         _check_one_selector(session_id, turn_id, fact_id)
         with _tool_errors(), tenant_of(ctx) as caller:
-            if turn_id is not None:  # not found, or ambiguous without its session, before anything is planned
-                caller.memory.turn(turn_id, session_id=session_id, user=caller.user)
             return caller.memory.forget(
                 session_id=session_id, turn_id=turn_id, fact_id=fact_id, user=caller.user, dry_run=dry_run
             )
