@@ -5,6 +5,7 @@ Every case starts from a SQLite file that already holds one good session.
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ import pytest
 from sodamem import InputError, Memory, Session, SessionConflictError, SodaMemError, Turn
 from sodamem.answer.ask import ask
 from sodamem.cli import main
+from sodamem.ingest.messages import read_jsonl
 from sodamem.migrate import migrate
 
 TS = "2023-05-08T13:56:00"
@@ -424,12 +426,29 @@ def test_conflict_error_names_the_file(tmp_path: Path, memory: Memory) -> None:
     assert str(path) in str(info.value)
 
 
-def test_deeply_nested_json_is_an_input_error(tmp_path: Path, db: Path, memory: Memory) -> None:
-    path = tmp_path / "deep.json"
-    path.write_bytes(b"[" * 100_000)
-    with pytest.raises(InputError) as info:
+DEEP = b"[" * 100_000 + b"]" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "field"),
+    [
+        ("deep.json", b"[" * 100_000, None),
+        ("deep.json", b'{"a": ' + DEEP + b"}", None),  # an object first: read as JSON lines or one document?
+        ("deep.jsonl", jsonl(NEW) + b'{"a": ' + DEEP + b"}\n", "line 2"),
+    ],
+)
+def test_deeply_nested_json_is_an_input_error(
+    tmp_path: Path, db: Path, memory: Memory, before: dict[str, Any], name: str, content: bytes, field: str | None
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(InputError, match="nested too deeply") as info:
         memory.ingest(path)
-    assert info.value.file == str(path)
+    assert (info.value.file, info.value.field) == (str(path), field)
+    assert snapshot(db) == before
+    with pytest.raises(InputError, match="nested too deeply") as info:
+        read_jsonl(io.StringIO('{"text": "a"}\n{"text": "b", "caption": ' + DEEP.decode() + "}\n"))
+    assert info.value.field == "line 2"
 
 
 def test_lone_surrogate_escape_is_an_input_error(

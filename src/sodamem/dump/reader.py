@@ -8,10 +8,9 @@ that are not the cited turn text.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sized
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from sodamem.dump.fields import LineFields, json_type, whole_number
 from sodamem.dump.records import (
@@ -30,7 +29,7 @@ from sodamem.dump.records import (
     PieceRef,
 )
 from sodamem.errors import InputError
-from sodamem.ingest.formats.common import check_turn_text
+from sodamem.ingest.formats.common import check_turn_text, json_line
 from sodamem.model import FactKind, FactStatus, LinkType, Modality, TimeGranularity
 
 RECORD_ORDER = ("session", "entity", "fact", "link", "end")
@@ -89,7 +88,7 @@ def parse_dump(text: str) -> Dump:
         lines.pop()
     if not lines:
         raise InputError("the dump is empty")
-    header = LineFields(_json(lines[0], 1), 1)
+    header = LineFields(json_line(lines[0], 1), 1)
     if header.data.get("format") != DUMP_FORMAT:
         raise header.error(f"not a SodaMem dump (expected {DUMP_FORMAT!r})", "format")
     if header.data.get("version") != DUMP_VERSION:
@@ -98,17 +97,8 @@ def parse_dump(text: str) -> Dump:
     header.expect("format", "version", "user")
     reader = _Reader(header.text("user", nonempty=True))
     for number, line in enumerate(lines[1:], start=2):
-        reader.read(LineFields(_json(line, number), number))
+        reader.read(LineFields(json_line(line, number), number))
     return reader.finish(len(lines))
-
-
-def _json(line: str, number: int) -> Any:
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON at column {exc.colno}: {exc.msg}", field=f"line {number}") from None
-    except RecursionError:
-        raise InputError("JSON nested too deeply", field=f"line {number}") from None
 
 
 class _Reader:

@@ -6,13 +6,12 @@ raised before anything is written.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import IO, Any
 
 from sodamem.errors import InputError
-from sodamem.ingest.formats.common import check_encodable, check_turn_text
+from sodamem.ingest.formats.common import check_encodable, check_turn_text, json_line
 from sodamem.ingest.timestamps import parse_any
 from sodamem.model import Message
 
@@ -55,10 +54,7 @@ def read_jsonl(stream: IO[str], *, speaker: str = "user") -> list[Message]:
         if not line.strip():
             continue
         where = f"line {number}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not JSON ({exc.msg} at column {exc.colno})", field=where) from None
+        record = json_line(line, number)
         if not isinstance(record, Mapping):
             raise InputError("expected a JSON object", field=where)
         out.append(to_message({"speaker": speaker, **record} if "role" not in record else record, where=where))

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from sodamem.errors import InputError
+from sodamem.ingest.formats.common import json_line
 from sodamem.ingest.formats.generic import parse_generic_session
 from sodamem.ingest.formats.locomo import looks_like_locomo, parse_locomo_samples
 from sodamem.ingest.formats.longmemeval import looks_like_longmemeval, parse_longmemeval_questions
@@ -72,19 +73,15 @@ def _is_jsonl(text: str, name: str) -> bool:
         json.loads(text)
     except json.JSONDecodeError:
         return True  # several objects, one per line
+    except RecursionError:
+        return False  # read as one JSON document, which reports the nesting
     return False
 
 
 def _jsonl_records(text: str) -> Iterator[tuple[int, Any]]:
     for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"malformed JSON at column {exc.colno}: {exc.msg}", field=f"line {number}") from None
-        except RecursionError:
-            raise InputError("JSON nested too deeply", field=f"line {number}") from None
+        if line.strip():
+            yield number, json_line(line, number)
 
 
 def _json(text: str) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
@@ -10,6 +11,16 @@ from sodamem.errors import InputError
 
 MAX_TURN_CHARS = 1_000_000
 """A turn longer than this is refused: it is almost certainly a file pasted by mistake, not dialogue."""
+
+
+def json_line(line: str, number: int) -> Any:
+    """One line of a JSON-lines file, parsed; malformed or too deeply nested JSON is an ``InputError`` naming it."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"malformed JSON at column {exc.colno}: {exc.msg}", field=f"line {number}") from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply", field=f"line {number}") from None
 
 
 def require_mapping(value: Any, *, session: str | None, field: str) -> Mapping[str, Any]:
