@@ -595,6 +595,29 @@ def test_cli_commands_that_only_read_refuse_a_missing_database_and_create_none(
     assert not path.exists()
 
 
+BEYOND_64_BITS = str(1 << 70)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["history", BEYOND_64_BITS], f"no fact {BEYOND_64_BITS}"),
+        (["show", "piece", BEYOND_64_BITS], f"no piece {BEYOND_64_BITS}"),
+        (["forget", "--fact", BEYOND_64_BITS], f"no fact {BEYOND_64_BITS}"),
+        (["keys", "revoke", BEYOND_64_BITS], f"no key with id {BEYOND_64_BITS}"),
+        (["search", "Lisbon", "--k", BEYOND_64_BITS], "field 'k': must be from 1 to 10000"),
+    ],
+    ids=lambda value: " ".join(value[:2]) if isinstance(value, list) else "",
+)
+def test_cli_numbers_past_64_bits_are_not_found_or_refused_and_change_nothing(
+    db: Path, before: dict[str, Any], capsys: pytest.CaptureFixture[str], args: list[str], words: str
+) -> None:
+    assert run_cli(["--db", str(db), "--embedder", "none", *args]) == 2
+    out, err = capsys.readouterr()
+    assert len(err.splitlines()) == 1 and err.startswith("error:") and words in err and "Traceback" not in out
+    assert snapshot(db) == before
+
+
 def test_cli_commands_that_write_start_a_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     history = tmp_path / "history.jsonl"
     history.write_bytes(jsonl(NEW))

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 from sodamem.errors import InputError, NotFoundError
 from sodamem.store.keys import KeyRecord
+from sodamem.store.protocol import is_row_id
 from sodamem.store.write_protocol import Store
 
 KEY_PREFIX = "smk_"
@@ -48,7 +49,7 @@ class KeyRing:
         return self.store.list_keys(user)
 
     def revoke(self, key_id: int) -> KeyRecord:
-        record = self.store.revoke_key(key_id, _now())
+        record = self.store.revoke_key(key_id, _now()) if is_row_id(key_id) else None
         if record is None:
             raise NotFoundError(f"no key with id {key_id}")
         return record

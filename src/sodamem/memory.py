@@ -53,8 +53,11 @@ from sodamem.retrieve.search import Searcher, SearchMode, SearchSettings
 from sodamem.store.forget import Selector
 from sodamem.store.integrity import CheckReport
 from sodamem.store.opening import open_store
+from sodamem.store.protocol import is_row_id
 from sodamem.store.rows import PieceRow, TurnRow
 from sodamem.store.write_protocol import Store
+
+MAX_K = 10_000  # hits a search may ask for; more is a mistake, and a number past 64 bits cannot reach SQL
 
 
 class Memory:
@@ -233,6 +236,8 @@ class Memory:
                 f"name exactly one of: a session, a turn, a fact, a time (before) or everything (got: "
                 f"{', '.join(selector.named()) or 'none'})"
             )
+        if fact_id is not None and not is_row_id(fact_id):
+            raise NotFoundError(f"nothing to forget for user {owner!r}: no fact {fact_id}")
         if turn_id is not None and session_id is None:
             self.turn(turn_id, user=owner)  # a turn id several sessions share: AmbiguousIdError, nothing planned
         # Every writer's lock, not only this user's: forgetting deletes cached vectors that other users' rows may
@@ -332,6 +337,8 @@ class Memory:
         without a letter or digit raises ``InputError``.
         """
         require_words(query, "query")
+        if not 1 <= k <= MAX_K:
+            raise InputError(f"must be from 1 to {MAX_K}, not {k}", field="k")
         if preset != "default":
             try:
                 fused_settings(preset)
@@ -403,7 +410,8 @@ class Memory:
         """A piece by ``<turn_id>#<piece index>`` or by its numeric id."""
         owner = user or self.user
         if piece_ref.isdigit():
-            row = self.store.pieces_by_pk(owner, [int(piece_ref)]).get(int(piece_ref))
+            pk = int(piece_ref)
+            row = self.store.pieces_by_pk(owner, [pk]).get(pk) if is_row_id(pk) else None
             if row is None:
                 raise NotFoundError(f"no piece {piece_ref} for user {owner!r}")
             turn = self.store.turns_by_pk(owner, [row.turn_pk])[row.turn_pk]
@@ -433,14 +441,14 @@ class Memory:
         return self.store.query_facts(user or self.user, status=status, as_of=as_of, subject=subject)
 
     def fact(self, fact_id: int, *, user: str | None = None) -> FactRecord:
-        record = self.store.fact_by_id(user or self.user, fact_id)
+        record = self.store.fact_by_id(user or self.user, fact_id) if is_row_id(fact_id) else None
         if record is None:
             raise NotFoundError(f"no fact {fact_id} for user {user or self.user!r}")
         return record
 
     def history(self, fact_id: int, *, user: str | None = None) -> list[FactRecord]:
         """The fact's slot, oldest first: what it replaced and what replaced it."""
-        chain = self.store.slot_history(user or self.user, fact_id)
+        chain = self.store.slot_history(user or self.user, fact_id) if is_row_id(fact_id) else []
         if not chain:
             raise NotFoundError(f"no fact {fact_id} for user {user or self.user!r}")
         return chain

@@ -26,6 +26,13 @@ from sodamem.store.rows import (
     TurnText,
 )
 
+MAX_ROW_ID = (1 << 63) - 1  # row ids are signed 64-bit integers in SQLite and PostgreSQL (bigint)
+
+
+def is_row_id(value: int) -> bool:
+    """Whether ``value`` can name a stored row: a larger number is no id, and binding it would overflow."""
+    return 1 <= value <= MAX_ROW_ID
+
 
 @runtime_checkable
 class GraphReads(Protocol):
