@@ -83,11 +83,9 @@ class LineFields:
     def optional_choice(self, key: str, allowed: type[StrEnum]) -> str | None:
         return None if self.data.get(key) is None else self.choice(key, allowed)
 
-    def time(self, key: str, *, optional: bool = False) -> str | None:
+    def time(self, key: str) -> str:
         """A time exactly as ``datetime.isoformat()`` writes it: session content hashes are computed from it."""
-        value = self.optional_text(key) if optional else self.text(key)
-        if value is None:
-            return None
+        value = self.text(key)
         try:
             canonical = datetime.fromisoformat(value).isoformat()
         except ValueError:
@@ -95,6 +93,9 @@ class LineFields:
         if canonical != value:
             raise self.error(f"expected an ISO 8601 time like 2024-05-01T09:30:00, got {value!r}", key)
         return value
+
+    def optional_time(self, key: str) -> str | None:
+        return None if self.data.get(key) is None else self.time(key)
 
 
 def string(value: Any, error: ErrorAt, field: str, *, nonempty: bool = False) -> str:

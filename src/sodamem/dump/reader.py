@@ -170,7 +170,6 @@ class _Reader:
         if not raw_turns:
             raise fields.error("a session needs at least one turn", "turns")
         timestamp = fields.time("timestamp")
-        assert timestamp is not None  # not optional
         turns = tuple(self._turn(fields.nested(raw, f"turns[{i}]")) for i, raw in enumerate(raw_turns))
         for position in range(1, len(turns)):
             if turns[position].index <= turns[position - 1].index:
@@ -204,7 +203,7 @@ class _Reader:
             speaker=fields.text("speaker"),
             text=text,
             caption=fields.optional_text("caption"),
-            timestamp=fields.time("timestamp", optional=True),
+            timestamp=fields.optional_time("timestamp"),
             pieces=tuple(pieces),
         )
 
@@ -246,13 +245,13 @@ class _Reader:
             object=fields.optional_text("object"),
             polarity=fields.boolean("polarity"),
             text=fields.text("text"),
-            mentioned_at=fields.text("mentioned_at"),
-            occurred_start=fields.optional_text("occurred_start"),
-            occurred_end=fields.optional_text("occurred_end"),
+            mentioned_at=fields.time("mentioned_at"),
+            occurred_start=fields.optional_time("occurred_start"),
+            occurred_end=fields.optional_time("occurred_end"),
             occurred_granularity=fields.optional_choice("occurred_granularity", TimeGranularity),
             occurred_expression=fields.optional_text("occurred_expression"),
-            valid_from=fields.optional_text("valid_from"),
-            valid_to=fields.optional_text("valid_to"),
+            valid_from=fields.optional_time("valid_from"),
+            valid_to=fields.optional_time("valid_to"),
             slot=fields.optional_text("slot"),
             order_key=fields.text("order_key"),
             sources=self._sources(fields),
@@ -302,7 +301,7 @@ class _Reader:
                 type=fields.choice("type", LinkType),
                 src=self._ref(fields, "src"),
                 dst=self._ref(fields, "dst"),
-                created_at=fields.optional_text("created_at"),
+                created_at=fields.optional_time("created_at"),
             )
         )
 
