@@ -170,7 +170,7 @@ def test_render_and_dict(memory: Memory) -> None:
     answer = answer_offline(memory, "What is Maya's job?", now=NOW)
     assert answer.answer == "nurse"
     text = render_answer(answer)
-    assert "nurse" in text and "s2:2" in text
+    assert "nurse" in text and "s2:2" in text and "said 2024-05-01T19:00:00" in text  # every citation has its time
     data = answer.to_dict()
     assert set(data) >= {"answer", "citations", "abstained", "steps", "cost", "flags"}
     assert set(data["citations"][0]) >= {"session_id", "turn_index", "turn_id", "char_start", "char_end", "quote"}
@@ -200,3 +200,16 @@ def test_first_person_words_name_nobody_where_no_speaker_is_the_user(memory: Mem
     from sodamem.retrieve.query import find_entities
 
     assert find_entities(memory.store, memory.user, "Where do I live?", asker="user") == ()
+
+
+def test_a_date_read_from_words_outside_the_facts_quote_cites_those_words_too() -> None:
+    """ "It's my sister Priya's 30th on the 28th of March and we're doing a birthday trip to Lisbon": the trip's fact
+    quotes the trip, its date comes from earlier words, and the answer must cite what its date is read from."""
+    from tests.test_live_add import EXAMPLE
+
+    with Memory(":memory:", embedder="none") as memory:  # BM25: the fake vectors rank noise first
+        memory.ingest(EXAMPLE)
+        answer = answer_offline(memory, "When is the birthday trip to Lisbon?")
+        assert answer.answer == "28 March 2026"
+        assert [c.quote for c in answer.citations] == ["we're doing a birthday trip to Lisbon", "on the 28th of March"]
+        assert_citations_verify(memory, answer)

@@ -30,6 +30,7 @@ from datetime import datetime
 from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.cited_date import asks_for_a_date, source_time
 from sodamem.answer.dates import human_day, human_span
+from sodamem.answer.predicate_facts import fact_value, facts_answering
 from sodamem.answer.relatives import relative_asked_about, relative_facts
 from sodamem.answer.said_as import said_as
 from sodamem.answer.spans import answer_span, asks_for_a_list, question_kind, question_stems, yes_or_no
@@ -137,6 +138,9 @@ class _Reader:
         state = self._current_state()
         if state is not None:
             return state
+        by_predicate = self._predicate_facts()
+        if by_predicate is not None:
+            return by_predicate
         return self._short_answer(sentences)
 
     def speaker_check(self) -> tuple[str | None, list[Sentence], bool]:
@@ -163,7 +167,8 @@ class _Reader:
             expression = time.expression if time is not None else None
             assert best.occurred_start is not None
             when = said_as(human_span(best.occurred_start, best.occurred_end), time, best.timestamp)
-            return self._answer(when, [self._item_citation(best)], detail=_said(expression, best.timestamp))
+            citations = [self._item_citation(best), *self._words_citation(best, expression)]
+            return self._answer(when, citations, detail=_said(expression, best.timestamp))
         hit = self.hits[0]
         turn = self._turn_item(hit)
         times = turn.times if turn is not None else ()
@@ -217,13 +222,35 @@ class _Reader:
         else:
             text = value
         cited = [*relations, active] + ([previous] if previous is not None else [])
+        return self._answer(text, self._fact_citations(cited))
+
+    def _fact_citations(self, facts: list[FactRecord]) -> list[AnswerCitation]:
+        """Each fact's sources, one citation a span; a fact read through a pronoun ("He lives in Leeds") also cites
+        the words naming who it is about."""
         citations: dict[tuple[str, int, int, int], AnswerCitation] = {}
-        for fact in cited:
-            # a fact read through a pronoun ("He lives in Leeds") also cites the words naming who it is about
+        for fact in facts:
             named = antecedent_citation(self.memory, self.user, fact)
             for c in ([named] if named is not None else []) + [_fact_citation(fact, s) for s in fact.sources]:
                 citations.setdefault((c.session_id, c.turn_index, c.char_start, c.char_end), c)
-        return self._answer(text, list(citations.values()))
+        return list(citations.values())
+
+    def _predicate_facts(self) -> Answer | None:
+        """The values of the named entities' facts whose predicate the question asks for ("What is Maya's dog
+        called?": "Biscuit"), where one of their sources is among the hits the answer is read from."""
+        if not self.analysis.entities or question_kind(self.question) not in ("what", "who", "where"):
+            return None  # counts, durations and yes/no are cut from the sentence that says them
+        names = {w for m in self.analysis.entities for w in question_stems(m.matched)}
+        facts = [f for m in self.analysis.entities for f in self.memory.facts(subject=m.name, user=self.user)]
+        read = {(h.session_id, h.turn_index) for h in self.hits[:SENTENCE_DEPTH]}
+        found = [
+            f
+            for f in facts_answering(self.question, self._content_stems() - names, facts)
+            if any((s.session_id, s.turn_index) in read for s in f.sources)
+        ]
+        if not found:
+            return None
+        detail = "; ".join(f.text for f in found)
+        return self._answer(", ".join(fact_value(f) for f in found), self._fact_citations(found), detail=detail)
 
     def _short_answer(self, sentences: list[Sentence]) -> Answer:
         """The span of the best supported sentence that answers the question (the whole sentence in ``detail``);
@@ -287,12 +314,11 @@ class _Reader:
         return [f for pool in pools for f in pool if fits(f) and f.polarity and f.sources]
 
     def _turn_item(self, hit: SearchHit) -> EvidenceItem | None:
+        return self._turn_item_at(hit.session_id, hit.turn_index)
+
+    def _turn_item_at(self, session_id: str, turn_index: int) -> EvidenceItem | None:
         return next(
-            (
-                i
-                for i in self.items
-                if i.kind == "turn" and (i.session_id, i.turn_index) == (hit.session_id, hit.turn_index)
-            ),
+            (i for i in self.items if i.kind == "turn" and (i.session_id, i.turn_index) == (session_id, turn_index)),
             None,
         )
 
@@ -314,6 +340,31 @@ class _Reader:
             text[item.char_start : item.char_end],
             item.timestamp,
         )
+
+    def _words_citation(self, fact: EvidenceItem, words: str | None) -> list[AnswerCitation]:
+        """The time words a fact was dated by, where they stand in its turn outside its quote ("on the 28th of
+        March ... a birthday trip to Lisbon"): the answer's date must be read in what it cites. The occurrence
+        nearest the quote."""
+        text = self._turn_text(fact.session_id, fact.turn_index)
+        if not words or words in text[fact.char_start : fact.char_end]:
+            return []
+        starts = [m.start() for m in re.finditer(re.escape(words), text)]
+        if not starts:
+            return []
+        start = min(starts, key=lambda at: abs(at - fact.char_start))
+        turn = self._turn_item_at(fact.session_id, fact.turn_index)
+        return [
+            AnswerCitation(
+                turn.id if turn is not None else fact.id,
+                fact.session_id,
+                fact.turn_index,
+                fact.turn_id,
+                start,
+                start + len(words),
+                words,
+                fact.timestamp,
+            )
+        ]
 
     def _hit_citation(self, hit: SearchHit, evidence_id: str) -> AnswerCitation:
         return AnswerCitation(

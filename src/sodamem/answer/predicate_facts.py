@@ -1,0 +1,64 @@
+"""Facts that answer a question by their predicate (pure; the offline reader asks it after the current-state facts).
+
+"What is Maya's dog called?" is answered by "Maya's dog is Biscuit" (subject Maya, predicate ``dog``); "What does Tom
+like?" by every "Tom likes ..." fact. A fact answers when every word of its predicate is one of the question's
+content words (stemmed, the subject's names left out), it holds (active, not negated), it quotes its source, and
+the question does not already say its value ("Does Maya's dog Biscuit bark?" asks something else). The question's
+other content words must stand in the fact or its quotes ("What kind of music does John like?" is not answered by
+"John likes reading"), but for the words that only ask for a value (kind, type, name, called). Only facts
+about who someone is and has (relations, attributes, states, preferences): an event's object is whatever followed
+its verb ("finished reading" for 'I finished reading "The Hobbit"'), which the sentence reader cuts better.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from sodamem.model import FactKind
+from sodamem.porter import stem
+from sodamem.records import FactRecord
+from sodamem.retrieve.fts_query import STOPWORDS
+
+MAX_FACTS = 5  # values said in one answer
+KINDS = frozenset({FactKind.RELATION, FactKind.ATTRIBUTE, FactKind.STATE, FactKind.PREFERENCE})
+ASKING_WORDS = frozenset(stem(w) for w in ("kind", "type", "sort", "name", "called"))
+_ARTICLE = re.compile(r"^(?:a|an)\s+", re.IGNORECASE)  # "a puppy": the value is "puppy" ("The Hobbit" keeps its own)
+_WORD = re.compile(r"[^\W_]+")
+
+
+def predicate_stems(predicate: str) -> frozenset[str]:
+    """The stemmed content words of a predicate: ``favorite_food`` -> {favorit, food}; ``is_a`` -> {}."""
+    words = (w.lower() for w in _WORD.findall(predicate))
+    return frozenset(stem(w) for w in words if w not in STOPWORDS)
+
+
+def facts_answering(question: str, asked_stems: set[str], facts: Iterable[FactRecord]) -> list[FactRecord]:
+    """The facts among ``facts`` whose predicate the question asks for (see the module), oldest first, one per
+    value, at most ``MAX_FACTS``. ``asked_stems``: the question's stemmed content words, without the subject's."""
+    said = question.casefold()
+    found: dict[str, FactRecord] = {}
+    for fact in sorted(facts, key=lambda f: (f.mentioned_at, f.id)):
+        words = predicate_stems(fact.predicate)
+        if not words or not words <= asked_stems:
+            continue
+        if not asked_stems - words - ASKING_WORDS <= _stems_of(fact.text, *(s.quote for s in fact.sources)):
+            continue
+        if fact.kind not in KINDS or fact.status != "active" or not fact.polarity or not fact.sources:
+            continue
+        value = fact_value(fact)
+        if not value:
+            continue
+        if value.casefold() in said:
+            continue
+        found.setdefault(value.casefold(), fact)
+    return list(found.values())[:MAX_FACTS]
+
+
+def fact_value(fact: FactRecord) -> str:
+    """What a fact says its subject is or has, as an answer: its object, without a leading "a"/"an"."""
+    return _ARTICLE.sub("", " ".join((fact.object or "").split()))
+
+
+def _stems_of(*texts: str) -> set[str]:
+    return {stem(w.lower()) for text in texts for w in _WORD.findall(text)}

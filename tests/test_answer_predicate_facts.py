@@ -1,0 +1,96 @@
+"""Facts that answer a question by their predicate: the pure rule, and the offline reader using it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+
+from sodamem import Memory
+from sodamem.answer.offline import answer_offline
+from sodamem.answer.predicate_facts import MAX_FACTS, fact_value, facts_answering, predicate_stems
+from sodamem.porter import stem
+from sodamem.records import FactRecord, FactSource
+from tests.test_answer_offline import assert_citations_verify
+from tests.test_live_add import EXAMPLE
+
+SOURCE = FactSource("s1", 0, "s1:0", 0, 15, "My dog, Biscuit", "2026-03-02T19:05:00")
+
+
+def fact(predicate: str, value: str, *, fact_id: int = 1, **changes: object) -> FactRecord:
+    record = FactRecord(
+        fact_id, "relation", predicate, "asserted", "Maya", value, True, (), f"Maya {predicate} {value}",
+        "2026-03-02T19:05:00", None, None, None, None, "2026-03-02T19:05:00", None, "active", (SOURCE,), (),
+    )  # fmt: skip
+    return replace(record, **changes)  # type: ignore[arg-type]
+
+
+def asked(*words: str) -> set[str]:
+    return {stem(w) for w in words}
+
+
+def test_predicate_stems() -> None:
+    assert predicate_stems("favorite_food") == {stem("favorite"), "food"}
+    assert predicate_stems("likes") == {"like"} and predicate_stems("is_a") == set()
+
+
+@pytest.mark.parametrize(
+    ("question", "words", "facts", "values"),
+    [
+        ("What is Maya's dog called?", ("dog", "called"), [fact("dog", "Biscuit")], ["Biscuit"]),
+        ("What is Maya's cat called?", ("cat", "called"), [fact("dog", "Biscuit")], []),
+        ("What food does Maya like?", ("food", "like"), [fact("favorite_food", "halloumi")], []),  # not every word
+        ("Is Maya's dog Biscuit?", ("dog", "biscuit"), [fact("dog", "Biscuit")], []),  # the value is asked about
+        ("Maya's dog?", ("dog",), [fact("dog", "Biscuit", status="superseded")], []),
+        ("Maya's dog?", ("dog",), [fact("dog", "Biscuit", polarity=False)], []),
+        ("Maya's dog?", ("dog",), [fact("dog", "Biscuit", sources=())], []),
+        ("Maya's dog?", ("dog",), [fact("dog", None)], []),
+        ("What kind of music does Maya like?", ("kind", "music", "like"), [fact("likes", "reading")], []),
+        ("What music does Maya like?", ("music", "like"), [fact("likes", "rock music")], ["rock music"]),
+        ("What did Maya adopt?", ("adopt",), [fact("adopted", "a puppy", kind="state")], ["puppy"]),
+        ("What did Maya finish?", ("finish",), [fact("finished", "reading", kind="event")], []),  # events: no
+        (
+            "What does Maya like?",
+            ("like",),
+            [
+                fact("likes", "cooking", fact_id=2, mentioned_at="2026-04-01T00:00:00"),
+                fact("likes", "hiking", fact_id=1),
+                fact("likes", "Hiking ", fact_id=3),  # the same value said again
+            ],
+            ["hiking", "cooking"],
+        ),
+        ("What does Maya like?", ("like",), [fact("likes", f"thing {n}", fact_id=n) for n in range(9)], 5),
+    ],
+)
+def test_which_facts_answer(question: str, words: tuple[str, ...], facts: list[FactRecord], values: object) -> None:
+    found = [fact_value(f) for f in facts_answering(question, asked(*words), facts)]
+    assert (len(found) == MAX_FACTS) if isinstance(values, int) else (found == values)
+
+
+@pytest.fixture(scope="module")
+def example() -> Iterator[Memory]:
+    with Memory(":memory:", embedder="fake") as memory:
+        memory.ingest(EXAMPLE)
+        yield memory
+
+
+@pytest.mark.parametrize(
+    ("question", "expected", "quoted"),
+    [
+        ("What is Maya's dog called?", "Biscuit", ["My dog, Biscuit"]),
+        ("What is my dog called?", "Biscuit", ["My dog, Biscuit"]),
+        (
+            "What does Tom like?",
+            "hiking, cooking, complaining about his knee",
+            ["Tom", "He likes hiking, cooking, and complaining about his knee"],  # "He" is Tom: both are cited
+        ),
+    ],
+)
+def test_the_offline_reader_answers_with_the_facts_the_question_names(
+    example: Memory, question: str, expected: str, quoted: list[str]
+) -> None:
+    answer = answer_offline(example, question)
+    assert answer.answer == expected
+    assert [c.quote for c in answer.citations] == quoted
+    assert_citations_verify(example, answer)
