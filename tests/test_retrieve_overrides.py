@@ -49,6 +49,9 @@ def test_a_later_setting_wins() -> None:
         ("default+fusion=telepathy", "fusion must be"),
         ("default+candidates=0", "candidates"),
         ("default+session_share=-1", "session shares must be"),
+        ("default+session_share=1e400", "'session_share' takes a finite number"),
+        ("default+weight.dense=nan", "'weight.dense' takes a finite number"),
+        ("default+density.spill=inf", "takes a finite number"),
     ],
 )
 def test_bad_variants_name_the_problem(variant: str, message: str) -> None:

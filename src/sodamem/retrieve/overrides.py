@@ -13,6 +13,7 @@ it, and so do values the settings refuse (``fusion=foo``, ``candidates=0``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import fields, replace
 from typing import Any, TypeVar
 
@@ -68,6 +69,9 @@ def _parse_like(key: str, current: Any, value: str) -> Any:
 
 def _number(key: str, value: str, kind: type[int] | type[float]) -> int | float:
     try:
-        return kind(value)
+        number = kind(value)
     except ValueError:
         raise ValueError(f"{key!r} takes a number ({kind.__name__}), got {value!r}") from None
+    if not math.isfinite(number):  # "nan", "inf", "1e400": no setting means them, and JSON cannot write the scores
+        raise ValueError(f"{key!r} takes a finite number, got {value!r}")
+    return number
