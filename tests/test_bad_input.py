@@ -658,3 +658,9 @@ def test_the_cli_refuses_a_question_without_words_with_exit_2(db: Path, capsys: 
         assert run_cli(["--db", str(db), *args]) == 2
         err = capsys.readouterr().err
         assert len(err.splitlines()) == 1 and err.startswith("error:") and "no words" in err
+
+
+def test_cli_show_session_refuses_a_session_option(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(["--db", str(db), "show", "session", "good-1", "--session", "other"]) == 2
+    assert "--session narrows a turn or a piece" in capsys.readouterr().err
+    assert run_cli(["--db", str(db), "show", "session", "good-1"]) in (0, None)  # None: click returned normally

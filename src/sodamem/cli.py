@@ -235,6 +235,8 @@ def _render_hit(rank: int, hit: SearchHit) -> str:
 @click.pass_context
 def show(ctx: click.Context, kind: str, ident: str, session_id: str | None, as_json: bool) -> None:
     """Show a turn (by turn id), a session (by id) or a piece (<turn_id>#<index> or number)."""
+    if kind == "session" and session_id is not None:
+        raise InputError("--session narrows a turn or a piece; a session is named by ID", field="--session")
     memory = _open(ctx)
     record: Any
     if kind == "turn":
@@ -262,7 +264,9 @@ def show(ctx: click.Context, kind: str, ident: str, session_id: str | None, as_j
             click.echo(f"  piece {piece.index} chars {piece.char_start}-{piece.char_end}: {piece.text}")
     else:
         c = record.citation
-        click.echo(f"{c.session_id} · turn {c.turn_id} · {c.speaker} · chars {c.char_start}-{c.char_end}")
+        click.echo(
+            f"{c.session_id} · turn {c.turn_id} · {c.speaker} · {c.timestamp} · chars {c.char_start}-{c.char_end}"
+        )
         click.echo(record.text)
 
 
@@ -355,7 +359,10 @@ def _render_fact(record: FactRecord) -> str:
     when = f" · occurred {record.occurred_start}..{record.occurred_end}" if record.occurred_start else ""
     source = record.sources[0] if record.sources else None
     cite = (
-        f"{source.session_id} · turn {source.turn_id} · chars {source.char_start}-{source.char_end}" if source else ""
+        f"{source.session_id} · turn {source.turn_id} · {source.timestamp} · "
+        f"chars {source.char_start}-{source.char_end}"
+        if source
+        else ""
     )
     return (
         f"#{record.id} [{record.status}] {record.kind}/{record.predicate} ({record.modality}) "

@@ -14,9 +14,8 @@ def render_answer(answer: Answer) -> str:
         lines.append("Sources:")
         for c in answer.citations:
             quote = " ".join(c.quote.split())
-            lines.append(
-                f'  [{c.id}] session {c.session_id}, turn {c.turn_id} [{c.char_start}:{c.char_end}]: "{quote}"'
-            )
+            where = f"session {c.session_id}, turn {c.turn_id} [{c.char_start}:{c.char_end}], said {c.timestamp}"
+            lines.append(f'  [{c.id}] {where}: "{quote}"')
     cost = answer.cost
     meta = [f"steps {answer.steps}", f"tokens in/out {cost.input_tokens}/{cost.output_tokens}", f"${cost.usd:.5f}"]
     if answer.flags:
