@@ -102,6 +102,21 @@ def test_shared_turn_ids_are_ambiguous_until_the_session_is_named(memory: Memory
     assert gone.turns == ["conv-a_session_1/D1:1"] and memory.turn("D1:1").text == "hello from b"
 
 
+@pytest.mark.parametrize("blank", ["", "   ", "\t"])
+def test_a_blank_user_name_is_refused(memory: Memory, blank: str) -> None:
+    with pytest.raises(InputError, match="field 'user': is empty"):
+        Memory(":memory:", user=blank)
+    for call in (
+        lambda: memory.add("I live in Leeds.", session_id="s9", user=blank),
+        lambda: memory.ingest([make_session("s9", ["mine"])], user=blank),
+        lambda: memory.search("Leeds", user=blank),
+        lambda: memory.facts(user=blank),
+    ):
+        with pytest.raises(InputError, match="user"):
+            call()
+    assert all(s.user.strip() for s in memory.stats(all_users=True))  # no blank user was made
+
+
 def test_sessions_name_their_user_unless_overridden(memory: Memory) -> None:
     report = memory.ingest([make_session("s1", ["mine"], user="carol")])
     assert report.users == ["carol"]

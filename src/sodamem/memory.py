@@ -90,7 +90,7 @@ class Memory:
         SQLite file, ``"NORMAL"`` (None, the default: a commit does not wait for the disk, so a power cut may lose the
         newest adds) or ``"FULL"`` (each commit syncs the WAL first: a returned add survives a power cut, as on
         PostgreSQL by default); a ``ValueError`` for any other value, or for a PostgreSQL URL."""
-        self.user = user
+        self.user = _user_name(user)
         self._owns_decomposer = decomposer is None or isinstance(decomposer, str)
         self.store: Store = open_store(path, sqlite_synchronous=sqlite_synchronous)
         try:
@@ -142,7 +142,8 @@ class Memory:
         """
         from_file = isinstance(source, str | Path)
         sessions = load_sessions(source, format) if isinstance(source, str | Path) else list(source)
-        owned = [(user or session.user or self.user, session) for session in sessions]
+        named = self._owner(user) if user is not None else None
+        owned = [(named or session.user or self.user, session) for session in sessions]
         self._remember_embedder()  # from now on new turns are queued for vectors in their own transaction
         try:
             report = ingest_sessions(self.store, owned, replace=replace, progress=progress, extractor=self.extractor)
@@ -178,7 +179,7 @@ class Memory:
         written. The turns, their pieces and facts land in one transaction; vectors right after it, and what the
         turns name (the answer-type tunnel's mentions) where spaCy is loaded in this process already.
         """
-        owner = user or self.user
+        owner = self._owner(user)
         if session_id is not None:
             if not isinstance(session_id, str) or not session_id.strip():
                 raise InputError("is empty", field="session_id")
@@ -229,7 +230,7 @@ class Memory:
         The text goes for good: turns, pieces, FTS rows, cached vectors, facts left without a source, entities
         only they named; facts superseded only by forgotten ones are active again. An audit record keeps the
         counts and ids, never the text. Raises ``NotFoundError`` when the selector matches nothing."""
-        owner = user or self.user
+        owner = self._owner(user)
         selector = Selector(session_id, turn_id, fact_id, before, everything)
         if len(selector.named()) != 1:
             raise InputError(
@@ -268,7 +269,11 @@ class Memory:
 
     def forget_log(self, *, user: str | None = None) -> list[dict[str, object]]:
         """The audit record of what was forgotten: when, by which selector, counts and ids (never the text)."""
-        return self.store.forget_log(user or self.user)
+        return self.store.forget_log(self._owner(user))
+
+    def _owner(self, user: str | None) -> str:
+        """The user a call names (``user=``), else this memory's; a blank name is an ``InputError``."""
+        return self.user if user is None else _user_name(user)
 
     def _remember_embedder(self) -> None:
         """Record this memory's embedder in the database (once): later opens use it, and the store queues every
@@ -344,7 +349,7 @@ class Memory:
                 fused_settings(preset)
             except ValueError as exc:
                 raise InputError(str(exc), field="preset") from None
-        return self.searcher.search(user or self.user, query, k, mode, now=now, preset=preset)
+        return self.searcher.search(self._owner(user), query, k, mode, now=now, preset=preset)
 
     def evidence(
         self,
@@ -365,7 +370,7 @@ class Memory:
         each line names the day it was said (``EvidenceItem.render``); ``focus_tokens``: a turn line longer than
         this is cut to its sentences that best match the query, so the budget holds more turns
         (``retrieve.focus``)."""
-        owner = user or self.user
+        owner = self._owner(user)
         with self.store.snapshot():
             hits = self.search(query, k=k, user=owner, now=now, preset=preset, mode=mode)
             items = evidence_items(self.store, owner, hits)
@@ -378,7 +383,7 @@ class Memory:
     # -- lookups ---------------------------------------------------------------------------------------------
 
     def session(self, session_id: str, *, user: str | None = None) -> SessionRecord:
-        owner = user or self.user
+        owner = self._owner(user)
         row = self.store.session_row(owner, session_id)
         if row is None:
             raise NotFoundError(f"no session {session_id!r} for user {owner!r}")
@@ -393,11 +398,11 @@ class Memory:
 
     def sessions(self, *, user: str | None = None) -> list[SessionSummary]:
         """The user's sessions, oldest first, with their turn and fact counts."""
-        return self.store.session_summaries(user or self.user)
+        return self.store.session_summaries(self._owner(user))
 
     def turn(self, turn_id: str, *, session_id: str | None = None, user: str | None = None) -> TurnRecord:
         """A turn by its source id (``D3:7``, ``s01:4``); ``session_id`` narrows an id several sessions share."""
-        owner = user or self.user
+        owner = self._owner(user)
         rows = self.store.turns_by_turn_id(owner, turn_id, session_id)
         if not rows:
             raise NotFoundError(f"no turn {turn_id!r} for user {owner!r}")
@@ -408,7 +413,7 @@ class Memory:
 
     def piece(self, piece_ref: str, *, session_id: str | None = None, user: str | None = None) -> PieceRecord:
         """A piece by ``<turn_id>#<piece index>`` or by its numeric id."""
-        owner = user or self.user
+        owner = self._owner(user)
         if piece_ref.isdigit():
             pk = int(piece_ref)
             row = self.store.pieces_by_pk(owner, [pk]).get(pk) if is_row_id(pk) else None
@@ -438,24 +443,24 @@ class Memory:
         """Facts by status (active, superseded, invalid, all), or those holding ``as_of`` a time; by subject."""
         if status not in ("active", "superseded", "invalid", "all"):
             raise InputError(f"unknown status {status!r}: active, superseded, invalid or all", field="status")
-        return self.store.query_facts(user or self.user, status=status, as_of=as_of, subject=subject)
+        return self.store.query_facts(self._owner(user), status=status, as_of=as_of, subject=subject)
 
     def fact(self, fact_id: int, *, user: str | None = None) -> FactRecord:
-        record = self.store.fact_by_id(user or self.user, fact_id) if is_row_id(fact_id) else None
+        record = self.store.fact_by_id(self._owner(user), fact_id) if is_row_id(fact_id) else None
         if record is None:
-            raise NotFoundError(f"no fact {fact_id} for user {user or self.user!r}")
+            raise NotFoundError(f"no fact {fact_id} for user {self._owner(user)!r}")
         return record
 
     def history(self, fact_id: int, *, user: str | None = None) -> list[FactRecord]:
         """The fact's slot, oldest first: what it replaced and what replaced it."""
-        chain = self.store.slot_history(user or self.user, fact_id) if is_row_id(fact_id) else []
+        chain = self.store.slot_history(self._owner(user), fact_id) if is_row_id(fact_id) else []
         if not chain:
-            raise NotFoundError(f"no fact {fact_id} for user {user or self.user!r}")
+            raise NotFoundError(f"no fact {fact_id} for user {self._owner(user)!r}")
         return chain
 
     def stats(self, *, all_users: bool = False, user: str | None = None) -> list[UserStats]:
         """Counts per user: of ``user`` (default: this memory's), or of every user."""
-        return self.store.stats(None if all_users else user or self.user)
+        return self.store.stats(None if all_users else self._owner(user))
 
     # -- export and import -------------------------------------------------------------------------------------
 
@@ -463,7 +468,7 @@ class Memory:
         """The user's memory as dump lines, each ending in a newline (docs/dump-format.md): sessions with turns
         and pieces, entities, facts with status, validity, sources and roles, and links. Read in one snapshot
         before the first line is returned; ``NotFoundError`` when the user holds nothing."""
-        owner = user or self.user
+        owner = self._owner(user)
         dump = self.store.read_dump(owner)
         if not (dump.sessions or dump.entities or dump.facts):
             raise NotFoundError(f"user {owner!r} holds nothing to export")
@@ -520,3 +525,9 @@ def _piece_record(piece: PieceRow, turn: TurnRow) -> PieceRecord:
             timestamp=turn.timestamp,
         ),
     )
+
+
+def _user_name(user: str) -> str:
+    if not isinstance(user, str) or not user.strip():
+        raise InputError("is empty", field="user")
+    return user
