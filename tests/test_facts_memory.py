@@ -185,3 +185,18 @@ def test_facts_and_entities_are_searchable_and_embedded(memory_location: str) ->
         for table in ("facts", "entities"):
             rows = [int(r[0]) for r in conn.execute(f"SELECT id FROM {table} WHERE user = ?", (memory.user,))]
             assert rows and len(index.vectors_of(memory.user, table, rows)) == len(rows), table
+
+
+def test_an_owner_written_for_my_is_named_as_the_speaker_is() -> None:
+    """A user who said "I'm Maya": "my running shoes" is Maya's in the fact, not "user's"; a possessive the quote
+    itself holds ("the user's guide") stays as said."""
+    turns = ("Hi! I'm Maya.", "Sold my running shoes on Vinted last night.", "I love the user's guide to Leeds.")
+    session = Session(
+        "s1", datetime(2026, 4, 17, 7, 45), tuple(Turn(i, "user", t, f"s1:{i}") for i, t in enumerate(turns))
+    )
+    with Memory(":memory:", embedder="none") as memory:
+        memory.ingest([session])
+        facts = {f.predicate: f for f in memory.facts(status="all")}
+    assert facts["sold"].text == "Maya sold Maya's running shoes on Vinted"
+    assert facts["sold"].object == "Maya's running shoes on Vinted"
+    assert facts["likes"].text == "Maya likes the user's guide to Leeds"

@@ -6,6 +6,7 @@ transaction, so a session's turns, pieces and facts land together or not at all.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -111,18 +112,21 @@ def _row(
 ) -> FactRow:
     c = fact.candidate
     subject = canonical[c.subject]
-    value = value_key(c.object)
+    quoted = " ".join(s.quote for s in fact.spans)
+    obj = _named_owners(c.object, canonical, quoted) if c.object else c.object
+    value = value_key(obj)
     valid_from = fact.valid_from.isoformat()
     first = fact.spans[0]
     text = c.text or _default_text(c)
     if subject != c.subject and text.startswith(c.subject):  # "user likes tea" -> "Maya likes tea"
         text = subject + text[len(c.subject) :]
+    text = _named_owners(text, canonical, quoted)
     return FactRow(
         kind=c.kind,
         predicate=c.predicate,
         modality=c.modality,
         subject=c.subject,
-        object=c.object,
+        object=obj,
         polarity=c.polarity,
         text=text,
         mentioned_at=fact.mentioned_at.isoformat(),
@@ -137,6 +141,16 @@ def _row(
         roles=_roles(fact),
         embed_hash=text_hash(text),
     )
+
+
+def _named_owners(text: str, canonical: Mapping[str, str], quoted: str) -> str:
+    """ "Sold my running shoes" said by "user" (who is Maya) is "... Maya's running shoes", not "user's": an owner
+    the extractor wrote for "my" is named as its entity is. A possessive the quote itself holds stays as said."""
+    for name, named in canonical.items():
+        owner = f"{name}'s "
+        if named != name and owner in text and owner not in quoted:
+            text = re.sub(rf"(?<![\w']){re.escape(owner)}", f"{named}'s ", text)
+    return text
 
 
 def _default_text(c: CandidateFact) -> str:
