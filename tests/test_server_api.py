@@ -397,6 +397,18 @@ def test_ask_answers_with_cited_quotes_and_abstains_without_evidence(api: Api) -
     assert empty["abstained"] is True and empty["citations"] == []
 
 
+def test_search_and_ask_as_of_a_past_time_read_the_memory_as_it_stood(api: Api) -> None:
+    seed(api)
+    before_move = "2024-03-15T00:00:00"
+    question = {"question": "Where do I live?", "offline": True}
+    assert "Quuxton" in api.ok("post", "/v1/ask", json=question)["answer"]
+    then = api.ok("post", "/v1/ask", json={**question, "as_of": before_move})
+    assert then["answer"] == "Zanzibarville" and all(c["timestamp"] == T0 for c in then["citations"])
+    hits = api.ok("post", "/v1/search", json={"query": "Quuxton moved", "as_of": before_move})["results"]
+    assert hits and all(h["timestamp"] == T0 for h in hits)
+    error(api.post("/v1/ask", json={**question, "as_of": "before the move"}), 400)
+
+
 def test_facts_by_status_time_and_subject_with_history(api: Api) -> None:
     seed(api)
     active = api.ok("get", "/v1/facts")["facts"]

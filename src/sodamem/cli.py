@@ -169,6 +169,12 @@ def _check_preset(_ctx: click.Context, _param: click.Parameter, value: str) -> s
 )
 @click.option("--now", default=None, help="When the question is asked (its 'last month' counts from here).")
 @click.option(
+    "--as-of",
+    "as_of",
+    default=None,
+    help="Read the memory as it stood then (ISO 8601): nothing said later, the facts that held then.",
+)
+@click.option(
     "--preset",
     default="default",
     show_default=True,
@@ -192,6 +198,7 @@ def search(
     user: str | None,
     mode: str,
     now: str | None,
+    as_of: str | None,
     preset: str,
     budget: int | None,
     explain: bool,
@@ -199,7 +206,7 @@ def search(
     decompose: bool,
 ) -> None:
     """Search the memory; every result cites session, turn and character span."""
-    memory = _open(ctx, user, decomposer="llm" if decompose else "none")
+    memory = _at(_open(ctx, user, decomposer="llm" if decompose else "none"), as_of)
     when = _parse_when(now, "--now")
     if budget is not None:
         pack = memory.evidence(query, budget_tokens=budget, now=when, preset=preset)
@@ -350,6 +357,11 @@ def import_command(ctx: click.Context, file: str, user: str | None, as_json: boo
         )
 
 
+def _at(memory: Memory, as_of: str | None) -> Memory:
+    when = _parse_when(as_of, "--as-of")
+    return memory if when is None else memory.at(when)
+
+
 def _parse_when(value: str | None, option: str = "--as-of") -> datetime | None:
     return parse_given_time(value, option)
 
@@ -374,6 +386,12 @@ def _render_fact(record: FactRecord) -> str:
 @cli.command()
 @click.argument("question")
 @click.option("--now", default=None, help="When the question is asked (default: now).")
+@click.option(
+    "--as-of",
+    "as_of",
+    default=None,
+    help="Read the memory as it stood then (ISO 8601): nothing said later, the facts that held then.",
+)
 @click.option("--offline", is_flag=True, help="The offline reader, even when an LLM is configured.")
 @click.option("--budget", type=click.IntRange(min=50), default=1_500, show_default=True, help="Evidence tokens.")
 @click.option("--steps", type=click.IntRange(min=0), default=3, show_default=True, help="Planner steps at most.")
@@ -384,6 +402,7 @@ def ask(
     ctx: click.Context,
     question: str,
     now: str | None,
+    as_of: str | None,
     offline: bool,
     budget: int,
     steps: int,
@@ -399,7 +418,7 @@ def ask(
     from sodamem.answer.ask import ask as ask_memory
     from sodamem.answer.render import render_answer
 
-    memory = _open(ctx, user)
+    memory = _at(_open(ctx, user), as_of)
     answer = ask_memory(
         memory, question, now=_parse_when(now, "--now"), offline=offline, budget_tokens=budget, max_steps=steps
     )

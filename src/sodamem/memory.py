@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterable, Iterator
 from datetime import datetime
@@ -42,6 +43,7 @@ from sodamem.records import (
     TurnRecord,
     UserStats,
 )
+from sodamem.retrieve.cutoff import facts_said_by, hits_said_by, said_by
 from sodamem.retrieve.decompose import QueryDecomposer, load_decomposer
 from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.focus import focus_items
@@ -91,6 +93,7 @@ class Memory:
         newest adds) or ``"FULL"`` (each commit syncs the WAL first: a returned add survives a power cut, as on
         PostgreSQL by default); a ``ValueError`` for any other value, or for a PostgreSQL URL."""
         self.user = _user_name(user)
+        self.cutoff: datetime | None = None  # a view of the memory at a past time (``at``): nothing said later
         self._owns_decomposer = decomposer is None or isinstance(decomposer, str)
         self.store: Store = open_store(path, sqlite_synchronous=sqlite_synchronous)
         try:
@@ -123,6 +126,24 @@ class Memory:
 
     # -- ingestion -------------------------------------------------------------------------------------------
 
+    def at(self, when: datetime) -> Memory:
+        """This memory as it stood at ``when``, read-only: searches, evidence and answers (``ask(memory.at(t),
+        ...)``) read only turns said by then, with ``now`` defaulting to ``when``; active facts are those said by
+        then and holding then (``facts(as_of=when)``), whatever replaced them later; a fact's history ends there;
+        turns, sessions and facts said later are not found. The view shares this memory's store: close the
+        memory, not the view."""
+        view = copy.copy(self)
+        view.cutoff = when
+        return view
+
+    def asked_at(self, now: datetime | None = None) -> datetime:
+        """When a question is asked: ``now`` if given, else the time this memory is seen at (``at``), else now."""
+        return now or self.cutoff or datetime.now()
+
+    def _refuse_writes_to_a_view(self, what: str = "is read-only") -> None:
+        if self.cutoff is not None:
+            raise InputError(f"a memory seen at {self.cutoff.isoformat()} {what}: use the memory itself")
+
     def ingest(
         self,
         source: str | Path | Iterable[Session],
@@ -140,6 +161,7 @@ class Memory:
         Whose memory each session lands in, first that applies: this call's ``user``; the session's own ``user``
         (the generic format's ``"user"`` field; LoCoMo and LongMemEval name none); this memory's ``user``.
         """
+        self._refuse_writes_to_a_view()
         from_file = isinstance(source, str | Path)
         sessions = load_sessions(source, format) if isinstance(source, str | Path) else list(source)
         named = self._owner(user) if user is not None else None
@@ -179,6 +201,7 @@ class Memory:
         written. The turns, their pieces and facts land in one transaction; vectors right after it, and what the
         turns name (the answer-type tunnel's mentions) where spaCy is loaded in this process already.
         """
+        self._refuse_writes_to_a_view()
         owner = self._owner(user)
         if session_id is not None:
             if not isinstance(session_id, str) or not session_id.strip():
@@ -230,6 +253,7 @@ class Memory:
         The text goes for good: turns, pieces, FTS rows, cached vectors, facts left without a source, entities
         only they named; facts superseded only by forgotten ones are active again. An audit record keeps the
         counts and ids, never the text. Raises ``NotFoundError`` when the selector matches nothing."""
+        self._refuse_writes_to_a_view()
         owner = self._owner(user)
         selector = Selector(session_id, turn_id, fact_id, before, everything)
         if len(selector.named()) != 1:
@@ -349,7 +373,22 @@ class Memory:
                 fused_settings(preset)
             except ValueError as exc:
                 raise InputError(str(exc), field="preset") from None
-        return self.searcher.search(self._owner(user), query, k, mode, now=now, preset=preset)
+        if self.cutoff is None:
+            return self.searcher.search(self._owner(user), query, k, mode, now=now, preset=preset)
+        return self._search_at(self.cutoff, self._owner(user), query, k, mode, now or self.cutoff, preset)
+
+    def _search_at(
+        self, cutoff: datetime, owner: str, query: str, k: int, mode: SearchMode | str, now: datetime, preset: str
+    ) -> list[SearchHit]:
+        """The best ``k`` hits said by ``cutoff``: the search is asked for more until ``k`` of them are, or it has
+        no more to give (its ranking is unchanged; later turns are only left out)."""
+        depth = k
+        while True:
+            hits = self.searcher.search(owner, query, depth, mode, now=now, preset=preset)
+            kept = hits_said_by(hits, cutoff)
+            if len(kept) >= k or len(hits) < depth or depth >= MAX_K * 4:
+                return kept[:k]
+            depth *= 4
 
     def evidence(
         self,
@@ -373,7 +412,8 @@ class Memory:
         owner = self._owner(user)
         with self.store.snapshot():
             hits = self.search(query, k=k, user=owner, now=now, preset=preset, mode=mode)
-            items = evidence_items(self.store, owner, hits)
+            held = {f.id for f in self.facts(user=owner)} if self.cutoff is not None else None
+            items = evidence_items(self.store, owner, hits, held)
         if focus_tokens is not None:
             if focus_tokens < 1:
                 raise InputError(f"focus_tokens must be at least 1, got {focus_tokens}", field="focus_tokens")
@@ -388,6 +428,10 @@ class Memory:
         if row is None:
             raise NotFoundError(f"no session {session_id!r} for user {owner!r}")
         turns = self.store.session_turns(owner, row.session_pk, 0, 1 << 62)
+        if self.cutoff is not None:
+            turns = [t for t in turns if said_by(t.timestamp, self.cutoff)]
+            if not turns:
+                raise NotFoundError(f"no session {session_id!r} for user {owner!r} at {self.cutoff.isoformat()}")
         return SessionRecord(
             session_id=session_id,
             user=owner,
@@ -397,13 +441,17 @@ class Memory:
         )
 
     def sessions(self, *, user: str | None = None) -> list[SessionSummary]:
-        """The user's sessions, oldest first, with their turn and fact counts."""
-        return self.store.session_summaries(self._owner(user))
+        """The user's sessions, oldest first, with their turn and fact counts (a view at a past time: the
+        sessions begun by then)."""
+        summaries = self.store.session_summaries(self._owner(user))
+        return summaries if self.cutoff is None else [s for s in summaries if said_by(s.timestamp, self.cutoff)]
 
     def turn(self, turn_id: str, *, session_id: str | None = None, user: str | None = None) -> TurnRecord:
         """A turn by its source id (``D3:7``, ``s01:4``); ``session_id`` narrows an id several sessions share."""
         owner = self._owner(user)
         rows = self.store.turns_by_turn_id(owner, turn_id, session_id)
+        if self.cutoff is not None:
+            rows = [r for r in rows if said_by(r.timestamp, self.cutoff)]
         if not rows:
             raise NotFoundError(f"no turn {turn_id!r} for user {owner!r}")
         if len(rows) > 1:
@@ -417,9 +465,9 @@ class Memory:
         if piece_ref.isdigit():
             pk = int(piece_ref)
             row = self.store.pieces_by_pk(owner, [pk]).get(pk) if is_row_id(pk) else None
-            if row is None:
+            turn = self.store.turns_by_pk(owner, [row.turn_pk])[row.turn_pk] if row is not None else None
+            if row is None or turn is None or (self.cutoff is not None and not said_by(turn.timestamp, self.cutoff)):
                 raise NotFoundError(f"no piece {piece_ref} for user {owner!r}")
-            turn = self.store.turns_by_pk(owner, [row.turn_pk])[row.turn_pk]
             return _piece_record(row, turn)
         turn_id, sep, index = piece_ref.rpartition("#")
         if not sep or not index.isdigit():
@@ -443,10 +491,15 @@ class Memory:
         """Facts by status (active, superseded, invalid, all), or those holding ``as_of`` a time; by subject."""
         if status not in ("active", "superseded", "invalid", "all"):
             raise InputError(f"unknown status {status!r}: active, superseded, invalid or all", field="status")
-        return self.store.query_facts(self._owner(user), status=status, as_of=as_of, subject=subject)
+        if self.cutoff is not None and status == "active" and as_of is None:
+            as_of = self.cutoff  # what held then, not what holds now
+        found = self.store.query_facts(self._owner(user), status=status, as_of=as_of, subject=subject)
+        return found if self.cutoff is None else facts_said_by(found, self.cutoff)
 
     def fact(self, fact_id: int, *, user: str | None = None) -> FactRecord:
         record = self.store.fact_by_id(self._owner(user), fact_id) if is_row_id(fact_id) else None
+        if record is not None and self.cutoff is not None and not said_by(record.mentioned_at, self.cutoff):
+            record = None
         if record is None:
             raise NotFoundError(f"no fact {fact_id} for user {self._owner(user)!r}")
         return record
@@ -454,6 +507,9 @@ class Memory:
     def history(self, fact_id: int, *, user: str | None = None) -> list[FactRecord]:
         """The fact's slot, oldest first: what it replaced and what replaced it."""
         chain = self.store.slot_history(self._owner(user), fact_id) if is_row_id(fact_id) else []
+        if self.cutoff is not None:  # the slot as it stood then; a fact said later is not found
+            chain = facts_said_by(chain, self.cutoff)
+            chain = chain if any(f.id == fact_id for f in chain) else []
         if not chain:
             raise NotFoundError(f"no fact {fact_id} for user {self._owner(user)!r}")
         return chain
@@ -468,6 +524,7 @@ class Memory:
         """The user's memory as dump lines, each ending in a newline (docs/dump-format.md): sessions with turns
         and pieces, entities, facts with status, validity, sources and roles, and links. Read in one snapshot
         before the first line is returned; ``NotFoundError`` when the user holds nothing."""
+        self._refuse_writes_to_a_view("exports everything")
         owner = self._owner(user)
         dump = self.store.read_dump(owner)
         if not (dump.sessions or dump.entities or dump.facts):
@@ -482,6 +539,7 @@ class Memory:
         nothing. The user must hold nothing yet (importing the very same dump again changes nothing); else
         ``SessionConflictError`` names a session it already has, or ``InputError`` (field ``user``).
         """
+        self._refuse_writes_to_a_view()
         dump = load_dump(source)
         self._remember_embedder()
         report = self.store.write_dump(user or dump.user, dump)

@@ -152,7 +152,8 @@ def answer_with_llm(
     is spread over more sessions than one answer's (None: ``budget_tokens`` for every question).
     """
     reader = choose_reader_prompt(reader_prompt, client.config.model)  # an unknown choice fails before any search
-    if list_budget_tokens is not None and analyze_query(question, now or datetime.now()).gathers:
+    now = now or memory.cutoff  # a memory seen at a past time is asked then
+    if list_budget_tokens is not None and analyze_query(question, memory.asked_at(now)).gathers:
         budget_tokens = list_budget_tokens
     start = (client.usage.prompt_tokens, client.usage.completion_tokens)
     flags: list[str] = []
@@ -256,7 +257,7 @@ def answer_with_llm(
         return _fallback(memory, question, reason, flags, steps, client, start, prices, now, budget_tokens, user)
     flags.extend(f"uncited_sentence:{n}" for n in uncited)
     detail = ""
-    asked = now or datetime.now()
+    asked = memory.asked_at(now)
     if cited_dates and asks_for_a_date(question):
         words = without_ids(text).strip()
         items = [item for item_id in cited if (item := final.get(item_id)) is not None]

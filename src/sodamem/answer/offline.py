@@ -80,7 +80,7 @@ def answer_offline(
 ) -> Answer:
     """Answer ``question`` from ``memory`` without an LLM; ``now`` anchors the question's time words."""
     owner = user or memory.user
-    asked = now or datetime.now()
+    asked = memory.asked_at(now)
     # The question is the user's own, passed on by an agent: its "I" and "my" are the speaker "user" (a log of user
     # and assistant turns); where no speaker is called that (LoCoMo's named people), nothing changes.
     analysis = analyze_query(question, asked, memory.store, owner, asker=USER_ROLE)
@@ -104,7 +104,7 @@ def said_by_another_speaker(
     else: the offline reader's rule for abstaining (the usual shape of a question about a thing that never happened
     to that person). The LLM loop asks it first, over hits of its own search ``mode``."""
     owner = user or memory.user
-    asked = now or datetime.now()
+    asked = memory.asked_at(now)
     analysis = analyze_query(question, asked, memory.store, owner, asker=USER_ROLE)
     hits = memory.search(question, k=SPEAKER_CHECK_DEPTH, user=owner, now=asked, mode=mode)
     if not hits:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
 from sodamem.records import SearchHit
 from sodamem.retrieve.pack import EvidenceItem
 from sodamem.store.protocol import EvidenceReads
 
 
-def evidence_items(store: EvidenceReads, user: str, hits: Sequence[SearchHit]) -> list[EvidenceItem]:
+def evidence_items(
+    store: EvidenceReads, user: str, hits: Sequence[SearchHit], held: Container[int] | None = None
+) -> list[EvidenceItem]:
+    """``held``: for a memory seen at a past time (``Memory.at``), the ids of the facts that held then; one replaced
+    only later is shown active, as it was."""
     items: list[EvidenceItem] = []
     for hit in hits:
         said_at = store.session_timestamp(user, hit.session_id)
@@ -45,7 +49,7 @@ def evidence_items(store: EvidenceReads, user: str, hits: Sequence[SearchHit]) -
                     timestamp=fact.mentioned_at,
                     text=fact.text,
                     score=hit.score,
-                    status=fact.status,
+                    status="active" if held is not None and fact.fact_id in held else fact.status,
                     resolved=(),
                     occurred_start=fact.occurred_start,
                     occurred_end=fact.occurred_end,

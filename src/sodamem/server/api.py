@@ -50,10 +50,16 @@ FactId = Annotated[int, Path(ge=1, le=MAX_ID)]
 parse_time = parse_given_time  # a bad time is a 400 naming the field
 
 
+def seen_at(memory: Memory, as_of: str | None) -> Memory:
+    """The memory as it stood at ``as_of`` (a request's field), or as it is."""
+    when = parse_time(as_of, "as_of")
+    return memory if when is None else memory.at(when)
+
+
 def answer_request(memory: Memory, body: AskRequest, user: str) -> Answer:
     """``POST /v1/ask`` and the ``ask_memory`` tool: the configured LLM, else the offline reader."""
     return ask_memory(
-        memory,
+        seen_at(memory, body.as_of),
         body.question,
         now=parse_time(body.now, "now"),
         offline=body.offline,
@@ -119,7 +125,7 @@ def get_turn(turn_id: str, caller: Caller, session_id: str | None = None) -> Tur
 
 @router.post("/search", response_model=SearchResponse, tags=["read"], summary="Cited hits, best first")
 def search(body: SearchRequest, caller: Caller) -> SearchResponse:
-    hits = caller.memory.search(
+    hits = seen_at(caller.memory, body.as_of).search(
         body.query, k=body.k, user=caller.user, mode=body.mode, now=parse_time(body.now, "now"), preset=body.preset
     )
     return SearchResponse(query=body.query, results=hits)

@@ -23,7 +23,7 @@ from sodamem.answer.types import Answer
 from sodamem.errors import SodaMemError
 from sodamem.memory import Memory
 from sodamem.records import AddReport, ForgetReport
-from sodamem.server.api import MAX_ID, answer_request, parse_time
+from sodamem.server.api import MAX_ID, answer_request, parse_time, seen_at
 from sodamem.server.auth import Tenant
 from sodamem.server.schemas import AddRequest, AskRequest, FactList, MessageIn, SearchRequest, SearchResponse
 
@@ -37,6 +37,10 @@ past (what they said, did, like, own or plan), call `search_memory` or `ask_memo
 
 Time = Annotated[
     str | None, Field(description="ISO 8601 (2024-05-01T10:00:00); relative words in the query count from it")
+]
+AsOf = Annotated[
+    str | None,
+    Field(description="ISO 8601: read the memory as it stood then (nothing said later, the facts that held then)"),
 ]
 _Request = TypeVar("_Request", AddRequest, SearchRequest, AskRequest)
 FactId = Annotated[int, Field(ge=1, le=MAX_ID, description="A fact's id, as list_facts and remember report it")]
@@ -70,18 +74,21 @@ def build_mcp_server(tenant_of: TenantSource) -> MCPServer:
         query: Annotated[str, Field(description="What to look for, in the user's words or a question")],
         k: Annotated[int, Field(description="How many hits (1-100)")] = 10,
         now: Time = None,
+        as_of: AsOf = None,
     ) -> SearchResponse:
-        body = _validated(SearchRequest, query=query, k=k, now=now)
+        body = _validated(SearchRequest, query=query, k=k, now=now, as_of=as_of)
         with _tool_errors(), tenant_of(ctx) as caller:
-            hits = caller.memory.search(body.query, k=body.k, user=caller.user, now=parse_time(body.now, "now"))
+            memory = seen_at(caller.memory, body.as_of)
+            hits = memory.search(body.query, k=body.k, user=caller.user, now=parse_time(body.now, "now"))
         return SearchResponse(query=body.query, results=hits)
 
     def ask_memory(
         ctx: Context,
         question: Annotated[str, Field(description="A question about the user's past")],
         now: Time = None,
+        as_of: AsOf = None,
     ) -> Answer:
-        body = _validated(AskRequest, question=question, now=now)
+        body = _validated(AskRequest, question=question, now=now, as_of=as_of)
         with _tool_errors(), tenant_of(ctx) as caller:
             return answer_request(caller.memory, body, caller.user)
 

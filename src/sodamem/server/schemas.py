@@ -62,12 +62,18 @@ class SearchRequest(_Request):
     k: Annotated[int, Field(ge=1, le=100)] = 10
     mode: SearchMode = SearchMode.AUTO
     now: Short | None = Field(default=None, description="When the question is asked (its 'last month')")
+    as_of: Short | None = Field(
+        default=None, description="ISO 8601: read the memory as it stood then (nothing said later)"
+    )
     preset: Preset = "default"
 
 
 class AskRequest(_Request):
     question: Annotated[str, Field(min_length=1, max_length=2_000)]
     now: Short | None = None
+    as_of: Short | None = Field(
+        default=None, description="ISO 8601: read the memory as it stood then (nothing said later)"
+    )
     offline: bool = Field(default=False, description="The offline reader even when an LLM is configured")
     budget: Annotated[int, Field(ge=50, le=20_000)] = 1_500
     steps: Annotated[int, Field(ge=0, le=10)] = 3

@@ -1,0 +1,93 @@
+"""A memory seen at a past time (``Memory.at``): searches, facts and answers as they stood then."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from sodamem import InputError, Memory, NotFoundError
+from sodamem.answer.ask import ask
+from sodamem.retrieve.cutoff import said_by
+from tests.test_bad_input import run_cli
+from tests.test_live_add import EXAMPLE
+
+MARCH_5 = datetime(2026, 3, 5)  # after s01 (2 March: Leeds, Northwind Bank), before the move to Manchester (April)
+
+
+@pytest.fixture(scope="module")
+def memory() -> Iterator[Memory]:
+    with Memory(":memory:", embedder="none") as mem:
+        mem.ingest(EXAMPLE)
+        yield mem
+
+
+def test_said_by_compares_instants_or_wall_clocks() -> None:
+    assert said_by("2026-03-02T19:05:00", MARCH_5) and not said_by("2026-03-05T00:00:01", MARCH_5)
+    assert said_by("2026-03-05T00:00:00", MARCH_5)  # said at the very time: known
+    assert said_by("2026-03-05T01:00:00+02:00", datetime(2026, 3, 5, tzinfo=UTC))  # 23:00 UTC the day before
+    assert not said_by("2026-03-05T01:00:00", datetime(2026, 3, 5, tzinfo=timezone(timedelta(hours=5))))
+    assert not said_by(None, MARCH_5) and not said_by("someday", MARCH_5)
+
+
+def test_answers_and_facts_are_those_of_the_time(memory: Memory) -> None:
+    then = memory.at(MARCH_5)
+    answer = ask(then, "Where does Maya live now?", offline=True)
+    assert answer.answer == "Leeds" and [c.quote for c in answer.citations] == ["I live in Leeds"]
+    assert ask(memory, "Where does Maya live now?", offline=True).answer == "Manchester (previously Leeds)"
+    held = {f.text for f in then.facts()}
+    assert "Maya lives in Leeds" in held and not any("Manchester" in text for text in held)
+    assert all(said_by(f.mentioned_at, MARCH_5) for f in then.facts(status="all"))
+    leeds = next(f for f in memory.facts(status="all") if f.text == "Maya lives in Leeds")
+    manchester = next(f for f in memory.facts(status="all") if f.text.startswith("Maya lives in Manchester"))
+    assert leeds.status == "superseded" and [f.id for f in then.history(leeds.id)] == [leeds.id]
+    with pytest.raises(NotFoundError):
+        then.history(manchester.id)
+    with pytest.raises(NotFoundError):
+        then.fact(manchester.id)
+    pack = then.evidence("Where does Maya live?", budget_tokens=500)
+    leeds_items = [i for i in pack.items if i.kind == "fact" and i.text == "Maya lives in Leeds"]
+    assert leeds_items and all(i.status == "active" for i in leeds_items)  # replaced only in April
+
+
+def test_searches_read_only_what_was_said_by_then_and_keep_k(memory: Memory) -> None:
+    then = memory.at(MARCH_5)
+    hits = then.search("Manchester Leeds work dog", k=5)
+    assert len(hits) == 5 and all(said_by(h.timestamp, MARCH_5) for h in hits)
+    assert any(not said_by(h.timestamp, MARCH_5) for h in memory.search("Manchester Leeds work dog", k=5))
+    first = min(s.timestamp for s in memory.sessions())
+    assert [s.timestamp for s in then.sessions()] == [
+        s.timestamp for s in memory.sessions() if s.timestamp <= "2026-03-05"
+    ]
+    assert first == then.sessions()[0].timestamp
+    later = next(s for s in memory.sessions() if s.timestamp > "2026-03-05")
+    with pytest.raises(NotFoundError):
+        then.session(later.session_id)
+    with pytest.raises(NotFoundError):
+        then.turn(memory.session(later.session_id).turns[0].turn_id)
+
+
+def test_a_view_is_read_only_and_leaves_the_memory_as_it_is(memory: Memory) -> None:
+    then = memory.at(MARCH_5)
+    for write in (
+        lambda: then.add("I moved to York.", session_id="s99"),
+        lambda: then.forget(session_id="s01", dry_run=True),
+        lambda: then.export(),
+    ):
+        with pytest.raises(InputError, match="seen at 2026-03-05T00:00:00"):
+            write()
+    assert memory.cutoff is None and then.store is memory.store
+    assert len(memory.search("Manchester", k=20)) > len(then.search("Manchester", k=20))
+
+
+def test_cli_ask_and_search_as_of(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["--db", str(tmp_path / "m.db"), "--embedder", "none"]
+    assert run_cli([*base, "ingest", str(EXAMPLE)]) in (0, None)
+    capsys.readouterr()
+    assert run_cli([*base, "ask", "Where does Maya live now?", "--as-of", "2026-03-05", "--json"]) in (0, None)
+    assert json.loads(capsys.readouterr().out)["answer"] == "Leeds"
+    assert run_cli([*base, "search", "Manchester", "--as-of", "early March"]) == 2
+    assert "--as-of" in capsys.readouterr().err
