@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 import sqlite3
 from collections.abc import Iterator
 from datetime import datetime
@@ -664,3 +665,15 @@ def test_cli_show_session_refuses_a_session_option(db: Path, capsys: pytest.Capt
     assert run_cli(["--db", str(db), "show", "session", "good-1", "--session", "other"]) == 2
     assert "--session narrows a turn or a piece" in capsys.readouterr().err
     assert run_cli(["--db", str(db), "show", "session", "good-1"]) in (0, None)  # None: click returned normally
+
+
+def test_cli_serve_refuses_a_port_in_use_before_saying_it_serves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert run_cli(["--db", str(tmp_path / "m.db"), "serve", "--no-auth", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and "serving" not in err

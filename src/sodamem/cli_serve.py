@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import socket
 
 import click
 
 from sodamem.cli import _print_json
-from sodamem.errors import MissingDependencyError
+from sodamem.errors import InputError, MissingDependencyError
 from sodamem.server.settings import MAX_DEFAULT_WORKERS, default_workers
 from sodamem.store.opening import open_store, require_database
 from sodamem.store.write_protocol import Store
@@ -54,11 +55,27 @@ def serve(
         embedder=ctx.obj["embedder"] or "auto", pool_size=pool_size, max_body_bytes=max_body,
     ).check()  # fmt: skip
     os.environ[ENV_KEY] = settings.to_env()  # each worker process builds its app from it
+    _require_free_port(host, port)
     click.echo(f"sodamem serving {settings.db} on http://{host}:{port} ({workers} worker(s))", err=True)
     uvicorn.run(
         "sodamem.server.app:app_from_env", factory=True, host=host, port=port, workers=workers, log_level=log_level,
         loop="sodamem.server.accept_gate:GatedEventLoop",  # a worker accepts only while it can serve
     )  # fmt: skip
+
+
+def _require_free_port(host: str, port: int) -> None:
+    """Refuse a port another process listens on before saying "serving" (uvicorn would log and exit 3 after it);
+    bound as uvicorn binds it, with SO_REUSEADDR, so a port left in TIME_WAIT is free."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    except OSError as exc:
+        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror}", field="--host") from None
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise InputError(f"cannot listen on {host}:{port}: {exc.strerror}", field="--port") from None
 
 
 @click.group()
