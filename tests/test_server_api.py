@@ -184,6 +184,14 @@ def test_a_message_sent_again_is_unchanged_and_one_with_other_content_is_409(api
     assert "brand new line" not in api.client.get("/v1/export", headers=api.headers()).text
 
 
+def test_a_body_sent_as_another_type_than_json_is_415_saying_so(api: Api) -> None:
+    body = '{"query": "dog"}'
+    refused = error(api.post("/v1/search", content=body, headers={"Content-Type": "text/plain"}), 415)
+    assert "Content-Type: application/json" in refused["error"] and "text/plain" in refused["error"]
+    sent_as_json = api.post("/v1/search", content=body, headers={"Content-Type": "application/json"})
+    assert sent_as_json.status_code == 200
+
+
 def test_bad_timestamps_are_400_naming_the_field_and_write_nothing(api: Api) -> None:
     seed(api)
     before = api.stats()

@@ -36,6 +36,7 @@ _ERRORS: dict[int | str, dict[str, object]] = {
         404: "No such record for this user",
         409: "Conflicts with what is stored",
         413: "Body too large",
+        415: "Body not sent as application/json",
         422: "Request does not match its schema",
         503: "Database busy: retry",
     }.items()

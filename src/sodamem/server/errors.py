@@ -51,10 +51,14 @@ def install_error_handlers(app: FastAPI) -> None:
             message = f"session {exc.session!r}: {message}"  # which one, of a body of several
         return error_response(status_of(exc), message, field)
 
-    async def invalid_request(_request: Request, exc: Exception) -> JSONResponse:
+    async def invalid_request(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
         first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
         location = [str(part) for part in first.get("loc", ())]
+        content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if location == ["body"] and content_type not in ("application/json", ""):
+            # FastAPI reads a body of another type as text, and then says only that it is not an object
+            return error_response(415, f"send a JSON object with Content-Type: application/json, not {content_type}")
         if first.get("type") == "json_invalid":
             location = ["body"]  # not a field: the body is not JSON (its loc is the character position)
         elif location and location[0] in ("body", "query", "path", "header", "cookie"):
