@@ -85,6 +85,25 @@ def test_without_a_session_id_messages_join_the_session_of_their_day(memory_loca
         assert statuses["user lives in York"] == "active" and statuses["user lives in Leeds"] == "superseded"
 
 
+def test_a_message_sent_again_after_midnight_is_recognised_by_its_id(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder="none") as memory:
+        first = memory.add(
+            [{"role": "user", "text": "I moved to Bristol.", "id": "x1"}], timestamp=datetime(2024, 5, 1, 23, 59)
+        )
+        again = memory.add(
+            [{"role": "user", "text": "I moved to Bristol.", "id": "x1"}], timestamp=datetime(2024, 5, 2, 0, 1)
+        )
+        assert (first.session_id, again.session_id, again.unchanged, again.added) == (
+            "2024-05-01",
+            "2024-05-01",
+            ["x1"],
+            [],
+        )
+        with pytest.raises(InputError, match="field 'timestamp': expected a datetime, got str"):
+            memory.add("hello", timestamp="2024-05-02")  # type: ignore[arg-type]
+        assert [s.session_id for s in memory.sessions()] == ["2024-05-01"]
+
+
 def test_a_day_session_is_the_day_in_the_time_zone_the_message_was_given_in(tmp_path: Path) -> None:
     with Memory(tmp_path / "m.db", embedder="none") as memory:
         late = memory.add([{"role": "user", "text": "Off to bed.", "timestamp": "2024-05-01T23:30:00-05:00"}])

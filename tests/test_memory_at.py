@@ -44,6 +44,9 @@ def test_answers_and_facts_are_those_of_the_time(memory: Memory) -> None:
     leeds = next(f for f in memory.facts(status="all") if f.text == "Maya lives in Leeds")
     manchester = next(f for f in memory.facts(status="all") if f.text.startswith("Maya lives in Manchester"))
     assert leeds.status == "superseded" and [f.id for f in then.history(leeds.id)] == [leeds.id]
+    seen = then.fact(leeds.id)  # as it stood then: active, no end, no link to the April fact
+    assert (seen.status, seen.valid_to) == ("active", None) and manchester.id not in {x.fact_id for x in seen.links}
+    assert leeds.id not in {f.id for f in then.facts(status="superseded")}
     with pytest.raises(NotFoundError):
         then.history(manchester.id)
     with pytest.raises(NotFoundError):
@@ -70,6 +73,18 @@ def test_searches_read_only_what_was_said_by_then_and_keep_k(memory: Memory) -> 
         then.turn(memory.session(later.session_id).turns[0].turn_id)
 
 
+def test_a_hits_context_holds_no_turn_said_later(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m.db", embedder="none") as memory:
+        memory.add("I live in Oslo and I love skiing.", session_id="chat", timestamp=datetime(2026, 5, 1, 10))
+        memory.add(
+            "Oslo is great for skiing.", session_id="chat", speaker="assistant", timestamp=datetime(2026, 5, 1, 10, 1)
+        )
+        memory.add("I moved to Bergen, code PINEAPPLE.", session_id="chat", timestamp=datetime(2026, 6, 1))
+        hits = memory.at(datetime(2026, 5, 15)).search("Oslo skiing", k=5)
+        assert hits and all("PINEAPPLE" not in c.text for h in hits for c in h.context)
+        assert any("PINEAPPLE" in c.text for h in memory.search("Oslo skiing", k=5) for c in h.context)
+
+
 def test_a_view_is_read_only_and_leaves_the_memory_as_it_is(memory: Memory) -> None:
     then = memory.at(MARCH_5)
     for write in (
@@ -80,6 +95,9 @@ def test_a_view_is_read_only_and_leaves_the_memory_as_it_is(memory: Memory) -> N
         with pytest.raises(InputError, match="seen at 2026-03-05T00:00:00"):
             write()
     assert memory.cutoff is None and then.store is memory.store
+    assert then.at(datetime(2027, 1, 1)).cutoff == MARCH_5  # a view never sees past its own time
+    with pytest.raises(InputError, match="field 'when': expected a datetime, got str"):
+        memory.at("2026-03-05")  # type: ignore[arg-type]
     assert len(memory.search("Manchester", k=20)) > len(then.search("Manchester", k=20))
 
 

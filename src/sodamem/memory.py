@@ -27,7 +27,7 @@ from sodamem.ingest.neighbors import link_similar_facts
 from sodamem.ingest.pipeline import ProgressCallback, ingest_sessions
 from sodamem.ingest.seen_sessions import SeenSessions
 from sodamem.keys import KeyRing
-from sodamem.model import DEFAULT_USER, Session
+from sodamem.model import DEFAULT_USER, Message, Session
 from sodamem.records import (
     AddedTurn,
     AddReport,
@@ -43,7 +43,7 @@ from sodamem.records import (
     TurnRecord,
     UserStats,
 )
-from sodamem.retrieve.cutoff import facts_said_by, hits_said_by, said_by
+from sodamem.retrieve.cutoff import context_said_by, facts_seen_at, hits_said_by, said_by
 from sodamem.retrieve.decompose import QueryDecomposer, load_decomposer
 from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.focus import focus_items
@@ -132,8 +132,10 @@ class Memory:
         then and holding then (``facts(as_of=when)``), whatever replaced them later; a fact's history ends there;
         turns, sessions and facts said later are not found. The view shares this memory's store: close the
         memory, not the view."""
+        if not isinstance(when, datetime):
+            raise InputError(f"expected a datetime, got {type(when).__name__}", field="when")
         view = copy.copy(self)
-        view.cutoff = when
+        view.cutoff = when if self.cutoff is None or said_by(when.isoformat(), self.cutoff) else self.cutoff
         return view
 
     def asked_at(self, now: datetime | None = None) -> datetime:
@@ -207,9 +209,11 @@ class Memory:
             if not isinstance(session_id, str) or not session_id.strip():
                 raise InputError("is empty", field="session_id")
             check_encodable(session_id, session=None, field="session_id")
+        if timestamp is not None and not isinstance(timestamp, datetime):
+            raise InputError(f"expected a datetime, got {type(timestamp).__name__}", field="timestamp")
         batch = to_messages(messages, speaker=speaker)
         when = timestamp or datetime.now().replace(microsecond=0)
-        session_id = session_id if session_id is not None else day_session_id(batch, when)
+        session_id = session_id if session_id is not None else self._session_for(owner, batch, when)
         self._remember_embedder()
         result = append_messages(self.store, owner, session_id, batch, when, self.extractor, self._seen_sessions)
         report = AddReport(
@@ -234,6 +238,13 @@ class Memory:
                 link_similar_facts(self.store, self.searcher.index, result.fact_ids)
             self._read_mentions(result.turn_pks, load=False)
         return report
+
+    def _session_for(self, owner: str, batch: list[Message], when: datetime) -> str:
+        """The session a batch without a session id joins: the one that holds its messages' ids already (a message
+        sent again after midnight is recognised, not stored twice), else that of its first message's day."""
+        ids = {m.id for m in batch if m.id is not None}
+        holding = {row.session_id for i in sorted(ids) for row in self.store.turns_by_turn_id(owner, i, None)}
+        return holding.pop() if len(holding) == 1 else day_session_id(batch, when)
 
     def forget(
         self,
@@ -387,7 +398,7 @@ class Memory:
             hits = self.searcher.search(owner, query, depth, mode, now=now, preset=preset)
             kept = hits_said_by(hits, cutoff)
             if len(kept) >= k or len(hits) < depth or depth >= MAX_K * 4:
-                return kept[:k]
+                return context_said_by(self.store, owner, kept[:k], cutoff)
             depth *= 4
 
     def evidence(
@@ -491,15 +502,19 @@ class Memory:
         """Facts by status (active, superseded, invalid, all), or those holding ``as_of`` a time; by subject."""
         if status not in ("active", "superseded", "invalid", "all"):
             raise InputError(f"unknown status {status!r}: active, superseded, invalid or all", field="status")
-        if self.cutoff is not None and status == "active" and as_of is None:
-            as_of = self.cutoff  # what held then, not what holds now
-        found = self.store.query_facts(self._owner(user), status=status, as_of=as_of, subject=subject)
-        return found if self.cutoff is None else facts_said_by(found, self.cutoff)
+        owner = self._owner(user)
+        if self.cutoff is None:
+            return self.store.query_facts(owner, status=status, as_of=as_of, subject=subject)
+        # the facts said by then, each as it stood then; a status is theirs then (Leeds was active in March)
+        wanted = "all" if as_of is None else status
+        found = self.store.query_facts(owner, status=wanted, as_of=as_of, subject=subject)
+        seen = facts_seen_at(self.store, owner, self.cutoff, found)
+        return seen if status == "all" or as_of is not None else [f for f in seen if f.status == status]
 
     def fact(self, fact_id: int, *, user: str | None = None) -> FactRecord:
         record = self.store.fact_by_id(self._owner(user), fact_id) if is_row_id(fact_id) else None
-        if record is not None and self.cutoff is not None and not said_by(record.mentioned_at, self.cutoff):
-            record = None
+        if record is not None and self.cutoff is not None:
+            record = next(iter(facts_seen_at(self.store, self._owner(user), self.cutoff, [record])), None)
         if record is None:
             raise NotFoundError(f"no fact {fact_id} for user {self._owner(user)!r}")
         return record
@@ -508,7 +523,7 @@ class Memory:
         """The fact's slot, oldest first: what it replaced and what replaced it."""
         chain = self.store.slot_history(self._owner(user), fact_id) if is_row_id(fact_id) else []
         if self.cutoff is not None:  # the slot as it stood then; a fact said later is not found
-            chain = facts_said_by(chain, self.cutoff)
+            chain = facts_seen_at(self.store, self._owner(user), self.cutoff, chain)
             chain = chain if any(f.id == fact_id for f in chain) else []
         if not chain:
             raise NotFoundError(f"no fact {fact_id} for user {self._owner(user)!r}")

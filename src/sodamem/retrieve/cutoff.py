@@ -1,4 +1,6 @@
-"""What a memory held at a past time (``Memory.at``): which hits and facts had been said by then (pure).
+"""What a memory held at a past time (``Memory.at``): which hits and facts had been said by then, and facts as
+they stood then (replaced only later: active). Pure, but for the two reads of ``context_said_by`` and
+``facts_seen_at``.
 
 Times are compared as instants where both carry an offset, else as wall-clock times (a naive time is the dialogue's
 local time, as everywhere in SodaMem).
@@ -6,10 +8,12 @@ local time, as everywhere in SodaMem).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
+from dataclasses import replace
 from datetime import datetime
 
 from sodamem.records import FactRecord, SearchHit
+from sodamem.store.write_protocol import Store
 
 
 def said_by(timestamp: str | None, cutoff: datetime) -> bool:
@@ -31,3 +35,33 @@ def hits_said_by(hits: Iterable[SearchHit], cutoff: datetime) -> list[SearchHit]
 
 def facts_said_by(facts: Iterable[FactRecord], cutoff: datetime) -> list[FactRecord]:
     return [f for f in facts if said_by(f.mentioned_at, cutoff)]
+
+
+def fact_seen_at(fact: FactRecord, known: Container[int]) -> FactRecord:
+    """``fact`` as the memory held it when only the facts ``known`` had been said: one replaced by a fact said later
+    is active again, with no end, and links only to facts known then."""
+    links = tuple(link for link in fact.links if link.fact_id in known)
+    replacers = [link.fact_id for link in fact.links if link.type == "SUPERSEDES" and link.direction == "in"]
+    replaced_later = fact.status == "superseded" and bool(replacers) and not any(r in known for r in replacers)
+    if replaced_later:
+        return replace(fact, status="active", valid_to=None, links=links)
+    return fact if links == fact.links else replace(fact, links=links)
+
+
+def facts_seen_at(store: Store, owner: str, cutoff: datetime, facts: list[FactRecord]) -> list[FactRecord]:
+    """``facts`` as the memory held them at ``cutoff``: those said by then, each with its status and links of then."""
+    known = {f.id for f in facts_said_by(store.query_facts(owner, status="all"), cutoff)}
+    return [fact_seen_at(f, known) for f in facts if f.id in known]
+
+
+def context_said_by(store: Store, owner: str, hits: list[SearchHit], cutoff: datetime) -> list[SearchHit]:
+    """``hits`` with only the neighbouring turns said by ``cutoff`` as their context."""
+    said: dict[str, set[int]] = {}
+    for session_id in {h.session_id for h in hits if h.context}:
+        row = store.session_row(owner, session_id)
+        turns = store.session_turns(owner, row.session_pk, 0, 1 << 62) if row is not None else []
+        said[session_id] = {t.index for t in turns if said_by(t.timestamp, cutoff)}
+    return [
+        replace(h, context=tuple(c for c in h.context if c.turn_index in said[h.session_id])) if h.context else h
+        for h in hits
+    ]
