@@ -18,9 +18,10 @@ from tests.test_live_add import EXAMPLE
 MARCH_5 = datetime(2026, 3, 5)  # after s01 (2 March: Leeds, Northwind Bank), before the move to Manchester (April)
 
 
-@pytest.fixture(scope="module")
-def memory() -> Iterator[Memory]:
-    with Memory(":memory:", embedder="none") as mem:
+@pytest.fixture
+def memory(memory_location: str) -> Iterator[Memory]:
+    """The example history, on each backend (PostgreSQL in the slow tier)."""
+    with Memory(memory_location, embedder="none") as mem:
         mem.ingest(EXAMPLE)
         yield mem
 
@@ -96,6 +97,9 @@ def test_a_view_is_read_only_and_leaves_the_memory_as_it_is(memory: Memory) -> N
             write()
     assert memory.cutoff is None and then.store is memory.store
     assert then.at(datetime(2027, 1, 1)).cutoff == MARCH_5  # a view never sees past its own time
+    with memory.at(MARCH_5) as closed:
+        closed.search("Leeds", k=1)
+    assert memory.search("Leeds", k=1)  # closing a view leaves the memory's store open
     with pytest.raises(InputError, match="field 'when': expected a datetime, got str"):
         memory.at("2026-03-05")  # type: ignore[arg-type]
     assert len(memory.search("Manchester", k=20)) > len(then.search("Manchester", k=20))

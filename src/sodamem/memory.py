@@ -112,6 +112,8 @@ class Memory:
             embed_queued(self.store, self.embedder)  # turns a process added but did not live to embed
 
     def close(self) -> None:
+        if self.cutoff is not None:
+            return  # a view (``at``): the memory it was made from owns the store
         if self._owns_decomposer and self.decomposer is not None:
             self.decomposer.close()
         self.store.close()
@@ -124,14 +126,12 @@ class Memory:
     ) -> None:
         self.close()
 
-    # -- ingestion -------------------------------------------------------------------------------------------
-
     def at(self, when: datetime) -> Memory:
-        """This memory as it stood at ``when``, read-only: searches, evidence and answers (``ask(memory.at(t),
-        ...)``) read only turns said by then, with ``now`` defaulting to ``when``; active facts are those said by
-        then and holding then (``facts(as_of=when)``), whatever replaced them later; a fact's history ends there;
-        turns, sessions and facts said later are not found. The view shares this memory's store: close the
-        memory, not the view."""
+        """What this memory knew at ``when``, read-only: searches, evidence and answers (``ask(memory.at(t),
+        ...)``) read only turns said by then, with ``now`` defaulting to ``when``; facts are those said by then,
+        each with its status and links of then (one replaced only later is active); a fact's history ends there;
+        turns, sessions and hit contexts said later are not found. The ranking still draws on the whole store.
+        The view shares this memory's store: closing the view (``with memory.at(t) as then:``) leaves it open."""
         if not isinstance(when, datetime):
             raise InputError(f"expected a datetime, got {type(when).__name__}", field="when")
         view = copy.copy(self)
@@ -145,6 +145,8 @@ class Memory:
     def _refuse_writes_to_a_view(self, what: str = "is read-only") -> None:
         if self.cutoff is not None:
             raise InputError(f"a memory seen at {self.cutoff.isoformat()} {what}: use the memory itself")
+
+    # -- ingestion -------------------------------------------------------------------------------------------
 
     def ingest(
         self,
