@@ -113,3 +113,13 @@ def test_cli_ask_and_search_as_of(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert json.loads(capsys.readouterr().out)["answer"] == "Leeds"
     assert run_cli([*base, "search", "Manchester", "--as-of", "early March"]) == 2
     assert "--as-of" in capsys.readouterr().err
+
+
+def test_what_was_told_only_later_is_not_in_memory_then(memory: Memory) -> None:
+    """The trip to Lisbon is told on 12 March: on 10 March it is unknown (no turn of it ranks or seeds another
+    tunnel, and Lisbon is no known name), on 20 March it is dated and cited."""
+    question = "When is the birthday trip to Lisbon?"
+    assert ask(memory.at(datetime(2026, 3, 10)), question, offline=True).abstained
+    assert memory.at(datetime(2026, 3, 10)).search("Lisbon", k=5, mode="bm25") == []
+    later = ask(memory.at(datetime(2026, 3, 20)), question, offline=True)
+    assert later.answer == "28 March 2026" and "on the 28th of March" in [c.quote for c in later.citations]

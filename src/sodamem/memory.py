@@ -43,7 +43,7 @@ from sodamem.records import (
     TurnRecord,
     UserStats,
 )
-from sodamem.retrieve.cutoff import context_said_by, facts_seen_at, hits_said_by, said_by
+from sodamem.retrieve.cutoff import context_said_by, facts_seen_at, hits_said_by, said_by, turns_said_by
 from sodamem.retrieve.decompose import QueryDecomposer, load_decomposer
 from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.focus import focus_items
@@ -130,7 +130,8 @@ class Memory:
         """What this memory knew at ``when``, read-only: searches, evidence and answers (``ask(memory.at(t),
         ...)``) read only turns said by then, with ``now`` defaulting to ``when``; facts are those said by then,
         each with its status and links of then (one replaced only later is active); a fact's history ends there;
-        turns, sessions and hit contexts said later are not found. The ranking still draws on the whole store.
+        turns, sessions and hit contexts said later are not found; only turns said by then rank (term statistics
+        still span the whole store).
         The view shares this memory's store: closing the view (``with memory.at(t) as then:``) leaves it open."""
         if not isinstance(when, datetime):
             raise InputError(f"expected a datetime, got {type(when).__name__}", field="when")
@@ -393,11 +394,12 @@ class Memory:
     def _search_at(
         self, cutoff: datetime, owner: str, query: str, k: int, mode: SearchMode | str, now: datetime, preset: str
     ) -> list[SearchHit]:
-        """The best ``k`` hits said by ``cutoff``: the search is asked for more until ``k`` of them are, or it has
-        no more to give (its ranking is unchanged; later turns are only left out)."""
+        """The best ``k`` hits said by ``cutoff``: only turns said by then rank, and seed no other tunnel; a flat
+        search is asked for more until ``k`` of them are found, or it has no more to give."""
+        within = turns_said_by(self.store, owner, cutoff)
         depth = k
         while True:
-            hits = self.searcher.search(owner, query, depth, mode, now=now, preset=preset)
+            hits = self.searcher.search(owner, query, depth, mode, now=now, preset=preset, within=within)
             kept = hits_said_by(hits, cutoff)
             if len(kept) >= k or len(hits) < depth or depth >= MAX_K * 4:
                 return context_said_by(self.store, owner, kept[:k], cutoff)

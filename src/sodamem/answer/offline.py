@@ -24,7 +24,7 @@ Every citation is a literal span: ``quote == turn text[char_start:char_end]``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sodamem.answer.antecedents import antecedent_citation
@@ -83,7 +83,7 @@ def answer_offline(
     asked = memory.asked_at(now)
     # The question is the user's own, passed on by an agent: its "I" and "my" are the speaker "user" (a log of user
     # and assistant turns); where no speaker is called that (LoCoMo's named people), nothing changes.
-    analysis = analyze_query(question, asked, memory.store, owner, asker=USER_ROLE)
+    analysis = _known_then(memory, owner, analyze_query(question, asked, memory.store, owner, asker=USER_ROLE))
     hits = memory.search(question, k=40, user=owner, now=asked)
     ranked = evidence_items(memory.store, owner, hits)
     pack = build_pack(ranked, budget_tokens, count_tokens)
@@ -105,11 +105,20 @@ def said_by_another_speaker(
     to that person). The LLM loop asks it first, over hits of its own search ``mode``."""
     owner = user or memory.user
     asked = memory.asked_at(now)
-    analysis = analyze_query(question, asked, memory.store, owner, asker=USER_ROLE)
+    analysis = _known_then(memory, owner, analyze_query(question, asked, memory.store, owner, asker=USER_ROLE))
     hits = memory.search(question, k=SPEAKER_CHECK_DEPTH, user=owner, now=asked, mode=mode)
     if not hits:
         return False
     return _Reader(memory, owner, question, analysis, hits, [], 0).speaker_check()[2]
+
+
+def _known_then(memory: Memory, owner: str, analysis: QueryAnalysis) -> QueryAnalysis:
+    """For a memory seen at a past time (``Memory.at``), the question's entities it knew then: those a fact said by
+    then names ("Lisbon", told only later, is no known entity in early March, so the question is unrelated)."""
+    if memory.cutoff is None or not analysis.entities:
+        return analysis
+    named = {name for f in memory.facts(status="all", user=owner) for name in (f.subject, *(n for _, n in f.roles))}
+    return replace(analysis, entities=tuple(m for m in analysis.entities if m.name in named))
 
 
 @dataclass(slots=True)

@@ -1,6 +1,6 @@
 """What a memory held at a past time (``Memory.at``): which hits and facts had been said by then, and facts as
-they stood then (replaced only later: active). Pure, but for the two reads of ``context_said_by`` and
-``facts_seen_at``.
+they stood then (replaced only later: active). Pure, but for the reads of ``turns_said_by``, ``context_said_by``
+and ``facts_seen_at``.
 
 Times are compared as instants where both carry an offset, else as wall-clock times (a naive time is the dialogue's
 local time, as everywhere in SodaMem).
@@ -65,3 +65,14 @@ def context_said_by(store: Store, owner: str, hits: list[SearchHit], cutoff: dat
         replace(h, context=tuple(c for c in h.context if c.turn_index in said[h.session_id])) if h.context else h
         for h in hits
     ]
+
+
+def turns_said_by(store: Store, owner: str, cutoff: datetime) -> set[int]:
+    """The row ids of the user's turns said by ``cutoff``: the only ones a search of a view may rank."""
+    said: set[int] = set()
+    for summary in store.session_summaries(owner):
+        row = store.session_row(owner, summary.session_id) if said_by(summary.timestamp, cutoff) else None
+        if row is not None:
+            turns = store.session_turns(owner, row.session_pk, 0, 1 << 62)
+            said.update(t.turn_pk for t in turns if said_by(t.timestamp, cutoff))
+    return said

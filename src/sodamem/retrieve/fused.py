@@ -29,7 +29,7 @@ docs/bench.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -116,6 +116,7 @@ def fused_rank(
     types: TypeMatcher | None = None,
     subqueries: Sequence[SubQuery] = (),
     graph_reads: GraphReads | None = None,
+    within: Container[int] | None = None,
 ) -> FusedRanking:
     """The first ``k`` turns for ``query``. ``turns``: a lookup kept across searches while the store is unchanged
     (a fresh one otherwise). ``types``: what the answer-type tunnel needs (spaCy and the embedder), or None.
@@ -124,7 +125,14 @@ def fused_rank(
     ``vectors``: the embedder's query vectors (none without an embedder): of the question without the speakers'
     names for the dense tunnels (``dense_drop_names``), of the whole question where a mechanism asks with it.
     ``store``: a ``Store`` while query analysis, the turn lookup and the lexical and dense tunnels still take one;
-    what this module asks itself is in ``MemoryStore``."""
+    what this module asks itself is in ``MemoryStore``. ``within``: the only turns that may rank (a memory seen at
+    a past time: those said by then); every tunnel's ranking is cut to them before it is fused or seeds another."""
+
+    def kept(found: dict[str, Ranking]) -> dict[str, Ranking]:
+        if within is None:
+            return found
+        return {tunnel: [(pk, score) for pk, score in ranking if pk in within] for tunnel, ranking in found.items()}
+
     analysis = analyze_query(query, now, store, user)
     # The speakers the question names by an alias ("Maya" for "user"), looked up once for both passes.
     speakers = store.speakers(user)
@@ -137,15 +145,19 @@ def fused_rank(
     lookup = turns or TurnLookup(store)  # what the tunnels and both fusion passes ask about candidate turns
     topic_vector = vectors.of(without_words(query, names) if settings.dense_drop_names and names else query)
     graph = graph_reads or store
-    rankings = _direct_rankings(store, graph, index, lookup, topic_vector, user, match, n, settings, analysis, allowed)
+    rankings = kept(
+        _direct_rankings(store, graph, index, lookup, topic_vector, user, match, n, settings, analysis, allowed)
+    )
     sub_rankings: list[tuple[str, Ranking]] = []  # (sub_<tunnel>, ranking), one per sub-query and tunnel
     by_sub: list[dict[str, Ranking]] = []
     if settings.subquery_weight > 0:
         for sub in subqueries:
             sub_analysis = analyze_query(sub.text, now, store, user)
             sub_match = to_match_query(sub.text, drop=names | _speaker_name_words(sub.text, speakers, by_alias))
-            found = _direct_rankings(
-                store, graph, index, lookup, sub.vector, user, sub_match, n, settings, sub_analysis, allowed
+            found = kept(
+                _direct_rankings(
+                    store, graph, index, lookup, sub.vector, user, sub_match, n, settings, sub_analysis, allowed
+                )
             )
             by_sub.append(found)
             sub_rankings += [(SUBQUERY_PREFIX + tunnel, ranking) for tunnel, ranking in found.items()]
@@ -154,8 +166,10 @@ def fused_rank(
     tail_density = _tail_density(settings, k)
     asked = settings if tail_density is None else replace(settings, density=tail_density)
     rankings.update(
-        _multi_hop_rankings(
-            store, index, vectors, user, query, match, n, asked, analysis, focus, lookup, rankings, types
+        kept(
+            _multi_hop_rankings(
+                store, index, vectors, user, query, match, n, asked, analysis, focus, lookup, rankings, types
+            )
         )
     )
     tail_only: dict[str, Ranking] = {}
@@ -193,18 +207,19 @@ def fused_rank(
         query_vector = vectors.of(query) if _wants_bridge(settings, analysis, k) and units else None
         if index is not None and query_vector is not None:
             seeds = fused_steps.bridge_seeds(lookup, units, settings)
-            rankings["bridge"] = fused_steps.bridge_hits(index, user, query_vector, seeds, n, settings)
+            rankings.update(kept({"bridge": fused_steps.bridge_hits(index, user, query_vector, seeds, n, settings)}))
             again = bool(rankings["bridge"])
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
             expanded = _feedback_query(store, user, units[: settings.feedback_turns], query, names, settings)
             if expanded is not None:
-                rankings["bm25_prf"] = bm25_turns(store, user, expanded, n)
+                rankings.update(kept({"bm25_prf": bm25_turns(store, user, expanded, n)}))
                 again = True
         if _wants_echo(settings, k) and units:
             seeds = units[: settings.echo_seeds]
             speaker_words = {w for speaker in speakers for w in query_terms(speaker)}
-            rankings["echo"] = fused_steps.echo_hits(store, lookup, user, seeds, speaker_words, n, settings)
+            echo = fused_steps.echo_hits(store, lookup, user, seeds, speaker_words, n, settings)
+            rankings.update(kept({"echo": echo}))
             again = again or bool(rankings["echo"])
         with_bridge = with_echo = None
         if again:

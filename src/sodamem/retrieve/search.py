@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
@@ -102,14 +102,23 @@ class Searcher:
         *,
         now: datetime | None = None,
         preset: str = "default",
+        within: Container[int] | None = None,
     ) -> list[SearchHit]:
+        """``within``: the only turns (by row id) that may rank, or None for every turn of ``user``."""
         with self.store.snapshot():  # another process's forget must not remove rows between ranking and reading
-            return self._search(user, query, k, self.resolve(mode), now, preset)
+            return self._search(user, query, k, self.resolve(mode), now, preset, within)
 
     def _search(
-        self, user: str, query: str, k: int, mode: SearchMode, now: datetime | None, preset: str
+        self,
+        user: str,
+        query: str,
+        k: int,
+        mode: SearchMode,
+        now: datetime | None,
+        preset: str,
+        within: Container[int] | None,
     ) -> list[SearchHit]:
-        ranked, match, vector, explained_by_turn = self._rank(user, query, k, mode, now, preset)
+        ranked, match, vector, explained_by_turn = self._rank(user, query, k, mode, now, preset, within)
         turn_pks = [pk for pk, _ in ranked]
         focus: dict[int, PieceRow] = {}
         if vector is not None and self.index is not None:
@@ -122,7 +131,16 @@ class Searcher:
             hits = [replace(h, tunnels=t, explain=e) for h, (t, e) in zip(hits, explained, strict=True)]
         return hits
 
-    def _rank(self, user: str, query: str, k: int, mode: SearchMode, now: datetime | None, preset: str) -> _Ranked:
+    def _rank(
+        self,
+        user: str,
+        query: str,
+        k: int,
+        mode: SearchMode,
+        now: datetime | None,
+        preset: str,
+        within: Container[int] | None = None,
+    ) -> _Ranked:
         if k <= 0:
             return _Ranked([], None, None)
         n = max(self.settings.candidates, k)
@@ -143,16 +161,17 @@ class Searcher:
                 self.type_matcher() if _wants_types(settings) else None,
                 subqueries := self._subqueries(query, decomposition, settings),
                 self.graph_lookup(),
+                within,
             )
             trace = (_trace(decomposition, subqueries),) if decomposition is not None else ()
             explain = {u.unit: (u.tunnels, (*u.explain, *trace)) for u in fused.units}
             return _Ranked([(u.unit, u.mass) for u in fused.units], fused.match, fused.vector, explain)
         vector = self._embed_query(query) if mode is not SearchMode.BM25 and self.embedder is not None else None
-        lexical = bm25_turns(self.store, user, match, n) if match is not None else []
+        lexical = _kept(bm25_turns(self.store, user, match, n) if match is not None else [], within)
         if mode is SearchMode.BM25:
             return _Ranked(lexical[:k], match, None)
         assert self.index is not None and vector is not None
-        dense = dense_turns(self.index, user, vector, n)
+        dense = _kept(dense_turns(self.index, user, vector, n), within)
         if mode is SearchMode.DENSE:
             return _Ranked(dense[:k], None, vector)
         if mode is SearchMode.HYBRID_RRF:
@@ -230,3 +249,7 @@ def _keys(ranking: Ranking) -> list[int]:
 
 def _ids(fused: list[tuple[int, float]]) -> Ranking:
     return [(pk, score) for pk, score in fused]
+
+
+def _kept(ranking: Ranking, within: Container[int] | None) -> Ranking:
+    return ranking if within is None else [(pk, score) for pk, score in ranking if pk in within]
