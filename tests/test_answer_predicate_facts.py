@@ -80,6 +80,7 @@ def example() -> Iterator[Memory]:
     [
         ("What is Maya's dog called?", "Biscuit", ["My dog, Biscuit"]),
         ("What is my dog called?", "Biscuit", ["My dog, Biscuit"]),
+        ("Who is Priya's fiancé?", "Marcus", ["Priya's fiancé Marcus"]),  # a name asked by the relation that gave it
         (
             "What does Tom like?",
             "hiking, cooking, complaining about his knee",

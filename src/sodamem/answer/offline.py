@@ -147,6 +147,9 @@ class _Reader:
         state = self._current_state()
         if state is not None:
             return state
+        by_relation = self._named_by_relation()
+        if by_relation is not None:
+            return by_relation
         by_predicate = self._predicate_facts()
         if by_predicate is not None:
             return by_predicate
@@ -242,6 +245,25 @@ class _Reader:
             for c in ([named] if named is not None else []) + [_fact_citation(fact, s) for s in fact.sources]:
                 citations.setdefault((c.session_id, c.turn_index, c.char_start, c.char_end), c)
         return list(citations.values())
+
+    def _named_by_relation(self) -> Answer | None:
+        """ "Who is Priya's fiancé?" names a person by a relation ("Priya's fiancé is Marcus"): the answer is the
+        name, citing the relation fact that gave it."""
+        if question_kind(self.question) != "who":
+            return None
+        aliased = [m for m in self.analysis.entities if m.matched.casefold() != m.name.casefold()]
+        if len(aliased) != 1:
+            return None
+        match = aliased[0]  # the other names asked must stand inside it ("Priya" in "Priya's fiancé")
+        inside = all(match.char_start <= m.char_start and m.char_end <= match.char_end for m in self.analysis.entities)
+        if not inside:
+            return None
+        said = [
+            f
+            for f in self.memory.facts(user=self.user)
+            if f.kind == "relation" and f.object == match.name and f.sources and f.text.startswith(match.matched)
+        ]
+        return self._answer(match.name, self._fact_citations(said[:1]), detail=said[0].text) if said else None
 
     def _predicate_facts(self) -> Answer | None:
         """The values of the named entities' facts whose predicate the question asks for ("What is Maya's dog
