@@ -81,6 +81,8 @@ def example() -> Iterator[Memory]:
         ("What is Maya's dog called?", "Biscuit", ["My dog, Biscuit"]),
         ("What is my dog called?", "Biscuit", ["My dog, Biscuit"]),
         ("Who is Priya's fiancé?", "Marcus", ["Priya's fiancé Marcus"]),  # a name asked by the relation that gave it
+        ("Who is Grace?", "Maya's manager", ["My manager, Grace"]),  # a name asked about: what its relations say
+        ("Who is Marcus?", "Priya's fiancé", ["Priya's fiancé Marcus"]),
         (
             "What does Tom like?",
             "hiking, cooking, complaining about his knee",

@@ -248,10 +248,13 @@ class _Reader:
 
     def _named_by_relation(self) -> Answer | None:
         """ "Who is Priya's fiancé?" names a person by a relation ("Priya's fiancé is Marcus"): the answer is the
-        name, citing the relation fact that gave it."""
+        name, citing the relation fact that gave it. "Who is Grace?" asks for no more than her relations: "Maya's
+        manager"."""
         if question_kind(self.question) != "who":
             return None
         aliased = [m for m in self.analysis.entities if m.matched.casefold() != m.name.casefold()]
+        if not aliased and len(self.analysis.entities) == 1 and not self._content_stems() - self._entity_stems():
+            return self._relations_of(self.analysis.entities[0].name)
         if len(aliased) != 1:
             return None
         match = aliased[0]  # the other names asked must stand inside it ("Priya" in "Priya's fiancé")
@@ -265,12 +268,28 @@ class _Reader:
         ]
         return self._answer(match.name, self._fact_citations(said[:1]), detail=said[0].text) if said else None
 
+    def _relations_of(self, name: str) -> Answer | None:
+        """What the relation facts naming ``name`` say they are to others ("Maya's manager is Grace": "Maya's
+        manager"), oldest first."""
+        said = [
+            f
+            for f in self.memory.facts(user=self.user)
+            if f.kind == "relation" and f.object == name and f.sources and f.text.endswith(f" is {name}")
+        ]
+        if not said:
+            return None
+        roles = ", ".join(dict.fromkeys(f.text[: -len(f" is {name}")] for f in said))
+        return self._answer(roles, self._fact_citations(said), detail="; ".join(f.text for f in said))
+
+    def _entity_stems(self) -> set[str]:
+        return {w for m in self.analysis.entities for w in question_stems(m.matched)}
+
     def _predicate_facts(self) -> Answer | None:
         """The values of the named entities' facts whose predicate the question asks for ("What is Maya's dog
         called?": "Biscuit"), where one of their sources is among the hits the answer is read from."""
         if not self.analysis.entities or question_kind(self.question) not in ("what", "who", "where"):
             return None  # counts, durations and yes/no are cut from the sentence that says them
-        names = {w for m in self.analysis.entities for w in question_stems(m.matched)}
+        names = self._entity_stems()
         facts = [f for m in self.analysis.entities for f in self.memory.facts(subject=m.name, user=self.user)]
         read = {(h.session_id, h.turn_index) for h in self.hits[:SENTENCE_DEPTH]}
         found = [
