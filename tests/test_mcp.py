@@ -140,6 +140,12 @@ def test_remember_search_ask_review_forget(alice_tools: Any) -> None:
         assert {f.object for f in active if f.predicate == "lives_in"} == {"Munich"}
         in_april = FactList.model_validate(await call(client, "list_facts", as_of="2024-04-01")).facts
         assert {f.object for f in in_april if f.predicate == "lives_in"} == {"Berlin"}
+        then = TypeAdapter(Answer).validate_python(
+            await call(client, "ask_memory", question="Where does Alice live?", as_of="2024-04-01")
+        )
+        assert "Berlin" in then.answer and all(c.timestamp == MARCH for c in then.citations)
+        april = SearchResponse.model_validate(await call(client, "search_memory", query="Munich", as_of="2024-04-01"))
+        assert all(hit.timestamp == MARCH for hit in april.results)
 
         old_home = next(f for f in FactList.model_validate(await call(client, "list_facts", status="superseded")).facts)
         chain = FactList.model_validate(await call(client, "fact_history", fact_id=old_home.id)).facts
