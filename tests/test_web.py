@@ -187,6 +187,14 @@ def test_ask_cites_and_each_citation_opens_its_message(client: TestClient) -> No
     assert re.search(r'<mark class="[^"]*cite[^"]*"[^>]*>we live in Manchester now</mark>', message)
 
 
+def test_ask_as_of_a_day_answers_from_what_was_known_by_its_end(client: TestClient) -> None:
+    page = client.get("/ask", params={"q": "Where does Maya live?", "as_of": "2026-03-05"}).text
+    assert page.split('class="answer-text">')[1].split("</p>")[0] == "Leeds"
+    assert 'name="as_of" value="2026-03-05"' in page and "Manchester" not in page.split("<h2>Citations</h2>")[1]
+    bad = client.get("/ask", params={"q": "Where does Maya live?", "as_of": "early March"})
+    assert bad.status_code == 400 and "as_of" in bad.text
+
+
 # -- forgetting -------------------------------------------------------------------------------------------------
 
 

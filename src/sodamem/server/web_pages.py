@@ -6,6 +6,7 @@ user is simply not found (a 404 page)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, time
 from typing import Annotated
 from urllib.parse import quote
 
@@ -16,6 +17,7 @@ from sodamem.answer.ask import ask
 from sodamem.errors import InputError, NotFoundError
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, FactSource, SearchHit, TurnRecord
+from sodamem.server.api import parse_time
 from sodamem.server.auth import Tenant, page_tenant
 from sodamem.server.web_core import PageRoute, check_form_origin, redirect, render
 from sodamem.server.web_views import (
@@ -167,10 +169,14 @@ def search_page(request: Request, caller: Caller, q: str = "", k: int = 10) -> H
 
 
 @router.get("/ask", response_class=HTMLResponse)
-def ask_page(request: Request, caller: Caller, q: str = "") -> HTMLResponse:
+def ask_page(request: Request, caller: Caller, q: str = "", as_of: str = "") -> HTMLResponse:
+    """A cited answer; with ``as_of`` (a date), as the memory stood at the end of that day (``Memory.at``)."""
     question = check_query(q, "q")
-    answer = ask(caller.memory, question, user=caller.user) if question else None
-    return render(request, "ask.html", nav="search", user=caller.user, q="", question=question, answer=answer)
+    memory = caller.memory if not as_of.strip() else caller.memory.at(known_by(as_of.strip()))
+    answer = ask(memory, question, user=caller.user) if question else None
+    return render(
+        request, "ask.html", nav="search", user=caller.user, q="", question=question, answer=answer, as_of=as_of
+    )
 
 
 # -- forgetting -------------------------------------------------------------------------------------------------
@@ -232,3 +238,10 @@ def forget_do(
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def known_by(as_of: str) -> datetime:
+    """The time an ``as_of`` field names: a date picked on the page ("2026-03-05") means the end of that day."""
+    when = parse_time(as_of, "as_of")
+    assert when is not None
+    return datetime.combine(when.date(), time.max, tzinfo=when.tzinfo) if len(as_of) == 10 else when
