@@ -551,3 +551,21 @@ def test_a_question_gathering_several_items_reads_a_pack_of_the_list_budget(
     assert sized.evidence_tokens > 40 if gathers else sized.evidence_tokens <= 40
     assert plain.evidence_tokens <= 40
     assert min(shown) >= 1 and (shown[0] > shown[1] if gathers else shown[0] == shown[1])  # lines the reader saw
+
+
+def test_a_memory_seen_at_a_past_time_shows_the_llm_only_what_was_said_by_then(mem: Memory) -> None:
+    """The planner's and the reader's evidence, and the planner's own search, hold no turn said after the view's
+    time (s3, the cello, is told on 5 May; the view is of 10 April)."""
+    script = [plan("search", query="cello learning", k=5), plan("answer")]
+    with FakeChatServer(script, responder=lambda body: read("not in memory", [])) as server:
+        result = answer_with_llm(mem.at(datetime(2024, 4, 10)), "What did I start learning?", make_client(server))
+        requests = server.chat_requests
+    assert len(requests) == 3
+    for request in requests:  # the planner's own query is echoed back ("search 'cello learning' -> nothing new")
+        assert "learning the cello" not in user_message(request.body)
+        assert "2024-05-05" not in user_message(request.body)
+    assert "nothing new" in user_message(requests[1].body)
+    assert result.abstained and not result.citations
+    with FakeChatServer([plan("answer")], responder=lambda body: read("not in memory", [])) as server:
+        answer_with_llm(mem, "What did I start learning?", make_client(server), now=NOW)
+        assert "learning the cello" in user_message(server.chat_requests[-1].body)  # the memory itself holds it
