@@ -372,6 +372,7 @@ def test_a_turn_by_id_and_an_ambiguous_one_is_409_until_its_session_is_named(api
     error(api.get("/v1/turns/m3"), 409)
     assert api.ok("get", "/v1/turns/m3", params={"session_id": "s2"})["text"] == "x"
     error(api.get("/v1/turns/m3", params={"session_id": "nope"}), 404)
+    error(api.get("/v1/turns/m3", params={"session_id": ""}), 400, "session_id")
 
 
 @pytest.mark.parametrize("mode", ["auto", "bm25", "dense", "hybrid-rrf", "sodamem"])

@@ -464,6 +464,8 @@ class Memory:
     def turn(self, turn_id: str, *, session_id: str | None = None, user: str | None = None) -> TurnRecord:
         """A turn by its source id (``D3:7``, ``s01:4``); ``session_id`` narrows an id several sessions share."""
         owner = self._owner(user)
+        if session_id is not None and not session_id.strip():
+            raise InputError("is empty: name the session, or leave it out", field="session_id")
         rows = self.store.turns_by_turn_id(owner, turn_id, session_id)
         if self.cutoff is not None:
             rows = [r for r in rows if said_by(r.timestamp, self.cutoff)]
