@@ -9,7 +9,15 @@ import pytest
 
 from sodamem import Memory
 from sodamem.answer.offline import answer_offline
-from sodamem.answer.predicate_facts import MAX_FACTS, fact_value, facts_answering, predicate_stems
+from sodamem.answer.predicate_facts import (
+    MAX_FACTS,
+    by_predicate,
+    fact_value,
+    facts_answering,
+    named_by_relation,
+    predicate_stems,
+    relations_of,
+)
 from sodamem.porter import stem
 from sodamem.records import FactRecord, FactSource
 from tests.test_answer_offline import assert_citations_verify
@@ -97,3 +105,19 @@ def test_the_offline_reader_answers_with_the_facts_the_question_names(
     assert answer.answer == expected
     assert [c.quote for c in answer.citations] == quoted
     assert_citations_verify(example, answer)
+
+
+def test_relations_name_people_both_ways() -> None:
+    fiance = fact("fiance", "Marcus", text="Priya's fiancé is Marcus", subject="Priya")
+    manager = fact("manager", "Grace", fact_id=2, text="Maya's manager is Grace")
+    mentor = fact("mentor", "Grace", fact_id=3, text="Tom's mentor is Grace", mentioned_at="2026-04-01T00:00:00")
+    liked = fact("likes", "Grace", fact_id=4, kind="preference", text="Maya likes Grace")
+    unsourced = fact("boss", "Grace", fact_id=5, text="Maya's boss is Grace", sources=())
+    named = named_by_relation("Priya's fiancé", "Marcus", [manager, fiance])
+    assert named is not None and (named.text, named.facts, named.detail) == ("Marcus", [fiance], fiance.text)
+    assert named_by_relation("Priya's brother", "Marcus", [fiance]) is None
+    roles = relations_of("Grace", [manager, mentor, liked, unsourced])
+    assert roles is not None and roles.text == "Maya's manager, Tom's mentor" and roles.facts == [manager, mentor]
+    assert relations_of("Aisha", [manager]) is None
+    found = by_predicate("What is Maya's dog called?", asked("dog", "called"), [fact("dog", "Biscuit")])
+    assert found is not None and (found.text, found.detail) == ("Biscuit", "Maya dog Biscuit")

@@ -30,7 +30,7 @@ from datetime import datetime
 from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.cited_date import asks_for_a_date, source_time
 from sodamem.answer.dates import human_day, human_span
-from sodamem.answer.predicate_facts import fact_value, facts_answering
+from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.relatives import relative_asked_about, relative_facts
 from sodamem.answer.said_as import said_as
 from sodamem.answer.spans import answer_span, asks_for_a_list, question_kind, question_stems, yes_or_no
@@ -247,60 +247,40 @@ class _Reader:
         return list(citations.values())
 
     def _named_by_relation(self) -> Answer | None:
-        """ "Who is Priya's fiancé?" names a person by a relation ("Priya's fiancé is Marcus"): the answer is the
-        name, citing the relation fact that gave it. "Who is Grace?" asks for no more than her relations: "Maya's
-        manager"."""
+        """A who-question naming one person by a relation ("Who is Priya's fiancé?": Marcus), or naming one person
+        and nothing else ("Who is Grace?": Maya's manager); ``predicate_facts`` has the rules."""
         if question_kind(self.question) != "who":
             return None
-        aliased = [m for m in self.analysis.entities if m.matched.casefold() != m.name.casefold()]
-        if not aliased and len(self.analysis.entities) == 1 and not self._content_stems() - self._entity_stems():
-            return self._relations_of(self.analysis.entities[0].name)
+        entities = self.analysis.entities
+        aliased = [m for m in entities if m.matched.casefold() != m.name.casefold()]
+        if not aliased and len(entities) == 1 and not self._content_stems() - self._entity_stems():
+            return self._from_facts(relations_of(entities[0].name, self.memory.facts(user=self.user)))
         if len(aliased) != 1:
             return None
         match = aliased[0]  # the other names asked must stand inside it ("Priya" in "Priya's fiancé")
-        inside = all(match.char_start <= m.char_start and m.char_end <= match.char_end for m in self.analysis.entities)
-        if not inside:
+        if not all(match.char_start <= m.char_start and m.char_end <= match.char_end for m in entities):
             return None
-        said = [
-            f
-            for f in self.memory.facts(user=self.user)
-            if f.kind == "relation" and f.object == match.name and f.sources and f.text.startswith(match.matched)
-        ]
-        return self._answer(match.name, self._fact_citations(said[:1]), detail=said[0].text) if said else None
-
-    def _relations_of(self, name: str) -> Answer | None:
-        """What the relation facts naming ``name`` say they are to others ("Maya's manager is Grace": "Maya's
-        manager"), oldest first."""
-        said = [
-            f
-            for f in self.memory.facts(user=self.user)
-            if f.kind == "relation" and f.object == name and f.sources and f.text.endswith(f" is {name}")
-        ]
-        if not said:
-            return None
-        roles = ", ".join(dict.fromkeys(f.text[: -len(f" is {name}")] for f in said))
-        return self._answer(roles, self._fact_citations(said), detail="; ".join(f.text for f in said))
-
-    def _entity_stems(self) -> set[str]:
-        return {w for m in self.analysis.entities for w in question_stems(m.matched)}
+        return self._from_facts(named_by_relation(match.matched, match.name, self.memory.facts(user=self.user)))
 
     def _predicate_facts(self) -> Answer | None:
         """The values of the named entities' facts whose predicate the question asks for ("What is Maya's dog
         called?": "Biscuit"), where one of their sources is among the hits the answer is read from."""
         if not self.analysis.entities or question_kind(self.question) not in ("what", "who", "where"):
             return None  # counts, durations and yes/no are cut from the sentence that says them
-        names = self._entity_stems()
-        facts = [f for m in self.analysis.entities for f in self.memory.facts(subject=m.name, user=self.user)]
         read = {(h.session_id, h.turn_index) for h in self.hits[:SENTENCE_DEPTH]}
-        found = [
+        facts = [
             f
-            for f in facts_answering(self.question, self._content_stems() - names, facts)
+            for m in self.analysis.entities
+            for f in self.memory.facts(subject=m.name, user=self.user)
             if any((s.session_id, s.turn_index) in read for s in f.sources)
         ]
-        if not found:
-            return None
-        detail = "; ".join(f.text for f in found)
-        return self._answer(", ".join(fact_value(f) for f in found), self._fact_citations(found), detail=detail)
+        return self._from_facts(by_predicate(self.question, self._content_stems() - self._entity_stems(), facts))
+
+    def _from_facts(self, found: FactAnswer | None) -> Answer | None:
+        return self._answer(found.text, self._fact_citations(found.facts), found.detail) if found else None
+
+    def _entity_stems(self) -> set[str]:
+        return {w for m in self.analysis.entities for w in question_stems(m.matched)}
 
     def _short_answer(self, sentences: list[Sentence]) -> Answer:
         """The span of the best supported sentence that answers the question (the whole sentence in ``detail``);

@@ -1,4 +1,5 @@
-"""Facts that answer a question by their predicate (pure; the offline reader asks it after the current-state facts).
+"""Facts that answer a question by their predicate or name a person by a relation (pure; the offline reader asks
+them after the current-state facts).
 
 "What is Maya's dog called?" is answered by "Maya's dog is Biscuit" (subject Maya, predicate ``dog``); "What does Tom
 like?" by every "Tom likes ..." fact. A fact answers when every word of its predicate is one of the question's
@@ -8,12 +9,17 @@ other content words must stand in the fact or its quotes ("What kind of music do
 "John likes reading"), but for the words that only ask for a value (kind, type, name, called). Only facts
 about who someone is and has (relations, attributes, states, preferences): an event's object is whatever followed
 its verb ("finished reading" for 'I finished reading "The Hobbit"'), which the sentence reader cuts better.
+
+Relations name people both ways: "Who is Priya's fiancé?" (the question names Marcus by the relation that gave his
+alias) is answered "Marcus"; "Who is Grace?" is answered by what the relation facts naming her say: "Maya's
+manager".
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from sodamem.model import FactKind
 from sodamem.porter import stem
@@ -25,6 +31,15 @@ KINDS = frozenset({FactKind.RELATION, FactKind.ATTRIBUTE, FactKind.STATE, FactKi
 ASKING_WORDS = frozenset(stem(w) for w in ("kind", "type", "sort", "name", "called"))
 _ARTICLE = re.compile(r"^(?:a|an)\s+", re.IGNORECASE)  # "a puppy": the value is "puppy" ("The Hobbit" keeps its own)
 _WORD = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True, slots=True)
+class FactAnswer:
+    """An answer read from facts: its text, the facts it cites, and what they say (the answer's detail)."""
+
+    text: str
+    facts: list[FactRecord]
+    detail: str
 
 
 def predicate_stems(predicate: str) -> frozenset[str]:
@@ -62,3 +77,32 @@ def fact_value(fact: FactRecord) -> str:
 
 def _stems_of(*texts: str) -> set[str]:
     return {stem(w.lower()) for text in texts for w in _WORD.findall(text)}
+
+
+def by_predicate(question: str, asked_stems: set[str], facts: Iterable[FactRecord]) -> FactAnswer | None:
+    """The values of the facts the question asks for by their predicate (``facts_answering``), comma-separated."""
+    found = facts_answering(question, asked_stems, facts)
+    if not found:
+        return None
+    return FactAnswer(", ".join(fact_value(f) for f in found), found, "; ".join(f.text for f in found))
+
+
+def named_by_relation(words: str, name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
+    """``name``, for a question that names that person by the relation ``words`` ("Priya's fiancé"), citing the
+    relation fact that says so ("Priya's fiancé is Marcus")."""
+    said = [f for f in facts if _relation(f, name) and f.text.startswith(words)]
+    return FactAnswer(name, said[:1], said[0].text) if said else None
+
+
+def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
+    """What the relation facts naming ``name`` say that person is to others ("Maya's manager is Grace": "Maya's
+    manager"), in the order of ``facts``."""
+    said = [f for f in facts if _relation(f, name) and f.text.endswith(f" is {name}")]
+    if not said:
+        return None
+    roles = ", ".join(dict.fromkeys(f.text[: -len(f" is {name}")] for f in said))
+    return FactAnswer(roles, said, "; ".join(f.text for f in said))
+
+
+def _relation(fact: FactRecord, name: str) -> bool:
+    return fact.kind == FactKind.RELATION and fact.object == name and bool(fact.sources)
