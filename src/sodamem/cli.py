@@ -156,6 +156,14 @@ def _check_preset(_ctx: click.Context, _param: click.Parameter, value: str) -> s
     return value
 
 
+_AS_OF = click.option(
+    "--as-of",
+    "as_of",
+    default=None,
+    help="Read the memory as it stood then (ISO 8601): nothing said later, the facts that held then.",
+)
+
+
 @cli.command()
 @click.argument("query")
 @click.option("--k", default=10, show_default=True, type=click.IntRange(min=1), help="Number of results.")
@@ -168,12 +176,7 @@ def _check_preset(_ctx: click.Context, _param: click.Parameter, value: str) -> s
     help="auto: the memory's own fusion with an embedder, else bm25.",
 )
 @click.option("--now", default=None, help="When the question is asked (its 'last month' counts from here).")
-@click.option(
-    "--as-of",
-    "as_of",
-    default=None,
-    help="Read the memory as it stood then (ISO 8601): nothing said later, the facts that held then.",
-)
+@_AS_OF
 @click.option(
     "--preset",
     default="default",
@@ -386,12 +389,7 @@ def _render_fact(record: FactRecord) -> str:
 @cli.command()
 @click.argument("question")
 @click.option("--now", default=None, help="When the question is asked (default: now).")
-@click.option(
-    "--as-of",
-    "as_of",
-    default=None,
-    help="Read the memory as it stood then (ISO 8601): nothing said later, the facts that held then.",
-)
+@_AS_OF
 @click.option("--offline", is_flag=True, help="The offline reader, even when an LLM is configured.")
 @click.option("--budget", type=click.IntRange(min=50), default=1_500, show_default=True, help="Evidence tokens.")
 @click.option("--steps", type=click.IntRange(min=0), default=3, show_default=True, help="Planner steps at most.")

@@ -512,15 +512,20 @@ class Memory:
         if self.cutoff is None:
             return self.store.query_facts(owner, status=status, as_of=as_of, subject=subject)
         # the facts said by then, each as it stood then; a status is theirs then (Leeds was active in March)
-        wanted = "all" if as_of is None else status
-        found = self.store.query_facts(owner, status=wanted, as_of=as_of, subject=subject)
-        seen = facts_seen_at(self.store, owner, self.cutoff, found)
+        every = self.store.query_facts(owner, status="all")
+        found = (
+            every
+            if as_of is None and subject is None
+            else self.store.query_facts(owner, status="all" if as_of is None else status, as_of=as_of, subject=subject)
+        )
+        seen = facts_seen_at(every, self.cutoff, found)
         return seen if status == "all" or as_of is not None else [f for f in seen if f.status == status]
 
     def fact(self, fact_id: int, *, user: str | None = None) -> FactRecord:
         record = self.store.fact_by_id(self._owner(user), fact_id) if is_row_id(fact_id) else None
         if record is not None and self.cutoff is not None:
-            record = next(iter(facts_seen_at(self.store, self._owner(user), self.cutoff, [record])), None)
+            every = self.store.query_facts(self._owner(user), status="all")
+            record = next(iter(facts_seen_at(every, self.cutoff, [record])), None)
         if record is None:
             raise NotFoundError(f"no fact {fact_id} for user {self._owner(user)!r}")
         return record
@@ -529,7 +534,7 @@ class Memory:
         """The fact's slot, oldest first: what it replaced and what replaced it."""
         chain = self.store.slot_history(self._owner(user), fact_id) if is_row_id(fact_id) else []
         if self.cutoff is not None:  # the slot as it stood then; a fact said later is not found
-            chain = facts_seen_at(self.store, self._owner(user), self.cutoff, chain)
+            chain = facts_seen_at(self.store.query_facts(self._owner(user), status="all"), self.cutoff, chain)
             chain = chain if any(f.id == fact_id for f in chain) else []
         if not chain:
             raise NotFoundError(f"no fact {fact_id} for user {self._owner(user)!r}")

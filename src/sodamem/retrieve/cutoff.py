@@ -1,6 +1,6 @@
 """What a memory held at a past time (``Memory.at``): which hits and facts had been said by then, and facts as
-they stood then (replaced only later: active). Pure, but for the reads of ``turns_said_by``, ``context_said_by``
-and ``facts_seen_at``.
+they stood then (replaced only later: active). Pure, but for the reads of ``turns_said_by`` and
+``context_said_by``.
 
 Times are compared as instants where both carry an offset, else as wall-clock times (a naive time is the dialogue's
 local time, as everywhere in SodaMem).
@@ -29,6 +29,11 @@ def said_by(timestamp: str | None, cutoff: datetime) -> bool:
     return said <= cutoff
 
 
+def within_turns(ranking: list[tuple[int, float]], within: Container[int] | None) -> list[tuple[int, float]]:
+    """A tunnel's ``(turn_pk, score)`` ranking cut to the turns ``within`` (None: every turn, the ranking itself)."""
+    return ranking if within is None else [(pk, score) for pk, score in ranking if pk in within]
+
+
 def hits_said_by(hits: Iterable[SearchHit], cutoff: datetime) -> list[SearchHit]:
     return [h for h in hits if said_by(h.timestamp, cutoff)]
 
@@ -48,9 +53,10 @@ def fact_seen_at(fact: FactRecord, known: Container[int]) -> FactRecord:
     return fact if links == fact.links else replace(fact, links=links)
 
 
-def facts_seen_at(store: Store, owner: str, cutoff: datetime, facts: list[FactRecord]) -> list[FactRecord]:
-    """``facts`` as the memory held them at ``cutoff``: those said by then, each with its status and links of then."""
-    known = {f.id for f in facts_said_by(store.query_facts(owner, status="all"), cutoff)}
+def facts_seen_at(every: Iterable[FactRecord], cutoff: datetime, facts: list[FactRecord]) -> list[FactRecord]:
+    """``facts`` as the memory held them at ``cutoff``: those said by then, each with its status and links of then
+    (``every``: all the user's facts, of which those said by then were known)."""
+    known = {f.id for f in facts_said_by(every, cutoff)}
     return [fact_seen_at(f, known) for f in facts if f.id in known]
 
 

@@ -45,6 +45,7 @@ from sodamem.retrieve.aggregate import (
     spread_sessions,
 )
 from sodamem.retrieve.answer_type import answer_type, type_bonus
+from sodamem.retrieve.cutoff import within_turns
 from sodamem.retrieve.dense import dense_pieces_by_turn, dense_turns
 from sodamem.retrieve.density import (
     ContributionTable,
@@ -129,9 +130,7 @@ def fused_rank(
     a past time: those said by then); every tunnel's ranking is cut to them before it is fused or seeds another."""
 
     def kept(found: dict[str, Ranking]) -> dict[str, Ranking]:
-        if within is None:
-            return found
-        return {tunnel: [(pk, score) for pk, score in ranking if pk in within] for tunnel, ranking in found.items()}
+        return {tunnel: within_turns(ranking, within) for tunnel, ranking in found.items()}
 
     analysis = analyze_query(query, now, store, user)
     # The speakers the question names by an alias ("Maya" for "user"), looked up once for both passes.
@@ -207,19 +206,20 @@ def fused_rank(
         query_vector = vectors.of(query) if _wants_bridge(settings, analysis, k) and units else None
         if index is not None and query_vector is not None:
             seeds = fused_steps.bridge_seeds(lookup, units, settings)
-            rankings.update(kept({"bridge": fused_steps.bridge_hits(index, user, query_vector, seeds, n, settings)}))
+            bridge = fused_steps.bridge_hits(index, user, query_vector, seeds, n, settings)
+            rankings["bridge"] = within_turns(bridge, within)
             again = bool(rankings["bridge"])
         wanted = "bm25_prf" in on and settings.density.weight("bm25_prf") > 0
         if wanted and match is not None and units and (analysis.gathers or not settings.feedback_gathering_only):
             expanded = _feedback_query(store, user, units[: settings.feedback_turns], query, names, settings)
             if expanded is not None:
-                rankings.update(kept({"bm25_prf": bm25_turns(store, user, expanded, n)}))
+                rankings["bm25_prf"] = within_turns(bm25_turns(store, user, expanded, n), within)
                 again = True
         if _wants_echo(settings, k) and units:
             seeds = units[: settings.echo_seeds]
             speaker_words = {w for speaker in speakers for w in query_terms(speaker)}
             echo = fused_steps.echo_hits(store, lookup, user, seeds, speaker_words, n, settings)
-            rankings.update(kept({"echo": echo}))
+            rankings["echo"] = within_turns(echo, within)
             again = again or bool(rankings["echo"])
         with_bridge = with_echo = None
         if again:

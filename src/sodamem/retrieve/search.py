@@ -13,6 +13,7 @@ from sodamem.embed.base import Embedder, Vectors, embed_queries
 from sodamem.errors import SodaMemError
 from sodamem.records import SearchHit
 from sodamem.retrieve.aggregate import TypeMatcher
+from sodamem.retrieve.cutoff import within_turns
 from sodamem.retrieve.decompose import Decomposition, QueryDecomposer, new_word_queries
 from sodamem.retrieve.dense import dense_focus, dense_turns
 from sodamem.retrieve.fts_query import to_match_query
@@ -167,11 +168,11 @@ class Searcher:
             explain = {u.unit: (u.tunnels, (*u.explain, *trace)) for u in fused.units}
             return _Ranked([(u.unit, u.mass) for u in fused.units], fused.match, fused.vector, explain)
         vector = self._embed_query(query) if mode is not SearchMode.BM25 and self.embedder is not None else None
-        lexical = _kept(bm25_turns(self.store, user, match, n) if match is not None else [], within)
+        lexical = within_turns(bm25_turns(self.store, user, match, n) if match is not None else [], within)
         if mode is SearchMode.BM25:
             return _Ranked(lexical[:k], match, None)
         assert self.index is not None and vector is not None
-        dense = _kept(dense_turns(self.index, user, vector, n), within)
+        dense = within_turns(dense_turns(self.index, user, vector, n), within)
         if mode is SearchMode.DENSE:
             return _Ranked(dense[:k], None, vector)
         if mode is SearchMode.HYBRID_RRF:
@@ -249,7 +250,3 @@ def _keys(ranking: Ranking) -> list[int]:
 
 def _ids(fused: list[tuple[int, float]]) -> Ranking:
     return [(pk, score) for pk, score in fused]
-
-
-def _kept(ranking: Ranking, within: Container[int] | None) -> Ranking:
-    return ranking if within is None else [(pk, score) for pk, score in ranking if pk in within]
