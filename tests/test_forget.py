@@ -88,6 +88,23 @@ def test_forgetting_one_turn_keeps_the_others_and_their_citations(memory_locatio
         assert memory.check().ok, memory.check().problems
 
 
+def test_a_dry_run_counts_what_the_forget_then_removes_and_changes_nothing(memory_location: str) -> None:
+    """Entities only the forgotten facts named and vectors only the forgotten texts used are found by deleting; the
+    dry run deletes inside a savepoint it rolls back, so its counts are the real ones."""
+    with Memory(memory_location, embedder="fake") as memory:
+        memory.add(["I live in Leeds.", "My sister Priya lives in Bristol."], session_id="keep", timestamp=WHEN)
+        memory.add(["My friend Tomasz moved to Gdansk.", "I love tea."], session_id="gone", timestamp=WHEN)
+        before = memory.stats()
+        dry = memory.forget(session_id="gone", dry_run=True)
+        assert dry.dry_run and dry.sessions == ["gone"] and len(dry.turns) == 2
+        assert dry.counts["turns"] == 2 and dry.counts["embeddings"] >= 2 and dry.counts["entities"] >= 1
+        assert memory.stats() == before and memory.search("Gdansk", k=1)[0].session_id == "gone"
+        assert memory.forget_log() == [] and memory.check().ok, memory.check().problems
+        real = memory.forget(session_id="gone")
+        assert real.counts == dry.counts
+        assert memory.stats() != before and memory.check().ok, memory.check().problems
+
+
 def test_forget_a_fact_keeps_its_turn(memory_location: str) -> None:
     with Memory(memory_location, embedder="none") as memory:
         memory.add("I love tea.", session_id="s", timestamp=WHEN)

@@ -292,6 +292,7 @@ class Memory:
                 plan.trimmed_fact_pks,
             )  # fmt: skip
             if dry_run:
+                report.counts = writes.preview_forget(owner, plan)
                 return report
             report.counts = writes.apply_forget(owner, plan)
             ids: dict[str, list[object]] = {"sessions": [*plan.session_ids], "turns": [*plan.turn_refs]}

@@ -82,5 +82,8 @@ class ConnectionWrites:
     def apply_forget(self, user: str, plan: ForgetPlan) -> dict[str, int]:
         return forget.apply_forget(self.conn, user, plan)
 
+    def preview_forget(self, user: str, plan: ForgetPlan) -> dict[str, int]:
+        return forget.preview_forget(self.conn, user, plan)
+
     def log_forget(self, user: str, selector: Selector, counts: dict[str, int], ids: dict[str, list[object]]) -> None:
         forget.log_forget(self.conn, user, selector, counts, ids)

@@ -125,6 +125,18 @@ def apply_forget(conn: Connection, user: str, plan: ForgetPlan) -> dict[str, int
     return counts
 
 
+def preview_forget(conn: Connection, user: str, plan: ForgetPlan) -> dict[str, int]:
+    """The counts ``apply_forget`` would return, changing nothing: the plan is applied inside a savepoint that is
+    then rolled back, so the counts only the deletion itself finds (entities no kept fact names, vectors no kept
+    text uses) are exact, not estimated."""
+    conn.execute("SAVEPOINT forget_preview")
+    try:
+        return apply_forget(conn, user, plan)
+    finally:
+        conn.execute("ROLLBACK TO SAVEPOINT forget_preview")
+        conn.execute("RELEASE SAVEPOINT forget_preview")
+
+
 def log_forget(
     conn: Connection, user: str, selector: Selector, counts: dict[str, int], ids: dict[str, list[object]]
 ) -> None:

@@ -100,6 +100,10 @@ class Writes(Protocol):
         """Delete what the plan names, with its cascade; the counts per kind of row."""
         ...
 
+    def preview_forget(self, user: str, plan: ForgetPlan) -> dict[str, int]:
+        """The counts ``apply_forget`` would return; nothing changes."""
+        ...
+
     def log_forget(
         self, user: str, selector: Selector, counts: dict[str, int], ids: dict[str, list[object]]
     ) -> None: ...
