@@ -55,6 +55,17 @@ def test_head_noun_and_lists() -> None:
             "intense Harry Potter trivia contest",
         ),
         ("How many kids does Melanie have?", "I have three kids and they love camping.", "three"),
+        (
+            "What climbing gym did Aisha recommend?",
+            "She recommended a gym called The Arch, near Piccadilly.",
+            "The Arch",
+        ),
+        (
+            "What job did Maya get at Lumen Health?",
+            "Lumen Health offered me the product manager job yesterday!",
+            "product manager job",
+        ),
+        ("Which city did John recommend?", "Barcelona is a must-visit city!", "Barcelona is a must-visit city"),
         ("What did Maya adopt?", "I adopted a puppy last week.", "puppy"),
         ("Why did Jon start his studio?", "I started it because dance is my passion.", "dance is my passion"),
         ("How does John relax?", "I like to relax by reading.", "by reading"),

@@ -48,6 +48,11 @@ _TIME_WORDS = frozenset(
 _KIND_OF = frozenset("kind kinds type types sort sorts of".split())
 _YES_NO_START = frozenset("is are was were do does did can could would will should has have had might may".split())
 MAX_SPAN_WORDS = 8
+# "a climbing gym called The Arch": the name is the answer, the naming word only introduces it.
+_NAMING_WORDS = frozenset("called named titled".split())
+# The last of these before a question's head noun opens the noun phrase: "offered me the product manager job".
+_DETERMINERS = frozenset("a an the my his her their our your its this that".split())
+_COPULAS = frozenset("is are was were be been".split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,13 +274,29 @@ def _score(run: _Run, kind: QuestionKind, sentence: str) -> float:
 
 
 def _trimmed(sentence: str, run: _Run) -> tuple[int, int]:
-    kept = run.tokens[:MAX_SPAN_WORDS] if len(run.tokens) > MAX_SPAN_WORDS else run.tokens
+    kept = run.tokens
+    if run.before_head:  # the noun phrase that ends with the head, not the verb before it
+        opens = [i for i, t in enumerate(kept[:-2]) if t.word in _DETERMINERS]
+        # ... unless what comes before names the thing: "Barcelona is a must-visit city" answers "which city".
+        if opens and not _names_before(sentence, kept[: opens[-1]]):
+            kept = kept[opens[-1] + 1 :]
+    if len(kept) > 1 and kept[0].word in _NAMING_WORDS and not run.quoted:
+        kept = kept[1:]
+    kept = kept[:MAX_SPAN_WORDS] if len(kept) > MAX_SPAN_WORDS else kept
     while len(kept) > 1 and kept[-1].word in FILLER:
         kept = kept[:-1]
     start, end = kept[0].start, kept[-1].end
     if run.quoted:
         return start, end
     return start, _close_quote(sentence, end) if _opens_quote(sentence, start) else end
+
+
+def _names_before(sentence: str, dropped: tuple[Token, ...]) -> bool:
+    """Whether the words before a noun phrase's determiner name its thing: a copula ("X is a ...") or a name
+    inside the sentence (a sentence's first word is capitalised whatever it is)."""
+    if dropped and dropped[-1].word in _COPULAS:
+        return True
+    return any(t.start > 0 and sentence[t.start].isupper() and t.word != "i" for t in dropped)
 
 
 def _after_marker(sentence: str, words: list[Token], markers: tuple[str, ...]) -> tuple[int, int] | None:
