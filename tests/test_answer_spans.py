@@ -66,6 +66,7 @@ def test_head_noun_and_lists() -> None:
             "product manager job",
         ),
         ("Which city did John recommend?", "Barcelona is a must-visit city!", "Barcelona is a must-visit city"),
+        ("Which neighbourhood is Maya's new flat in?", "Boxes everywhere in our new flat in Ancoats.", "Ancoats"),
         ("What did Maya adopt?", "I adopted a puppy last week.", "puppy"),
         ("Why did Jon start his studio?", "I started it because dance is my passion.", "dance is my passion"),
         ("How does John relax?", "I like to relax by reading.", "by reading"),

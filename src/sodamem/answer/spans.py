@@ -53,6 +53,10 @@ _NAMING_WORDS = frozenset("called named titled".split())
 # The last of these before a question's head noun opens the noun phrase: "offered me the product manager job".
 _DETERMINERS = frozenset("a an the my his her their our your its this that".split())
 _COPULAS = frozenset("is are was were be been".split())
+_PLACE_NOUNS = frozenset(
+    """city cities town towns village country countries neighbourhood neighborhood area suburb district street
+    state region county place places island islands park beach lake mountain restaurant cafe bar pub venue""".split()
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,9 +160,10 @@ def answer_span(question: str, sentence: str, kind: QuestionKind | None = None) 
         return _after_marker(sentence, words, _REASON_MARKERS) or _whole(sentence, words)
     if kind == "how":  # a manner: the "by ..." clause, else the whole statement (runs lose half its F1 here)
         return _after_marker(sentence, words, _MANNER_MARKERS) or _whole(sentence, words)
-    if kind == "where" and (place := _named_place(sentence, words, asked)) is not None:
-        return place
     head = head_noun(question)
+    place_asked = kind == "where" or (kind == "what" and head in _PLACE_NOUNS)  # "Which neighbourhood ... in?"
+    if place_asked and (place := _named_place(sentence, words, asked)) is not None:
+        return place
     runs = _runs(sentence, words, asked, stem(head) if head else None, cut_at_time=kind != "how_long")
     scored = [(_score(run, kind, sentence), -n, run) for n, run in enumerate(runs)]
     scored = [s for s in scored if s[0] > 0]
