@@ -130,6 +130,19 @@ def test_turn_ids_are_given_or_derived_from_session_and_index(tmp_path: Path, me
     assert memory.turn("msg-abc").turn_index == 0
 
 
+def test_a_derived_id_steps_past_one_the_file_gives_another_turn(tmp_path: Path) -> None:
+    record = generic_record(
+        "s",
+        turns=[
+            {"speaker": "user", "text": "x", "id": "s:2"},
+            {"speaker": "user", "text": "y"},
+            {"speaker": "a", "text": "z"},
+        ],
+    )
+    (session,) = load_sessions(write_jsonl(tmp_path / "ids.jsonl", [record]))
+    assert [t.turn_id for t in session.turns] == ["s:2", "s:1", "s:3"]
+
+
 def test_duplicate_turn_ids_in_one_session_are_refused(tmp_path: Path) -> None:
     record = generic_record(
         "s1", turns=[{"speaker": "a", "text": "x", "id": "t"}, {"speaker": "b", "text": "y", "id": "t"}]

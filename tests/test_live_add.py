@@ -192,6 +192,19 @@ def test_same_id_same_content_is_a_no_op_other_content_a_conflict_and_nothing_wr
         assert table_counts(path) == before  # the first message of the refused batch did not land either
 
 
+def test_a_default_id_steps_past_one_a_caller_gave(tmp_path: Path) -> None:
+    """A message without an id is ``<session>:<index>`` unless a caller's own id took that: then the next free one,
+    never a conflict over an id the caller did not give."""
+    with Memory(tmp_path / "m.db", embedder="none") as memory:
+        memory.add(Message("user", "I love tea.", id="chat:2"), session_id="chat", timestamp=WHEN)
+        for text in ("first", "second", "third"):
+            memory.add(text, session_id="chat")
+        turns = memory.session("chat").turns
+        assert [(t.turn_index, t.turn_id, t.text) for t in turns] == [
+            (0, "chat:2", "I love tea."), (1, "chat:1", "first"), (2, "chat:3", "second"), (3, "chat:4", "third")
+        ]  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("messages", "field"),
     [

@@ -264,7 +264,7 @@ def _new_turns(
             index=index,
             speaker=message.speaker,
             text=message.text,
-            turn_id=message.id or f"{session_id}:{index}",
+            turn_id=message.id or _free_id(session_id, index, known),
             timestamp=message.timestamp or default_time,
             caption=message.caption,
         )
@@ -281,6 +281,14 @@ def _new_turns(
         known[turn.turn_id] = turn
         new.append(turn)
     return new
+
+
+def _free_id(session_id: str, index: int, known: dict[str, Turn]) -> str:
+    """``<session>:<index>``, or the next such id no stored turn has: a caller's own id may have taken it."""
+    number = index
+    while f"{session_id}:{number}" in known:
+        number += 1
+    return f"{session_id}:{number}"
 
 
 def _same_content(stored: Turn, turn: Turn, message: Message) -> bool:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sodamem.errors import InputError
@@ -44,14 +45,30 @@ def parse_generic_session(value: Any, *, position: str) -> Session:
         speaker = require_str(turn, speaker_key, session=session_id, field=f"{field}.speaker")
         text = require_str(turn, "text", session=session_id, field=f"{field}.text", nonempty=False)
         check_turn_text(text, session=session_id, field=f"{field}.text")
-        turn_id = optional_str(turn, "id", session=session_id, field=f"{field}.id") or f"{session_id}:{index}"
+        turn_id = optional_str(turn, "id", session=session_id, field=f"{field}.id") or ""  # given later when blank
         raw_time = optional_str(turn, "timestamp", session=session_id, field=f"{field}.timestamp")
         turn_time = (
             parse_time(raw_time, parse_iso, session=session_id, field=f"{field}.timestamp") if raw_time else None
         )
         turns.append(Turn(index=index, speaker=speaker, text=text, turn_id=turn_id, timestamp=turn_time))
-    _check_unique_turn_ids(turns, session_id)
+    _check_unique_turn_ids([t for t in turns if t.turn_id], session_id)
+    turns = _default_ids(turns, session_id)
     return Session(session_id=session_id, timestamp=timestamp, turns=tuple(turns), user=user or "", source="generic")
+
+
+def _default_ids(turns: list[Turn], session_id: str) -> list[Turn]:
+    """A turn without an id gets ``<session>:<index>``, or the next such id that no turn of the file gives."""
+    taken = {t.turn_id for t in turns if t.turn_id}
+    out = []
+    for turn in turns:
+        if not turn.turn_id:
+            number = turn.index
+            while f"{session_id}:{number}" in taken:
+                number += 1
+            turn = replace(turn, turn_id=f"{session_id}:{number}")
+            taken.add(turn.turn_id)
+        out.append(turn)
+    return out
 
 
 def _check_unique_turn_ids(turns: list[Turn], session_id: str) -> None:
