@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+from sodamem import instants
 from sodamem.model import FactKind, FactStatus, LinkType, Modality
 
 FUNCTIONAL_PREDICATES = frozenset(
@@ -60,7 +61,8 @@ class SlotLink:
 
 
 def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLink]]:
-    ordered = sorted(facts, key=lambda f: f.order_key)
+    # By instant first: the order key's time is text, which misorders times said with different offsets.
+    ordered = sorted(facts, key=lambda f: (instants.sort_key(f.starts), f.order_key))
     outcomes: list[SlotOutcome] = []
     links: list[SlotLink] = []
     for older, newer in itertools.pairwise(ordered):

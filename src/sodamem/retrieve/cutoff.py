@@ -12,21 +12,14 @@ from collections.abc import Container, Iterable
 from dataclasses import replace
 from datetime import datetime
 
+from sodamem import instants
 from sodamem.records import FactRecord, SearchHit
 from sodamem.store.write_protocol import Store
 
 
 def said_by(timestamp: str | None, cutoff: datetime) -> bool:
     """Whether something said at ``timestamp`` (ISO 8601) had been said at ``cutoff``; an unknown time had not."""
-    if not timestamp:
-        return False
-    try:
-        said = datetime.fromisoformat(timestamp)
-    except ValueError:
-        return False
-    if (said.tzinfo is None) != (cutoff.tzinfo is None):
-        return said.replace(tzinfo=None) <= cutoff.replace(tzinfo=None)
-    return said <= cutoff
+    return bool(timestamp) and instants.at_or_before(timestamp or "", cutoff)
 
 
 def within_turns(ranking: list[tuple[int, float]], within: Container[int] | None) -> list[tuple[int, float]]:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from sodamem import instants
 from sodamem.ingest.entities import entity_key
 from sodamem.records import FactLink, FactRecord, FactSource
 from sodamem.store.connection import Connection
@@ -30,11 +31,10 @@ def query_facts(
     """``status``: active, superseded, invalid or all. ``as_of``: facts holding at that time (any status)."""
     sql = f"SELECT {_COLUMNS} FROM facts f JOIN entities e ON e.id = f.subject_pk WHERE f.user = ?"
     params: list[object] = [user]
-    if as_of is not None:
-        when = as_of.isoformat()
+    if as_of is not None:  # narrowed by text, then compared as instants below (sodamem/instants.py)
         sql += " AND f.status != 'invalid' AND f.valid_from <= ? AND (f.valid_to IS NULL OR f.valid_to > ?)"
         sql += " AND f.modality IN ('asserted', 'negated')"
-        params += [when, when]
+        params += [(as_of + instants.TEXT_SLACK).isoformat(), (as_of - instants.TEXT_SLACK).isoformat()]
     elif status != "all":
         sql += " AND f.status = ?"
         params.append(status)
@@ -42,10 +42,17 @@ def query_facts(
         sql += " AND f.subject_pk = (SELECT entity_pk FROM entity_aliases WHERE user = ? AND key = ?)"
         params += [user, entity_key(subject)]
     sql += " ORDER BY f.order_key"
+    if as_of is not None:
+        rows = [r for r in conn.execute(sql, params).fetchall() if _held_at(r["valid_from"], r["valid_to"], as_of)]
+        return _records(conn, rows[:limit] if limit is not None else rows)
     if limit is not None:
         sql += " LIMIT ?"
         params.append(limit)
     return _records(conn, conn.execute(sql, params).fetchall())
+
+
+def _held_at(valid_from: str, valid_to: str | None, when: datetime) -> bool:
+    return instants.at_or_before(valid_from, when) and (valid_to is None or not instants.at_or_before(valid_to, when))
 
 
 def fact_by_id(conn: Connection, user: str, fact_id: int) -> FactRecord | None:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from sodamem import instants
 from sodamem.store.connection import Connection
 from sodamem.store.facts import resolve_slots
 from sodamem.store.in_lists import chunked
@@ -188,8 +189,14 @@ def _selected_turns(conn: Connection, user: str, selector: Selector) -> list[tup
             sql += " AND s.session_id = ?"
             params += (selector.session_id,)
         rows = conn.execute(sql, params)
-    elif selector.before is not None:
-        rows = conn.execute(base + " AND t.timestamp < ?", (user, selector.before.isoformat()))
+    elif selector.before is not None:  # narrowed by text, then compared as instants (sodamem/instants.py)
+        near = (selector.before + instants.TEXT_SLACK).isoformat()
+        found = conn.execute(
+            "SELECT t.id, s.session_id, t.turn_id, t.timestamp FROM turns t JOIN sessions s ON s.id = t.session_pk"
+            " WHERE t.user = ? AND t.timestamp < ?",
+            (user, near),
+        )
+        rows = [r[:3] for r in found if instants.before(str(r[3]), selector.before)]
     elif selector.everything:
         rows = conn.execute(base, (user,))
     else:

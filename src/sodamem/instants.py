@@ -1,0 +1,61 @@
+"""Times as SodaMem orders them: stored ISO 8601 strings compared as instants, never as text.
+
+A time with an offset is an instant; a naive one is the dialogue's local wall-clock time. Two times compare as
+instants when both carry an offset, else as wall-clock times. Text order is wrong as soon as offsets differ: a
+message said at 01:10+00:00 is later than one said at 01:50+01:00, and "13:00-05:00" is later than "12:00+00:00"
+although its text sorts first. Forget-before, supersession and ``facts(as_of=)`` all order by these rules, as
+``Memory.at`` does.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+# SQL compares times as text, so a query first narrows by text with this much slack on either side (offsets span
+# -12:00 to +14:00), then compares the rows it found exactly.
+TEXT_SLACK = timedelta(days=2)
+
+
+def parse(timestamp: str) -> datetime | None:
+    """The time of an ISO 8601 string (``Z`` for UTC), None when it is not one."""
+    text = timestamp.strip()
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def sort_key(timestamp: str) -> datetime:
+    """A key that sorts times by instant (an offset's time as UTC wall clock; a naive time as it stands).
+    Unparseable text sorts first."""
+    when = parse(timestamp)
+    if when is None:
+        return datetime.min
+    return when.astimezone(UTC).replace(tzinfo=None) if when.tzinfo is not None else when
+
+
+def comparable(a: datetime, b: datetime) -> tuple[datetime, datetime]:
+    """``a`` and ``b`` as they compare: instants when both carry an offset, else wall-clock times."""
+    if (a.tzinfo is None) != (b.tzinfo is None):
+        return a.replace(tzinfo=None), b.replace(tzinfo=None)
+    return a, b
+
+
+def before(timestamp: str, when: datetime) -> bool:
+    """Whether ``timestamp`` is strictly earlier than ``when``; an unknown time is not."""
+    said = parse(timestamp) if timestamp else None
+    if said is None:
+        return False
+    left, right = comparable(said, when)
+    return left < right
+
+
+def at_or_before(timestamp: str, when: datetime) -> bool:
+    """Whether ``timestamp`` is ``when`` or earlier; an unknown time is not."""
+    said = parse(timestamp) if timestamp else None
+    if said is None:
+        return False
+    left, right = comparable(said, when)
+    return left <= right
