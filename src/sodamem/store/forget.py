@@ -10,9 +10,10 @@ the WAL is checkpointed and truncated, so the text survives in no byte of the fi
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from sodamem import instants
 from sodamem.store.connection import Connection
@@ -176,6 +177,7 @@ def forget_log(conn: Connection, user: str) -> list[dict[str, object]]:
 
 def _selected_turns(conn: Connection, user: str, selector: Selector) -> list[tuple[int, str, str]]:
     base = "SELECT t.id, s.session_id, t.turn_id FROM turns t JOIN sessions s ON s.id = t.session_pk WHERE t.user = ?"
+    rows: Iterable[Sequence[Any]]
     if selector.session_id is not None and selector.turn_id is None:
         # Through the session's own index: "t.user = ?" alone would walk every turn of the user.
         rows = conn.execute(
