@@ -3,6 +3,7 @@ every error maps to a status and a field, that an error writes nothing, and who 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -13,11 +14,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.types import Message, Receive, Scope, Send
 
 from sodamem.errors import InputError, StoreBusyError
 from sodamem.keys import KeyRing
 from sodamem.memory import Memory
 from sodamem.server.app import create_app
+from sodamem.server.errors import BodyLimit
 from sodamem.server.settings import ServeSettings
 from sodamem.store.sqlite import SQLiteStore
 from tests.serve_process import create_key
@@ -677,3 +680,24 @@ def test_serve_defaults_to_one_single_threaded_worker_per_usable_core(monkeypatc
     monkeypatch.setattr(settings_module.os, "cpu_count", lambda: 3)
     assert settings_module.default_workers() == 3
     assert ServeSettings(db="m.db").pool_size == 1
+
+
+def test_a_body_that_stalls_is_408_and_the_application_never_sees_it() -> None:
+    seen: list[str] = []
+
+    async def application(scope: Scope, receive: Receive, send: Send) -> None:
+        seen.append(scope["path"])
+
+    sent: list[Message] = []
+
+    async def stalled() -> Message:
+        await asyncio.sleep(3600)
+        raise AssertionError("unreachable")
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope: Scope = {"type": "http", "path": "/v1/search", "headers": [(b"content-length", b"100")]}
+    asyncio.run(BodyLimit(application, 1000, stall_seconds=0.05)(scope, stalled, send))
+    assert seen == [] and sent[0]["status"] == 408
+    assert json.loads(sent[1]["body"]) == {"error": "no body bytes came for 0.05 s", "field": "body"}

@@ -7,10 +7,13 @@ words), nothing of theirs may change, and without a live key every route is 401.
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -319,3 +322,25 @@ def test_an_oversized_body_is_413_on_the_wire(world: tuple[Server, dict[str, Ten
             assert streamed.status_code == 413 and streamed.json()["field"] == "body", streamed.text
         assert client.get("/v1/sessions/huge").status_code == 404
     assert snapshot(server, tenants["alice"]) == before
+
+
+def test_uploads_that_stall_hold_no_worker(tmp_path: Path) -> None:
+    """As many clients as the workers have request slots send their headers and stall their bodies: the server
+    still answers others at once (a request holds a slot once its body is in)."""
+    with start_server(tmp_path / "m.db", "--workers", "2") as server:
+        host, port = server.base.removeprefix("http://").split(":")
+        stalled = []
+        for _ in range(4):
+            sock = socket.create_connection((host, int(port)))
+            sock.sendall(
+                b"POST /v1/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 100\r\n\r\n{"query":'
+            )
+            stalled.append(sock)
+        try:
+            time.sleep(1.5)  # past the accept gate's pending time: the connections are the workers' now
+            for _ in range(4):
+                assert httpx.get(server.base + "/healthz", timeout=10).status_code == 200
+        finally:
+            for sock in stalled:
+                sock.close()

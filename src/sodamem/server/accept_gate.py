@@ -7,8 +7,9 @@ clients on two single-threaded workers, one worker would hold three requests in 
 connection that no worker can take yet waits in the kernel's backlog until the first worker is free: one queue for
 all workers, as gunicorn's sync workers have by accepting only between requests.
 
-A slot is taken by each request from its start to its end, and by each accepted connection until its first request
-starts (a connection that sends none within ``PENDING_SECONDS`` frees it). Requests under ``/mcp`` take none: an
+A slot is taken by each request from the end of its body (``BodyLimit`` reads it first) to its end, and by each
+accepted connection until its first request starts (a connection that sends none within ``PENDING_SECONDS`` frees
+it: one that sends its headers and stalls its body holds no slot). Requests under ``/mcp`` take none: an
 agent's event stream stays open as long as the agent listens. The gate is a custom event loop (uvicorn's ``loop``
 setting) whose ``create_server`` on a shared socket accepts through the gate; an ASGI middleware
 (``SlotCounting``) tells the loop's gate when requests start and end.

@@ -60,8 +60,9 @@ def create_app(settings: ServeSettings) -> ASGIApp:
     def healthz() -> Health:
         return Health(status="ok", version=version("sodamem"))
 
-    # An oversized body is refused before any route (or error handler) sees it; every request is counted.
-    return SlotCounting(BodyLimit(app, settings.max_body_bytes))
+    # An oversized or stalled body is refused before any route (or error handler) sees it; a request is counted by
+    # the accept gate once its body is in, so clients that stall their uploads cannot hold every slot.
+    return BodyLimit(SlotCounting(app), settings.max_body_bytes)
 
 
 def app_from_env() -> ASGIApp:

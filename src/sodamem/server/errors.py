@@ -6,6 +6,7 @@ with a JSON 500, but the tests and the fuzzing run hold that none occurs.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -26,6 +27,9 @@ from sodamem.errors import (
 )
 
 log = logging.getLogger("sodamem.server")
+
+
+BODY_STALL_SECONDS = 30.0
 
 
 def error_response(status: int, message: str, field: str | None = None, **headers: str) -> JSONResponse:
@@ -82,14 +86,18 @@ def install_error_handlers(app: FastAPI) -> None:
 
 class BodyLimit:
     """Refuse a request body over ``limit`` bytes with 413 before the application sees any of it: at once when its
-    Content-Length says so, else as soon as the streamed bytes pass the limit.
+    Content-Length says so, else as soon as the streamed bytes pass the limit. A body whose next bytes take longer
+    than ``stall_seconds`` to come is refused with 408: a client that sends its headers and then stalls holds its
+    connection no longer.
 
     The body is read here, whole, before the application is called: an error raised from inside the application's
-    ``receive`` would reach its own error handlers first (a 500, or FastAPI's 400 for an unreadable JSON body)."""
+    ``receive`` would reach its own error handlers first (a 500, or FastAPI's 400 for an unreadable JSON body). So
+    it wraps the accept gate's ``SlotCounting``: a request holds a worker's slot only once its body is in."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, stall_seconds: float = BODY_STALL_SECONDS) -> None:
         self.app = app
         self.limit = limit
+        self.stall_seconds = stall_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -103,7 +111,12 @@ class BodyLimit:
         pending: list[Message] = []
         seen = 0
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), self.stall_seconds)
+            except TimeoutError:
+                stalled = f"no body bytes came for {self.stall_seconds:g} s"
+                await error_response(408, stalled, "body", Connection="close")(scope, receive, send)
+                return
             if message["type"] != "http.request":  # the client left: the application hears of it
                 pending.append(message)
                 break
