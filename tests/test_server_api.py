@@ -650,10 +650,32 @@ def test_no_auth_is_refused_off_loopback(tmp_path: Path) -> None:
 
 def test_no_auth_on_loopback_serves_its_user_without_a_key(tmp_path: Path) -> None:
     app = create_app(ServeSettings(db=str(tmp_path / "m.db"), auth=False, user="zed", embedder="fake"))
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
         added = client.post("/v1/messages", json={"session_id": "z", "messages": [{"speaker": "u", "text": "hi"}]})
         assert added.status_code == 200 and added.json()["user"] == "zed"
         assert client.get("/v1/stats").json()["user"] == "zed"
+        for loopback in ("localhost:8765", "[::1]:8765", "127.0.0.1"):
+            assert client.get("/v1/stats", headers={"host": loopback}).status_code == 200, loopback
+
+
+def test_no_auth_answers_loopback_names_only_on_every_route(tmp_path: Path) -> None:
+    """DNS rebinding: a page at evil.example, its name resolved again to 127.0.0.1, sends its Host and Origin."""
+    app = create_app(ServeSettings(db=str(tmp_path / "m.db"), auth=False, embedder="fake"))
+    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+        client.post("/v1/messages", json={"session_id": "s", "messages": [{"speaker": "u", "text": "I live in York."}]})
+        rebound = {"host": "evil.example:8765"}
+        for method, path in (
+            ("get", "/v1/export"),
+            ("get", "/"),
+            ("get", "/v1/sessions/s"),
+            ("delete", "/v1/sessions/s"),
+        ):
+            error(client.request(method, path, headers=rebound), 421, "host")
+        page = {"origin": "http://evil.example:8765"}
+        error(client.post("/forget", data={"session": "s"}, headers=page), 403, "origin")
+        error(client.post("/v1/search", json={"query": "York"}, headers=page), 403, "origin")
+        assert client.get("/v1/sessions/s").status_code == 200  # nothing was forgotten
+        assert client.get("/healthz", headers={"origin": "http://localhost:8765"}).status_code == 200
 
 
 def test_ids_with_slashes_and_spaces_work_in_paths(api: Api) -> None:

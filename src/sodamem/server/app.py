@@ -18,6 +18,7 @@ from sodamem.blas import one_blas_thread_for_good
 from sodamem.server.accept_gate import GatedEventLoop, SlotCounting
 from sodamem.server.api import router
 from sodamem.server.errors import BodyLimit, install_error_handlers
+from sodamem.server.host_guard import LoopbackNamesOnly
 from sodamem.server.mcp_http import mount_mcp
 from sodamem.server.pool import MemoryPool
 from sodamem.server.schemas import Health
@@ -62,7 +63,8 @@ def create_app(settings: ServeSettings) -> ASGIApp:
 
     # An oversized or stalled body is refused before any route (or error handler) sees it; a request is counted by
     # the accept gate once its body is in, so clients that stall their uploads cannot hold every slot.
-    return BodyLimit(SlotCounting(app), settings.max_body_bytes)
+    served = BodyLimit(SlotCounting(app), settings.max_body_bytes)
+    return served if settings.auth else LoopbackNamesOnly(served)
 
 
 def app_from_env() -> ASGIApp:
