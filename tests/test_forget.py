@@ -116,6 +116,24 @@ def test_forget_a_fact_keeps_its_turn(memory_location: str) -> None:
             memory.fact(fact.id)
 
 
+def test_a_forgotten_fact_stays_forgotten_when_its_session_grows(memory_location: str) -> None:
+    """A later add makes the session's facts again (here a new alias renames earlier subjects): the fact the user
+    forgot is not among them, while its turn and the other facts are."""
+    with Memory(memory_location, embedder="none") as memory:
+        memory.add(["I live in Paris.", "I work at Acme Corp."], session_id="s", timestamp=WHEN)
+        (paris,) = [f for f in memory.facts() if f.predicate == "lives_in"]
+        assert memory.forget(fact_id=paris.id, dry_run=True).facts == [paris.id]
+        memory.forget(fact_id=paris.id)
+        again = memory.add("My sister Priya says hi. By the way, my name is Maya.", session_id="s")
+        assert again.session_reextracted
+        texts = {f.text for f in memory.facts(status="all")}
+        assert not any("Paris" in text for text in texts) and any("Acme" in text for text in texts)
+        assert memory.session("s").turns[0].text == "I live in Paris."
+        memory.add("I moved to Paris again, I live in Paris.", session_id="s")  # said anew: a fact again
+        assert [f.text for f in memory.facts() if f.predicate == "lives_in"] == ["Maya lives in Paris"]
+        assert memory.check().ok, memory.check().problems
+
+
 def test_forget_before_a_date_and_everything_of_one_user_only(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     with Memory(path, embedder="none") as memory:

@@ -202,16 +202,20 @@ def _write(
             _PieceIdsLater(inserted, plan.position) if plan.facts.prepared.facts else {}
         )
         stale: set[str] = set()
+        reread: list[int] = []  # pieces stored before whose facts are made again
         if plan.facts.whole:
             result.session_reextracted = plan.first_new > 0
             stale = writes.delete_session_facts(session_pk)
             piece_pks = _positional(writes.piece_pks_of_session(session_pk), plan.position)
+            reread = [pk for (position, _), pk in piece_pks.items() if position < plan.first_new]
         elif plan.facts.redo:
             turn_pks = [t.turn_pk for t in stored.turns] if stored is not None else []
             redo_pks = [turn_pks[i] for i in plan.facts.redo]
             stale = writes.delete_turn_facts(redo_pks)
-            piece_pks = {**piece_pks, **_positional(writes.piece_pks_of_turns(redo_pks), plan.position)}
-        result.fact_ids = write_facts(writes, user, session, session_pk, piece_pks, plan.facts.prepared, stale)
+            redone = _positional(writes.piece_pks_of_turns(redo_pks), plan.position)
+            piece_pks, reread = {**piece_pks, **redone}, list(redone.values())
+        prepared = plan.facts.prepared
+        result.fact_ids = write_facts(writes, user, session, session_pk, piece_pks, prepared, stale, reread)
         result.facts_rejected = len(plan.facts.prepared.rejected)
     writes.set_session_hash(session_pk, plan.content_hash)
     result.added = plan.new

@@ -7,7 +7,7 @@ transaction, so a session's turns, pieces and facts land together or not at all.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -75,8 +75,10 @@ def write_facts(
     piece_pks: Mapping[tuple[int, int], int],
     prepared: PreparedSession,
     stale_slots: set[str],
+    reread: Collection[int] = (),
 ) -> list[int]:
-    """Store the session's facts and aliases, then recompute every slot they (or replaced facts) touch."""
+    """Store the session's facts and aliases, then recompute every slot they (or replaced facts) touch. ``reread``:
+    the pieces stored before this write whose facts were made again."""
     moved: set[int] = set()
     for hint in prepared.aliases:
         moved |= writes.add_alias(user, hint.alias, hint.canonical)
@@ -85,6 +87,10 @@ def write_facts(
     names = [name for fact in prepared.facts for name in (fact.candidate.subject, *(n for _, n in _roles(fact)))]
     canonical = writes.canonical_names(user, names)
     rows = [_row(canonical, session, session_pk, piece_pks, fact) for fact in prepared.facts]
+    if reread:  # facts the user forgot from turns stored before are not made again (new turns have none)
+        cited = {source[0] for row in rows for source in row.sources} & set(reread)
+        forgotten = writes.forgotten_spans(user, sorted(cited)) if cited else set()
+        rows = [row for row in rows if not any((*source[:3], row.predicate) in forgotten for source in row.sources)]
     fact_ids = writes.insert_facts(user, rows)
     slots.update(row.slot for row in rows if row.slot is not None)
     writes.resolve_slots(user, slots)

@@ -67,6 +67,7 @@ class ForgetPlan:
     turn_refs: list[str] = field(default_factory=list)  # "<session_id>/<turn_id>"
     session_ids: list[str] = field(default_factory=list)
     everything: bool = False  # every entity of the user goes too, alias-only ones included
+    fact_named: int | None = None  # the fact the selector names (its turns stay)
 
 
 def plan_forget(conn: Connection, user: str, selector: Selector) -> ForgetPlan:
@@ -78,6 +79,7 @@ def plan_forget(conn: Connection, user: str, selector: Selector) -> ForgetPlan:
     if selector.fact_id is not None:
         row = conn.execute("SELECT id FROM facts WHERE user = ? AND id = ?", (user, selector.fact_id)).fetchone()
         plan.fact_pks = [int(row[0])] if row is not None else []
+        plan.fact_named = plan.fact_pks[0] if plan.fact_pks else None
     for fact_pk, sources_left in sorted(facts_of_turns.items()):
         (plan.trimmed_fact_pks if sources_left else plan.fact_pks).append(fact_pk)
     touched_sessions = _sessions_of_turns(conn, plan.turn_pks)
@@ -94,6 +96,13 @@ def apply_forget(conn: Connection, user: str, plan: ForgetPlan) -> dict[str, int
     slots = _slots_of(conn, plan.fact_pks)
     entities = _entities_of(conn, plan.fact_pks)
     counts = {"pieces": _count(conn, "SELECT COUNT(*) FROM pieces WHERE turn_pk IN ({})", plan.turn_pks)}
+    if plan.fact_named is not None:  # its turns stay: making their facts again must not bring it back
+        conn.execute(
+            "INSERT OR IGNORE INTO forgotten_facts (user, piece_pk, char_start, char_end, predicate)"
+            " SELECT f.user, s.piece_pk, s.char_start, s.char_end, f.predicate FROM fact_sources s"
+            " JOIN facts f ON f.id = s.fact_pk WHERE f.user = ? AND f.id = ?",
+            (user, plan.fact_named),
+        )
     for part in chunked(plan.fact_pks):
         conn.execute(f"DELETE FROM facts WHERE id IN ({','.join('?' * len(part))})", part)
     piece_pks = [int(r[0]) for part in chunked(plan.turn_pks) for r in conn.execute(
@@ -137,6 +146,19 @@ def preview_forget(conn: Connection, user: str, plan: ForgetPlan) -> dict[str, i
     finally:
         conn.execute("ROLLBACK TO SAVEPOINT forget_preview")
         conn.execute("RELEASE SAVEPOINT forget_preview")
+
+
+def forgotten_spans(conn: Connection, user: str, piece_pks: Sequence[int]) -> set[tuple[int, int, int, str]]:
+    """``(piece_pk, char_start, char_end, predicate)`` of the facts the user forgot that cite these pieces."""
+    spans: set[tuple[int, int, int, str]] = set()
+    for part in chunked(sorted(set(piece_pks))):
+        rows = conn.execute(
+            "SELECT piece_pk, char_start, char_end, predicate FROM forgotten_facts WHERE user = ?"
+            f" AND piece_pk IN ({','.join('?' * len(part))})",
+            (user, *part),
+        )
+        spans.update((int(r[0]), int(r[1]), int(r[2]), str(r[3])) for r in rows)
+    return spans
 
 
 def log_forget(

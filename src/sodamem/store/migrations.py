@@ -286,6 +286,19 @@ def _fts_per_user(conn: sqlite3.Connection) -> None:
         fts.create_user_indexes(conn, user, fill=True)
 
 
+# A fact the user forgot, named by its source span and predicate, never its text: making the facts of its turn again
+# (a later add to the session) must not bring it back. It goes with its piece.
+_M0012_FORGOTTEN_FACTS = """
+CREATE TABLE forgotten_facts (
+    user TEXT NOT NULL,
+    piece_pk INTEGER NOT NULL REFERENCES pieces (id) ON DELETE CASCADE,
+    char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL,
+    predicate TEXT NOT NULL,
+    PRIMARY KEY (piece_pk, char_start, char_end, predicate)
+);
+"""
+
 MIGRATIONS: tuple[tuple[str, str | Callable[[sqlite3.Connection], None]], ...] = (
     ("0001_core_tables", _M0001_CORE),
     (
@@ -305,6 +318,7 @@ MIGRATIONS: tuple[tuple[str, str | Callable[[sqlite3.Connection], None]], ...] =
     ("0009_forget_indexes", _M0009_FORGET_INDEXES),
     ("0010_api_keys", _M0010_API_KEYS),
     ("0011_turn_mentions", _M0011_TURN_MENTIONS),
+    ("0012_forgotten_facts", _M0012_FORGOTTEN_FACTS),
 )
 
 

@@ -100,6 +100,11 @@ class Writes(Protocol):
         """Delete what the plan names, with its cascade; the counts per kind of row."""
         ...
 
+    def forgotten_spans(self, user: str, piece_pks: Sequence[int]) -> set[tuple[int, int, int, str]]:
+        """``(piece_pk, char_start, char_end, predicate)`` of the facts the user forgot that cite these pieces: a
+        fact made again from one of them is not stored."""
+        ...
+
     def preview_forget(self, user: str, plan: ForgetPlan) -> dict[str, int]:
         """The counts ``apply_forget`` would return; nothing changes."""
         ...

@@ -375,6 +375,17 @@ UPDATE fts_postings p SET len = d.len FROM fts_docs d WHERE d.tbl = p.tbl AND d.
 ALTER TABLE fts_postings ALTER COLUMN len SET NOT NULL;
 """
 
+_M0013_FORGOTTEN_FACTS = f"""
+CREATE TABLE forgotten_facts (
+    "user" {T} NOT NULL,
+    piece_pk BIGINT NOT NULL REFERENCES pieces (id) ON DELETE CASCADE,
+    char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL,
+    predicate {T} NOT NULL,
+    PRIMARY KEY (piece_pk, char_start, char_end, predicate)
+);
+"""
+
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0001_core_tables", _M0001_CORE),
     ("0002_triggers", _M0002_TRIGGERS + _deletion_triggers()),
@@ -388,6 +399,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("0010_indexed_inserts_unlogged", _fts_log_skips_indexed()),
     ("0011_session_check", _M0011_SESSION_CHECK),
     ("0012_posting_lengths", _M0012_POSTING_LENGTHS),
+    ("0013_forgotten_facts", _M0013_FORGOTTEN_FACTS),  # as SQLite's 0012_forgotten_facts
 )
 
 _MIGRATION_LOCK = 0x50D4_3E30  # pg_advisory_lock key: one process migrates at a time
