@@ -57,6 +57,21 @@ def test_answers_and_facts_are_those_of_the_time(memory: Memory) -> None:
     assert leeds_items and all(i.status == "active" for i in leeds_items)  # replaced only in April
 
 
+def test_a_fact_replaced_later_by_any_slot_link_is_active_then(memory: Memory) -> None:
+    """The diet facts are replaced by UPDATES and CONTRADICTS links, not SUPERSEDES: on 20 March each fact said by
+    then that only a later one replaced is active, with no end."""
+    then = memory.at(datetime(2026, 3, 20))
+    replaced = [f for f in memory.facts(status="superseded") if said_by(f.mentioned_at, datetime(2026, 3, 20))]
+    kinds = {link.type for f in replaced for link in f.links if link.direction == "in"}
+    assert {"UPDATES", "CONTRADICTS"} & kinds
+    for fact in replaced:
+        newer = [x.fact_id for x in fact.links if x.direction == "in"]
+        if newer and not any(said_by(memory.fact(n).mentioned_at, datetime(2026, 3, 20)) for n in newer):
+            seen = then.fact(fact.id)
+            assert (seen.status, seen.valid_to) == ("active", None), fact.text
+    assert any(f.predicate == "diet" for f in then.facts(status="active"))
+
+
 def test_searches_read_only_what_was_said_by_then_and_keep_k(memory: Memory) -> None:
     then = memory.at(MARCH_5)
     hits = then.search("Manchester Leeds work dog", k=5)

@@ -17,6 +17,9 @@ from sodamem.records import FactRecord, SearchHit
 from sodamem.store.write_protocol import Store
 
 
+_REPLACING = frozenset({"SUPERSEDES", "UPDATES", "CONTRADICTS"})
+
+
 def said_by(timestamp: str | None, cutoff: datetime) -> bool:
     """Whether something said at ``timestamp`` (ISO 8601) had been said at ``cutoff``; an unknown time had not."""
     return bool(timestamp) and instants.at_or_before(timestamp or "", cutoff)
@@ -39,7 +42,8 @@ def fact_seen_at(fact: FactRecord, known: Container[int]) -> FactRecord:
     """``fact`` as the memory held it when only the facts ``known`` had been said: one replaced by a fact said later
     is active again, with no end, and links only to facts known then."""
     links = tuple(link for link in fact.links if link.fact_id in known)
-    replacers = [link.fact_id for link in fact.links if link.type == "SUPERSEDES" and link.direction == "in"]
+    # Any of a slot's links from a newer fact replaces it: a new value, the same value again, or its negation.
+    replacers = [link.fact_id for link in fact.links if link.type in _REPLACING and link.direction == "in"]
     replaced_later = fact.status == "superseded" and bool(replacers) and not any(r in known for r in replacers)
     if replaced_later:
         return replace(fact, status="active", valid_to=None, links=links)
