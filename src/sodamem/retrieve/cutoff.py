@@ -16,7 +16,6 @@ from sodamem import instants
 from sodamem.records import FactRecord, SearchHit
 from sodamem.store.write_protocol import Store
 
-
 _REPLACING = frozenset({"SUPERSEDES", "UPDATES", "CONTRADICTS"})
 
 
