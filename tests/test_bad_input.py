@@ -221,6 +221,29 @@ BAD_INPUTS: list[tuple[str, str, bytes, str, str | None, str | None, str]] = [
         "ISO 8601",
     ),
     (
+        "time-past-the-calendar",
+        "s.jsonl",
+        jsonl(NEW, {**record("new-2", "fine"), "timestamp": "0001-01-01T00:00:00+14:00"}),
+        "auto",
+        "new-2",
+        "timestamp",
+        "out of range",
+    ),
+    (
+        "turn-time-past-the-calendar",
+        "s.jsonl",
+        jsonl(
+            {
+                **record("new-2", "fine"),
+                "turns": [{"speaker": "u", "text": "x", "timestamp": "9999-12-31T23:00:00-12:00"}],
+            }
+        ),
+        "auto",
+        "new-2",
+        "turns[0].timestamp",
+        "out of range",
+    ),
+    (
         "valid-then-bad-json",
         "s.json",
         as_json([NEW, record("new-2", "ok", "x\x00")]),

@@ -58,3 +58,11 @@ def test_forget_before_takes_the_turns_said_earlier_as_instants() -> None:
         report = memory.forget(before=noon)
         assert report.sessions == ["tokyo"]
         assert [s.session_id for s in memory.sessions()] == ["ny"]
+
+
+def test_times_within_a_century_of_the_calendars_ends_are_out_of_range_and_still_sort() -> None:
+    assert instants.out_of_range(datetime(2026, 1, 1, tzinfo=TOKYO)) is None
+    for edge in (datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=14))), datetime(9999, 12, 31), datetime(50, 1, 1)):
+        assert "out of range" in (instants.out_of_range(edge) or "")
+    early, late = datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=14))), datetime(9999, 12, 31, 23, tzinfo=NEW_YORK)
+    assert instants.sort_key(early.isoformat()) == datetime.min and instants.sort_key(late.isoformat()) == datetime.max

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -213,6 +213,11 @@ def test_a_default_id_steps_past_one_a_caller_gave(tmp_path: Path) -> None:
         ([{"text": "hi"}], "messages[0].speaker"),
         ([{"speaker": "user", "text": "hi", "mood": "happy"}], "messages[0]"),
         ([{"speaker": "user", "text": "hi", "timestamp": "yesterday-ish"}], "messages[0].timestamp"),
+        ([{"speaker": "user", "text": "hi", "timestamp": "0001-01-01T00:00:00+14:00"}], "messages[0].timestamp"),
+        (
+            [Message("user", "hi", timestamp=datetime(9999, 12, 31, 23, tzinfo=timezone(timedelta(hours=-12))))],
+            "messages[0].timestamp",
+        ),
         ([{"speaker": "user", "text": 3}], "messages[0].text"),
         ([{"speaker": "user", "text": "a\x00b"}], "messages[0].text"),
         ([], "messages"),

@@ -27,13 +27,34 @@ def parse(timestamp: str) -> datetime | None:
         return None
 
 
-def sort_key(timestamp: str) -> datetime:
+def sort_key(timestamp: str, unknown: datetime = datetime.min) -> datetime:
     """A key that sorts times by instant (an offset's time as UTC wall clock; a naive time as it stands).
-    Unparseable text sorts first."""
+    Unparseable text sorts as ``unknown``."""
     when = parse(timestamp)
     if when is None:
-        return datetime.min
-    return when.astimezone(UTC).replace(tzinfo=None) if when.tzinfo is not None else when
+        return unknown
+    if when.tzinfo is None:
+        return when
+    try:
+        return when.astimezone(UTC).replace(tzinfo=None)
+    except OverflowError:  # within hours of the calendar's ends (refused as input: ``in_range``)
+        return datetime.min if when.year == 1 else datetime.max
+
+
+# A time must stay this far from either end of the calendar Python represents (years 1 to 9999): converted to UTC,
+# and with the time words said at it resolved ("a decade ago", "next century"), it must still be a time.
+EDGE_YEARS = 100
+
+
+def out_of_range(when: datetime) -> str | None:
+    """Why ``when`` cannot be a time a message was said at, or None when it can."""
+    try:
+        instant = when.astimezone(UTC) if when.tzinfo is not None else when
+    except OverflowError:
+        instant = None
+    if instant is None or not EDGE_YEARS <= instant.year <= 9999 - EDGE_YEARS:
+        return f"{when.isoformat()} is out of range: times must lie in the years {EDGE_YEARS} to {9999 - EDGE_YEARS}"
+    return None
 
 
 def comparable(a: datetime, b: datetime) -> tuple[datetime, datetime]:

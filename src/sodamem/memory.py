@@ -20,7 +20,7 @@ from sodamem.ingest.embedding import embed_missing, embed_queued
 from sodamem.ingest.extract import DEFAULT_EXTRACTOR, load_extractor
 from sodamem.ingest.extract.base import Extractor
 from sodamem.ingest.formats import InputFormat, load_sessions
-from sodamem.ingest.formats.common import check_encodable
+from sodamem.ingest.formats.common import check_encodable, check_time
 from sodamem.ingest.mentions import annotate_missing
 from sodamem.ingest.messages import MessageLike, day_session_id, to_messages
 from sodamem.ingest.neighbors import link_similar_facts
@@ -214,6 +214,8 @@ class Memory:
             check_encodable(session_id, session=None, field="session_id")
         if timestamp is not None and not isinstance(timestamp, datetime):
             raise InputError(f"expected a datetime, got {type(timestamp).__name__}", field="timestamp")
+        if timestamp is not None:
+            check_time(timestamp, session=None, field="timestamp")
         batch = to_messages(messages, speaker=speaker)
         when = timestamp or datetime.now().replace(microsecond=0)
         session_id = session_id if session_id is not None else self._session_for(owner, batch, when)

@@ -7,6 +7,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from sodamem import instants
 from sodamem.errors import InputError
 from sodamem.ingest.formats.common import check_encodable
 
@@ -92,6 +93,9 @@ class LineFields:
             canonical = None
         if canonical != value:
             raise self.error(f"expected an ISO 8601 time like 2024-05-01T09:30:00, got {value!r}", key)
+        problem = instants.out_of_range(datetime.fromisoformat(value))
+        if problem is not None:
+            raise self.error(problem, key)
         return value
 
     def optional_time(self, key: str) -> str | None:

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import IO, Any
 
 from sodamem.errors import InputError
-from sodamem.ingest.formats.common import check_encodable, check_turn_text, json_line
+from sodamem.ingest.formats.common import check_encodable, check_time, check_turn_text, json_line
 from sodamem.ingest.timestamps import parse_any
 from sodamem.model import Message
 
@@ -103,3 +103,5 @@ def _check(message: Message, where: str) -> None:
             check_encodable(value, session=None, field=f"{where}.{name}")
     if message.id is not None and not message.id.strip():
         raise InputError("is empty", field=f"{where}.id")
+    if message.timestamp is not None:
+        check_time(message.timestamp, session=None, field=f"{where}.timestamp")

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal, NamedTuple
 
+from sodamem import instants
 from sodamem.ingest.timeparse import find_times
 from sodamem.retrieve.temporal import calendar_unit, parse_iso
 
@@ -198,13 +199,7 @@ def _session_time(item: EvidenceItem) -> str:
 
 def _sort_time(value: str) -> datetime:
     """A naive sort key (aware times as UTC wall clock); unparsable times sort last."""
-    parsed = parse_iso(value)
-    if parsed is None:
-        return datetime.max
-    if parsed.tzinfo is not None:
-        offset = parsed.utcoffset() or timedelta(0)
-        return (parsed - offset).replace(tzinfo=None)
-    return parsed
+    return instants.sort_key(value, unknown=datetime.max)
 
 
 def _id_key(item_id: str) -> tuple[int, str]:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
+from sodamem import instants
 from sodamem.errors import InputError
 
 MAX_TURN_CHARS = 1_000_000
@@ -70,9 +71,18 @@ def optional_str(record: Mapping[str, Any], key: str, *, session: str | None, fi
 
 def parse_time(value: str, parser: Callable[[str], datetime], *, session: str | None, field: str) -> datetime:
     try:
-        return parser(value)
+        when = parser(value)
     except ValueError as exc:
         raise InputError(str(exc), session=session, field=field) from None
+    return check_time(when, session=session, field=field)
+
+
+def check_time(when: datetime, *, session: str | None, field: str) -> datetime:
+    """``when``, when it can be the time something was said (not within a century of the calendar's ends)."""
+    problem = instants.out_of_range(when)
+    if problem is not None:
+        raise InputError(problem, session=session, field=field)
+    return when
 
 
 def check_turn_text(text: str, *, session: str | None, field: str, max_chars: int = MAX_TURN_CHARS) -> str:
