@@ -11,6 +11,7 @@ import pytest
 
 from sodamem import InputError, Memory, NotFoundError
 from sodamem.answer.ask import ask
+from sodamem.ingest.timestamps import parse_as_of
 from sodamem.retrieve.cutoff import said_by
 from tests.test_bad_input import run_cli
 from tests.test_live_add import EXAMPLE
@@ -128,6 +129,18 @@ def test_cli_ask_and_search_as_of(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert json.loads(capsys.readouterr().out)["answer"] == "Leeds"
     assert run_cli([*base, "search", "Manchester", "--as-of", "early March"]) == 2
     assert "--as-of" in capsys.readouterr().err
+    # A bare date is the end of that day: the trip told at 21:15 on 12 March is known "as of 2026-03-12".
+    trip = "When is the birthday trip to Lisbon?"
+    assert run_cli([*base, "ask", trip, "--as-of", "2026-03-12", "--json"]) in (0, None)
+    assert json.loads(capsys.readouterr().out)["answer"] == "28 March 2026"
+    assert run_cli([*base, "ask", trip, "--as-of", "2026-03-12T12:00:00", "--json"]) in (0, None)
+    assert json.loads(capsys.readouterr().out)["abstained"]
+
+
+def test_a_bare_as_of_date_is_the_end_of_that_day() -> None:
+    assert parse_as_of("2026-03-12") == datetime(2026, 3, 12, 23, 59, 59, 999999)
+    assert parse_as_of("2026-03-12T08:00:00+01:00") == datetime(2026, 3, 12, 8, tzinfo=timezone(timedelta(hours=1)))
+    assert parse_as_of(None) is None
 
 
 def test_what_was_told_only_later_is_not_in_memory_then(memory: Memory) -> None:

@@ -18,7 +18,7 @@ from sodamem.embed import EMBEDDER_CHOICES
 from sodamem.errors import InputError, SodaMemError
 from sodamem.ingest.extract import DEFAULT_EXTRACTOR, EXTRACTOR_CHOICES
 from sodamem.ingest.formats import InputFormat, load_sessions
-from sodamem.ingest.timestamps import parse_given_time
+from sodamem.ingest.timestamps import parse_as_of, parse_given_time
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.presets import PRESET_NAMES, fused_settings
@@ -293,7 +293,7 @@ def facts(
     ctx: click.Context, user: str | None, status: str, as_of: str | None, subject: str | None, as_json: bool
 ) -> None:
     """List facts with their status, validity and literal sources."""
-    when = _parse_when(as_of)
+    when = parse_as_of(as_of, "--as-of")
     records = _open(ctx, user).facts(status=status, as_of=when, subject=subject)
     if as_json:
         _print_json({"facts": [r.to_dict() for r in records]})
@@ -361,7 +361,7 @@ def import_command(ctx: click.Context, file: str, user: str | None, as_json: boo
 
 
 def _at(memory: Memory, as_of: str | None) -> Memory:
-    when = _parse_when(as_of, "--as-of")
+    when = parse_as_of(as_of, "--as-of")
     return memory if when is None else memory.at(when)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, time
 
 from sodamem.ingest.timewords import MONTHS
 
@@ -84,3 +84,15 @@ def parse_given_time(value: str | None, field: str) -> datetime | None:
         return parse_any(value)
     except ValueError as exc:
         raise InputError(str(exc), field=field) from None
+
+
+_BARE_DATE = re.compile(r"^\s*\d{4}-\d{2}-\d{2}\s*$")
+
+
+def parse_as_of(value: str | None, field: str = "as_of") -> datetime | None:
+    """An ``as_of`` time a caller gave: a bare date ("2026-03-05") means the end of that day, what was known by
+    then, in the CLI, over HTTP and MCP, and on the page alike; a time means itself."""
+    when = parse_given_time(value, field)
+    if when is None or value is None or not _BARE_DATE.match(value):
+        return when
+    return datetime.combine(when.date(), time.max, tzinfo=when.tzinfo)

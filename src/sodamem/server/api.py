@@ -14,7 +14,7 @@ from sodamem.answer.ask import ask as ask_memory
 from sodamem.answer.types import Answer
 from sodamem.errors import InputError
 from sodamem.ingest.formats import InputFormat, parse_sessions
-from sodamem.ingest.timestamps import parse_given_time
+from sodamem.ingest.timestamps import parse_as_of, parse_given_time
 from sodamem.memory import Memory
 from sodamem.records import AddReport, FactRecord, ForgetReport, IngestReport, SessionRecord, TurnRecord, UserStats
 from sodamem.server.auth import Tenant, tenant
@@ -53,7 +53,7 @@ parse_time = parse_given_time  # a bad time is a 400 naming the field
 
 def seen_at(memory: Memory, as_of: str | None) -> Memory:
     """The memory as it stood at ``as_of`` (a request's field), or as it is."""
-    when = parse_time(as_of, "as_of")
+    when = parse_as_of(as_of)
     return memory if when is None else memory.at(when)
 
 
@@ -144,7 +144,7 @@ def list_facts(
     as_of: str | None = None,
     subject: str | None = None,
 ) -> FactList:
-    facts = caller.memory.facts(status=status, as_of=parse_time(as_of, "as_of"), subject=subject, user=caller.user)
+    facts = caller.memory.facts(status=status, as_of=parse_as_of(as_of), subject=subject, user=caller.user)
     return FactList(facts=facts)
 
 

@@ -21,6 +21,7 @@ from pydantic import Field, ValidationError
 
 from sodamem.answer.types import Answer
 from sodamem.errors import SodaMemError
+from sodamem.ingest.timestamps import parse_as_of
 from sodamem.memory import Memory
 from sodamem.records import AddReport, ForgetReport
 from sodamem.server.api import MAX_ID, answer_request, parse_time, seen_at
@@ -99,9 +100,7 @@ def build_mcp_server(tenant_of: TenantSource) -> MCPServer:
         subject: Annotated[str | None, Field(description="Only facts about this subject (a name)")] = None,
     ) -> FactList:
         with _tool_errors(), tenant_of(ctx) as caller:
-            facts = caller.memory.facts(
-                status=status, as_of=parse_time(as_of, "as_of"), subject=subject, user=caller.user
-            )
+            facts = caller.memory.facts(status=status, as_of=parse_as_of(as_of), subject=subject, user=caller.user)
         return FactList(facts=facts)
 
     def fact_history(ctx: Context, fact_id: FactId) -> FactList:

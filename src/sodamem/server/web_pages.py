@@ -6,7 +6,7 @@ user is simply not found (a 404 page)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, time
+from datetime import datetime
 from typing import Annotated
 from urllib.parse import quote
 
@@ -15,9 +15,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from sodamem.answer.ask import ask
 from sodamem.errors import InputError, NotFoundError
+from sodamem.ingest.timestamps import parse_as_of
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, FactSource, SearchHit, TurnRecord
-from sodamem.server.api import parse_time
 from sodamem.server.auth import Tenant, page_tenant
 from sodamem.server.web_core import PageRoute, check_form_origin, redirect, render
 from sodamem.server.web_views import (
@@ -242,6 +242,6 @@ def _count(n: int, noun: str) -> str:
 
 def known_by(as_of: str) -> datetime:
     """The time an ``as_of`` field names: a date picked on the page ("2026-03-05") means the end of that day."""
-    when = parse_time(as_of, "as_of")
+    when = parse_as_of(as_of)
     assert when is not None
-    return datetime.combine(when.date(), time.max, tzinfo=when.tzinfo) if len(as_of) == 10 else when
+    return when
