@@ -221,6 +221,15 @@ BAD_INPUTS: list[tuple[str, str, bytes, str, str | None, str | None, str]] = [
         "ISO 8601",
     ),
     (
+        "user-padded-with-spaces",
+        "s.jsonl",
+        jsonl(NEW, {**record("new-2", "fine"), "user": " maya "}),
+        "auto",
+        "new-2",
+        "user",
+        "spaces at its ends",
+    ),
+    (
         "time-past-the-calendar",
         "s.jsonl",
         jsonl(NEW, {**record("new-2", "fine"), "timestamp": "0001-01-01T00:00:00+14:00"}),

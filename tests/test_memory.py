@@ -117,6 +117,17 @@ def test_a_blank_user_name_is_refused(memory: Memory, blank: str) -> None:
     assert all(s.user.strip() for s in memory.stats(all_users=True))  # no blank user was made
 
 
+def test_a_user_name_padded_with_spaces_is_refused_not_made_a_tenant_apart(memory: Memory) -> None:
+    """" maya " would be a user apart from "maya": a key made for it would reach none of maya's memory."""
+    with pytest.raises(InputError, match="field 'user': has spaces at its ends"):
+        Memory(":memory:", user=" maya ")
+    with pytest.raises(InputError, match="spaces at its ends"):
+        memory.keys.create(" maya")
+    with pytest.raises(InputError, match="spaces at its ends"):
+        memory.add("I live in Leeds.", session_id="s9", user="maya ")
+    assert memory.keys.list() == [] and all(s.user == s.user.strip() for s in memory.stats(all_users=True))
+
+
 def test_sessions_name_their_user_unless_overridden(memory: Memory) -> None:
     report = memory.ingest([make_session("s1", ["mine"], user="carol")])
     assert report.users == ["carol"]

@@ -10,10 +10,11 @@ import hashlib
 import secrets
 from datetime import UTC, datetime
 
-from sodamem.errors import InputError, NotFoundError
+from sodamem.errors import NotFoundError
 from sodamem.store.keys import KeyRecord
 from sodamem.store.protocol import is_row_id
 from sodamem.store.write_protocol import Store
+from sodamem.users import check_user_name
 
 KEY_PREFIX = "smk_"
 _SHOWN_CHARS = len(KEY_PREFIX) + 6  # what `keys list` shows of a key
@@ -33,8 +34,7 @@ class KeyRing:
 
     def create(self, user: str, *, label: str = "") -> tuple[KeyRecord, str]:
         """A new key for ``user``: its record and the key itself, which is not stored and cannot be shown again."""
-        if not isinstance(user, str) or not user.strip():
-            raise InputError("is empty", field="user")
+        check_user_name(user)
         key = KEY_PREFIX + secrets.token_urlsafe(32)
         record = self.store.insert_key(user, hash_key(key), key[:_SHOWN_CHARS], label, _now())
         return record, key

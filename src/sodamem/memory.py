@@ -58,6 +58,7 @@ from sodamem.store.opening import open_store
 from sodamem.store.protocol import is_row_id
 from sodamem.store.rows import PieceRow, TurnRow
 from sodamem.store.write_protocol import Store
+from sodamem.users import check_user_name
 
 MAX_K = 10_000  # hits a search may ask for; more is a mistake, and a number past 64 bits cannot reach SQL
 
@@ -92,7 +93,7 @@ class Memory:
         SQLite file, ``"NORMAL"`` (None, the default: a commit does not wait for the disk, so a power cut may lose the
         newest adds) or ``"FULL"`` (each commit syncs the WAL first: a returned add survives a power cut, as on
         PostgreSQL by default); a ``ValueError`` for any other value, or for a PostgreSQL URL."""
-        self.user = _user_name(user)
+        self.user = check_user_name(user)
         self.cutoff: datetime | None = None  # a view of the memory at a past time (``at``): nothing said later
         self._owns_decomposer = decomposer is None or isinstance(decomposer, str)
         self.store: Store = open_store(path, sqlite_synchronous=sqlite_synchronous)
@@ -170,7 +171,7 @@ class Memory:
         from_file = isinstance(source, str | Path)
         sessions = load_sessions(source, format) if isinstance(source, str | Path) else list(source)
         named = self._owner(user) if user is not None else None
-        owned = [(named or session.user or self.user, session) for session in sessions]
+        owned = [(named or self._owner(session.user or None), session) for session in sessions]
         self._remember_embedder()  # from now on new turns are queued for vectors in their own transaction
         try:
             report = ingest_sessions(self.store, owned, replace=replace, progress=progress, extractor=self.extractor)
@@ -314,7 +315,7 @@ class Memory:
 
     def _owner(self, user: str | None) -> str:
         """The user a call names (``user=``), else this memory's; a blank name is an ``InputError``."""
-        return self.user if user is None else _user_name(user)
+        return self.user if user is None else check_user_name(user)
 
     def _remember_embedder(self) -> None:
         """Record this memory's embedder in the database (once): later opens use it, and the store queues every
@@ -612,9 +613,3 @@ def _piece_record(piece: PieceRow, turn: TurnRow) -> PieceRecord:
             timestamp=turn.timestamp,
         ),
     )
-
-
-def _user_name(user: str) -> str:
-    if not isinstance(user, str) or not user.strip():
-        raise InputError("is empty", field="user")
-    return user

@@ -32,6 +32,8 @@ def parse_generic_session(value: Any, *, position: str) -> Session:
         require_str(record, "timestamp", session=session_id), parse_iso, session=session_id, field="timestamp"
     )
     user = optional_str(record, "user", session=session_id)
+    if user is not None and user != user.strip():
+        raise InputError(f"has spaces at its ends: {user!r}", session=session_id, field="user")
     if "turns" not in record:
         raise InputError("missing", session=session_id, field="turns")
     raw_turns = require_list(record["turns"], session=session_id, field="turns")
