@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from sodamem.errors import MessageConflictError
+from sodamem.errors import InputError, MessageConflictError
 from sodamem.ingest.extract.base import Extractor, IncrementalExtractor
 from sodamem.ingest.facts import PreparedSession, prepare_facts, write_facts
 from sodamem.ingest.pieces import split_pieces
@@ -277,6 +277,11 @@ def _new_turns(
             if _same_content(same, turn, message):
                 unchanged.append(turn.turn_id)
                 continue
+            if turn.turn_id in {t.turn_id for t in new}:  # not stored: the batch itself gives the id twice
+                raise InputError(
+                    f"duplicate message id {turn.turn_id!r} in this batch", session=session_id,
+                    field=f"messages[{position}].id",
+                )  # fmt: skip
             raise MessageConflictError(
                 "is already stored in this session with other content",
                 session=session_id,
