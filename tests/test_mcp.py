@@ -182,6 +182,8 @@ def test_errors_come_back_as_tool_errors(alice_tools: Any) -> None:
         assert "'now'" in await error_of(client, "search_memory", query="nurse", now="someday")
         assert "'as_of'" in await error_of(client, "list_facts", as_of="someday")
         assert "status" in await error_of(client, "list_facts", status="bogus")
+        unknown = await error_of(client, "search_memory", query="nurse", mode="bm25", bogus=1)
+        assert "mode" in unknown and "bogus" in unknown  # refused, not dropped: HTTP answers 422 for these too
         assert "'messages'" in await error_of(client, "remember", session_id="s1", messages=[])
         await call(client, "remember", session_id="s3", messages=[{"speaker": "A", "text": "one", "id": "m1"}])
         conflict = await error_of(

@@ -15,9 +15,9 @@ from typing import Annotated, Any, Literal, TypeVar, get_type_hints
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
-from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp.types import ToolAnnotations
-from pydantic import Field, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from sodamem.answer.types import Answer
 from sodamem.errors import SodaMemError
@@ -192,8 +192,17 @@ def _tool(fn: Callable[..., Any], description: str, annotations: ToolAnnotations
     """A tool whose structured output is its return type. The SDK cannot derive a schema for a slotted dataclass
     (the library's records), but pydantic validates and documents one directly, as the HTTP API does."""
     tool = Tool.from_function(fn, description=description, annotations=annotations, structured_output=False)
-    output = FuncMetadata(arg_model=tool.fn_metadata.arg_model, output_model=get_type_hints(fn)["return"])
-    return tool.model_copy(update={"fn_metadata": output})
+    output = FuncMetadata(arg_model=_strict(tool.fn_metadata.arg_model), output_model=get_type_hints(fn)["return"])
+    return tool.model_copy(
+        update={"fn_metadata": output, "parameters": output.arg_model.model_json_schema(by_alias=True)}
+    )
+
+
+def _strict(arguments: type[ArgModelBase]) -> type[ArgModelBase]:
+    """The SDK's argument model, refusing arguments the tool does not take (``additionalProperties: false``): a
+    ``mode="bm25"`` the tool has not would otherwise be dropped without a word, where HTTP answers 422."""
+    config = ConfigDict(**{**arguments.model_config, "extra": "forbid"})
+    return type(arguments.__name__, (arguments,), {"model_config": config, "__module__": arguments.__module__})
 
 
 @contextmanager
