@@ -65,7 +65,9 @@ def test_sound_database_passes_every_check(db: Path) -> None:
     assert report.problems == ()
     for name in ("sqlite_integrity", "foreign_keys", "turns_fts", "pieces_fts", "facts_fts", "entities_fts"):
         assert name in report.checks
-    assert {"piece_spans", "fact_sources", "source_quotes", "turn_order", "links", "vectors"} <= set(report.checks)
+    assert {"piece_spans", "fact_sources", "source_quotes", "turn_order", "links", "slots", "vectors"} <= set(
+        report.checks
+    )
 
 
 def test_check_changes_nothing(db: Path) -> None:
@@ -134,6 +136,13 @@ def _slot_link_to_a_piece(conn: sqlite3.Connection) -> None:
     )
 
 
+def _reactivate_a_superseded_fact(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        "UPDATE facts SET status = 'active', valid_to = NULL"
+        " WHERE id = (SELECT min(id) FROM facts WHERE status = 'superseded' AND slot IS NOT NULL)"
+    )
+
+
 def _orphan_turns(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA foreign_keys = OFF")
     conn.execute("DELETE FROM sessions WHERE id = (SELECT min(id) FROM sessions)")
@@ -149,6 +158,7 @@ CORRUPTIONS: list[tuple[str, Corruption, ProblemKind, str]] = [
     ("empty-session", _empty_a_session, ProblemKind.TURN_ORDER, "has no turns"),
     ("dangling-link", _dangle_a_link, ProblemKind.DANGLING_LINK, "fact 999999 does not exist"),
     ("slot-link-kind", _slot_link_to_a_piece, ProblemKind.DANGLING_LINK, "not two facts"),
+    ("two-active-in-a-slot", _reactivate_a_superseded_fact, ProblemKind.SLOT_STATUS, "holds 2 active facts"),
     ("orphan-turns", _orphan_turns, ProblemKind.FOREIGN_KEY, "of turns point at missing rows of sessions"),
 ]
 

@@ -118,7 +118,7 @@ def test_a_blank_user_name_is_refused(memory: Memory, blank: str) -> None:
 
 
 def test_a_user_name_padded_with_spaces_is_refused_not_made_a_tenant_apart(memory: Memory) -> None:
-    """" maya " would be a user apart from "maya": a key made for it would reach none of maya's memory."""
+    """ " maya " would be a user apart from "maya": a key made for it would reach none of maya's memory."""
     with pytest.raises(InputError, match="field 'user': has spaces at its ends"):
         Memory(":memory:", user=" maya ")
     with pytest.raises(InputError, match="spaces at its ends"):

@@ -36,6 +36,7 @@ class ProblemKind(StrEnum):
     DANGLING_LINK = "dangling_link"
     MISSING_VECTORS = "missing_vectors"
     EMBEDDER_SETTING = "embedder_setting"
+    SLOT_STATUS = "slot_status"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,7 @@ def check_database(conn: sqlite3.Connection) -> CheckReport:
         ("source_quotes", check_source_quotes),
         ("turn_order", check_turn_order),
         ("links", check_links),
+        ("slots", check_slots),
         ("vectors", check_vectors),
     ]
     problems: list[Problem] = []
@@ -93,6 +95,7 @@ PORTABLE_CHECKS: tuple[tuple[str, Callable[[Connection], list[Problem]]], ...] =
     ("source_quotes", lambda conn: check_source_quotes(conn)),
     ("turn_order", lambda conn: check_turn_order(conn)),
     ("links", lambda conn: check_links(conn)),
+    ("slots", lambda conn: check_slots(conn)),
     ("vectors", lambda conn: check_vectors(conn)),
 )
 
@@ -247,6 +250,17 @@ def check_links(conn: Connection) -> list[Problem]:
     )
     found.extend(f"link {r[0]} ({r[1]}) joins a {r[2]} to a {r[3]}, not two facts" for r in rows)
     return _summarise(ProblemKind.DANGLING_LINK, found, "link(s) point at nothing")
+
+
+def check_slots(conn: Connection) -> list[Problem]:
+    """Each slot (a subject's residence, job, ...) holds at most one active fact: supersession leaves the newest
+    active and the others superseded, so two active ones are an edited dump or a broken write."""
+    rows = conn.execute(
+        "SELECT user, slot, COUNT(*) FROM facts WHERE slot IS NOT NULL AND status = 'active'"
+        " GROUP BY user, slot HAVING COUNT(*) > 1 ORDER BY user, slot"
+    )
+    found = [f"user {r[0]!r}: slot {r[1]!r} holds {r[2]} active facts" for r in rows]
+    return _summarise(ProblemKind.SLOT_STATUS, found, "slot(s) hold more than one active fact")
 
 
 def check_vectors(conn: Connection) -> list[Problem]:
