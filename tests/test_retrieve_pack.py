@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sodamem import Memory
 from sodamem.retrieve.pack import EvidenceItem, ResolvedTime, build_pack, format_span, resolve_times
 
 
@@ -207,3 +209,17 @@ def test_a_dated_pack_fits_its_budget_too(specs: list[tuple[str, int, int]], bud
     items = [turn(f"E{i}", s, idx, " ".join(["w"] * n)) for i, (s, idx, n) in enumerate(specs, start=1)]
     pack = build_pack(items, budget, words, line_dates=True)
     assert words(pack.render_text()) == pack.used_tokens <= budget
+
+
+def test_an_image_turn_shows_its_caption_as_search_matched_it() -> None:
+    """A turn found by its caption ("red bicycle") shows the caption on its line, or the reader cannot see why."""
+    with Memory(":memory:", embedder="none") as memory:
+        memory.add(
+            {"speaker": "user", "text": "Look at this!", "caption": "a photo of a red bicycle"},
+            session_id="s",
+            timestamp=datetime(2024, 5, 1, 9),
+        )
+        pack = memory.evidence("red bicycle", budget_tokens=300)
+    (item,) = [i for i in pack.items if i.kind == "turn"]
+    assert item.text == "Look at this!" and item.caption == "a photo of a red bicycle"
+    assert "[E1] user (turn s:0): Look at this! [image: a photo of a red bicycle]" in pack.render_text()

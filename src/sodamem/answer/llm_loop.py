@@ -358,6 +358,7 @@ def _turn_item(record: Any, session_timestamp: str | None, score: float) -> Evid
         text=record.text,
         score=score,
         session_timestamp=session_timestamp,
+        caption=record.caption,
     )
 
 

@@ -32,6 +32,7 @@ def evidence_items(
                 text=hit.turn_text,
                 score=hit.score,
                 tunnels=hit.tunnels,
+                caption=hit.caption,
             )
         )
         for fact in store.facts_of_turn(user, hit.session_id, hit.turn_index):

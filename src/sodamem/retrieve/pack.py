@@ -64,6 +64,7 @@ class EvidenceItem:
     occurred_start: str | None = None  # a fact's occurrence interval [start, end), ISO
     occurred_end: str | None = None
     session_timestamp: str | None = None  # the session's start, for ordering; defaults to the item's timestamp
+    caption: str | None = None  # a turn's image caption: shown on its line, as search matched it (never cited)
 
     def __post_init__(self) -> None:
         if self.resolved is None:
@@ -90,7 +91,8 @@ class EvidenceItem:
                 occurred = format_span(self.occurred_start, self.occurred_end)
                 line += f" — occurred {occurred}"
             return line + f" ({where or f'source {self.turn_id}'})"
-        return f"[{self.id}] {self.speaker} ({where or f'turn {self.turn_id}'}): {body}"
+        shared = f" [image: {_one_line(self.caption)}]" if self.caption else ""
+        return f"[{self.id}] {self.speaker} ({where or f'turn {self.turn_id}'}): {body}{shared}"
 
 
 @dataclass(frozen=True, slots=True)
