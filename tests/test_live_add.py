@@ -246,12 +246,16 @@ def test_message_by_message_facts_equal_whole_sessions_on_the_example_history() 
         assert outcome.differences == 0, outcome
 
 
+# Sentences whose pronoun names a person of the message before: added one at a time, they must read it.
+FOLLOWING = ("She lives in Rome now.", "He works as a chef.", "My brother Tom came over.")
+
+
 @st.composite
 def sessions_and_splits(draw: st.DrawFn) -> tuple[list[Session], list[int]]:
     n_sessions = draw(st.integers(1, 3))
     sessions = []
     for s in range(n_sessions):
-        texts = draw(st.lists(st.sampled_from(SENTENCES), min_size=1, max_size=7))
+        texts = draw(st.lists(st.sampled_from(SENTENCES + FOLLOWING), min_size=1, max_size=7))
         speakers = draw(st.lists(st.sampled_from(["Maya", "user", "assistant", "Jon"]), min_size=len(texts),
                                  max_size=len(texts)))  # fmt: skip
         turns = tuple(Turn(i, sp, text, f"s{s}:{i}") for i, (sp, text) in enumerate(zip(speakers, texts, strict=True)))
@@ -277,6 +281,8 @@ def test_property_facts_made_turn_by_turn_equal_the_whole_sessions(case: tuple[l
         ("Jon went hiking last weekend.", "I met Jon at the gym."),  # Jon is a name only once seen mid-sentence
         ("I love spicy food.", "Jon went to Paris.", "Hi! I'm Maya.", "I met Jon at the gym."),
         ("My sister loves tea.", "My sister Sarah moved to Leeds.", "Sarah went to Paris last week."),
+        ("My sister Priya says hi.", "She lives in Rome."),  # the pronoun's antecedent is in the message before
+        ("My brother Tom came over.", "He lives in Leeds now.", "He works as a chef."),
     ],
 )
 def test_turns_that_change_earlier_facts_give_the_whole_session_facts(texts: tuple[str, ...]) -> None:

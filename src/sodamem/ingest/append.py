@@ -165,14 +165,13 @@ def _plan(
 
 def _extract(session: Session, first_new: int, new_pieces: list[list[MessagePiece]], extractor: Extractor) -> _Facts:
     """The new turns' facts (and those of earlier turns they shed light on), or the whole session's again."""
-    pieces: list[list[MessagePiece]] = [[] for _ in range(first_new)] + new_pieces
+    # Earlier turns are read too, not extracted: a new turn's "she" may name the sister of the message before.
+    pieces = [split_pieces(t.text) for t in session.turns[:first_new]] + new_pieces
     redo: list[int] = []
     if isinstance(extractor, IncrementalExtractor):
         view = session_view(session, pieces)
         before = Session(session.session_id, session.timestamp, session.turns[:first_new])
         redo = list(extractor.stale_turns(session_view(before, pieces[:first_new]), view))
-        for index in redo:
-            pieces[index] = split_pieces(session.turns[index].text)
         new_indexes = range(first_new, len(session.turns))
         extraction = extractor.extract_turns(session_view(session, pieces), [*redo, *new_indexes])
         # a new alias renames the subjects of earlier facts: make them all again
