@@ -139,7 +139,8 @@ def _slot_link_to_a_piece(conn: sqlite3.Connection) -> None:
 def _reactivate_a_superseded_fact(conn: sqlite3.Connection) -> None:
     conn.execute(
         "UPDATE facts SET status = 'active', valid_to = NULL"
-        " WHERE id = (SELECT min(id) FROM facts WHERE status = 'superseded' AND slot IS NOT NULL)"
+        " WHERE id = (SELECT min(id) FROM facts WHERE status = 'superseded' AND slot IS NOT NULL AND polarity = 1"
+        " AND modality = 'asserted')"
     )
 
 
@@ -158,7 +159,7 @@ CORRUPTIONS: list[tuple[str, Corruption, ProblemKind, str]] = [
     ("empty-session", _empty_a_session, ProblemKind.TURN_ORDER, "has no turns"),
     ("dangling-link", _dangle_a_link, ProblemKind.DANGLING_LINK, "fact 999999 does not exist"),
     ("slot-link-kind", _slot_link_to_a_piece, ProblemKind.DANGLING_LINK, "not two facts"),
-    ("two-active-in-a-slot", _reactivate_a_superseded_fact, ProblemKind.SLOT_STATUS, "holds 2 active facts"),
+    ("two-active-in-a-slot", _reactivate_a_superseded_fact, ProblemKind.SLOT_STATUS, "holds 2 active facts affirming"),
     ("orphan-turns", _orphan_turns, ProblemKind.FOREIGN_KEY, "of turns point at missing rows of sessions"),
 ]
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,9 +30,30 @@ def test_link_types_follow_what_changed() -> None:
     assert [link.type for link in links] == [LinkType.CONTRADICTS, LinkType.UPDATES]
 
 
+def test_a_denial_of_another_value_ends_nothing_until_that_value_holds_again() -> None:
+    """London holds; "I used to live in Leeds" is true beside it; "I moved back to Leeds" ends London and it."""
+    london, not_leeds, york, leeds = (
+        fact(1, 1, "london"), fact(2, 2, "leeds", polarity=False), fact(3, 3, "york"), fact(4, 4, "leeds")
+    )  # fmt: skip
+    outcomes, links = resolve_slot([london, not_leeds])
+    assert {o.fact_id: o.status for o in outcomes} == {1: FactStatus.ACTIVE, 2: FactStatus.ACTIVE} and links == []
+    outcomes, links = resolve_slot([london, not_leeds, york, leeds])
+    by_id = {o.fact_id: o for o in outcomes}
+    assert [fid for fid, o in by_id.items() if o.status is FactStatus.ACTIVE] == [4]
+    assert by_id[2].valid_to == leeds.starts and by_id[1].valid_to == york.starts
+    assert {(x.type, x.newer, x.older) for x in links} == {
+        (LinkType.CONTRADICTS, 4, 2), (LinkType.SUPERSEDES, 3, 1), (LinkType.SUPERSEDES, 4, 3)
+    }  # fmt: skip
+    # A denial of the value that holds ends it, as before; so does one said with the "negated" modality.
+    for denial in (fact(5, 5, "leeds", polarity=False), replace(fact(5, 5, "leeds"), negated=True)):
+        outcomes, links = resolve_slot([leeds, denial])
+        assert {o.fact_id: o.status for o in outcomes} == {4: FactStatus.SUPERSEDED, 5: FactStatus.ACTIVE}
+        assert [(x.type, x.newer, x.older) for x in links] == [(LinkType.CONTRADICTS, 5, 4)]
+
+
 @given(st.permutations(list(range(6))))
 def test_outcome_does_not_depend_on_input_order(order: list[int]) -> None:
-    facts = [fact(i, i + 1, value=f"city{i % 3}") for i in range(6)]
+    facts = [fact(i, i + 1, value=f"city{i % 3}", polarity=i % 4 != 1) for i in range(6)]
     expected = resolve_slot(facts)
     shuffled = resolve_slot([facts[i] for i in order])
     assert sorted(expected[0], key=lambda o: o.fact_id) == sorted(shuffled[0], key=lambda o: o.fact_id)

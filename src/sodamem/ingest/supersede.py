@@ -3,7 +3,7 @@
 A slot is (user, subject entity, predicate) for functional predicates, and (user, subject, predicate, object)
 for preferences. Sorting by a content-derived order key (time first) and recomputing the whole slot each time
 makes the outcome independent of ingestion order: the newest fact is active, each older one is superseded at
-the start of its successor and linked from it.
+the start of its successor and linked from it; a denial of a value that does not hold ends nothing (``resolve_slot``).
 """
 
 from __future__ import annotations
@@ -44,6 +44,11 @@ class SlotFact:
     starts: str  # ISO time the fact starts holding (valid_from)
     value: str  # object key
     polarity: bool
+    negated: bool = False  # modality "negated" ("I never lived in Leeds"): a denial, whatever its polarity
+
+    @property
+    def denies(self) -> bool:
+        return self.negated or not self.polarity
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,21 +66,38 @@ class SlotLink:
 
 
 def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLink]]:
+    """The slot's facts in time order form a chain: each is replaced by the next, and the last is active. One fact
+    stays out of the chain: a denial of another value than the one that holds ("I used to live in Leeds" while
+    living in London). It is true, it ends nothing, and it stays active until the slot takes its value again."""
     # By instant first: the order key's time is text, which misorders times said with different offsets.
     ordered = sorted(facts, key=lambda f: (instants.sort_key(f.starts), f.order_key))
+    chain: list[SlotFact] = []
+    aside: list[SlotFact] = []  # denials of values that did not hold, still true
     outcomes: list[SlotOutcome] = []
     links: list[SlotLink] = []
-    for older, newer in itertools.pairwise(ordered):
+    for fact in ordered:
+        head = chain[-1] if chain else None
+        if fact.denies and head is not None and not head.denies and head.value != fact.value:
+            aside.append(fact)
+            continue
+        if not fact.denies:  # the value holds again: its earlier denials are over
+            for denial in [d for d in aside if d.value == fact.value]:
+                aside.remove(denial)
+                outcomes.append(SlotOutcome(denial.fact_id, FactStatus.SUPERSEDED, fact.starts))
+                links.append(SlotLink(LinkType.CONTRADICTS, fact.fact_id, denial.fact_id))
+        chain.append(fact)
+    for older, newer in itertools.pairwise(chain):
         outcomes.append(SlotOutcome(older.fact_id, FactStatus.SUPERSEDED, newer.starts))
-        if older.polarity != newer.polarity:
+        if older.denies != newer.denies:
             kind = LinkType.CONTRADICTS
         elif older.value != newer.value:
             kind = LinkType.SUPERSEDES
         else:
             kind = LinkType.UPDATES
         links.append(SlotLink(kind, newer.fact_id, older.fact_id))
-    if ordered:
-        outcomes.append(SlotOutcome(ordered[-1].fact_id, FactStatus.ACTIVE, None))
+    if chain:
+        outcomes.append(SlotOutcome(chain[-1].fact_id, FactStatus.ACTIVE, None))
+    outcomes += [SlotOutcome(denial.fact_id, FactStatus.ACTIVE, None) for denial in aside]
     return outcomes, links
 
 

@@ -311,18 +311,18 @@ def resolve_slots(conn: Connection, user: str, slots: Iterable[str]) -> None:
     """Recompute status, validity end and chain links of every fact in each slot (see ingest.supersede); the
     slots' facts are read at once."""
     slots = list(dict.fromkeys(slots))
-    in_slot: dict[str, list[tuple[int, str, str, str | None, int]]] = {}
+    in_slot: dict[str, list[tuple[int, str, str, str | None, int, str]]] = {}
     for part in chunked(sorted(set(slots))):
         rows = conn.execute(
-            "SELECT slot, id, order_key, valid_from, object, polarity FROM facts WHERE user = ?"
+            "SELECT slot, id, order_key, valid_from, object, polarity, modality FROM facts WHERE user = ?"
             f" AND slot IN ({','.join('?' * len(part))}) AND status != 'invalid' ORDER BY slot, id",
             (user, *part),
         )
         for r in rows:
-            in_slot.setdefault(str(r[0]), []).append((int(r[1]), str(r[2]), str(r[3]), r[4], int(r[5])))
+            in_slot.setdefault(str(r[0]), []).append((int(r[1]), str(r[2]), str(r[3]), r[4], int(r[5]), str(r[6])))
     for slot in slots:
         held = in_slot.pop(slot, [])
-        facts = [SlotFact(r[0], r[1], r[2], value_key(r[3]), bool(r[4])) for r in held]
+        facts = [SlotFact(r[0], r[1], r[2], value_key(r[3]), bool(r[4]), r[5] == Modality.NEGATED.value) for r in held]
         starts = {r[0]: r[2] for r in held}  # a link's time: its newer fact's start, as stored
         ids = [f.fact_id for f in facts]
         if not ids:

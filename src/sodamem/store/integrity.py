@@ -253,14 +253,15 @@ def check_links(conn: Connection) -> list[Problem]:
 
 
 def check_slots(conn: Connection) -> list[Problem]:
-    """Each slot (a subject's residence, job, ...) holds at most one active fact: supersession leaves the newest
-    active and the others superseded, so two active ones are an edited dump or a broken write."""
+    """Each slot (a subject's residence, job, ...) holds at most one active fact that affirms a value: supersession
+    leaves the newest active and the others superseded (only denials of other values stay active beside it), so
+    two active ones are an edited dump or a broken write."""
     rows = conn.execute(
-        "SELECT user, slot, COUNT(*) FROM facts WHERE slot IS NOT NULL AND status = 'active'"
-        " GROUP BY user, slot HAVING COUNT(*) > 1 ORDER BY user, slot"
+        "SELECT user, slot, COUNT(*) FROM facts WHERE slot IS NOT NULL AND status = 'active' AND polarity = 1"
+        " AND modality != 'negated' GROUP BY user, slot HAVING COUNT(*) > 1 ORDER BY user, slot"
     )
-    found = [f"user {r[0]!r}: slot {r[1]!r} holds {r[2]} active facts" for r in rows]
-    return _summarise(ProblemKind.SLOT_STATUS, found, "slot(s) hold more than one active fact")
+    found = [f"user {r[0]!r}: slot {r[1]!r} holds {r[2]} active facts affirming a value" for r in rows]
+    return _summarise(ProblemKind.SLOT_STATUS, found, "slot(s) affirm more than one active fact")
 
 
 def check_vectors(conn: Connection) -> list[Problem]:
