@@ -155,6 +155,13 @@ def test_another_persons_question_is_not_their_story() -> None:
         assert said_by_another_speaker(mem, "Did Maya bake bread all weekend?", now=NOW)
 
 
+def test_a_yes_no_question_is_answered_only_by_a_sentence_that_says_what_is_asked(dialogue: Memory) -> None:
+    """Sam's parrot, not a dog: no sentence says "dog", so no "Yes" from the best-matching one."""
+    assert answer_offline(dialogue, "Did Maya adopt a puppy?", now=NOW).answer == "Yes"
+    unsupported = answer_offline(dialogue, "Does Sam have a dog?", now=NOW)
+    assert unsupported.abstained and "abstain:unsupported" in unsupported.flags
+
+
 def test_unrelated_question_abstains(memory: Memory) -> None:
     answer = answer_offline(memory, "What is the capital of Peru?", now=NOW)
     assert answer.abstained and answer.answer == "not in memory" and not answer.citations

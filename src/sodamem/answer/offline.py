@@ -295,6 +295,10 @@ class _Reader:
         spans: list[str] = []
         best = chosen[0]
         if kind == "yes_no":
+            asked = self._support_stems()
+            if asked and not _overlap(asked, best.text):
+                # "Does Maya have a cat?" is no "Yes" from "Good question.": the sentence must say what is asked
+                return self._abstain("unsupported")
             spans.append(yes_or_no(best.text))
         for sentence in chosen if kind != "yes_no" else ():
             start, end = answer_span(self.question, sentence.text, kind)
