@@ -220,3 +220,14 @@ def test_a_date_read_from_words_outside_the_facts_quote_cites_those_words_too() 
         assert answer.answer == "28 March 2026"
         assert [c.quote for c in answer.citations] == ["we're doing a birthday trip to Lisbon", "on the 28th of March"]
         assert_citations_verify(memory, answer)
+
+
+def test_a_state_question_naming_a_past_time_gets_the_value_that_held_then() -> None:
+    with Memory(":memory:", embedder="none") as memory:
+        memory.add("I live in Leeds.", session_id="s1", timestamp=datetime(2026, 3, 2, 19))
+        memory.add("We moved! I live in Manchester now.", session_id="s2", timestamp=datetime(2026, 4, 12, 15))
+        may = datetime(2026, 5, 1)
+        assert answer_offline(memory, "Where did I live in March?", now=may).answer == "Leeds"
+        assert answer_offline(memory, "Where do I live?", now=may).answer == "Manchester (previously Leeds)"
+        in_april = answer_offline(memory, "Where did I live in April?", now=may)
+        assert in_april.answer == "Manchester (previously Leeds)"  # what held at the end of the time named

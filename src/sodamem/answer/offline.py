@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.cited_date import asks_for_a_date, source_time
@@ -88,7 +88,8 @@ def answer_offline(
     ranked = evidence_items(memory.store, owner, hits)
     pack = build_pack(ranked, budget_tokens, count_tokens)
     kept = set(pack.ids)
-    reader = _Reader(memory, owner, question, analysis, hits, [i for i in ranked if i.id in kept], pack.used_tokens)
+    items = [i for i in ranked if i.id in kept]
+    reader = _Reader(memory, owner, question, analysis, hits, items, pack.used_tokens, asked)
     return reader.read()
 
 
@@ -109,7 +110,7 @@ def said_by_another_speaker(
     hits = memory.search(question, k=SPEAKER_CHECK_DEPTH, user=owner, now=asked, mode=mode)
     if not hits:
         return False
-    return _Reader(memory, owner, question, analysis, hits, [], 0).speaker_check()[2]
+    return _Reader(memory, owner, question, analysis, hits, [], 0, asked).speaker_check()[2]
 
 
 def _known_then(memory: Memory, owner: str, analysis: QueryAnalysis) -> QueryAnalysis:
@@ -130,6 +131,7 @@ class _Reader:
     hits: list[SearchHit]
     items: list[EvidenceItem]  # the pack's items, best first
     evidence_tokens: int
+    now: datetime  # when the question is asked
 
     def read(self) -> Answer:
         if not self.hits or not self.items:
@@ -341,9 +343,14 @@ class _Reader:
         def fits(fact: FactRecord) -> bool:
             return any(fact.predicate.startswith(p[:-1]) if p.endswith("*") else fact.predicate == p for p in wanted)
 
+        # "Where did Maya live in March?": the facts that held at the end of the time named, not today's (the end:
+        # "as mentioned on 3 July" names the day it was said, so what was said that day counts)
+        window = self.analysis.window
+        then = window.end - timedelta(microseconds=1) if window is not None else None
+        held = {"as_of": then} if then is not None and then < self.now else {"status": "active"}
         subjects = [m.name for m in self.analysis.entities]
-        pools = [self.memory.facts(status="active", subject=s, user=self.user) for s in subjects] or [
-            self.memory.facts(status="active", user=self.user)
+        pools = [self.memory.facts(subject=s, user=self.user, **held) for s in subjects] or [
+            self.memory.facts(user=self.user, **held)
         ]
         return [f for pool in pools for f in pool if fits(f) and f.polarity and f.sources]
 
