@@ -5,7 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from sodamem import Memory
+from sodamem import Memory, NotFoundError
+from sodamem.demo import example_history_path
+from sodamem.store import migrations
 from sodamem.store.migrations import MIGRATIONS
 from sodamem.store.sqlite import SQLiteStore
 from tests.conftest import make_session
@@ -133,3 +135,46 @@ def test_speakers_are_reread_after_a_write(tmp_path: Path) -> None:
         memory.ingest([make_session("s2", ["hi", "hello there"])])
         assert memory.store.speakers(memory.user) == {"user", "assistant"}
         assert memory.store.speakers("someone-else") == frozenset()
+
+
+def test_a_forgotten_facts_or_pieces_id_is_never_given_again(memory_location: str) -> None:
+    with Memory(memory_location, embedder="none") as memory:
+        memory.add("I live in Paris.", session_id="s1")
+        (paris,) = memory.facts()
+        newest_piece = memory.session("s1").turns[0]
+        piece_id = memory.piece(f"{newest_piece.turn_id}#0", session_id="s1").piece_pk
+        memory.forget(fact_id=paris.id)
+        memory.forget(session_id="s1")
+        memory.add("I work at Acme Corp.", session_id="s2")
+        assert all(f.id > paris.id for f in memory.facts(status="all"))
+        assert memory.piece(f"{memory.session('s2').turns[0].turn_id}#0", session_id="s2").piece_pk > piece_id
+        with pytest.raises(NotFoundError):
+            memory.forget(fact_id=paris.id)  # a retried forget reaches nothing, not the newer fact
+
+
+def test_a_file_made_before_ids_were_never_reused_keeps_its_rows_and_ids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The migration makes facts and pieces anew (AUTOINCREMENT): same rows, ids, indexes, triggers and views."""
+    path = tmp_path / "old.db"
+    earlier = tuple((name, sql) for name, sql in MIGRATIONS if name != "0013_ids_never_reused")
+    monkeypatch.setattr(migrations, "MIGRATIONS", earlier)
+    with Memory(path, embedder="fake") as old:
+        old.ingest(example_history_path())
+        old.add("I love tea.", session_id="b", user="bob")
+        before = ([(f.id, f.text, f.status) for f in old.facts(status="all")], old.search("Biscuit", k=5))
+    monkeypatch.undo()
+    with Memory(path, embedder="fake") as memory:
+        names = [r[0] for r in memory.store.conn.execute("SELECT name FROM _migrations ORDER BY name")]
+        assert names[-1] == "0013_ids_never_reused"
+        assert ([(f.id, f.text, f.status) for f in memory.facts(status="all")], memory.search("Biscuit", k=5)) == before
+        assert memory.search("tea", k=1, user="bob")[0].text == "I love tea." and memory.check().ok
+        tables = [
+            str(r[0])
+            for r in memory.store.conn.execute("SELECT sql FROM sqlite_master WHERE name IN ('facts', 'pieces')")
+        ]
+        assert len(tables) == 2 and all("AUTOINCREMENT" in sql for sql in tables)
+        newest = max(f.id for f in memory.facts(status="all"))
+        memory.forget(fact_id=newest)
+        memory.add("I work at Acme Corp.", session_id="c")
+        assert max(f.id for f in memory.facts(status="all")) > newest

@@ -299,6 +299,54 @@ CREATE TABLE forgotten_facts (
 );
 """
 
+# Tables whose row ids are public (``fact(id)``, ``forget(fact_id=)``, ``piece(id)``). SQLite gives a new row the
+# largest id + 1, so forgetting the newest fact handed its id to the next one: a retried forget, or an agent holding
+# the id, then reached another fact. AUTOINCREMENT never reuses an id; it needs the table made anew.
+_NEVER_REUSED = ("facts", "pieces")
+_ID_COLUMN = "id INTEGER PRIMARY KEY,"
+
+
+def _ids_never_reused(conn: sqlite3.Connection) -> None:
+    """Make each table of ``_NEVER_REUSED`` anew with AUTOINCREMENT: the same columns, rows, ids, indexes and
+    triggers. Runs with foreign keys off (``REBUILDS``): dropping the old table must not cascade to the rows that
+    cite it, which then cite the new one by name."""
+    for table in _NEVER_REUSED:
+        (created,) = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        ).fetchone()
+        if "AUTOINCREMENT" in created.upper():
+            continue
+        if _ID_COLUMN not in created:
+            raise RuntimeError(f"table {table}: no '{_ID_COLUMN}' column to make AUTOINCREMENT")
+        attached = [
+            str(r[0])
+            for r in conn.execute(
+                "SELECT sql FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL",
+                (table,),
+            )
+        ]
+        rebuilt = f"{table}_rebuilt"
+        conn.execute(
+            created.replace(f"CREATE TABLE {table}", f"CREATE TABLE {rebuilt}", 1).replace(
+                _ID_COLUMN, "id INTEGER PRIMARY KEY AUTOINCREMENT,", 1
+            )
+        )
+        conn.execute(f"INSERT INTO {rebuilt} SELECT * FROM {table}")
+        conn.execute(f"DROP TABLE {table}")
+        # Legacy renaming: the users' views name the table ("facts_of_u1"); they are neither checked against the
+        # dropped table nor rewritten, and name the new one once it takes the old name.
+        conn.execute("PRAGMA legacy_alter_table = ON")
+        try:
+            conn.execute(f"ALTER TABLE {rebuilt} RENAME TO {table}")
+        finally:
+            conn.execute("PRAGMA legacy_alter_table = OFF")
+        for statement in attached:
+            conn.execute(statement)
+    broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise RuntimeError(f"rebuilding {', '.join(_NEVER_REUSED)} broke {len(broken)} foreign keys")
+
+
 MIGRATIONS: tuple[tuple[str, str | Callable[[sqlite3.Connection], None]], ...] = (
     ("0001_core_tables", _M0001_CORE),
     (
@@ -319,7 +367,9 @@ MIGRATIONS: tuple[tuple[str, str | Callable[[sqlite3.Connection], None]], ...] =
     ("0010_api_keys", _M0010_API_KEYS),
     ("0011_turn_mentions", _M0011_TURN_MENTIONS),
     ("0012_forgotten_facts", _M0012_FORGOTTEN_FACTS),
+    ("0013_ids_never_reused", _ids_never_reused),
 )
+REBUILDS = frozenset({"0013_ids_never_reused"})  # run with foreign keys off (they cannot change in a transaction)
 
 
 def apply_migrations(conn: sqlite3.Connection) -> list[str]:
@@ -333,25 +383,35 @@ def apply_migrations(conn: sqlite3.Connection) -> list[str]:
     for name, sql in MIGRATIONS:
         if name in done:
             continue
-        conn.execute("BEGIN IMMEDIATE")
+        if name in REBUILDS:
+            conn.execute("PRAGMA foreign_keys = OFF")
         try:
-            if conn.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone() is not None:
-                conn.execute("COMMIT")  # another process applied it while this one waited
-                continue
-            if callable(sql):
-                sql(conn)
-            else:
-                for statement in _statements(sql):
-                    conn.execute(statement)
-            conn.execute(
-                "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, datetime.now(UTC).isoformat())
-            )
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
-        applied.append(name)
+            if _apply(conn, name, sql):
+                applied.append(name)
+        finally:
+            if name in REBUILDS:
+                conn.execute("PRAGMA foreign_keys = ON")
     return applied
+
+
+def _apply(conn: sqlite3.Connection, name: str, sql: str | Callable[[sqlite3.Connection], None]) -> bool:
+    """One migration in its own write transaction; False when another process applied it meanwhile."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone() is not None:
+            conn.execute("COMMIT")  # another process applied it while this one waited
+            return False
+        if callable(sql):
+            sql(conn)
+        else:
+            for statement in _statements(sql):
+                conn.execute(statement)
+        conn.execute("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, datetime.now(UTC).isoformat()))
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return True
 
 
 def _statements(sql: str) -> list[str]:
