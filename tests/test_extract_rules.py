@@ -76,6 +76,11 @@ CASES: list[tuple[str, Expected]] = [
     ("And the spicier the better, honestly.", (K.PREFERENCE, "likes", SPEAKER, "spicy food", A, True)),
     # states and attributes
     ("I live in Leeds.", (K.STATE, "lives_in", SPEAKER, "Leeds", A, True)),
+    ("I live in London with my wife Anna.", (K.STATE, "lives_in", SPEAKER, "London", A, True)),
+    ("I live in Bristol and work as a nurse.", (K.STATE, "lives_in", SPEAKER, "Bristol", A, True)),
+    ("I live in Bristol and work as a nurse.", (K.ATTRIBUTE, "job", SPEAKER, "nurse", A, True)),
+    ("I work at Google as a software engineer.", (K.STATE, "works_at", SPEAKER, "Google", A, True)),
+    ("I work at Google as a software engineer.", (K.ATTRIBUTE, "job", SPEAKER, "software engineer", A, True)),
     ("I no longer live in Leeds.", (K.STATE, "lives_in", SPEAKER, "Leeds", A, False)),
     ("I lived in Paris for three years.", (K.STATE, "lives_in", SPEAKER, "Paris", A, False)),
     ("I don't live in York.", (K.STATE, "lives_in", SPEAKER, "York", N, True)),
@@ -152,6 +157,7 @@ NO_FACT = [
     "We're like a family.",
     "Come join us!",
     "I lost track somewhere around eleven.",
+    "It's a one-time thing to learn something new and work as a team.",
 ]
 
 

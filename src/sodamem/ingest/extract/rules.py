@@ -125,6 +125,9 @@ def _extract_piece(p: _Piece) -> None:
         subject = _subject(p, m)
         if subject is not None:
             _try_clause(p, subject, text)
+    # "I live in Bristol and work as a nurse": the second verb's subject is the first's, the speaker
+    for m in rs.SECOND_VERB.finditer(text):
+        _try_clause(p, _Subject(p.speaker, m.end(), m.end()), text)
 
 
 def _subject(p: _Piece, m: re.Match[str]) -> _Subject | None:

@@ -26,8 +26,9 @@ def _emit(
     subject: str | None = None,
 ) -> bool:
     p = c.p
-    begin = c.subj.start
-    quote = p.piece.text[begin:end].rstrip()
+    said = p.piece.text[c.subj.start : end]
+    begin = c.subj.start + len(said) - len(said.lstrip())  # a subject left out ("... and work as"): from the verb
+    quote = said.strip()
     if not quote.strip():
         return False
     if mood.modality is M.PLANNED:

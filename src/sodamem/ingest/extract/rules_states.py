@@ -118,6 +118,11 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
         return False
     obj = _object(c, at.end())
     org = obj.text
+    as_job = re.search(r"\s+as\s+(?:an?\s+)?(?P<job>[a-z][\w -]*)$", org)  # "at Google as a software engineer"
+    if as_job is not None and not rs.object_rejected(as_job["job"]):
+        org = org[: as_job.start()]
+        job = as_job["job"]
+        _emit(c, K.ATTRIBUTE, "job", job, obj.end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
     capitalised = re.match(rf"(?:the\s+)?{rv.NAME}$", org) is not None
     if rs.object_rejected(org) and not capitalised:
         return False
@@ -137,8 +142,8 @@ def _live(c: _Clause, m: re.Match[str]) -> bool:
     verb = m["verb"]
     if verb == "living" and not rs.COPULA.search(c.aux):
         return False
-    obj = _object(c, m.end())
-    place, roles = _split_roles(obj.text, c.speaker)
+    obj = _object(c, m.end(), roles=True)  # "in London with my wife Anna": the place, before "my" is renamed
+    place, roles = obj.text, obj.roles
     locations = [r.entity for r in roles if r.role == "location"]
     if not re.match(rf"(?:the\s+)?{rv.NAME}", place):
         if locations:

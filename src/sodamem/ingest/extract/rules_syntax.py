@@ -101,7 +101,9 @@ BOUNDARY = re.compile(
     r"\s+(?:and|or|&)\s+(?:then\s+)?(?:I|I['’]\w+|we|he|she|they|it|my|our|his|her|their|you|then|now|also|still|"
     r"so|that|this|there|was|is|had|have|got|went|did)\b|\s+(?=(?-i:I)(?:['’]\w+)?\s)|"
     r"\s+and\s+(?=(?:[a-z]+ed|went|got|had|made|took|saw|met|came|ate|ran|bought|found|felt|left|lost|sold|won|"
-    r"began|did|gave|kept|told|said|thought|brought|caught|taught|spent|sent|built|wrote|drove|flew|became)\b)",
+    r"began|did|gave|kept|told|said|thought|brought|caught|taught|spent|sent|built|wrote|drove|flew|became)\b)|"
+    # "I live in Bristol and work as a nurse": a second state verb of the same subject starts a clause of its own
+    r"\s+and\s+(?=(?:work|works|live|lives|study|studies|teach|teaches)\s+(?:as|at|in|for)\b)",
     _I,
 )
 LIST_REST = re.compile(r"^(?:,\s+[^,]+?)*(?:,?\s+(?:and|or)\s+[^,]+?)$")
@@ -209,6 +211,10 @@ SUBJECT = re.compile(
     rf"|(?P<pposs>\b(?:[Hh]is|[Hh]er|[Tt]heir)\s+{REL_MOD}(?P<pprel>{REL})(?![\w'’])"
     rf"(?:,?\s+(?P<ppname>{NAME})(?![\w]),?)?)"
     rf"|(?P<name>\b{NAME})(?![\w])"
+)
+# A first-person verb after "and" with its subject left out ("I live in Leeds and work at the bank").
+SECOND_VERB = re.compile(
+    r"\bI\s+(?:live|work|study|teach)\b[^,.;:!?]*?\s+and(?=\s+(?:work|live|study|teach)\s+(?:as|at|in|for)\b)"
 )
 PRO_DROP = re.compile(
     r"^(?:went|visited|bought|started|finished|adopted|moved|joined|met|lost|graduated|ran|completed|signed|"
