@@ -545,7 +545,8 @@ class Memory:
         return chain
 
     def stats(self, *, all_users: bool = False, user: str | None = None) -> list[UserStats]:
-        """Counts per user: of ``user`` (default: this memory's), or of every user."""
+        """Counts per user: of ``user`` (default: this memory's), or of every user. Of the store as it is, on a
+        view at a past time too (``at``)."""
         return self.store.stats(None if all_users else self._owner(user))
 
     # -- export and import -------------------------------------------------------------------------------------
