@@ -193,6 +193,9 @@ def test_a_body_sent_as_another_type_than_json_is_415_saying_so(api: Api) -> Non
     assert "Content-Type: application/json" in refused["error"] and "text/plain" in refused["error"]
     sent_as_json = api.post("/v1/search", content=body, headers={"Content-Type": "application/json"})
     assert sent_as_json.status_code == 200
+    untyped = error(api.post("/v1/search", content=body.encode(), headers={"Content-Type": ""}), 415)
+    assert "not none" in untyped["error"]
+    error(api.post("/v1/search"), 422)  # no body at all: the query is missing
 
 
 def test_bad_timestamps_are_400_naming_the_field_and_write_nothing(api: Api) -> None:

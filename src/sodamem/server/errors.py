@@ -60,9 +60,12 @@ def install_error_handlers(app: FastAPI) -> None:
         first: dict[str, Any] = exc.errors()[0] if exc.errors() else {}
         location = [str(part) for part in first.get("loc", ())]
         content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if location == ["body"] and content_type not in ("application/json", ""):
-            # FastAPI reads a body of another type as text, and then says only that it is not an object
-            return error_response(415, f"send a JSON object with Content-Type: application/json, not {content_type}")
+        sent = request.headers.get("content-length", "0") not in ("", "0") or "transfer-encoding" in request.headers
+        if location == ["body"] and content_type != "application/json" and (content_type or sent):
+            # FastAPI reads a body of another type (or of none named) as text, and then says only that it is not
+            # an object
+            given = content_type or "none"
+            return error_response(415, f"send a JSON object with Content-Type: application/json, not {given}")
         if first.get("type") == "json_invalid":
             location = ["body"]  # not a field: the body is not JSON (its loc is the character position)
         elif location and location[0] in ("body", "query", "path", "header", "cookie"):
