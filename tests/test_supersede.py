@@ -44,6 +44,11 @@ def test_a_denial_of_another_value_ends_nothing_until_that_value_holds_again() -
     assert {(x.type, x.newer, x.older) for x in links} == {
         (LinkType.CONTRADICTS, 4, 2), (LinkType.SUPERSEDES, 3, 1), (LinkType.SUPERSEDES, 4, 3)
     }  # fmt: skip
+    # Denials of values that do not hold end nothing, whichever comes first.
+    not_london = fact(6, 1, "london", polarity=False)
+    for pair in ([not_london, not_leeds], [not_leeds, replace(london, starts="2024-03-03T10:00:00")]):
+        outcomes, links = resolve_slot(pair)
+        assert all(o.status is FactStatus.ACTIVE for o in outcomes) and links == [], pair
     # A denial of the value that holds ends it, as before; so does one said with the "negated" modality.
     for denial in (fact(5, 5, "leeds", polarity=False), replace(fact(5, 5, "leeds"), negated=True)):
         outcomes, links = resolve_slot([leeds, denial])

@@ -232,6 +232,12 @@ class FactRecord:
     sources: tuple[FactSource, ...]
     links: tuple[FactLink, ...]
 
+    @property
+    def affirms(self) -> bool:
+        """Whether the fact says its value holds: not a denial ("no longer lives in Leeds", polarity false) and
+        not said in the negated modality ("I never lived in Leeds")."""
+        return self.polarity and self.modality != "negated"
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 

@@ -352,7 +352,7 @@ class _Reader:
         pools = [self.memory.facts(subject=s, user=self.user, **held) for s in subjects] or [
             self.memory.facts(user=self.user, **held)
         ]
-        return [f for pool in pools for f in pool if fits(f) and f.polarity and f.sources]
+        return [f for pool in pools for f in pool if fits(f) and f.affirms and f.sources]
 
     def _turn_item(self, hit: SearchHit) -> EvidenceItem | None:
         return self._turn_item_at(hit.session_id, hit.turn_index)

@@ -59,7 +59,7 @@ def facts_answering(question: str, asked_stems: set[str], facts: Iterable[FactRe
             continue
         if not asked_stems - words - ASKING_WORDS <= _stems_of(fact.text, *(s.quote for s in fact.sources)):
             continue
-        if fact.kind not in KINDS or fact.status != "active" or not fact.polarity or not fact.sources:
+        if fact.kind not in KINDS or fact.status != "active" or not fact.affirms or not fact.sources:
             continue
         value = fact_value(fact)
         if not value:

@@ -50,13 +50,13 @@ def relative_facts(memory: Memory, user: str, relative: Relative, predicates: tu
     all about one person; with the relation facts naming that person."""
     owned = memory.facts(status="active", subject=relative.owner, user=user)
     relations = [
-        f for f in owned if f.kind == "relation" and f.predicate == snake(relative.relation) and f.object and f.polarity
+        f for f in owned if f.kind == "relation" and f.predicate == snake(relative.relation) and f.object and f.affirms
     ]
     subjects = [*dict.fromkeys(f.object for f in relations if f.object), f"{relative.owner}'s {relative.relation}"]
     found: dict[int, FactRecord] = {}
     for subject in subjects:
         for fact in memory.facts(status="active", subject=subject, user=user):
-            if _fits(fact, predicates) and fact.polarity and fact.sources:
+            if _fits(fact, predicates) and fact.affirms and fact.sources:
                 found.setdefault(fact.id, fact)
     facts = list(found.values())
     if len({entity_key(f.subject) for f in facts}) != 1:

@@ -8,7 +8,6 @@ the start of its successor and linked from it; a denial of a value that does not
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 from sodamem import instants
@@ -66,38 +65,38 @@ class SlotLink:
 
 
 def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLink]]:
-    """The slot's facts in time order form a chain: each is replaced by the next, and the last is active. One fact
-    stays out of the chain: a denial of another value than the one that holds ("I used to live in Leeds" while
-    living in London). It is true, it ends nothing, and it stays active until the slot takes its value again."""
+    """The slot's facts in time order. A fact that affirms a value ends the affirmation that held (SUPERSEDES, or
+    UPDATES for the same value) and the denials of its own value (CONTRADICTS). A denial ends the affirmation of
+    its value (CONTRADICTS) and an earlier denial of it (UPDATES); a denial of another value than the one that holds
+    ("I used to live in Leeds" while living in London) ends nothing. What no later fact ended is active: at most one
+    affirmation, and the denials still true."""
     # By instant first: the order key's time is text, which misorders times said with different offsets.
     ordered = sorted(facts, key=lambda f: (instants.sort_key(f.starts), f.order_key))
-    chain: list[SlotFact] = []
-    aside: list[SlotFact] = []  # denials of values that did not hold, still true
+    holding: SlotFact | None = None  # the affirmation that holds
+    denied: dict[str, SlotFact] = {}  # value -> the denial of it that holds
     outcomes: list[SlotOutcome] = []
     links: list[SlotLink] = []
-    for fact in ordered:
-        head = chain[-1] if chain else None
-        if fact.denies and head is not None and not head.denies and head.value != fact.value:
-            aside.append(fact)
-            continue
-        if not fact.denies:  # the value holds again: its earlier denials are over
-            for denial in [d for d in aside if d.value == fact.value]:
-                aside.remove(denial)
-                outcomes.append(SlotOutcome(denial.fact_id, FactStatus.SUPERSEDED, fact.starts))
-                links.append(SlotLink(LinkType.CONTRADICTS, fact.fact_id, denial.fact_id))
-        chain.append(fact)
-    for older, newer in itertools.pairwise(chain):
+
+    def end(older: SlotFact, newer: SlotFact, kind: LinkType) -> None:
         outcomes.append(SlotOutcome(older.fact_id, FactStatus.SUPERSEDED, newer.starts))
-        if older.denies != newer.denies:
-            kind = LinkType.CONTRADICTS
-        elif older.value != newer.value:
-            kind = LinkType.SUPERSEDES
-        else:
-            kind = LinkType.UPDATES
         links.append(SlotLink(kind, newer.fact_id, older.fact_id))
-    if chain:
-        outcomes.append(SlotOutcome(chain[-1].fact_id, FactStatus.ACTIVE, None))
-    outcomes += [SlotOutcome(denial.fact_id, FactStatus.ACTIVE, None) for denial in aside]
+
+    for fact in ordered:
+        if fact.denies:
+            if holding is not None and holding.value == fact.value:
+                end(holding, fact, LinkType.CONTRADICTS)
+                holding = None
+            if fact.value in denied:
+                end(denied[fact.value], fact, LinkType.UPDATES)
+            denied[fact.value] = fact
+            continue
+        if holding is not None:
+            end(holding, fact, LinkType.UPDATES if holding.value == fact.value else LinkType.SUPERSEDES)
+        if fact.value in denied:
+            end(denied.pop(fact.value), fact, LinkType.CONTRADICTS)
+        holding = fact
+    still = ([holding] if holding is not None else []) + list(denied.values())
+    outcomes += [SlotOutcome(f.fact_id, FactStatus.ACTIVE, None) for f in still]
     return outcomes, links
 
 
