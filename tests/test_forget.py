@@ -134,6 +134,16 @@ def test_a_forgotten_fact_stays_forgotten_when_its_session_grows(memory_location
         assert memory.check().ok, memory.check().problems
 
 
+def test_forgetting_one_of_a_sentences_facts_keeps_its_siblings_when_the_session_grows(memory_location: str) -> None:
+    with Memory(memory_location, embedder="none") as memory:
+        memory.add("I love tea, coffee and cake.", session_id="s", timestamp=WHEN)
+        liked = {f.object: f.id for f in memory.facts() if f.predicate == "likes"}
+        assert {"tea", "coffee", "cake"} <= set(liked)
+        memory.forget(fact_id=liked["tea"])
+        assert memory.add("By the way, my name is Maya.", session_id="s").session_reextracted
+        assert {f.object for f in memory.facts() if f.predicate == "likes"} == {"coffee", "cake"}
+
+
 def test_forget_before_a_date_and_everything_of_one_user_only(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     with Memory(path, embedder="none") as memory:

@@ -18,6 +18,7 @@ from sodamem.ingest.supersede import order_key, slot_of
 from sodamem.ingest.timeparse import resolve_time
 from sodamem.model import MessagePiece, Modality, Session, TimeSpec
 from sodamem.store.facts import FactRow
+from sodamem.store.forget import forgotten_key
 from sodamem.store.hashes import text_hash
 from sodamem.store.write_protocol import Writes
 
@@ -89,14 +90,19 @@ def write_facts(
     rows = [_row(canonical, session, session_pk, piece_pks, fact) for fact in prepared.facts]
     if reread:  # facts the user forgot from turns stored before are not made again (new turns have none)
         cited = {source[0] for row in rows for source in row.sources} & set(reread)
-        forgotten = writes.forgotten_spans(user, sorted(cited)) if cited else set()
-        rows = [row for row in rows if not any((*source[:3], row.predicate) in forgotten for source in row.sources)]
+        forgotten = writes.forgotten_keys(user, sorted(cited)) if cited else set()
+        rows = [row for row in rows if not _forgotten(row, forgotten)]
     fact_ids = writes.insert_facts(user, rows)
     slots.update(row.slot for row in rows if row.slot is not None)
     writes.resolve_slots(user, slots)
     if moved:
         writes.reslot(user, moved)
     return fact_ids
+
+
+def _forgotten(row: FactRow, forgotten: set[tuple[int, str]]) -> bool:
+    key = forgotten_key(row.predicate, row.object)
+    return any((source[0], key) in forgotten for source in row.sources)
 
 
 def _roles(fact: PreparedFact) -> tuple[tuple[str, str], ...]:

@@ -82,8 +82,8 @@ class ConnectionWrites:
     def apply_forget(self, user: str, plan: ForgetPlan) -> dict[str, int]:
         return forget.apply_forget(self.conn, user, plan)
 
-    def forgotten_spans(self, user: str, piece_pks: Sequence[int]) -> set[tuple[int, int, int, str]]:
-        return forget.forgotten_spans(self.conn, user, piece_pks)
+    def forgotten_keys(self, user: str, piece_pks: Sequence[int]) -> set[tuple[int, str]]:
+        return forget.forgotten_keys(self.conn, user, piece_pks)
 
     def preview_forget(self, user: str, plan: ForgetPlan) -> dict[str, int]:
         return forget.preview_forget(self.conn, user, plan)

@@ -16,8 +16,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sodamem import instants
+from sodamem.ingest.entities import value_key
 from sodamem.store.connection import Connection
 from sodamem.store.facts import resolve_slots
+from sodamem.store.hashes import text_hash
 from sodamem.store.in_lists import chunked
 
 
@@ -97,12 +99,7 @@ def apply_forget(conn: Connection, user: str, plan: ForgetPlan) -> dict[str, int
     entities = _entities_of(conn, plan.fact_pks)
     counts = {"pieces": _count(conn, "SELECT COUNT(*) FROM pieces WHERE turn_pk IN ({})", plan.turn_pks)}
     if plan.fact_named is not None:  # its turns stay: making their facts again must not bring it back
-        conn.execute(
-            "INSERT OR IGNORE INTO forgotten_facts (user, piece_pk, char_start, char_end, predicate)"
-            " SELECT f.user, s.piece_pk, s.char_start, s.char_end, f.predicate FROM fact_sources s"
-            " JOIN facts f ON f.id = s.fact_pk WHERE f.user = ? AND f.id = ?",
-            (user, plan.fact_named),
-        )
+        _remember_forgotten(conn, user, plan.fact_named)
     for part in chunked(plan.fact_pks):
         conn.execute(f"DELETE FROM facts WHERE id IN ({','.join('?' * len(part))})", part)
     piece_pks = [int(r[0]) for part in chunked(plan.turn_pks) for r in conn.execute(
@@ -148,17 +145,37 @@ def preview_forget(conn: Connection, user: str, plan: ForgetPlan) -> dict[str, i
         conn.execute("RELEASE SAVEPOINT forget_preview")
 
 
-def forgotten_spans(conn: Connection, user: str, piece_pks: Sequence[int]) -> set[tuple[int, int, int, str]]:
-    """``(piece_pk, char_start, char_end, predicate)`` of the facts the user forgot that cite these pieces."""
-    spans: set[tuple[int, int, int, str]] = set()
+def forgotten_key(predicate: str, value: str | None) -> str:
+    """What names a forgotten fact within its piece: a hash of its predicate and value (its subject is left out, as
+    an alias said later renames it). "likes tea" and "likes coffee" from one sentence are two keys."""
+    return text_hash(f"{predicate}\x00{value_key(value)}")
+
+
+def _remember_forgotten(conn: Connection, user: str, fact_pk: int) -> None:
+    row = conn.execute("SELECT predicate, object FROM facts WHERE user = ? AND id = ?", (user, fact_pk)).fetchone()
+    if row is None:
+        return
+    key = forgotten_key(str(row[0]), row[1])
+    pieces = [
+        int(r[0]) for r in conn.execute("SELECT DISTINCT piece_pk FROM fact_sources WHERE fact_pk = ?", (fact_pk,))
+    ]
+    conn.executemany(
+        "INSERT OR IGNORE INTO forgotten_facts (user, piece_pk, fact_key) VALUES (?, ?, ?)",
+        [(user, piece_pk, key) for piece_pk in pieces],
+    )
+
+
+def forgotten_keys(conn: Connection, user: str, piece_pks: Sequence[int]) -> set[tuple[int, str]]:
+    """``(piece_pk, forgotten_key)`` of the facts the user forgot that were read from these pieces."""
+    found: set[tuple[int, str]] = set()
     for part in chunked(sorted(set(piece_pks))):
         rows = conn.execute(
-            "SELECT piece_pk, char_start, char_end, predicate FROM forgotten_facts WHERE user = ?"
+            "SELECT piece_pk, fact_key FROM forgotten_facts WHERE user = ?"
             f" AND piece_pk IN ({','.join('?' * len(part))})",
             (user, *part),
         )
-        spans.update((int(r[0]), int(r[1]), int(r[2]), str(r[3])) for r in rows)
-    return spans
+        found.update((int(r[0]), str(r[1])) for r in rows)
+    return found
 
 
 def log_forget(

@@ -286,16 +286,14 @@ def _fts_per_user(conn: sqlite3.Connection) -> None:
         fts.create_user_indexes(conn, user, fill=True)
 
 
-# A fact the user forgot, named by its source span and predicate, never its text: making the facts of its turn again
-# (a later add to the session) must not bring it back. It goes with its piece.
+# A fact the user forgot, named by the piece it was read from and a hash of its predicate and value, never its text:
+# making the facts of its turn again (a later add to the session) must not bring it back. It goes with its piece.
 _M0012_FORGOTTEN_FACTS = """
 CREATE TABLE forgotten_facts (
     user TEXT NOT NULL,
     piece_pk INTEGER NOT NULL REFERENCES pieces (id) ON DELETE CASCADE,
-    char_start INTEGER NOT NULL,
-    char_end INTEGER NOT NULL,
-    predicate TEXT NOT NULL,
-    PRIMARY KEY (piece_pk, char_start, char_end, predicate)
+    fact_key TEXT NOT NULL,
+    PRIMARY KEY (piece_pk, fact_key)
 );
 """
 

@@ -100,9 +100,9 @@ class Writes(Protocol):
         """Delete what the plan names, with its cascade; the counts per kind of row."""
         ...
 
-    def forgotten_spans(self, user: str, piece_pks: Sequence[int]) -> set[tuple[int, int, int, str]]:
-        """``(piece_pk, char_start, char_end, predicate)`` of the facts the user forgot that cite these pieces: a
-        fact made again from one of them is not stored."""
+    def forgotten_keys(self, user: str, piece_pks: Sequence[int]) -> set[tuple[int, str]]:
+        """``(piece_pk, forget.forgotten_key(predicate, value))`` of the facts the user forgot that were read from
+        these pieces: a fact made again from one of them is not stored."""
         ...
 
     def preview_forget(self, user: str, plan: ForgetPlan) -> dict[str, int]:

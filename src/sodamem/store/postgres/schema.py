@@ -379,10 +379,8 @@ _M0013_FORGOTTEN_FACTS = f"""
 CREATE TABLE forgotten_facts (
     "user" {T} NOT NULL,
     piece_pk BIGINT NOT NULL REFERENCES pieces (id) ON DELETE CASCADE,
-    char_start INTEGER NOT NULL,
-    char_end INTEGER NOT NULL,
-    predicate {T} NOT NULL,
-    PRIMARY KEY (piece_pk, char_start, char_end, predicate)
+    fact_key {T} NOT NULL,
+    PRIMARY KEY (piece_pk, fact_key)
 );
 """
 
