@@ -10,7 +10,7 @@ import json
 import socket
 import sqlite3
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -374,7 +374,22 @@ def test_hand_built_sessions_are_checked_too(db: Path, memory: Memory, before: d
     with pytest.raises(InputError) as info:
         memory.ingest([ok, ok])
     assert "duplicate" in str(info.value)
+    ancient = Session(session_id="hand-4", timestamp=datetime(1, 1, 1), turns=(Turn(0, "u", "x", "t0"),))
+    with pytest.raises(InputError, match="out of range") as info:
+        memory.ingest([ok, ancient])
+    assert (info.value.session, info.value.field) == ("hand-4", "timestamp")
     assert snapshot(db) == before
+
+
+def test_times_and_dates_of_the_wrong_type_are_input_errors(memory: Memory) -> None:
+    for call, field in (
+        (lambda: memory.facts(as_of=date(2026, 1, 1)), "as_of"),  # type: ignore[arg-type]
+        (lambda: memory.forget(before="2026-01-01"), "before"),  # type: ignore[arg-type]
+        (lambda: memory.add("hi", session_id="s", timestamp="2026-01-01"), "timestamp"),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(InputError, match="expected a datetime") as info:
+            call()
+        assert info.value.field == field
 
 
 # -- re-ingesting a stored session id --------------------------------------------------------------------------

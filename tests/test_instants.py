@@ -66,3 +66,14 @@ def test_times_within_a_century_of_the_calendars_ends_are_out_of_range_and_still
         assert "out of range" in (instants.out_of_range(edge) or "")
     early, late = datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=14))), datetime(9999, 12, 31, 23, tzinfo=NEW_YORK)
     assert instants.sort_key(early.isoformat()) == datetime.min and instants.sort_key(late.isoformat()) == datetime.max
+
+
+def test_times_at_the_calendars_ends_can_be_asked_about() -> None:
+    """facts(as_of=) and forget(before=) at the ends of the calendar answer, and never overflow (was a 500)."""
+    with Memory(":memory:", embedder="none") as memory:
+        memory.add("I live in Leeds.", session_id="s", timestamp=datetime(2026, 3, 1))
+        last = datetime(9999, 12, 31, 23, tzinfo=timezone(timedelta(hours=-12)))
+        assert [f.text for f in memory.facts(as_of=datetime(9999, 12, 31))] == ["user lives in Leeds"]
+        assert [f.text for f in memory.facts(as_of=last)] == ["user lives in Leeds"]
+        assert memory.facts(as_of=datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=14)))) == []
+        assert memory.forget(before=last, dry_run=True).sessions == ["s"]

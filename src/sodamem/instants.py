@@ -16,6 +16,14 @@ from datetime import UTC, datetime, timedelta
 TEXT_SLACK = timedelta(days=2)
 
 
+def text_bound(when: datetime, slack: timedelta) -> str:
+    """``when + slack`` as ISO text for such a narrowing; past either end of the calendar, that end."""
+    try:
+        return (when + slack).isoformat()
+    except OverflowError:
+        return (datetime.max if slack > timedelta(0) else datetime.min).isoformat()
+
+
 def parse(timestamp: str) -> datetime | None:
     """The time of an ISO 8601 string (``Z`` for UTC), None when it is not one."""
     text = timestamp.strip()
@@ -33,12 +41,7 @@ def sort_key(timestamp: str, unknown: datetime = datetime.min) -> datetime:
     when = parse(timestamp)
     if when is None:
         return unknown
-    if when.tzinfo is None:
-        return when
-    try:
-        return when.astimezone(UTC).replace(tzinfo=None)
-    except OverflowError:  # within hours of the calendar's ends (refused as input: ``in_range``)
-        return datetime.min if when.year == 1 else datetime.max
+    return when if when.tzinfo is None else _utc(when)  # within hours of the calendar's ends: that end
 
 
 # A time must stay this far from either end of the calendar Python represents (years 1 to 9999): converted to UTC,
@@ -58,10 +61,18 @@ def out_of_range(when: datetime) -> str | None:
 
 
 def comparable(a: datetime, b: datetime) -> tuple[datetime, datetime]:
-    """``a`` and ``b`` as they compare: instants when both carry an offset, else wall-clock times."""
-    if (a.tzinfo is None) != (b.tzinfo is None):
-        return a.replace(tzinfo=None), b.replace(tzinfo=None)
-    return a, b
+    """``a`` and ``b`` as they compare: instants when both carry an offset (as naive UTC, so a time hours from the
+    calendar's ends compares too), else wall-clock times."""
+    if a.tzinfo is not None and b.tzinfo is not None:
+        return _utc(a), _utc(b)
+    return a.replace(tzinfo=None), b.replace(tzinfo=None)
+
+
+def _utc(when: datetime) -> datetime:
+    try:
+        return when.astimezone(UTC).replace(tzinfo=None)
+    except OverflowError:
+        return datetime.min if when.year == 1 else datetime.max
 
 
 def before(timestamp: str, when: datetime) -> bool:

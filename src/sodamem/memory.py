@@ -134,8 +134,7 @@ class Memory:
         turns, sessions and hit contexts said later are not found; only turns said by then rank (term statistics
         still span the whole store).
         The view shares this memory's store: closing the view (``with memory.at(t) as then:``) leaves it open."""
-        if not isinstance(when, datetime):
-            raise InputError(f"expected a datetime, got {type(when).__name__}", field="when")
+        _require_time(when, "when")
         view = copy.copy(self)
         view.cutoff = when if self.cutoff is None or said_by(when.isoformat(), self.cutoff) else self.cutoff
         return view
@@ -213,10 +212,8 @@ class Memory:
             if not isinstance(session_id, str) or not session_id.strip():
                 raise InputError("is empty", field="session_id")
             check_encodable(session_id, session=None, field="session_id")
-        if timestamp is not None and not isinstance(timestamp, datetime):
-            raise InputError(f"expected a datetime, got {type(timestamp).__name__}", field="timestamp")
         if timestamp is not None:
-            check_time(timestamp, session=None, field="timestamp")
+            check_time(_require_time(timestamp, "timestamp"), session=None, field="timestamp")
         batch = to_messages(messages, speaker=speaker)
         when = timestamp or datetime.now().replace(microsecond=0)
         session_id = session_id if session_id is not None else self._session_for(owner, batch, when)
@@ -272,6 +269,8 @@ class Memory:
         counts and ids, never the text. Raises ``NotFoundError`` when the selector matches nothing."""
         self._refuse_writes_to_a_view()
         owner = self._owner(user)
+        if before is not None:
+            _require_time(before, "before")
         selector = Selector(session_id, turn_id, fact_id, before, everything)
         if len(selector.named()) != 1:
             raise InputError(
@@ -512,6 +511,8 @@ class Memory:
         """Facts by status (active, superseded, invalid, all), or those holding ``as_of`` a time; by subject."""
         if status not in ("active", "superseded", "invalid", "all"):
             raise InputError(f"unknown status {status!r}: active, superseded, invalid or all", field="status")
+        if as_of is not None:
+            _require_time(as_of, "as_of")
         owner = self._owner(user)
         if self.cutoff is None:
             return self.store.query_facts(owner, status=status, as_of=as_of, subject=subject)
@@ -614,3 +615,10 @@ def _piece_record(piece: PieceRow, turn: TurnRow) -> PieceRecord:
             timestamp=turn.timestamp,
         ),
     )
+
+
+def _require_time(value: object, field: str) -> datetime:
+    """``value`` when it is a datetime (a date, or an ISO string, is refused naming ``field``)."""
+    if not isinstance(value, datetime):
+        raise InputError(f"expected a datetime, got {type(value).__name__}", field=field)
+    return value

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from sodamem.errors import InputError, SessionConflictError
 from sodamem.ingest.extract.base import Extractor, SessionView, TurnView
 from sodamem.ingest.facts import PreparedSession, prepare_facts, write_facts
-from sodamem.ingest.formats.common import check_encodable, check_turn_text
+from sodamem.ingest.formats.common import check_encodable, check_time, check_turn_text
 from sodamem.ingest.pieces import split_pieces
 from sodamem.model import MessagePiece, Session
 from sodamem.records import IngestReport
@@ -101,7 +101,10 @@ def _check_session(session: Session) -> None:
     check_encodable(session.session_id, session=None, field="session_id")
     if not session.turns:
         raise InputError("a session needs at least one turn", session=session.session_id, field="turns")
+    check_time(session.timestamp, session=session.session_id, field="timestamp")
     for position, turn in enumerate(session.turns):
+        if turn.timestamp is not None:
+            check_time(turn.timestamp, session=session.session_id, field=f"turns[{position}].timestamp")
         if turn.index != position:
             raise InputError(
                 f"turn index {turn.index} at position {position}", session=session.session_id, field="turns"

@@ -34,7 +34,7 @@ def query_facts(
     if as_of is not None:  # narrowed by text, then compared as instants below (sodamem/instants.py)
         sql += " AND f.status != 'invalid' AND f.valid_from <= ? AND (f.valid_to IS NULL OR f.valid_to > ?)"
         sql += " AND f.modality IN ('asserted', 'negated')"
-        params += [(as_of + instants.TEXT_SLACK).isoformat(), (as_of - instants.TEXT_SLACK).isoformat()]
+        params += [instants.text_bound(as_of, instants.TEXT_SLACK), instants.text_bound(as_of, -instants.TEXT_SLACK)]
     elif status != "all":
         sql += " AND f.status = ?"
         params.append(status)

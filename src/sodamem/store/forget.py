@@ -231,7 +231,7 @@ def _selected_turns(conn: Connection, user: str, selector: Selector) -> list[tup
             params += (selector.session_id,)
         rows = conn.execute(sql, params)
     elif selector.before is not None:  # narrowed by text, then compared as instants (sodamem/instants.py)
-        near = (selector.before + instants.TEXT_SLACK).isoformat()
+        near = instants.text_bound(selector.before, instants.TEXT_SLACK)
         found = conn.execute(
             "SELECT t.id, s.session_id, t.turn_id, t.timestamp FROM turns t JOIN sessions s ON s.id = t.session_pk"
             " WHERE t.user = ? AND t.timestamp < ?",
