@@ -203,6 +203,12 @@ def test_a_default_id_steps_past_one_a_caller_gave(tmp_path: Path) -> None:
         assert [(t.turn_index, t.turn_id, t.text) for t in turns] == [
             (0, "chat:2", "I love tea."), (1, "chat:1", "first"), (2, "chat:3", "second"), (3, "chat:4", "third")
         ]  # fmt: skip
+        # an id given later in the same batch is stepped past too
+        memory.add(["plain", {"speaker": "user", "text": "mine", "id": "chat:5"}], session_id="chat")
+        assert [(t.turn_id, t.text) for t in memory.session("chat").turns[4:]] == [
+            ("chat:6", "plain"),
+            ("chat:5", "mine"),
+        ]
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ turns. Supersession is recomputed for the slots the new facts touch, never for u
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -260,6 +260,7 @@ def _new_turns(
     """The messages not stored yet, as turns; a known id with the same content is skipped, with other content
     refused."""
     known = {t.turn_id: t for t in old}
+    given = {m.id for m in messages if m.id is not None}  # a default id steps past these too, wherever they come
     new: list[Turn] = []
     for position, message in enumerate(messages):
         index = following + len(new)
@@ -267,7 +268,7 @@ def _new_turns(
             index=index,
             speaker=message.speaker,
             text=message.text,
-            turn_id=message.id or _free_id(session_id, index, known),
+            turn_id=message.id or _free_id(session_id, index, known.keys() | given),
             timestamp=message.timestamp or default_time,
             caption=message.caption,
         )
@@ -291,10 +292,10 @@ def _new_turns(
     return new
 
 
-def _free_id(session_id: str, index: int, known: dict[str, Turn]) -> str:
-    """``<session>:<index>``, or the next such id no stored turn has: a caller's own id may have taken it."""
+def _free_id(session_id: str, index: int, taken: Collection[str]) -> str:
+    """``<session>:<index>``, or the next such id not ``taken`` (by a stored turn, or a caller's own id)."""
     number = index
-    while f"{session_id}:{number}" in known:
+    while f"{session_id}:{number}" in taken:
         number += 1
     return f"{session_id}:{number}"
 
