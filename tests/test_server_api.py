@@ -21,6 +21,7 @@ from sodamem.keys import KeyRing
 from sodamem.memory import Memory
 from sodamem.server.app import create_app
 from sodamem.server.errors import BodyLimit
+from sodamem.server.host_guard import is_loopback_name
 from sodamem.server.settings import ServeSettings
 from sodamem.store.sqlite import SQLiteStore
 from tests.serve_process import create_key
@@ -657,8 +658,10 @@ def test_no_auth_on_loopback_serves_its_user_without_a_key(tmp_path: Path) -> No
         added = client.post("/v1/messages", json={"session_id": "z", "messages": [{"speaker": "u", "text": "hi"}]})
         assert added.status_code == 200 and added.json()["user"] == "zed"
         assert client.get("/v1/stats").json()["user"] == "zed"
-        for loopback in ("localhost:8765", "[::1]:8765", "127.0.0.1"):
+        for loopback in ("localhost:8765", "[::1]:8765", "127.0.0.1", "127.0.0.2:8765"):
             assert client.get("/v1/stats", headers={"host": loopback}).status_code == 200, loopback
+    # a loopback host by another name (Debian's own hostname resolves to 127.0.1.1): the name it was told to bind
+    assert is_loopback_name("myhost:8765", also={"myhost"}) and not is_loopback_name("myhost:8765")
 
 
 def test_no_auth_answers_loopback_names_only_on_every_route(tmp_path: Path) -> None:

@@ -64,7 +64,7 @@ def create_app(settings: ServeSettings) -> ASGIApp:
     # An oversized or stalled body is refused before any route (or error handler) sees it; a request is counted by
     # the accept gate once its body is in, so clients that stall their uploads cannot hold every slot.
     served = BodyLimit(SlotCounting(app), settings.max_body_bytes)
-    return served if settings.auth else LoopbackNamesOnly(served)
+    return served if settings.auth else LoopbackNamesOnly(served, bound=settings.host)
 
 
 def app_from_env() -> ASGIApp:

@@ -8,6 +8,8 @@ route sees it: 421 for a Host, 403 for an Origin. The MCP SDK checks ``/mcp`` th
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from ipaddress import ip_address
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -25,13 +27,21 @@ def host_name(authority: str) -> str:
     return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
 
 
-def is_loopback_name(authority: str) -> bool:
-    return host_name(authority) in LOOPBACK_NAMES
+def is_loopback_name(authority: str, also: Collection[str] = ()) -> bool:
+    """A loopback name or address (127.0.0.2 too), or one of ``also`` (the name the server was told to bind)."""
+    name = host_name(authority)
+    if name in LOOPBACK_NAMES or name in also:
+        return True
+    try:
+        return ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 class LoopbackNamesOnly:
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, bound: str = "") -> None:
         self.app = app
+        self.also = frozenset({bound.lower()} - {""})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -40,9 +50,9 @@ class LoopbackNamesOnly:
         headers = {k.lower(): v.decode("latin-1") for k, v in scope.get("headers") or ()}
         host = headers.get(b"host", "")
         origin = headers.get(b"origin")
-        if not is_loopback_name(host):
+        if not is_loopback_name(host, self.also):
             refusal = error_response(421, f"a server without keys answers loopback names only, not {host!r}", "host")
-        elif origin is not None and origin != "null" and not is_loopback_name(urlsplit(origin).netloc):
+        elif origin is not None and origin != "null" and not is_loopback_name(urlsplit(origin).netloc, self.also):
             refusal = error_response(
                 403, f"a server without keys answers loopback pages only, not {origin!r}", "origin"
             )
