@@ -240,6 +240,7 @@ BAD_DUMPS: list[tuple[str, Callable[[list[str]], str], Where | None, str | None,
     ("cut-at-a-line-end", lambda lines: "".join(lines[:-3]), None, None, "no 'end' line"),
     ("not-a-dump", lambda lines: example_history_path().read_text("utf-8"), HEADER, "format", "not a SodaMem dump"),
     ("wrong-version", change("header", lambda h: h.update(version=2)), HEADER, "version", "unsupported version"),
+    ("user-padded", change("header", lambda h: h.update(user=" maya ")), HEADER, "user", "spaces at its ends"),
     (
         "session-time",
         change("session", lambda s: s.update(timestamp="2026-03-02 19:05")),

@@ -574,7 +574,7 @@ class Memory:
         self._refuse_writes_to_a_view()
         dump = load_dump(source)
         self._remember_embedder()
-        report = self.store.write_dump(user or dump.user, dump)
+        report = self.store.write_dump(self._owner(user) if user is not None else dump.user, dump)
         if not report.unchanged:
             self.store.refresh_planner_statistics()
             report.embedded = self.embed_missing()

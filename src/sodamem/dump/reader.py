@@ -95,7 +95,10 @@ def parse_dump(text: str) -> Dump:
         version = header.data.get("version")
         raise header.error(f"unsupported version {version!r}; this SodaMem reads version {DUMP_VERSION}", "version")
     header.expect("format", "version", "user")
-    reader = _Reader(header.text("user", nonempty=True))
+    owner = header.text("user", nonempty=True)
+    if owner != owner.strip():
+        raise header.error(f"has spaces at its ends: {owner!r}", "user")
+    reader = _Reader(owner)
     for number, line in enumerate(lines[1:], start=2):
         reader.read(LineFields(json_line(line, number), number))
     return reader.finish(len(lines))
