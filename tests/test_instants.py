@@ -45,6 +45,9 @@ def test_the_hour_the_clocks_go_back_keeps_its_order() -> None:
         assert paris.valid_to == active.valid_from
         between = datetime(2026, 10, 25, 1, 0, tzinfo=UTC)  # after Paris was said, before Rome
         assert [f.text for f in memory.facts(as_of=between) if f.predicate == "lives_in"] == ["user lives in Paris"]
+        assert [f.text for f in memory.history(active.id) if f.predicate == "lives_in"] == [
+            "user lives in Paris", "user lives in Rome"
+        ]  # fmt: skip
         report = memory.forget(before=between)
         assert [t.text for t in memory.session("s").turns] == ["I moved to Rome, I live in Rome now."]
         assert report.turns == ["s/s:0"]

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from sodamem import instants
 from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.cited_date import asks_for_a_date, source_time
 from sodamem.answer.dates import human_day, human_span
@@ -216,11 +217,13 @@ class _Reader:
     def _state_answer(self, facts: list[FactRecord], relations: list[FactRecord]) -> Answer | None:
         """The active value among ``facts`` and what it replaced; ``relations`` are cited first."""
         hit_turns = {(h.session_id, h.turn_index) for h in self.hits}
+        said = instants.sort_key  # times as instants, not text
         active = max(
-            facts, key=lambda f: (any((s.session_id, s.turn_index) in hit_turns for s in f.sources), f.mentioned_at)
+            facts,
+            key=lambda f: (any((s.session_id, s.turn_index) in hit_turns for s in f.sources), said(f.mentioned_at)),
         )
         chain = self.memory.history(active.id, user=self.user)
-        earlier = [f for f in chain if f.id != active.id and f.mentioned_at <= active.mentioned_at]
+        earlier = [f for f in chain if f.id != active.id and said(f.mentioned_at) <= said(active.mentioned_at)]
         previous = earlier[-1] if earlier else None
         value = _value(active)
         asked = self.question.casefold()

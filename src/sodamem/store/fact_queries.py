@@ -77,7 +77,8 @@ def slot_history(conn: Connection, user: str, fact_id: int) -> list[FactRecord]:
         " ORDER BY f.order_key",
         (user, row[0]),
     ).fetchall()
-    return _records(conn, rows)
+    # oldest first by instant: the order key's time is text, which misorders times said with different offsets
+    return sorted(_records(conn, rows), key=lambda f: instants.sort_key(f.valid_from or ""))
 
 
 def _records(conn: Connection, rows: Sequence[Any]) -> list[FactRecord]:
