@@ -53,9 +53,11 @@ _NAMING_WORDS = frozenset("called named titled".split())
 # The last of these before a question's head noun opens the noun phrase: "offered me the product manager job".
 _DETERMINERS = frozenset("a an the my his her their our your its this that".split())
 _COPULAS = frozenset("is are was were be been".split())
+# Kinds of place a name answers by where it is ("Which neighbourhood ... in?": "Ancoats"); not venues, which are
+# answered by their own name ("What bar did they open?": "The Crown", not the town it is in).
 _PLACE_NOUNS = frozenset(
-    """city cities town towns village country countries neighbourhood neighborhood area suburb district street
-    state region county place places island islands park beach lake mountain restaurant cafe bar pub venue""".split()
+    """city cities town towns village villages country countries neighbourhood neighborhood area suburb district
+    street state region county island islands""".split()
 )
 
 
