@@ -138,7 +138,7 @@ def test_cli_ask_and_search_as_of(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_a_bare_as_of_date_is_the_end_of_that_day() -> None:
-    assert parse_as_of("2026-03-12") == datetime(2026, 3, 12, 23, 59, 59, 999999)
+    assert parse_as_of("2026-03-12") == parse_as_of("2026/03/12") == datetime(2026, 3, 12, 23, 59, 59, 999999)
     assert parse_as_of("2026-03-12T08:00:00+01:00") == datetime(2026, 3, 12, 8, tzinfo=timezone(timedelta(hours=1)))
     assert parse_as_of(None) is None
 
