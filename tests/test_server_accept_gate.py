@@ -24,7 +24,9 @@ def test_a_slot_is_held_from_accept_to_the_end_of_the_request() -> None:
     assert gate.open()  # one slot left
     gate.accepted()
     assert not gate.open()
-    gate.request_started(counted=True)  # the first connection's request: its pending slot becomes a request's
+    gate.request_arrived()  # the first connection's request: its pending slot is free...
+    assert gate.open()
+    gate.request_started(counted=True)  # ...and once its body is in, the request holds one
     assert not gate.open()
     gate.request_ended()
     assert gate.open()
@@ -34,6 +36,7 @@ def test_an_uncounted_request_frees_its_connection_and_holds_nothing() -> None:
     gate = AcceptGate(slots=1, clock=Clock())
     gate.accepted()
     assert not gate.open()
+    gate.request_arrived()
     gate.request_started(counted=False)  # an MCP event stream
     assert gate.open() and gate.active == 0
 
@@ -67,7 +70,8 @@ def test_a_busy_worker_leaves_new_connections_to_the_others() -> None:
         first = socket.create_connection(("127.0.0.1", port))
         await asyncio.sleep(0.1)
         assert accepted == ["conn"]
-        loop.accept_gate.request_started(counted=True)  # what SlotCounting does when its request starts
+        loop.accept_gate.request_arrived()  # what RequestArrival and SlotCounting do for its request
+        loop.accept_gate.request_started(counted=True)
         loop.gate_changed()
         second = socket.create_connection(("127.0.0.1", port))  # the kernel completes it; nobody accepts it
         await asyncio.sleep(0.2)

@@ -12,7 +12,8 @@ accepted connection until its first request starts (a connection that sends none
 it: one that sends its headers and stalls its body holds no slot). Requests under ``/mcp`` take none: an
 agent's event stream stays open as long as the agent listens. The gate is a custom event loop (uvicorn's ``loop``
 setting) whose ``create_server`` on a shared socket accepts through the gate; an ASGI middleware
-(``SlotCounting``) tells the loop's gate when requests start and end.
+(``RequestArrival``, then ``SlotCounting`` once the body is in) tells the loop's gate when requests come, start and
+end.
 """
 
 from __future__ import annotations
@@ -49,11 +50,14 @@ class AcceptGate:
     def accepted(self) -> None:
         self._pending.append(self._clock())
 
-    def request_started(self, *, counted: bool) -> None:
-        """A request started: it frees its connection's pending slot (the oldest one: connections are served in
-        the order they came) and, when ``counted``, holds a slot of its own until it ends."""
+    def request_arrived(self) -> None:
+        """A request's headers came: it frees its connection's pending slot (the oldest one: connections are served
+        in the order they came), before its body is read."""
         if self._pending:
             self._pending.popleft()
+
+    def request_started(self, *, counted: bool) -> None:
+        """A request's body is in: when ``counted``, it holds a slot until it ends."""
         if counted:
             self.active += 1
 
@@ -151,9 +155,24 @@ class GatedEventLoop(asyncio.SelectorEventLoop):
             listener.update()
 
 
+class RequestArrival:
+    """ASGI middleware outside ``BodyLimit``: tells the running loop's gate that a request's headers came (its
+    connection's pending slot is free), before its body is read. Anywhere else it only passes requests through."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        loop = asyncio.get_running_loop()
+        if scope["type"] == "http" and isinstance(loop, GatedEventLoop):
+            loop.accept_gate.request_arrived()
+            loop.gate_changed()
+        await self.app(scope, receive, send)
+
+
 class SlotCounting:
-    """ASGI middleware: tells the running loop's gate (when it is a ``GatedEventLoop``) when requests start and
-    end. Anywhere else it only passes requests through."""
+    """ASGI middleware inside ``BodyLimit``: tells the running loop's gate (when it is a ``GatedEventLoop``) when
+    requests start (their body read) and end. Anywhere else it only passes requests through."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app

@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp
 
 from sodamem.blas import one_blas_thread_for_good
-from sodamem.server.accept_gate import GatedEventLoop, SlotCounting
+from sodamem.server.accept_gate import GatedEventLoop, RequestArrival, SlotCounting
 from sodamem.server.api import router
 from sodamem.server.errors import BodyLimit, install_error_handlers
 from sodamem.server.host_guard import LoopbackNamesOnly
@@ -63,7 +63,7 @@ def create_app(settings: ServeSettings) -> ASGIApp:
 
     # An oversized or stalled body is refused before any route (or error handler) sees it; a request is counted by
     # the accept gate once its body is in, so clients that stall their uploads cannot hold every slot.
-    served = BodyLimit(SlotCounting(app), settings.max_body_bytes)
+    served = RequestArrival(BodyLimit(SlotCounting(app), settings.max_body_bytes))
     return served if settings.auth else LoopbackNamesOnly(served, bound=settings.host)
 
 
