@@ -231,3 +231,34 @@ def test_a_state_question_naming_a_past_time_gets_the_value_that_held_then() -> 
         assert answer_offline(memory, "Where do I live?", now=may).answer == "Manchester (previously Leeds)"
         in_april = answer_offline(memory, "Where did I live in April?", now=may)
         assert in_april.answer == "Manchester (previously Leeds)"  # what held at the end of the time named
+
+
+@pytest.mark.parametrize(
+    ("texts", "question", "expected"),
+    [
+        (["I have never lived in Leeds."], "Where do I live?", None),
+        (["I live in London.", "I no longer live in London."], "Where do I live now?", None),
+        (["I don't work at Acme."], "Where do I work?", None),
+        (["I live in London.", "I might live in Leeds next year."], "Where do I live now?", "London"),
+        (
+            ["I live in Leeds.", "I moved to York. I live in York now."],
+            "Where do I live now?",
+            "York (previously Leeds)",
+        ),
+    ],
+)
+def test_a_state_is_answered_by_what_was_affirmed_and_a_denial_answers_nothing(
+    texts: list[str], question: str, expected: str | None
+) -> None:
+    """Denials, plans and hypotheses are no current value; "previously" names another value, never the same."""
+    with Memory(":memory:", embedder="none") as memory:
+        for i, text in enumerate(texts):
+            memory.add(text, session_id=f"s{i}", timestamp=datetime(2026, 1, 1 + i))
+        answer = answer_offline(memory, question, now=datetime(2026, 2, 1))
+    assert (None if answer.abstained else answer.answer) == expected, answer
+
+
+def test_a_yes_no_question_is_not_answered_by_a_question() -> None:
+    turns = [("assistant", "Did you climb Scafell Pike?"), ("Maya", "We went up Helvellyn instead.")]
+    with dialogue_memory("d2", turns) as memory:
+        assert answer_offline(memory, "Did Maya climb Scafell Pike?", now=NOW).abstained

@@ -234,9 +234,15 @@ class FactRecord:
 
     @property
     def affirms(self) -> bool:
-        """Whether the fact says its value holds: not a denial ("no longer lives in Leeds", polarity false) and
-        not said in the negated modality ("I never lived in Leeds")."""
-        return self.polarity and self.modality != "negated"
+        """Whether the fact says its value holds: asserted ("I live in Leeds"), not a denial ("no longer lives in
+        Leeds"), not negated ("I never lived in Leeds"), not a plan, hypothesis, hearsay or question ("I might live in
+        Leeds next year")."""
+        return self.polarity and self.modality == "asserted"
+
+    @property
+    def denies(self) -> bool:
+        """Whether the fact says its value does not hold (polarity false, or the negated modality)."""
+        return not self.polarity or self.modality == "negated"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

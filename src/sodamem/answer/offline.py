@@ -211,6 +211,8 @@ class _Reader:
             return self._state_answer(found.facts, found.relations) if found.facts else None
         facts = self._facts_for(wanted)
         if not facts:
+            if self._denials_for(wanted):  # "I no longer live in London", and nothing said since: not "London"
+                return self._abstain("denied")
             return None
         return self._state_answer(facts, [])
 
@@ -224,7 +226,9 @@ class _Reader:
         )
         chain = self.memory.history(active.id, user=self.user)
         earlier = [f for f in chain if f.id != active.id and said(f.mentioned_at) <= said(active.mentioned_at)]
-        previous = earlier[-1] if earlier else None
+        # what it replaced: the last other value affirmed ("York (previously Leeds)", never "York (previously York)")
+        replaced = [f for f in earlier if f.affirms and _value(f).casefold() != _value(active).casefold()]
+        previous = replaced[-1] if replaced else None
         value = _value(active)
         asked = self.question.casefold()
         names_values = [v.casefold() in asked for v in (value, *(_value(f) for f in earlier))]
@@ -300,9 +304,10 @@ class _Reader:
         spans: list[str] = []
         best = chosen[0]
         if kind == "yes_no":
+            # "Does Maya have a cat?" is no "Yes" from "Good question.": the sentence must say what is asked, and
+            # not ask it ("Did you climb Scafell Pike?")
             asked = self._support_stems()
-            if asked and not _overlap(asked, best.text):
-                # "Does Maya have a cat?" is no "Yes" from "Good question.": the sentence must say what is asked
+            if asked and (not _overlap(asked, best.text) or best.text.rstrip().endswith("?")):
                 return self._abstain("unsupported")
             spans.append(yes_or_no(best.text))
         for sentence in chosen if kind != "yes_no" else ():
@@ -344,7 +349,7 @@ class _Reader:
 
     def _facts_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
         def fits(fact: FactRecord) -> bool:
-            return any(fact.predicate.startswith(p[:-1]) if p.endswith("*") else fact.predicate == p for p in wanted)
+            return _asked(fact.predicate, wanted)
 
         # "Where did Maya live in March?": the facts that held at the end of the time named, not today's (the end:
         # "as mentioned on 3 July" names the day it was said, so what was said that day counts)
@@ -356,6 +361,12 @@ class _Reader:
             self.memory.facts(user=self.user, **held)
         ]
         return [f for pool in pools for f in pool if fits(f) and f.affirms and f.sources]
+
+    def _denials_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
+        """The active denials of the asked predicates, about the people the question names (else anyone's)."""
+        subjects: list[str | None] = [m.name for m in self.analysis.entities] or [None]
+        found = [f for s in subjects for f in self.memory.facts(status="active", subject=s, user=self.user)]
+        return [f for f in found if f.denies and _asked(f.predicate, wanted)]
 
     def _turn_item(self, hit: SearchHit) -> EvidenceItem | None:
         return self._turn_item_at(hit.session_id, hit.turn_index)
@@ -459,6 +470,11 @@ class _Reader:
             flags=("offline", f"abstain:{why}"),
             evidence_tokens=self.evidence_tokens,
         )
+
+
+def _asked(predicate: str, wanted: tuple[str, ...]) -> bool:
+    """Whether ``predicate`` is one of ``wanted`` ("favorite_*": any favourite)."""
+    return any(predicate.startswith(p[:-1]) if p.endswith("*") else predicate == p for p in wanted)
 
 
 def _overlap(stems: set[str], text: str) -> int:
