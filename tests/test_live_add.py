@@ -228,6 +228,7 @@ def test_a_default_id_steps_past_one_a_caller_gave(tmp_path: Path) -> None:
         ([{"speaker": "user", "text": "a\x00b"}], "messages[0].text"),
         ([], "messages"),
         ([{"speaker": "user", "text": "a", "id": "x"}, {"speaker": "user", "text": "b", "id": "x"}], "messages[1].id"),
+        ([{"speaker": "user", "text": "a", "id": "x"}, {"speaker": "user", "text": "a", "id": "x"}], "messages[1].id"),
     ],
 )
 def test_bad_messages_name_the_field_and_write_nothing(tmp_path: Path, messages: list[object], field: str) -> None:

@@ -274,14 +274,14 @@ def _new_turns(
         )
         same = known.get(turn.turn_id)
         if same is not None:
-            if _same_content(same, turn, message):
-                unchanged.append(turn.turn_id)
-                continue
             if turn.turn_id in {t.turn_id for t in new}:  # not stored: the batch itself gives the id twice
                 raise InputError(
                     f"duplicate message id {turn.turn_id!r} in this batch", session=session_id,
                     field=f"messages[{position}].id",
                 )  # fmt: skip
+            if _same_content(same, turn, message):
+                unchanged.append(turn.turn_id)
+                continue
             raise MessageConflictError(
                 "is already stored in this session with other content",
                 session=session_id,

@@ -90,6 +90,6 @@ def parse_as_of(value: str | None, field: str = "as_of") -> datetime | None:
     """An ``as_of`` time a caller gave: a bare date ("2026-03-05", "2026/03/05") means the end of that day, what
     was known by then, in the CLI, over HTTP and MCP, and on the page alike; a time means itself."""
     when = parse_given_time(value, field)
-    if when is None or value is None or ":" in value:  # every form with a time of day writes it with a colon
+    if when is None or value is None or re.search(r"[:Tt]", value):  # a time of day: "T12", "12:00"
         return when
     return datetime.combine(when.date(), time.max, tzinfo=when.tzinfo)
