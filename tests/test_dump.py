@@ -138,6 +138,23 @@ def test_an_export_holds_one_user_and_imports_under_another_name(memory_location
         assert list(memory.export(user="bob")) == bob and list(memory.export()) == maya
 
 
+def test_a_fact_forgotten_by_id_stays_forgotten_after_export_and_import(memory_location: str) -> None:
+    """The dump carries the forgotten fact's mark (its piece and a hash, never its text), so a restored memory does
+    not make the fact again when its session grows."""
+    with Memory(memory_location, embedder="none") as memory:
+        memory.add(["I live in Paris.", "I work at Acme Corp."], session_id="s", timestamp=datetime(2026, 3, 1))
+        (paris,) = [f for f in memory.facts() if f.predicate == "lives_in"]
+        memory.forget(fact_id=paris.id)
+        lines = list(memory.export())
+        marks = records(lines, "forgotten")
+        assert len(marks) == 1 and marks[0]["piece"] == ["s", 0, 0] and "Paris" not in json.dumps(marks)
+        assert json.loads(lines[-1])["forgotten"] == 1
+        memory.import_dump(io.StringIO("".join(lines)), user="restored")
+        assert list(memory.export(user="restored"))[1:] == lines[1:]  # the round trip keeps the marks
+        memory.add("By the way, my name is Maya.", session_id="s", user="restored")
+        assert not any("Paris" in f.text for f in memory.facts(status="all", user="restored"))
+
+
 def test_a_user_that_holds_memory_takes_only_the_same_dump_again(history_lines: list[str]) -> None:
     text = "".join(history_lines)
     with Memory(":memory:", embedder="none") as target:

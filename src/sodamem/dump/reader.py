@@ -8,6 +8,7 @@ that are not the cited turn text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sized
 from pathlib import Path
 from typing import IO
@@ -19,6 +20,7 @@ from sodamem.dump.records import (
     Dump,
     DumpEntity,
     DumpFact,
+    DumpForgotten,
     DumpLink,
     DumpSession,
     DumpSource,
@@ -32,7 +34,8 @@ from sodamem.errors import InputError
 from sodamem.ingest.formats.common import check_turn_text, json_line
 from sodamem.model import FactKind, FactStatus, LinkType, Modality, TimeGranularity
 
-RECORD_ORDER = ("session", "entity", "fact", "link", "end")
+RECORD_ORDER = ("session", "entity", "fact", "link", "forgotten", "end")
+_FACT_KEY = re.compile(r"[0-9a-f]{64}")
 """After the header, records come in this order; ``end`` closes the dump."""
 
 _FACT_FIELDS = (
@@ -116,6 +119,7 @@ class _Reader:
         self.keys: set[str] = set()
         self.facts: list[DumpFact] = []
         self.links: list[DumpLink] = []
+        self.forgotten: list[DumpForgotten] = []
         self.end: LineFields | None = None
 
     def read(self, fields: LineFields) -> None:
@@ -136,6 +140,8 @@ class _Reader:
             self.facts.append(self._fact(fields))
         elif kind == "link":
             self._link(fields)
+        elif kind == "forgotten":
+            self._forgotten(fields)
         else:
             self.end = fields
 
@@ -143,13 +149,17 @@ class _Reader:
         end = self.end
         if end is None:
             raise InputError(f"no 'end' line: the dump is cut off after line {line_count}")
-        end.expect("record", "sessions", "entities", "facts", "links")
+        counted = ("record", "sessions", "entities", "facts", "links")
+        forgot = bool(self.forgotten) or "forgotten" in end.data  # the count is there only when there are some
+        end.expect(*counted, *(("forgotten",) if forgot else ()))
         held: dict[str, Sized] = {
             "sessions": self.sessions,
             "entities": self.entities,
             "facts": self.facts,
             "links": self.links,
         }
+        if forgot:
+            held["forgotten"] = self.forgotten
         for name, rows in held.items():
             if end.integer(name) != len(rows):
                 raise end.error(f"says {end.data[name]} but the dump holds {len(rows)}", name)
@@ -159,6 +169,7 @@ class _Reader:
             entities=tuple(self.entities.values()),
             facts=tuple(self.facts),
             links=tuple(self.links),
+            forgotten=tuple(self.forgotten),
         )
 
     # -- sessions and entities ------------------------------------------------------------------------------------
@@ -307,6 +318,13 @@ class _Reader:
                 created_at=fields.optional_time("created_at"),
             )
         )
+
+    def _forgotten(self, fields: LineFields) -> None:
+        fields.expect("record", "piece", "fact_key")
+        key = fields.text("fact_key")
+        if not _FACT_KEY.fullmatch(key):
+            raise fields.error("expected 64 lower-case hex digits", "fact_key")
+        self.forgotten.append(DumpForgotten(self._piece(fields, "piece"), key))
 
     def _ref(self, fields: LineFields, key: str) -> NodeRef:
         ref = fields.nested(fields.data.get(key), key)

@@ -132,6 +132,15 @@ class DumpLink:
 
 
 @dataclass(frozen=True, slots=True)
+class DumpForgotten:
+    """A fact the user forgot by its id, named by a piece it was read from and ``store.forget.forgotten_key`` (a
+    hash of its predicate and value, never its text): making that piece's facts again must not bring it back."""
+
+    piece: PieceRef
+    fact_key: str
+
+
+@dataclass(frozen=True, slots=True)
 class Dump:
     """Everything of one user, in the order the dump lists it."""
 
@@ -140,3 +149,4 @@ class Dump:
     entities: tuple[DumpEntity, ...]
     facts: tuple[DumpFact, ...]
     links: tuple[DumpLink, ...]
+    forgotten: tuple[DumpForgotten, ...] = ()

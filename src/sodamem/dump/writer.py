@@ -23,7 +23,8 @@ from sodamem.dump.records import (
 
 
 def dump_lines(dump: Dump) -> Iterator[str]:
-    """The header line, one line per session, entity, fact and link, and the closing ``end`` line."""
+    """The header line, one line per session, entity, fact, link and forgotten fact, and the closing ``end``
+    line."""
     yield _line({"format": DUMP_FORMAT, "version": DUMP_VERSION, "user": dump.user})
     for session in dump.sessions:
         yield _line(_session(session))
@@ -49,16 +50,18 @@ def dump_lines(dump: Dump) -> Iterator[str]:
                 "created_at": link.created_at,
             }
         )
+    for mark in dump.forgotten:
+        yield _line({"record": "forgotten", "piece": _piece(mark.piece), "fact_key": mark.fact_key})
     # The counts let a reader tell a complete dump from one cut off at a line boundary.
-    yield _line(
-        {
-            "record": "end",
-            "sessions": len(dump.sessions),
-            "entities": len(dump.entities),
-            "facts": len(dump.facts),
-            "links": len(dump.links),
-        }
-    )
+    counts = {
+        "sessions": len(dump.sessions),
+        "entities": len(dump.entities),
+        "facts": len(dump.facts),
+        "links": len(dump.links),
+    }
+    if dump.forgotten:  # only then: a memory that forgot no fact by id dumps as it always did
+        counts["forgotten"] = len(dump.forgotten)
+    yield _line({"record": "end", **counts})
 
 
 def _line(payload: dict[str, Any]) -> str:

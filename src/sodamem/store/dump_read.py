@@ -16,6 +16,7 @@ from sodamem.dump.records import (
     Dump,
     DumpEntity,
     DumpFact,
+    DumpForgotten,
     DumpLink,
     DumpSession,
     DumpSource,
@@ -40,7 +41,8 @@ def read_dump(conn: Connection, user: str) -> Dump:
         entities, names = _read_entities(conn, user)
         facts, numbers = _read_facts(conn, user, pieces, names)
         links = _read_links(conn, user, (numbers, pieces, names))
-    return Dump(user=user, sessions=sessions, entities=entities, facts=facts, links=links)
+        forgotten = _read_forgotten(conn, user, pieces)
+    return Dump(user=user, sessions=sessions, entities=entities, facts=facts, links=links, forgotten=forgotten)
 
 
 @contextmanager
@@ -212,6 +214,12 @@ def _read_links(conn: Connection, user: str, nodes: _NodeIds) -> tuple[DumpLink,
         if src is not None and dst is not None:
             links.append(DumpLink(str(row["type"]), src, dst, row["created_at"]))
     return tuple(links)
+
+
+def _read_forgotten(conn: Connection, user: str, pieces: dict[int, PieceRef]) -> tuple[DumpForgotten, ...]:
+    rows = conn.execute("SELECT piece_pk, fact_key FROM forgotten_facts WHERE user = ?", (user,)).fetchall()
+    marks = [DumpForgotten(pieces[int(r[0])], str(r[1])) for r in rows if int(r[0]) in pieces]
+    return tuple(sorted(marks, key=lambda m: (m.piece.session_id, m.piece.turn, m.piece.piece, m.fact_key)))
 
 
 def _node_ref(kind: str, pk: int, nodes: _NodeIds) -> NodeRef | None:

@@ -48,6 +48,10 @@ def write_dump(conn: Connection, user: str, dump: Dump) -> ImportReport:
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (user, link.type, src_kind, src, dst_kind, dst, link.created_at),
         )
+    conn.executemany(
+        "INSERT INTO forgotten_facts (user, piece_pk, fact_key) VALUES (?, ?, ?)",
+        [(user, pieces[mark.piece], mark.fact_key) for mark in dump.forgotten],
+    )
     report.entities, report.facts, report.links = len(dump.entities), len(dump.facts), len(dump.links)
     return report
 
