@@ -79,6 +79,20 @@ def test_migrate_refuses_a_target_holding_the_users(tmp_path: Path, capsys: pyte
     assert refused.value.code == 2 and "already holds users default, other" in capsys.readouterr().err
 
 
+def test_migrate_refuses_a_target_holding_its_keys_before_writing_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A source with keys only (no user memory): the second migration is refused whole, with exit 2, not a traceback
+    after some users were copied."""
+    source, target = tmp_path / "keys.db", tmp_path / "copy.db"
+    main(["--db", str(source), "keys", "create", "--user", "zed"])
+    main(["migrate", "--from", str(source), "--to", str(target)])
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as refused:
+        main(["migrate", "--from", str(source), "--to", str(target)])
+    assert refused.value.code == 2 and "already holds 1 of the source's API keys" in capsys.readouterr().err
+
+
 def test_migrate_carries_the_stored_mentions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Mentions (the answer-type tunnel's) are read when turns are stored; a migrated memory keeps them, so no
     search there reads a turn again. Turns the source never read stay unread."""

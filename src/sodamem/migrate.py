@@ -52,6 +52,15 @@ def migrate(source: str | Path, target: str | Path) -> MigrateReport:
         clash = [s.user for s in dst.stats(all_users=True) if s.user in dumps and (s.sessions or s.facts)]
         if clash:
             raise InputError(f"the target already holds users {', '.join(clash)}", field="--to")
+        key_rows, log_rows = src.store.deployment_rows()
+        held_keys = {row[1] for row in dst.store.deployment_rows()[0]}
+        shared = [row for row in key_rows if row[1] in held_keys]
+        if shared:  # checked before anything is written: a migration stopped half-way helps nobody
+            raise InputError(
+                f"the target already holds {len(shared)} of the source's API keys (of users "
+                f"{', '.join(sorted({row[0] for row in shared}))}): was it migrated already?",
+                field="--to",
+            )
         for user, text in dumps.items():
             imported = dst.import_dump(io.StringIO(text), user=user)
             report.sessions += imported.sessions
@@ -63,7 +72,6 @@ def migrate(source: str | Path, target: str | Path) -> MigrateReport:
         spec = src.store.get_setting(SETTING_KEY)
         if spec is not None:
             dst.store.set_setting(SETTING_KEY, spec)
-        key_rows, log_rows = src.store.deployment_rows()
         dst.store.put_deployment_rows(key_rows, log_rows)
         report.api_keys, report.forget_records = len(key_rows), len(log_rows)
         report.users = users
