@@ -374,6 +374,8 @@ def test_hand_built_sessions_are_checked_too(db: Path, memory: Memory, before: d
     with pytest.raises(InputError) as info:
         memory.ingest([ok, ok])
     assert "duplicate" in str(info.value)
+    with pytest.raises(InputError, match="expected a Session"):
+        memory.ingest([ok, {"session_id": "hand-5"}])  # type: ignore[list-item]
     ancient = Session(session_id="hand-4", timestamp=datetime(1, 1, 1), turns=(Turn(0, "u", "x", "t0"),))
     with pytest.raises(InputError, match="out of range") as info:
         memory.ingest([ok, ancient])

@@ -169,6 +169,11 @@ class Memory:
         self._refuse_writes_to_a_view()
         from_file = isinstance(source, str | Path)
         sessions = load_sessions(source, format) if isinstance(source, str | Path) else list(source)
+        for position, given in enumerate(sessions):
+            if not isinstance(given, Session):
+                raise InputError(
+                    f"expected a Session (or a file path), got {type(given).__name__}", field=f"[{position}]"
+                )
         named = self._owner(user) if user is not None else None
         owned = [(named or self._owner(session.user or None), session) for session in sessions]
         self._remember_embedder()  # from now on new turns are queued for vectors in their own transaction
