@@ -144,6 +144,27 @@ def test_forgetting_one_of_a_sentences_facts_keeps_its_siblings_when_the_session
         assert {f.object for f in memory.facts() if f.predicate == "likes"} == {"coffee", "cake"}
 
 
+@pytest.mark.parametrize(
+    ("said", "forgotten", "kept"),
+    [
+        ("I like tea and my sister Anna likes tea.", "user likes tea", "Anna likes tea"),  # one value, two subjects
+        ("I love my mom's apple pie. I love jazz.", "user likes user's mom's apple pie", "Maya likes jazz"),  # renamed
+    ],
+)
+def test_a_forgotten_fact_is_told_apart_from_its_neighbours_and_from_renaming(
+    said: str, forgotten: str, kept: str
+) -> None:
+    with Memory(":memory:", embedder="none") as memory:
+        memory.add(said, session_id="s", timestamp=WHEN)
+        (gone,) = [f for f in memory.facts() if f.text == forgotten]
+        memory.forget(fact_id=gone.id)
+        assert memory.add("By the way, my name is Maya.", session_id="s").session_reextracted
+        texts = {f.text for f in memory.facts(status="all")}
+        assert kept in texts and not any(
+            "apple pie" in t or t.endswith(" likes tea") and "Anna" not in t for t in texts
+        )
+
+
 def test_forget_before_a_date_and_everything_of_one_user_only(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     with Memory(path, embedder="none") as memory:

@@ -101,8 +101,10 @@ def write_facts(
 
 
 def _forgotten(row: FactRow, forgotten: set[tuple[int, str]]) -> bool:
-    key = forgotten_key(row.predicate, row.object)
-    return any((source[0], key) in forgotten for source in row.sources)
+    return any(
+        (piece_pk, forgotten_key(row.predicate, row.object, start, end)) in forgotten
+        for piece_pk, start, end, _ in row.sources
+    )
 
 
 def _roles(fact: PreparedFact) -> tuple[tuple[str, str], ...]:

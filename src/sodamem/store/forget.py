@@ -10,6 +10,7 @@ the WAL is checkpointed and truncated, so the text survives in no byte of the fi
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -145,23 +146,24 @@ def preview_forget(conn: Connection, user: str, plan: ForgetPlan) -> dict[str, i
         conn.execute("RELEASE SAVEPOINT forget_preview")
 
 
-def forgotten_key(predicate: str, value: str | None) -> str:
-    """What names a forgotten fact within its piece: a hash of its predicate and value (its subject is left out, as
-    an alias said later renames it). "likes tea" and "likes coffee" from one sentence are two keys."""
-    return text_hash(f"{predicate}\x00{value_key(value)}")
+def forgotten_key(predicate: str, value: str | None, char_start: int, char_end: int) -> str:
+    """What names a forgotten fact within a piece it was read from: a hash of its predicate, its value and the span
+    of its source. The value's owner is left out ("user's mom's apple pie" is "Maya's ..." once the speaker is
+    named), as is the subject (renamed the same way); the span tells "I like tea" from "Anna likes tea" in one
+    sentence, and the value "likes tea" from "likes coffee" in one span."""
+    owned = _OWNER.sub("", value_key(value), count=1)
+    return text_hash(f"{predicate}\x00{owned}\x00{char_start}\x00{char_end}")
 
 
 def _remember_forgotten(conn: Connection, user: str, fact_pk: int) -> None:
     row = conn.execute("SELECT predicate, object FROM facts WHERE user = ? AND id = ?", (user, fact_pk)).fetchone()
     if row is None:
         return
-    key = forgotten_key(str(row[0]), row[1])
-    pieces = [
-        int(r[0]) for r in conn.execute("SELECT DISTINCT piece_pk FROM fact_sources WHERE fact_pk = ?", (fact_pk,))
-    ]
+    sources = conn.execute("SELECT piece_pk, char_start, char_end FROM fact_sources WHERE fact_pk = ?", (fact_pk,))
+    marks = {(int(s[0]), forgotten_key(str(row[0]), row[1], int(s[1]), int(s[2]))) for s in sources}
     conn.executemany(
         "INSERT OR IGNORE INTO forgotten_facts (user, piece_pk, fact_key) VALUES (?, ?, ?)",
-        [(user, piece_pk, key) for piece_pk in pieces],
+        [(user, piece_pk, key) for piece_pk, key in sorted(marks)],
     )
 
 
@@ -209,6 +211,9 @@ def forget_log(conn: Connection, user: str) -> list[dict[str, object]]:
         {"forgotten_at": r[0], "selector": json.loads(r[1]), "counts": json.loads(r[2]), "ids": json.loads(r[3])}
         for r in rows
     ]
+
+
+_OWNER = re.compile(r"^[^\s']+'s\s+")  # "maya's " of a value key
 
 
 # -- selection -----------------------------------------------------------------------------------------------------
