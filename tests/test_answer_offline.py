@@ -245,6 +245,12 @@ def test_a_state_question_naming_a_past_time_gets_the_value_that_held_then() -> 
             "Where do I live now?",
             "York (previously Leeds)",
         ),
+        (["I used to live in Paris.", "I live in London now."], "Where do I live now?", "London (previously Paris)"),
+        (
+            ["I used to live in Paris.", "I live in London now."],
+            "Where did I live before London?",
+            "Paris (before London)",
+        ),
     ],
 )
 def test_a_state_is_answered_by_what_was_affirmed_and_a_denial_answers_nothing(
@@ -262,3 +268,12 @@ def test_a_yes_no_question_is_not_answered_by_a_question() -> None:
     turns = [("assistant", "Did you climb Scafell Pike?"), ("Maya", "We went up Helvellyn instead.")]
     with dialogue_memory("d2", turns) as memory:
         assert answer_offline(memory, "Did Maya climb Scafell Pike?", now=NOW).abstained
+
+
+def test_a_denial_said_later_leaves_a_past_time_its_value() -> None:
+    with Memory(":memory:", embedder="none") as memory:
+        memory.add("I live in London.", session_id="a", timestamp=datetime(2025, 6, 1))
+        memory.add("I no longer live in London.", session_id="b", timestamp=datetime(2026, 1, 10))
+        february = datetime(2026, 2, 1)
+        assert answer_offline(memory, "Where did I live in December 2025?", now=february).answer == "London"
+        assert answer_offline(memory, "Where do I live?", now=february).abstained

@@ -149,6 +149,9 @@ def test_a_fact_forgotten_by_id_stays_forgotten_after_export_and_import(memory_l
         marks = records(lines, "forgotten")
         assert len(marks) == 1 and marks[0]["piece"] == ["s", 0, 0] and "Paris" not in json.dumps(marks)
         assert json.loads(lines[-1])["forgotten"] == 1
+        doubled = [*lines[:-2], lines[-2], *lines[-2:]]  # the mark twice (the end count is checked after)
+        with pytest.raises(InputError, match="the same forgotten fact twice"):
+            memory.import_dump(io.StringIO("".join(doubled)), user="twice")
         memory.import_dump(io.StringIO("".join(lines)), user="restored")
         assert list(memory.export(user="restored"))[1:] == lines[1:]  # the round trip keeps the marks
         memory.add("By the way, my name is Maya.", session_id="s", user="restored")

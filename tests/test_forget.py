@@ -161,7 +161,7 @@ def test_a_forgotten_fact_is_told_apart_from_its_neighbours_and_from_renaming(
         assert memory.add("By the way, my name is Maya.", session_id="s").session_reextracted
         texts = {f.text for f in memory.facts(status="all")}
         assert kept in texts and not any(
-            "apple pie" in t or t.endswith(" likes tea") and "Anna" not in t for t in texts
+            "apple pie" in t or (t.endswith(" likes tea") and "Anna" not in t) for t in texts
         )
 
 

@@ -229,12 +229,19 @@ def test_a_default_id_steps_past_one_a_caller_gave(tmp_path: Path) -> None:
         ([], "messages"),
         ([{"speaker": "user", "text": "a", "id": "x"}, {"speaker": "user", "text": "b", "id": "x"}], "messages[1].id"),
         ([{"speaker": "user", "text": "a", "id": "x"}, {"speaker": "user", "text": "a", "id": "x"}], "messages[1].id"),
+        (  # an id stored already, twice in the batch
+            [
+                {"speaker": "user", "text": "I live in Leeds.", "id": "x"},
+                {"speaker": "user", "text": "I live in Leeds.", "id": "x"},
+            ],
+            "messages[1].id",
+        ),
     ],
 )
 def test_bad_messages_name_the_field_and_write_nothing(tmp_path: Path, messages: list[object], field: str) -> None:
     path = tmp_path / "m.db"
     with Memory(path, embedder="none") as memory:
-        memory.add("I live in Leeds.", session_id="s", timestamp=WHEN)
+        memory.add(Message("user", "I live in Leeds.", id="kept"), session_id="s", timestamp=WHEN)
         before = table_counts(path)
         with pytest.raises(InputError) as err:
             memory.add(messages, session_id="s")  # type: ignore[arg-type]

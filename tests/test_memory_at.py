@@ -142,6 +142,8 @@ def test_a_bare_as_of_date_is_the_end_of_that_day() -> None:
     assert parse_as_of("2026-03-12T08:00:00+01:00") == datetime(2026, 3, 12, 8, tzinfo=timezone(timedelta(hours=1)))
     assert parse_as_of(None) is None
     assert parse_as_of("2026-03-12T12") == parse_as_of("20260312T120000") == datetime(2026, 3, 12, 12)
+    assert parse_as_of("2026/03/12 (Thu)") == parse_as_of("20260312") == datetime(2026, 3, 12, 23, 59, 59, 999999)
+    assert parse_as_of("2026-03-12 12") == datetime(2026, 3, 12, 12)
 
 
 def test_what_was_told_only_later_is_not_in_memory_then(memory: Memory) -> None:

@@ -226,8 +226,11 @@ class _Reader:
         )
         chain = self.memory.history(active.id, user=self.user)
         earlier = [f for f in chain if f.id != active.id and said(f.mentioned_at) <= said(active.mentioned_at)]
-        # what it replaced: the last other value affirmed ("York (previously Leeds)", never "York (previously York)")
-        replaced = [f for f in earlier if f.affirms and _value(f).casefold() != _value(active).casefold()]
+        # what it replaced: the last other value said as a fact, "used to" and "no longer" too ("York (previously
+        # Leeds)", never "York (previously York)"); not a plan, a hypothesis or a never
+        replaced = [
+            f for f in earlier if f.modality == "asserted" and _value(f).casefold() != _value(active).casefold()
+        ]
         previous = replaced[-1] if replaced else None
         value = _value(active)
         asked = self.question.casefold()
@@ -351,22 +354,25 @@ class _Reader:
         def fits(fact: FactRecord) -> bool:
             return _asked(fact.predicate, wanted)
 
-        # "Where did Maya live in March?": the facts that held at the end of the time named, not today's (the end:
-        # "as mentioned on 3 July" names the day it was said, so what was said that day counts)
-        window = self.analysis.window
-        then = window.end - timedelta(microseconds=1) if window is not None else None
-        held = {"as_of": then} if then is not None and then < self.now else {"status": "active"}
         subjects = [m.name for m in self.analysis.entities]
-        pools = [self.memory.facts(subject=s, user=self.user, **held) for s in subjects] or [
-            self.memory.facts(user=self.user, **held)
-        ]
+        pools = [self._held(s) for s in subjects] or [self._held(None)]
         return [f for pool in pools for f in pool if fits(f) and f.affirms and f.sources]
 
+    def _held(self, subject: str | None) -> list[FactRecord]:
+        """The facts that hold: today's, or for "Where did Maya live in March?" those that held at the end of the
+        time named (the end: "as mentioned on 3 July" names the day it was said, so what was said that day
+        counts)."""
+        window = self.analysis.window
+        then = window.end - timedelta(microseconds=1) if window is not None else None
+        if then is not None and then < self.now:
+            return self.memory.facts(as_of=then, subject=subject, user=self.user)
+        return self.memory.facts(status="active", subject=subject, user=self.user)
+
     def _denials_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
-        """The active denials of the asked predicates, about the people the question names (else anyone's)."""
+        """The denials of the asked predicates that hold (then), about the people the question names (else
+        anyone's)."""
         subjects: list[str | None] = [m.name for m in self.analysis.entities] or [None]
-        found = [f for s in subjects for f in self.memory.facts(status="active", subject=s, user=self.user)]
-        return [f for f in found if f.denies and _asked(f.predicate, wanted)]
+        return [f for s in subjects for f in self._held(s) if f.denies and _asked(f.predicate, wanted)]
 
     def _turn_item(self, hit: SearchHit) -> EvidenceItem | None:
         return self._turn_item_at(hit.session_id, hit.turn_index)

@@ -324,7 +324,10 @@ class _Reader:
         key = fields.text("fact_key")
         if not _FACT_KEY.fullmatch(key):
             raise fields.error("expected 64 lower-case hex digits", "fact_key")
-        self.forgotten.append(DumpForgotten(self._piece(fields, "piece"), key))
+        mark = DumpForgotten(self._piece(fields, "piece"), key)
+        if mark in self.forgotten:
+            raise fields.error("the same forgotten fact twice", "fact_key")
+        self.forgotten.append(mark)
 
     def _ref(self, fields: LineFields, key: str) -> NodeRef:
         ref = fields.nested(fields.data.get(key), key)

@@ -261,6 +261,7 @@ def _new_turns(
     refused."""
     known = {t.turn_id: t for t in old}
     given = {m.id for m in messages if m.id is not None}  # a default id steps past these too, wherever they come
+    seen: set[str] = set()
     new: list[Turn] = []
     for position, message in enumerate(messages):
         index = following + len(new)
@@ -272,13 +273,14 @@ def _new_turns(
             timestamp=message.timestamp or default_time,
             caption=message.caption,
         )
+        if turn.turn_id in seen:  # the batch itself gives the id twice, stored or not
+            raise InputError(
+                f"duplicate message id {turn.turn_id!r} in this batch", session=session_id,
+                field=f"messages[{position}].id",
+            )  # fmt: skip
+        seen.add(turn.turn_id)
         same = known.get(turn.turn_id)
         if same is not None:
-            if turn.turn_id in {t.turn_id for t in new}:  # not stored: the batch itself gives the id twice
-                raise InputError(
-                    f"duplicate message id {turn.turn_id!r} in this batch", session=session_id,
-                    field=f"messages[{position}].id",
-                )  # fmt: skip
             if _same_content(same, turn, message):
                 unchanged.append(turn.turn_id)
                 continue

@@ -86,10 +86,14 @@ def parse_given_time(value: str | None, field: str) -> datetime | None:
         raise InputError(str(exc), field=field) from None
 
 
+# A date with no time of day: ISO ("2026-03-05", "20260305"), or LongMemEval's ("2026/03/05", "2026/03/05 (Thu)").
+_BARE_DATE = re.compile(r"^\s*(?:\d{4}-\d{2}-\d{2}|\d{8}|\d{4}/\d{1,2}/\d{1,2}(?:\s*\([A-Za-z]+\))?)\s*$")
+
+
 def parse_as_of(value: str | None, field: str = "as_of") -> datetime | None:
     """An ``as_of`` time a caller gave: a bare date ("2026-03-05", "2026/03/05") means the end of that day, what
     was known by then, in the CLI, over HTTP and MCP, and on the page alike; a time means itself."""
     when = parse_given_time(value, field)
-    if when is None or value is None or re.search(r"[:Tt]", value):  # a time of day: "T12", "12:00"
+    if when is None or value is None or not _BARE_DATE.match(value):
         return when
     return datetime.combine(when.date(), time.max, tzinfo=when.tzinfo)
