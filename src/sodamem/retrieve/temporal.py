@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
+from sodamem import instants
 from sodamem.model import TimeGranularity, TimeSpec
 
 _DAY_SECONDS = 86400.0
@@ -18,15 +19,7 @@ _DAY_SECONDS = 86400.0
 
 def parse_iso(value: str | None) -> datetime | None:
     """``datetime.fromisoformat`` that returns None for None, empty or malformed text (a trailing Z is read)."""
-    if not value:
-        return None
-    text = value.strip()
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        return datetime.fromisoformat(text)
-    except ValueError:
-        return None
+    return instants.parse(value) if value else None
 
 
 def calendar_unit(first: datetime, after: datetime) -> str | None:
