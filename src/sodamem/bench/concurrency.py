@@ -37,6 +37,10 @@ SHARED_SESSION = "shared"
 FORGET_EVERY = 10  # the forgetter forgets the writers' messages number i with i % FORGET_EVERY == FORGET_AT
 FORGET_AT = 3
 PROBE_TIMEOUT = 10.0  # seconds a freshness probe waits for a returned add to show in search
+# How deep a probe looks for the turn it wants. What it tests is that another process's add is visible, not where
+# it ranks: a writer's unique token ranked 15th once, in a fresh Memory too, among 800 turns whose facts (more of
+# them since an add's pronouns read earlier messages) give other turns mass from several tunnels.
+PROBE_DEPTH = 50
 SEED_PACE = 1.0  # seconds between two forgotten seed sessions
 
 
@@ -167,7 +171,7 @@ def _probe(memory: Memory, query: str, mode: str, turn_id: str, session_id: str)
     """Seconds until a search for ``query`` returns the turn (None: not within PROBE_TIMEOUT)."""
     start = time.monotonic()
     while time.monotonic() - start < PROBE_TIMEOUT:
-        hits = memory.search(query, k=10, mode=mode)
+        hits = memory.search(query, k=PROBE_DEPTH, mode=mode)
         if any(h.turn_id == turn_id and h.session_id == session_id for h in hits):
             return time.monotonic() - start
         time.sleep(0.01)
