@@ -194,6 +194,10 @@ def test_a_body_sent_as_another_type_than_json_is_415_saying_so(api: Api) -> Non
     assert "Content-Type: application/json" in refused["error"] and "text/plain" in refused["error"]
     sent_as_json = api.post("/v1/search", content=body, headers={"Content-Type": "application/json"})
     assert sent_as_json.status_code == 200
+    latin1 = api.post(
+        "/v1/search", content='{"query": "caf\xe9"}'.encode("latin-1"), headers={"Content-Type": "application/json"}
+    )
+    assert "not UTF-8" in error(latin1, 400, "body")["error"]
     untyped = error(api.post("/v1/search", content=body.encode(), headers={"Content-Type": ""}), 415)
     assert "not none" in untyped["error"]
     error(api.post("/v1/search"), 422)  # no body at all: the query is missing
@@ -380,6 +384,7 @@ def test_a_turn_by_id_and_an_ambiguous_one_is_409_until_its_session_is_named(api
     assert api.ok("get", "/v1/turns/m3", params={"session_id": "s2"})["text"] == "x"
     error(api.get("/v1/turns/m3", params={"session_id": "nope"}), 404)
     error(api.get("/v1/turns/m3", params={"session_id": ""}), 400, "session_id")
+    error(api.delete("/v1/turns/m3", params={"session_id": "", "dry_run": "true"}), 400, "session_id")  # as GET
 
 
 @pytest.mark.parametrize("mode", ["auto", "bm25", "dense", "hybrid-rrf", "sodamem"])

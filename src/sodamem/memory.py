@@ -276,6 +276,8 @@ class Memory:
         owner = self._owner(user)
         if before is not None:
             _require_time(before, "before")
+        if session_id is not None and not session_id.strip():
+            raise InputError("is empty", field="session_id")  # as turn() says: a blank id narrows nothing
         selector = Selector(session_id, turn_id, fact_id, before, everything)
         if len(selector.named()) != 1:
             raise InputError(

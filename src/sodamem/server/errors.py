@@ -133,6 +133,11 @@ class BodyLimit:
                 pending.append({"type": "http.request", "body": b"".join(chunks), "more_body": False})
                 break
 
+        if _declared_json(scope) and not _utf8(chunks):  # FastAPI would say only "error parsing the body"
+            response = error_response(400, "the body is not UTF-8 text: JSON must be", "body")
+            await response(scope, receive, send)
+            return
+
         async def replay() -> Message:
             return pending.pop() if pending else await receive()
 
@@ -141,3 +146,16 @@ class BodyLimit:
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = error_response(413, f"request body larger than {self.limit} bytes", "body", Connection="close")
         await response(scope, receive, send)
+
+
+def _declared_json(scope: Scope) -> bool:
+    content_type: bytes = dict(scope.get("headers") or ()).get(b"content-type", b"")
+    return content_type.split(b";")[0].strip().lower() == b"application/json"
+
+
+def _utf8(chunks: list[bytes]) -> bool:
+    try:
+        b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
