@@ -146,3 +146,13 @@ def test_a_bad_preset_is_an_input_error_naming_it(tmp_path: Path) -> None:
                 memory.search("York", preset=preset)
             assert raised.value.field == "preset"
         assert memory.search("York", preset="lexical-heavy")[0].text == "I moved to York."
+
+
+@pytest.mark.parametrize("ref", ["٤", "s:0#٠", "+1", " 1"])
+def test_a_piece_id_is_ascii_digits(ref: str) -> None:
+    """Python's str.isdigit takes "٤" (an Arabic-Indic four) for a digit; an id it is not."""
+    with Memory(":memory:", embedder="none") as memory:
+        memory.add("I live in Leeds. I love tea.", session_id="s")
+        assert memory.piece("1").text == "I live in Leeds." and memory.piece("s:0#1").text == "I love tea."
+        with pytest.raises(NotFoundError):
+            memory.piece(ref)

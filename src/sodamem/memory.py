@@ -489,7 +489,7 @@ class Memory:
     def piece(self, piece_ref: str, *, session_id: str | None = None, user: str | None = None) -> PieceRecord:
         """A piece by ``<turn_id>#<piece index>`` or by its numeric id."""
         owner = self._owner(user)
-        if piece_ref.isdigit():
+        if piece_ref.isascii() and piece_ref.isdigit():  # "٤" is a digit to Python, no id to anyone
             pk = int(piece_ref)
             row = self.store.pieces_by_pk(owner, [pk]).get(pk) if is_row_id(pk) else None
             turn = self.store.turns_by_pk(owner, [row.turn_pk])[row.turn_pk] if row is not None else None
@@ -497,7 +497,7 @@ class Memory:
                 raise NotFoundError(f"no piece {piece_ref} for user {owner!r}")
             return _piece_record(row, turn)
         turn_id, sep, index = piece_ref.rpartition("#")
-        if not sep or not index.isdigit():
+        if not sep or not (index.isascii() and index.isdigit()):
             raise NotFoundError(f"a piece id is '<turn_id>#<index>' or a number, not {piece_ref!r}")
         record = self.turn(turn_id, session_id=session_id, user=owner)
         for piece in record.pieces:
