@@ -77,17 +77,16 @@ def _utc(when: datetime) -> datetime:
 
 def before(timestamp: str, when: datetime) -> bool:
     """Whether ``timestamp`` is strictly earlier than ``when``; an unknown time is not."""
-    said = parse(timestamp) if timestamp else None
-    if said is None:
-        return False
-    left, right = comparable(said, when)
-    return left < right
+    pair = _against(timestamp, when)
+    return pair is not None and pair[0] < pair[1]
 
 
 def at_or_before(timestamp: str, when: datetime) -> bool:
     """Whether ``timestamp`` is ``when`` or earlier; an unknown time is not."""
+    pair = _against(timestamp, when)
+    return pair is not None and pair[0] <= pair[1]
+
+
+def _against(timestamp: str, when: datetime) -> tuple[datetime, datetime] | None:
     said = parse(timestamp) if timestamp else None
-    if said is None:
-        return False
-    left, right = comparable(said, when)
-    return left <= right
+    return None if said is None else comparable(said, when)

@@ -33,10 +33,11 @@ from sodamem.dump.records import (
 from sodamem.errors import InputError
 from sodamem.ingest.formats.common import check_turn_text, json_line
 from sodamem.model import FactKind, FactStatus, LinkType, Modality, TimeGranularity
+from sodamem.users import check_user_name
 
 RECORD_ORDER = ("session", "entity", "fact", "link", "forgotten", "end")
-_FACT_KEY = re.compile(r"[0-9a-f]{64}")
 """After the header, records come in this order; ``end`` closes the dump."""
+_FACT_KEY = re.compile(r"[0-9a-f]{64}")  # store.forget.forgotten_key: a SHA-256 in hex
 
 _FACT_FIELDS = (
     "record",
@@ -99,8 +100,10 @@ def parse_dump(text: str) -> Dump:
         raise header.error(f"unsupported version {version!r}; this SodaMem reads version {DUMP_VERSION}", "version")
     header.expect("format", "version", "user")
     owner = header.text("user", nonempty=True)
-    if owner != owner.strip():
-        raise header.error(f"has spaces at its ends: {owner!r}", "user")
+    try:
+        check_user_name(owner)
+    except InputError as exc:  # the rule of every user name, told with the dump's line
+        raise header.error(exc.message, "user") from None
     reader = _Reader(owner)
     for number, line in enumerate(lines[1:], start=2):
         reader.read(LineFields(json_line(line, number), number))
@@ -120,6 +123,7 @@ class _Reader:
         self.facts: list[DumpFact] = []
         self.links: list[DumpLink] = []
         self.forgotten: list[DumpForgotten] = []
+        self.forgotten_seen: set[DumpForgotten] = set()
         self.end: LineFields | None = None
 
     def read(self, fields: LineFields) -> None:
@@ -325,8 +329,9 @@ class _Reader:
         if not _FACT_KEY.fullmatch(key):
             raise fields.error("expected 64 lower-case hex digits", "fact_key")
         mark = DumpForgotten(self._piece(fields, "piece"), key)
-        if mark in self.forgotten:
+        if mark in self.forgotten_seen:
             raise fields.error("the same forgotten fact twice", "fact_key")
+        self.forgotten_seen.add(mark)
         self.forgotten.append(mark)
 
     def _ref(self, fields: LineFields, key: str) -> NodeRef:

@@ -8,13 +8,14 @@ turns. Supersession is recomputed for the slots the new facts touch, never for u
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sodamem.errors import InputError, MessageConflictError
 from sodamem.ingest.extract.base import Extractor, IncrementalExtractor
 from sodamem.ingest.facts import PreparedSession, prepare_facts, write_facts
+from sodamem.ingest.formats.common import free_turn_id
 from sodamem.ingest.pieces import split_pieces
 from sodamem.ingest.pipeline import session_content_hash, session_view
 from sodamem.ingest.seen_sessions import SeenSessions
@@ -260,7 +261,8 @@ def _new_turns(
     """The messages not stored yet, as turns; a known id with the same content is skipped, with other content
     refused."""
     known = {t.turn_id: t for t in old}
-    given = {m.id for m in messages if m.id is not None}  # a default id steps past these too, wherever they come
+    # a default id steps past stored ids and the batch's own, wherever they come in it
+    taken = set(known) | {m.id for m in messages if m.id is not None}
     seen: set[str] = set()
     new: list[Turn] = []
     for position, message in enumerate(messages):
@@ -269,7 +271,7 @@ def _new_turns(
             index=index,
             speaker=message.speaker,
             text=message.text,
-            turn_id=message.id or _free_id(session_id, index, known.keys() | given),
+            turn_id=message.id or free_turn_id(session_id, index, taken),
             timestamp=message.timestamp or default_time,
             caption=message.caption,
         )
@@ -279,6 +281,7 @@ def _new_turns(
                 field=f"messages[{position}].id",
             )  # fmt: skip
         seen.add(turn.turn_id)
+        taken.add(turn.turn_id)
         same = known.get(turn.turn_id)
         if same is not None:
             if _same_content(same, turn, message):
@@ -292,14 +295,6 @@ def _new_turns(
         known[turn.turn_id] = turn
         new.append(turn)
     return new
-
-
-def _free_id(session_id: str, index: int, taken: Collection[str]) -> str:
-    """``<session>:<index>``, or the next such id not ``taken`` (by a stored turn, or a caller's own id)."""
-    number = index
-    while f"{session_id}:{number}" in taken:
-        number += 1
-    return f"{session_id}:{number}"
 
 
 def _same_content(stored: Turn, turn: Turn, message: Message) -> bool:

@@ -21,7 +21,7 @@ _REPLACING = frozenset({"SUPERSEDES", "UPDATES", "CONTRADICTS"})
 
 def said_by(timestamp: str | None, cutoff: datetime) -> bool:
     """Whether something said at ``timestamp`` (ISO 8601) had been said at ``cutoff``; an unknown time had not."""
-    return bool(timestamp) and instants.at_or_before(timestamp or "", cutoff)
+    return instants.at_or_before(timestamp or "", cutoff)
 
 
 def within_turns(ranking: list[tuple[int, float]], within: Container[int] | None) -> list[tuple[int, float]]:

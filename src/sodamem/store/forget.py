@@ -146,6 +146,9 @@ def preview_forget(conn: Connection, user: str, plan: ForgetPlan) -> dict[str, i
         conn.execute("RELEASE SAVEPOINT forget_preview")
 
 
+_OWNER = re.compile(r"^[^\s']+'s\s+")  # "maya's " of a value key
+
+
 def forgotten_key(predicate: str, value: str | None, char_start: int, char_end: int) -> str:
     """What names a forgotten fact within a piece it was read from: a hash of its predicate, its value and the span
     of its source. The value's owner is left out ("user's mom's apple pie" is "Maya's ..." once the speaker is
@@ -211,9 +214,6 @@ def forget_log(conn: Connection, user: str) -> list[dict[str, object]]:
         {"forgotten_at": r[0], "selector": json.loads(r[1]), "counts": json.loads(r[2]), "ids": json.loads(r[3])}
         for r in rows
     ]
-
-
-_OWNER = re.compile(r"^[^\s']+'s\s+")  # "maya's " of a value key
 
 
 # -- selection -----------------------------------------------------------------------------------------------------

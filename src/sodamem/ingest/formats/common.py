@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -75,6 +75,14 @@ def parse_time(value: str, parser: Callable[[str], datetime], *, session: str | 
     except ValueError as exc:
         raise InputError(str(exc), session=session, field=field) from None
     return check_time(when, session=session, field=field)
+
+
+def free_turn_id(session_id: str, index: int, taken: Collection[str]) -> str:
+    """A turn's default id: ``<session>:<index>``, or the next such id not ``taken`` (by another turn's own id)."""
+    number = index
+    while f"{session_id}:{number}" in taken:
+        number += 1
+    return f"{session_id}:{number}"
 
 
 def check_time(when: datetime, *, session: str | None, field: str) -> datetime:

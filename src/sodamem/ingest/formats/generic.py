@@ -12,6 +12,7 @@ from typing import Any
 from sodamem.errors import InputError
 from sodamem.ingest.formats.common import (
     check_turn_text,
+    free_turn_id,
     optional_str,
     parse_time,
     require_list,
@@ -20,6 +21,7 @@ from sodamem.ingest.formats.common import (
 )
 from sodamem.ingest.timestamps import parse_iso
 from sodamem.model import Session, Turn
+from sodamem.users import check_user_name
 
 
 def parse_generic_session(value: Any, *, position: str) -> Session:
@@ -32,8 +34,8 @@ def parse_generic_session(value: Any, *, position: str) -> Session:
         require_str(record, "timestamp", session=session_id), parse_iso, session=session_id, field="timestamp"
     )
     user = optional_str(record, "user", session=session_id)
-    if user is not None and user != user.strip():
-        raise InputError(f"has spaces at its ends: {user!r}", session=session_id, field="user")
+    if user is not None:
+        check_user_name(user, session=session_id)
     if "turns" not in record:
         raise InputError("missing", session=session_id, field="turns")
     raw_turns = require_list(record["turns"], session=session_id, field="turns")
@@ -64,10 +66,7 @@ def _default_ids(turns: list[Turn], session_id: str) -> list[Turn]:
     out = []
     for turn in turns:
         if not turn.turn_id:
-            number = turn.index
-            while f"{session_id}:{number}" in taken:
-                number += 1
-            turn = replace(turn, turn_id=f"{session_id}:{number}")
+            turn = replace(turn, turn_id=free_turn_id(session_id, turn.index, taken))
             taken.add(turn.turn_id)
         out.append(turn)
     return out
