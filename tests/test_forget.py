@@ -13,6 +13,7 @@ import pytest
 from sodamem import Memory
 from sodamem.cli import main
 from sodamem.errors import InputError, NotFoundError
+from sodamem.model import Session, Turn
 
 WHEN = datetime(2024, 5, 1, 19, 0)
 CANARY = "Zqvxcanaryword"
@@ -225,3 +226,33 @@ def test_a_forgotten_last_turn_keeps_its_index_taken_through_an_export_and_impor
         assert list(restored.export()) == lines
         added = restored.add("I moved to York.", session_id="s").added[0]
         assert (added.turn_index, added.turn_id) == (3, "s:3")
+
+
+def test_a_forgotten_fact_stays_forgotten_when_its_session_is_ingested_again_with_replace(
+    memory_location: str,
+) -> None:
+    """The marks follow the turns they were read from into the replacing copy, where a piece says the same words at
+    the same place; a turn whose words changed is said anew and makes its facts again."""
+
+    def session(*texts: str) -> Session:
+        return Session("s", WHEN, tuple(Turn(i, "user", text, f"s:{i}") for i, text in enumerate(texts)))
+
+    with Memory(memory_location, embedder="none") as memory:
+        memory.ingest([session("I live in Paris.", "I work at Acme Corp.", "I love tea, coffee and cake.")])
+        forgotten = [f for f in memory.facts() if f.predicate == "lives_in" or f.object == "tea"]
+        assert len(forgotten) == 2
+        for fact in forgotten:
+            memory.forget(fact_id=fact.id)
+        grown = session("I live in Paris.", "I work at Acme Corp.", "I love tea, coffee and cake.", "I have a cat.")
+        assert memory.ingest([grown], replace=True).sessions_replaced == 1
+        texts = {f.text for f in memory.facts(status="all")}
+        assert not any("Paris" in t or t.endswith("likes tea") for t in texts), texts
+        assert any("Acme" in t for t in texts) and any("coffee" in t for t in texts)
+        assert memory.check().ok, memory.check().problems
+        edited = session(
+            "I live in Paris now.", "I work at Acme Corp.", "I love tea, coffee and cake.", "I have a cat."
+        )
+        memory.ingest([edited], replace=True)
+        assert any("Paris" in f.text for f in memory.facts()) and not any(
+            f.text.endswith("likes tea") for f in memory.facts(status="all")
+        )

@@ -88,10 +88,11 @@ def write_facts(
     names = [name for fact in prepared.facts for name in (fact.candidate.subject, *(n for _, n in _roles(fact)))]
     canonical = writes.canonical_names(user, names)
     rows = [_row(canonical, session, session_pk, piece_pks, fact) for fact in prepared.facts]
-    if reread:  # facts the user forgot from turns stored before are not made again (new turns have none)
-        cited = {source[0] for row in rows for source in row.sources} & set(reread)
-        forgotten = writes.forgotten_keys(user, sorted(cited)) if cited else set()
-        rows = [row for row in rows if not _forgotten(row, forgotten)]
+    # facts the user forgot are not made again: from turns stored before (``reread``), or, when a whole session is
+    # written, from the turns of a replaced copy that say the same words (their marks were carried over)
+    cited = {source[0] for row in rows for source in row.sources} & set(reread or piece_pks.values())
+    forgotten = writes.forgotten_keys(user, sorted(cited)) if cited else set()
+    rows = [row for row in rows if not _forgotten(row, forgotten)]
     fact_ids = writes.insert_facts(user, rows)
     slots.update(row.slot for row in rows if row.slot is not None)
     writes.resolve_slots(user, slots)

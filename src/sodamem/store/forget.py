@@ -170,6 +170,32 @@ def _remember_forgotten(conn: Connection, user: str, fact_pk: int) -> None:
     )
 
 
+# A mark as it outlives its piece: the piece's turn id, where the piece starts, its words, and the mark's key.
+PieceMark = tuple[str, int, str, str]
+
+
+def session_marks(conn: Connection, user: str, session_pk: int) -> list[PieceMark]:
+    """The forgotten-fact marks of a session's pieces, named by what a replacing copy of the session can match."""
+    rows = conn.execute(
+        "SELECT t.turn_id, p.char_start, p.text, m.fact_key FROM forgotten_facts m JOIN pieces p ON p.id = m.piece_pk"
+        " JOIN turns t ON t.id = p.turn_pk WHERE m.user = ? AND t.session_pk = ?",
+        (user, session_pk),
+    )
+    return [(str(r[0]), int(r[1]), str(r[2]), str(r[3])) for r in rows]
+
+
+def carry_marks(
+    conn: Connection, user: str, marks: Sequence[PieceMark], pieces: dict[tuple[str, int, str], int]
+) -> None:
+    """Put ``marks`` on the pieces (``(turn id, char start, text) -> piece_pk``) that say the same words at the same
+    place as the piece each was left on; a piece whose words changed is said anew and keeps no mark."""
+    rows = sorted({(pieces[m[:3]], m[3]) for m in marks if m[:3] in pieces})
+    conn.executemany(
+        "INSERT OR IGNORE INTO forgotten_facts (user, piece_pk, fact_key) VALUES (?, ?, ?)",
+        [(user, piece_pk, key) for piece_pk, key in rows],
+    )
+
+
 def forgotten_keys(conn: Connection, user: str, piece_pks: Sequence[int]) -> set[tuple[int, str]]:
     """``(piece_pk, forgotten_key)`` of the facts the user forgot that were read from these pieces."""
     found: set[tuple[int, str]] = set()

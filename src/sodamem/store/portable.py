@@ -14,6 +14,7 @@ from sodamem.records import SessionSummary, UserStats
 from sodamem.store import live
 from sodamem.store.connection import Connection
 from sodamem.store.connection_writes import ConnectionWrites
+from sodamem.store.forget import PieceMark, carry_marks, session_marks
 from sodamem.store.in_lists import chunked
 from sodamem.store.live import StoredSession
 from sodamem.store.mentions import (
@@ -79,6 +80,7 @@ class PortableStore:
         """
         with self.transaction(user) as conn:
             replaced_slots: set[str] = set()
+            marks: list[PieceMark] = []
             if replace:
                 old = conn.execute(
                     "SELECT id FROM sessions WHERE user = ? AND session_id = ?", (user, session.session_id)
@@ -90,6 +92,7 @@ class PortableStore:
                             "SELECT DISTINCT slot FROM facts WHERE session_pk = ? AND slot IS NOT NULL", (old[0],)
                         )
                     }
+                    marks = session_marks(conn, user, int(old[0]))  # facts forgotten by id stay forgotten
                 conn.execute("DELETE FROM sessions WHERE user = ? AND session_id = ?", (user, session.session_id))
             session_pk = conn.execute(
                 "INSERT INTO sessions (user, session_id, timestamp, source, content_hash, ingested_at)"
@@ -106,6 +109,13 @@ class PortableStore:
             assert session_pk is not None
             writes = self._writes(conn)
             piece_pks = writes.insert_turns(user, session_pk, session, session.turns, pieces).piece_pks
+            if marks:
+                where = {
+                    (turn.turn_id, piece.char_start, piece.text): piece_pks[(turn.index, piece.index)]
+                    for turn, turn_pieces in zip(session.turns, pieces, strict=True)
+                    for piece in turn_pieces
+                }
+                carry_marks(conn, user, marks, where)
             if then is not None:
                 then(writes, session_pk, piece_pks, replaced_slots)
 
