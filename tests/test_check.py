@@ -6,6 +6,7 @@ import json
 import shutil
 import sqlite3
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -324,3 +325,27 @@ def test_cli_check_of_a_missing_file_exits_2_and_creates_nothing(
     err = capsys.readouterr().err
     assert err.startswith("error:") and "no database at" in err and str(path) in err
     assert not path.exists()
+
+
+def test_repair_gives_a_user_who_lost_their_index_number_a_full_index_again(db: Path) -> None:
+    """With its ``fts_users`` row gone, a user's rows are in no index (search finds nothing, the next write would
+    index only itself): check names the user, and --repair indexes every row of theirs again."""
+    with Memory(db) as memory:
+        before = [hit.turn_id for hit in memory.search("Lumen", k=3, mode="bm25")]
+    assert before
+    with Memory(db, user="bob") as memory:  # a later number, so the lost one is not reused
+        memory.add("I sail on Lumen Lake.", session_id="b", timestamp=datetime(2024, 1, 1))
+    corrupt(db, "DELETE FROM fts_users WHERE user = 'default'")
+    report = check(db)
+    assert any("users with rows but no full-text index: ['default']" in p.message for p in report.problems)
+    assert run_check(db, "--repair") == 0
+    assert check(db).ok, check(db).problems
+    with Memory(db) as memory:
+        assert [hit.turn_id for hit in memory.search("Lumen", k=3, mode="bm25")] == before
+    with Memory(db, user="bob") as memory:
+        assert [hit.session_id for hit in memory.search("Lumen", k=3, mode="bm25")] == ["b"]
+    conn = sqlite3.connect(db)
+    try:  # the lost number's indexes held the user's words: they are gone
+        assert not conn.execute("SELECT name FROM sqlite_master WHERE name LIKE '%\\_u1%' ESCAPE '\\'").fetchall()
+    finally:
+        conn.close()

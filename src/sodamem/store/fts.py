@@ -10,6 +10,7 @@ new user's indexes on first use. A write is indexed whole or not at all.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterable, Sequence
 
@@ -81,9 +82,13 @@ def create_user_indexes(conn: sqlite3.Connection, user: str, *, fill: bool) -> i
     number = conn.execute("INSERT INTO fts_users (user) VALUES (?)", (user,)).lastrowid
     assert number is not None
     literal = "CAST(X'" + user.encode("utf-8").hex() + "' AS TEXT)"  # a user name never becomes SQL
+    # A number is reused when the highest one's fts_users row was lost: what it named is nobody's now.
+    conn.execute(f"DROP TABLE IF EXISTS {terms_name(number)}")
     for table, columns in COLUMNS.items():
         view = f"{table}_of_u{number}"
         index = index_name(table, number)
+        conn.execute(f"DROP TABLE IF EXISTS {index}")
+        conn.execute(f"DROP VIEW IF EXISTS {view}")
         conn.execute(f"CREATE VIEW {view} AS SELECT id, {', '.join(columns)} FROM {table} WHERE user = {literal}")
         conn.execute(
             f"CREATE VIRTUAL TABLE {index} USING fts5({', '.join(columns)}, content='{view}', content_rowid='id',"
@@ -153,12 +158,37 @@ def segment_counts(conn: sqlite3.Connection, user: str) -> dict[str, int]:
 
 
 def rebuild(conn: sqlite3.Connection) -> None:
-    """Re-index every user's rows from the tables (repairs an index that no longer matches its rows)."""
+    """Re-index every user's rows from the tables (repairs an index that no longer matches its rows), and give a
+    user with rows but no index (its ``fts_users`` row lost) a full one."""
+    numbers = user_numbers(conn)
+    _drop_orphans(conn, set(numbers.values()))  # the indexes of a lost number hold its user's words
+    for user in sorted(users_with_rows(conn) - set(numbers)):
+        create_user_indexes(conn, user, fill=False)  # filled by the rebuild below, with every other index
     drain(conn)
     for number in user_numbers(conn).values():
         for table in COLUMNS:
             index = index_name(table, number)
             conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")
+
+
+_PER_USER = re.compile(r"(?:(?:turns|pieces|facts|entities)_(?:fts|of)|turns_fts_terms)_u(\d+)")
+
+
+def _drop_orphans(conn: sqlite3.Connection, numbers: set[int]) -> None:
+    """Drop the views and indexes of user numbers no ``fts_users`` row holds (an FTS5 table takes its shadows)."""
+    objects = conn.execute("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view')").fetchall()
+    orphans = [
+        (str(kind), str(name))
+        for kind, name in objects
+        if (match := _PER_USER.fullmatch(str(name))) is not None and int(match.group(1)) not in numbers
+    ]
+    for kind, name in sorted(orphans, key=lambda o: "fts_terms" not in o[1]):  # a vocabulary before its index
+        conn.execute(f"DROP {'VIEW' if kind == 'view' else 'TABLE'} IF EXISTS {name}")
+
+
+def users_with_rows(conn: sqlite3.Connection) -> set[str]:
+    """Users holding a row of an indexed table. NOT INDEXED: a damaged index must not make users seem to vanish."""
+    return {str(r[0]) for t in COLUMNS for r in conn.execute(f"SELECT DISTINCT user FROM {t} NOT INDEXED")}
 
 
 # -- queries ---------------------------------------------------------------------------------------------------

@@ -165,11 +165,14 @@ def check_fts(conn: sqlite3.Connection, table: str) -> list[Problem]:
             problems.append(
                 Problem(ProblemKind.FTS_INDEX, f"full-text index log holds {pending} change(s) never applied")
             )
-        # NOT INDEXED: a damaged index (SQLite's own check names it) must not make users seem to vanish.
-        users = {str(r[0]) for t in fts.COLUMNS for r in conn.execute(f"SELECT DISTINCT user FROM {t} NOT INDEXED")}
-        missing = sorted(users - set(fts.user_numbers(conn)))
+        missing = sorted(fts.users_with_rows(conn) - set(fts.user_numbers(conn)))
         if missing:
-            problems.append(Problem(ProblemKind.FTS_INDEX, f"users with rows but no full-text index: {missing}"))
+            problems.append(
+                Problem(
+                    ProblemKind.FTS_INDEX,
+                    f"users with rows but no full-text index: {missing}; index them with: sodamem check --repair",
+                )
+            )
     return problems
 
 
