@@ -83,6 +83,9 @@ CASES: list[tuple[str, Expected]] = [
     ("I work at Google as a software engineer.", (K.ATTRIBUTE, "job", SPEAKER, "software engineer", A, True)),
     ("I no longer live in Leeds.", (K.STATE, "lives_in", SPEAKER, "Leeds", A, False)),
     ("I lived in Paris for three years.", (K.STATE, "lives_in", SPEAKER, "Paris", A, False)),
+    ("I lived in Leeds for years.", (K.STATE, "lives_in", SPEAKER, "Leeds", A, False)),  # how long, no time
+    ("I've worked at Acme Corp for ages.", (K.STATE, "works_at", SPEAKER, "Acme Corp", A, True)),
+    ("I have been vegetarian for a while now.", (K.ATTRIBUTE, "diet", SPEAKER, "vegetarian", A, True)),
     ("I don't live in York.", (K.STATE, "lives_in", SPEAKER, "York", N, True)),
     ("I work at Northwind Bank.", (K.STATE, "works_at", SPEAKER, "Northwind Bank", A, True)),
     ("I work as a data analyst.", (K.ATTRIBUTE, "job", SPEAKER, "data analyst", A, True)),

@@ -113,7 +113,10 @@ TAIL_FILLER = re.compile(
     r"at\s+the\s+moment|currently|together|sometimes|often|every\s+day|all\s+the\s+time|mostly|still|also|instead|"
     r"finally|here|there|anymore|any\s+more|no\s+more|myself|ourselves|at\s+last|lately|recently|first|"
     r"straight\s+after|right\s+after|afterwards|once|twice|back|yesterday|today|tonight|atm|x+|!+|about|around|"
-    r"nearly|almost|over|roughly|approximately|like|just|only|since))+$",
+    r"nearly|almost|over|roughly|approximately|like|just|only|since|"
+    # how long, without a time to resolve ("for years"; "for two years" is a time mention, cut before this)
+    r"for\s+(?:(?:so\s+)?(?:many\s+)?(?:years|months|weeks|ages|decades)|a\s+(?:long\s+)?(?:while|time)|so\s+long|"
+    r"a\s+few\s+(?:years|months|weeks)|some\s+time|a\s+bit|(?:a\s+)?little\s+while)))+$",
     _I,
 )
 TAIL_FUNCTION_WORD = re.compile(r"\s+(?:to|with|at|in|on|for|of|from|about|into|and|or|the|a|an|my|our|by|as)$", _I)
