@@ -12,6 +12,7 @@ from sodamem import Memory, Session, Turn
 from sodamem.answer.offline import answer_offline, human_span, said_by_another_speaker
 from sodamem.answer.render import render_answer
 from sodamem.answer.types import Answer
+from sodamem.errors import InputError
 
 NOW = datetime(2024, 6, 1)
 
@@ -71,6 +72,18 @@ def test_current_state_gives_the_active_value_and_what_it_replaced(memory: Memor
     before = answer_offline(memory, "Where did Maya live before?", now=NOW)
     assert before.answer.startswith("Leeds")
     assert_citations_verify(memory, before)
+
+
+def test_memory_ask_is_the_answering_entry_point(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Memory.ask`` answers as ``ask`` does (offline here: no model configured), on a view at a past time too."""
+    for name in ("SODAMEM_LLM_BASE_URL", "SODAMEM_LLM_GGUF", "OPENAI_BASE_URL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    answer = memory.ask("Where does Maya live?", now=NOW)
+    assert answer == answer_offline(memory, "Where does Maya live?", now=NOW)
+    assert answer.answer == "Manchester (previously Leeds)"
+    assert memory.at(datetime(2024, 4, 1)).ask("Where does Maya live?").answer == "Leeds"
+    with pytest.raises(InputError, match="question"):
+        memory.ask("???")
 
 
 def test_other_questions_get_a_short_span_of_the_best_cited_sentence(memory: Memory) -> None:

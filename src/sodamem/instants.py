@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from sodamem.errors import InputError
+
 # SQL compares times as text, so a query first narrows by text with this much slack on either side (offsets span
 # -12:00 to +14:00), then compares the rows it found exactly.
 TEXT_SLACK = timedelta(days=2)
@@ -90,3 +92,10 @@ def at_or_before(timestamp: str, when: datetime) -> bool:
 def _against(timestamp: str, when: datetime) -> tuple[datetime, datetime] | None:
     said = parse(timestamp) if timestamp else None
     return None if said is None else comparable(said, when)
+
+
+def require_time(value: object, field: str) -> datetime:
+    """``value`` when it is a datetime (a date, or an ISO string, is refused naming ``field``)."""
+    if not isinstance(value, datetime):
+        raise InputError(f"expected a datetime, got {type(value).__name__}", field=field)
+    return value

@@ -10,6 +10,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO
 
+from sodamem.answer.ask import ask as answer_question
+from sodamem.answer.types import Answer
 from sodamem.bench.metrics import count_tokens
 from sodamem.dump import dump_lines, load_dump
 from sodamem.embed.base import Embedder
@@ -26,12 +28,13 @@ from sodamem.ingest.messages import MessageLike, day_session_id, to_messages
 from sodamem.ingest.neighbors import link_similar_facts
 from sodamem.ingest.pipeline import ProgressCallback, ingest_sessions
 from sodamem.ingest.seen_sessions import SeenSessions
+from sodamem.instants import require_time
 from sodamem.keys import KeyRing
+from sodamem.lookups import Lookups
 from sodamem.model import DEFAULT_USER, Message, Session
 from sodamem.records import (
     AddedTurn,
     AddReport,
-    Citation,
     FactRecord,
     ForgetReport,
     ImportReport,
@@ -43,7 +46,7 @@ from sodamem.records import (
     TurnRecord,
     UserStats,
 )
-from sodamem.retrieve.cutoff import context_said_by, facts_seen_at, hits_said_by, said_by, turns_said_by
+from sodamem.retrieve.cutoff import context_said_by, hits_said_by, said_by, turns_said_by
 from sodamem.retrieve.decompose import QueryDecomposer, load_decomposer
 from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.focus import focus_items
@@ -56,7 +59,6 @@ from sodamem.store.forget import Selector
 from sodamem.store.integrity import CheckReport
 from sodamem.store.opening import open_store
 from sodamem.store.protocol import is_row_id
-from sodamem.store.rows import PieceRow, TurnRow
 from sodamem.store.write_protocol import Store
 from sodamem.users import check_user_name
 
@@ -134,7 +136,7 @@ class Memory:
         turns, sessions and hit contexts said later are not found; only turns said by then rank (term statistics
         still span the whole store).
         The view shares this memory's store: closing the view (``with memory.at(t) as then:``) leaves it open."""
-        _require_time(when, "when")
+        require_time(when, "when")
         view = copy.copy(self)
         view.cutoff = when if self.cutoff is None or said_by(when.isoformat(), self.cutoff) else self.cutoff
         return view
@@ -218,7 +220,7 @@ class Memory:
                 raise InputError("is empty", field="session_id")
             check_encodable(session_id, session=None, field="session_id")
         if timestamp is not None:
-            check_time(_require_time(timestamp, "timestamp"), session=None, field="timestamp")
+            check_time(require_time(timestamp, "timestamp"), session=None, field="timestamp")
         batch = to_messages(messages, speaker=speaker)
         when = timestamp or datetime.now().replace(microsecond=0)
         session_id = session_id if session_id is not None else self._session_for(owner, batch, when)
@@ -275,7 +277,7 @@ class Memory:
         self._refuse_writes_to_a_view()
         owner = self._owner(user)
         if before is not None:
-            _require_time(before, "before")
+            require_time(before, "before")
         if session_id is not None and not session_id.strip():
             raise InputError("is empty", field="session_id")  # as turn() says: a blank id narrows nothing
         selector = Selector(session_id, turn_id, fact_id, before, everything)
@@ -369,6 +371,26 @@ class Memory:
         embedder the database records. ``report.ok`` when sound, else ``report.problems``."""
         return self.store.check()
 
+    # -- answers ---------------------------------------------------------------------------------------------
+
+    def ask(
+        self,
+        question: str,
+        *,
+        now: datetime | None = None,
+        offline: bool = False,
+        budget_tokens: int = 1_500,
+        max_steps: int = 3,
+        user: str | None = None,
+    ) -> Answer:
+        """A cited answer (``sodamem.answer.ask.ask``): the LLM planner and reader when a model is configured
+        (``SODAMEM_LLM_*``), the offline reader otherwise or with ``offline``. ``abstained`` when the memory holds
+        no answer; ``citations`` name session, turn, character span and time. ``now``: the time
+        the question's words ("last month") refer from. A question without a letter or digit raises ``InputError``."""
+        return answer_question(
+            self, question, now=now, offline=offline, budget_tokens=budget_tokens, max_steps=max_steps, user=user
+        )
+
     # -- search ----------------------------------------------------------------------------------------------
 
     def search(
@@ -445,67 +467,24 @@ class Memory:
             items = focus_items(items, hits, query, focus_tokens, count_tokens)
         return build_pack(items, budget_tokens, count_tokens, line_dates=line_dates)
 
-    # -- lookups ---------------------------------------------------------------------------------------------
+    # -- lookups (sodamem/lookups.py) --------------------------------------------------------------------------
 
     def session(self, session_id: str, *, user: str | None = None) -> SessionRecord:
-        owner = self._owner(user)
-        row = self.store.session_row(owner, session_id)
-        if row is None:
-            raise NotFoundError(f"no session {session_id!r} for user {owner!r}")
-        turns = self.store.session_turns(owner, row.session_pk, 0, 1 << 62)
-        if self.cutoff is not None:
-            turns = [t for t in turns if said_by(t.timestamp, self.cutoff)]
-            if not turns:
-                raise NotFoundError(f"no session {session_id!r} for user {owner!r} at {self.cutoff.isoformat()}")
-        return SessionRecord(
-            session_id=session_id,
-            user=owner,
-            timestamp=row.timestamp,
-            source=row.source,
-            turns=self._turn_records(owner, turns),
-        )
+        """A session with its turns and their pieces."""
+        return self._lookups(user).session(session_id)
 
     def sessions(self, *, user: str | None = None) -> list[SessionSummary]:
         """The user's sessions, oldest first, with their turn and fact counts (a view at a past time: the
         sessions begun by then)."""
-        summaries = self.store.session_summaries(self._owner(user))
-        return summaries if self.cutoff is None else [s for s in summaries if said_by(s.timestamp, self.cutoff)]
+        return self._lookups(user).sessions()
 
     def turn(self, turn_id: str, *, session_id: str | None = None, user: str | None = None) -> TurnRecord:
         """A turn by its source id (``D3:7``, ``s01:4``); ``session_id`` narrows an id several sessions share."""
-        owner = self._owner(user)
-        if session_id is not None and not session_id.strip():
-            raise InputError("is empty: name the session, or leave it out", field="session_id")
-        rows = self.store.turns_by_turn_id(owner, turn_id, session_id)
-        if self.cutoff is not None:
-            rows = [r for r in rows if said_by(r.timestamp, self.cutoff)]
-        if not rows:
-            raise NotFoundError(f"no turn {turn_id!r} for user {owner!r}")
-        if len(rows) > 1:
-            sessions = ", ".join(r.session_id for r in rows[:10])
-            raise AmbiguousIdError(f"turn id {turn_id!r} exists in several sessions ({sessions}); name the session")
-        return self._turn_records(owner, rows)[0]
+        return self._lookups(user).turn(turn_id, session_id)
 
     def piece(self, piece_ref: str, *, session_id: str | None = None, user: str | None = None) -> PieceRecord:
         """A piece by ``<turn_id>#<piece index>`` or by its numeric id."""
-        owner = self._owner(user)
-        if piece_ref.isascii() and piece_ref.isdigit():  # "٤" is a digit to Python, no id to anyone
-            pk = int(piece_ref)
-            row = self.store.pieces_by_pk(owner, [pk]).get(pk) if is_row_id(pk) else None
-            turn = self.store.turns_by_pk(owner, [row.turn_pk])[row.turn_pk] if row is not None else None
-            if row is None or turn is None or (self.cutoff is not None and not said_by(turn.timestamp, self.cutoff)):
-                raise NotFoundError(f"no piece {piece_ref} for user {owner!r}")
-            return _piece_record(row, turn)
-        turn_id, sep, index = piece_ref.rpartition("#")
-        if not sep or not (index.isascii() and index.isdigit()):
-            raise NotFoundError(f"a piece id is '<turn_id>#<index>' or a number, not {piece_ref!r}")
-        record = self.turn(turn_id, session_id=session_id, user=owner)
-        for piece in record.pieces:
-            if piece.index == int(index):
-                return piece
-        raise NotFoundError(f"turn {turn_id!r} has no piece {index}")
-
-    # -- facts ---------------------------------------------------------------------------------------------------
+        return self._lookups(user).piece(piece_ref, session_id)
 
     def facts(
         self,
@@ -516,41 +495,17 @@ class Memory:
         user: str | None = None,
     ) -> list[FactRecord]:
         """Facts by status (active, superseded, invalid, all), or those holding ``as_of`` a time; by subject."""
-        if status not in ("active", "superseded", "invalid", "all"):
-            raise InputError(f"unknown status {status!r}: active, superseded, invalid or all", field="status")
-        if as_of is not None:
-            _require_time(as_of, "as_of")
-        owner = self._owner(user)
-        if self.cutoff is None:
-            return self.store.query_facts(owner, status=status, as_of=as_of, subject=subject)
-        # the facts said by then, each as it stood then; a status is theirs then (Leeds was active in March)
-        every = self.store.query_facts(owner, status="all")
-        found = (
-            every
-            if as_of is None and subject is None
-            else self.store.query_facts(owner, status="all" if as_of is None else status, as_of=as_of, subject=subject)
-        )
-        seen = facts_seen_at(every, self.cutoff, found)
-        return seen if status == "all" or as_of is not None else [f for f in seen if f.status == status]
+        return self._lookups(user).facts(status, as_of, subject)
 
     def fact(self, fact_id: int, *, user: str | None = None) -> FactRecord:
-        record = self.store.fact_by_id(self._owner(user), fact_id) if is_row_id(fact_id) else None
-        if record is not None and self.cutoff is not None:
-            every = self.store.query_facts(self._owner(user), status="all")
-            record = next(iter(facts_seen_at(every, self.cutoff, [record])), None)
-        if record is None:
-            raise NotFoundError(f"no fact {fact_id} for user {self._owner(user)!r}")
-        return record
+        return self._lookups(user).fact(fact_id)
 
     def history(self, fact_id: int, *, user: str | None = None) -> list[FactRecord]:
         """The fact's slot, oldest first: what it replaced and what replaced it."""
-        chain = self.store.slot_history(self._owner(user), fact_id) if is_row_id(fact_id) else []
-        if self.cutoff is not None:  # the slot as it stood then; a fact said later is not found
-            chain = facts_seen_at(self.store.query_facts(self._owner(user), status="all"), self.cutoff, chain)
-            chain = chain if any(f.id == fact_id for f in chain) else []
-        if not chain:
-            raise NotFoundError(f"no fact {fact_id} for user {self._owner(user)!r}")
-        return chain
+        return self._lookups(user).history(fact_id)
+
+    def _lookups(self, user: str | None) -> Lookups:
+        return Lookups(self.store, self._owner(user), self.cutoff)
 
     def stats(self, *, all_users: bool = False, user: str | None = None) -> list[UserStats]:
         """Counts per user: of ``user`` (default: this memory's), or of every user. Of the store as it is, on a
@@ -587,45 +542,3 @@ class Memory:
             report.embedded = self.embed_missing()
             self._read_mentions()
         return report
-
-    def _turn_records(self, user: str, turns: list[TurnRow]) -> tuple[TurnRecord, ...]:
-        pieces = self.store.pieces_of_turns(user, [t.turn_pk for t in turns])
-        return tuple(
-            TurnRecord(
-                session_id=t.session_id,
-                turn_index=t.index,
-                turn_id=t.turn_id,
-                speaker=t.speaker,
-                text=t.text,
-                timestamp=t.timestamp,
-                caption=t.caption,
-                pieces=tuple(_piece_record(p, t) for p in pieces.get(t.turn_pk, [])),
-            )
-            for t in turns
-        )
-
-
-def _piece_record(piece: PieceRow, turn: TurnRow) -> PieceRecord:
-    return PieceRecord(
-        piece_pk=piece.piece_pk,
-        index=piece.index,
-        char_start=piece.char_start,
-        char_end=piece.char_end,
-        text=piece.text,
-        citation=Citation(
-            session_id=turn.session_id,
-            turn_index=turn.index,
-            turn_id=turn.turn_id,
-            speaker=turn.speaker,
-            char_start=piece.char_start,
-            char_end=piece.char_end,
-            timestamp=turn.timestamp,
-        ),
-    )
-
-
-def _require_time(value: object, field: str) -> datetime:
-    """``value`` when it is a datetime (a date, or an ISO string, is refused naming ``field``)."""
-    if not isinstance(value, datetime):
-        raise InputError(f"expected a datetime, got {type(value).__name__}", field=field)
-    return value
