@@ -1,6 +1,7 @@
 """The offline reader (no LLM, the embedded default): answers from the evidence, always with citations.
 
-* "when" questions: the resolved date of the best dated fact among the top hits (``7 May 2023``, detail "from
+* "when" questions: the resolved date of the best dated fact among the top hits that shares a word with the
+  question (``7 May 2023``, detail "from
   'yesterday', said 8 May 2023"), else a time word resolved in the best turn, else the best turn's session date. A
   date read from a word whose reading was a choice carries that word anchored on the day said: ``5 June 2023 to 11
   June 2023 (the week before 14 June 2023)`` (``answer/said_as.py``).
@@ -15,8 +16,9 @@
   asks for several things. The whole sentence and its speaker are in ``Answer.detail``, the sentence is cited.
   When the question names one of the people talking, only that person's sentences are read.
 * abstains ("not in memory") when there is no hit, when the best hit shares no content word with the question and
-  the question names no known entity, or when the question names one of the people talking and the words that
-  match it were said by someone else (the usual shape of a question about a thing that never happened to them).
+  the question names no known entity (the asker's "I" and "my" name nobody), or when the question names one of the
+  people talking and the words that match it were said by someone else (the usual shape of a question about a thing
+  that never happened to them).
 
 Every citation is a literal span: ``quote == turn text[char_start:char_end]``.
 """
@@ -34,7 +36,14 @@ from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.relatives import relative_asked_about, relative_facts
 from sodamem.answer.said_as import said_as
-from sodamem.answer.spans import answer_span, asks_for_a_list, question_kind, question_stems, yes_or_no
+from sodamem.answer.spans import (
+    answer_span,
+    asks_for_a_list,
+    asks_for_a_place,
+    question_kind,
+    question_stems,
+    yes_or_no,
+)
 from sodamem.answer.state import state_predicates
 from sodamem.answer.support import (
     Sentence,
@@ -137,7 +146,11 @@ class _Reader:
     def read(self) -> Answer:
         if not self.hits or not self.items:
             return self._abstain("no evidence")
-        if not self.analysis.entities and not _overlap(self._content_stems(), self.hits[0].turn_text):
+        # the asker ("my", "I") counts as named only where the question asks where they are or one of their states
+        # ("Which city am I in?"); "What is my mother's name?" needs the best hit to share a word with it
+        about_asker = bool(state_predicates(self.question)) or asks_for_a_place(self.question)
+        named = [m for m in self.analysis.entities if m.name != USER_ROLE or about_asker]
+        if not named and not _overlap(self._content_stems(), self.hits[0].turn_text):
             return self._abstain("unrelated")
         named, everyone, elsewhere = self.speaker_check()
         if elsewhere:
@@ -175,6 +188,9 @@ class _Reader:
         content = self._content_stems()
         top = {(h.session_id, h.turn_index) for h in self.hits[:TOP_HITS]}
         dated = [i for i in self.items if i.kind == "fact" and i.occurred_start and (i.session_id, i.turn_index) in top]
+        # a dated fact sharing no word with the question dates something else ("When are we flying to Lisbon?" is
+        # not the "next year" of a plan to move)
+        dated = [i for i in dated if _overlap(content, i.text)]
         if dated:
             rank = {item.id: n for n, item in enumerate(self.items)}
             best = max(dated, key=lambda i: (_overlap(content, i.text), -rank[i.id]))

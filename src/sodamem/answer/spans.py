@@ -123,6 +123,12 @@ def asks_for_a_list(question: str) -> bool:
     return False
 
 
+def asks_for_a_place(question: str) -> bool:
+    """ "Where ...?", or a what/which question about a kind of place ("Which city am I in?")."""
+    kind = question_kind(question)
+    return kind == "where" or (kind == "what" and head_noun(question) in _PLACE_NOUNS)
+
+
 def head_noun(question: str) -> str | None:
     """The thing a what/which question asks about ("What kind of art ..." -> "art"), lower-cased."""
     words = [t.word for t in tokens(question)]

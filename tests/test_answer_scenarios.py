@@ -1,0 +1,75 @@
+"""The offline reader on small assistant histories, told message by message as an agent would add them.
+
+Each case is a history a fresh-eyes probe wrote (user turns, days or weeks apart), a question, and what a person
+would accept: an answer, or "not in memory" where the history does not say. Every answer's citations re-read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from sodamem import Memory
+from sodamem.answer.types import Answer
+
+ABSTAIN = None  # the expected answer where the history does not hold one
+
+History = list[tuple[str, str]]  # (when said, ISO; what the user said)
+
+SISTER_AND_MOVE: History = [
+    ("2026-01-05T19:00", "My sister Hannah lives in Glasgow."),
+    ("2026-02-14T21:10", "We're moving to Cardiff in two weeks."),
+]
+LISBON: History = [
+    ("2026-05-15T21:00", "Dev and I are flying to Lisbon on the 3rd of June for our anniversary."),
+    ("2026-06-20T08:00", "Lisbon was amazing. We're thinking about moving to Vancouver next year."),
+]
+NEW_JOB: History = [("2026-02-14T21:10", "I start on the 2nd of March. We're moving to Cardiff in two weeks.")]
+
+CASES: list[tuple[str, History, str, str, str | None]] = [
+    # a first-person question is no named entity: with nothing that shares its words, it is not in memory
+    ("no-mother", SISTER_AND_MOVE, "2026-04-03", "What is my mother's name?", ABSTAIN),
+    ("no-mot", SISTER_AND_MOVE, "2026-04-03", "When is my car's MOT due?", ABSTAIN),
+    ("sister", SISTER_AND_MOVE, "2026-04-03", "Where does my sister live?", "Glasgow"),
+    # a when-answer comes from a dated fact that shares the question's words, not from another plan's date
+    ("lisbon", LISBON, "2026-06-21", "When are we flying to Lisbon?", "3 June 2026"),
+    ("job-start", NEW_JOB, "2026-04-03", "When do I start the new job?", "2 March 2026"),
+]
+
+
+def remembered(history: History) -> Memory:
+    memory = Memory(":memory:", embedder="fake")  # dense hits for any question, as a real embedder gives
+    for when, text in history:
+        said = datetime.fromisoformat(when)
+        memory.add([{"role": "user", "text": text}], session_id=f"s{said:%Y%m%d}", timestamp=said)
+    return memory
+
+
+@pytest.fixture(scope="module")
+def memories() -> Iterator[dict[int, Memory]]:
+    made: dict[int, Memory] = {}
+    yield made
+    for memory in made.values():
+        memory.close()
+
+
+def answered(memories: dict[int, Memory], history: History, now: str, question: str) -> tuple[Memory, Answer]:
+    memory = memories.get(id(history)) or memories.setdefault(id(history), remembered(history))
+    return memory, memory.ask(question, now=datetime.fromisoformat(now), offline=True)
+
+
+@pytest.mark.parametrize(("history", "now", "question", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_answer_or_abstain(
+    memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
+) -> None:
+    memory, answer = answered(memories, history, now, question)
+    if expected is ABSTAIN:
+        assert answer.abstained, (answer.answer, answer.detail)
+        return
+    assert not answer.abstained and answer.answer == expected, (answer.answer, answer.flags, answer.detail)
+    assert answer.citations
+    for citation in answer.citations:
+        turn = memory.turn(citation.turn_id, session_id=citation.session_id)
+        assert turn.text[citation.char_start : citation.char_end] == citation.quote
