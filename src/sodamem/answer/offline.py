@@ -27,14 +27,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from sodamem import instants
 from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.cited_date import asks_for_a_date, source_time
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
-from sodamem.answer.relatives import relative_asked_about, relative_facts
 from sodamem.answer.said_as import said_as
 from sodamem.answer.spans import (
     answer_span,
@@ -45,6 +43,7 @@ from sodamem.answer.spans import (
     yes_or_no,
 )
 from sodamem.answer.state import state_predicates
+from sodamem.answer.state_reader import USER_ROLE, StateReader
 from sodamem.answer.support import (
     Sentence,
     distinct_turns,
@@ -75,9 +74,6 @@ SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hi
 SPEAKER_CHECK_DEPTH = 40  # who said what is compared over this many (the search lifts the named person's turns)
 LIST_ITEMS = 3  # a question asking for several things gets spans from up to this many sentences
 _WORD = re.compile(r"[^\W_]+")
-
-
-USER_ROLE = "user"
 
 
 def answer_offline(
@@ -149,8 +145,8 @@ class _Reader:
         # the asker ("my", "I") counts as named only where the question asks where they are or one of their states
         # ("Which city am I in?"); "What is my mother's name?" needs the best hit to share a word with it
         about_asker = bool(state_predicates(self.question)) or asks_for_a_place(self.question)
-        named = [m for m in self.analysis.entities if m.name != USER_ROLE or about_asker]
-        if not named and not _overlap(self._content_stems(), self.hits[0].turn_text):
+        entities = [m for m in self.analysis.entities if m.name != USER_ROLE or about_asker]
+        if not entities and not _overlap(self._content_stems(), self.hits[0].turn_text):
             return self._abstain("unrelated")
         named, everyone, elsewhere = self.speaker_check()
         if elsewhere:
@@ -216,53 +212,12 @@ class _Reader:
         )
 
     def _current_state(self) -> Answer | None:
-        wanted = state_predicates(self.question)
-        if not wanted:
+        reading = StateReader(self.memory, self.user, self.question, self.analysis, self.hits, self.now).read()
+        if reading is None:
             return None
-        relative = relative_asked_about(self.question, USER_ROLE)
-        if relative is not None:
-            # "Where does my brother live?": the brother's facts (never the asker's own), cited with the relation
-            # fact that says who the brother is ("my brother Tom")
-            found = relative_facts(self.memory, self.user, relative, wanted)
-            return self._state_answer(found.facts, found.relations) if found.facts else None
-        facts = self._facts_for(wanted)
-        if not facts:
-            if self._denials_for(wanted):  # "I no longer live in London", and nothing said since: not "London"
-                return self._abstain("denied")
-            return None
-        return self._state_answer(facts, [])
-
-    def _state_answer(self, facts: list[FactRecord], relations: list[FactRecord]) -> Answer | None:
-        """The active value among ``facts`` and what it replaced; ``relations`` are cited first."""
-        hit_turns = {(h.session_id, h.turn_index) for h in self.hits}
-        said = instants.sort_key  # times as instants, not text
-        active = max(
-            facts,
-            key=lambda f: (any((s.session_id, s.turn_index) in hit_turns for s in f.sources), said(f.mentioned_at)),
-        )
-        chain = self.memory.history(active.id, user=self.user)
-        earlier = [f for f in chain if f.id != active.id and said(f.mentioned_at) <= said(active.mentioned_at)]
-        # what it replaced: the last other value said as a fact, "used to" and "no longer" too ("York (previously
-        # Leeds)", never "York (previously York)"); not a plan, a hypothesis or a never
-        replaced = [
-            f for f in earlier if f.modality == "asserted" and _value(f).casefold() != _value(active).casefold()
-        ]
-        previous = replaced[-1] if replaced else None
-        value = _value(active)
-        asked = self.question.casefold()
-        names_values = [v.casefold() in asked for v in (value, *(_value(f) for f in earlier))]
-        if not self.analysis.history_intent and names_values[0] and not any(names_values[1:]):
-            # "What job did Maya get at Lumen Health?" already holds the state, so it asks something else;
-            # "vegetarian or pescatarian now?" names two values of the slot and asks which holds.
-            return None
-        if self.analysis.history_intent and previous is not None:
-            text = f"{_value(previous)} (before {value})"
-        elif previous is not None:
-            text = f"{value} (previously {_value(previous)})"
-        else:
-            text = value
-        cited = [*relations, active] + ([previous] if previous is not None else [])
-        return self._answer(text, self._fact_citations(cited))
+        if reading.abstain is not None:
+            return self._abstain(reading.abstain)
+        return self._answer(reading.text, self._fact_citations(list(reading.cited)))
 
     def _fact_citations(self, facts: list[FactRecord]) -> list[AnswerCitation]:
         """Each fact's sources, one citation a span; a fact read through a pronoun ("He lives in Leeds") also cites
@@ -365,30 +320,6 @@ class _Reader:
     def _content_stems(self) -> set[str]:
         words = {w.lower() for term in self.analysis.content_terms for w in _WORD.findall(term)}
         return {stem(w) for w in words if w not in STOPWORDS}
-
-    def _facts_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
-        def fits(fact: FactRecord) -> bool:
-            return _asked(fact.predicate, wanted)
-
-        subjects = [m.name for m in self.analysis.entities]
-        pools = [self._held(s) for s in subjects] or [self._held(None)]
-        return [f for pool in pools for f in pool if fits(f) and f.affirms and f.sources]
-
-    def _held(self, subject: str | None) -> list[FactRecord]:
-        """The facts that hold: today's, or for "Where did Maya live in March?" those that held at the end of the
-        time named (the end: "as mentioned on 3 July" names the day it was said, so what was said that day
-        counts)."""
-        window = self.analysis.window
-        then = window.end - timedelta(microseconds=1) if window is not None else None
-        if then is not None and then < self.now:
-            return self.memory.facts(as_of=then, subject=subject, user=self.user)
-        return self.memory.facts(status="active", subject=subject, user=self.user)
-
-    def _denials_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
-        """The denials of the asked predicates that hold (then), about the people the question names (else
-        anyone's)."""
-        subjects: list[str | None] = [m.name for m in self.analysis.entities] or [None]
-        return [f for s in subjects for f in self._held(s) if f.denies and _asked(f.predicate, wanted)]
 
     def _turn_item(self, hit: SearchHit) -> EvidenceItem | None:
         return self._turn_item_at(hit.session_id, hit.turn_index)
@@ -494,17 +425,8 @@ class _Reader:
         )
 
 
-def _asked(predicate: str, wanted: tuple[str, ...]) -> bool:
-    """Whether ``predicate`` is one of ``wanted`` ("favorite_*": any favourite)."""
-    return any(predicate.startswith(p[:-1]) if p.endswith("*") else predicate == p for p in wanted)
-
-
 def _overlap(stems: set[str], text: str) -> int:
     return len(stems & {stem(w.lower()) for w in _WORD.findall(text)})
-
-
-def _value(fact: FactRecord) -> str:
-    return fact.object or fact.text
 
 
 def _fact_citation(fact: FactRecord, source: FactSource) -> AnswerCitation:

@@ -1,0 +1,120 @@
+"""The offline reader's current-state answers: where someone lives or works, their job, diet, studies ... now.
+
+The question's keywords name the functional predicates it asks about (``answer/state.py``). The answer is the value
+of the fact that holds (today's, or for "Where did Maya live in March?" the one that held then) and the value it
+replaced ("York (previously Leeds)"); with a history cue ("used to", "before") the value it replaced. A relative
+asked about ("Where does my brother live?") is answered from that relative's facts, citing the relation fact that
+says who they are. A denial with nothing affirmed since ("I no longer live in London") is no answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sodamem import instants
+from sodamem.answer.relatives import relative_asked_about, relative_facts
+from sodamem.answer.state import state_predicates
+from sodamem.memory import Memory
+from sodamem.records import FactRecord, SearchHit
+from sodamem.retrieve.query import QueryAnalysis
+
+USER_ROLE = "user"  # the asker's "I" and "my": the speaker "user" of a user/assistant log
+
+
+@dataclass(frozen=True, slots=True)
+class StateReading:
+    """An answer from facts (its text and the facts to cite, relation facts first), or why there is none."""
+
+    text: str = ""
+    cited: tuple[FactRecord, ...] = ()
+    abstain: str | None = None
+
+
+@dataclass(slots=True)
+class StateReader:
+    memory: Memory
+    user: str
+    question: str
+    analysis: QueryAnalysis
+    hits: list[SearchHit]
+    now: datetime  # when the question is asked
+
+    def read(self) -> StateReading | None:
+        """The reading of a current-state question; None when it is none, or the facts do not settle it (the
+        sentence readers go on)."""
+        wanted = state_predicates(self.question)
+        if not wanted:
+            return None
+        relative = relative_asked_about(self.question, USER_ROLE)
+        if relative is not None:
+            # "Where does my brother live?": the brother's facts (never the asker's own), cited with the relation
+            # fact that says who the brother is ("my brother Tom")
+            found = relative_facts(self.memory, self.user, relative, wanted)
+            return self._state_answer(found.facts, found.relations) if found.facts else None
+        facts = self._facts_for(wanted)
+        if not facts:
+            if self._denials_for(wanted):  # "I no longer live in London", and nothing said since: not "London"
+                return StateReading(abstain="denied")
+            return None
+        return self._state_answer(facts, [])
+
+    def _state_answer(self, facts: list[FactRecord], relations: list[FactRecord]) -> StateReading | None:
+        """The active value among ``facts`` and what it replaced; ``relations`` are cited first."""
+        hit_turns = {(h.session_id, h.turn_index) for h in self.hits}
+        said = instants.sort_key  # times as instants, not text
+        active = max(
+            facts,
+            key=lambda f: (any((s.session_id, s.turn_index) in hit_turns for s in f.sources), said(f.mentioned_at)),
+        )
+        chain = self.memory.history(active.id, user=self.user)
+        earlier = [f for f in chain if f.id != active.id and said(f.mentioned_at) <= said(active.mentioned_at)]
+        # what it replaced: the last other value said as a fact, "used to" and "no longer" too ("York (previously
+        # Leeds)", never "York (previously York)"); not a plan, a hypothesis or a never
+        replaced = [f for f in earlier if f.modality == "asserted" and value(f).casefold() != value(active).casefold()]
+        previous = replaced[-1] if replaced else None
+        now_value = value(active)
+        asked = self.question.casefold()
+        names_values = [v.casefold() in asked for v in (now_value, *(value(f) for f in earlier))]
+        if not self.analysis.history_intent and names_values[0] and not any(names_values[1:]):
+            # "What job did Maya get at Lumen Health?" already holds the state, so it asks something else;
+            # "vegetarian or pescatarian now?" names two values of the slot and asks which holds.
+            return None
+        if self.analysis.history_intent and previous is not None:
+            text = f"{value(previous)} (before {now_value})"
+        elif previous is not None:
+            text = f"{now_value} (previously {value(previous)})"
+        else:
+            text = now_value
+        cited = (*relations, active) + ((previous,) if previous is not None else ())
+        return StateReading(text, cited)
+
+    def _facts_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
+        subjects = [m.name for m in self.analysis.entities]
+        pools = [self._held(s) for s in subjects] or [self._held(None)]
+        return [f for pool in pools for f in pool if asked(f.predicate, wanted) and f.affirms and f.sources]
+
+    def _held(self, subject: str | None) -> list[FactRecord]:
+        """The facts that hold: today's, or for "Where did Maya live in March?" those that held at the end of the
+        time named (the end: "as mentioned on 3 July" names the day it was said, so what was said that day
+        counts)."""
+        window = self.analysis.window
+        then = window.end - timedelta(microseconds=1) if window is not None else None
+        if then is not None and then < self.now:
+            return self.memory.facts(as_of=then, subject=subject, user=self.user)
+        return self.memory.facts(status="active", subject=subject, user=self.user)
+
+    def _denials_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
+        """The denials of the asked predicates that hold (then), about the people the question names (else
+        anyone's)."""
+        subjects: list[str | None] = [m.name for m in self.analysis.entities] or [None]
+        return [f for s in subjects for f in self._held(s) if f.denies and asked(f.predicate, wanted)]
+
+
+def asked(predicate: str, wanted: tuple[str, ...]) -> bool:
+    """Whether ``predicate`` is one of ``wanted`` ("favorite_*": any favourite)."""
+    return any(predicate.startswith(p[:-1]) if p.endswith("*") else predicate == p for p in wanted)
+
+
+def value(fact: FactRecord) -> str:
+    return fact.object or fact.text
