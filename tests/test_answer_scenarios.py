@@ -27,6 +27,13 @@ LISBON: History = [
     ("2026-06-20T08:00", "Lisbon was amazing. We're thinking about moving to Vancouver next year."),
 ]
 NEW_JOB: History = [("2026-02-14T21:10", "I start on the 2nd of March. We're moving to Cardiff in two weeks.")]
+MOVED_AND_WORKING: History = [
+    ("2026-01-05T10:00", "I am vegan."),
+    ("2026-01-06T10:00", "I live in Leeds."),
+    ("2026-02-06T10:00", "I moved to York."),
+    ("2026-02-07T10:00", "I work at Finch Labs as a backend engineer."),
+]
+NOT_VEGAN_NOW: History = [("2026-01-05T10:00", "I'm vegan."), ("2026-02-05T10:00", "I'm not vegan anymore.")]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -36,6 +43,15 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     # a when-answer comes from a dated fact that shares the question's words, not from another plan's date
     ("lisbon", LISBON, "2026-06-21", "When are we flying to Lisbon?", "3 June 2026"),
     ("job-start", NEW_JOB, "2026-04-03", "When do I start the new job?", "2 March 2026"),
+    # a yes/no question naming a value of a state: yes when it holds, no when it was replaced or denied
+    ("vegan", MOVED_AND_WORKING, "2026-03-01", "Am I vegan?", "Yes"),
+    ("still-leeds", MOVED_AND_WORKING, "2026-03-01", "Do I still live in Leeds?", "No"),
+    ("york", MOVED_AND_WORKING, "2026-03-01", "Do I live in York?", "Yes"),
+    ("not-vegan", NOT_VEGAN_NOW, "2026-03-01", "Am I vegan?", "No"),
+    # where someone works is the employer, not the job title
+    ("where-work", MOVED_AND_WORKING, "2026-03-01", "Where do I work?", "Finch Labs"),
+    ("job", MOVED_AND_WORKING, "2026-03-01", "What is my job?", "backend engineer"),
+    ("where-live", MOVED_AND_WORKING, "2026-03-01", "Where do I live?", "York (previously Leeds)"),
 ]
 
 

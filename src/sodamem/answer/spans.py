@@ -46,7 +46,7 @@ _TIME_WORDS = frozenset(
     morning afternoon evening night""".split()
 )
 _KIND_OF = frozenset("kind kinds type types sort sorts of".split())
-_YES_NO_START = frozenset("is are was were do does did can could would will should has have had might may".split())
+_YES_NO_START = frozenset("am is are was were do does did can could would will should has have had might may".split())
 MAX_SPAN_WORDS = 8
 # "a climbing gym called The Arch": the name is the answer, the naming word only introduces it.
 _NAMING_WORDS = frozenset("called named titled".split())

@@ -4,22 +4,27 @@ The question's keywords name the functional predicates it asks about (``answer/s
 of the fact that holds (today's, or for "Where did Maya live in March?" the one that held then) and the value it
 replaced ("York (previously Leeds)"); with a history cue ("used to", "before") the value it replaced. A relative
 asked about ("Where does my brother live?") is answered from that relative's facts, citing the relation fact that
-says who they are. A denial with nothing affirmed since ("I no longer live in London") is no answer.
+says who they are. A denial with nothing affirmed since ("I no longer live in London") is no answer. A yes/no
+question naming a value ("Am I vegan?") is "Yes" when that value holds, "No" when it is denied or was replaced.
+A where-question asks the slots that hold a place ("Where do I work?": the employer, not the job).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sodamem import instants
 from sodamem.answer.relatives import relative_asked_about, relative_facts
+from sodamem.answer.spans import asks_for_a_place, question_kind
 from sodamem.answer.state import state_predicates
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.query import QueryAnalysis
 
 USER_ROLE = "user"  # the asker's "I" and "my": the speaker "user" of a user/assistant log
+PLACE_PREDICATES = frozenset({"lives_in", "works_at", "studies_at", "comes_from", "grew_up_in"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +51,10 @@ class StateReader:
         wanted = state_predicates(self.question)
         if not wanted:
             return None
+        if asks_for_a_place(self.question):  # "Where do I work?" is the employer, not the job title
+            wanted = tuple(p for p in wanted if p in PLACE_PREDICATES) or wanted
+        if question_kind(self.question) == "yes_no":
+            return self._yes_or_no(wanted)
         relative = relative_asked_about(self.question, USER_ROLE)
         if relative is not None:
             # "Where does my brother live?": the brother's facts (never the asker's own), cited with the relation
@@ -58,6 +67,30 @@ class StateReader:
                 return StateReading(abstain="denied")
             return None
         return self._state_answer(facts, [])
+
+    def _yes_or_no(self, wanted: tuple[str, ...]) -> StateReading | None:
+        """ "Am I vegan?", "Do I still live in Leeds?": "Yes" when a value that holds is named, "No" when a denied
+        value is (with nothing affirmed of it since) or a value the slot held before; else the sentences decide."""
+        if relative_asked_about(self.question, USER_ROLE) is not None:
+            return None
+        named = self._named_in_question
+        holding = [f for f in self._facts_for(wanted) if named(value(f))]
+        if holding:
+            return StateReading("Yes", (holding[0],))
+        denied = [f for f in self._denials_for(wanted) if named(value(f))]
+        if denied:
+            return StateReading("No", (denied[-1],))
+        for fact in self._facts_for(wanted):
+            before = [f for f in self.memory.history(fact.id, user=self.user) if f.id != fact.id and f.affirms]
+            if any(named(value(f)) for f in before) and not named(value(fact)):
+                return StateReading("No", (fact, *[f for f in before if named(value(f))][-1:]))
+        return None
+
+    def _named_in_question(self, text: str) -> bool:
+        return (
+            bool(text)
+            and re.search(rf"(?<!\w){re.escape(text.casefold())}(?!\w)", self.question.casefold()) is not None
+        )
 
     def _state_answer(self, facts: list[FactRecord], relations: list[FactRecord]) -> StateReading | None:
         """The active value among ``facts`` and what it replaced; ``relations`` are cited first."""
