@@ -34,6 +34,12 @@ MOVED_AND_WORKING: History = [
     ("2026-02-07T10:00", "I work at Finch Labs as a backend engineer."),
 ]
 NOT_VEGAN_NOW: History = [("2026-01-05T10:00", "I'm vegan."), ("2026-02-05T10:00", "I'm not vegan anymore.")]
+HABITS: History = [
+    ("2026-01-05T10:00", "I eat meat every day."),
+    ("2026-02-05T10:00", "I no longer eat meat."),
+    ("2026-04-20T17:45", "I gave up coffee two weeks ago."),
+    ("2026-04-21T08:30", "I quit smoking last year."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -48,6 +54,11 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("still-leeds", MOVED_AND_WORKING, "2026-03-01", "Do I still live in Leeds?", "No"),
     ("york", MOVED_AND_WORKING, "2026-03-01", "Do I live in York?", "Yes"),
     ("not-vegan", NOT_VEGAN_NOW, "2026-03-01", "Am I vegan?", "No"),
+    # a yes/no question in the present tense: an ending says no, and the latest statement says it
+    ("coffee", HABITS, "2026-05-01", "Do I drink coffee?", "No"),
+    ("smoke", HABITS, "2026-05-01", "Do I smoke?", "No"),
+    ("quit", HABITS, "2026-05-01", "Did I quit smoking?", "Yes"),
+    ("meat", HABITS, "2026-05-01", "Do I eat meat?", "No"),
     # where someone works is the employer, not the job title
     ("where-work", MOVED_AND_WORKING, "2026-03-01", "Where do I work?", "Finch Labs"),
     ("job", MOVED_AND_WORKING, "2026-03-01", "What is my job?", "backend engineer"),

@@ -90,6 +90,13 @@ def test_yes_or_no() -> None:
     assert yes_or_no("I never went to Paris.") == "No"
     assert yes_or_no("We didn't study together.") == "No"
     assert yes_or_no("Yes, we studied together at college.") == "Yes"
+    # an ending said of what a present-tense question asks: no; asked about the ending itself, or in the past: yes
+    assert yes_or_no("I gave up coffee two weeks ago.", "Do I drink coffee?") == "No"
+    assert yes_or_no("I quit smoking last year.", "Do I smoke?") == "No"
+    assert yes_or_no("I stopped eating meat in January.", "Do I eat meat?") == "No"
+    assert yes_or_no("I quit smoking last year.", "Did I quit smoking?") == "Yes"
+    assert yes_or_no("I stopped by the bakery.", "Do I go to the bakery?") == "Yes"
+    assert yes_or_no("I gave up coffee.", "Did I drink coffee in 2020?") == "Yes"
 
 
 _TEXT = st.text(alphabet=st.sampled_from(list("abcdefgh XYZ'\"’“”,.;:!?-—()0123456789")), max_size=80)

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from sodamem import instants
 from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.cited_date import asks_for_a_date, source_time
 from sodamem.answer.dates import human_day, human_span
@@ -38,6 +39,7 @@ from sodamem.answer.spans import (
     answer_span,
     asks_for_a_list,
     asks_for_a_place,
+    asks_in_the_present,
     question_kind,
     question_stems,
     yes_or_no,
@@ -283,7 +285,9 @@ class _Reader:
             asked = self._support_stems()
             if asked and (not _overlap(asked, best.text) or best.text.rstrip().endswith("?")):
                 return self._abstain("unsupported")
-            spans.append(yes_or_no(best.text))
+            best = self._latest_saying_as_much(best, sentences, asked)
+            chosen = [best]
+            spans.append(yes_or_no(best.text, self.question))
         for sentence in chosen if kind != "yes_no" else ():
             start, end = answer_span(self.question, sentence.text, kind)
             span = " ".join(sentence.text[start:end].split())
@@ -292,6 +296,20 @@ class _Reader:
         citations = [self._sentence_citation(s) for s in chosen]
         detail = f"{best.speaker}: {' '.join(best.text.split())}"
         return self._answer(", ".join(spans), citations, detail=detail)
+
+    def _latest_saying_as_much(self, best: Sentence, sentences: list[Sentence], asked: set[str]) -> Sentence:
+        """For a yes/no question in the present tense ("Do I eat meat?"), the latest of the top sentences that say
+        as much of it as ``best`` does: "I no longer eat meat" in February answers it, not "I eat meat every day"
+        in January."""
+        if not asks_in_the_present(self.question):
+            return best
+        enough = _overlap(asked, best.text)
+        peers = [
+            s
+            for s in distinct_turns(sentences, LIST_ITEMS)
+            if _overlap(asked, s.text) >= enough and not s.text.rstrip().endswith("?")
+        ]
+        return max(peers, key=lambda s: (instants.sort_key(s.hit.timestamp), s is best), default=best)
 
     # -- which sentences, and whether they answer ----------------------------------------------------------------
 

@@ -143,9 +143,30 @@ def head_noun(question: str) -> str | None:
 _NEGATIONS = frozenset("not no never nope".split())  # and any "n't" word
 
 
-def yes_or_no(sentence: str) -> str:
-    """The reply a supporting statement gives to a yes/no question: "No" when it is negated, else "Yes"."""
-    return "No" if any(t.word in _NEGATIONS or t.word.endswith("n't") for t in tokens(sentence)) else "Yes"
+# Words that end what follows them ("I gave up coffee", "I quit smoking", "I stopped eating meat"): to a question in
+# the present tense that does not itself ask about the ending ("Do I drink coffee?"), the statement says no.
+_CEASED = re.compile(
+    r"\b(?:gave|give|given|giving)\s+up\b|\bquit(?:ting)?\b|\bstopped\b(?!\s+(?:by|at|in|off|over|for)\b)",
+    re.IGNORECASE,
+)
+_PRESENT_START = frozenset("am is are do does has have can".split())
+
+
+def yes_or_no(sentence: str, question: str = "") -> str:
+    """The reply a supporting statement gives to a yes/no question: "No" when it is negated, or when it says that
+    something asked in the present tense has ended ("I gave up coffee" to "Do I drink coffee?"), else "Yes"."""
+    if any(t.word in _NEGATIONS or t.word.endswith("n't") for t in tokens(sentence)):
+        return "No"
+    ended = _CEASED.search(sentence) if asks_in_the_present(question) else None
+    if ended is not None and not {t.stem for t in tokens(ended.group())} & question_stems(question):
+        return "No"
+    return "Yes"
+
+
+def asks_in_the_present(question: str) -> bool:
+    """Whether a yes/no question opens in the present tense ("Do I eat meat?", "Is Hannah married?")."""
+    words = [t.word for t in tokens(question)]
+    return bool(words) and words[0] in _PRESENT_START
 
 
 @dataclass(frozen=True, slots=True)
