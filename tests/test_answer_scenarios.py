@@ -34,6 +34,14 @@ MOVED_AND_WORKING: History = [
     ("2026-02-07T10:00", "I work at Finch Labs as a backend engineer."),
 ]
 NOT_VEGAN_NOW: History = [("2026-01-05T10:00", "I'm vegan."), ("2026-02-05T10:00", "I'm not vegan anymore.")]
+PARTNER: History = [
+    ("2026-01-05T19:00", "I live in Bristol with my partner Alex. I work as a nurse at Southmead Hospital.")
+]
+FAMILY: History = [
+    ("2026-01-05T19:00", "My sister Hannah lives in Glasgow."),
+    ("2026-01-20T08:38", "My brother Luke just started a job at Airbus."),
+    ("2026-02-02T12:00", "My husband Dev is a chef."),
+]
 HABITS: History = [
     ("2026-01-05T10:00", "I eat meat every day."),
     ("2026-02-05T10:00", "I no longer eat meat."),
@@ -54,6 +62,15 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("still-leeds", MOVED_AND_WORKING, "2026-03-01", "Do I still live in Leeds?", "No"),
     ("york", MOVED_AND_WORKING, "2026-03-01", "Do I live in York?", "Yes"),
     ("not-vegan", NOT_VEGAN_NOW, "2026-03-01", "Am I vegan?", "No"),
+    # a state of someone the history says nothing of is not another person's state, nor another state of theirs
+    ("alex-work", PARTNER, "2026-01-06", "Where does Alex work?", ABSTAIN),
+    ("my-work", PARTNER, "2026-01-06", "Where do I work?", "Southmead Hospital"),
+    ("mother-home", FAMILY, "2026-03-01", "Where does my mother live?", ABSTAIN),
+    ("devs-brother", FAMILY, "2026-03-01", "Where does Dev's brother live?", ABSTAIN),
+    ("brother-home", FAMILY, "2026-03-01", "Where does my brother live?", ABSTAIN),
+    ("hannah-grew-up", FAMILY, "2026-03-01", "Where did Hannah grow up?", ABSTAIN),
+    ("hannah-home", FAMILY, "2026-03-01", "Where does my sister live?", "Glasgow"),
+    ("brother-work", FAMILY, "2026-03-01", "Where does my brother work?", "Airbus"),
     # a yes/no question in the present tense: an ending says no, and the latest statement says it
     ("coffee", HABITS, "2026-05-01", "Do I drink coffee?", "No"),
     ("smoke", HABITS, "2026-05-01", "Do I smoke?", "No"),

@@ -18,7 +18,9 @@
 * abstains ("not in memory") when there is no hit, when the best hit shares no content word with the question and
   the question names no known entity (the asker's "I" and "my" name nobody), or when the question names one of the
   people talking and the words that match it were said by someone else (the usual shape of a question about a thing
-  that never happened to them).
+  that never happened to them); when a state question asks about a relative nobody has mentioned ("my mother"), or
+  every sentence left says another person's state or another state ("Where does Alex work?" is not read from "I
+  work at Southmead Hospital"; ``StateReader.others_states``).
 
 Every citation is a literal span: ``quote == turn text[char_start:char_end]``.
 """
@@ -158,9 +160,15 @@ class _Reader:
         sentences = [s for s in top if s.speaker == named] or top
         if asks_for_a_date(self.question):
             return self._when()
-        state = self._current_state()
+        state_reader = StateReader(self.memory, self.user, self.question, self.analysis, self.hits, self.now)
+        state = self._current_state(state_reader)
         if state is not None:
             return state
+        others = state_reader.others_states()
+        if others:  # a sentence saying someone else's state, or another state, answers another question
+            sentences = [s for s in sentences if not _says_only(s, others)]
+            if not sentences:
+                return self._abstain("another state")
         by_relation = self._named_by_relation()
         if by_relation is not None:
             return by_relation
@@ -213,8 +221,8 @@ class _Reader:
             detail=f"the day it was said, in session {hit.session_id}",
         )
 
-    def _current_state(self) -> Answer | None:
-        reading = StateReader(self.memory, self.user, self.question, self.analysis, self.hits, self.now).read()
+    def _current_state(self, state_reader: StateReader) -> Answer | None:
+        reading = state_reader.read()
         if reading is None:
             return None
         if reading.abstain is not None:
@@ -441,6 +449,15 @@ class _Reader:
             flags=("offline", f"abstain:{why}"),
             evidence_tokens=self.evidence_tokens,
         )
+
+
+def _says_only(sentence: Sentence, spans: list[tuple[str, int, int, int]]) -> bool:
+    """Whether ``sentence`` holds one of ``spans`` (fact sources) of its turn."""
+    hit = sentence.hit
+    return any(
+        (sid, turn) == (hit.session_id, hit.turn_index) and start < sentence.end and sentence.start < end
+        for sid, turn, start, end in spans
+    )
 
 
 def _overlap(stems: set[str], text: str) -> int:

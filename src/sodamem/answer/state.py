@@ -42,6 +42,7 @@ STATE_KEYWORDS: dict[str, tuple[str, ...]] = {
     "dating": ("relationship_status",),
     "from": ("comes_from", "grew_up_in"),
     "grew": ("grew_up_in",),
+    "grow": ("grew_up_in",),
     "age": ("age",),
     "old": ("age",),
     "favorite": ("favorite_*", "favourite_*"),

@@ -19,6 +19,9 @@ from sodamem import instants
 from sodamem.answer.relatives import relative_asked_about, relative_facts
 from sodamem.answer.spans import asks_for_a_place, question_kind
 from sodamem.answer.state import state_predicates
+from sodamem.ingest.entities import entity_key
+from sodamem.ingest.extract.rules_vocabulary import snake
+from sodamem.ingest.supersede import is_functional
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.query import QueryAnalysis
@@ -60,13 +63,55 @@ class StateReader:
             # "Where does my brother live?": the brother's facts (never the asker's own), cited with the relation
             # fact that says who the brother is ("my brother Tom")
             found = relative_facts(self.memory, self.user, relative, wanted)
-            return self._state_answer(found.facts, found.relations) if found.facts else None
+            if found.facts:
+                return self._state_answer(found.facts, found.relations)
+            said = re.compile(rf"(?<!\w){re.escape(relative.relation)}s?(?!\w)", re.IGNORECASE)
+            if not any(said.search(h.turn_text) for h in self.hits):  # nobody has mentioned such a relative
+                return StateReading(abstain="unknown relative")
+            return None
         facts = self._facts_for(wanted)
         if not facts:
             if self._denials_for(wanted):  # "I no longer live in London", and nothing said since: not "London"
                 return StateReading(abstain="denied")
             return None
         return self._state_answer(facts, [])
+
+    def others_states(self) -> list[tuple[str, int, int, int]]:
+        """Where the hits say a state of someone other than the person asked about, or another state of theirs:
+        ``(session_id, turn_index, char_start, char_end)`` of such facts' sources, less the spans that also say the
+        asked state of the asked person. A sentence there answers another question ("Where does Alex work?" is not
+        read from "I work as a nurse at Southmead Hospital"). Empty when the question asks no state, or asks the
+        asker's own (whose name the facts may give as the speaker's)."""
+        wanted = state_predicates(self.question)
+        if not wanted or question_kind(self.question) == "yes_no":
+            return []
+        if asks_for_a_place(self.question):
+            wanted = tuple(p for p in wanted if p in PLACE_PREDICATES) or wanted
+        subjects = self._asked_subjects()
+        if not subjects:
+            return []
+        read = {(h.session_id, h.turn_index) for h in self.hits}
+        spans: dict[tuple[str, int, int, int], bool] = {}
+        for fact in self.memory.facts(status="all", user=self.user):
+            if not is_functional(fact.predicate):
+                continue
+            fits = asked(fact.predicate, wanted) and entity_key(fact.subject) in subjects
+            for src in fact.sources:
+                if (src.session_id, src.turn_index) in read:
+                    key = (src.session_id, src.turn_index, src.char_start, src.char_end)
+                    spans[key] = spans.get(key, False) or fits
+        return [span for span, fits in spans.items() if not fits]
+
+    def _asked_subjects(self) -> set[str]:
+        """The keys of the people a state question asks about, when they are others than the asker."""
+        relative = relative_asked_about(self.question, USER_ROLE)
+        if relative is not None:
+            owned = self.memory.facts(status="all", subject=relative.owner, user=self.user)
+            named = [f.object for f in owned if f.kind == "relation" and f.predicate == snake(relative.relation)]
+            return {entity_key(n) for n in [*named, f"{relative.owner}'s {relative.relation}"] if n}
+        if any(m.name == USER_ROLE for m in self.analysis.entities):
+            return set()
+        return {entity_key(m.name) for m in self.analysis.entities}
 
     def _yes_or_no(self, wanted: tuple[str, ...]) -> StateReading | None:
         """ "Am I vegan?", "Do I still live in Leeds?": "Yes" when a value that holds is named, "No" when a denied
