@@ -42,6 +42,10 @@ FAMILY: History = [
     ("2026-01-20T08:38", "My brother Luke just started a job at Airbus."),
     ("2026-02-02T12:00", "My husband Dev is a chef."),
 ]
+MOVED_FROM: History = [
+    ("2026-02-02T12:00", "I live in Denver."),
+    ("2026-04-20T17:45", "I moved from Denver to Seattle."),
+]
 HABITS: History = [
     ("2026-01-05T10:00", "I eat meat every day."),
     ("2026-02-05T10:00", "I no longer eat meat."),
@@ -71,6 +75,7 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("hannah-grew-up", FAMILY, "2026-03-01", "Where did Hannah grow up?", ABSTAIN),
     ("hannah-home", FAMILY, "2026-03-01", "Where does my sister live?", "Glasgow"),
     ("brother-work", FAMILY, "2026-03-01", "Where does my brother work?", "Airbus"),
+    ("moved-from-to", MOVED_FROM, "2026-04-21", "Where do I live?", "Seattle (previously Denver)"),
     # a yes/no question in the present tense: an ending says no, and the latest statement says it
     ("coffee", HABITS, "2026-05-01", "Do I drink coffee?", "No"),
     ("smoke", HABITS, "2026-05-01", "Do I smoke?", "No"),

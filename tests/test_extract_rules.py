@@ -84,6 +84,8 @@ CASES: list[tuple[str, Expected]] = [
     ("I no longer live in Leeds.", (K.STATE, "lives_in", SPEAKER, "Leeds", A, False)),
     ("I lived in Paris for three years.", (K.STATE, "lives_in", SPEAKER, "Paris", A, False)),
     ("I lived in Leeds for years.", (K.STATE, "lives_in", SPEAKER, "Leeds", A, False)),  # how long, no time
+    ("I moved from Denver to Seattle.", (K.STATE, "lives_in", SPEAKER, "Seattle", A, True)),  # not Denver
+    ("My mom moved from Denver to Seattle.", (K.STATE, "lives_in", "Maya's mom", "Seattle", A, True)),
     ("I've worked at Acme Corp for ages.", (K.STATE, "works_at", SPEAKER, "Acme Corp", A, True)),
     ("I have been vegetarian for a while now.", (K.ATTRIBUTE, "diet", SPEAKER, "vegetarian", A, True)),
     ("I don't live in York.", (K.STATE, "lives_in", SPEAKER, "York", N, True)),

@@ -46,13 +46,18 @@ def _move(c: _Clause, m: re.Match[str]) -> bool:
     mood = _mood(c, ing=verb == "moving")
     if verb == "moving" and not (rs.COPULA.search(c.aux) or rs.PLAN.search(c.aux)):
         return False
-    if prep == "from":
-        roles = (EntityRole("origin", obj.text), *obj.roles)
-        text = _say(c.subj.name, mood, "moved", "move", f"from {obj.text}")
-        return _emit(c, K.EVENT, "moved", None, obj.end, mood, text, roles=roles)
+    origin: tuple[EntityRole, ...] = ()
     place = obj.text
+    if prep == "from":
+        # "from Denver to Seattle": a move to Seattle, from Denver; "from London" alone names no destination
+        origin_text, to, destination = obj.text.partition(" to ")
+        origin = (EntityRole("origin", origin_text),)
+        if not to or not destination[:1].isupper():
+            text = _say(c.subj.name, mood, "moved", "move", f"from {obj.text}")
+            return _emit(c, K.EVENT, "moved", None, obj.end, mood, text, roles=(*origin, *obj.roles))
+        place = destination
     text = _say(c.subj.name, mood, "moved", "move", f"to {place}")
-    done = _emit(c, K.EVENT, "moved", place, obj.end, mood, text, roles=obj.roles)
+    done = _emit(c, K.EVENT, "moved", place, obj.end, mood, text, roles=(*origin, *obj.roles))
     home = place if place[:1].isupper() else next((r.entity for r in obj.roles if r.role == "location"), None)
     if home and verb == "moved" and mood.modality is M.ASSERTED and mood.polarity:
         _emit(c, K.STATE, "lives_in", home, obj.end, mood, _say(c.subj.name, mood, "lives in", "live in", home))
