@@ -46,6 +46,14 @@ MOVED_FROM: History = [
     ("2026-02-02T12:00", "I live in Denver."),
     ("2026-04-20T17:45", "I moved from Denver to Seattle."),
 ]
+NEW_EMPLOYER: History = [
+    ("2026-02-02T12:00", "I work at Finch Labs as a backend engineer."),
+    ("2026-02-16T09:00", "I quit Finch Labs on Friday. I accepted a job at Orbital Systems as a staff engineer."),
+]
+QUIT_ONLY: History = [
+    ("2026-02-02T12:00", "I work at Finch Labs as a backend engineer."),
+    ("2026-02-16T09:00", "I quit Finch Labs on Friday."),
+]
 HABITS: History = [
     ("2026-01-05T10:00", "I eat meat every day."),
     ("2026-02-05T10:00", "I no longer eat meat."),
@@ -76,6 +84,9 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("hannah-home", FAMILY, "2026-03-01", "Where does my sister live?", "Glasgow"),
     ("brother-work", FAMILY, "2026-03-01", "Where does my brother work?", "Airbus"),
     ("moved-from-to", MOVED_FROM, "2026-04-21", "Where do I live?", "Seattle (previously Denver)"),
+    ("new-employer", NEW_EMPLOYER, "2026-04-21", "Where do I work now?", "Orbital Systems (previously Finch Labs)"),
+    ("new-title", NEW_EMPLOYER, "2026-04-21", "What is my job?", "staff engineer (previously backend engineer)"),
+    ("quit-only", QUIT_ONLY, "2026-04-21", "Where do I work now?", ABSTAIN),  # not the employer they quit
     # a yes/no question in the present tense: an ending says no, and the latest statement says it
     ("coffee", HABITS, "2026-05-01", "Do I drink coffee?", "No"),
     ("smoke", HABITS, "2026-05-01", "Do I smoke?", "No"),

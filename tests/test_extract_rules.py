@@ -85,6 +85,12 @@ CASES: list[tuple[str, Expected]] = [
     ("I lived in Paris for three years.", (K.STATE, "lives_in", SPEAKER, "Paris", A, False)),
     ("I lived in Leeds for years.", (K.STATE, "lives_in", SPEAKER, "Leeds", A, False)),  # how long, no time
     ("I moved from Denver to Seattle.", (K.STATE, "lives_in", SPEAKER, "Seattle", A, True)),  # not Denver
+    ("I got a new job at Orbital Systems.", (K.STATE, "works_at", SPEAKER, "Orbital Systems", A, True)),
+    (
+        "I accepted a job at Orbital Systems as a staff engineer.",
+        (K.ATTRIBUTE, "job", SPEAKER, "staff engineer", A, True),
+    ),
+    ("I quit Finch Labs on Friday.", (K.STATE, "works_at", SPEAKER, "Finch Labs", A, False)),  # no longer there
     ("My mom moved from Denver to Seattle.", (K.STATE, "lives_in", "Maya's mom", "Seattle", A, True)),
     ("I've worked at Acme Corp for ages.", (K.STATE, "works_at", SPEAKER, "Acme Corp", A, True)),
     ("I have been vegetarian for a while now.", (K.ATTRIBUTE, "diet", SPEAKER, "vegetarian", A, True)),

@@ -161,4 +161,7 @@ def _event(c: _Clause, m: re.Match[str]) -> bool:
     if job and orgs and predicate in ("started", "quit", "lost") and mood.modality is M.ASSERTED:
         state = _Mood(M.ASSERTED, predicate == "started")
         _org_fact(c, orgs[0], obj.end, state)
+    elif predicate == "quit" and mood.modality is M.ASSERTED and mood.polarity and re.fullmatch(rv.NAME, what):
+        # "I quit Finch Labs": no longer works there (a denial ends only a works_at Finch Labs said before)
+        _org_fact(c, what, obj.end, _Mood(M.ASSERTED, False))
     return done

@@ -55,6 +55,12 @@ JOB = re.compile(
     rf"(?:\s+(?:at|for|with)\s+(?P<org>{ROLE_NAME})(?![\w]))?"
 )
 WORK = re.compile(P + r"(?P<verb>work|works|worked|working)(?![\w'’])")
+# "I got a new job at Orbital Systems", "accepted a position with the NHS": the employer (an offer only got is none)
+NEW_JOB = re.compile(
+    P + r"(?P<verb>got|get|gets|getting|landed|land|lands|landing|accepted|accept|accepts|accepting)\s+"
+    r"(?:a|an|the|my|that)\s+(?:(?:new|first|dream|full-time|part-time|permanent)\s+)?(?:job|role|position)"
+    r"(?P<offer>\s+offer)?\s+(?:at|with)\s+(?=\S)"
+)
 WORK_AS = re.compile(r"\s+as\s+(?:an?\s+)?")
 AT_ORG = re.compile(r"\s+(?:at|for)\s+")
 ORG_SPLIT = re.compile(rf"\s+(?:at|for|with)\s+(?P<org>{ROLE_NAME})(?![\w])")

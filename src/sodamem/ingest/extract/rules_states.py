@@ -131,6 +131,22 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
     return _org_fact(c, org, obj.end, mood)
 
 
+def _new_job(c: _Clause, m: re.Match[str]) -> bool:
+    if m["offer"] and m["verb"].startswith("g"):  # "got a job offer at X" is not yet a job there
+        return False
+    mood = _mood(c, c.text[m.end() :], ing=m["verb"].endswith("ing"))
+    obj = _object(c, m.end())
+    org = obj.text
+    as_job = re.search(r"\s+as\s+(?:an?\s+)?(?P<job>[a-z][\w -]*)$", org)  # "at Orbital as a staff engineer"
+    if as_job is not None and not rs.object_rejected(as_job["job"]):
+        org = org[: as_job.start()]
+        job = as_job["job"]
+        _emit(c, K.ATTRIBUTE, "job", job, obj.end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+    if re.fullmatch(rf"(?:the\s+)?{rv.NAME}", org) is None:  # a named employer only: not "at a cafe near home"
+        return False
+    return _org_fact(c, org, obj.end, mood)
+
+
 def _state_mood(c: _Clause, past: bool, after: int) -> _Mood:
     mood = _mood(c, c.text[after:], state=True)
     if past and mood.polarity and mood.modality is M.ASSERTED and not rs.PERFECT.search(c.aux):
