@@ -133,3 +133,19 @@ def test_answer_or_abstain(
     for citation in answer.citations:
         turn = memory.turn(citation.turn_id, session_id=citation.session_id)
         assert turn.text[citation.char_start : citation.char_end] == citation.quote
+
+
+def test_a_question_said_before_is_not_read_back_as_the_answer() -> None:
+    """The assistant once asked what the user now asks; its question is no answer ("How old is Zoe now")."""
+    with Memory(":memory:", embedder="fake") as memory:
+        said = datetime(2026, 3, 9, 19, 30)
+        memory.add(
+            [
+                {"role": "user", "text": "We got Zoe a hamster for her birthday."},
+                {"role": "assistant", "text": "How old is Zoe now?"},
+            ],
+            session_id="s",
+            timestamp=said,
+        )
+        answer = memory.ask("How old is Zoe?", now=datetime(2026, 3, 10), offline=True)
+        assert not any(c.quote.endswith("?") for c in answer.citations), answer

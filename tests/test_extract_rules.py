@@ -85,6 +85,8 @@ CASES: list[tuple[str, Expected]] = [
     ("I lived in Paris for three years.", (K.STATE, "lives_in", SPEAKER, "Paris", A, False)),
     ("I lived in Leeds for years.", (K.STATE, "lives_in", SPEAKER, "Leeds", A, False)),  # how long, no time
     ("I moved from Denver to Seattle.", (K.STATE, "lives_in", SPEAKER, "Seattle", A, True)),  # not Denver
+    ("I'm thirty-two.", (K.ATTRIBUTE, "age", SPEAKER, "32", A, True)),  # an age in words
+    ("I turned nine last week.", (K.ATTRIBUTE, "age", SPEAKER, "9", A, True)),
     ("I got a new job at Orbital Systems.", (K.STATE, "works_at", SPEAKER, "Orbital Systems", A, True)),
     (
         "I accepted a job at Orbital Systems as a staff engineer.",
@@ -300,3 +302,8 @@ def test_locomo_dev_facts_are_grounded() -> None:
         assert_grounded(sv, facts)
         total += len(facts)
     assert total > 100
+
+
+def test_an_age_turned_in_a_when_clause_is_no_age_now() -> None:
+    facts = extract("When I turned ten, my dad took me to a game.", "Since I turned 18 I have worked.").facts
+    assert not [f for f in facts if f.predicate == "age"], [f.text for f in facts]

@@ -283,6 +283,8 @@ class _Reader:
             turn = self._turn_item(hit)
             return self._answer(" ".join(hit.text.split()), [self._hit_citation(hit, turn.id if turn else "")])
         kind = question_kind(self.question)
+        # a question someone asked is no answer to it ("How old is Zoe now?" is not Zoe's age), when a statement is
+        sentences = [s for s in sentences if not s.is_question] or sentences
         count = LIST_ITEMS if asks_for_a_list(self.question) else 1
         chosen = distinct_turns(sentences, count)
         spans: list[str] = []

@@ -27,6 +27,7 @@ from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.query import QueryAnalysis
 
 USER_ROLE = "user"  # the asker's "I" and "my": the speaker "user" of a user/assistant log
+_ALTERNATIVES = re.compile(r"\bor\b", re.IGNORECASE)
 PLACE_PREDICATES = frozenset({"lives_in", "works_at", "studies_at", "comes_from", "grew_up_in"})
 
 
@@ -56,8 +57,8 @@ class StateReader:
             return None
         if asks_for_a_place(self.question):  # "Where do I work?" is the employer, not the job title
             wanted = tuple(p for p in wanted if p in PLACE_PREDICATES) or wanted
-        if question_kind(self.question) == "yes_no":
-            return self._yes_or_no(wanted)
+        if question_kind(self.question) == "yes_no" and not _ALTERNATIVES.search(self.question):
+            return self._yes_or_no(wanted)  # "vegetarian or pescatarian now?" asks which, not whether
         relative = relative_asked_about(self.question, USER_ROLE)
         if relative is not None:
             # "Where does my brother live?": the brother's facts (never the asker's own), cited with the relation

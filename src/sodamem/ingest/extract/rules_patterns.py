@@ -46,8 +46,20 @@ REL_STATUS = re.compile(
     rf"(?:\s+to\s+(?P<to>{NAME})(?![\w]))?"
 )
 DATING = re.compile(P + rf"dating\s+(?P<name>{NAME})(?![\w])")
+# "nine", "twenty-one": an age said in words (one to ninety-nine)
+_UNITS = "one two three four five six seven eight nine".split()
+_TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_DECADES = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+AGE_WORDS: dict[str, int] = (
+    {w: i for i, w in enumerate(_UNITS + _TEENS, start=1)}
+    | {d: 10 * i for i, d in enumerate(_DECADES, start=2)}
+    | {f"{d}-{u}": 10 * i + j for i, d in enumerate(_DECADES, start=2) for j, u in enumerate(_UNITS, start=1)}
+)
 AGE = re.compile(
-    P + r"(?P<turn>turn(?:ed|s|ing)\s+)?(?P<age>\d{1,3})(?:\s+years?\s+old|\s*y/?o)?"
+    P
+    + r"(?P<turn>turn(?:ed|s|ing)\s+)?(?P<age>\d{1,3}|(?i:"
+    + "|".join(sorted(AGE_WORDS, key=len, reverse=True))
+    + r"))(?:\s+years?\s+old|\s*y/?o)?"
     r"(?=\s*(?:[,.!;)]|$)|\s+(?:and|now|today|this|next|last|but|so|soon)\b)"
 )
 JOB = re.compile(

@@ -52,12 +52,19 @@ def _dating(c: _Clause, m: re.Match[str]) -> bool:
     return _emit(c, K.RELATION, "dating", m["name"], m.end(), mood, text)
 
 
+_WHEN_BEFORE = re.compile(r"\b(?:when|since|after|before|until|till|once|by\s+the\s+time)\s+$", re.IGNORECASE)
+
+
 def _age(c: _Clause, m: re.Match[str]) -> bool:
-    if not (m["turn"] or re.fullmatch(r"'m|'s|am|is|'m now|am now|is now", c.aux)) or int(m["age"]) > 120:
+    said = m["age"]
+    age = int(said) if said.isdigit() else rp.AGE_WORDS[said.lower()]
+    if not (m["turn"] or re.fullmatch(r"'m|'s|am|is|'m now|am now|is now", c.aux)) or age > 120:
+        return False
+    if m["turn"] and _WHEN_BEFORE.search(c.text[: c.subj.start]):  # "When I turned ten, ...": an age then
         return False
     mood = _mood(c, ing=bool(m["turn"] and m["turn"].startswith("turning")), state=True)
-    text = _say(c.subj.name, mood, "is", "be", f"{m['age']} years old")
-    return _emit(c, K.ATTRIBUTE, "age", m["age"], m.end("age"), mood, text)
+    text = _say(c.subj.name, mood, "is", "be", f"{age} years old")
+    return _emit(c, K.ATTRIBUTE, "age", str(age), m.end("age"), mood, text)
 
 
 def _job(c: _Clause, m: re.Match[str]) -> bool:
