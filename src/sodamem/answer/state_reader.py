@@ -55,8 +55,9 @@ class StateReader:
         wanted = state_predicates(self.question)
         if not wanted:
             return None
-        if asks_for_a_place(self.question):  # "Where do I work?" is the employer, not the job title
-            wanted = tuple(p for p in wanted if p in PLACE_PREDICATES) or wanted
+        if asks_for_a_place(self.question):  # "Where do I work?" is the employer, not the job title (if one is known)
+            places = tuple(p for p in wanted if p in PLACE_PREDICATES)
+            wanted = places if places and (self._facts_for(places) or self._denials_for(places)) else wanted
         if question_kind(self.question) == "yes_no" and not _ALTERNATIVES.search(self.question):
             return self._yes_or_no(wanted)  # "vegetarian or pescatarian now?" asks which, not whether
         relative = relative_asked_about(self.question, USER_ROLE)
@@ -86,8 +87,6 @@ class StateReader:
         wanted = state_predicates(self.question)
         if not wanted or question_kind(self.question) == "yes_no":
             return []
-        if asks_for_a_place(self.question):
-            wanted = tuple(p for p in wanted if p in PLACE_PREDICATES) or wanted
         subjects = self._asked_subjects()
         if not subjects:
             return []
