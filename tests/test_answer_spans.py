@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sodamem.answer.spans import answer_span, asks_for_a_list, head_noun, question_kind, yes_or_no
+from sodamem.answer.spans import answer_span, asks_for_a_list, head_noun, question_kind, tokens, yes_or_no
 
 
 def span(question: str, sentence: str) -> str:
@@ -133,3 +133,10 @@ def test_span_is_always_a_literal_slice(question: str, sentence: str) -> None:
 def test_span_never_fails_on_any_text(question: str, sentence: str) -> None:
     start, end = answer_span(question, sentence)
     assert 0 <= start <= end <= len(sentence)
+
+
+def test_a_time_or_decimal_is_one_word() -> None:
+    sentence = "I finished the half marathon in 1:52."
+    start, end = answer_span("What was my half marathon time?", sentence)
+    assert sentence[start:end] == "1:52"
+    assert [t.word for t in tokens("It cost 1,000 pounds, 3.5 times more.")][2:6] == ["1,000", "pounds", "3.5", "times"]

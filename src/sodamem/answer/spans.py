@@ -20,7 +20,7 @@ from sodamem.retrieve.fts_query import STOPWORDS
 
 QuestionKind = Literal["who", "where", "when", "how_many", "how_long", "why", "how", "yes_no", "what"]
 
-WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+WORD = re.compile(r"\d+(?:[:.,]\d+)+|[^\W_]+(?:['’][^\W_]+)*")  # "1:52", "3.5" and "1,000" are one word
 _NUMBER_WORDS = frozenset(
     """one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen twenty thirty forty
     fifty hundred thousand once twice couple few several dozen first second third""".split()
