@@ -149,3 +149,19 @@ def test_a_question_said_before_is_not_read_back_as_the_answer() -> None:
         )
         answer = memory.ask("How old is Zoe?", now=datetime(2026, 3, 10), offline=True)
         assert not any(c.quote.endswith("?") for c in answer.citations), answer
+
+
+def test_the_users_own_words_in_another_verb_form_are_not_someone_elses_story() -> None:
+    """ "I went freelance" is the user's; the assistant's "going freelance" only echoes it (the speaker guard
+    abstained, taking "went" for another verb)."""
+    with Memory(":memory:", embedder="fake") as memory:
+        memory.add(
+            [
+                {"role": "user", "text": "I went freelance last week."},
+                {"role": "assistant", "text": "Congratulations on going freelance."},
+            ],
+            session_id="s",
+            timestamp=datetime(2026, 6, 20, 8, 4),
+        )
+        answer = memory.ask("When did I go freelance?", now=datetime(2026, 6, 21), offline=True)
+        assert answer.answer.startswith("8 June 2026 to 14 June 2026"), answer

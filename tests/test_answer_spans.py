@@ -6,7 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sodamem.answer.spans import answer_span, asks_for_a_list, head_noun, question_kind, tokens, yes_or_no
+from sodamem.answer.spans import (
+    answer_span,
+    asks_for_a_list,
+    head_noun,
+    question_kind,
+    question_stems,
+    tokens,
+    yes_or_no,
+)
 
 
 def span(question: str, sentence: str) -> str:
@@ -140,3 +148,8 @@ def test_a_time_or_decimal_is_one_word() -> None:
     start, end = answer_span("What was my half marathon time?", sentence)
     assert sentence[start:end] == "1:52"
     assert [t.word for t in tokens("It cost 1,000 pounds, 3.5 times more.")][2:6] == ["1,000", "pounds", "3.5", "times"]
+
+
+def test_an_irregular_past_form_is_the_verb_asked() -> None:
+    """ "I went freelance" says what "When did I go freelance?" asks (the stemmer leaves "went" alone)."""
+    assert {t.stem for t in tokens("I went freelance and bought a van.")} >= question_stems("go buy")

@@ -75,8 +75,64 @@ def tokens(text: str) -> list[Token]:
     for match in WORD.finditer(text):
         word = match.group().lower().replace("’", "'")
         word = word[:-2] if word.endswith("'s") else word  # "Jon's" is Jon
-        out.append(Token(match.start(), match.end(), word, stem(word)))
+        out.append(Token(match.start(), match.end(), word, stem(IRREGULAR_PAST.get(word, word))))
     return out
+
+
+# Past forms the stemmer cannot bring home: "I went freelance" says what "When did I go freelance?" asks.
+IRREGULAR_PAST = {
+    past: base
+    for base, forms in {
+        "go": "went gone",
+        "get": "got gotten",
+        "have": "had",
+        "make": "made",
+        "take": "took taken",
+        "see": "saw seen",
+        "meet": "met",
+        "eat": "ate eaten",
+        "run": "ran",
+        "buy": "bought",
+        "bring": "brought",
+        "think": "thought",
+        "teach": "taught",
+        "catch": "caught",
+        "find": "found",
+        "feel": "felt",
+        "leave": "left",
+        "lose": "lost",
+        "sell": "sold",
+        "win": "won",
+        "begin": "began begun",
+        "give": "gave given",
+        "keep": "kept",
+        "tell": "told",
+        "say": "said",
+        "spend": "spent",
+        "send": "sent",
+        "build": "built",
+        "write": "wrote written",
+        "drive": "drove driven",
+        "fly": "flew flown",
+        "become": "became",
+        "come": "came",
+        "swim": "swam swum",
+        "sing": "sang sung",
+        "draw": "drew drawn",
+        "grow": "grew grown",
+        "know": "knew known",
+        "ride": "rode ridden",
+        "speak": "spoke spoken",
+        "choose": "chose chosen",
+        "fall": "fell fallen",
+        "hold": "held",
+        "read": "read",
+        "wear": "wore worn",
+        "break": "broke broken",
+        "sleep": "slept",
+    }.items()
+    for past in forms.split()
+}
 
 
 def question_stems(question: str) -> set[str]:
