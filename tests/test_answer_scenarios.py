@@ -54,6 +54,10 @@ QUIT_ONLY: History = [
     ("2026-02-02T12:00", "I work at Finch Labs as a backend engineer."),
     ("2026-02-16T09:00", "I quit Finch Labs on Friday."),
 ]
+COUPLE: History = [
+    ("2026-01-05T10:00", "My sister Hannah is married to Tom."),
+    ("2026-02-05T10:00", "Hannah and Tom got divorced."),
+]
 HABITS: History = [
     ("2026-01-05T10:00", "I eat meat every day."),
     ("2026-02-05T10:00", "I no longer eat meat."),
@@ -87,6 +91,8 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("new-employer", NEW_EMPLOYER, "2026-04-21", "Where do I work now?", "Orbital Systems (previously Finch Labs)"),
     ("new-title", NEW_EMPLOYER, "2026-04-21", "What is my job?", "staff engineer (previously backend engineer)"),
     ("quit-only", QUIT_ONLY, "2026-04-21", "Where do I work now?", ABSTAIN),  # not the employer they quit
+    ("hannah-married", COUPLE, "2026-03-01", "Is Hannah married?", "No"),
+    ("hannah-status", COUPLE, "2026-03-01", "What is Hannah's relationship status?", "divorced (previously married)"),
     # a yes/no question in the present tense: an ending says no, and the latest statement says it
     ("coffee", HABITS, "2026-05-01", "Do I drink coffee?", "No"),
     ("smoke", HABITS, "2026-05-01", "Do I smoke?", "No"),

@@ -307,3 +307,9 @@ def test_locomo_dev_facts_are_grounded() -> None:
 def test_an_age_turned_in_a_when_clause_is_no_age_now() -> None:
     facts = extract("When I turned ten, my dad took me to a game.", "Since I turned 18 I have worked.").facts
     assert not [f for f in facts if f.predicate == "age"], [f.text for f in facts]
+
+
+def test_a_couple_named_together_both_take_the_status() -> None:
+    facts = extract("Well, Hannah and Tom got divorced.").facts
+    status = {(f.subject, f.object, f.quote) for f in facts if f.predicate == "relationship_status"}
+    assert status == {("Hannah", "divorced", "Hannah and Tom got divorced"), ("Tom", "divorced", "Tom got divorced")}

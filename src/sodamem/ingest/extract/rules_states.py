@@ -5,6 +5,7 @@ is from, works, lives and studies, and what one has ("two dogs").
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from sodamem.ingest.extract import rules_patterns as rp
 from sodamem.ingest.extract import rules_syntax as rs
@@ -40,7 +41,17 @@ def _rel_status(c: _Clause, m: re.Match[str]) -> bool:
         )
     if m["to"] and rv.NAME_STOP.isdisjoint(m["to"].lower().split()):
         _emit(c, K.RELATION, "spouse", m["to"], end, mood, f"{c.subj.name}'s spouse is {m['to']}")
+    pair = _PAIR_BEFORE.search(c.text[: c.subj.start])
+    if pair is not None and status in _COUPLE_STATUSES and _is_name(pair["first"]):
+        # "Hannah and Tom got divorced": Hannah too, quoted from her name
+        both = replace(c, subj=replace(c.subj, start=pair.start("first")))
+        say = _say(pair["first"], mood, "is", "be", status)
+        _emit(both, K.ATTRIBUTE, "relationship_status", status, end, mood, say, subject=pair["first"])
     return done
+
+
+_PAIR_BEFORE = re.compile(rf"(?:^|[\s,;:])(?P<first>{rv.NAME})\s+and\s+$")
+_COUPLE_STATUSES = frozenset({"married", "engaged", "divorced", "separated"})
 
 
 def _dating(c: _Clause, m: re.Match[str]) -> bool:
