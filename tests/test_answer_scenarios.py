@@ -58,6 +58,7 @@ COUPLE: History = [
     ("2026-01-05T10:00", "My sister Hannah is married to Tom."),
     ("2026-02-05T10:00", "Hannah and Tom got divorced."),
 ]
+IN_LAWS: History = [("2026-05-15T21:04", "My mother-in-law Asha came over. She lives in Pune.")]
 HABITS: History = [
     ("2026-01-05T10:00", "I eat meat every day."),
     ("2026-02-05T10:00", "I no longer eat meat."),
@@ -93,6 +94,8 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("quit-only", QUIT_ONLY, "2026-04-21", "Where do I work now?", ABSTAIN),  # not the employer they quit
     ("hannah-married", COUPLE, "2026-03-01", "Is Hannah married?", "No"),
     ("hannah-status", COUPLE, "2026-03-01", "What is Hannah's relationship status?", "divorced (previously married)"),
+    ("in-law", IN_LAWS, "2026-05-16", "Who is my mother-in-law?", "Asha"),
+    ("in-law-home", IN_LAWS, "2026-05-16", "Where does my mother-in-law live?", "Pune"),
     # a yes/no question in the present tense: an ending says no, and the latest statement says it
     ("coffee", HABITS, "2026-05-01", "Do I drink coffee?", "No"),
     ("smoke", HABITS, "2026-05-01", "Do I smoke?", "No"),

@@ -86,6 +86,7 @@ CASES: list[tuple[str, Expected]] = [
     ("I lived in Leeds for years.", (K.STATE, "lives_in", SPEAKER, "Leeds", A, False)),  # how long, no time
     ("I moved from Denver to Seattle.", (K.STATE, "lives_in", SPEAKER, "Seattle", A, True)),  # not Denver
     ("I'm thirty-two.", (K.ATTRIBUTE, "age", SPEAKER, "32", A, True)),  # an age in words
+    ("My mother-in-law Asha will look after Arjun.", (K.RELATION, "mother_in_law", SPEAKER, "Asha", A, True)),
     ("I turned nine last week.", (K.ATTRIBUTE, "age", SPEAKER, "9", A, True)),
     ("I got a new job at Orbital Systems.", (K.STATE, "works_at", SPEAKER, "Orbital Systems", A, True)),
     (

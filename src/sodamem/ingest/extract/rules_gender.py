@@ -16,11 +16,11 @@ Gender = Literal["m", "f"]
 
 MALE_RELATIONS = words(
     """brother dad father daddy husband boyfriend son uncle nephew grandpa grandfather stepdad stepfather stepson
-    grandson fiancé"""
+    grandson fiancé father-in-law brother-in-law son-in-law"""
 )
 FEMALE_RELATIONS = words(
     """sister mum mom mother mummy mommy wife girlfriend daughter aunt auntie niece grandma grandmother granny nana
-    stepmom stepmum stepmother stepdaughter granddaughter fiancée fiancee"""
+    stepmom stepmum stepmother stepdaughter granddaughter fiancée fiancee mother-in-law sister-in-law daughter-in-law"""
 )
 
 MALE_NAMES = words(

@@ -64,7 +64,7 @@ REL_SINGLE = words(
     stepdaughter grandson granddaughter partner husband wife boyfriend girlfriend fiance fiancé fiancee fiancée
     spouse friend bestie bff colleague coworker co-worker boss manager mentor teacher coach therapist neighbour
     neighbor roommate flatmate housemate classmate teammate landlord dog cat puppy pup kitten rabbit bunny hamster
-    parrot horse pony"""
+    parrot horse pony mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law"""
 ) | {"best friend"}
 REL_PLURAL = words(
     """parents kids children sons daughters sisters brothers siblings grandparents grandkids grandchildren friends
