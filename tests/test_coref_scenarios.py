@@ -127,6 +127,19 @@ def test_no_fact_when_another_speaker_talks_in_between(memory: Memory) -> None:
     assert not any(c.id.startswith("F") for c in answer.citations)  # no fact: no state answer
 
 
+def test_she_reaches_over_an_assistants_reply_to_the_users_own_words(memory: Memory) -> None:
+    """An assistant's reply between two of the user's turns does not end the user's story; a name it says is read
+    too, and one it says that could be meant as well stops the pronoun (precision over recall)."""
+    chat(
+        memory, "s1", "My sister Priya says hi.", ("assistant", "How lovely! What is she up to?"), "She lives in Rome."
+    )
+    assert facts_of(memory, "lives_in") == []  # the assistant's own "she" competes
+    chat(memory, "s2", "My brother Tom came over.", ("assistant", "Nice! What did you do?"), "He lives in Leeds now.")
+    assert facts_of(memory, "lives_in") == [("Tom", "Leeds")]
+    chat(memory, "s3", "My dad Mark came over.", ("assistant", "Did Sam come too?"), "He lives in York now.")
+    assert ("Mark", "York") not in facts_of(memory, "lives_in")  # Sam could be meant
+
+
 def test_no_fact_when_two_men_could_be_meant(memory: Memory) -> None:
     chat(memory, "s1", "My brother and my dad came over. He lives in Leeds now.", ("assistant", "Nice."))
     assert facts_of(memory, "lives_in") == []

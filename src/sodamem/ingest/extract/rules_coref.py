@@ -12,7 +12,8 @@ One speaker's pieces (sentences) are read in order, and each piece's mentions of
 * the pronouns themselves: a resolved one is a mention of its antecedent, an unresolved one competes.
 
 The people talking are never antecedents ("I"/"you" are theirs). A pronoun looks in its own piece before it, then
-back over at most ``LOOKBACK`` earlier pieces of the same speaker with no other speaker's turn in between, and stops
+back over at most ``LOOKBACK`` earlier pieces of the same speaker with no other speaker's turn in between (an
+assistant's reply in between is read too, for the names it says: "How old is Zoe now?" "She turned nine"), and stops
 at the first piece holding a compatible mention: he/him/his a singular male or unknown-gender one, she/her/hers a
 singular female or unknown one, they/them/their a plural one. It is resolved only when every compatible mention in
 that piece names the same entity (two men in the previous sentence: "he" stays unresolved), and "they" only when
@@ -121,25 +122,38 @@ def resolve_pronouns(
     known = _Known()
     out: Antecedents = {}
     earlier: deque[_Said] = deque(maxlen=LOOKBACK)
+    between: list[_Said] = []  # a skipped speaker's turn since the last voice's words ("How old is Zoe now?")
     previous_speaker: str | None = None
+    last_voice: str | None = None  # the last speaker whose turns are read
     for turn in session.turns[:upto]:
+        skipped = turn.speaker.lower() in skip_speakers
         if turn.speaker != previous_speaker:
-            earlier.clear()
+            if skipped:  # an assistant's reply in between: its names count for the next words of the same voice
+                between = []
+            elif (
+                turn.speaker != last_voice or previous_speaker is None or previous_speaker.lower() not in skip_speakers
+            ):
+                earlier.clear()
+                between = []
         previous_speaker = turn.speaker
         known.people.update(turn.speaker.split())
-        if turn.speaker.lower() in skip_speakers:
+        if skipped:
+            between.extend(_Said(piece.text, turn.index, piece.index, turn.speaker) for piece in turn.pieces)
             continue
+        last_voice = turn.speaker
         for piece in turn.pieces:
             _learn(piece.text, turn.speaker, known)
             said = _Said(piece.text, turn.index, piece.index, turn.speaker)
             if _PRONOUN.search(piece.text):
-                for before in earlier:
+                context = [*earlier, *between[-LOOKBACK:]]  # nearest last
+                for before in context:
                     if not before.read:  # no pronoun in it: its mentions need no context
-                        _read(before, known, ())
-                resolved = _read(said, known, earlier)
+                        _read(before, known, (), names_only=before in between)
+                resolved = _read(said, known, context)
                 if resolved:
                     out[(turn.index, piece.index)] = resolved
             earlier.append(said)
+        between = []
     return out
 
 
@@ -166,15 +180,18 @@ def _tie(known: _Known, owner: str, relation: str, name: str) -> None:
         known.relatives[(owner, relation)] = name
 
 
-def _read(said: _Said, known: _Known, earlier: Sequence[_Said]) -> dict[int, Antecedent]:
-    """Collect the piece's mentions into ``said``, resolving its pronouns on the way."""
+def _read(said: _Said, known: _Known, earlier: Sequence[_Said], *, names_only: bool = False) -> dict[int, Antecedent]:
+    """Collect the piece's mentions into ``said``, resolving its pronouns on the way. ``names_only``: a skipped
+    speaker's words (an assistant's), whose "my" is nobody the user knows and whose pronouns only compete."""
     said.read = True
     text, speaker = said.text, said.speaker
     resolved: dict[int, Antecedent] = {}
     for m in _MENTION.finditer(text):
+        if names_only and m["my"]:
+            continue
         if m["pron"] or m["pposs"]:
             word = (m["pron"] or m["pown"]).lower()
-            antecedent = _antecedent(word, m.start(), said, earlier)
+            antecedent = None if names_only else _antecedent(word, m.start(), said, earlier)
             if antecedent is not None:
                 resolved[m.start()] = antecedent
             gender: Gender | None = "m" if word in _MALE else "f" if word in _FEMALE else None
