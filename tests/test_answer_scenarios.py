@@ -59,6 +59,7 @@ COUPLE: History = [
     ("2026-02-05T10:00", "Hannah and Tom got divorced."),
 ]
 IN_LAWS: History = [("2026-05-15T21:04", "My mother-in-law Asha came over. She lives in Pune.")]
+DOGS: History = [("2026-05-01T10:00", "We have two dogs, Mango and Chai.")]
 HABITS: History = [
     ("2026-01-05T10:00", "I eat meat every day."),
     ("2026-02-05T10:00", "I no longer eat meat."),
@@ -96,6 +97,8 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("hannah-status", COUPLE, "2026-03-01", "What is Hannah's relationship status?", "divorced (previously married)"),
     ("in-law", IN_LAWS, "2026-05-16", "Who is my mother-in-law?", "Asha"),
     ("in-law-home", IN_LAWS, "2026-05-16", "Where does my mother-in-law live?", "Pune"),
+    ("dog-names", DOGS, "2026-05-02", "What dogs do I have?", "Mango, Chai"),
+    ("dog-count", DOGS, "2026-05-02", "How many dogs do I have?", "two"),
     # a yes/no question in the present tense: an ending says no, and the latest statement says it
     ("coffee", HABITS, "2026-05-01", "Do I drink coffee?", "No"),
     ("smoke", HABITS, "2026-05-01", "Do I smoke?", "No"),

@@ -314,3 +314,10 @@ def test_a_couple_named_together_both_take_the_status() -> None:
     facts = extract("Well, Hannah and Tom got divorced.").facts
     status = {(f.subject, f.object, f.quote) for f in facts if f.predicate == "relationship_status"}
     assert status == {("Hannah", "divorced", "Hannah and Tom got divorced"), ("Tom", "divorced", "Tom got divorced")}
+
+
+def test_a_count_followed_by_as_many_names_names_each_one() -> None:
+    facts = extract("We have two dogs, Mango and Chai.", "I have three cats named Oliver, Luna and Bailey.").facts
+    named = sorted((f.predicate, f.object) for f in facts if f.kind == K.RELATION)
+    assert named == [("cat", "Bailey"), ("cat", "Luna"), ("cat", "Oliver"), ("dog", "Chai"), ("dog", "Mango")]
+    assert not [f for f in extract("I have two dogs, Mango and Tom has a cat.").facts if f.kind == K.RELATION]

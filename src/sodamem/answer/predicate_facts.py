@@ -67,7 +67,10 @@ def facts_answering(question: str, asked_stems: set[str], facts: Iterable[FactRe
         if value.casefold() in said:
             continue
         found.setdefault(value.casefold(), fact)
-    return list(found.values())[:MAX_FACTS]
+    facts_found = list(found.values())
+    if any(f.kind == FactKind.RELATION for f in facts_found):  # "Mango, Chai", not "2, Mango, Chai"
+        facts_found = [f for f in facts_found if not f.predicate.startswith("has_")]
+    return facts_found[:MAX_FACTS]
 
 
 def fact_value(fact: FactRecord) -> str:

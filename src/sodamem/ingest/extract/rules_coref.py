@@ -24,7 +24,6 @@ precision over recall.
 from __future__ import annotations
 
 import re
-from collections import deque
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -121,40 +120,54 @@ def resolve_pronouns(
     chain like any other speaker's turn."""
     known = _Known()
     out: Antecedents = {}
-    earlier: deque[_Said] = deque(maxlen=LOOKBACK)
-    between: list[_Said] = []  # a skipped speaker's turn since the last voice's words ("How old is Zoe now?")
+    # What a pronoun may look back to, oldest first: the pieces of the voice speaking, and of one assistant's reply
+    # since the voice's last turn ("How old is Zoe now?"), whose names count and whose "my" is nobody's.
+    recent: list[_Said] = []
     previous_speaker: str | None = None
     last_voice: str | None = None  # the last speaker whose turns are read
     for turn in session.turns[:upto]:
         skipped = turn.speaker.lower() in skip_speakers
         if turn.speaker != previous_speaker:
-            if skipped:  # an assistant's reply in between: its names count for the next words of the same voice
-                between = []
+            if skipped:  # keep only the voice's last turn before the reply
+                last = recent[-1].turn_index if recent and recent[-1].speaker == last_voice else None
+                recent = [r for r in recent if r.turn_index == last]
             elif (
                 turn.speaker != last_voice or previous_speaker is None or previous_speaker.lower() not in skip_speakers
             ):
-                earlier.clear()
-                between = []
+                recent = []
         previous_speaker = turn.speaker
         known.people.update(turn.speaker.split())
         if skipped:
-            between.extend(_Said(piece.text, turn.index, piece.index, turn.speaker) for piece in turn.pieces)
+            recent.extend(_Said(piece.text, turn.index, piece.index, turn.speaker) for piece in turn.pieces)
             continue
         last_voice = turn.speaker
         for piece in turn.pieces:
             _learn(piece.text, turn.speaker, known)
             said = _Said(piece.text, turn.index, piece.index, turn.speaker)
             if _PRONOUN.search(piece.text):
-                context = [*earlier, *between[-LOOKBACK:]]  # nearest last
-                for before in context:
+                earlier = _lookback(recent, turn.speaker)
+                for before in earlier:
                     if not before.read:  # no pronoun in it: its mentions need no context
-                        _read(before, known, (), names_only=before in between)
-                resolved = _read(said, known, context)
+                        _read(before, known, (), names_only=before.speaker != turn.speaker)
+                resolved = _read(said, known, earlier)
                 if resolved:
                     out[(turn.index, piece.index)] = resolved
-            earlier.append(said)
-        between = []
+            recent.append(said)
     return out
+
+
+def _lookback(recent: Sequence[_Said], voice: str) -> list[_Said]:
+    """The pieces a pronoun of ``voice`` may reach, oldest first: back to ``LOOKBACK`` of the voice's own, with
+    the reply between them."""
+    found: list[_Said] = []
+    own = 0
+    for said in reversed(recent):
+        if said.speaker == voice:
+            own += 1
+            if own > LOOKBACK:
+                break
+        found.append(said)
+    return found[::-1]
 
 
 def _learn(text: str, speaker: str, known: _Known) -> None:

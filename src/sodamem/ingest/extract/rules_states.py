@@ -231,4 +231,17 @@ def _have(c: _Clause, m: re.Match[str]) -> bool:
     done = _emit(c, K.ATTRIBUTE, f"has_{rv.snake(noun)}", count, m.end(), mood, text)
     if m["name"] and count == "1" and _is_name(m["name"]):
         _relation(c.p, c.subj.name, noun, m["name"], c.subj.start, m.end())
+    listed = _NAMES_AFTER.match(c.text, m.start("name") if m["name"] else m.end())
+    if listed is not None and count.isdigit() and mood.polarity and mood.note != "past":
+        # "two dogs, Mango and Chai": each is one of them (a count that the names do not fill names nobody)
+        names = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", listed["names"])
+        if len(names) == int(count) > 1 and all(_is_name(n) for n in names):
+            for name in names:
+                _relation(c.p, c.subj.name, noun, name, c.subj.start, listed.end(), alias=False)
     return done
+
+
+_NAMES_AFTER = re.compile(
+    rf"(?:,?\s+(?:(?:named|called)\s+)?)?(?P<names>{rv.NAME}(?:\s*,\s*{rv.NAME})*\s*,?\s+and\s+{rv.NAME})"
+    r"(?=\s*(?:[.!?;,)]|$))"  # the list ends the clause: not "Mango and Tom has a cat"
+)
