@@ -60,9 +60,15 @@ def test_across_adjacent_turns_of_the_same_speaker_and_along_a_chain() -> None:
     assert got == {(1, "She stayed"): ("Jane", "My aunt Jane"), (2, "She lives"): ("Jane", "My aunt Jane")}
 
 
-def test_another_speakers_turn_in_between_breaks_the_chain() -> None:
-    assert resolved(view("My aunt Jane visited.", ("assistant", "How lovely!"), "She lives in York.")) == {}
+def test_another_persons_turn_in_between_breaks_the_chain_an_assistants_reply_does_not() -> None:
     assert resolved(view("My aunt Jane visited.", ("Sam", "Nice."), "She lives in York.")) == {}
+    reply = view("My aunt Jane visited.", ("assistant", "How lovely!"), "She lives in York.")
+    assert resolved(reply) == {(2, "She lives"): ("Jane", "My aunt Jane")}
+    # the reply's own people compete: "she" could be Jane or Ana
+    assert resolved(view("My aunt Jane visited.", ("assistant", "Did Ana come too?"), "She lives in York.")) == {}
+    # and only the reply since the voice's last turn: an older one's names are out of reach
+    older = view("My aunt Jane visited.", ("assistant", "Was Ana there?"), "Yes.", ("assistant", "Nice."), "She left.")
+    assert resolved(older) == {}
 
 
 def test_two_candidates_of_the_same_gender_leave_he_unresolved() -> None:
@@ -169,7 +175,7 @@ def test_a_pronoun_subject_gives_the_antecedents_fact(
 @pytest.mark.parametrize(
     "turns",
     [
-        ["My brother Tom came over.", ("assistant", "Nice!"), "He lives in Leeds now."],
+        ["My brother Tom came over.", ("Sam", "Nice!"), "He lives in Leeds now."],  # another person talked between
         ["My brother and my dad came over. He lives in Leeds now."],
         ["Tom and Sam came over. He lives in Leeds now."],
         ["My boss called. They live in Leeds."],

@@ -116,8 +116,9 @@ def resolve_pronouns(
     session: SessionView, upto: int, *, skip_speakers: Collection[str] = NO_FACT_SPEAKERS
 ) -> Antecedents:
     """The antecedents of the pronouns in turns ``0 .. upto - 1``. Only earlier words count, so a turn's answer never
-    changes when turns are added after it. Turns of ``skip_speakers`` (lower-case) have none resolved and break the
-    chain like any other speaker's turn."""
+    changes when turns are added after it. Turns of ``skip_speakers`` (lower-case: the assistant's) have none
+    resolved; one such reply between two turns of the same voice is read for the people it names (they compete), and
+    the voice's story goes on across it. Any other speaker's turn breaks the chain."""
     known = _Known()
     out: Antecedents = {}
     # What a pronoun may look back to, oldest first: the pieces of the voice speaking, and of one assistant's reply
