@@ -153,3 +153,8 @@ def test_a_time_or_decimal_is_one_word() -> None:
 def test_an_irregular_past_form_is_the_verb_asked() -> None:
     """ "I went freelance" says what "When did I go freelance?" asks (the stemmer leaves "went" alone)."""
     assert {t.stem for t in tokens("I went freelance and bought a van.")} >= question_stems("go buy")
+
+
+def test_what_follows_the_subjects_name_is_its_verb_not_the_answer() -> None:
+    assert span("What instrument is Alex learning?", "Alex started learning the cello.") == "cello"
+    assert span("What did Caroline research?", "Caroline researched adoption agencies.") == "adoption agencies"

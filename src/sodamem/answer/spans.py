@@ -319,7 +319,8 @@ def _runs(sentence: str, words: list[Token], asked: set[str], head: str | None, 
                 previous_asked = False
                 continue
             close()
-            previous_asked = True
+            # what follows the asked subject's name is its verb ("Alex started"), not what the question asks for
+            previous_asked = not sentence[token.start].isupper()
             continue
         if cut_at_time and token.word in _TIME_WORDS:
             close()
