@@ -135,12 +135,7 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
     if at is None:
         return False
     obj = _object(c, at.end())
-    org = obj.text
-    as_job = re.search(r"\s+as\s+(?:an?\s+)?(?P<job>[a-z][\w -]*)$", org)  # "at Google as a software engineer"
-    if as_job is not None and not rs.object_rejected(as_job["job"]):
-        org = org[: as_job.start()]
-        job = as_job["job"]
-        _emit(c, K.ATTRIBUTE, "job", job, obj.end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+    org = _org_and_job(c, obj.text, obj.end, mood)  # "at Google as a software engineer"
     capitalised = re.match(rf"(?:the\s+)?{rv.NAME}$", org) is not None
     if rs.object_rejected(org) and not capitalised:
         return False
@@ -149,17 +144,22 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
     return _org_fact(c, org, obj.end, mood)
 
 
+def _org_and_job(c: _Clause, org: str, end: int, mood: _Mood) -> str:
+    """The employer of "<org> as a <job>", emitting the job fact on the way; ``org`` as it is without "as"."""
+    as_job = re.search(r"\s+as\s+(?:an?\s+)?(?P<job>[a-z][\w -]*)$", org)
+    if as_job is None or rs.object_rejected(as_job["job"]):
+        return org
+    job = as_job["job"]
+    _emit(c, K.ATTRIBUTE, "job", job, end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+    return org[: as_job.start()]
+
+
 def _new_job(c: _Clause, m: re.Match[str]) -> bool:
     if m["offer"] and m["verb"].startswith("g"):  # "got a job offer at X" is not yet a job there
         return False
     mood = _mood(c, c.text[m.end() :], ing=m["verb"].endswith("ing"))
     obj = _object(c, m.end())
-    org = obj.text
-    as_job = re.search(r"\s+as\s+(?:an?\s+)?(?P<job>[a-z][\w -]*)$", org)  # "at Orbital as a staff engineer"
-    if as_job is not None and not rs.object_rejected(as_job["job"]):
-        org = org[: as_job.start()]
-        job = as_job["job"]
-        _emit(c, K.ATTRIBUTE, "job", job, obj.end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+    org = _org_and_job(c, obj.text, obj.end, mood)  # "at Orbital as a staff engineer"
     if re.fullmatch(rf"(?:the\s+)?{rv.NAME}", org) is None:  # a named employer only: not "at a cafe near home"
         return False
     return _org_fact(c, org, obj.end, mood)
