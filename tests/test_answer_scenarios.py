@@ -11,7 +11,7 @@ from datetime import datetime
 
 import pytest
 
-from sodamem import Memory
+from sodamem import Memory, Session, Turn
 from sodamem.answer.types import Answer
 
 ABSTAIN = None  # the expected answer where the history does not hold one
@@ -60,6 +60,13 @@ COUPLE: History = [
 ]
 IN_LAWS: History = [("2026-05-15T21:04", "My mother-in-law Asha came over. She lives in Pune.")]
 DOGS: History = [("2026-05-01T10:00", "We have two dogs, Mango and Chai.")]
+OTHERS_EAT_MEAT: History = [
+    ("2026-01-05T10:00", "I don't eat meat."),
+    ("2026-02-05T10:00", "My kids eat meat, though."),
+]
+BOUGHT: History = [("2026-01-05T10:00", "I bought a standing desk.")]
+SISTER_IN_YORK: History = [("2026-01-05T10:00", "I live in Leeds."), ("2026-01-06T10:00", "My sister lives in York.")]
+MOM: History = [("2026-01-05T10:00", "My mom lives in Ohio.")]
 HABITS: History = [
     ("2026-01-05T10:00", "I eat meat every day."),
     ("2026-02-05T10:00", "I no longer eat meat."),
@@ -99,6 +106,11 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("in-law-home", IN_LAWS, "2026-05-16", "Where does my mother-in-law live?", "Pune"),
     ("dog-names", DOGS, "2026-05-02", "What dogs do I have?", "Mango, Chai"),
     ("dog-count", DOGS, "2026-05-02", "How many dogs do I have?", "two"),
+    # found in a review of the rules above
+    ("others-eat-meat", OTHERS_EAT_MEAT, "2026-03-01", "Do I eat meat?", "No"),  # the kids' sentence is not mine
+    ("bought", BOUGHT, "2026-03-01", "What did I buy?", "standing desk"),  # "bought" says "buy"
+    ("york-is-hers", SISTER_IN_YORK, "2026-03-01", "Do I live in York?", "Leeds"),
+    ("mom-is-mother", MOM, "2026-03-01", "Where does my mother live?", "Ohio"),
     # a yes/no question in the present tense: an ending says no, and the latest statement says it
     ("coffee", HABITS, "2026-05-01", "Do I drink coffee?", "No"),
     ("smoke", HABITS, "2026-05-01", "Do I smoke?", "No"),
@@ -147,20 +159,21 @@ def test_answer_or_abstain(
         assert turn.text[citation.char_start : citation.char_end] == citation.quote
 
 
-def test_a_question_said_before_is_not_read_back_as_the_answer() -> None:
-    """The assistant once asked what the user now asks; its question is no answer ("How old is Zoe now")."""
-    with Memory(":memory:", embedder="fake") as memory:
-        said = datetime(2026, 3, 9, 19, 30)
-        memory.add(
-            [
-                {"role": "user", "text": "We got Zoe a hamster for her birthday."},
-                {"role": "assistant", "text": "How old is Zoe now?"},
-            ],
-            session_id="s",
-            timestamp=said,
-        )
-        answer = memory.ask("How old is Zoe?", now=datetime(2026, 3, 10), offline=True)
-        assert not any(c.quote.endswith("?") for c in answer.citations), answer
+def test_a_question_the_person_asked_is_not_read_back_as_their_answer() -> None:
+    """Mel asked Caro the very question; Mel's own statement answers it (it was "How long have you been creating
+    art", the best-covering sentence)."""
+    said = [
+        ("Mel", "I have painted landscapes for seven years."),
+        ("Caro", "That is lovely."),
+        ("Mel", "How long have you been creating art?"),
+        ("Caro", "Only a year."),
+    ]
+    turns = tuple(Turn(i, who, text, f"a:{i}") for i, (who, text) in enumerate(said))
+    with Memory(":memory:", embedder="none") as memory:
+        memory.ingest([Session("a", datetime(2026, 3, 1), turns)])
+        answer = memory.ask("How long has Mel been creating art?", offline=True)
+        assert answer.answer == "painted landscapes for seven years", answer
+        assert [c.quote for c in answer.citations] == ["I have painted landscapes for seven years."]
 
 
 def test_the_users_own_words_in_another_verb_form_are_not_someone_elses_story() -> None:

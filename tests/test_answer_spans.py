@@ -105,6 +105,11 @@ def test_yes_or_no() -> None:
     assert yes_or_no("I quit smoking last year.", "Did I quit smoking?") == "Yes"
     assert yes_or_no("I stopped by the bakery.", "Do I go to the bakery?") == "Yes"
     assert yes_or_no("I gave up coffee.", "Did I drink coffee in 2020?") == "Yes"
+    # an intent, a restart, or an ending of something else is no "No"
+    assert yes_or_no("I'm trying to give up coffee.", "Do I drink coffee?") == "Yes"
+    assert yes_or_no("I quit Twitter and joined Mastodon.", "Do I use Mastodon?") == "Yes"
+    assert yes_or_no("I stopped playing guitar for a year but I'm playing again now.", "Do I play guitar?") == "Yes"
+    assert yes_or_no("I stopped to get coffee.", "Do I drink coffee?") == "Yes"
 
 
 _TEXT = st.text(alphabet=st.sampled_from(list("abcdefgh XYZ'\"’“”,.;:!?-—()0123456789")), max_size=80)

@@ -321,3 +321,10 @@ def test_a_count_followed_by_as_many_names_names_each_one() -> None:
     named = sorted((f.predicate, f.object) for f in facts if f.kind == K.RELATION)
     assert named == [("cat", "Bailey"), ("cat", "Luna"), ("cat", "Oliver"), ("dog", "Chai"), ("dog", "Mango")]
     assert not [f for f in extract("I have two dogs, Mango and Tom has a cat.").facts if f.kind == K.RELATION]
+
+
+def test_a_number_word_is_an_age_only_alone_and_as_soon_as_is_no_job() -> None:
+    for text in ("I'm two and a half hours from home.", "I'm 3 on the waitlist.", "I'm one and done with dating apps."):
+        assert not [f for f in extract(text).facts if f.predicate == "age"], text
+    facts = extract("I got a job at Google as soon as I graduated.").facts
+    assert [(f.predicate, f.object) for f in facts] == [("works_at", "Google")]

@@ -44,6 +44,7 @@ from sodamem.answer.spans import (
     asks_in_the_present,
     question_kind,
     question_stems,
+    tokens,
     yes_or_no,
 )
 from sodamem.answer.state import state_predicates
@@ -164,9 +165,9 @@ class _Reader:
         state = self._current_state(state_reader)
         if state is not None:
             return state
-        others = state_reader.others_states()
+        others, asked = state_reader.others_states()
         if others:  # a sentence saying someone else's state, or another state, answers another question
-            sentences = [s for s in sentences if not _says_only(s, others)]
+            sentences = [s for s in sentences if not _holds(s, others) or _holds(s, asked)]
             if not sentences:
                 return self._abstain("another state")
         by_relation = self._named_by_relation()
@@ -317,7 +318,10 @@ class _Reader:
         peers = [
             s
             for s in distinct_turns(sentences, LIST_ITEMS)
-            if _overlap(asked, s.text) >= enough and not s.text.rstrip().endswith("?")
+            if _overlap(asked, s.text) >= enough
+            and not s.is_question
+            and s.speaker == best.speaker
+            and _opening(s.text) == _opening(best.text)  # "My kids eat meat" is not about "I"
         ]
         return max(peers, key=lambda s: (instants.sort_key(s.hit.timestamp), s is best), default=best)
 
@@ -453,7 +457,13 @@ class _Reader:
         )
 
 
-def _says_only(sentence: Sentence, spans: list[tuple[str, int, int, int]]) -> bool:
+def _opening(text: str) -> str:
+    """The first word of a sentence, lower-cased: who it is about, roughly ("i", "my", "tom")."""
+    words = tokens(text)
+    return words[0].word if words else ""
+
+
+def _holds(sentence: Sentence, spans: list[tuple[str, int, int, int]]) -> bool:
     """Whether ``sentence`` holds one of ``spans`` (fact sources) of its turn."""
     hit = sentence.hit
     return any(
@@ -463,7 +473,7 @@ def _says_only(sentence: Sentence, spans: list[tuple[str, int, int, int]]) -> bo
 
 
 def _overlap(stems: set[str], text: str) -> int:
-    return len(stems & {stem(w.lower()) for w in _WORD.findall(text)})
+    return len(stems & ({stem(w.lower()) for w in _WORD.findall(text)} | {t.stem for t in tokens(text)}))
 
 
 def _fact_citation(fact: FactRecord, source: FactSource) -> AnswerCitation:

@@ -49,10 +49,11 @@ def relative_facts(memory: Memory, user: str, relative: Relative, predicates: tu
     """The relative's active, positive facts with one of ``predicates`` (a trailing "*" is a prefix), when they are
     all about one person; with the relation facts naming that person."""
     owned = memory.facts(status="active", subject=relative.owner, user=user)
-    relations = [
-        f for f in owned if f.kind == "relation" and f.predicate == snake(relative.relation) and f.object and f.affirms
-    ]
-    subjects = [*dict.fromkeys(f.object for f in relations if f.object), f"{relative.owner}'s {relative.relation}"]
+    kin = kin_words(relative.relation)
+    named_by = {snake(k) for k in kin}
+    relations = [f for f in owned if f.kind == "relation" and f.predicate in named_by and f.object and f.affirms]
+    roles = [f"{relative.owner}'s {k}" for k in kin]
+    subjects = [*dict.fromkeys(f.object for f in relations if f.object), *roles]
     found: dict[int, FactRecord] = {}
     for subject in subjects:
         for fact in memory.facts(status="active", subject=subject, user=user):
@@ -63,6 +64,31 @@ def relative_facts(memory: Memory, user: str, relative: Relative, predicates: tu
         return RelativeFacts([], [])
     who = entity_key(facts[0].subject)
     return RelativeFacts(facts, [r for r in relations if r.object and entity_key(r.object) == who])
+
+
+def kin_words(relation: str) -> tuple[str, ...]:
+    """The words for one relative, the asked one first: a question's "mother" is the "mom" the user spoke of."""
+    return (relation, *(k for k in _KIN_WORDS.get(relation, ()) if k != relation))
+
+
+# Words for one relative: a question's "mother" is the "mom" the user spoke of.
+_KIN_GROUPS = (
+    "mother mom mum mama mommy mummy ma",
+    "father dad daddy papa pa",
+    "sister sis",
+    "brother bro",
+    "grandmother grandma granny nana gran",
+    "grandfather grandpa grandad granddad",
+    "husband hubby spouse partner",
+    "wife spouse partner",
+    "boyfriend bf partner",
+    "girlfriend gf partner",
+)
+_KIN_WORDS: dict[str, tuple[str, ...]] = {
+    word: tuple(sorted({kin for group in _KIN_GROUPS if word in group.split() for kin in group.split()}))
+    for group in _KIN_GROUPS
+    for word in group.split()
+}
 
 
 def _fits(fact: FactRecord, predicates: tuple[str, ...]) -> bool:

@@ -205,6 +205,12 @@ _CEASED = re.compile(
     r"\b(?:gave|give|given|giving)\s+up\b|\bquit(?:ting)?\b|\bstopped\b(?!\s+(?:by|at|in|off|over|for)\b)",
     re.IGNORECASE,
 )
+_INTENT_BEFORE = re.compile(
+    r"\b(?:trying|try|want|wants|wanted|going|plan|planning|hope|hoping|need|needs|should|might|thinking\s+(?:of|about))"
+    r"(?:\s+to)?\s*$",
+    re.IGNORECASE,
+)
+_AGAIN = re.compile(r"\bagain\b", re.IGNORECASE)
 _PRESENT_START = frozenset("am is are do does has have can".split())
 
 
@@ -214,9 +220,13 @@ def yes_or_no(sentence: str, question: str = "") -> str:
     if any(t.word in _NEGATIONS or t.word.endswith("n't") for t in tokens(sentence)):
         return "No"
     ended = _CEASED.search(sentence) if asks_in_the_present(question) else None
-    if ended is not None and not {t.stem for t in tokens(ended.group())} & question_stems(question):
-        return "No"
-    return "Yes"
+    if ended is None or _INTENT_BEFORE.search(sentence[: ended.start()]) or _AGAIN.search(sentence[ended.end() :]):
+        return "Yes"  # "trying to give up coffee", "stopped playing for a year but I'm playing again"
+    asked = question_stems(question)
+    ended_what = re.split(r"[,;]|\s(?:and|but|to|so)\s", sentence[ended.end() :], maxsplit=1)[0]
+    if {t.stem for t in tokens(ended.group())} & asked or not {t.stem for t in tokens(ended_what)} & asked:
+        return "Yes"  # the ending is what is asked ("Did I quit smoking?"), or it ended something else
+    return "No"
 
 
 def asks_in_the_present(question: str) -> bool:

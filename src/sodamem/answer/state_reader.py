@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sodamem import instants
-from sodamem.answer.relatives import relative_asked_about, relative_facts
+from sodamem.answer.relatives import kin_words, relative_asked_about, relative_facts
 from sodamem.answer.spans import asks_for_a_place, question_kind
-from sodamem.answer.state import state_predicates
+from sodamem.answer.state import STATE_KEYWORDS, state_predicates
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import snake
 from sodamem.ingest.supersede import is_functional
@@ -28,6 +28,8 @@ from sodamem.retrieve.query import QueryAnalysis
 
 USER_ROLE = "user"  # the asker's "I" and "my": the speaker "user" of a user/assistant log
 _ALTERNATIVES = re.compile(r"\bor\b", re.IGNORECASE)
+Span = tuple[str, int, int, int]  # session_id, turn_index, char_start, char_end of a fact's source
+STATE_PREDICATES = frozenset(p for predicates in STATE_KEYWORDS.values() for p in predicates if not p.endswith("*"))
 PLACE_PREDICATES = frozenset({"lives_in", "works_at", "studies_at", "comes_from", "grew_up_in"})
 
 
@@ -67,7 +69,8 @@ class StateReader:
             found = relative_facts(self.memory, self.user, relative, wanted)
             if found.facts:
                 return self._state_answer(found.facts, found.relations)
-            said = re.compile(rf"(?<!\w){re.escape(relative.relation)}s?(?!\w)", re.IGNORECASE)
+            kin = kin_words(relative.relation)  # "mother" is also "mom"
+            said = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, kin))})s?(?!\w)", re.IGNORECASE)
             if not any(said.search(h.turn_text) for h in self.hits):  # nobody has mentioned such a relative
                 return StateReading(abstain="unknown relative")
             return None
@@ -78,7 +81,7 @@ class StateReader:
             return None
         return self._state_answer(facts, [])
 
-    def others_states(self) -> list[tuple[str, int, int, int]]:
+    def others_states(self) -> tuple[list[Span], list[Span]]:
         """Where the hits say a state of someone other than the person asked about, or another state of theirs:
         ``(session_id, turn_index, char_start, char_end)`` of such facts' sources, less the spans that also say the
         asked state of the asked person. A sentence there answers another question ("Where does Alex work?" is not
@@ -86,29 +89,30 @@ class StateReader:
         asker's own (whose name the facts may give as the speaker's)."""
         wanted = state_predicates(self.question)
         if not wanted or question_kind(self.question) == "yes_no":
-            return []
+            return [], []
         subjects = self._asked_subjects()
         if not subjects:
-            return []
+            return [], []
         read = {(h.session_id, h.turn_index) for h in self.hits}
         spans: dict[tuple[str, int, int, int], bool] = {}
         for fact in self.memory.facts(status="all", user=self.user):
-            if not is_functional(fact.predicate):
+            if not (is_functional(fact.predicate) or fact.predicate in STATE_PREDICATES):
                 continue
             fits = asked(fact.predicate, wanted) and entity_key(fact.subject) in subjects
             for src in fact.sources:
                 if (src.session_id, src.turn_index) in read:
                     key = (src.session_id, src.turn_index, src.char_start, src.char_end)
                     spans[key] = spans.get(key, False) or fits
-        return [span for span, fits in spans.items() if not fits]
+        return [span for span, fits in spans.items() if not fits], [span for span, fits in spans.items() if fits]
 
     def _asked_subjects(self) -> set[str]:
         """The keys of the people a state question asks about, when they are others than the asker."""
         relative = relative_asked_about(self.question, USER_ROLE)
         if relative is not None:
             owned = self.memory.facts(status="all", subject=relative.owner, user=self.user)
-            named = [f.object for f in owned if f.kind == "relation" and f.predicate == snake(relative.relation)]
-            return {entity_key(n) for n in [*named, f"{relative.owner}'s {relative.relation}"] if n}
+            kin = kin_words(relative.relation)
+            named = [f.object for f in owned if f.kind == "relation" and f.predicate in {snake(k) for k in kin}]
+            return {entity_key(n) for n in [*named, *(f"{relative.owner}'s {k}" for k in kin)] if n}
         if any(m.name == USER_ROLE for m in self.analysis.entities):
             return set()
         return {entity_key(m.name) for m in self.analysis.entities}
@@ -129,7 +133,8 @@ class StateReader:
             before = [f for f in self.memory.history(fact.id, user=self.user) if f.id != fact.id and f.affirms]
             if any(named(value(f)) for f in before) and not named(value(fact)):
                 return StateReading("No", (fact, *[f for f in before if named(value(f))][-1:]))
-        return None
+        facts = self._facts_for(wanted)  # "Do I live in York?" while Leeds holds: what holds, not someone's York
+        return self._state_answer(facts, []) if facts else None
 
     def _named_in_question(self, text: str) -> bool:
         return (

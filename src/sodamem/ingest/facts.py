@@ -76,10 +76,11 @@ def write_facts(
     piece_pks: Mapping[tuple[int, int], int],
     prepared: PreparedSession,
     stale_slots: set[str],
-    reread: Collection[int] = (),
+    reread: Collection[int] | None = None,
 ) -> list[int]:
     """Store the session's facts and aliases, then recompute every slot they (or replaced facts) touch. ``reread``:
-    the pieces stored before this write whose facts were made again."""
+    the pieces stored before this write whose facts were made again (None: a whole session is written, every
+    piece may carry a mark)."""
     moved: set[int] = set()
     for hint in prepared.aliases:
         moved |= writes.add_alias(user, hint.alias, hint.canonical)
@@ -90,7 +91,8 @@ def write_facts(
     rows = [_row(canonical, session, session_pk, piece_pks, fact) for fact in prepared.facts]
     # facts the user forgot are not made again: from turns stored before (``reread``), or, when a whole session is
     # written, from the turns of a replaced copy that say the same words (their marks were carried over)
-    cited = {source[0] for row in rows for source in row.sources} & set(reread or piece_pks.values())
+    looked_at = set(piece_pks.values()) if reread is None else set(reread)  # a live add's new pieces have no marks
+    cited = {source[0] for row in rows for source in row.sources} & looked_at
     forgotten = writes.forgotten_keys(user, sorted(cited)) if cited else set()
     rows = [row for row in rows if not _forgotten(row, forgotten)]
     fact_ids = writes.insert_facts(user, rows)

@@ -50,7 +50,8 @@ def _move(c: _Clause, m: re.Match[str]) -> bool:
     place = obj.text
     if prep == "from":
         # "from Denver to Seattle": a move to Seattle, from Denver; "from London" alone names no destination
-        origin_text, to, destination = obj.text.partition(" to ")
+        origin_text, to, _ = obj.text.partition(" to ")
+        destination = obj.text.rpartition(" to ")[2]  # "from Denver to Seattle to Portland": Portland
         origin = (EntityRole("origin", origin_text),)
         if not to or not destination[:1].isupper():
             text = _say(c.subj.name, mood, "moved", "move", f"from {obj.text}")

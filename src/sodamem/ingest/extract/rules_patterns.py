@@ -60,7 +60,7 @@ AGE = re.compile(
     + r"(?P<turn>turn(?:ed|s|ing)\s+)?(?P<age>\d{1,3}|(?i:"
     + "|".join(sorted(AGE_WORDS, key=len, reverse=True))
     + r"))(?:\s+years?\s+old|\s*y/?o)?"
-    r"(?=\s*(?:[,.!;)]|$)|\s+(?:and|now|today|yesterday|this|next|last|but|so|soon|on)\b)"
+    r"(?=\s*(?:[,.!;)]|$)|\s+(?:and|now|today|yesterday|this|next|last|but|so|soon)\b)"
 )
 JOB = re.compile(
     P + rf"(?:a|an)\s+(?P<job>(?:{_NOT_JOB_MOD}[\w-]+\s+){{0,3}}?(?:{alt(JOB_HEADS)}))(?![\w'’-])"

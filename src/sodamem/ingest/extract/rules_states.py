@@ -63,6 +63,7 @@ def _dating(c: _Clause, m: re.Match[str]) -> bool:
     return _emit(c, K.RELATION, "dating", m["name"], m.end(), mood, text)
 
 
+_AGE_ENDS = re.compile(r"(?:\s+years?\s+old)?\s*(?:[,.!;)]|$)")
 _WHEN_BEFORE = re.compile(r"\b(?:when|since|after|before|until|till|once|by\s+the\s+time)\s+$", re.IGNORECASE)
 
 
@@ -73,6 +74,8 @@ def _age(c: _Clause, m: re.Match[str]) -> bool:
         return False
     if m["turn"] and _WHEN_BEFORE.search(c.text[: c.subj.start]):  # "When I turned ten, ...": an age then
         return False
+    if not said.isdigit() and not m["turn"] and not _AGE_ENDS.match(c.text, m.end()):
+        return False  # "I'm two and a half hours from home", "I'm one and done": a word number is an age only alone
     mood = _mood(c, ing=bool(m["turn"] and m["turn"].startswith("turning")), state=True)
     text = _say(c.subj.name, mood, "is", "be", f"{age} years old")
     return _emit(c, K.ATTRIBUTE, "age", str(age), m.end("age"), mood, text)
@@ -144,13 +147,20 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
     return _org_fact(c, org, obj.end, mood)
 
 
+# "as soon as I graduated", "as expected", "as part of the payments team": no job title
+_NOT_A_JOB = re.compile(
+    r"(?:soon|expected|usual|always|well|planned|promised|agreed|part|result|much|long|far|of|if|though|per)\b"
+)
+
+
 def _org_and_job(c: _Clause, org: str, end: int, mood: _Mood) -> str:
     """The employer of "<org> as a <job>", emitting the job fact on the way; ``org`` as it is without "as"."""
     as_job = re.search(r"\s+as\s+(?:an?\s+)?(?P<job>[a-z][\w -]*)$", org)
-    if as_job is None or rs.object_rejected(as_job["job"]):
+    if as_job is None:
         return org
     job = as_job["job"]
-    _emit(c, K.ATTRIBUTE, "job", job, end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+    if not rs.object_rejected(job) and not _NOT_A_JOB.match(job):
+        _emit(c, K.ATTRIBUTE, "job", job, end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
     return org[: as_job.start()]
 
 
