@@ -448,7 +448,11 @@ EXIT_PROBLEMS = 1
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object: ok, checks, problems.")
-@click.option("--repair", is_flag=True, help="First rebuild the full-text indexes and embed what lacks a vector.")
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="First rebuild the full-text indexes (a user's lost one too) and embed what lacks a vector.",
+)
 @click.pass_context
 def check(ctx: click.Context, repair: bool, as_json: bool) -> None:
     """Check the whole database: exit 0 when sound, 1 listing each problem (2: no database there at all)."""
