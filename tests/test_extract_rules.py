@@ -314,6 +314,10 @@ def test_a_couple_named_together_both_take_the_status() -> None:
     facts = extract("Well, Hannah and Tom got divorced.").facts
     status = {(f.subject, f.object, f.quote) for f in facts if f.predicate == "relationship_status"}
     assert status == {("Hannah", "divorced", "Hannah and Tom got divorced"), ("Tom", "divorced", "Tom got divorced")}
+    engaged = {
+        f.subject for f in extract("I visited Jess and Tom got engaged.").facts if f.predicate == "relationship_status"
+    }
+    assert engaged == {"Tom"}  # the pair must open the clause
 
 
 def test_a_count_followed_by_as_many_names_names_each_one() -> None:

@@ -50,7 +50,10 @@ def _rel_status(c: _Clause, m: re.Match[str]) -> bool:
     return done
 
 
-_PAIR_BEFORE = re.compile(rf"(?:^|[\s,;:])(?P<first>{rv.NAME})\s+and\s+$")
+# the pair opens its clause: "Well, Hannah and Tom ...", not "I visited Jess and Tom ..."
+_PAIR_BEFORE = re.compile(
+    rf"(?:^|[,;:.!?]\s*|\b(?:[Ww]ell|[Ss]o|[Oo]h|[Aa]nyway|[Bb]ut|[Aa]nd|[Tt]hen)\s+)(?P<first>{rv.NAME})\s+and\s+$"
+)
 _COUPLE_STATUSES = frozenset({"married", "engaged", "divorced", "separated"})
 
 
