@@ -71,8 +71,7 @@ def kin_words(relation: str) -> tuple[str, ...]:
     return (relation, *(k for k in _KIN_WORDS.get(relation, ()) if k != relation))
 
 
-# Words for one relative: a question's "mother" is the "mom" the user spoke of.
-_KIN_GROUPS = (
+_KIN_GROUPS = (  # each group names one relative
     "mother mom mum mama mommy mummy ma",
     "father dad daddy papa pa",
     "sister sis",

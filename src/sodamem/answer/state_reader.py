@@ -123,17 +123,18 @@ class StateReader:
         if relative_asked_about(self.question, USER_ROLE) is not None:
             return None
         named = self._named_in_question
-        holding = [f for f in self._facts_for(wanted) if named(value(f))]
+        facts = self._facts_for(wanted)
+        holding = [f for f in facts if named(value(f))]
         if holding:
             return StateReading("Yes", (holding[0],))
         denied = [f for f in self._denials_for(wanted) if named(value(f))]
         if denied:
             return StateReading("No", (denied[-1],))
-        for fact in self._facts_for(wanted):
+        for fact in facts:
             before = [f for f in self.memory.history(fact.id, user=self.user) if f.id != fact.id and f.affirms]
             if any(named(value(f)) for f in before) and not named(value(fact)):
                 return StateReading("No", (fact, *[f for f in before if named(value(f))][-1:]))
-        facts = self._facts_for(wanted)  # "Do I live in York?" while Leeds holds: what holds, not someone's York
+        # "Do I live in York?" while Leeds holds: what holds, not someone's York
         return self._state_answer(facts, []) if facts else None
 
     def _named_in_question(self, text: str) -> bool:

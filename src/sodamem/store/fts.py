@@ -171,7 +171,7 @@ def rebuild(conn: sqlite3.Connection) -> None:
             conn.execute(f"INSERT INTO {index} ({index}) VALUES ('rebuild')")
 
 
-_PER_USER = re.compile(r"(?:(?:turns|pieces|facts|entities)_(?:fts|of)|turns_fts_terms)_u(\d+)")
+_PER_USER = re.compile(rf"(?:(?:{'|'.join(COLUMNS)})_(?:fts|of)|turns_fts_terms)_u(\d+)")  # names made above
 
 
 def _drop_orphans(conn: sqlite3.Connection, numbers: set[int]) -> None:
