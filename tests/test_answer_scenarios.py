@@ -73,6 +73,10 @@ HABITS: History = [
     ("2026-04-20T17:45", "I gave up coffee two weeks ago."),
     ("2026-04-21T08:30", "I quit smoking last year."),
 ]
+BOTH_WORK: History = [
+    ("2026-01-05T10:00", "Alex and I both work at Google."),
+    ("2026-01-06T10:00", "Sam and I are vegan."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -120,6 +124,10 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("where-work", MOVED_AND_WORKING, "2026-03-01", "Where do I work?", "Finch Labs"),
     ("job", MOVED_AND_WORKING, "2026-03-01", "What is my job?", "backend engineer"),
     ("where-live", MOVED_AND_WORKING, "2026-03-01", "Where do I live?", "York (previously Leeds)"),
+    # "Alex and I" states the same of both
+    ("pair-alex", BOTH_WORK, "2026-03-01", "Where does Alex work?", "Google"),
+    ("pair-me", BOTH_WORK, "2026-03-01", "Where do I work?", "Google"),
+    ("pair-vegan", BOTH_WORK, "2026-03-01", "Is Sam vegan?", "Yes"),
 ]
 
 

@@ -200,6 +200,21 @@ def test_quote_time_and_text() -> None:
     assert {(r.role, r.entity) for r in fact.roles} == {("companion", "Tom"), ("location", "Peak District")}
 
 
+def test_a_pair_subject_states_the_same_of_both() -> None:
+    text = "Alex and I both work at Google."
+    facts = RulesExtractor().extract(view([text])).facts
+    assert {(f.subject, f.predicate, f.object) for f in facts} == {
+        (SPEAKER, "works_at", "Google"),
+        ("Alex", "works_at", "Google"),
+    }
+    alex = next(f for f in facts if f.subject == "Alex")
+    assert alex.text == "Alex works at Google"
+    assert alex.quote == text.rstrip(".") and alex.char_start == 0
+    assert ("companion", SPEAKER) in {(r.role, r.entity) for r in alex.roles}
+    # an event keeps one fact, the companion a role
+    assert [f.subject for f in extract("Tom and I went hiking last weekend.").facts] == [SPEAKER]
+
+
 def test_object_cut_at_clause_boundary_and_time() -> None:
     facts = extract("I went for a run this morning along the canal, 10k, and my left shin is sore.").facts
     assert [(f.predicate, f.object, f.time_expression) for f in facts] == [("went", "a run", "this morning")]

@@ -4,6 +4,8 @@ relation ("Maya's sister is Priya") with its alias.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.base import AliasHint, CandidateFact
 from sodamem.ingest.extract.rules_clause import _Clause, _Mood, _Piece, _piece_clause
@@ -36,27 +38,41 @@ def _emit(
     subject = subject or c.subj.name
     companions = tuple(EntityRole("companion", name) for name in c.subj.companions)
     all_roles = tuple(dict.fromkeys(companions + roles))
-    key = (p.turn.index, kind, predicate, subject, (obj or "").lower(), mood.modality, mood.polarity)
-    if key in p.seen:
-        return True
-    p.seen.add(key)
-    p.out.facts.append(
-        CandidateFact(
-            kind=kind,
-            predicate=predicate,
-            subject=subject,
-            turn_index=p.turn.index,
-            quote=quote,
-            object=obj,
-            modality=mood.modality,
-            polarity=mood.polarity,
-            roles=all_roles,
-            char_start=p.piece.char_start + begin,
-            time_expression=_time_for(p, begin, end, nearby=kind in (K.EVENT, K.PLAN)),
-            text=text,
-        )
+    time_expression = _time_for(p, begin, end, nearby=kind in (K.EVENT, K.PLAN))
+    fact = CandidateFact(
+        kind=kind,
+        predicate=predicate,
+        subject=subject,
+        turn_index=p.turn.index,
+        quote=quote,
+        object=obj,
+        modality=mood.modality,
+        polarity=mood.polarity,
+        roles=all_roles,
+        char_start=p.piece.char_start + begin,
+        time_expression=time_expression,
+        text=text,
     )
+    _append(p, fact)
+    if kind in _SHARED_KINDS and subject == c.subj.name and text.startswith(subject + " "):
+        # "Alex and I both work at Google": the state is Alex's too, quoted from the same words
+        for name in c.subj.companions:
+            shared_roles = (*(r for r in all_roles if r.entity != name), EntityRole("companion", subject))
+            said_of = replace(fact, subject=name, roles=shared_roles, text=name + text[len(subject) :])
+            _append(p, said_of)
     return True
+
+
+# what a pair subject ("Tom and I") says of both; an event already names the companion as a role
+_SHARED_KINDS = frozenset({K.STATE, K.ATTRIBUTE, K.PREFERENCE})
+
+
+def _append(p: _Piece, fact: CandidateFact) -> None:
+    key = (fact.turn_index, fact.kind, fact.predicate, fact.subject, (fact.object or "").lower())
+    key += (fact.modality, fact.polarity)
+    if key not in p.seen:
+        p.seen.add(key)
+        p.out.facts.append(fact)
 
 
 def _time_for(p: _Piece, start: int, end: int, *, nearby: bool) -> str | None:
