@@ -68,8 +68,8 @@ _SHARED_KINDS = frozenset({K.STATE, K.ATTRIBUTE, K.PREFERENCE})
 
 
 def _append(p: _Piece, fact: CandidateFact) -> None:
-    key = (fact.turn_index, fact.kind, fact.predicate, fact.subject, (fact.object or "").lower())
-    key += (fact.modality, fact.polarity)
+    said = (fact.kind, fact.predicate, fact.subject, (fact.object or "").lower(), fact.modality, fact.polarity)
+    key = (fact.turn_index, *said)
     if key not in p.seen:
         p.seen.add(key)
         p.out.facts.append(fact)
