@@ -42,6 +42,12 @@ from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.base import Extraction, SessionView
 from sodamem.ingest.extract.rules_clause import Handler, _Clause, _is_name, _person, _Piece, _Subject
 from sodamem.ingest.extract.rules_coref import NO_FACT_SPEAKERS, resolve_pronouns
+from sodamem.ingest.extract.rules_corrections import (
+    apply_corrections,
+    corrected_turns,
+    find_corrections,
+    turns_to_read,
+)
 from sodamem.ingest.extract.rules_events import _event, _go, _move, _offered, _simple_event, _took_me, _trip
 from sodamem.ingest.extract.rules_piece_wide import _attributes, _favourites, _first_day, _relations, _self_name, _taste
 from sodamem.ingest.extract.rules_plans import _generic_plan
@@ -78,13 +84,28 @@ class RulesExtractor:
     def stale_turns(self, before: SessionView, after: SessionView) -> list[int]:
         """A turn depends on the rest of its session only through the names the session shows (a capitalised
         word is a name once seen mid-sentence anywhere): the turns holding a name the new turns revealed."""
+        new_turns = range(len(before.turns), len(after.turns))
+        stale = corrected_turns(after, find_corrections(after, self._skip), new_turns)
         revealed = _known_names(after) - _known_names(before)
-        if not revealed:
-            return []
-        word = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in sorted(revealed)) + r")(?!\w)")
-        return [t.index for t in before.turns if word.search(t.text)]
+        if revealed:
+            word = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in sorted(revealed)) + r")(?!\w)")
+            stale.update(t.index for t in before.turns if word.search(t.text))
+        return sorted(stale)
 
     def extract_turns(self, session: SessionView, turn_indexes: Sequence[int]) -> Extraction:
+        """The facts of ``turn_indexes``, with the session's spoken corrections applied (the turns a correction
+        takes back, and the corrections of these turns' facts, are read too)."""
+        corrections = find_corrections(session, self._skip)
+        wanted = set(turn_indexes)
+        read = turns_to_read(session, corrections, wanted) if corrections else wanted
+        out = self._extract_turns(session, sorted(read))
+        if corrections:
+            fixed = apply_corrections(session, out.facts, corrections)
+            out.facts = [f for f in fixed if f.turn_index in wanted]
+            out.aliases = [a for a in out.aliases if a.turn_index in wanted]
+        return out
+
+    def _extract_turns(self, session: SessionView, turn_indexes: Sequence[int]) -> Extraction:
         out = Extraction()
         names = _known_names(session)
         upto = max(turn_indexes, default=-1) + 1

@@ -1,0 +1,173 @@
+"""Spoken corrections, for the rules extractor (pure, stdlib ``re``).
+
+"I just moved to Leeds last weekend." / "Sorry, I meant York, not Leeds." The first sentence was a slip: Leeds
+never held, so its facts are not kept (not superseded, which would make Leeds a past home), and the correcting
+sentence says them again with York, quoted from its own words ("I meant York, not Leeds") and keeping the time
+words of the fact it corrects ("last weekend"). A corrected day works the same way: "I hurt my knee on Thursday." /
+"Sorry, it was Wednesday, not Thursday." keeps the event and moves it to Wednesday.
+
+A correction is a piece (sentence) that opens with a correcting word ("sorry", "actually", "no wait", "I meant",
+"make that", ...) and names the new value, then "not <old value>" -- or, after "I meant" / "make that", the new value
+alone. It corrects the facts of the latest earlier piece of the same speaker, at most ``REACH`` turns back in the
+same session, that say the old value as their object or in their time words (without an old value: the latest
+piece's facts). A correction whose new value is a clause ("Actually I live in York, not Leeds") makes its own facts
+through the ordinary rules; it only removes the facts it corrects.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from sodamem.ingest.extract.base import CandidateFact, SessionView
+from sodamem.model import EntityRole
+
+REACH = 4  # turns back (any speaker's) a correction may reach
+
+_LEAD = r"(?:(?:oh|ah|um+|er+|no|nope|sorry|oops|whoops|wait|actually|correction|my\s+bad|scratch\s+that|hang\s+on)"
+_LEAD += r"(?:\s*[,.:;!—–-]+\s*|\s+))+"
+_SAYS = r"(?:I\s+meant|I\s+mean|make\s+that|it'?s|it\s+is|it\s+was|that'?s|that\s+was|that\s+should\s+be)\s+"
+_VALUE = r"[^,.;:!?]+?"
+_NOT_OLD = r"(?P<comma>,)?\s*not\s+(?P<old>[^,.;:!?]+?)\s*(?:[,.;:!?]|$)"
+# "Sorry, I meant York, not Leeds" / "Actually, Wednesday, not Thursday" / "No wait, it's the 22nd, not the 20th"
+_NEW_NOT_OLD = re.compile(rf"(?P<lead>{_LEAD})?(?P<says>{_SAYS})?(?P<new>{_VALUE}){_NOT_OLD}", re.IGNORECASE)
+# "I meant York." / "Make that Tuesday." (the latest earlier piece's facts)
+_MEANT = re.compile(rf"(?:{_LEAD})?(?P<says>I\s+meant|make\s+that)\s+(?P<new>{_VALUE})\s*[.!]?$", re.IGNORECASE)
+_MEANT_WORDS = re.compile(r"I\s+meant|I\s+mean|make\s+that", re.IGNORECASE)
+_ARTICLE = re.compile(r"^(?:the|a|an|my|on|in|at|to)\s+", re.IGNORECASE)
+_CLAUSE = re.compile(r"^(?:I|we|he|she|they|it)\b|\s(?:is|am|are|was|were|live|work|moved|have|has)\b", re.IGNORECASE)
+_PREPOSITION = re.compile(r"^(?:on|in|at|to)\s+", re.IGNORECASE)
+_MAX_VALUE_WORDS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    turn_index: int
+    char_start: int  # of ``quote`` in the turn's text
+    quote: str
+    new: str | None  # None: a clause that makes its own facts ("Actually I live in York, not Leeds")
+    old: str | None  # None: "I meant York" corrects the latest earlier piece's facts
+
+
+def find_corrections(session: SessionView, skip_speakers: frozenset[str]) -> list[Correction]:
+    """Every correction said in the session, in order."""
+    found: list[Correction] = []
+    for turn in session.turns:
+        if turn.speaker.lower() in skip_speakers:
+            continue
+        for piece in turn.pieces:
+            correction = _correction(piece.text)
+            if correction is not None:
+                start, quote, new, old = correction
+                found.append(Correction(turn.index, piece.char_start + start, quote, new, old))
+    return found
+
+
+def _correction(text: str) -> tuple[int, str, str | None, str | None] | None:
+    text = text.strip()
+    m = _NEW_NOT_OLD.match(text)
+    # without a comma only after "I meant" ("I meant York not Leeds"; "It's just not right" corrects nothing)
+    if m is not None and (m["lead"] or m["says"]) and (m["comma"] or _MEANT_WORDS.match(m["says"] or "")):
+        new = " ".join(m["new"].split())
+        if _CLAUSE.search(new) or len(new.split()) > _MAX_VALUE_WORDS:
+            if not m["lead"]:
+                return None  # "It was a long day, not a short one": no correcting word, no correction
+            new_value: str | None = None
+        else:
+            new_value = new
+        start = m.start("says") if m["says"] else m.start("new")
+        return start, text[start : m.end("old")], new_value, " ".join(m["old"].split())
+    m = _MEANT.match(text)
+    if m is not None and len(m["new"].split()) <= _MAX_VALUE_WORDS and not _CLAUSE.search(m["new"]):
+        return m.start("says"), text[m.start("says") : m.end("new")], " ".join(m["new"].split()), None
+    return None
+
+
+def turns_to_read(session: SessionView, corrections: Sequence[Correction], turns: Iterable[int]) -> set[int]:
+    """``turns`` and the turns their corrections may correct, and the corrections of ``turns``' facts."""
+    wanted = set(turns)
+    needed = set(wanted)
+    for c in corrections:
+        reach = _reach(session, c)
+        if c.turn_index in wanted or wanted & reach:
+            needed |= reach | {c.turn_index}
+    return needed
+
+
+def corrected_turns(session: SessionView, corrections: Sequence[Correction], new_turns: Iterable[int]) -> set[int]:
+    """The earlier turns whose facts corrections in ``new_turns`` may take back."""
+    new = set(new_turns)
+    return {t for c in corrections if c.turn_index in new for t in _reach(session, c) if t not in new}
+
+
+def _reach(session: SessionView, c: Correction) -> set[int]:
+    speaker = session.turns[c.turn_index].speaker
+    return {t.index for t in session.turns[max(0, c.turn_index - REACH) : c.turn_index + 1] if t.speaker == speaker}
+
+
+def apply_corrections(
+    session: SessionView, facts: Sequence[CandidateFact], corrections: Sequence[Correction]
+) -> list[CandidateFact]:
+    """``facts`` with each correction applied in order: the corrected facts removed, their corrected copies added
+    (a later correction may correct a correction)."""
+    kept = list(facts)
+    for c in corrections:
+        reach = _reach(session, c)
+        earlier = [f for f in kept if f.turn_index in reach and _position(f) < (c.turn_index, c.char_start)]
+        targets = _targets(session, earlier, c)
+        if not targets:
+            continue
+        kept = [f for f in kept if f not in targets]
+        if c.new is not None:
+            kept += [fixed for f in targets if (fixed := _corrected(f, c)) is not None]
+    return kept
+
+
+def _position(fact: CandidateFact) -> tuple[int, int]:
+    return fact.turn_index, fact.char_start or 0
+
+
+def _targets(session: SessionView, earlier: list[CandidateFact], c: Correction) -> list[CandidateFact]:
+    """The facts of the latest earlier piece that says the old value (any value, when none is named)."""
+    if c.old is not None:
+        earlier = [f for f in earlier if _says(f.object, c.old) or _in_time(f.time_expression, c.old)]
+    if not earlier:
+        return []
+    latest = max(earlier, key=_position)
+    piece = _piece_of(session, latest)
+    return [f for f in earlier if f.turn_index == latest.turn_index and _piece_of(session, f) == piece]
+
+
+def _piece_of(session: SessionView, fact: CandidateFact) -> int:
+    pieces = session.turns[fact.turn_index].pieces
+    at = fact.char_start or 0
+    return max((p.index for p in pieces if p.char_start <= at), default=0)
+
+
+def _bare(value: str) -> str:
+    return _ARTICLE.sub("", " ".join(value.lower().split()))
+
+
+def _says(obj: str | None, old: str) -> bool:
+    return obj is not None and _bare(obj) == _bare(old)
+
+
+def _in_time(expression: str | None, old: str) -> bool:
+    return expression is not None and re.search(rf"\b{re.escape(_bare(old))}\b", expression.lower()) is not None
+
+
+def _corrected(fact: CandidateFact, c: Correction) -> CandidateFact | None:
+    assert c.new is not None
+    fixed = replace(fact, turn_index=c.turn_index, quote=c.quote, char_start=c.char_start)
+    if c.old is not None and not _says(fact.object, c.old):  # a corrected time: "Wednesday, not Thursday"
+        assert fact.time_expression is not None
+        pattern = re.compile(rf"\b{re.escape(_bare(c.old))}\b", re.IGNORECASE)
+        new_day = _ARTICLE.sub("", c.new)
+        return replace(fixed, time_expression=pattern.sub(new_day, fact.time_expression, count=1))
+    if fact.object is None:
+        return None
+    new = _PREPOSITION.sub("", c.new)  # "I meant to York": York
+    roles = tuple(EntityRole(r.role, new) if r.entity == fact.object else r for r in fact.roles)
+    text = fact.text.replace(fact.object, new) if fact.object in fact.text else fact.text
+    return replace(fixed, object=new, roles=roles, text=text)
