@@ -77,6 +77,16 @@ BOTH_WORK: History = [
     ("2026-01-05T10:00", "Alex and I both work at Google."),
     ("2026-01-06T10:00", "Sam and I are vegan."),
 ]
+THREE_HOMES: History = [
+    ("2026-01-05T10:00", "I live in Leeds."),
+    ("2026-02-05T10:00", "I moved to York."),
+    ("2026-03-05T10:00", "I moved to Bristol."),
+]
+SLIP: History = [
+    ("2026-01-05T19:00", "I just moved to Leeds last weekend."),
+    ("2026-01-05T19:01", "Sorry, I meant York, not Leeds."),
+    ("2026-03-23T19:00", "I live in Bristol now."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -128,6 +138,15 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("pair-alex", BOTH_WORK, "2026-03-01", "Where does Alex work?", "Google"),
     ("pair-me", BOTH_WORK, "2026-03-01", "Where do I work?", "Google"),
     ("pair-vegan", BOTH_WORK, "2026-03-01", "Is Sam vegan?", "Yes"),
+    # "before <value>" / "after <value>" anchor the history on that value
+    ("before-bristol", THREE_HOMES, "2026-04-01", "Where did I live before Bristol?", "York (before Bristol)"),
+    ("before-york", THREE_HOMES, "2026-04-01", "Where did I live before York?", "Leeds (before York)"),
+    ("before-leeds", THREE_HOMES, "2026-04-01", "Where did I live before Leeds?", ABSTAIN),
+    ("after-leeds", THREE_HOMES, "2026-04-01", "Where did I live after Leeds?", "York (after Leeds)"),
+    # a spoken correction: Leeds never held
+    ("slip-now", SLIP, "2026-04-01", "Where do I live?", "Bristol (previously York)"),
+    ("slip-before", SLIP, "2026-04-01", "Where did I live before Bristol?", "York (before Bristol)"),
+    ("slip-before-york", SLIP, "2026-04-01", "Where did I live before York?", ABSTAIN),
 ]
 
 

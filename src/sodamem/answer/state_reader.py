@@ -158,6 +158,9 @@ class StateReader:
         replaced = [f for f in earlier if f.modality == "asserted" and value(f).casefold() != value(active).casefold()]
         previous = replaced[-1] if replaced else None
         now_value = value(active)
+        anchored = _anchored(self.question, [*earlier, active])
+        if anchored is not None:  # "Where did I live before York?": the value before York, not before today's
+            return anchored
         asked = self.question.casefold()
         names_values = [v.casefold() in asked for v in (now_value, *(value(f) for f in earlier))]
         if not self.analysis.history_intent and names_values[0] and not any(names_values[1:]):
@@ -193,6 +196,34 @@ class StateReader:
         anyone's)."""
         subjects: list[str | None] = [m.name for m in self.analysis.entities] or [None]
         return [f for s in subjects for f in self._held(s) if f.denies and asked(f.predicate, wanted)]
+
+
+_ANCHOR = re.compile(
+    r"\b(?P<side>before|prior\s+to|after)\s+(?:moving\s+to\s+|working\s+at\s+|being\s+)?(?P<what>.+)", re.IGNORECASE
+)
+
+
+def _anchored(question: str, chain: list[FactRecord]) -> StateReading | None:
+    """For "before <value>" / "after <value>" naming a value of the slot's history: the other value said just
+    before (after) it, or an abstention where the history holds none."""
+    m = _ANCHOR.search(question)
+    if m is None:
+        return None
+    said = [f for f in chain if f.modality == "asserted"]
+    named = [i for i, f in enumerate(said) if _names(m["what"], value(f))]
+    if not named:
+        return None
+    at = named[0] if m["side"].lower() == "after" else named[-1]
+    anchor = said[at]
+    others = said[at + 1 :] if m["side"].lower() == "after" else said[:at][::-1]
+    other = next((f for f in others if value(f).casefold() != value(anchor).casefold()), None)
+    if other is None:
+        return StateReading(abstain=f"nothing {m['side'].lower()} {value(anchor)}")
+    return StateReading(f"{value(other)} ({m['side'].lower()} {value(anchor)})", (other, anchor))
+
+
+def _names(words: str, said: str) -> bool:
+    return bool(said) and re.match(rf"(?:the\s+)?{re.escape(said.casefold())}(?!\w)", words.casefold()) is not None
 
 
 def asked(predicate: str, wanted: tuple[str, ...]) -> bool:
