@@ -198,9 +198,8 @@ class StateReader:
         return [f for s in subjects for f in self._held(s) if f.denies and asked(f.predicate, wanted)]
 
 
-_ANCHOR = re.compile(
-    r"\b(?P<side>before|prior\s+to|after)\s+(?:moving\s+to\s+|working\s+at\s+|being\s+)?(?P<what>.+)", re.IGNORECASE
-)
+_ANCHOR_VERB = r"(?:(?:moving|going)\s+to\s+|working\s+at\s+|living\s+in\s+|joining\s+|being\s+)?"
+_ANCHOR = re.compile(rf"\b(?P<side>before|prior\s+to|after)\s+{_ANCHOR_VERB}(?P<what>.+)", re.IGNORECASE)
 
 
 def _anchored(question: str, chain: list[FactRecord]) -> StateReading | None:
