@@ -87,6 +87,11 @@ SLIP: History = [
     ("2026-01-05T19:01", "Sorry, I meant York, not Leeds."),
     ("2026-03-23T19:00", "I live in Bristol now."),
 ]
+CORRECTED_DAYS: History = [
+    ("2026-09-07T20:00", "My flight to Tokyo is on the 20th. No wait, it's the 22nd."),
+    ("2026-09-12T09:00", "I hurt my knee on Thursday."),
+    ("2026-09-12T09:01", "Sorry, it was Wednesday, not Thursday."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -147,6 +152,9 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("slip-now", SLIP, "2026-04-01", "Where do I live?", "Bristol (previously York)"),
     ("slip-before", SLIP, "2026-04-01", "Where did I live before Bristol?", "York (before Bristol)"),
     ("slip-before-york", SLIP, "2026-04-01", "Where did I live before York?", ABSTAIN),
+    # a corrected day read from the sentence it corrects
+    ("flight-day", CORRECTED_DAYS, "2026-09-08", "When is my flight to Tokyo?", "22 September 2026"),
+    ("knee-day", CORRECTED_DAYS, "2026-09-13", "When did I hurt my knee?", "9 September 2026"),
 ]
 
 

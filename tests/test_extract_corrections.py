@@ -55,6 +55,14 @@ def test_a_corrected_day_moves_the_event() -> None:
     assert (fact.object, fact.time_expression, fact.turn_index) == ("Paris", "on Wednesday", 1)
 
 
+def test_a_time_alone_corrects_the_last_sentences_time() -> None:
+    (fact,) = extract("I went to Paris on Thursday. No wait, it was Wednesday.").facts
+    assert (fact.object, fact.time_expression, fact.quote) == ("Paris", "Wednesday", "it was Wednesday")
+    # a value that is no time after "it's" corrects nothing
+    (kept,) = extract("I went to Paris on Thursday. No, it's fine.").facts
+    assert kept.time_expression == "on Thursday"
+
+
 @pytest.mark.parametrize(
     "texts",
     [

@@ -34,6 +34,7 @@ from datetime import datetime
 from sodamem import instants
 from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.cited_date import asks_for_a_date, source_time
+from sodamem.answer.corrections import corrected_time
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.said_as import said_as
@@ -212,6 +213,11 @@ class _Reader:
         times = turn.times if turn is not None else ()
         if turn is not None and times:
             first = times[0]
+            fixed = corrected_time(self.memory, self.user, hit.session_id, hit.turn_index, first)
+            if fixed is not None:  # "I hurt my knee on Thursday." "Sorry, it was Wednesday, not Thursday."
+                when = said_as(human_span(fixed.time.start, fixed.time.end), fixed.time, fixed.turn.timestamp)
+                cited = [self._hit_citation(hit, turn.id), fixed.citation()]
+                return self._answer(when, cited, detail=_said(fixed.time.expression, fixed.turn.timestamp))
             when = said_as(human_span(first.start, first.end), first, turn.timestamp)
             return self._answer(
                 when, [self._hit_citation(hit, turn.id)], detail=_said(first.expression, turn.timestamp)

@@ -19,8 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from sodamem.ingest.extract.base import CandidateFact, SessionView
+from sodamem.ingest.timeparse import find_times
 from sodamem.model import EntityRole
 
 REACH = 4  # turns back (any speaker's) a correction may reach
@@ -34,11 +36,14 @@ _NOT_OLD = r"(?P<comma>,)?\s*not\s+(?P<old>[^,.;:!?]+?)\s*(?:[,.;:!?]|$)"
 _NEW_NOT_OLD = re.compile(rf"(?P<lead>{_LEAD})?(?P<says>{_SAYS})?(?P<new>{_VALUE}){_NOT_OLD}", re.IGNORECASE)
 # "I meant York." / "Make that Tuesday." (the latest earlier piece's facts)
 _MEANT = re.compile(rf"(?:{_LEAD})?(?P<says>I\s+meant|make\s+that)\s+(?P<new>{_VALUE})\s*[.!]?$", re.IGNORECASE)
+# "No wait, it's the 22nd." (a time only: "No, it's fine" corrects nothing)
+_IT_IS = re.compile(rf"(?:{_LEAD})(?P<says>it'?s|it\s+is|it\s+was)\s+(?P<new>{_VALUE})\s*[.!]?$", re.IGNORECASE)
 _MEANT_WORDS = re.compile(r"I\s+meant|I\s+mean|make\s+that", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:the|a|an|my|on|in|at|to)\s+", re.IGNORECASE)
 _CLAUSE = re.compile(r"^(?:I|we|he|she|they|it)\b|\s(?:is|am|are|was|were|live|work|moved|have|has)\b", re.IGNORECASE)
 _PREPOSITION = re.compile(r"^(?:on|in|at|to)\s+", re.IGNORECASE)
 _MAX_VALUE_WORDS = 5
+_ANY_DAY = datetime(2000, 1, 1)  # whether words are a time does not depend on the day they are read on
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +53,7 @@ class Correction:
     quote: str
     new: str | None  # None: a clause that makes its own facts ("Actually I live in York, not Leeds")
     old: str | None  # None: "I meant York" corrects the latest earlier piece's facts
+    time_only: bool = False  # "No wait, it's the 22nd": the new value is a time, and corrects a time
 
 
 def find_corrections(session: SessionView, skip_speakers: frozenset[str]) -> list[Correction]:
@@ -57,15 +63,15 @@ def find_corrections(session: SessionView, skip_speakers: frozenset[str]) -> lis
         if turn.speaker.lower() in skip_speakers:
             continue
         for piece in turn.pieces:
-            correction = _correction(piece.text)
+            correction = _correction(piece.text.strip())
             if correction is not None:
-                start, quote, new, old = correction
-                found.append(Correction(turn.index, piece.char_start + start, quote, new, old))
+                start, quote, new, old, time_only = correction
+                start += len(piece.text) - len(piece.text.lstrip())
+                found.append(Correction(turn.index, piece.char_start + start, quote, new, old, time_only))
     return found
 
 
-def _correction(text: str) -> tuple[int, str, str | None, str | None] | None:
-    text = text.strip()
+def _correction(text: str) -> tuple[int, str, str | None, str | None, bool] | None:
     m = _NEW_NOT_OLD.match(text)
     # without a comma only after "I meant" ("I meant York not Leeds"; "It's just not right" corrects nothing)
     if m is not None and (m["lead"] or m["says"]) and (m["comma"] or _MEANT_WORDS.match(m["says"] or "")):
@@ -77,10 +83,25 @@ def _correction(text: str) -> tuple[int, str, str | None, str | None] | None:
         else:
             new_value = new
         start = m.start("says") if m["says"] else m.start("new")
-        return start, text[start : m.end("old")], new_value, " ".join(m["old"].split())
+        return start, text[start : m.end("old")], new_value, " ".join(m["old"].split()), False
     m = _MEANT.match(text)
     if m is not None and len(m["new"].split()) <= _MAX_VALUE_WORDS and not _CLAUSE.search(m["new"]):
-        return m.start("says"), text[m.start("says") : m.end("new")], " ".join(m["new"].split()), None
+        return m.start("says"), text[m.start("says") : m.end("new")], " ".join(m["new"].split()), None, False
+    m = _IT_IS.match(text)
+    time = as_time(m["new"]) if m is not None else None
+    if m is not None and time is not None:
+        return m.start("says"), text[m.start("says") : m.end("new")], time, None, True
+    return None
+
+
+def as_time(words: str) -> str | None:
+    """``words`` as a time expression the resolver reads, when they are one and nothing else ("next Tuesday";
+    "the 22nd" is read as "on the 22nd")."""
+    words = " ".join(words.split())
+    for said in (words, f"on {words}"):
+        times = find_times(said, _ANY_DAY)
+        if len(times) == 1 and times[0].char_start == 0 and len(times[0].spec.expression) == len(said):
+            return said
     return None
 
 
@@ -130,8 +151,10 @@ def _position(fact: CandidateFact) -> tuple[int, int]:
 
 def _targets(session: SessionView, earlier: list[CandidateFact], c: Correction) -> list[CandidateFact]:
     """The facts of the latest earlier piece that says the old value (any value, when none is named)."""
-    if c.old is not None:
-        earlier = [f for f in earlier if _says(f.object, c.old) or _in_time(f.time_expression, c.old)]
+    if c.time_only:
+        earlier = [f for f in earlier if f.time_expression]
+    elif c.old is not None:
+        earlier = [f for f in earlier if _says(f.object, c.old) or said_in_time(f.time_expression, c.old)]
     if not earlier:
         return []
     latest = max(earlier, key=_position)
@@ -153,13 +176,15 @@ def _says(obj: str | None, old: str) -> bool:
     return obj is not None and _bare(obj) == _bare(old)
 
 
-def _in_time(expression: str | None, old: str) -> bool:
+def said_in_time(expression: str | None, old: str) -> bool:
     return expression is not None and re.search(rf"\b{re.escape(_bare(old))}\b", expression.lower()) is not None
 
 
 def _corrected(fact: CandidateFact, c: Correction) -> CandidateFact | None:
     assert c.new is not None
     fixed = replace(fact, turn_index=c.turn_index, quote=c.quote, char_start=c.char_start)
+    if c.time_only:
+        return replace(fixed, time_expression=c.new)
     if c.old is not None and not _says(fact.object, c.old):  # a corrected time: "Wednesday, not Thursday"
         assert fact.time_expression is not None
         pattern = re.compile(rf"\b{re.escape(_bare(c.old))}\b", re.IGNORECASE)
