@@ -92,6 +92,12 @@ CORRECTED_DAYS: History = [
     ("2026-09-12T09:00", "I hurt my knee on Thursday."),
     ("2026-09-12T09:01", "Sorry, it was Wednesday, not Thursday."),
 ]
+ENDINGS: History = [
+    ("2026-03-02T21:00", "My boyfriend Tom and I broke up on Saturday."),
+    ("2026-03-03T21:00", "We were planning a trip to Lisbon in April, but that's cancelled now."),
+    ("2026-03-09T21:00", "I started learning Spanish on Monday."),
+    ("2026-03-09T21:05", "I stopped the Spanish lessons, no time."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -155,6 +161,11 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     # a corrected day read from the sentence it corrects
     ("flight-day", CORRECTED_DAYS, "2026-09-08", "When is my flight to Tokyo?", "22 September 2026"),
     ("knee-day", CORRECTED_DAYS, "2026-09-13", "When did I hurt my knee?", "9 September 2026"),
+    # a sentence saying that what is asked about ended, to a question in the present tense
+    ("broke-up", ENDINGS, "2026-03-10", "Am I still with Tom?", "No"),
+    ("cancelled", ENDINGS, "2026-03-10", "Is the Lisbon trip still happening?", "No"),
+    ("asks-the-ending", ENDINGS, "2026-03-10", "Is the Lisbon trip cancelled?", "Yes"),
+    ("stopped-later", ENDINGS, "2026-03-10", "Am I still learning Spanish?", "No"),  # the later turn of the two
 ]
 
 

@@ -45,6 +45,7 @@ from sodamem.answer.spans import (
     asks_in_the_present,
     question_kind,
     question_stems,
+    says_it_ended,
     tokens,
     yes_or_no,
 )
@@ -324,12 +325,14 @@ class _Reader:
         peers = [
             s
             for s in distinct_turns(sentences, LIST_ITEMS)
-            if _overlap(asked, s.text) >= enough
-            and not s.is_question
+            if not s.is_question
             and s.speaker == best.speaker
-            and _opening(s.text) == _opening(best.text)  # "My kids eat meat" is not about "I"
+            and (
+                (_overlap(asked, s.text) >= enough and _opening(s.text) == _opening(best.text))  # not "My kids eat"
+                or (_overlap(asked, s.text) and says_it_ended(s.text, self.question))  # "I stopped the lessons"
+            )
         ]
-        return max(peers, key=lambda s: (instants.sort_key(s.hit.timestamp), s is best), default=best)
+        return max(peers, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index, s is best), default=best)
 
     # -- which sentences, and whether they answer ----------------------------------------------------------------
 

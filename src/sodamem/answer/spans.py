@@ -205,6 +205,14 @@ _CEASED = re.compile(
     r"\b(?:gave|give|given|giving)\s+up\b|\bquit(?:ting)?\b|\bstopped\b(?!\s+(?:by|at|in|off|over|for)\b)",
     re.IGNORECASE,
 )
+# Words that say their subject itself ended ("Tom and I broke up", "the trip got cancelled", "Dev moved out"): to a
+# question in the present tense that does not ask about the ending ("Am I still with Tom?"), the statement says no.
+_ENDED = re.compile(
+    r"\b(?:broke|broken|breaking)\s+up\b|\bsplit\s+up\b|\b(?:called|calling)\s+(?:it\s+)?off\b"
+    r"|\bcancell?(?:ed|ing)\b|\bfell\s+through\b|\bmoved\s+out\b|\b(?:is|are|'s|was)\s+(?:off|over)\b"
+    r"|\bended\b|\bdivorced\b",
+    re.IGNORECASE,
+)
 _INTENT_BEFORE = re.compile(
     r"\b(?:trying|try|want|wants|wanted|going|plan|planning|hope|hoping|need|needs|should|might|thinking\s+(?:of|about))"
     r"(?:\s+to)?\s*$",
@@ -219,14 +227,29 @@ def yes_or_no(sentence: str, question: str = "") -> str:
     something asked in the present tense has ended ("I gave up coffee" to "Do I drink coffee?"), else "Yes"."""
     if any(t.word in _NEGATIONS or t.word.endswith("n't") for t in tokens(sentence)):
         return "No"
-    ended = _CEASED.search(sentence) if asks_in_the_present(question) else None
-    if ended is None or _INTENT_BEFORE.search(sentence[: ended.start()]) or _AGAIN.search(sentence[ended.end() :]):
-        return "Yes"  # "trying to give up coffee", "stopped playing for a year but I'm playing again"
+    return "No" if says_it_ended(sentence, question) else "Yes"
+
+
+def says_it_ended(sentence: str, question: str) -> bool:
+    """Whether ``sentence`` says that what a present-tense ``question`` asks about ended ("We broke up" to "Am I
+    still with Tom?", "I gave up coffee" to "Do I drink coffee?"), and the question does not ask about the ending
+    itself ("Is the trip cancelled?", "Did I quit smoking?")."""
+    if not asks_in_the_present(question):
+        return False
     asked = question_stems(question)
-    ended_what = re.split(r"[,;]|\s(?:and|but|to|so)\s", sentence[ended.end() :], maxsplit=1)[0]
-    if {t.stem for t in tokens(ended.group())} & asked or not {t.stem for t in tokens(ended_what)} & asked:
-        return "Yes"  # the ending is what is asked ("Did I quit smoking?"), or it ended something else
-    return "No"
+    for ended in _ENDED.finditer(sentence):
+        if not _intent_or_again(sentence, ended) and not {t.stem for t in tokens(ended.group())} & asked:
+            return True
+    ceased = _CEASED.search(sentence)
+    if ceased is None or _intent_or_again(sentence, ceased):
+        return False  # "trying to give up coffee", "stopped playing for a year but I'm playing again"
+    ended_what = re.split(r"[,;]|\s(?:and|but|to|so)\s", sentence[ceased.end() :], maxsplit=1)[0]
+    # the ending is not what is asked ("Did I quit smoking?"), and it ended what is asked, not something else
+    return not {t.stem for t in tokens(ceased.group())} & asked and bool({t.stem for t in tokens(ended_what)} & asked)
+
+
+def _intent_or_again(sentence: str, ending: re.Match[str]) -> bool:
+    return bool(_INTENT_BEFORE.search(sentence[: ending.start()]) or _AGAIN.search(sentence[ending.end() :]))
 
 
 def asks_in_the_present(question: str) -> bool:
