@@ -98,6 +98,10 @@ ENDINGS: History = [
     ("2026-03-09T21:00", "I started learning Spanish on Monday."),
     ("2026-03-09T21:05", "I stopped the Spanish lessons, no time."),
 ]
+KIDS_AND_CAT: History = [
+    ("2026-09-07T20:00", "I have two kids, Mia and Leo. My flight to Tokyo is on the 20th."),
+    ("2026-09-07T20:05", "Also, I adopted a cat named Biscuit the day before yesterday."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -165,6 +169,10 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("broke-up", ENDINGS, "2026-03-10", "Am I still with Tom?", "No"),
     ("cancelled", ENDINGS, "2026-03-10", "Is the Lisbon trip still happening?", "No"),
     ("asks-the-ending", ENDINGS, "2026-03-10", "Is the Lisbon trip cancelled?", "Yes"),
+    # a relative nobody mentioned, and a sentence that says nothing the question asks
+    ("no-wife", KIDS_AND_CAT, "2026-09-08", "What is my wife's name?", ABSTAIN),
+    ("mia-age", KIDS_AND_CAT, "2026-09-08", "How old is Mia?", ABSTAIN),
+    ("kids-named", KIDS_AND_CAT, "2026-09-08", "What are my children's names?", "Mia, Leo"),
     ("stopped-later", ENDINGS, "2026-03-10", "Am I still learning Spanish?", "No"),  # the later turn of the two
 ]
 

@@ -37,6 +37,7 @@ from sodamem.answer.cited_date import asks_for_a_date, source_time
 from sodamem.answer.corrections import corrected_time
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
+from sodamem.answer.relatives import relative_mentioned, relatives_asked_by_name, relatives_named
 from sodamem.answer.said_as import said_as
 from sodamem.answer.spans import (
     answer_span,
@@ -155,6 +156,9 @@ class _Reader:
         entities = [m for m in self.analysis.entities if m.name != USER_ROLE or about_asker]
         if not entities and not _overlap(self._content_stems(), self.hits[0].turn_text):
             return self._abstain("unrelated")
+        for relative in relatives_named(self.question, USER_ROLE):
+            if not relative_mentioned(relative, (h.turn_text for h in self.hits)):
+                return self._abstain("unknown relative")  # "What is my wife's name?", and no wife was mentioned
         named, everyone, elsewhere = self.speaker_check()
         if elsewhere:
             return self._abstain("said_by_another_speaker")
@@ -172,6 +176,10 @@ class _Reader:
             sentences = [s for s in sentences if not _holds(s, others) or _holds(s, asked)]
             if not sentences:
                 return self._abstain("another state")
+        kin = relatives_asked_by_name(self.memory, self.user, self.question, USER_ROLE)
+        if kin:  # "What are my children's names?": the relation facts that name them
+            names = ", ".join(dict.fromkeys(f.object for f in kin if f.object))
+            return self._answer(names, self._fact_citations(kin), "; ".join(f.text for f in kin))
         by_relation = self._named_by_relation()
         if by_relation is not None:
             return by_relation
@@ -306,6 +314,8 @@ class _Reader:
             best = self._latest_saying_as_much(best, sentences, asked)
             chosen = [best]
             spans.append(yes_or_no(best.text, self.question))
+        elif not _overlap(self._content_stems() | self._entity_stems(), best.text) and not self._speaks(best):
+            return self._abstain("unsupported")  # "How old is Mia?" is not read from "My flight is on the 20th"
         for sentence in chosen if kind != "yes_no" else ():
             start, end = answer_span(self.question, sentence.text, kind)
             span = " ".join(sentence.text[start:end].split())
@@ -335,6 +345,11 @@ class _Reader:
         return max(peers, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index, s is best), default=best)
 
     # -- which sentences, and whether they answer ----------------------------------------------------------------
+
+    def _speaks(self, sentence: Sentence) -> bool:
+        """Whether the sentence's speaker is someone the question names (the asker's "I" names the user)."""
+        asker = sentence.speaker == USER_ROLE and any(m.name == USER_ROLE for m in self.analysis.entities)
+        return asker or bool(question_stems(sentence.speaker) & self._entity_stems())
 
     def _named_speaker(self) -> str | None:
         """The one person talking whom the question names (None for none or several, or a one-voice memory)."""

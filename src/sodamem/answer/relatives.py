@@ -9,6 +9,7 @@ itself ("my sister moved to Paris": the subject "user's sister").
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sodamem.ingest.entities import entity_key
@@ -20,6 +21,9 @@ _RELATIVE = re.compile(
     rf"\b(?i:does|did|do|is|was|are|were|has|had)\s+(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+"
     rf"{REL_MOD}(?P<rel>{REL})(?![\w'’])"
 )
+
+
+_ANY_RELATIVE = re.compile(rf"\b(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+{REL_MOD}(?P<rel>{REL})(?![\w])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +49,45 @@ def relative_asked_about(question: str, asker: str) -> Relative | None:
     return Relative(owner, " ".join(m["rel"].lower().split()))
 
 
+def relatives_named(question: str, asker: str) -> list[Relative]:
+    """Every relative the question names: "What is my wife's name?" -> ``[Relative(asker, "wife")]``."""
+    return [
+        Relative(asker if m["my"] else m["owner"], " ".join(m["rel"].lower().split()))
+        for m in _ANY_RELATIVE.finditer(question)
+    ]
+
+
+_NAMES_ASKED = re.compile(
+    rf"^\s*(?:what\s+(?:is|are|was|were)|who\s+(?:is|are|was|were))\s+(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+"
+    rf"{REL_MOD}(?P<rel>{REL})(?:['’]s|['’])?(?:\s+names?|\s+called)?\s*\??\s*$",
+    re.IGNORECASE,
+)
+_CHILDREN = frozenset("children child kids kid sons son daughters daughter".split())
+
+
+def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str) -> list[FactRecord]:
+    """For "What are my children's names?" / "Who is Priya's fiancé?": the relation facts that name them (kin words
+    count: "children" are the kids, sons and daughters the user spoke of), oldest first."""
+    m = _NAMES_ASKED.match(question)
+    if m is None:
+        return []
+    owner = asker if m["my"] else m["owner"]
+    relation = " ".join(m["rel"].lower().split())
+    words = set(kin_words(relation)) | {relation, relation.removesuffix("s")}
+    if relation in _CHILDREN and relation not in ("son", "sons", "daughter", "daughters"):
+        words |= _CHILDREN  # "children" and "kids" are any of them; a son is no daughter
+    predicates = {snake(w) for w in words}
+    owned = memory.facts(status="active", subject=owner, user=user)
+    named = [f for f in owned if f.kind == "relation" and f.predicate in predicates and f.object and f.sources]
+    return sorted(named, key=_said_order)
+
+
+def _said_order(fact: FactRecord) -> tuple[str, int, int, int]:
+    """Where a relation fact's name was said ("two kids, Mia and Leo": Mia first, though both cite one span)."""
+    source = fact.sources[0]
+    return source.timestamp, source.turn_index, source.char_start, source.quote.find(fact.object or "")
+
+
 def relative_facts(memory: Memory, user: str, relative: Relative, predicates: tuple[str, ...]) -> RelativeFacts:
     """The relative's active, positive facts with one of ``predicates`` (a trailing "*" is a prefix), when they are
     all about one person; with the relation facts naming that person."""
@@ -64,6 +107,13 @@ def relative_facts(memory: Memory, user: str, relative: Relative, predicates: tu
         return RelativeFacts([], [])
     who = entity_key(facts[0].subject)
     return RelativeFacts(facts, [r for r in relations if r.object and entity_key(r.object) == who])
+
+
+def relative_mentioned(relative: Relative, texts: Iterable[str]) -> bool:
+    """Whether any of ``texts`` names such a relative ("mother" is also "mom"; "children" are also "my son")."""
+    kin = {*kin_words(relative.relation), *_MENTIONED_AS.get(relative.relation, ())}
+    said = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, sorted(kin)))})s?(?!\w)", re.IGNORECASE)
+    return any(said.search(text) for text in texts)
 
 
 def kin_words(relation: str) -> tuple[str, ...]:
@@ -88,6 +138,21 @@ _KIN_WORDS: dict[str, tuple[str, ...]] = {
     for group in _KIN_GROUPS
     for word in group.split()
 }
+
+
+# Words that mention one of a group (not the same relative: a son is no daughter, so these only tell whether
+# anyone of the kind was mentioned at all)
+_MENTION_GROUPS = (
+    "children child kids kid son sons daughter daughters boys girls",
+    "parents parent folks mother mom mum father dad",
+    "dogs dog pup pups puppy puppies",
+    "cats cat kitten kittens kitty",
+)
+_MENTIONED_AS: dict[str, frozenset[str]] = {
+    word: frozenset(kin for group in _MENTION_GROUPS if word in group.split() for kin in group.split())
+    for group in _MENTION_GROUPS
+    for word in group.split()
+} | dict.fromkeys(("pets", "pet"), frozenset(" ".join(_MENTION_GROUPS[2:]).split()) | {"pets", "pet"})
 
 
 def _fits(fact: FactRecord, predicates: tuple[str, ...]) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sodamem import instants
-from sodamem.answer.relatives import kin_words, relative_asked_about, relative_facts
+from sodamem.answer.relatives import kin_words, relative_asked_about, relative_facts, relative_mentioned
 from sodamem.answer.spans import asks_for_a_place, question_kind
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
 from sodamem.ingest.entities import entity_key
@@ -69,9 +69,7 @@ class StateReader:
             found = relative_facts(self.memory, self.user, relative, wanted)
             if found.facts:
                 return self._state_answer(found.facts, found.relations)
-            kin = kin_words(relative.relation)  # "mother" is also "mom"
-            said = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, kin))})s?(?!\w)", re.IGNORECASE)
-            if not any(said.search(h.turn_text) for h in self.hits):  # nobody has mentioned such a relative
+            if not relative_mentioned(relative, (h.turn_text for h in self.hits)):  # nobody mentioned such a one
                 return StateReading(abstain="unknown relative")
             return None
         facts = self._facts_for(wanted)
