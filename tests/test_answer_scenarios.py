@@ -102,6 +102,19 @@ KIDS_AND_CAT: History = [
     ("2026-09-07T20:00", "I have two kids, Mia and Leo. My flight to Tokyo is on the 20th."),
     ("2026-09-07T20:05", "Also, I adopted a cat named Biscuit the day before yesterday."),
 ]
+LAID_OFF: History = [
+    ("2026-09-07T20:00", "I'm a software engineer at Google."),
+    ("2026-10-05T20:00", "I got laid off from Google last Friday."),
+]
+FIRED: History = [
+    ("2026-09-07T20:00", "I work at Finch Labs."),
+    ("2026-10-05T20:00", "I got fired last week. I'm working on opening a bakery now."),
+]
+JOB_QUIT: History = [
+    ("2026-01-05T19:00", "I work as a nurse at St James Hospital."),
+    ("2026-02-09T19:00", "I quit my job at the hospital last week."),
+    ("2026-03-02T19:00", "I work at Boots now as a pharmacist, my first day was today."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -173,6 +186,13 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("no-wife", KIDS_AND_CAT, "2026-09-08", "What is my wife's name?", ABSTAIN),
     ("mia-age", KIDS_AND_CAT, "2026-09-08", "How old is Mia?", ABSTAIN),
     ("kids-named", KIDS_AND_CAT, "2026-09-08", "What are my children's names?", "Mia, Leo"),
+    # a job lost, with or without the employer named, ends working there
+    ("laid-off", LAID_OFF, "2026-10-20", "Where do I work?", ABSTAIN),
+    ("laid-off-yes-no", LAID_OFF, "2026-10-20", "Do I work at Google?", "No"),
+    ("fired", FIRED, "2026-10-20", "Where do I work?", ABSTAIN),
+    ("fired-plans", FIRED, "2026-10-20", "What am I working on opening?", "bakery"),
+    ("new-after-quit", JOB_QUIT, "2026-03-05", "Where do I work now?", "Boots (previously St James Hospital)"),
+    ("job-after-quit", JOB_QUIT, "2026-03-05", "What is my job?", "pharmacist (previously nurse)"),
     ("stopped-later", ENDINGS, "2026-03-10", "Am I still learning Spanish?", "No"),  # the later turn of the two
 ]
 

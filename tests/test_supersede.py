@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sodamem.ingest.entities import entity_key, possessive_owner, value_key
-from sodamem.ingest.supersede import SlotFact, is_functional, order_key, resolve_slot, slot_of
+from sodamem.ingest.supersede import ANY_VALUE, SlotFact, is_functional, order_key, resolve_slot, slot_of
 from sodamem.model import FactKind, FactStatus, LinkType, Modality
 
 
@@ -54,6 +54,19 @@ def test_a_denial_of_another_value_ends_nothing_until_that_value_holds_again() -
         outcomes, links = resolve_slot([leeds, denial])
         assert {o.fact_id: o.status for o in outcomes} == {4: FactStatus.SUPERSEDED, 5: FactStatus.ACTIVE}
         assert [(x.type, x.newer, x.older) for x in links] == [(LinkType.CONTRADICTS, 5, 4)]
+
+
+def test_a_denial_of_no_value_ends_whichever_value_holds_and_a_new_value_ends_it() -> None:
+    """ "I work at Google" / "I lost my job" (no employer named) / "I work at Boots now"."""
+    google, lost, boots = fact(1, 1, "google"), fact(2, 2, ANY_VALUE, polarity=False), fact(3, 3, "boots")
+    outcomes, links = resolve_slot([google, lost])
+    assert {o.fact_id: o.status for o in outcomes} == {1: FactStatus.SUPERSEDED, 2: FactStatus.ACTIVE}
+    assert [(x.type, x.newer, x.older) for x in links] == [(LinkType.CONTRADICTS, 2, 1)]
+    outcomes, links = resolve_slot([boots, lost, google])
+    by_id = {o.fact_id: o for o in outcomes}
+    assert [fid for fid, o in by_id.items() if o.status is FactStatus.ACTIVE] == [3]
+    assert by_id[1].valid_to == lost.starts and by_id[2].valid_to == boots.starts
+    assert (LinkType.CONTRADICTS, 3, 2) in {(x.type, x.newer, x.older) for x in links}
 
 
 @given(st.permutations(list(range(6))))

@@ -56,12 +56,16 @@ _WHAT_DO = re.compile(
 )
 
 
+# "working on opening", "work out", "worked with": other verbs than holding a job
+_NOT_A_STATE = re.compile(r"\bwork(?:s|ing|ed)?\s+(?:on|out|with|through|together|hard)\b", re.IGNORECASE)
+
+
 def state_predicates(question: str) -> tuple[str, ...]:
     """The predicates ``question``'s keywords point to, in the order they appear (a trailing "*" is a prefix)."""
     found: dict[str, None] = {}
     if _WHAT_DO.match(question):
         found.update(dict.fromkeys(("job", "works_at")))
-    for word in (w.lower() for w in _WORD.findall(question)):
+    for word in (w.lower() for w in _WORD.findall(_NOT_A_STATE.sub(" ", question))):
         for predicate in STATE_KEYWORDS.get(word, ()):
             found.setdefault(predicate)
     return tuple(found)

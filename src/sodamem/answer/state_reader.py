@@ -74,8 +74,8 @@ class StateReader:
             return None
         facts = self._facts_for(wanted)
         if not facts:
-            if self._denials_for(wanted):  # "I no longer live in London", and nothing said since: not "London"
-                return StateReading(abstain="denied")
+            if any(self._ends_a_value(f) for f in self._denials_for(wanted)):
+                return StateReading(abstain="denied")  # "I no longer live in London", and nothing said since
             return None
         return self._state_answer(facts, [])
 
@@ -153,7 +153,11 @@ class StateReader:
         earlier = [f for f in chain if f.id != active.id and said(f.mentioned_at) <= said(active.mentioned_at)]
         # what it replaced: the last other value said as a fact, "used to" and "no longer" too ("York (previously
         # Leeds)", never "York (previously York)"); not a plan, a hypothesis or a never
-        replaced = [f for f in earlier if f.modality == "asserted" and value(f).casefold() != value(active).casefold()]
+        replaced = [
+            f
+            for f in earlier
+            if f.modality == "asserted" and f.object and value(f).casefold() != value(active).casefold()
+        ]  # a denial of no value ("I lost my job") replaced nothing by name
         previous = replaced[-1] if replaced else None
         now_value = value(active)
         anchored = _anchored(self.question, [*earlier, active])
@@ -173,6 +177,13 @@ class StateReader:
             text = now_value
         cited = (*relations, active) + ((previous,) if previous is not None else ())
         return StateReading(text, cited)
+
+    def _ends_a_value(self, denial: FactRecord) -> bool:
+        """A denial of a value, or one of no value ("I lost my job") that ended a value said before: Jon's "Lost my
+        job as a banker" with no employer ever named does not answer "What is Jon working on opening?"."""
+        if denial.object:
+            return True
+        return any(f.affirms and f.object for f in self.memory.history(denial.id, user=self.user))
 
     def _facts_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
         subjects = [m.name for m in self.analysis.entities]
@@ -206,7 +217,7 @@ def _anchored(question: str, chain: list[FactRecord]) -> StateReading | None:
     m = _ANCHOR.search(question)
     if m is None:
         return None
-    said = [f for f in chain if f.modality == "asserted"]
+    said = [f for f in chain if f.modality == "asserted" and f.object]
     named = [i for i, f in enumerate(said) if _names(m["what"], value(f))]
     if not named:
         return None

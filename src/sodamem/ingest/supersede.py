@@ -3,7 +3,8 @@
 A slot is (user, subject entity, predicate) for functional predicates, and (user, subject, predicate, object)
 for preferences. Sorting by a content-derived order key (time first) and recomputing the whole slot each time
 makes the outcome independent of ingestion order: the newest fact is active, each older one is superseded at
-the start of its successor and linked from it; a denial of a value that does not hold ends nothing (``resolve_slot``).
+the start of its successor and linked from it; a denial of a value that does not hold ends nothing, and a denial
+of no value ("I lost my job") ends any (``resolve_slot``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ FUNCTIONAL_PREDICATES = frozenset(
 FUNCTIONAL_PREFIXES = ("favorite_", "favourite_", "has_", "attribute_")
 # Only what was said as true (or as untrue) competes; plans, questions, hypotheticals and hearsay do not.
 COMPETING_MODALITIES = frozenset({Modality.ASSERTED, Modality.NEGATED})
+
+
+ANY_VALUE = ""  # the value key of a fact with no object: as a denial, it denies whatever value holds
 
 
 def is_functional(predicate: str) -> bool:
@@ -83,7 +87,8 @@ def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLin
 
     for fact in ordered:
         if fact.denies:
-            if holding is not None and holding.value == fact.value:
+            # a denial of no value ("I lost my job") ends whatever value holds
+            if holding is not None and fact.value in (holding.value, ANY_VALUE):
                 end(holding, fact, LinkType.CONTRADICTS)
                 holding = None
             if fact.value in denied:
@@ -92,8 +97,9 @@ def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLin
             continue
         if holding is not None:
             end(holding, fact, LinkType.UPDATES if holding.value == fact.value else LinkType.SUPERSEDES)
-        if fact.value in denied:
-            end(denied.pop(fact.value), fact, LinkType.CONTRADICTS)
+        for value in (fact.value, ANY_VALUE):  # a new value also ends "no job" ("I lost my job", then "I work at X")
+            if value in denied:
+                end(denied.pop(value), fact, LinkType.CONTRADICTS)
         holding = fact
     still = ([holding] if holding is not None else []) + list(denied.values())
     outcomes += [SlotOutcome(f.fact_id, FactStatus.ACTIVE, None) for f in still]

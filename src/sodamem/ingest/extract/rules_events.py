@@ -12,7 +12,7 @@ from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import Handler, _Clause, _is_name, _Mood, _object
 from sodamem.ingest.extract.rules_emit import _emit, _relation
 from sodamem.ingest.extract.rules_modality import _mood, _say
-from sodamem.ingest.extract.rules_states import _org_fact
+from sodamem.ingest.extract.rules_states import _org_fact, no_longer_employed
 from sodamem.model import EntityRole, FactKind, Modality
 
 K, M = FactKind, Modality
@@ -162,7 +162,18 @@ def _event(c: _Clause, m: re.Match[str]) -> bool:
     if job and orgs and predicate in ("started", "quit", "lost") and mood.modality is M.ASSERTED:
         state = _Mood(M.ASSERTED, predicate == "started")
         _org_fact(c, orgs[0], obj.end, state)
+    elif (
+        _A_JOB.match(obj.text)
+        and predicate in ("quit", "lost", "left")
+        and mood.modality is M.ASSERTED
+        and mood.polarity
+    ):
+        no_longer_employed(c, obj.end)  # "I quit my job at the hospital": whichever employer held
     elif predicate == "quit" and mood.modality is M.ASSERTED and mood.polarity and re.fullmatch(rv.NAME, what):
         # "I quit Finch Labs": no longer works there (a denial ends only a works_at Finch Labs said before)
         _org_fact(c, what, obj.end, _Mood(M.ASSERTED, False))
     return done
+
+
+# "my job", "my nursing job", "the role": a job held (not "quit work early", "left work at five")
+_A_JOB = re.compile(r"(?:my|his|her|their|our|the|\w+'s)\s+(?:[\w-]+\s+)?(?:job|role|position)\b", re.IGNORECASE)

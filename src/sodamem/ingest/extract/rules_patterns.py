@@ -73,6 +73,12 @@ NEW_JOB = re.compile(
     r"(?:a|an|the|my|that)\s+(?:(?:new|first|dream|full-time|part-time|permanent)\s+)?(?:job|role|position)"
     r"(?P<offer>\s+offer)?\s+(?:at|with)\s+(?=\S)"
 )
+# "I got laid off (from Google)", "I was fired", "I've been let go" ("I lost/quit my job": an event, rules_events)
+LOST_JOB = re.compile(
+    P + r"(?:(?:got|get|gets|getting)\s+)?(?P<verb>laid\s+off|fired|let\s+go|sacked|made\s+redundant)"
+    rf"(?:\s+(?:from|by|at|with)\s+(?P<org>{ROLE_NAME}))?(?![\w])",
+    _I,
+)
 WORK_AS = re.compile(r"\s+as\s+(?:an?\s+)?")
 AT_ORG = re.compile(r"\s+(?:at|for)\s+")
 ORG_SPLIT = re.compile(rf"\s+(?:at|for|with)\s+(?P<org>{ROLE_NAME})(?![\w])")

@@ -159,12 +159,15 @@ _NOT_A_JOB = re.compile(
 def _org_and_job(c: _Clause, org: str, end: int, mood: _Mood) -> str:
     """The employer of "<org> as a <job>", emitting the job fact on the way; ``org`` as it is without "as"."""
     as_job = re.search(r"\s+as\s+(?:an?\s+)?(?P<job>[a-z][\w -]*)$", org)
-    if as_job is None:
-        return org
-    job = as_job["job"]
-    if not rs.object_rejected(job) and not _NOT_A_JOB.match(job):
-        _emit(c, K.ATTRIBUTE, "job", job, end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
-    return org[: as_job.start()]
+    if as_job is not None:
+        job = as_job["job"]
+        if not rs.object_rejected(job) and not _NOT_A_JOB.match(job):
+            _emit(c, K.ATTRIBUTE, "job", job, end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+        org = org[: as_job.start()]
+    return _NOW_AFTER.sub("", org)  # "at Boots now as a pharmacist"
+
+
+_NOW_AFTER = re.compile(r"\s+(?:now|currently|nowadays|these\s+days)$")
 
 
 def _new_job(c: _Clause, m: re.Match[str]) -> bool:
@@ -176,6 +179,32 @@ def _new_job(c: _Clause, m: re.Match[str]) -> bool:
     if re.fullmatch(rf"(?:the\s+)?{rv.NAME}", org) is None:  # a named employer only: not "at a cafe near home"
         return False
     return _org_fact(c, org, obj.end, mood)
+
+
+def _lost_job(c: _Clause, m: re.Match[str]) -> bool:
+    """ "I got laid off from Google": an event, and no longer working there; without a named employer ("I was
+    fired") no longer working wherever one worked then (a denial of no value, see ``no_longer_employed``)."""
+    mood = _mood(c, c.text[m.end() :])
+    if mood.modality is not M.ASSERTED or not mood.polarity:
+        return False  # "if I get fired", "I wasn't fired"
+    verb = " ".join(m["verb"].lower().split())
+    end, org = m.end(), None
+    if m["org"]:
+        obj = _object(c, m.start("org"))  # "from Google last Friday": Google
+        named = re.fullmatch(rf"(?:the\s+)?{rv.NAME}", obj.text) is not None
+        end, org = (obj.end, re.sub(r"^the\s+", "", obj.text)) if named and _is_name(obj.text) else (end, None)
+    said = f"{c.subj.name} was {verb}" + (f" by {org}" if org else "")
+    _emit(c, K.EVENT, rv.snake(verb), org, end, mood, said)
+    ended = _Mood(M.ASSERTED, False, "no_longer")
+    if org is not None:
+        return _org_fact(c, org, end, ended)
+    return no_longer_employed(c, end)
+
+
+def no_longer_employed(c: _Clause, end: int) -> bool:
+    """A denial of works_at with no value: it ends whichever employer held then (``supersede.ANY_VALUE``)."""
+    ended = _Mood(M.ASSERTED, False, "no_longer")
+    return _emit(c, K.STATE, "works_at", None, end, ended, f"{c.subj.name} no longer works where they worked")
 
 
 def _state_mood(c: _Clause, past: bool, after: int) -> _Mood:
