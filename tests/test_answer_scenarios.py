@@ -115,6 +115,12 @@ JOB_QUIT: History = [
     ("2026-02-09T19:00", "I quit my job at the hospital last week."),
     ("2026-03-02T19:00", "I work at Boots now as a pharmacist, my first day was today."),
 ]
+STARTS_AND_STOPS: History = [
+    ("2026-09-07T20:00", "I started keto last Monday."),
+    ("2026-10-26T20:00", "I just accepted an offer from Spotify, I start in two weeks."),
+    ("2026-11-02T20:00", "I started a vegan diet two weeks ago."),
+    ("2026-11-16T20:00", "I'm not vegan anymore, I stopped last weekend."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -193,6 +199,21 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("fired-plans", FIRED, "2026-10-20", "What am I working on opening?", "bakery"),
     ("new-after-quit", JOB_QUIT, "2026-03-05", "Where do I work now?", "Boots (previously St James Hospital)"),
     ("job-after-quit", JOB_QUIT, "2026-03-05", "What is my job?", "pharmacist (previously nurse)"),
+    # a when-answer dated by what names the asked thing, and by the sentence that says more of the question
+    (
+        "start-spotify",
+        STARTS_AND_STOPS,
+        "2026-11-18",
+        "When do I start at Spotify?",
+        "9 November 2026 to 15 November 2026 (two weeks after 26 October 2026)",
+    ),
+    (
+        "stop-vegan",
+        STARTS_AND_STOPS,
+        "2026-11-18",
+        "When did I stop being vegan?",
+        "14 November 2026 to 15 November 2026 (the weekend before 16 November 2026)",
+    ),
     ("stopped-later", ENDINGS, "2026-03-10", "Am I still learning Spanish?", "No"),  # the later turn of the two
 ]
 

@@ -207,19 +207,25 @@ class _Reader:
         dated = [i for i in self.items if i.kind == "fact" and i.occurred_start and (i.session_id, i.turn_index) in top]
         # a dated fact sharing no word with the question dates something else ("When are we flying to Lisbon?" is
         # not the "next year" of a plan to move)
-        dated = [i for i in dated if _overlap(content, i.text)]
-        if dated:
-            rank = {item.id: n for n, item in enumerate(self.items)}
-            best = max(dated, key=lambda i: (_overlap(content, i.text), -rank[i.id]))
+        dated = [i for i in dated if _overlap(content, self._said(i))]
+        named = self._named_stems()
+        if named:  # "When do I start at Spotify?" is not dated by "I started keto"
+            dated = [i for i in dated if _overlap(named, self._said(i))]
+        top_hits = self.hits[:TOP_HITS]
+        hit = next((h for h in top_hits if named and _overlap(named, h.turn_text)), self.hits[0])
+        turn = self._turn_item(hit)
+        times = turn.times if turn is not None else ()
+        rank = {item.id: n for n, item in enumerate(self.items)}
+        best = max(dated, key=lambda i: (_overlap(content, self._said(i)), -rank[i.id]), default=None)
+        if best is not None and times and _overlap(content, hit.turn_text) > _overlap(content, self._said(best)):
+            best = None  # the best hit says more of the question, with a time ("I stopped last weekend")
+        if best is not None:
             time = source_time(best, self.items)
             expression = time.expression if time is not None else None
             assert best.occurred_start is not None
             when = said_as(human_span(best.occurred_start, best.occurred_end), time, best.timestamp)
             citations = [self._item_citation(best), *self._words_citation(best, expression)]
             return self._answer(when, citations, detail=_said(expression, best.timestamp))
-        hit = self.hits[0]
-        turn = self._turn_item(hit)
-        times = turn.times if turn is not None else ()
         if turn is not None and times:
             first = times[0]
             fixed = corrected_time(self.memory, self.user, hit.session_id, hit.turn_index, first)
@@ -376,6 +382,24 @@ class _Reader:
     def _content_stems(self) -> set[str]:
         words = {w.lower() for term in self.analysis.content_terms for w in _WORD.findall(term)}
         return {stem(w) for w in words if w not in STOPWORDS}
+
+    def _named_stems(self) -> set[str]:
+        """The words naming someone or something other than the asker and the people talking: entities, and
+        capitalised words after the first ("Spotify" in "When do I start at Spotify?", though no fact names it)."""
+        named = {w for m in self.analysis.entities if m.name != USER_ROLE for w in question_stems(m.matched)}
+        capitalised = re.findall(r"(?<=\s)[A-Z][\w'’-]+", self.question)
+        named |= {w for word in capitalised if word != "I" for w in question_stems(word)}
+        # the people talking: their own words do not name them ("Maria" is in "Hey Maria!", not in what she said)
+        speakers = {h.speaker for h in self.hits}
+        return named - {w for s in speakers for w in question_stems(s)} - self._speaker_alias_stems(speakers)
+
+    def _said(self, fact: EvidenceItem) -> str:
+        """A fact's text and the words it quotes ("I stopped last weekend" says "stop"; its text may not)."""
+        try:
+            quote = self._turn_text(fact.session_id, fact.turn_index)[fact.char_start : fact.char_end]
+        except KeyError:
+            quote = ""
+        return f"{fact.text} {quote}"
 
     def _turn_item(self, hit: SearchHit) -> EvidenceItem | None:
         return self._turn_item_at(hit.session_id, hit.turn_index)

@@ -160,10 +160,13 @@ def _subject(p: _Piece, m: re.Match[str]) -> _Subject | None:
         if rs.RELATIVE_BEFORE.search(before) and not rs.REPORTING_BEFORE.search(before):
             return None
         other = m["pa"] or m["pb"]
-        companions = (_person(other, speaker),) if other else ()
+        # "Tom and I went", not "I live in Berlin and I work": a pair opens its clause
+        opens = bool(rs.CLAUSE_START_BEFORE.search(before)) or _time_ends(p, m.start())
+        companions = (_person(other, speaker),) if other and opens else ()
         if other and not _is_name(other) and not other.lower().startswith("my"):
             return None
-        return _Subject(speaker, m.start(), m.end(), companions)
+        start = m.end() - 1 if m["pair"] and not opens else m.start()  # "... in Berlin and I work": from "I"
+        return _Subject(speaker, start, m.end(), companions)
     if not (rs.CLAUSE_START_BEFORE.search(before) or _time_ends(p, m.start())):
         return None
     if m["pro"] or m["pposs"]:
