@@ -110,6 +110,13 @@ CASES: list[tuple[str, Expected]] = [
     ("I'm single.", (K.ATTRIBUTE, "relationship_status", SPEAKER, "single", A, True)),
     ("I'm married to Tom.", (K.RELATION, "spouse", SPEAKER, "Tom", A, True)),
     ("I'm vegetarian.", (K.ATTRIBUTE, "diet", SPEAKER, "vegetarian", A, True)),
+    ("I started keto last Monday.", (K.ATTRIBUTE, "diet", SPEAKER, "keto", A, True)),
+    ("I started keto last Monday.", (K.EVENT, "started", SPEAKER, "keto", A, True)),
+    ("I'm doing intermittent fasting now.", (K.ATTRIBUTE, "diet", SPEAKER, "intermittent fasting", A, True)),
+    ("By the way I'm 29, so this is my first big race.", (K.ATTRIBUTE, "age", SPEAKER, "29", A, True)),
+    ("I got laid off from Google last Friday.", (K.STATE, "works_at", SPEAKER, "Google", A, False)),
+    ("I was fired.", (K.STATE, "works_at", SPEAKER, None, A, False)),
+    ("I quit my job at the hospital.", (K.STATE, "works_at", SPEAKER, None, A, False)),
     ("I'm going pescatarian.", (K.ATTRIBUTE, "diet", SPEAKER, "pescatarian", A, True)),
     ("I'm no longer vegan.", (K.ATTRIBUTE, "diet", SPEAKER, "vegan", A, False)),
     ("My birthday is in May.", (K.ATTRIBUTE, "attribute_birthday", SPEAKER, "in May", A, True)),
@@ -347,3 +354,8 @@ def test_a_number_word_is_an_age_only_alone_and_as_soon_as_is_no_job() -> None:
         assert not [f for f in extract(text).facts if f.predicate == "age"], text
     facts = extract("I got a job at Google as soon as I graduated.").facts
     assert [(f.predicate, f.object) for f in facts] == [("works_at", "Google")]
+
+
+@pytest.mark.parametrize("sentence", ["I quit work early today.", "I'm worried I might get fired.", "I wasn't fired."])
+def test_no_job_ends_without_a_job_lost(sentence: str) -> None:
+    assert [f for f in extract(sentence).facts if f.predicate == "works_at"] == []

@@ -36,10 +36,11 @@ TOOK_ME = re.compile(P + r"took\s+me\s+(?:to|for)\s+")
 DIET = re.compile(
     P + r"(?P<pre>(?:(?:a|an|strict|full|fully|now|still|mostly|completely|officially|totally|basically|"
     r"pretty\s+much|going|gone|went|go|turned|turning|become|became|becoming|switch(?:ed|ing)?\s+to|"
+    r"started|starting|doing|on|trying|tried|"
     rf"supposed\s+to\s+be)\s+)*)(?P<obj>{alt(DIETS)})(?![\w-])"
     r"(?!\s+(?:food|restaurant|place|option|dish|recipe|meal|cafe|café|version|cookbook|friendly|menu|cheese))"
 )
-CHANGE_VERB = re.compile(r"\b(?:going|gone|went|go|turned|turning|become|became|becoming|switch\w*)\b")
+CHANGE_VERB = re.compile(r"\b(?:going|gone|went|go|turned|turning|become|became|becoming|switch\w*|started)\b")
 REL_STATUS = re.compile(
     P + r"(?P<pre>(?:(?:now|still|happily|recently|newly|finally|just|getting|got|get|gotten)\s+)*)"
     rf"(?P<obj>single|married|engaged|divorced|separated|widowed|in\s+a\s+relationship)(?![\w-])"

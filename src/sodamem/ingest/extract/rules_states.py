@@ -23,6 +23,8 @@ def _diet(c: _Clause, m: re.Match[str]) -> bool:
         return False
     mood = _mood(c, c.text[m.end() :], state=True)
     diet = " ".join(m["obj"].lower().split())
+    if re.search(r"\bstarted\b", m["pre"]):  # "I started keto last Monday": when, too
+        _emit(c, K.EVENT, "started", diet, m.end(), mood, _say(c.subj.name, mood, "started", "start", diet))
     return _emit(c, K.ATTRIBUTE, "diet", diet, m.end(), mood, _say(c.subj.name, mood, "is", "be", diet))
 
 

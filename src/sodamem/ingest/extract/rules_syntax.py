@@ -79,7 +79,8 @@ CLAUSE_START_BEFORE = re.compile(
     _I,
 )
 # Words before "I" that make it part of a relative clause ("the best thing I ate"), not a statement.
-RELATIVE_BEFORE = re.compile(
+RELATIVE_BEFORE = re.compile(  # "the way I cook", but not "By the way, I'm 29"
+    r"(?<!\bby\sthe\s)(?<!\bBy\sthe\s)"
     r"\b(?:thing|things|stuff|one|ones|place|places|way|ways|what|whatever|everything|something|anything|all|"
     r"than|as|like|how|which|who|whom|that|time|times|day|where|kind|sort|type|reason|part)\s*$",
     _I,

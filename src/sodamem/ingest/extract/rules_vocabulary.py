@@ -87,7 +87,8 @@ ROLE_NAME = rf"(?:(?:The|the)\s+)?{NAME}"
 # --- vocabularies of values -------------------------------------------------------------------------------------
 DIETS = phrases(
     "vegetarian, vegan, pescatarian, pescetarian, keto, paleo, gluten-free, gluten free, dairy-free, dairy free, "
-    "plant-based, plant based, lactose intolerant, teetotal, sober, carnivore, flexitarian, halal, kosher"
+    "plant-based, plant based, lactose intolerant, teetotal, sober, carnivore, flexitarian, halal, kosher, "
+    "intermittent fasting, low-carb, low carb, whole30"
 )
 RELATIONSHIP = phrases("single, married, engaged, divorced, separated, widowed, in a relationship, taken")
 TASTES = words("spicy sweet salty sour cheesy crispy crunchy garlicky tangy smoky savory savoury greasy chocolatey")
