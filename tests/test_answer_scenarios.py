@@ -13,6 +13,7 @@ import pytest
 
 from sodamem import Memory, Session, Turn
 from sodamem.answer.types import Answer
+from sodamem.answer.when_reader import time_ago
 
 ABSTAIN = None  # the expected answer where the history does not hold one
 
@@ -121,6 +122,10 @@ STARTS_AND_STOPS: History = [
     ("2026-11-02T20:00", "I started a vegan diet two weeks ago."),
     ("2026-11-16T20:00", "I'm not vegan anymore, I stopped last weekend."),
 ]
+MOVED_DAYS_AGO: History = [
+    ("2026-03-23T19:00", "I live in Bristol now, I moved three days ago."),
+    ("2026-10-05T20:00", "I got laid off from Google last Friday."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -214,6 +219,15 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
         "When did I stop being vegan?",
         "14 November 2026 to 15 November 2026 (the weekend before 16 November 2026)",
     ),
+    # how long ago: from the day it happened to the day asked
+    ("moved-ago", MOVED_DAYS_AGO, "2026-03-25", "How long ago did I move to Bristol?", "5 days ago, 20 March 2026"),
+    (
+        "laid-off-ago",
+        MOVED_DAYS_AGO,
+        "2026-11-18",
+        "How long ago was I laid off?",
+        "7 weeks ago, 2 October 2026 (the Friday before 5 October 2026)",
+    ),
     ("stopped-later", ENDINGS, "2026-03-10", "Am I still learning Spanish?", "No"),  # the later turn of the two
 ]
 
@@ -285,3 +299,17 @@ def test_the_users_own_words_in_another_verb_form_are_not_someone_elses_story() 
         )
         answer = memory.ask("When did I go freelance?", now=datetime(2026, 6, 21), offline=True)
         assert answer.answer.startswith("8 June 2026 to 14 June 2026"), answer
+
+
+@pytest.mark.parametrize(
+    ("start", "now", "said"),
+    [
+        ("2026-03-20T00:00:00", "2026-03-20T18:00", "today"),
+        ("2026-03-20T00:00:00", "2026-03-21T09:00", "1 day ago"),
+        ("2026-03-01T00:00:00", "2026-03-20T09:00", "3 weeks ago"),
+        ("2026-01-01T00:00:00", "2026-06-01T09:00", "5 months ago"),
+        ("2013-05-01T00:00:00", "2026-06-01T09:00", "13 years ago"),
+    ],
+)
+def test_time_ago_says_the_span_in_a_persons_unit(start: str, now: str, said: str) -> None:
+    assert time_ago(start, datetime.fromisoformat(now)) == said

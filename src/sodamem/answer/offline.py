@@ -28,17 +28,16 @@ Every citation is a literal span: ``quote == turn text[char_start:char_end]``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sodamem import instants
 from sodamem.answer.antecedents import antecedent_citation
-from sodamem.answer.cited_date import asks_for_a_date, source_time
-from sodamem.answer.corrections import corrected_time
+from sodamem.answer.cited_date import asks_for_a_date
 from sodamem.answer.dates import human_day, human_span
+from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.relatives import relative_mentioned, relatives_asked_by_name, relatives_named
-from sodamem.answer.said_as import said_as
 from sodamem.answer.spans import (
     answer_span,
     asks_for_a_list,
@@ -61,10 +60,11 @@ from sodamem.answer.support import (
     word_weights,
 )
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
+from sodamem.answer.when_reader import Dated, asks_how_long_ago, date_of, time_ago
 from sodamem.bench.metrics import count_tokens
 from sodamem.memory import Memory
 from sodamem.porter import stem
-from sodamem.records import FactRecord, FactSource, SearchHit
+from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.fts_query import STOPWORDS
 from sodamem.retrieve.pack import EvidenceItem, build_pack
@@ -73,7 +73,6 @@ from sodamem.retrieve.search import SearchMode
 
 __all__ = ["answer_offline", "human_day", "human_span", "said_by_another_speaker"]
 
-TOP_HITS = 5  # how deep the when-reader looks for a dated fact
 # Abstain when another speaker's sentence covers this share of the question's words and the named person's best
 # covers less than OTHER_SPEAKER_MARGIN below it (tuned on the LoCoMo dev split, docs/bench.md).
 OTHER_SPEAKER_COVERAGE = 0.3
@@ -146,6 +145,10 @@ class _Reader:
     items: list[EvidenceItem]  # the pack's items, best first
     evidence_tokens: int
     now: datetime  # when the question is asked
+    evidence: EvidenceView = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.evidence = EvidenceView(self.hits, self.items)
 
     def read(self) -> Answer:
         if not self.hits or not self.items:
@@ -154,7 +157,7 @@ class _Reader:
         # ("Which city am I in?"); "What is my mother's name?" needs the best hit to share a word with it
         about_asker = bool(state_predicates(self.question)) or asks_for_a_place(self.question)
         entities = [m for m in self.analysis.entities if m.name != USER_ROLE or about_asker]
-        if not entities and not _overlap(self._content_stems(), self.hits[0].turn_text):
+        if not entities and not overlap(self._content_stems(), self.hits[0].turn_text):
             return self._abstain("unrelated")
         for relative in relatives_named(self.question, USER_ROLE):
             if not relative_mentioned(relative, (h.turn_text for h in self.hits)):
@@ -167,6 +170,8 @@ class _Reader:
         sentences = [s for s in top if s.speaker == named] or top
         if asks_for_a_date(self.question):
             return self._when()
+        if asks_how_long_ago(self.question):
+            return self._how_long_ago()
         state_reader = StateReader(self.memory, self.user, self.question, self.analysis, self.hits, self.now)
         state = self._current_state(state_reader)
         if state is not None:
@@ -202,46 +207,17 @@ class _Reader:
     # -- the three readers ---------------------------------------------------------------------------------------
 
     def _when(self) -> Answer:
-        content = self._content_stems()
-        top = {(h.session_id, h.turn_index) for h in self.hits[:TOP_HITS]}
-        dated = [i for i in self.items if i.kind == "fact" and i.occurred_start and (i.session_id, i.turn_index) in top]
-        # a dated fact sharing no word with the question dates something else ("When are we flying to Lisbon?" is
-        # not the "next year" of a plan to move)
-        dated = [i for i in dated if _overlap(content, self._said(i))]
-        named = self._named_stems()
-        if named:  # "When do I start at Spotify?" is not dated by "I started keto"
-            dated = [i for i in dated if _overlap(named, self._said(i))]
-        top_hits = self.hits[:TOP_HITS]
-        hit = next((h for h in top_hits if named and _overlap(named, h.turn_text)), self.hits[0])
-        turn = self._turn_item(hit)
-        times = turn.times if turn is not None else ()
-        rank = {item.id: n for n, item in enumerate(self.items)}
-        best = max(dated, key=lambda i: (_overlap(content, self._said(i)), -rank[i.id]), default=None)
-        if best is not None and times and _overlap(content, hit.turn_text) > _overlap(content, self._said(best)):
-            best = None  # the best hit says more of the question, with a time ("I stopped last weekend")
-        if best is not None:
-            time = source_time(best, self.items)
-            expression = time.expression if time is not None else None
-            assert best.occurred_start is not None
-            when = said_as(human_span(best.occurred_start, best.occurred_end), time, best.timestamp)
-            citations = [self._item_citation(best), *self._words_citation(best, expression)]
-            return self._answer(when, citations, detail=_said(expression, best.timestamp))
-        if turn is not None and times:
-            first = times[0]
-            fixed = corrected_time(self.memory, self.user, hit.session_id, hit.turn_index, first)
-            if fixed is not None:  # "I hurt my knee on Thursday." "Sorry, it was Wednesday, not Thursday."
-                when = said_as(human_span(fixed.time.start, fixed.time.end), fixed.time, fixed.turn.timestamp)
-                cited = [self._hit_citation(hit, turn.id), fixed.citation()]
-                return self._answer(when, cited, detail=_said(fixed.time.expression, fixed.turn.timestamp))
-            when = said_as(human_span(first.start, first.end), first, turn.timestamp)
-            return self._answer(
-                when, [self._hit_citation(hit, turn.id)], detail=_said(first.expression, turn.timestamp)
-            )
-        return self._answer(
-            human_day(hit.timestamp),
-            [self._hit_citation(hit, turn.id if turn else "")],
-            detail=f"the day it was said, in session {hit.session_id}",
-        )
+        dated = self._dated()
+        return self._answer(dated.text, dated.citations, dated.detail)
+
+    def _how_long_ago(self) -> Answer:
+        """ "How long ago did I move to Bristol?": the span from that day to the day asked, and the day ("5 days
+        ago, 20 March 2026")."""
+        dated = self._dated()
+        return self._answer(f"{time_ago(dated.start, self.now)}, {dated.text}", dated.citations, dated.detail)
+
+    def _dated(self) -> Dated:
+        return date_of(self.memory, self.user, self.evidence, self._content_stems(), self._named_stems())
 
     def _current_state(self, state_reader: StateReader) -> Answer | None:
         reading = state_reader.read()
@@ -257,7 +233,7 @@ class _Reader:
         citations: dict[tuple[str, int, int, int], AnswerCitation] = {}
         for fact in facts:
             named = antecedent_citation(self.memory, self.user, fact)
-            for c in ([named] if named is not None else []) + [_fact_citation(fact, s) for s in fact.sources]:
+            for c in ([named] if named is not None else []) + [fact_citation(fact, s) for s in fact.sources]:
                 citations.setdefault((c.session_id, c.turn_index, c.char_start, c.char_end), c)
         return list(citations.values())
 
@@ -302,8 +278,8 @@ class _Reader:
         a question asking for several things gets the spans of the best few sentences, comma-separated."""
         if not sentences:
             hit = self.hits[0]
-            turn = self._turn_item(hit)
-            return self._answer(" ".join(hit.text.split()), [self._hit_citation(hit, turn.id if turn else "")])
+            turn = self.evidence.turn_item(hit)
+            return self._answer(" ".join(hit.text.split()), [self.evidence.hit_citation(hit, turn.id if turn else "")])
         kind = question_kind(self.question)
         # a question someone asked is no answer to it ("How old is Zoe now?" is not Zoe's age), when a statement is
         sentences = [s for s in sentences if not s.is_question] or sentences
@@ -315,19 +291,19 @@ class _Reader:
             # "Does Maya have a cat?" is no "Yes" from "Good question.": the sentence must say what is asked, and
             # not ask it ("Did you climb Scafell Pike?")
             asked = self._support_stems()
-            if asked and (not _overlap(asked, best.text) or best.text.rstrip().endswith("?")):
+            if asked and (not overlap(asked, best.text) or best.text.rstrip().endswith("?")):
                 return self._abstain("unsupported")
             best = self._latest_saying_as_much(best, sentences, asked)
             chosen = [best]
             spans.append(yes_or_no(best.text, self.question))
-        elif not _overlap(self._content_stems() | self._entity_stems(), best.text) and not self._speaks(best):
+        elif not overlap(self._content_stems() | self._entity_stems(), best.text) and not self._speaks(best):
             return self._abstain("unsupported")  # "How old is Mia?" is not read from "My flight is on the 20th"
         for sentence in chosen if kind != "yes_no" else ():
             start, end = answer_span(self.question, sentence.text, kind)
             span = " ".join(sentence.text[start:end].split())
             if span and span not in spans:
                 spans.append(span)
-        citations = [self._sentence_citation(s) for s in chosen]
+        citations = [self.evidence.sentence_citation(s) for s in chosen]
         detail = f"{best.speaker}: {' '.join(best.text.split())}"
         return self._answer(", ".join(spans), citations, detail=detail)
 
@@ -337,15 +313,15 @@ class _Reader:
         in January."""
         if not asks_in_the_present(self.question):
             return best
-        enough = _overlap(asked, best.text)
+        enough = overlap(asked, best.text)
         peers = [
             s
             for s in distinct_turns(sentences, LIST_ITEMS)
             if not s.is_question
             and s.speaker == best.speaker
             and (
-                (_overlap(asked, s.text) >= enough and _opening(s.text) == _opening(best.text))  # not "My kids eat"
-                or (_overlap(asked, s.text) and says_it_ended(s.text, self.question))  # "I stopped the lessons"
+                (overlap(asked, s.text) >= enough and _opening(s.text) == _opening(best.text))  # not "My kids eat"
+                or (overlap(asked, s.text) and says_it_ended(s.text, self.question))  # "I stopped the lessons"
             )
         ]
         return max(peers, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index, s is best), default=best)
@@ -393,93 +369,6 @@ class _Reader:
         speakers = {h.speaker for h in self.hits}
         return named - {w for s in speakers for w in question_stems(s)} - self._speaker_alias_stems(speakers)
 
-    def _said(self, fact: EvidenceItem) -> str:
-        """A fact's text and the words it quotes ("I stopped last weekend" says "stop"; its text may not)."""
-        try:
-            quote = self._turn_text(fact.session_id, fact.turn_index)[fact.char_start : fact.char_end]
-        except KeyError:
-            quote = ""
-        return f"{fact.text} {quote}"
-
-    def _turn_item(self, hit: SearchHit) -> EvidenceItem | None:
-        return self._turn_item_at(hit.session_id, hit.turn_index)
-
-    def _turn_item_at(self, session_id: str, turn_index: int) -> EvidenceItem | None:
-        return next(
-            (i for i in self.items if i.kind == "turn" and (i.session_id, i.turn_index) == (session_id, turn_index)),
-            None,
-        )
-
-    def _turn_text(self, session_id: str, turn_index: int) -> str:
-        for hit in self.hits:
-            if (hit.session_id, hit.turn_index) == (session_id, turn_index):
-                return hit.turn_text
-        raise KeyError((session_id, turn_index))
-
-    def _item_citation(self, item: EvidenceItem) -> AnswerCitation:
-        text = self._turn_text(item.session_id, item.turn_index)
-        return AnswerCitation(
-            item.id,
-            item.session_id,
-            item.turn_index,
-            item.turn_id,
-            item.char_start,
-            item.char_end,
-            text[item.char_start : item.char_end],
-            item.timestamp,
-        )
-
-    def _words_citation(self, fact: EvidenceItem, words: str | None) -> list[AnswerCitation]:
-        """The time words a fact was dated by, where they stand in its turn outside its quote ("on the 28th of
-        March ... a birthday trip to Lisbon"): the answer's date must be read in what it cites. The occurrence
-        nearest the quote."""
-        text = self._turn_text(fact.session_id, fact.turn_index)
-        if not words or words in text[fact.char_start : fact.char_end]:
-            return []
-        starts = [m.start() for m in re.finditer(re.escape(words), text)]
-        if not starts:
-            return []
-        start = min(starts, key=lambda at: abs(at - fact.char_start))
-        turn = self._turn_item_at(fact.session_id, fact.turn_index)
-        return [
-            AnswerCitation(
-                turn.id if turn is not None else fact.id,
-                fact.session_id,
-                fact.turn_index,
-                fact.turn_id,
-                start,
-                start + len(words),
-                words,
-                fact.timestamp,
-            )
-        ]
-
-    def _hit_citation(self, hit: SearchHit, evidence_id: str) -> AnswerCitation:
-        return AnswerCitation(
-            evidence_id,
-            hit.session_id,
-            hit.turn_index,
-            hit.turn_id,
-            hit.char_start,
-            hit.char_end,
-            hit.turn_text[hit.char_start : hit.char_end],
-            hit.timestamp,
-        )
-
-    def _sentence_citation(self, sentence: Sentence) -> AnswerCitation:
-        hit = sentence.hit
-        turn = self._turn_item(hit)
-        return AnswerCitation(
-            turn.id if turn else "",
-            hit.session_id,
-            hit.turn_index,
-            hit.turn_id,
-            sentence.start,
-            sentence.end,
-            hit.turn_text[sentence.start : sentence.end],
-            hit.timestamp,
-        )
-
     def _answer(self, text: str, citations: list[AnswerCitation], detail: str = "") -> Answer:
         unique = tuple(dict.fromkeys(citations))
         return Answer(
@@ -518,27 +407,3 @@ def _holds(sentence: Sentence, spans: list[tuple[str, int, int, int]]) -> bool:
         (sid, turn) == (hit.session_id, hit.turn_index) and start < sentence.end and sentence.start < end
         for sid, turn, start, end in spans
     )
-
-
-def _overlap(stems: set[str], text: str) -> int:
-    return len(stems & ({stem(w.lower()) for w in _WORD.findall(text)} | {t.stem for t in tokens(text)}))
-
-
-def _fact_citation(fact: FactRecord, source: FactSource) -> AnswerCitation:
-    return AnswerCitation(
-        f"F{fact.id}",
-        source.session_id,
-        source.turn_index,
-        source.turn_id,
-        source.char_start,
-        source.char_end,
-        source.quote,
-        source.timestamp,
-    )
-
-
-def _said(expression: str | None, said_at: str) -> str:
-    said = human_day(said_at)
-    if expression:
-        return f"from '{' '.join(expression.split())}', said {said}"
-    return f"said {said}"

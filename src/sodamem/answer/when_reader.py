@@ -1,0 +1,104 @@
+"""The offline reader's when-answers ("When did I move to Bristol?") and how-long-ago answers.
+
+A dated fact among the top hits answers, when it shares a word with the question and names what the question names
+(besides the asker and the people talking); else the time words of the top hit that names it (as the speaker
+corrected them, ``answer/corrections.py``); else the day that hit was said. A how-long-ago answer is the span from
+that day to the day asked: "5 days ago, 20 March 2026".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from sodamem.answer.cited_date import source_time
+from sodamem.answer.corrections import corrected_time
+from sodamem.answer.dates import human_day, human_span
+from sodamem.answer.evidence_view import EvidenceView, overlap
+from sodamem.answer.said_as import said_as
+from sodamem.answer.types import AnswerCitation
+from sodamem.memory import Memory
+from sodamem.retrieve.temporal import parse_iso
+
+TOP_HITS = 5  # how deep the when-reader looks for a dated fact
+_HOW_LONG_AGO = re.compile(
+    r"\bhow\s+(?:long|many\s+(?:days|weeks|months|years))\s+ago\b|\bhow\s+long\s+has\s+it\s+been\s+since\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Dated:
+    text: str  # "9 September 2026 (the Wednesday before 12 September 2026)"
+    start: str  # ISO: where the span said starts
+    citations: list[AnswerCitation]
+    detail: str  # which words the date was read from, said when
+
+
+def asks_how_long_ago(question: str) -> bool:
+    """ "How long ago did I move?", "How many weeks ago ...", "How long has it been since ..."."""
+    return _HOW_LONG_AGO.search(question) is not None
+
+
+def date_of(memory: Memory, user: str, evidence: EvidenceView, content: set[str], named: set[str]) -> Dated:
+    """When what the question asks about happened (``content``: the question's word stems; ``named``: those
+    naming someone or something other than the asker and the people talking)."""
+    top = {(h.session_id, h.turn_index) for h in evidence.hits[:TOP_HITS]}
+    dated = [i for i in evidence.items if i.kind == "fact" and i.occurred_start and (i.session_id, i.turn_index) in top]
+    # a dated fact sharing no word with the question dates something else ("When are we flying to Lisbon?" is
+    # not the "next year" of a plan to move); nor one not naming what it names ("When do I start at Spotify?" is
+    # not dated by "I started keto")
+    dated = [i for i in dated if overlap(content, evidence.fact_words(i))]
+    if named:
+        dated = [i for i in dated if overlap(named, evidence.fact_words(i))]
+    hit = next((h for h in evidence.hits[:TOP_HITS] if named and overlap(named, h.turn_text)), evidence.hits[0])
+    turn = evidence.turn_item(hit)
+    times = turn.times if turn is not None else ()
+    rank = {item.id: n for n, item in enumerate(evidence.items)}
+    best = max(dated, key=lambda i: (overlap(content, evidence.fact_words(i)), -rank[i.id]), default=None)
+    if best is not None and times and overlap(content, hit.turn_text) > overlap(content, evidence.fact_words(best)):
+        best = None  # the best hit says more of the question, with a time ("I stopped last weekend")
+    if best is not None:
+        time = source_time(best, evidence.items)
+        expression = time.expression if time is not None else None
+        assert best.occurred_start is not None
+        when = said_as(human_span(best.occurred_start, best.occurred_end), time, best.timestamp)
+        citations = [evidence.item_citation(best), *evidence.words_citation(best, expression)]
+        return Dated(when, best.occurred_start, citations, said_detail(expression, best.timestamp))
+    if turn is not None and times:
+        first = times[0]
+        fixed = corrected_time(memory, user, hit.session_id, hit.turn_index, first)
+        if fixed is not None:  # "I hurt my knee on Thursday." "Sorry, it was Wednesday, not Thursday."
+            when = said_as(human_span(fixed.time.start, fixed.time.end), fixed.time, fixed.turn.timestamp)
+            cited = [evidence.hit_citation(hit, turn.id), fixed.citation()]
+            return Dated(when, fixed.time.start, cited, said_detail(fixed.time.expression, fixed.turn.timestamp))
+        when = said_as(human_span(first.start, first.end), first, turn.timestamp)
+        cited = [evidence.hit_citation(hit, turn.id)]
+        return Dated(when, first.start, cited, said_detail(first.expression, turn.timestamp))
+    cited = [evidence.hit_citation(hit, turn.id if turn else "")]
+    return Dated(human_day(hit.timestamp), hit.timestamp, cited, f"the day it was said, in session {hit.session_id}")
+
+
+def time_ago(start: str, now: datetime) -> str:
+    """The span from ``start`` (ISO) to ``now`` in the unit a person would use: "5 days ago", "7 weeks ago",
+    "3 months ago", "2 years ago"; "today" for none."""
+    began = parse_iso(start)
+    if began is None:
+        return "some time ago"
+    days = (now.date() - began.date()).days
+    if days <= 0:
+        return "today" if days == 0 else "not yet"
+    for unit, size, below in (("day", 1, 14), ("week", 7, 61), ("month", 30, 730)):
+        if days < below:
+            count = round(days / size)
+            return f"{count} {unit}{'' if count == 1 else 's'} ago"
+    years = round(days / 365)
+    return f"{years} year{'' if years == 1 else 's'} ago"
+
+
+def said_detail(expression: str | None, said_at: str) -> str:
+    said = human_day(said_at)
+    if expression:
+        return f"from '{' '.join(expression.split())}', said {said}"
+    return f"said {said}"
