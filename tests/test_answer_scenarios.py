@@ -126,6 +126,11 @@ MOVED_DAYS_AGO: History = [
     ("2026-03-23T19:00", "I live in Bristol now, I moved three days ago."),
     ("2026-10-05T20:00", "I got laid off from Google last Friday."),
 ]
+WISHES: History = [
+    ("2026-01-05T10:00", "I work at Finch Labs."),
+    ("2026-02-05T10:00", "I want to get a job at Google someday."),
+]
+ONLY_A_WISH: History = [("2026-01-05T10:00", "I want to work at Google someday.")]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -228,6 +233,10 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
         "How long ago was I laid off?",
         "7 weeks ago, 2 October 2026 (the Friday before 5 October 2026)",
     ),
+    # a wish is not a state that holds, and a question about the wish reads it
+    ("wish-not-work", ONLY_A_WISH, "2026-03-01", "Where do I work?", ABSTAIN),
+    ("work-despite-wish", WISHES, "2026-03-01", "Where do I work?", "Finch Labs"),
+    ("the-wish", WISHES, "2026-03-01", "Where do I want to work?", "Google"),
     ("stopped-later", ENDINGS, "2026-03-10", "Am I still learning Spanish?", "No"),  # the later turn of the two
 ]
 

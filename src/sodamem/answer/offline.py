@@ -40,16 +40,19 @@ from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_re
 from sodamem.answer.relatives import relative_mentioned, relatives_asked_by_name, relatives_named
 from sodamem.answer.spans import (
     answer_span,
+    asks_a_wish,
     asks_for_a_list,
     asks_for_a_place,
     asks_in_the_present,
+    only_wished,
     question_kind,
     question_stems,
+    says_a_wish,
     says_it_ended,
     tokens,
     yes_or_no,
 )
-from sodamem.answer.state import state_predicates
+from sodamem.answer.state import STATE_KEYWORDS, state_predicates
 from sodamem.answer.state_reader import USER_ROLE, StateReader
 from sodamem.answer.support import (
     Sentence,
@@ -181,6 +184,15 @@ class _Reader:
             sentences = [s for s in sentences if not _holds(s, others) or _holds(s, asked)]
             if not sentences:
                 return self._abstain("another state")
+        wanted = state_predicates(self.question)
+        if wanted and question_kind(self.question) != "yes_no":
+            # "I want to work at Google someday" says where the user hopes to work, not where they do
+            keywords = {word for word, predicates in STATE_KEYWORDS.items() if set(predicates) & set(wanted)}
+            sentences = [s for s in sentences if not only_wished(s.text, self.question, keywords)]
+            if not sentences:
+                return self._abstain("only wished")
+            if asks_a_wish(self.question):  # "Where do I want to work?": the sentences that say a wish, if any
+                sentences = [s for s in sentences if says_a_wish(s.text)] or sentences
         kin = relatives_asked_by_name(self.memory, self.user, self.question, USER_ROLE)
         if kin:  # "What are my children's names?": the relation facts that name them
             names = ", ".join(dict.fromkeys(f.object for f in kin if f.object))

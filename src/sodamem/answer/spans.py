@@ -252,6 +252,35 @@ def _intent_or_again(sentence: str, ending: re.Match[str]) -> bool:
     return bool(_INTENT_BEFORE.search(sentence[: ending.start()]) or _AGAIN.search(sentence[ending.end() :]))
 
 
+_WISH = re.compile(
+    r"\b(?:want|wants|wanted|wanna|hope|hoping|hopes|wish|wishing|dream|dreaming|would\s+love|'d\s+love|"
+    r"would\s+like|'d\s+like|plan|planning|plans|thinking\s+(?:of|about)|considering|going)\b(?:\s+to)?",
+    re.IGNORECASE,
+)
+
+
+def asks_a_wish(question: str) -> bool:
+    """ "Where do I want to work?", "Where are we planning to live?": a wish or plan, not a state that holds."""
+    return _WISH.search(question) is not None
+
+
+def says_a_wish(sentence: str) -> bool:
+    return _WISH.search(sentence) is not None
+
+
+def only_wished(sentence: str, question: str, keywords: set[str]) -> bool:
+    """Whether ``sentence`` says the state a present-tense ``question`` asks about only as a wish or plan ("I want
+    to work at Google someday" for "Where do I work?"): its first keyword follows a wish word in the same clause.
+    A question that asks about the wish ("Where do I want to work?") takes it."""
+    if asks_a_wish(question):
+        return False
+    words = [t for t in tokens(sentence) if t.word in keywords]
+    if not words:
+        return False
+    clause = re.split(r"[,;.!?]|\s(?:and|but|so)\s", sentence[: words[0].start])[-1]
+    return _WISH.search(clause) is not None
+
+
 def asks_in_the_present(question: str) -> bool:
     """Whether a yes/no question opens in the present tense ("Do I eat meat?", "Is Hannah married?")."""
     words = [t.word for t in tokens(question)]

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from sodamem import instants
 from sodamem.answer.relatives import kin_words, relative_asked_about, relative_facts, relative_mentioned
-from sodamem.answer.spans import asks_for_a_place, question_kind
+from sodamem.answer.spans import asks_a_wish, asks_for_a_place, question_kind
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import snake
@@ -55,8 +55,8 @@ class StateReader:
         """The reading of a current-state question; None when it is none, or the facts do not settle it (the
         sentence readers go on)."""
         wanted = state_predicates(self.question)
-        if not wanted:
-            return None
+        if not wanted or asks_a_wish(self.question):
+            return None  # "Where do I want to work?" asks no state that holds
         if asks_for_a_place(self.question):  # "Where do I work?" is the employer, not the job title (if one is known)
             places = tuple(p for p in wanted if p in PLACE_PREDICATES)
             wanted = places if places and (self._facts_for(places) or self._denials_for(places)) else wanted
