@@ -131,6 +131,10 @@ WISHES: History = [
     ("2026-02-05T10:00", "I want to get a job at Google someday."),
 ]
 ONLY_A_WISH: History = [("2026-01-05T10:00", "I want to work at Google someday.")]
+BROKE_UP: History = [
+    ("2026-01-02T21:00", "My boyfriend Tom is a chef."),
+    ("2026-03-02T21:00", "Tom and I broke up on Saturday."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -237,6 +241,9 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("wish-not-work", ONLY_A_WISH, "2026-03-01", "Where do I work?", ABSTAIN),
     ("work-despite-wish", WISHES, "2026-03-01", "Where do I work?", "Finch Labs"),
     ("the-wish", WISHES, "2026-03-01", "Where do I want to work?", "Google"),
+    # a relation a breakup ended: no one holds it now, and the facts say who did
+    ("ex-boyfriend", BROKE_UP, "2026-03-10", "Who is my boyfriend?", "no one now (previously Tom)"),
+    ("ex-yes-no", BROKE_UP, "2026-03-10", "Is Tom my boyfriend?", "No"),
     ("stopped-later", ENDINGS, "2026-03-10", "Am I still learning Spanish?", "No"),  # the later turn of the two
 ]
 

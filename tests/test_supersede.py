@@ -69,6 +69,16 @@ def test_a_denial_of_no_value_ends_whichever_value_holds_and_a_new_value_ends_it
     assert (LinkType.CONTRADICTS, 3, 2) in {(x.type, x.newer, x.older) for x in links}
 
 
+def test_said_at_one_place_an_affirmation_comes_before_a_denial() -> None:
+    """ "My wife Ana and I divorced": the relation and its ending start at one place; the ending is the news."""
+    starts = "2024-03-01T10:00:00"
+    wife = SlotFact(1, order_key(starts, "s", 0, 0, "wife", "ana"), starts, "ana", True)
+    ended = SlotFact(2, order_key(starts, "s", 0, 0, "partner", "ana"), starts, "ana", False)
+    for facts in ([wife, ended], [ended, wife]):
+        outcomes, _ = resolve_slot(facts)
+        assert {o.fact_id: o.status for o in outcomes} == {1: FactStatus.SUPERSEDED, 2: FactStatus.ACTIVE}
+
+
 @given(st.permutations(list(range(6))))
 def test_outcome_does_not_depend_on_input_order(order: list[int]) -> None:
     facts = [fact(i, i + 1, value=f"city{i % 3}", polarity=i % 4 != 1) for i in range(6)]

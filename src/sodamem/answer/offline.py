@@ -194,9 +194,15 @@ class _Reader:
             if asks_a_wish(self.question):  # "Where do I want to work?": the sentences that say a wish, if any
                 sentences = [s for s in sentences if says_a_wish(s.text)] or sentences
         kin = relatives_asked_by_name(self.memory, self.user, self.question, USER_ROLE)
-        if kin:  # "What are my children's names?": the relation facts that name them
-            names = ", ".join(dict.fromkeys(f.object for f in kin if f.object))
-            return self._answer(names, self._fact_citations(kin), "; ".join(f.text for f in kin))
+        if kin.held:  # "What are my children's names?": the relation facts that name them
+            names = ", ".join(dict.fromkeys(f.object for f in kin.held if f.object))
+            return self._answer(names, self._fact_citations(kin.held), "; ".join(f.text for f in kin.held))
+        if kin.ended:  # "Who is my boyfriend?" after "Tom and I broke up"
+            names = ", ".join(dict.fromkeys(f.object for f in kin.ended if f.object))
+            cited = [*kin.ended, *kin.endings]
+            return self._answer(
+                f"no one now (previously {names})", self._fact_citations(cited), "; ".join(f.text for f in cited)
+            )
         by_relation = self._named_by_relation()
         if by_relation is not None:
             return by_relation

@@ -65,21 +65,38 @@ _NAMES_ASKED = re.compile(
 _CHILDREN = frozenset("children child kids kid sons son daughters daughter".split())
 
 
-def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str) -> list[FactRecord]:
+@dataclass(frozen=True, slots=True)
+class NamedRelatives:
+    """The relation facts naming the relatives a question asks about: those that hold, and, where none holds, those
+    a later denial ended ("Tom and I broke up" ends "my boyfriend Tom"), with those denials."""
+
+    held: list[FactRecord]
+    ended: list[FactRecord]
+    endings: list[FactRecord]
+
+
+def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str) -> NamedRelatives:
     """For "What are my children's names?" / "Who is Priya's fiancé?": the relation facts that name them (kin words
     count: "children" are the kids, sons and daughters the user spoke of), oldest first."""
     m = _NAMES_ASKED.match(question)
     if m is None:
-        return []
+        return NamedRelatives([], [], [])
     owner = asker if m["my"] else m["owner"]
     relation = " ".join(m["rel"].lower().split())
     words = set(kin_words(relation)) | {relation, relation.removesuffix("s")}
     if relation in _CHILDREN and relation not in ("son", "sons", "daughter", "daughters"):
         words |= _CHILDREN  # "children" and "kids" are any of them; a son is no daughter
     predicates = {snake(w) for w in words}
-    owned = memory.facts(status="active", subject=owner, user=user)
+    owned = memory.facts(status="all", subject=owner, user=user)
     named = [f for f in owned if f.kind == "relation" and f.predicate in predicates and f.object and f.sources]
-    return sorted(named, key=_said_order)
+    held = [f for f in named if f.status == "active" and f.affirms]
+    if held:
+        return NamedRelatives(sorted(held, key=_said_order), [], [])
+    denials = [f for f in owned if f.kind == "relation" and f.status == "active" and f.denies and f.object]
+    ended_names = {entity_key(f.object or "") for f in denials}
+    ended = [f for f in named if f.affirms and entity_key(f.object or "") in ended_names]
+    endings = [f for f in denials if any(entity_key(f.object or "") == entity_key(e.object or "") for e in ended)]
+    return NamedRelatives([], sorted(ended, key=_said_order), endings)
 
 
 def _said_order(fact: FactRecord) -> tuple[str, int, int, int]:

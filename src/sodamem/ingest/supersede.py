@@ -29,12 +29,33 @@ def is_functional(predicate: str) -> bool:
     return predicate in FUNCTIONAL_PREDICATES or predicate.startswith(FUNCTIONAL_PREFIXES)
 
 
+# A couple's relation, whatever it is called then: "my boyfriend Tom", later "my fiancé Tom", and "Tom and I broke up"
+# (a denial of "partner" Tom) are one slot per partner.
+PARTNER_PREDICATES = frozenset(
+    {
+        "boyfriend",
+        "girlfriend",
+        "partner",
+        "fiance",
+        "fiancé",
+        "fiancee",
+        "fiancée",
+        "husband",
+        "wife",
+        "spouse",
+        "dating",
+    }
+)
+
+
 def slot_of(kind: FactKind, predicate: str, modality: Modality, subject_key: str, object_key: str) -> str | None:
     """The slot a fact competes in, or None for facts that never supersede (events, plans, ...)."""
     if modality not in COMPETING_MODALITIES:
         return None
     if kind is FactKind.PREFERENCE:
         return f"{subject_key}|{predicate}|{object_key}"
+    if kind is FactKind.RELATION and predicate in PARTNER_PREDICATES:
+        return f"{subject_key}|partner|{object_key}"
     if kind in (FactKind.STATE, FactKind.ATTRIBUTE, FactKind.RELATION) and is_functional(predicate):
         return f"{subject_key}|{predicate}"
     return None
@@ -74,8 +95,11 @@ def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLin
     its value (CONTRADICTS) and an earlier denial of it (UPDATES); a denial of another value than the one that holds
     ("I used to live in Leeds" while living in London) ends nothing. What no later fact ended is active: at most one
     affirmation, and the denials still true."""
-    # By instant first: the order key's time is text, which misorders times said with different offsets.
-    ordered = sorted(facts, key=lambda f: (instants.sort_key(f.starts), f.order_key))
+    # By instant first: the order key's time is text, which misorders times said with different offsets. Said at
+    # one place, an affirmation before a denial: "My boyfriend Tom and I broke up" ends the boyfriend it names.
+    ordered = sorted(
+        facts, key=lambda f: (instants.sort_key(f.starts), f.order_key.rsplit("|", 2)[0], f.denies, f.order_key)
+    )
     holding: SlotFact | None = None  # the affirmation that holds
     denied: dict[str, SlotFact] = {}  # value -> the denial of it that holds
     outcomes: list[SlotOutcome] = []

@@ -54,6 +54,7 @@ from sodamem.ingest.extract.rules_plans import _generic_plan
 from sodamem.ingest.extract.rules_preferences import _cut_down, _fan, _like
 from sodamem.ingest.extract.rules_states import (
     _age,
+    _break_up,
     _dating,
     _diet,
     _from,
@@ -252,6 +253,7 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
     (rp.OFFERED, _offered, "others"),
     (rp.TOOK_ME, _took_me, "others"),
     (rp.DIET, _diet, "person"),
+    (rp.BREAK_UP, _break_up, "person"),
     (rp.REL_STATUS, _rel_status, "person"),
     (rp.DATING, _dating, "person"),
     (rp.AGE, _age, "any"),

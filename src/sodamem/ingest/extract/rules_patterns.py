@@ -46,6 +46,12 @@ REL_STATUS = re.compile(
     rf"(?P<obj>single|married|engaged|divorced|separated|widowed|in\s+a\s+relationship)(?![\w-])"
     rf"(?:\s+to\s+(?P<to>{NAME})(?![\w]))?"
 )
+# "Tom and I broke up", "I split up with Tom", "Tom broke up with me", "I divorced Tom"
+BREAK_UP = re.compile(
+    P + r"(?:(?:finally|just|recently|officially|actually)\s+)?"
+    r"(?P<verb>broke\s+up|split\s+up|separated|called\s+it\s+quits|got\s+divorced|divorced)"
+    rf"(?:\s+(?:with|from)?\s*(?P<name>{NAME}|me)(?![\w]))?"
+)
 DATING = re.compile(P + rf"dating\s+(?P<name>{NAME})(?![\w])")
 # "nine", "twenty-one": an age said in words (one to ninety-nine)
 _UNITS = "one two three four five six seven eight nine".split()

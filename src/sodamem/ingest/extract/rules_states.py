@@ -59,6 +59,27 @@ _PAIR_BEFORE = re.compile(
 _COUPLE_STATUSES = frozenset({"married", "engaged", "divorced", "separated"})
 
 
+def _break_up(c: _Clause, m: re.Match[str]) -> bool:
+    """ "My boyfriend Tom and I broke up": Tom is no longer the speaker's partner (a denial in the couple's slot,
+    which ends "boyfriend Tom" and the like), and when it happened."""
+    speaker = c.p.speaker
+    if c.subj.name == speaker:
+        partner = m["name"] if m["name"] and m["name"] != "me" else next(iter(c.subj.companions), None)
+    elif m["name"] == "me":
+        partner = c.subj.name  # "Tom broke up with me"
+    else:
+        return False  # someone else's couple: the relationship status rule reads "Hannah and Tom got divorced"
+    mood = _mood(c, c.text[m.end() :])
+    if partner is None or not _is_name(partner) or mood.modality is not M.ASSERTED or not mood.polarity:
+        return False
+    end = m.end()
+    _emit(c, K.EVENT, "broke_up", partner, end, mood, f"{speaker} broke up with {partner}", subject=speaker)
+    ended = _Mood(M.ASSERTED, False, "no_longer")
+    return _emit(
+        c, K.RELATION, "partner", partner, end, ended, f"{partner} is no longer {speaker}'s partner", subject=speaker
+    )
+
+
 def _dating(c: _Clause, m: re.Match[str]) -> bool:
     if not rs.COPULA.search(c.aux) or not _is_name(m["name"]):
         return False

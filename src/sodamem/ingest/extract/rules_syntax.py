@@ -204,7 +204,8 @@ def split_list(text: str) -> list[str]:
 # --- subjects ----------------------------------------------------------------------------------------------------
 MID_SENTENCE_NAME = re.compile(rf"(?<=[\w,;:)] )(?P<name>{NAME_WORD})(?![\w])")
 SUBJECT = re.compile(
-    rf"(?P<pair>(?P<pa>{NAME}|[Mm]y\s+{REL_MOD}(?:{REL_ONE}))\s+and\s+I)(?![\w'’])"
+    rf"(?P<pair>(?P<pa>[Mm]y\s+{REL_MOD}(?:{REL_ONE})\s+{NAME}|{NAME}|[Mm]y\s+{REL_MOD}(?:{REL_ONE}))\s+and\s+I)"
+    r"(?![\w'’])"
     rf"|(?P<pair2>(?:I|[Mm]e)\s+and\s+(?P<pb>{NAME}|my\s+{REL_MOD}(?:{REL_ONE})))(?![\w'’])"
     r"|(?P<i>\bI)(?![\w])"
     r"|(?P<we>\b[Ww]e)(?![\w])"
