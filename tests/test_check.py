@@ -228,7 +228,12 @@ def test_an_unknown_recorded_embedder_is_a_problem(db: Path) -> None:
         ),
         pytest.param(
             "entities",
-            ["DROP TRIGGER entities_fts_log_update", "UPDATE entities SET name = name || ' zebra' WHERE id = 1"],
+            [
+                "DROP TRIGGER entities_fts_log_update",
+                # an entity no fact is about: a renamed subject would move its facts' slots too (check names that)
+                "UPDATE entities SET name = name || ' zebra'"
+                " WHERE id = (SELECT min(id) FROM entities WHERE id NOT IN (SELECT subject_pk FROM facts))",
+            ],
             id="entity-renamed-without-trigger",
         ),
     ],

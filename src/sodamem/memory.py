@@ -358,9 +358,11 @@ class Memory:
         annotate_missing(self.store, annotator, turn_pks=turn_pks)
 
     def repair(self) -> None:
-        """Rebuild every full-text index from the rows, and embed what has no vector and read what no turn's
+        """Rebuild every full-text index from the rows, give every fact the slot and status today's supersession
+        rules give it (a store written by an older version), and embed what has no vector and read what no turn's
         mentions are stored for (with an embedder)."""
         self.store.rebuild_fts()
+        self.store.reslot_facts()
         self.embed_missing()
         self._read_mentions()
 

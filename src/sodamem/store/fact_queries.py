@@ -155,3 +155,7 @@ def facts_of_turn(conn: Connection, user: str, session_id: str, turn_index: int)
         (user, session_id, turn_index),
     )
     return [TurnFact(int(r[0]), str(r[1]), str(r[2]), str(r[3]), r[4], r[5], int(r[6]), int(r[7])) for r in rows]
+
+
+def users_with_facts(conn: Connection) -> list[str]:
+    return [str(r[0]) for r in conn.execute("SELECT DISTINCT user FROM facts ORDER BY user").fetchall()]

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sodamem.ingest.entities import entity_key, value_key
-from sodamem.ingest.supersede import SlotFact, resolve_slot
+from sodamem.ingest.supersede import SlotFact, resolve_slot, slot_of
 from sodamem.model import FactKind, FactStatus, LinkType, Modality, NodeKind, TimeSpec
 from sodamem.store.connection import Connection
 from sodamem.store.hashes import text_hash
@@ -305,6 +305,56 @@ def reslot(conn: Connection, user: str, fact_ids: Iterable[int]) -> None:
         conn.execute("UPDATE facts SET slot = ? WHERE id = ?", (new_slot, fact_id))
         slots.update({old_slot, new_slot})
     resolve_slots(conn, user, slots)
+
+
+def reslot_all(conn: Connection, user: str) -> int:
+    """Give every fact of ``user`` the slot today's rules give it (``ingest.supersede.slot_of``), then recompute
+    every slot: the upgrade of a store written under older supersession rules. How many facts changed slot."""
+    rows = conn.execute(
+        "SELECT f.id, f.kind, f.predicate, f.modality, e.name, f.object, f.slot FROM facts f"
+        " JOIN entities e ON e.id = f.subject_pk WHERE f.user = ? ORDER BY f.id",
+        (user,),
+    ).fetchall()
+    slots: set[str] = set()
+    moved = 0
+    for fact_id, kind, predicate, modality, subject, obj, old in rows:
+        new = slot_of(FactKind(kind), str(predicate), Modality(modality), entity_key(str(subject)), value_key(obj))
+        slots.update(slot for slot in (old, new) if slot is not None)
+        if new != old:
+            conn.execute("UPDATE facts SET slot = ? WHERE id = ?", (new, fact_id))
+            moved += 1
+    resolve_slots(conn, user, slots)
+    return moved
+
+
+def stale_supersession(conn: Connection) -> dict[str, int]:
+    """Per user, how many facts sit in another slot, or hold another status or end, than today's supersession
+    rules give them (a store written by an older version): what ``reslot_all`` would change."""
+    rows = conn.execute(
+        "SELECT f.user, f.id, f.kind, f.predicate, f.modality, e.name, f.object, f.slot, f.status, f.valid_to,"
+        " f.order_key, f.valid_from, f.polarity FROM facts f JOIN entities e ON e.id = f.subject_pk"
+        " WHERE f.status != 'invalid' ORDER BY f.user, f.id"
+    ).fetchall()
+    stale: dict[str, int] = {}
+    in_slot: dict[tuple[str, str], list[SlotFact]] = {}
+    stored: dict[int, tuple[str, str | None]] = {}
+    for user, fact_id, kind, predicate, modality, subject, obj, slot, status, valid_to, order, starts, polarity in rows:
+        user = str(user)
+        expected = slot_of(FactKind(kind), str(predicate), Modality(modality), entity_key(str(subject)), value_key(obj))
+        if expected != slot:
+            stale[user] = stale.get(user, 0) + 1
+        if expected is None:
+            continue
+        negated = modality == Modality.NEGATED.value
+        fact = SlotFact(int(fact_id), str(order), str(starts), value_key(obj), bool(polarity), negated)
+        in_slot.setdefault((user, expected), []).append(fact)
+        stored[int(fact_id)] = (str(status), None if valid_to is None else str(valid_to))
+    for (user, _), slot_facts in in_slot.items():
+        outcomes, _ = resolve_slot(slot_facts)
+        wrong = sum(stored[o.fact_id] != (o.status.value, o.valid_to) for o in outcomes)
+        if wrong:
+            stale[user] = stale.get(user, 0) + wrong
+    return stale
 
 
 def resolve_slots(conn: Connection, user: str, slots: Iterable[str]) -> None:

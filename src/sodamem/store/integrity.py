@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from sodamem.embed.resolve import SETTING_KEY
-from sodamem.store import fts
+from sodamem.store import facts, fts
 from sodamem.store.connection import Connection
 
 # Problems named per check before the rest are only counted (a broken table would otherwise print every row).
@@ -37,6 +37,7 @@ class ProblemKind(StrEnum):
     MISSING_VECTORS = "missing_vectors"
     EMBEDDER_SETTING = "embedder_setting"
     SLOT_STATUS = "slot_status"
+    SLOT_RULES = "slot_rules"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,7 @@ def check_database(conn: sqlite3.Connection) -> CheckReport:
         ("turn_order", check_turn_order),
         ("links", check_links),
         ("slots", check_slots),
+        ("slot_rules", check_slot_rules),
         ("vectors", check_vectors),
     ]
     problems: list[Problem] = []
@@ -96,6 +98,7 @@ PORTABLE_CHECKS: tuple[tuple[str, Callable[[Connection], list[Problem]]], ...] =
     ("turn_order", lambda conn: check_turn_order(conn)),
     ("links", lambda conn: check_links(conn)),
     ("slots", lambda conn: check_slots(conn)),
+    ("slot_rules", lambda conn: check_slot_rules(conn)),
     ("vectors", lambda conn: check_vectors(conn)),
 )
 
@@ -265,6 +268,18 @@ def check_slots(conn: Connection) -> list[Problem]:
     )
     found = [f"user {r[0]!r}: slot {r[1]!r} holds {r[2]} active facts affirming a value" for r in rows]
     return _summarise(ProblemKind.SLOT_STATUS, found, "slot(s) affirm more than one active fact")
+
+
+def check_slot_rules(conn: Connection) -> list[Problem]:
+    """Every fact sits in the slot, and holds the status and end, that today's supersession rules give it (a store
+    written by an older version may not: ``check --repair`` recomputes them)."""
+    stale = facts.stale_supersession(conn)
+    found = [
+        f"user {user!r}: {n} fact(s) superseded under older rules (another slot, status or end than today's);"
+        " check --repair recomputes them"
+        for user, n in sorted(stale.items())
+    ]
+    return _summarise(ProblemKind.SLOT_RULES, found, "user(s) hold facts superseded under older rules: repair them")
 
 
 def check_vectors(conn: Connection) -> list[Problem]:

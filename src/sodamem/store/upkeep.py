@@ -10,7 +10,7 @@ from datetime import datetime
 
 from sodamem.dump.records import Dump
 from sodamem.records import FactRecord, ImportReport
-from sodamem.store import dump_read, dump_write, fact_queries, forget, keys, live
+from sodamem.store import dump_read, dump_write, fact_queries, facts, forget, keys, live
 from sodamem.store.connection import Connection
 
 
@@ -19,6 +19,13 @@ class PortableUpkeep:
 
     def transaction(self, user: str | None = None) -> AbstractContextManager[Connection]:
         raise NotImplementedError  # the backend's
+
+    def reslot_facts(self) -> int:
+        moved = 0
+        for user in fact_queries.users_with_facts(self.conn):
+            with self.transaction(user) as conn:
+                moved += facts.reslot_all(conn, user)
+        return moved
 
     def any_queued(self) -> bool:
         return live.any_queued(self.conn)

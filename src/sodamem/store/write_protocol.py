@@ -253,6 +253,11 @@ class Store(MemoryStore, Protocol):
 
     def rebuild_fts(self) -> None: ...
 
+    def reslot_facts(self) -> int:
+        """Give every user's facts the slots and statuses today's supersession rules give them (``check`` flags a
+        store written under older ones). How many facts changed slot."""
+        ...
+
     def compact_text_index(self, users: Sequence[str]) -> None:
         """After a bulk write (an ingest of many sessions): rewrite these users' full-text indexes compactly, where
         the backend's index grows a piece per transaction and every search then reads each piece."""
