@@ -135,6 +135,10 @@ BROKE_UP: History = [
     ("2026-01-02T21:00", "My boyfriend Tom is a chef."),
     ("2026-03-02T21:00", "Tom and I broke up on Saturday."),
 ]
+DENTIST: History = [
+    ("2026-01-05T19:00", "I have a dentist appointment on Monday."),
+    ("2026-01-19T20:00", "Scratch that, the dentist moved to the 14th of February."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -244,6 +248,8 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     # a relation a breakup ended: no one holds it now, and the facts say who did
     ("ex-boyfriend", BROKE_UP, "2026-03-10", "Who is my boyfriend?", "no one now (previously Tom)"),
     ("ex-yes-no", BROKE_UP, "2026-03-10", "Is Tom my boyfriend?", "No"),
+    # a time asked as ahead: the latest word on it, read forward from when it was said
+    ("dentist-moved", DENTIST, "2026-01-20", "When is my dentist appointment?", "14 February 2026"),
     ("stopped-later", ENDINGS, "2026-03-10", "Am I still learning Spanish?", "No"),  # the later turn of the two
 ]
 

@@ -63,7 +63,7 @@ from sodamem.answer.support import (
     word_weights,
 )
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
-from sodamem.answer.when_reader import Dated, asks_how_long_ago, date_of, time_ago
+from sodamem.answer.when_reader import Dated, asks_how_long_ago, asks_when_ahead, date_of, time_ago
 from sodamem.bench.metrics import count_tokens
 from sodamem.memory import Memory
 from sodamem.porter import stem
@@ -235,7 +235,8 @@ class _Reader:
         return self._answer(f"{time_ago(dated.start, self.now)}, {dated.text}", dated.citations, dated.detail)
 
     def _dated(self) -> Dated:
-        return date_of(self.memory, self.user, self.evidence, self._content_stems(), self._named_stems())
+        ahead = asks_when_ahead(self.question)
+        return date_of(self.memory, self.user, self.evidence, self._content_stems(), self._named_stems(), ahead=ahead)
 
     def _current_state(self, state_reader: StateReader) -> Answer | None:
         reading = state_reader.read()

@@ -12,13 +12,17 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from sodamem import instants
 from sodamem.answer.cited_date import source_time
 from sodamem.answer.corrections import corrected_time
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.evidence_view import EvidenceView, overlap
 from sodamem.answer.said_as import said_as
 from sodamem.answer.types import AnswerCitation
+from sodamem.ingest.timeparse import find_times
 from sodamem.memory import Memory
+from sodamem.records import SearchHit
+from sodamem.retrieve.pack import ResolvedTime
 from sodamem.retrieve.temporal import parse_iso
 
 TOP_HITS = 5  # how deep the when-reader looks for a dated fact
@@ -41,9 +45,12 @@ def asks_how_long_ago(question: str) -> bool:
     return _HOW_LONG_AGO.search(question) is not None
 
 
-def date_of(memory: Memory, user: str, evidence: EvidenceView, content: set[str], named: set[str]) -> Dated:
+def date_of(
+    memory: Memory, user: str, evidence: EvidenceView, content: set[str], named: set[str], *, ahead: bool = False
+) -> Dated:
     """When what the question asks about happened (``content``: the question's word stems; ``named``: those
-    naming someone or something other than the asker and the people talking)."""
+    naming someone or something other than the asker and the people talking; ``ahead``: the question asks when
+    something is or will be, so the latest word on it counts)."""
     top = {(h.session_id, h.turn_index) for h in evidence.hits[:TOP_HITS]}
     dated = [i for i in evidence.items if i.kind == "fact" and i.occurred_start and (i.session_id, i.turn_index) in top]
     # a dated fact sharing no word with the question dates something else ("When are we flying to Lisbon?" is
@@ -55,6 +62,19 @@ def date_of(memory: Memory, user: str, evidence: EvidenceView, content: set[str]
     hit = next((h for h in evidence.hits[:TOP_HITS] if named and overlap(named, h.turn_text)), evidence.hits[0])
     turn = evidence.turn_item(hit)
     times = turn.times if turn is not None else ()
+    if ahead:
+        # "When is my dentist appointment?": the latest hit whose sentence says about as much of it, with a time
+        # there ("the dentist moved to the 14th of February"; not "Lisbon was amazing. ... next year")
+        enough = max(1, overlap(content, hit.turn_text) - 1)
+        near = [(h, _times_in_sentences(evidence, h, content, enough)) for h in evidence.hits[:TOP_HITS]]
+        latest = max(
+            ((h, t) for h, t in near if t),
+            key=lambda p: (instants.sort_key(p[0].timestamp), p[0].turn_index),
+            default=None,
+        )
+        if latest is not None:
+            hit, times = latest
+            turn = evidence.turn_item(hit)
     rank = {item.id: n for n, item in enumerate(evidence.items)}
     best = max(dated, key=lambda i: (overlap(content, evidence.fact_words(i)), -rank[i.id]), default=None)
     if best is not None and times and overlap(content, hit.turn_text) > overlap(content, evidence.fact_words(best)):
@@ -67,7 +87,7 @@ def date_of(memory: Memory, user: str, evidence: EvidenceView, content: set[str]
         citations = [evidence.item_citation(best), *evidence.words_citation(best, expression)]
         return Dated(when, best.occurred_start, citations, said_detail(expression, best.timestamp))
     if turn is not None and times:
-        first = times[0]
+        first = _ahead_of(times[0], turn.timestamp) if ahead else times[0]
         fixed = corrected_time(memory, user, hit.session_id, hit.turn_index, first)
         if fixed is not None:  # "I hurt my knee on Thursday." "Sorry, it was Wednesday, not Thursday."
             when = said_as(human_span(fixed.time.start, fixed.time.end), fixed.time, fixed.turn.timestamp)
@@ -78,6 +98,42 @@ def date_of(memory: Memory, user: str, evidence: EvidenceView, content: set[str]
         return Dated(when, first.start, cited, said_detail(first.expression, turn.timestamp))
     cited = [evidence.hit_citation(hit, turn.id if turn else "")]
     return Dated(human_day(hit.timestamp), hit.timestamp, cited, f"the day it was said, in session {hit.session_id}")
+
+
+_AHEAD = re.compile(r"^\s*when\s+(?:is|are|will|'s|do\s+(?:I|we|you)\s+have)\b", re.IGNORECASE)
+
+
+def asks_when_ahead(question: str) -> bool:
+    """ "When is my dentist appointment?", "When will we fly?": a time that is or will be, which a later word may
+    have moved."""
+    return _AHEAD.search(question) is not None
+
+
+def _ahead_of(time: ResolvedTime, said_at: str) -> ResolvedTime:
+    """A time asked about as ahead ("When is ...?") read forward from when it was said, where the words allow it:
+    "the dentist moved to the 14th of February", said in January, is this February, not the last."""
+    said, ends = parse_iso(said_at), parse_iso(time.end)
+    if said is None or ends is None or ends > said:
+        return time
+    found = [m for m in find_times(time.expression, said, future=True) if m.spec.start >= said]
+    if not found:
+        return time
+    spec = found[0].spec
+    return ResolvedTime(time.expression, spec.start.isoformat(), spec.end.isoformat())
+
+
+def _times_in_sentences(
+    evidence: EvidenceView, hit: SearchHit, content: set[str], enough: int
+) -> tuple[ResolvedTime, ...]:
+    """The hit's times said in a sentence that says at least ``enough`` of the question's words."""
+    turn = evidence.turn_item(hit)
+    if turn is None:
+        return ()
+    sentences = [s for s in _SENTENCE.findall(hit.turn_text) if overlap(content, s) >= enough]
+    return tuple(t for t in turn.times if any(t.expression in s for s in sentences))
+
+
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 
 
 def time_ago(start: str, now: datetime) -> str:
