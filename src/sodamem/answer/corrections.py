@@ -4,6 +4,7 @@ Wednesday, not Thursday." dates the injury Wednesday (the corrections are those 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from sodamem.answer.types import AnswerCitation
@@ -38,23 +39,10 @@ def corrected_time(
 ) -> CorrectedTime | None:
     """The speaker's correction of ``time``, said in ``turn_index`` of ``session_id``, in the next ``REACH`` turns
     (the same turn too, after it), or None."""
-    session = memory.session(session_id, user=user)
-    turns = {t.turn_index: t for t in session.turns}
-    said = turns.get(turn_index)
-    began = parse_iso(session.timestamp)
-    if said is None or began is None:
-        return None
-    at = said.text.find(time.expression)
-    near = [t for t in session.turns if turn_index <= t.turn_index <= turn_index + REACH and t.speaker == said.speaker]
-    views = tuple(TurnView(t.turn_index, t.turn_id, t.speaker, t.text, tuple(split_pieces(t.text))) for t in near)
-    view = SessionView(session_id, began, views)
-    for c in reversed(find_corrections(view, frozenset(NO_FACT_SPEAKERS))):
-        if (c.turn_index, c.char_start) <= (turn_index, at) or c.new is None:
-            continue
-        if not (c.time_only or (c.old is not None and said_in_time(time.expression, c.old))):
+    for c, correcting in _corrections_after(memory, user, session_id, turn_index, time.expression):
+        if c.new is None or not (c.time_only or (c.old is not None and said_in_time(time.expression, c.old))):
             continue
         new = c.new if c.time_only else as_time(c.new)
-        correcting = turns[c.turn_index]
         anchor = parse_iso(correcting.timestamp)
         if new is None or anchor is None:
             continue
@@ -65,3 +53,56 @@ def corrected_time(
             resolved = ResolvedTime(spec.expression, spec.start.isoformat(), spec.end.isoformat())
             return CorrectedTime(resolved, correcting, c)
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectedSentence:
+    """The words that correct a sentence: the correction's own sentence, where an answer is read instead."""
+
+    text: str  # the correcting sentence ("Max is a basset hound, not a beagle.")
+    start: int  # its offset in the correcting turn
+    turn: TurnRecord
+    correction: Correction
+
+    def citation(self) -> AnswerCitation:
+        turn, end = self.turn, self.start + len(self.text)
+        where = (turn.session_id, turn.turn_index, turn.turn_id)
+        return AnswerCitation("", *where, self.start, end, self.text, turn.timestamp)
+
+
+def corrected_sentence(
+    memory: Memory, user: str, session_id: str, turn_index: int, sentence: str
+) -> CorrectedSentence | None:
+    """The speaker's correction of a value ``sentence`` says ("I got a dog, a beagle called Max." / "Correction: Max
+    is a basset hound, not a beagle."), in the next ``REACH`` turns, or None. Only a correction naming the old value
+    counts ("I meant York" alone may correct another sentence)."""
+    for c, correcting in _corrections_after(memory, user, session_id, turn_index, sentence):
+        if c.old is None or c.time_only or not _says_word(sentence, c.old):
+            continue
+        for piece in split_pieces(correcting.text):
+            if piece.char_start <= c.char_start < piece.char_end:
+                return CorrectedSentence(piece.text, piece.char_start, correcting, c)
+    return None
+
+
+def _corrections_after(
+    memory: Memory, user: str, session_id: str, turn_index: int, said: str
+) -> list[tuple[Correction, TurnRecord]]:
+    """The corrections the speaker of turn ``turn_index`` said after ``said`` in that turn and the next ``REACH``
+    turns of the session, latest first."""
+    session = memory.session(session_id, user=user)
+    turns = {t.turn_index: t for t in session.turns}
+    turn = turns.get(turn_index)
+    began = parse_iso(session.timestamp)
+    if turn is None or began is None:
+        return []
+    at = turn.text.find(said)
+    near = [t for t in session.turns if turn_index <= t.turn_index <= turn_index + REACH and t.speaker == turn.speaker]
+    views = tuple(TurnView(t.turn_index, t.turn_id, t.speaker, t.text, tuple(split_pieces(t.text))) for t in near)
+    found = find_corrections(SessionView(session_id, began, views), frozenset(NO_FACT_SPEAKERS))
+    return [(c, turns[c.turn_index]) for c in reversed(found) if (c.turn_index, c.char_start) > (turn_index, at)]
+
+
+def _says_word(sentence: str, words: str) -> bool:
+    bare = re.sub(r"^(?:the|a|an)\s+", "", words.strip(), flags=re.IGNORECASE)
+    return re.search(rf"(?<!\w){re.escape(bare)}(?!\w)", sentence, re.IGNORECASE) is not None

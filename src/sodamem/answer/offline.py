@@ -34,11 +34,13 @@ from datetime import datetime
 from sodamem import instants
 from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.cited_date import asks_for_a_date
+from sodamem.answer.corrections import CorrectedSentence, corrected_sentence
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.relatives import relative_mentioned, relatives_asked_by_name, relatives_named
 from sodamem.answer.spans import (
+    QuestionKind,
     answer_span,
     asks_a_wish,
     asks_for_a_list,
@@ -317,6 +319,10 @@ class _Reader:
             spans.append(yes_or_no(best.text, self.question))
         elif not overlap(self._content_stems() | self._entity_stems(), best.text) and not self._speaks(best):
             return self._abstain("unsupported")  # "How old is Mia?" is not read from "My flight is on the 20th"
+        else:
+            fixed = corrected_sentence(self.memory, self.user, best.hit.session_id, best.hit.turn_index, best.text)
+            if fixed is not None:  # "a beagle called Max." ... "Correction: Max is a basset hound, not a beagle."
+                return self._corrected_answer(best, fixed, kind)
         for sentence in chosen if kind != "yes_no" else ():
             start, end = answer_span(self.question, sentence.text, kind)
             span = " ".join(sentence.text[start:end].split())
@@ -325,6 +331,16 @@ class _Reader:
         citations = [self.evidence.sentence_citation(s) for s in chosen]
         detail = f"{best.speaker}: {' '.join(best.text.split())}"
         return self._answer(", ".join(spans), citations, detail=detail)
+
+    def _corrected_answer(self, best: Sentence, fixed: CorrectedSentence, kind: QuestionKind) -> Answer:
+        """The answer read from the words that correct ``best``: the corrected value, else the span of the
+        correcting sentence; both sentences cited."""
+        new = fixed.correction.new
+        if new is None:
+            start, end = answer_span(self.question, fixed.text, kind)
+            new = " ".join(fixed.text[start:end].split())
+        cited = [self.evidence.sentence_citation(best), fixed.citation()]
+        return self._answer(new, cited, detail=f"{best.speaker}: {' '.join(fixed.text.split())}")
 
     def _latest_saying_as_much(self, best: Sentence, sentences: list[Sentence], asked: set[str]) -> Sentence:
         """For a yes/no question in the present tense ("Do I eat meat?"), the latest of the top sentences that say
