@@ -11,7 +11,7 @@ from sodamem.ingest.extract.base import SessionView, TurnView
 from sodamem.ingest.extract.rules import RulesExtractor
 from sodamem.ingest.pieces import split_pieces
 
-from .test_extract_rules import SPEAKER, extract, view
+from .test_extract_rules import SPEAKER, K, extract, view
 
 SLIP = ["I just moved to Leeds last weekend.", "Sorry, I meant York, not Leeds."]
 
@@ -61,6 +61,16 @@ def test_a_time_alone_corrects_the_last_sentences_time() -> None:
     # a value that is no time after "it's" corrects nothing
     (kept,) = extract("I went to Paris on Thursday. No, it's fine.").facts
     assert kept.time_expression == "on Thursday"
+
+
+def test_a_correction_naming_no_old_value_corrects_only_the_sentence_right_before_it() -> None:
+    """The flight made no fact: "No wait, it's the 22nd" corrects nothing, not keto's start the turn before."""
+    (started,) = [
+        f
+        for f in extract("I started keto last Monday.", "My flight is on the 20th. No wait, it's the 22nd.").facts
+        if f.kind == K.EVENT
+    ]
+    assert started.time_expression == "last Monday"
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,14 @@ from dataclasses import dataclass
 from sodamem.answer.types import AnswerCitation
 from sodamem.ingest.extract.base import SessionView, TurnView
 from sodamem.ingest.extract.rules_coref import NO_FACT_SPEAKERS
-from sodamem.ingest.extract.rules_corrections import REACH, Correction, as_time, find_corrections, said_in_time
+from sodamem.ingest.extract.rules_corrections import (
+    REACH,
+    Correction,
+    as_time,
+    find_corrections,
+    previous_piece,
+    said_in_time,
+)
 from sodamem.ingest.pieces import split_pieces
 from sodamem.ingest.timeparse import find_times
 from sodamem.memory import Memory
@@ -39,8 +46,10 @@ def corrected_time(
 ) -> CorrectedTime | None:
     """The speaker's correction of ``time``, said in ``turn_index`` of ``session_id``, in the next ``REACH`` turns
     (the same turn too, after it), or None."""
-    for c, correcting in _corrections_after(memory, user, session_id, turn_index, time.expression):
-        if c.new is None or not (c.time_only or (c.old is not None and said_in_time(time.expression, c.old))):
+    for c, correcting, before in _corrections_after(memory, user, session_id, turn_index, time.expression):
+        # a time alone ("No wait, it's the 22nd") corrects the sentence right before it
+        alone = c.time_only and time.expression in before
+        if c.new is None or not (alone or (c.old is not None and said_in_time(time.expression, c.old))):
             continue
         new = c.new if c.time_only else as_time(c.new)
         anchor = parse_iso(correcting.timestamp)
@@ -76,7 +85,7 @@ def corrected_sentence(
     """The speaker's correction of a value ``sentence`` says ("I got a dog, a beagle called Max." / "Correction: Max
     is a basset hound, not a beagle."), in the next ``REACH`` turns, or None. Only a correction naming the old value
     counts ("I meant York" alone may correct another sentence)."""
-    for c, correcting in _corrections_after(memory, user, session_id, turn_index, sentence):
+    for c, correcting, _ in _corrections_after(memory, user, session_id, turn_index, sentence):
         if c.old is None or c.time_only or not _says_word(sentence, c.old):
             continue
         for piece in split_pieces(correcting.text):
@@ -87,9 +96,9 @@ def corrected_sentence(
 
 def _corrections_after(
     memory: Memory, user: str, session_id: str, turn_index: int, said: str
-) -> list[tuple[Correction, TurnRecord]]:
+) -> list[tuple[Correction, TurnRecord, str]]:
     """The corrections the speaker of turn ``turn_index`` said after ``said`` in that turn and the next ``REACH``
-    turns of the session, latest first."""
+    turns of the session, latest first, each with the speaker's sentence right before it."""
     session = memory.session(session_id, user=user)
     turns = {t.turn_index: t for t in session.turns}
     turn = turns.get(turn_index)
@@ -99,8 +108,20 @@ def _corrections_after(
     at = turn.text.find(said)
     near = [t for t in session.turns if turn_index <= t.turn_index <= turn_index + REACH and t.speaker == turn.speaker]
     views = tuple(TurnView(t.turn_index, t.turn_id, t.speaker, t.text, tuple(split_pieces(t.text))) for t in near)
-    found = find_corrections(SessionView(session_id, began, views), frozenset(NO_FACT_SPEAKERS))
-    return [(c, turns[c.turn_index]) for c in reversed(found) if (c.turn_index, c.char_start) > (turn_index, at)]
+    view = SessionView(session_id, began, views)
+    found = [
+        c
+        for c in find_corrections(view, frozenset(NO_FACT_SPEAKERS))
+        if (c.turn_index, c.char_start) > (turn_index, at)
+    ]
+    return [(c, turns[c.turn_index], _piece_text(view, previous_piece(view, c))) for c in reversed(found)]
+
+
+def _piece_text(view: SessionView, where: tuple[int, int] | None) -> str:
+    if where is None:
+        return ""
+    turn = next(t for t in view.turns if t.index == where[0])
+    return next(p.text for p in turn.pieces if p.index == where[1])
 
 
 def _says_word(sentence: str, words: str) -> bool:

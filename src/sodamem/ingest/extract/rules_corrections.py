@@ -150,16 +150,29 @@ def _position(fact: CandidateFact) -> tuple[int, int]:
 
 
 def _targets(session: SessionView, earlier: list[CandidateFact], c: Correction) -> list[CandidateFact]:
-    """The facts of the latest earlier piece that says the old value (any value, when none is named)."""
-    if c.time_only:
-        earlier = [f for f in earlier if f.time_expression]
-    elif c.old is not None:
+    """The facts of the latest earlier piece that says the old value; when none is named ("I meant Microsoft",
+    "No wait, it's the 22nd"), those of the speaker's sentence right before the correction, if it made any."""
+    if c.old is not None:
         earlier = [f for f in earlier if _says(f.object, c.old) or said_in_time(f.time_expression, c.old)]
+    else:
+        before = previous_piece(session, c)
+        earlier = [f for f in earlier if (f.turn_index, _piece_of(session, f)) == before]
+        if c.time_only:
+            earlier = [f for f in earlier if f.time_expression]
     if not earlier:
         return []
     latest = max(earlier, key=_position)
     piece = _piece_of(session, latest)
     return [f for f in earlier if f.turn_index == latest.turn_index and _piece_of(session, f) == piece]
+
+
+def previous_piece(session: SessionView, c: Correction) -> tuple[int, int] | None:
+    """``(turn index, piece index)`` of the speaker's sentence right before the correction, in its reach."""
+    for index in sorted(_reach(session, c), reverse=True):
+        pieces = [p for p in session.turns[index].pieces if index < c.turn_index or p.char_end <= c.char_start]
+        if pieces:
+            return index, pieces[-1].index
+    return None
 
 
 def _piece_of(session: SessionView, fact: CandidateFact) -> int:
