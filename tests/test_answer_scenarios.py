@@ -143,6 +143,10 @@ CORRECTED_BREED: History = [
     ("2026-09-14T09:00", "I got a dog, a beagle called Max."),
     ("2026-09-14T09:01", "Correction: Max is a basset hound, not a beagle."),
 ]
+BREED_LATER: History = [
+    ("2026-09-14T09:00", "I got a dog last weekend, a beagle called Max."),
+    ("2026-09-20T09:00", "Correction from before: Max is a basset hound, not a beagle."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -250,6 +254,7 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("work-despite-wish", WISHES, "2026-03-01", "Where do I work?", "Finch Labs"),
     ("the-wish", WISHES, "2026-03-01", "Where do I want to work?", "Google"),
     ("breed", CORRECTED_BREED, "2026-09-15", "What breed is Max?", "basset hound"),
+    ("breed-later", BREED_LATER, "2026-09-21", "What breed is Max?", "basset hound"),  # another session
     # a relation a breakup ended: no one holds it now, and the facts say who did
     ("ex-boyfriend", BROKE_UP, "2026-03-10", "Who is my boyfriend?", "no one now (previously Tom)"),
     ("ex-yes-no", BROKE_UP, "2026-03-10", "Is Tom my boyfriend?", "No"),

@@ -127,3 +127,12 @@ def _piece_text(view: SessionView, where: tuple[int, int] | None) -> str:
 def _says_word(sentence: str, words: str) -> bool:
     bare = re.sub(r"^(?:the|a|an)\s+", "", words.strip(), flags=re.IGNORECASE)
     return re.search(rf"(?<!\w){re.escape(bare)}(?!\w)", sentence, re.IGNORECASE) is not None
+
+
+_NOT_OLD = re.compile(r",\s*not\s+(?P<old>[^,.;:!?]+?)\s*(?:[,.;:!?]|$)", re.IGNORECASE)
+
+
+def says_instead_of(later: str, earlier: str) -> bool:
+    """Whether ``later`` says "..., not <old>" of a value ``earlier`` said ("Max is a basset hound, not a beagle"
+    of "a beagle called Max"): a correction said in another session, without a correcting word."""
+    return any(_says_word(earlier, m["old"]) for m in _NOT_OLD.finditer(later))

@@ -34,7 +34,7 @@ from datetime import datetime
 from sodamem import instants
 from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.cited_date import asks_for_a_date
-from sodamem.answer.corrections import CorrectedSentence, corrected_sentence
+from sodamem.answer.corrections import CorrectedSentence, corrected_sentence, says_instead_of
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
@@ -323,6 +323,12 @@ class _Reader:
             fixed = corrected_sentence(self.memory, self.user, best.hit.session_id, best.hit.turn_index, best.text)
             if fixed is not None:  # "a beagle called Max." ... "Correction: Max is a basset hound, not a beagle."
                 return self._corrected_answer(best, fixed, kind)
+            later = self._said_instead(best, sentences)
+            if later is not None:  # the same, said in a later session
+                start, end = answer_span(self.question, later.text, kind)
+                cited = [self.evidence.sentence_citation(best), self.evidence.sentence_citation(later)]
+                span = " ".join(later.text[start:end].split())
+                return self._answer(span, cited, detail=f"{later.speaker}: {' '.join(later.text.split())}")
         for sentence in chosen if kind != "yes_no" else ():
             start, end = answer_span(self.question, sentence.text, kind)
             span = " ".join(sentence.text[start:end].split())
@@ -341,6 +347,18 @@ class _Reader:
             new = " ".join(fixed.text[start:end].split())
         cited = [self.evidence.sentence_citation(best), fixed.citation()]
         return self._answer(new, cited, detail=f"{best.speaker}: {' '.join(fixed.text.split())}")
+
+    def _said_instead(self, best: Sentence, sentences: list[Sentence]) -> Sentence | None:
+        """A later sentence of the same speaker among ``sentences`` that corrects a value ``best`` says."""
+        when = (instants.sort_key(best.hit.timestamp), best.hit.turn_index)
+        later = [
+            s
+            for s in sentences
+            if s.speaker == best.speaker
+            and (instants.sort_key(s.hit.timestamp), s.hit.turn_index) > when
+            and says_instead_of(s.text, best.text)
+        ]
+        return max(later, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index), default=None)
 
     def _latest_saying_as_much(self, best: Sentence, sentences: list[Sentence], asked: set[str]) -> Sentence:
         """For a yes/no question in the present tense ("Do I eat meat?"), the latest of the top sentences that say
