@@ -147,6 +147,7 @@ BREED_LATER: History = [
     ("2026-09-14T09:00", "I got a dog last weekend, a beagle called Max."),
     ("2026-09-20T09:00", "Correction from before: Max is a basset hound, not a beagle."),
 ]
+ENGAGED: History = [("2026-04-02T10:00", "My girlfriend Priya and I got engaged on Thursday.")]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -217,6 +218,7 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     # a relative nobody mentioned, and a sentence that says nothing the question asks
     ("no-wife", KIDS_AND_CAT, "2026-09-08", "What is my wife's name?", ABSTAIN),
     ("mia-age", KIDS_AND_CAT, "2026-09-08", "How old is Mia?", ABSTAIN),
+    ("priya-born", ENGAGED, "2026-04-03", "Where was Priya born?", ABSTAIN),  # the user's sentence, not hers
     ("kids-named", KIDS_AND_CAT, "2026-09-08", "What are my children's names?", "Mia, Leo"),
     # a job lost, with or without the employer named, ends working there
     ("laid-off", LAID_OFF, "2026-10-20", "Where do I work?", ABSTAIN),

@@ -319,6 +319,9 @@ class _Reader:
             spans.append(yes_or_no(best.text, self.question))
         elif not overlap(self._content_stems() | self._entity_stems(), best.text) and not self._speaks(best):
             return self._abstain("unsupported")  # "How old is Mia?" is not read from "My flight is on the 20th"
+        elif (asked := self._content_stems() - self._entity_stems()) and not overlap(asked, best.text):
+            if not self._speaks(best):  # "Where was Priya born?" is not the user's "Priya and I got engaged"
+                return self._abstain("unsupported")
         else:
             fixed = corrected_sentence(self.memory, self.user, best.hit.session_id, best.hit.turn_index, best.text)
             if fixed is not None:  # "a beagle called Max." ... "Correction: Max is a basset hound, not a beagle."

@@ -132,8 +132,9 @@ class StateReader:
             before = [f for f in self.memory.history(fact.id, user=self.user) if f.id != fact.id and f.affirms]
             if any(named(value(f)) for f in before) and not named(value(fact)):
                 return StateReading("No", (fact, *[f for f in before if named(value(f))][-1:]))
-        # "Do I live in York?" while Leeds holds: what holds, not someone's York
-        return self._state_answer(facts, []) if facts else None
+        # "Do I live in York?" while Leeds holds: what holds, not someone's York; "Do I live with a roommate?"
+        # names no value of the slot, and the sentences decide
+        return self._state_answer(facts, []) if facts and _names_a_value(self.question) else None
 
     def _named_in_question(self, text: str) -> bool:
         return (
@@ -232,6 +233,18 @@ def _anchored(question: str, chain: list[FactRecord]) -> StateReading | None:
 
 def _names(words: str, said: str) -> bool:
     return bool(said) and re.match(rf"(?:the\s+)?{re.escape(said.casefold())}(?!\w)", words.casefold()) is not None
+
+
+def _names_a_value(question: str) -> bool:
+    """Whether a yes/no question names a value a state could hold: a capitalised name after its first word ("Do I
+    live in York?"), or a word of the state vocabulary ("Am I vegetarian?")."""
+    named = re.search(r"(?<=\s)(?!I\b)[A-Z][\w'’-]*", question) is not None
+    return named or bool(set(re.findall(r"[a-z]+", question.lower())) & _VALUE_WORDS)
+
+
+_VALUE_WORDS = frozenset(
+    "vegan vegetarian pescatarian keto married single engaged divorced separated widowed dating".split()
+)
 
 
 def asked(predicate: str, wanted: tuple[str, ...]) -> bool:

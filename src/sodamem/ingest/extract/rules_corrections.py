@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sodamem.ingest.extract.base import CandidateFact, SessionView
+from sodamem.ingest.extract.base import CandidateFact, SessionView, TurnView
 from sodamem.ingest.timeparse import find_times
 from sodamem.model import EntityRole
 
@@ -123,8 +123,13 @@ def corrected_turns(session: SessionView, corrections: Sequence[Correction], new
 
 
 def _reach(session: SessionView, c: Correction) -> set[int]:
-    speaker = session.turns[c.turn_index].speaker
-    return {t.index for t in session.turns[max(0, c.turn_index - REACH) : c.turn_index + 1] if t.speaker == speaker}
+    speaker = _turn(session, c.turn_index).speaker
+    return {t.index for t in session.turns if c.turn_index - REACH <= t.index <= c.turn_index and t.speaker == speaker}
+
+
+def _turn(session: SessionView, index: int) -> TurnView:
+    """The turn numbered ``index`` (a view may hold some of a session's turns only)."""
+    return next(t for t in session.turns if t.index == index)
 
 
 def apply_corrections(
@@ -169,14 +174,14 @@ def _targets(session: SessionView, earlier: list[CandidateFact], c: Correction) 
 def previous_piece(session: SessionView, c: Correction) -> tuple[int, int] | None:
     """``(turn index, piece index)`` of the speaker's sentence right before the correction, in its reach."""
     for index in sorted(_reach(session, c), reverse=True):
-        pieces = [p for p in session.turns[index].pieces if index < c.turn_index or p.char_end <= c.char_start]
+        pieces = [p for p in _turn(session, index).pieces if index < c.turn_index or p.char_end <= c.char_start]
         if pieces:
             return index, pieces[-1].index
     return None
 
 
 def _piece_of(session: SessionView, fact: CandidateFact) -> int:
-    pieces = session.turns[fact.turn_index].pieces
+    pieces = _turn(session, fact.turn_index).pieces
     at = fact.char_start or 0
     return max((p.index for p in pieces if p.char_start <= at), default=0)
 
