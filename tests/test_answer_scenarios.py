@@ -347,3 +347,25 @@ def test_the_users_own_words_in_another_verb_form_are_not_someone_elses_story() 
 )
 def test_time_ago_says_the_span_in_a_persons_unit(start: str, now: str, said: str) -> None:
     assert time_ago(start, datetime.fromisoformat(now)) == said
+
+
+def test_a_correction_after_an_assistants_reply_is_read() -> None:
+    """The user's turns of a session are read by their numbers, the assistant's between them."""
+    said = datetime(2026, 9, 7, 20)
+    with Memory(":memory:", embedder="fake") as memory:
+        memory.add(
+            [
+                {"role": "user", "text": "I started keto last Monday."},
+                {"role": "assistant", "text": "Good luck with it!"},
+                {"role": "user", "text": "My flight to Tokyo is on the 20th."},
+                {"role": "assistant", "text": "Noted, the 20th."},
+                {"role": "user", "text": "No wait, it's the 22nd."},
+            ],
+            session_id="s1",
+            timestamp=said,
+        )
+        answer = memory.ask("When is my flight to Tokyo?", now=datetime(2026, 9, 8), offline=True)
+        assert answer.answer == "22 September 2026", answer
+        assert [c.quote for c in answer.citations] == ["My flight to Tokyo is on the 20th.", "it's the 22nd"]
+        keto = memory.ask("When did I start keto?", now=datetime(2026, 9, 8), offline=True)
+        assert keto.answer.startswith("31 August 2026"), keto
