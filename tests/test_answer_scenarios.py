@@ -148,6 +148,16 @@ BREED_LATER: History = [
     ("2026-09-20T09:00", "Correction from before: Max is a basset hound, not a beagle."),
 ]
 ENGAGED: History = [("2026-04-02T10:00", "My girlfriend Priya and I got engaged on Thursday.")]
+NOT_ENDINGS: History = [
+    ("2026-03-01T10:00", "My boyfriend Tom and I went to the cinema, the movie ended at midnight."),
+    ("2026-03-02T10:00", "I still play tennis with Sam, the season is over but we keep practising."),
+    ("2026-03-03T10:00", "Sam recommended Dune to me, he loves sci-fi."),
+    ("2026-03-04T10:00", "Just wanted to say that I work at Google now."),
+]
+OLD_ENDINGS: History = [
+    ("2026-03-01T10:00", "I work at Google now. My boyfriend Tom is amazing."),
+    ("2026-03-02T10:00", "I got laid off in 2020. Tom and I broke up back in 2019, but we got back together."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -262,6 +272,13 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("ex-yes-no", BROKE_UP, "2026-03-10", "Is Tom my boyfriend?", "No"),
     # a time asked as ahead: the latest word on it, read forward from when it was said
     ("dentist-moved", DENTIST, "2026-01-20", "When is my dentist appointment?", "14 February 2026"),
+    # what ended is not what is asked; a relative named by name; a wish that governs nothing; endings long past
+    ("movie-ended", NOT_ENDINGS, "2026-03-10", "Is Tom my boyfriend?", "Yes"),
+    ("season-over", NOT_ENDINGS, "2026-03-10", "Do I play tennis with Sam?", "Yes"),
+    ("friend-named", NOT_ENDINGS, "2026-03-10", "What book did my friend Sam recommend?", "Dune"),
+    ("wanted-to-say", NOT_ENDINGS, "2026-03-10", "Where do I work?", "Google"),
+    ("laid-off-2020", OLD_ENDINGS, "2026-03-10", "Where do I work?", "Google"),
+    ("broke-up-2019", OLD_ENDINGS, "2026-03-10", "Who is my boyfriend?", "Tom"),
     ("stopped-later", ENDINGS, "2026-03-10", "Am I still learning Spanish?", "No"),  # the later turn of the two
 ]
 

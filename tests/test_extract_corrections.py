@@ -78,6 +78,10 @@ def test_a_correction_naming_no_old_value_corrects_only_the_sentence_right_befor
     [
         ["I live in Leeds.", "It was a long day, not a short one."],  # no correcting word
         ["I live in Leeds.", "Sorry, I meant the bakery, not the cafe."],  # says no value of the facts before
+        ["I live in Leeds.", "Oh, I'm flying from Manchester, not Leeds."],  # "oh" corrects nothing
+        ["I live in Leeds.", "Actually, I'm flying from Manchester, not Leeds."],  # the clause says no home
+        ["I live in Leeds.", "I meant every word."],
+        ["I live in Leeds.", "Sorry, I meant to ask about your trip."],
         [
             "I live in Leeds.",
             "My brother moved to Hull.",
@@ -112,3 +116,16 @@ def test_a_live_add_takes_the_slip_back_and_the_memory_never_held_it() -> None:
     whole.add([{"role": "user", "text": t} for t in SLIP], session_id="s1", timestamp=said)
     one_by_one = [f.text for f in memory.facts(status="all") if f.sources[0].session_id == "s1"]
     assert [f.text for f in whole.facts()] == one_by_one
+
+
+def test_a_correction_of_a_fact_made_again_later_is_made_again_too() -> None:
+    """Live, "Maya" becomes a name only at the third message: the first is read again, and so is its correction."""
+    texts = ["Maya is 30.", "Sorry, I meant 31, not 30.", "I had lunch with Maya today."]
+    said = datetime(2026, 3, 10, 12)
+    one_by_one = Memory(":memory:", embedder="none")
+    for text in texts:
+        one_by_one.add([{"role": "user", "text": text}], session_id="s", timestamp=said)
+    whole = Memory(":memory:", embedder="none")
+    whole.add([{"role": "user", "text": t} for t in texts], session_id="s", timestamp=said)
+    ages = [[(f.subject, f.object) for f in m.facts(status="all") if f.predicate == "age"] for m in (whole, one_by_one)]
+    assert ages == [[("Maya", "31")], [("Maya", "31")]]

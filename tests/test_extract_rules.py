@@ -362,6 +362,40 @@ def test_a_number_word_is_an_age_only_alone_and_as_soon_as_is_no_job() -> None:
     assert [(f.predicate, f.object) for f in facts] == [("works_at", "Google")]
 
 
-@pytest.mark.parametrize("sentence", ["I quit work early today.", "I'm worried I might get fired.", "I wasn't fired."])
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I quit work early today.",
+        "I'm worried I might get fired.",
+        "I wasn't fired.",
+        "I'm so fired up about the game!",
+        "I fired my assistant today.",
+        "I was let go early from practice.",
+        "I quit my job search for now.",
+        "I lost my job badge.",
+        "I lost the job to another candidate.",
+    ],
+)
 def test_no_job_ends_without_a_job_lost(sentence: str) -> None:
     assert [f for f in extract(sentence).facts if f.predicate == "works_at"] == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Tom and I split up the chores this weekend.",
+        "Tom and I broke up the argument.",
+        "Tom and I separated the laundry.",
+        "Tom and I split up at the mall.",
+    ],
+)
+def test_no_breakup_where_something_else_was_split(sentence: str) -> None:
+    assert [f for f in extract(sentence).facts if f.predicate in ("partner", "broke_up")] == []
+
+
+def test_an_ending_said_with_its_time_starts_then() -> None:
+    (laid_off, denial) = extract("I got laid off in 2020.").facts
+    assert laid_off.time_expression == "in 2020"
+    assert (denial.predicate, denial.object, denial.time_expression) == ("works_at", None, "in 2020")
+    (ended,) = [f for f in extract("Tom and I broke up back in 2019.").facts if f.predicate == "partner"]
+    assert ended.time_expression == "back in 2019" and ended.quote == "Tom and I broke up back in 2019"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sodamem import instants
 from sodamem.answer.types import AnswerCitation
 from sodamem.ingest.extract.base import SessionView, TurnView
 from sodamem.ingest.extract.rules_coref import NO_FACT_SPEAKERS
@@ -55,7 +56,8 @@ def corrected_time(
         anchor = parse_iso(correcting.timestamp)
         if new is None or anchor is None:
             continue
-        future = (parse_iso(time.start) or anchor) > anchor  # the correction keeps the slip's direction
+        # the correction keeps the slip's direction (compared as instants: one may be naive, the other not)
+        future = instants.sort_key(time.start) > instants.sort_key(correcting.timestamp)
         found = find_times(new, anchor, future=future)
         if found:
             spec = found[0].spec

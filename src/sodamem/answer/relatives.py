@@ -23,7 +23,10 @@ _RELATIVE = re.compile(
 )
 
 
-_ANY_RELATIVE = re.compile(rf"\b(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+{REL_MOD}(?P<rel>{REL})(?![\w])")
+# a relative named by relation only: "my friend Tom" is Tom, whoever the memory says his friends are
+_ANY_RELATIVE = re.compile(
+    rf"\b(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+{REL_MOD}(?P<rel>{REL})(?![\w])(?!,?\s+{NAME})"
+)
 
 
 @dataclass(frozen=True, slots=True)

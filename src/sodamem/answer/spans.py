@@ -238,14 +238,30 @@ def says_it_ended(sentence: str, question: str) -> bool:
         return False
     asked = question_stems(question)
     for ended in _ENDED.finditer(sentence):
-        if not _intent_or_again(sentence, ended) and not {t.stem for t in tokens(ended.group())} & asked:
-            return True
+        if _intent_or_again(sentence, ended) or {t.stem for t in tokens(ended.group())} & asked:
+            continue
+        if {t.stem for t in tokens(_what_ended(sentence[: ended.start()]))} & asked:
+            return True  # "Tom and I broke up", not "we went to the cinema, the movie ended"
     ceased = _CEASED.search(sentence)
     if ceased is None or _intent_or_again(sentence, ceased):
         return False  # "trying to give up coffee", "stopped playing for a year but I'm playing again"
     ended_what = re.split(r"[,;]|\s(?:and|but|to|so)\s", sentence[ceased.end() :], maxsplit=1)[0]
     # the ending is not what is asked ("Did I quit smoking?"), and it ended what is asked, not something else
     return not {t.stem for t in tokens(ceased.group())} & asked and bool({t.stem for t in tokens(ended_what)} & asked)
+
+
+def _what_ended(before: str) -> str:
+    """The words naming what an ending word ends: its clause's subject ("the movie" in "..., the movie ended"); for
+    a pronoun ("but that's cancelled now", "Tom and I"), the clauses before it."""
+    subject = re.split(r"[,;]|\s(?:and|but|so|because|while)\s", before)[-1]
+    return before if _PRONOUN_SUBJECT.fullmatch(subject) else subject
+
+
+# "that's", "it was", "we", "I" ("Tom and I"): a subject naming nothing itself
+_PRONOUN_SUBJECT = re.compile(
+    r"\s*(?:that|it|this|which|we|they|he|she|I)(?:['’]s)?(?:\s+(?:is|was|got|has|have|been|all|just|finally))*\s*",
+    re.IGNORECASE,
+)
 
 
 def _intent_or_again(sentence: str, ending: re.Match[str]) -> bool:
@@ -264,6 +280,9 @@ def asks_a_wish(question: str) -> bool:
     return _WISH.search(question) is not None
 
 
+_SUBJECT_WORD = re.compile(r"\b(?:I|we|he|she|they|you|that)\b", re.IGNORECASE)
+
+
 def says_a_wish(sentence: str) -> bool:
     return _WISH.search(sentence) is not None
 
@@ -278,7 +297,9 @@ def only_wished(sentence: str, question: str, keywords: set[str]) -> bool:
     if not words:
         return False
     clause = re.split(r"[,;.!?]|\s(?:and|but|so)\s", sentence[: words[0].start])[-1]
-    return _WISH.search(clause) is not None
+    wish = max(_WISH.finditer(clause), key=lambda m: m.start(), default=None)
+    # the wish governs the state: no subject of its own between ("Just wanted to say that I work at Google")
+    return wish is not None and not _SUBJECT_WORD.search(clause[wish.end() :])
 
 
 def asks_in_the_present(question: str) -> bool:

@@ -113,9 +113,9 @@ def _ahead_of(time: ResolvedTime, said_at: str) -> ResolvedTime:
     """A time asked about as ahead ("When is ...?") read forward from when it was said, where the words allow it:
     "the dentist moved to the 14th of February", said in January, is this February, not the last."""
     said, ends = parse_iso(said_at), parse_iso(time.end)
-    if said is None or ends is None or ends > said:
+    if said is None or ends is None or instants.sort_key(time.end) > instants.sort_key(said_at):
         return time
-    found = [m for m in find_times(time.expression, said, future=True) if m.spec.start >= said]
+    found = [m for m in find_times(time.expression, said, future=True) if m.spec.end > said]
     if not found:
         return time
     spec = found[0].spec

@@ -45,6 +45,7 @@ from sodamem.ingest.extract.rules_coref import NO_FACT_SPEAKERS, resolve_pronoun
 from sodamem.ingest.extract.rules_corrections import (
     apply_corrections,
     corrected_turns,
+    correcting_turns,
     find_corrections,
     turns_to_read,
 )
@@ -87,11 +88,14 @@ class RulesExtractor:
         """A turn depends on the rest of its session only through the names the session shows (a capitalised
         word is a name once seen mid-sentence anywhere): the turns holding a name the new turns revealed."""
         new_turns = range(len(before.turns), len(after.turns))
-        stale = corrected_turns(after, find_corrections(after, self._skip), new_turns)
+        corrections = find_corrections(after, self._skip)
+        stale = corrected_turns(after, corrections, new_turns)
         revealed = _known_names(after) - _known_names(before)
         if revealed:
             word = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in sorted(revealed)) + r")(?!\w)")
             stale.update(t.index for t in before.turns if word.search(t.text))
+        # a turn made again may hold what an earlier correction took back: that correction's copy is made again too
+        stale |= correcting_turns(after, corrections, stale) - set(new_turns)
         return sorted(stale)
 
     def extract_turns(self, session: SessionView, turn_indexes: Sequence[int]) -> Extraction:

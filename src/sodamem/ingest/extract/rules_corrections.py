@@ -23,7 +23,7 @@ from datetime import datetime
 
 from sodamem.ingest.extract.base import CandidateFact, SessionView, TurnView
 from sodamem.ingest.timeparse import find_times
-from sodamem.model import EntityRole
+from sodamem.model import EntityRole, Modality
 
 REACH = 4  # turns back (any speaker's) a correction may reach
 
@@ -37,8 +37,19 @@ _NEW_NOT_OLD = re.compile(rf"(?P<lead>{_LEAD})?(?P<says>{_SAYS})?(?P<new>{_VALUE
 # "I meant York." / "Make that Tuesday." (the latest earlier piece's facts)
 _MEANT = re.compile(rf"(?:{_LEAD})?(?P<says>I\s+meant|make\s+that)\s+(?P<new>{_VALUE})\s*[.!]?$", re.IGNORECASE)
 # "No wait, it's the 22nd." (a time only: "No, it's fine" corrects nothing)
-_IT_IS = re.compile(rf"(?:{_LEAD})(?P<says>it'?s|it\s+is|it\s+was)\s+(?P<new>{_VALUE})\s*[.!]?$", re.IGNORECASE)
+_IT_IS = re.compile(rf"(?P<lead>{_LEAD})(?P<says>it'?s|it\s+is|it\s+was)\s+(?P<new>{_VALUE})\s*[.!]?$", re.IGNORECASE)
 _MEANT_WORDS = re.compile(r"I\s+meant|I\s+mean|make\s+that", re.IGNORECASE)
+# words that correct, unlike "oh", "um" or "ah" ("Oh, I'm flying from Manchester, not Leeds" corrects nothing)
+_CORRECTING = re.compile(
+    r"\b(?:sorry|oops|whoops|wait|actually|correction|my\s+bad|scratch\s+that|hang\s+on)\b", re.IGNORECASE
+)
+_NO = re.compile(r"\b(?:no|nope)\b", re.IGNORECASE)
+# "I meant every word", "I meant to ask", "I meant what I said", "I meant it": no value meant instead
+_NOT_MEANT = re.compile(
+    r"(?:to|it|that|this|what|every|everything|all|well|nothing|no|business|so|exactly|literally|for|as|by|when|"
+    r"because|the\s+same|the\s+other|you|him|her|them|us|me|myself|yourself|a\s+lot|no\s+harm|no\s+offense)\b",
+    re.IGNORECASE,
+)
 _ARTICLE = re.compile(r"^(?:the|a|an|my|on|in|at|to)\s+", re.IGNORECASE)
 _CLAUSE = re.compile(r"^(?:I|we|he|she|they|it)\b|\s(?:is|am|are|was|were|live|work|moved|have|has)\b", re.IGNORECASE)
 _PREPOSITION = re.compile(r"^(?:on|in|at|to)\s+", re.IGNORECASE)
@@ -73,25 +84,30 @@ def find_corrections(session: SessionView, skip_speakers: frozenset[str]) -> lis
 
 def _correction(text: str) -> tuple[int, str, str | None, str | None, bool] | None:
     m = _NEW_NOT_OLD.match(text)
+    meant = m is not None and _MEANT_WORDS.match(m["says"] or "") is not None
     # without a comma only after "I meant" ("I meant York not Leeds"; "It's just not right" corrects nothing)
-    if m is not None and (m["lead"] or m["says"]) and (m["comma"] or _MEANT_WORDS.match(m["says"] or "")):
+    if m is not None and (m["comma"] or meant):
         new = " ".join(m["new"].split())
-        if _CLAUSE.search(new) or len(new.split()) > _MAX_VALUE_WORDS:
-            if not m["lead"]:
-                return None  # "It was a long day, not a short one": no correcting word, no correction
-            new_value: str | None = None
-        else:
-            new_value = new
-        start = m.start("says") if m["says"] else m.start("new")
-        return start, text[start : m.end("old")], new_value, " ".join(m["old"].split()), False
+        clause = _CLAUSE.search(new) is not None or len(new.split()) > _MAX_VALUE_WORDS
+        correcting = meant or _CORRECTING.search(m["lead"] or "") is not None
+        # a value after "it's"/"that's" with no lead ("It's Tuesday, not Monday") corrects too, a clause does not
+        if correcting or (m["says"] and not m["lead"] and not clause):
+            start = m.start("says") if m["says"] else m.start("new")
+            new_value = None if clause else new
+            return start, text[start : m.end("old")], new_value, " ".join(m["old"].split()), False
     m = _MEANT.match(text)
-    if m is not None and len(m["new"].split()) <= _MAX_VALUE_WORDS and not _CLAUSE.search(m["new"]):
+    if m is not None and _meant_value(m["new"]):
         return m.start("says"), text[m.start("says") : m.end("new")], " ".join(m["new"].split()), None, False
     m = _IT_IS.match(text)
     time = as_time(m["new"]) if m is not None else None
-    if m is not None and time is not None:
-        return m.start("says"), text[m.start("says") : m.end("new")], time, None, True
+    if m is not None and time is not None and (_CORRECTING.search(m["lead"]) or _NO.search(m["lead"])):
+        return m.start("says"), text[m.start("says") : m.end("new")], time, None, True  # not "Oh, it's Friday!"
     return None
+
+
+def _meant_value(words: str) -> bool:
+    """ "I meant York": a value; "I meant every word", "I meant to ask": none."""
+    return len(words.split()) <= _MAX_VALUE_WORDS and not _CLAUSE.search(words) and not _NOT_MEANT.match(words)
 
 
 def as_time(words: str) -> str | None:
@@ -122,6 +138,12 @@ def corrected_turns(session: SessionView, corrections: Sequence[Correction], new
     return {t for c in corrections if c.turn_index in new for t in _reach(session, c) if t not in new}
 
 
+def correcting_turns(session: SessionView, corrections: Sequence[Correction], turns: Iterable[int]) -> set[int]:
+    """The turns of corrections that may take back facts of ``turns``."""
+    stale = set(turns)
+    return {c.turn_index for c in corrections if _reach(session, c) & stale}
+
+
 def _reach(session: SessionView, c: Correction) -> set[int]:
     speaker = _turn(session, c.turn_index).speaker
     return {t.index for t in session.turns if c.turn_index - REACH <= t.index <= c.turn_index and t.speaker == speaker}
@@ -142,12 +164,21 @@ def apply_corrections(
         reach = _reach(session, c)
         earlier = [f for f in kept if f.turn_index in reach and _position(f) < (c.turn_index, c.char_start)]
         targets = _targets(session, earlier, c)
+        if c.new is None:  # a clause: it takes back only what it says again ("Actually, I live in York, not Leeds")
+            said_again = {f.predicate for f in kept if _in_quote(f, c) and f.modality is Modality.ASSERTED}
+            targets = [f for f in targets if f.predicate in said_again]
+        elif c.old is None and not c.time_only:  # "I meant Microsoft" for Google, not "I meant fun" for Google
+            targets = [f for f in targets if f.object and f.object[:1].isupper() == c.new[:1].isupper()]
         if not targets:
             continue
         kept = [f for f in kept if f not in targets]
         if c.new is not None:
             kept += [fixed for f in targets if (fixed := _corrected(f, c)) is not None]
     return kept
+
+
+def _in_quote(fact: CandidateFact, c: Correction) -> bool:
+    return fact.turn_index == c.turn_index and c.char_start <= (fact.char_start or 0) < c.char_start + len(c.quote)
 
 
 def _position(fact: CandidateFact) -> tuple[int, int]:

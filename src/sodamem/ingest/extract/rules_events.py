@@ -176,4 +176,8 @@ def _event(c: _Clause, m: re.Match[str]) -> bool:
 
 
 # "my job", "my nursing job", "the role": a job held (not "quit work early", "left work at five")
-_A_JOB = re.compile(r"(?:my|his|her|their|our|the|\w+'s)\s+(?:[\w-]+\s+)?(?:job|role|position)\b", re.IGNORECASE)
+# ... and nothing after it but where or as what ("my job search", "the job to another candidate": no job held)
+_A_JOB = re.compile(
+    r"(?:my|his|her|their|our|the|\w+'s)\s+(?:[\w-]+\s+)?(?:job|role|position)(?:\s+(?:at|as|with|in|of)\b.*)?$",
+    re.IGNORECASE,
+)

@@ -46,11 +46,18 @@ REL_STATUS = re.compile(
     rf"(?P<obj>single|married|engaged|divorced|separated|widowed|in\s+a\s+relationship)(?![\w-])"
     rf"(?:\s+to\s+(?P<to>{NAME})(?![\w]))?"
 )
+# what may follow a verb that takes no object here: the clause's end, or when and why ("broke up last week")
+ENDS_HERE = (
+    r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:last|yesterday|today|this|in|on|a\s+(?:few|couple|while|week|month|year)|after|"
+    r"because|and|but|so|over|recently|back|two|three|four|five|six|several|weeks|months|years|ago)\b)"
+)
 # "Tom and I broke up", "I split up with Tom", "Tom broke up with me", "I divorced Tom"
 BREAK_UP = re.compile(
     P + r"(?:(?:finally|just|recently|officially|actually)\s+)?"
-    r"(?P<verb>broke\s+up|split\s+up|separated|called\s+it\s+quits|got\s+divorced|divorced)"
+    r"(?P<verb>broke\s+up|split\s+up|separated|got\s+divorced|divorced)"
     rf"(?:\s+(?:with|from)?\s*(?P<name>{NAME}|me)(?![\w]))?"
+    # and nothing it did it to: not "split up the bill", "broke up the argument", "split up at the mall"
+     + ENDS_HERE
 )
 DATING = re.compile(P + rf"dating\s+(?P<name>{NAME})(?![\w])")
 # "nine", "twenty-one": an age said in words (one to ninety-nine)
@@ -82,8 +89,8 @@ NEW_JOB = re.compile(
 )
 # "I got laid off (from Google)", "I was fired", "I've been let go" ("I lost/quit my job": an event, rules_events)
 LOST_JOB = re.compile(
-    P + r"(?:(?:got|get|gets|getting)\s+)?(?P<verb>laid\s+off|fired|let\s+go|sacked|made\s+redundant)"
-    rf"(?:\s+(?:from|by|at|with)\s+(?P<org>{ROLE_NAME}))?(?![\w])",
+    P + r"(?P<got>(?:got|get|gets|getting)\s+)?(?P<verb>laid\s+off|fired|let\s+go|sacked|made\s+redundant)"
+    rf"(?:\s+(?:from|by|at|with)\s+(?P<org>{ROLE_NAME}))?(?![\w])" + ENDS_HERE,  # not "fired up", "let go early"
     _I,
 )
 WORK_AS = re.compile(r"\s+as\s+(?:an?\s+)?")

@@ -72,7 +72,7 @@ def _break_up(c: _Clause, m: re.Match[str]) -> bool:
     mood = _mood(c, c.text[m.end() :])
     if partner is None or not _is_name(partner) or mood.modality is not M.ASSERTED or not mood.polarity:
         return False
-    end = m.end()
+    end = _through_time(c, m.end())  # "broke up back in 2019": the ending is dated then, not when said
     _emit(c, K.EVENT, "broke_up", partner, end, mood, f"{speaker} broke up with {partner}", subject=speaker)
     ended = _Mood(M.ASSERTED, False, "no_longer")
     return _emit(
@@ -210,18 +210,33 @@ def _lost_job(c: _Clause, m: re.Match[str]) -> bool:
     mood = _mood(c, c.text[m.end() :])
     if mood.modality is not M.ASSERTED or not mood.polarity:
         return False  # "if I get fired", "I wasn't fired"
+    if not (m["got"] or re.search(r"\b(?:was|were|been|be|being|am|is|are)\b|'s|'m|'re", c.aux)):
+        return False  # "I fired my assistant", "I let go of it": the speaker did it
     verb = " ".join(m["verb"].lower().split())
-    end, org = m.end(), None
+    end, org = _through_time(c, m.end()), None
     if m["org"]:
-        obj = _object(c, m.start("org"))  # "from Google last Friday": Google
-        named = re.fullmatch(rf"(?:the\s+)?{rv.NAME}", obj.text) is not None
-        end, org = (obj.end, re.sub(r"^the\s+", "", obj.text)) if named and _is_name(obj.text) else (end, None)
+        # "from Google last Friday": Google; "from Starbucks back in college": Starbucks (an old job, which ends
+        # nothing that holds)
+        named = re.match(r"(?:the\s+)?(?P<org>[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*)*)", m["org"])
+        if named is None or not _is_name(named["org"]):
+            return False
+        org = named["org"]
+        end = _through_time(c, m.start("org") + named.end())
     said = f"{c.subj.name} was {verb}" + (f" by {org}" if org else "")
     _emit(c, K.EVENT, rv.snake(verb), org, end, mood, said)
     ended = _Mood(M.ASSERTED, False, "no_longer")
     if org is not None:
         return _org_fact(c, org, end, ended)
     return no_longer_employed(c, end)
+
+
+def _through_time(c: _Clause, end: int) -> int:
+    """``end``, or the end of a time said right after it ("laid off in 2020", "broke up back in 2019"), so the
+    quote holds the time and the fact starts then."""
+    for start, stop, _ in c.p.times:
+        if start >= end and re.fullmatch(r"[\s,]*(?:back\s+)?", c.text[end:start]):
+            return stop
+    return end
 
 
 def no_longer_employed(c: _Clause, end: int) -> bool:
