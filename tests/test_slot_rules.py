@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from sodamem import Memory
-from sodamem.cli import main
 from sodamem.store.integrity import ProblemKind
+
+from .test_check import run_check
 
 
 def relations(memory: Memory) -> list[tuple[str, str | None, str]]:
@@ -32,14 +33,6 @@ def test_repair_supersedes_an_older_stores_facts_under_todays_rules(memory_locat
         assert relations(memory) == [("boyfriend", "Tom", "superseded"), ("partner", "Tom", "active")]
         assert memory.check().ok, memory.check().problems
         assert memory.ask("Who is my boyfriend?", offline=True).answer == "no one now (previously Tom)"
-
-
-def run_check(path: Path, *extra: str) -> int:
-    try:
-        main(["--db", str(path), "check", *extra])
-    except SystemExit as exit_:
-        return int(exit_.code or 0)
-    return 0
 
 
 def test_cli_check_names_older_rules_and_repair_clears_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
