@@ -45,16 +45,7 @@ class EvidenceView:
 
     def item_citation(self, item: EvidenceItem) -> AnswerCitation:
         text = self.turn_text(item.session_id, item.turn_index)
-        return AnswerCitation(
-            item.id,
-            item.session_id,
-            item.turn_index,
-            item.turn_id,
-            item.char_start,
-            item.char_end,
-            text[item.char_start : item.char_end],
-            item.timestamp,
-        )
+        return item_citation(item, text[item.char_start : item.char_end])
 
     def words_citation(self, fact: EvidenceItem, words: str | None) -> list[AnswerCitation]:
         """The time words a fact was dated by, where they stand in its turn outside its quote ("on the 28th of
@@ -124,3 +115,9 @@ def fact_citation(fact: FactRecord, source: FactSource) -> AnswerCitation:
 def overlap(stems: set[str], text: str) -> int:
     """How many of ``stems`` the words of ``text`` say."""
     return len(stems & ({stem(w.lower()) for w in _WORD.findall(text)} | {t.stem for t in tokens(text)}))
+
+
+def item_citation(item: EvidenceItem, quote: str) -> AnswerCitation:
+    """A pack item cited by its id, with the words it quotes."""
+    where = (item.session_id, item.turn_index, item.turn_id)
+    return AnswerCitation(item.id, *where, item.char_start, item.char_end, quote, item.timestamp)

@@ -55,6 +55,7 @@ from typing import Any
 
 from sodamem.answer.cited_date import asks_for_a_date, date_answer
 from sodamem.answer.concise import concise_answer
+from sodamem.answer.evidence_view import item_citation
 from sodamem.answer.llm_reply import (
     cites_an_id,
     drop_pack_markup,
@@ -412,18 +413,7 @@ def _citations(memory: Memory, pack: EvidencePack, ids: Sequence[str], user: str
         quote = _quote(memory, item, user)
         if quote is None:
             continue
-        out.append(
-            AnswerCitation(
-                item.id,
-                item.session_id,
-                item.turn_index,
-                item.turn_id,
-                item.char_start,
-                item.char_end,
-                quote,
-                item.timestamp,
-            )
-        )
+        out.append(item_citation(item, quote))
     return tuple(out)
 
 
