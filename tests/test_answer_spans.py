@@ -13,8 +13,8 @@ from sodamem.answer.spans import (
     question_kind,
     question_stems,
     tokens,
-    yes_or_no,
 )
+from sodamem.answer.yes_no import yes_or_no
 
 
 def span(question: str, sentence: str) -> str:

@@ -42,17 +42,11 @@ from sodamem.answer.relatives import relative_mentioned, relatives_asked_by_name
 from sodamem.answer.spans import (
     QuestionKind,
     answer_span,
-    asks_a_wish,
     asks_for_a_list,
     asks_for_a_place,
-    asks_in_the_present,
-    only_wished,
     question_kind,
     question_stems,
-    says_a_wish,
-    says_it_ended,
     tokens,
-    yes_or_no,
 )
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
 from sodamem.answer.state_reader import USER_ROLE, StateReader
@@ -66,6 +60,7 @@ from sodamem.answer.support import (
 )
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.answer.when_reader import Dated, asks_how_long_ago, asks_when_ahead, date_of, time_ago
+from sodamem.answer.yes_no import asks_a_wish, asks_in_the_present, only_wished, says_a_wish, says_it_ended, yes_or_no
 from sodamem.bench.metrics import count_tokens
 from sodamem.memory import Memory
 from sodamem.porter import stem

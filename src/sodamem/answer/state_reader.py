@@ -17,8 +17,9 @@ from datetime import datetime, timedelta
 
 from sodamem import instants
 from sodamem.answer.relatives import kin_words, relative_asked_about, relative_facts, relative_mentioned
-from sodamem.answer.spans import asks_a_wish, asks_for_a_place, question_kind
+from sodamem.answer.spans import asks_for_a_place, question_kind
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
+from sodamem.answer.yes_no import asks_a_wish
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import snake
 from sodamem.ingest.supersede import is_functional

@@ -1,0 +1,119 @@
+"""What a statement says to a yes/no question, and whether it says a state at all: negations ("I don't eat meat"),
+endings ("I gave up coffee", "Tom and I broke up") and wishes ("I want to work at Google someday") (pure)."""
+
+from __future__ import annotations
+
+import re
+
+from sodamem.answer.spans import question_stems, tokens
+
+_NEGATIONS = frozenset("not no never nope".split())  # and any "n't" word
+
+
+# Words that end what follows them ("I gave up coffee", "I quit smoking", "I stopped eating meat"): to a question in
+# the present tense that does not itself ask about the ending ("Do I drink coffee?"), the statement says no.
+_CEASED = re.compile(
+    r"\b(?:gave|give|given|giving)\s+up\b|\bquit(?:ting)?\b|\bstopped\b(?!\s+(?:by|at|in|off|over|for)\b)",
+    re.IGNORECASE,
+)
+# Words that say their subject itself ended ("Tom and I broke up", "the trip got cancelled", "Dev moved out"): to a
+# question in the present tense that does not ask about the ending ("Am I still with Tom?"), the statement says no.
+_ENDED = re.compile(
+    r"\b(?:broke|broken|breaking)\s+up\b|\bsplit\s+up\b|\b(?:called|calling)\s+(?:it\s+)?off\b"
+    r"|\bcancell?(?:ed|ing)\b|\bfell\s+through\b|\bmoved\s+out\b|\b(?:is|are|'s|was)\s+(?:off|over)\b"
+    r"|\bended\b|\bdivorced\b",
+    re.IGNORECASE,
+)
+_INTENT_BEFORE = re.compile(
+    r"\b(?:trying|try|want|wants|wanted|going|plan|planning|hope|hoping|need|needs|should|might|thinking\s+(?:of|about))"
+    r"(?:\s+to)?\s*$",
+    re.IGNORECASE,
+)
+_AGAIN = re.compile(r"\bagain\b", re.IGNORECASE)
+_PRESENT_START = frozenset("am is are do does has have can".split())
+
+
+def yes_or_no(sentence: str, question: str = "") -> str:
+    """The reply a supporting statement gives to a yes/no question: "No" when it is negated, or when it says that
+    something asked in the present tense has ended ("I gave up coffee" to "Do I drink coffee?"), else "Yes"."""
+    if any(t.word in _NEGATIONS or t.word.endswith("n't") for t in tokens(sentence)):
+        return "No"
+    return "No" if says_it_ended(sentence, question) else "Yes"
+
+
+def says_it_ended(sentence: str, question: str) -> bool:
+    """Whether ``sentence`` says that what a present-tense ``question`` asks about ended ("We broke up" to "Am I
+    still with Tom?", "I gave up coffee" to "Do I drink coffee?"), and the question does not ask about the ending
+    itself ("Is the trip cancelled?", "Did I quit smoking?")."""
+    if not asks_in_the_present(question):
+        return False
+    asked = question_stems(question)
+    for ended in _ENDED.finditer(sentence):
+        if _intent_or_again(sentence, ended) or {t.stem for t in tokens(ended.group())} & asked:
+            continue
+        if {t.stem for t in tokens(_what_ended(sentence[: ended.start()]))} & asked:
+            return True  # "Tom and I broke up", not "we went to the cinema, the movie ended"
+    ceased = _CEASED.search(sentence)
+    if ceased is None or _intent_or_again(sentence, ceased):
+        return False  # "trying to give up coffee", "stopped playing for a year but I'm playing again"
+    ended_what = re.split(r"[,;]|\s(?:and|but|to|so)\s", sentence[ceased.end() :], maxsplit=1)[0]
+    # the ending is not what is asked ("Did I quit smoking?"), and it ended what is asked, not something else
+    return not {t.stem for t in tokens(ceased.group())} & asked and bool({t.stem for t in tokens(ended_what)} & asked)
+
+
+def _what_ended(before: str) -> str:
+    """The words naming what an ending word ends: its clause's subject ("the movie" in "..., the movie ended"); for
+    a pronoun ("but that's cancelled now", "Tom and I"), the clauses before it."""
+    subject = re.split(r"[,;]|\s(?:and|but|so|because|while)\s", before)[-1]
+    return before if _PRONOUN_SUBJECT.fullmatch(subject) else subject
+
+
+# "that's", "it was", "we", "I" ("Tom and I"): a subject naming nothing itself
+_PRONOUN_SUBJECT = re.compile(
+    r"\s*(?:that|it|this|which|we|they|he|she|I)(?:['’]s)?(?:\s+(?:is|was|got|has|have|been|all|just|finally))*\s*",
+    re.IGNORECASE,
+)
+
+
+def _intent_or_again(sentence: str, ending: re.Match[str]) -> bool:
+    return bool(_INTENT_BEFORE.search(sentence[: ending.start()]) or _AGAIN.search(sentence[ending.end() :]))
+
+
+_WISH = re.compile(
+    r"\b(?:want|wants|wanted|wanna|hope|hoping|hopes|wish|wishing|dream|dreaming|would\s+love|'d\s+love|"
+    r"would\s+like|'d\s+like|plan|planning|plans|thinking\s+(?:of|about)|considering|going)\b(?:\s+to)?",
+    re.IGNORECASE,
+)
+
+
+def asks_a_wish(question: str) -> bool:
+    """ "Where do I want to work?", "Where are we planning to live?": a wish or plan, not a state that holds."""
+    return _WISH.search(question) is not None
+
+
+_SUBJECT_WORD = re.compile(r"\b(?:I|we|he|she|they|you|that)\b", re.IGNORECASE)
+
+
+def says_a_wish(sentence: str) -> bool:
+    return _WISH.search(sentence) is not None
+
+
+def only_wished(sentence: str, question: str, keywords: set[str]) -> bool:
+    """Whether ``sentence`` says the state a present-tense ``question`` asks about only as a wish or plan ("I want
+    to work at Google someday" for "Where do I work?"): its first keyword follows a wish word in the same clause.
+    A question that asks about the wish ("Where do I want to work?") takes it."""
+    if asks_a_wish(question):
+        return False
+    words = [t for t in tokens(sentence) if t.word in keywords]
+    if not words:
+        return False
+    clause = re.split(r"[,;.!?]|\s(?:and|but|so)\s", sentence[: words[0].start])[-1]
+    wish = max(_WISH.finditer(clause), key=lambda m: m.start(), default=None)
+    # the wish governs the state: no subject of its own between ("Just wanted to say that I work at Google")
+    return wish is not None and not _SUBJECT_WORD.search(clause[wish.end() :])
+
+
+def asks_in_the_present(question: str) -> bool:
+    """Whether a yes/no question opens in the present tense ("Do I eat meat?", "Is Hannah married?")."""
+    words = [t.word for t in tokens(question)]
+    return bool(words) and words[0] in _PRESENT_START
