@@ -158,6 +158,21 @@ OLD_ENDINGS: History = [
     ("2026-03-01T10:00", "I work at Google now. My boyfriend Tom is amazing."),
     ("2026-03-02T10:00", "I got laid off in 2020. Tom and I broke up back in 2019, but we got back together."),
 ]
+SECOND_PROBE: History = [  # a second probe's histories, written apart from the rules above
+    ("2024-10-02T19:00", "I got a job at Abbott Labs as a lab scientist."),
+    ("2024-10-02T19:01", "Actually, I meant AbbVie, not Abbott."),
+    ("2024-11-08T20:00", "I'm moving to Oak Park on the 1st of December."),
+    ("2024-11-08T20:01", "Let me correct that, it's the 15th of December, not the 1st."),
+    ("2025-01-20T18:00", "Fiona's birthday is on the 2nd of February."),
+    ("2025-01-20T18:01", "Sorry, I got that wrong, her birthday is the 3rd of February."),
+]
+MISSPOKE: History = [("2024-10-02T19:00", "I work at Equinor. Wait, no, I misspoke, I work at Statkraft, not Equinor.")]
+CALLED_OFF: History = [
+    ("2025-06-02T12:00", "My fiancé Diego and I are getting married in October."),
+    ("2025-07-07T19:00", "Diego and I called off the engagement. The wedding is cancelled."),
+    ("2025-07-08T19:00", "I'm training for a half marathon on July 20."),
+    ("2025-07-10T19:00", "I dropped out of the half marathon."),
+]
 
 CASES: list[tuple[str, History, str, str, str | None]] = [
     # a first-person question is no named entity: with nothing that shares its words, it is not in memory
@@ -279,6 +294,13 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("wanted-to-say", NOT_ENDINGS, "2026-03-10", "Where do I work?", "Google"),
     ("laid-off-2020", OLD_ENDINGS, "2026-03-10", "Where do I work?", "Google"),
     ("broke-up-2019", OLD_ENDINGS, "2026-03-10", "Who is my boyfriend?", "Tom"),
+    # corrections naming part of a name, after "let me correct that" / "I misspoke"; a corrected date; a later word
+    ("abbvie", SECOND_PROBE, "2024-10-05", "Where do I work?", "AbbVie"),
+    ("oak-park", SECOND_PROBE, "2024-11-10", "When am I moving to Oak Park?", "15 December 2024"),
+    ("birthday", SECOND_PROBE, "2025-01-22", "When is Fiona's birthday?", "3 February 2025"),
+    ("misspoke", MISSPOKE, "2024-10-05", "Where do I work?", "Statkraft"),
+    ("called-off", CALLED_OFF, "2025-07-09", "Who is my fiancé?", "no one now (previously Diego)"),
+    ("dropped-out", CALLED_OFF, "2025-09-10", "Am I still training for the half marathon?", "No"),
     ("stopped-later", ENDINGS, "2026-03-10", "Am I still learning Spanish?", "No"),  # the later turn of the two
 ]
 

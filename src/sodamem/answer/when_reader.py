@@ -22,7 +22,7 @@ from sodamem.answer.types import AnswerCitation
 from sodamem.ingest.timeparse import find_times
 from sodamem.memory import Memory
 from sodamem.records import SearchHit
-from sodamem.retrieve.pack import ResolvedTime
+from sodamem.retrieve.pack import EvidenceItem, ResolvedTime
 from sodamem.retrieve.temporal import parse_iso
 
 TOP_HITS = 5  # how deep the when-reader looks for a dated fact
@@ -79,6 +79,8 @@ def date_of(
     best = max(dated, key=lambda i: (overlap(content, evidence.fact_words(i)), -rank[i.id]), default=None)
     if best is not None and times and overlap(content, hit.turn_text) > overlap(content, evidence.fact_words(best)):
         best = None  # the best hit says more of the question, with a time ("I stopped last weekend")
+    if best is not None and ahead and times and _later(hit.timestamp, hit.turn_index, best):
+        best = None  # "When is ...?": a later word on it ("Sorry, her birthday is the 3rd of February")
     if best is not None:
         time = source_time(best, evidence.items)
         expression = time.expression if time is not None else None
@@ -120,6 +122,11 @@ def _ahead_of(time: ResolvedTime, said_at: str) -> ResolvedTime:
         return time
     spec = found[0].spec
     return ResolvedTime(time.expression, spec.start.isoformat(), spec.end.isoformat())
+
+
+def _later(timestamp: str, turn_index: int, fact: EvidenceItem) -> bool:
+    said = (instants.sort_key(timestamp), turn_index)
+    return said > (instants.sort_key(fact.timestamp), fact.turn_index)
 
 
 def _times_in_sentences(

@@ -13,7 +13,8 @@ _NEGATIONS = frozenset("not no never nope".split())  # and any "n't" word
 # Words that end what follows them ("I gave up coffee", "I quit smoking", "I stopped eating meat"): to a question in
 # the present tense that does not itself ask about the ending ("Do I drink coffee?"), the statement says no.
 _CEASED = re.compile(
-    r"\b(?:gave|give|given|giving)\s+up\b|\bquit(?:ting)?\b|\bstopped\b(?!\s+(?:by|at|in|off|over|for)\b)",
+    r"\b(?:gave|give|given|giving)\s+up\b|\bquit(?:ting)?\b|\bstopped\b(?!\s+(?:by|at|in|off|over|for)\b)"
+    r"|\bleft\s+(?:the|my|our)\b|\bdropped\s+out\s+of\b|\b(?:cancell?ed|ended|called\s+off)\s+(?:the|my|our)\b",
     re.IGNORECASE,
 )
 # Words that say their subject itself ended ("Tom and I broke up", "the trip got cancelled", "Dev moved out"): to a

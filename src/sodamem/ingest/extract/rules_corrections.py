@@ -27,7 +27,10 @@ from sodamem.model import EntityRole, Modality
 
 REACH = 4  # turns back (any speaker's) a correction may reach
 
-_LEAD = r"(?:(?:oh|ah|um+|er+|no|nope|sorry|oops|whoops|wait|actually|correction|my\s+bad|scratch\s+that|hang\s+on)"
+_LEAD = (
+    r"(?:(?:oh|ah|um+|er+|no|nope|sorry|oops|whoops|wait|actually|correction|my\s+bad|scratch\s+that|hang\s+on|"
+    r"I\s+misspoke|let\s+me\s+correct\s+that|I\s+got\s+that\s+wrong|I\s+was\s+wrong|to\s+be\s+clear)"
+)
 _LEAD += r"(?:\s*[,.:;!—–-]+\s*|\s+))+"
 _SAYS = r"(?:I\s+meant|I\s+mean|make\s+that|it'?s|it\s+is|it\s+was|that'?s|that\s+was|that\s+should\s+be)\s+"
 _VALUE = r"[^,.;:!?]+?"
@@ -41,7 +44,9 @@ _IT_IS = re.compile(rf"(?P<lead>{_LEAD})(?P<says>it'?s|it\s+is|it\s+was)\s+(?P<n
 _MEANT_WORDS = re.compile(r"I\s+meant|I\s+mean|make\s+that", re.IGNORECASE)
 # words that correct, unlike "oh", "um" or "ah" ("Oh, I'm flying from Manchester, not Leeds" corrects nothing)
 _CORRECTING = re.compile(
-    r"\b(?:sorry|oops|whoops|wait|actually|correction|my\s+bad|scratch\s+that|hang\s+on)\b", re.IGNORECASE
+    r"\b(?:sorry|oops|whoops|wait|actually|correction|my\s+bad|scratch\s+that|hang\s+on|misspoke|"
+    r"let\s+me\s+correct\s+that|got\s+that\s+wrong|was\s+wrong)\b",
+    re.IGNORECASE,
 )
 _NO = re.compile(r"\b(?:no|nope)\b", re.IGNORECASE)
 # "I meant every word", "I meant to ask", "I meant what I said", "I meant it": no value meant instead
@@ -222,7 +227,12 @@ def _bare(value: str) -> str:
 
 
 def _says(obj: str | None, old: str) -> bool:
-    return obj is not None and _bare(obj) == _bare(old)
+    """Whether ``obj`` is the value ``old`` names: the same words, or its first words ("not Abbott" of "Abbott
+    Labs")."""
+    if obj is None:
+        return False
+    said, named = _bare(obj).split(), _bare(old).split()
+    return bool(named) and said[: len(named)] == named
 
 
 def said_in_time(expression: str | None, old: str) -> bool:
@@ -236,6 +246,9 @@ def _corrected(fact: CandidateFact, c: Correction) -> CandidateFact | None:
         return replace(fixed, time_expression=c.new)
     if c.old is not None and not _says(fact.object, c.old):  # a corrected time: "Wednesday, not Thursday"
         assert fact.time_expression is not None
+        whole = as_time(c.new)
+        if whole is not None and len(whole.split()) > 2:  # "the 15th of December, not the 1st": the new time
+            return replace(fixed, time_expression=whole)
         pattern = re.compile(rf"\b{re.escape(_bare(c.old))}\b", re.IGNORECASE)
         new_day = _ARTICLE.sub("", c.new)
         return replace(fixed, time_expression=pattern.sub(new_day, fact.time_expression, count=1))

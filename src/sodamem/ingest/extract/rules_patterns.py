@@ -54,7 +54,8 @@ ENDS_HERE = (
 # "Tom and I broke up", "I split up with Tom", "Tom broke up with me", "I divorced Tom"
 BREAK_UP = re.compile(
     P + r"(?:(?:finally|just|recently|officially|actually)\s+)?"
-    r"(?P<verb>broke\s+up|split\s+up|separated|got\s+divorced|divorced)"
+    r"(?P<verb>broke\s+up|split\s+up|separated|got\s+divorced|divorced|ended\s+things|"
+    r"(?:called|broke)\s+off\s+(?:the|our)\s+engagement)"
     rf"(?:\s+(?:with|from)?\s*(?P<name>{NAME}|me)(?![\w]))?"
     # and nothing it did it to: not "split up the bill", "broke up the argument", "split up at the mall"
      + ENDS_HERE
