@@ -116,6 +116,8 @@ CASES: list[tuple[str, Expected]] = [
     ("By the way I'm 29, so this is my first big race.", (K.ATTRIBUTE, "age", SPEAKER, "29", A, True)),
     ("I got laid off from Google last Friday.", (K.STATE, "works_at", SPEAKER, "Google", A, False)),
     ("I was fired.", (K.STATE, "works_at", SPEAKER, None, A, False)),
+    ("I'm settled in Denver now, in the Highlands.", (K.STATE, "lives_in", SPEAKER, "Denver", A, True)),
+    ("I'm based in Leeds.", (K.STATE, "lives_in", SPEAKER, "Leeds", A, True)),
     ("Tom and I broke up last week.", (K.RELATION, "partner", SPEAKER, "Tom", A, False)),
     ("I split up with Tom.", (K.RELATION, "partner", SPEAKER, "Tom", A, False)),
     ("Tom broke up with me.", (K.RELATION, "partner", SPEAKER, "Tom", A, False)),

@@ -254,8 +254,8 @@ def _state_mood(c: _Clause, past: bool, after: int) -> _Mood:
 
 def _live(c: _Clause, m: re.Match[str]) -> bool:
     verb = m["verb"]
-    if verb == "living" and not rs.COPULA.search(c.aux):
-        return False
+    if verb in ("living", "based", "settled") and not rs.COPULA.search(c.aux):
+        return False  # "I'm based in Leeds", not "a novel based in Leeds"
     obj = _object(c, m.end(), roles=True)  # "in London with my wife Anna": the place, before "my" is renamed
     place, roles = obj.text, obj.roles
     locations = [r.entity for r in roles if r.role == "location"]
