@@ -266,3 +266,18 @@ def test_find_times_invariants_on_time_like_text(text: str, anchor: datetime, fu
     best = resolve_time(text, anchor, future=future)
     assert (best is None) == (not mentions)
     assert best is None or best in mentions
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Biscuit had surgery on Friday, she's recovering.", 18),  # a later clause's present does not move it ahead
+        ("Biscuit had surgery on Friday and is recovering.", 18),
+        ("We went to the lake on Saturday, we're going again soon.", 19),
+        ("I've got a dentist appointment on Friday.", 25),  # "'ve got" is no past event
+    ],
+)
+def test_a_past_event_in_the_clause_keeps_a_weekday_behind(text: str, day: int) -> None:
+    said = datetime(2024, 10, 20, 12)  # a Sunday
+    mention = resolve_time(text, said)
+    assert mention is not None and mention.spec.start == datetime(2024, 10, day)

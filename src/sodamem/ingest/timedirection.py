@@ -212,6 +212,12 @@ def _tense_after_subject(text: str, end: int) -> bool | None:
 _AT_POSSESSIVE = re.compile(r"\bat\s+(?:(?:my|his|her|our|their|your|the)\s+)?\w+['’]s\s+$", re.IGNORECASE)
 
 
+# a past event's verb earlier in the expression's clause: a later clause's cue ("she's recovering") does not move it
+_PAST_EVENT_BEFORE = re.compile(
+    r"(?<!['’]ve\s)(?<!have\s)\b(?:had|did|went|came|took)\s+(?:[a-z'’]+\s+){0,4}$", re.IGNORECASE
+)
+
+
 def looks_ahead(text: str) -> bool:
     """Whether cue words anywhere in ``text`` (will, 'll, going to, planning, next, tomorrow, ...) point ahead."""
     m = _FUTURE.search(text)
@@ -242,6 +248,8 @@ def verb_direction(text: str, start: int, end: int, default: Callable[[], bool])
     if _BEHIND_VERB.search(text, max(0, start - 12), start):
         return False
     if not _CLAUSE_START.search(text, max(0, start - 6), start):
+        if _PAST_EVENT_BEFORE.search(text, max(0, start - 40), start):  # "Biscuit had surgery on Friday, she's ..."
+            return False
         return default() or _copula_before(text, start)
     if _AHEAD_AFTER.match(text, end):
         return True
