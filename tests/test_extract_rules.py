@@ -118,6 +118,8 @@ CASES: list[tuple[str, Expected]] = [
     ("I was fired.", (K.STATE, "works_at", SPEAKER, None, A, False)),
     ("I'm settled in Denver now, in the Highlands.", (K.STATE, "lives_in", SPEAKER, "Denver", A, True)),
     ("I'm based in Leeds.", (K.STATE, "lives_in", SPEAKER, "Leeds", A, True)),
+    ("I work as a nurse at St. David's in Cardiff.", (K.STATE, "works_at", SPEAKER, "St. David", A, True)),
+    ("I live on Mt. Pleasant Road.", (K.STATE, "lives_in", SPEAKER, "Mt. Pleasant Road", A, True)),
     ("Tom and I broke up last week.", (K.RELATION, "partner", SPEAKER, "Tom", A, False)),
     ("I split up with Tom.", (K.RELATION, "partner", SPEAKER, "Tom", A, False)),
     ("Tom broke up with me.", (K.RELATION, "partner", SPEAKER, "Tom", A, False)),

@@ -96,7 +96,7 @@ LOST_JOB = re.compile(
 )
 WORK_AS = re.compile(r"\s+as\s+(?:an?\s+)?")
 AT_ORG = re.compile(r"\s+(?:at|for)\s+")
-ORG_SPLIT = re.compile(rf"\s+(?:at|for|with)\s+(?P<org>{ROLE_NAME})(?![\w])")
+ORG_SPLIT = re.compile(rf"\s+(?:at|for|with)\s+(?P<org>(?:(?:St|Mt)\.\s+)?{ROLE_NAME})(?![\w])")  # "St. David's"
 FROM = re.compile(rf"{P}(?:(?P<grew>grew\s+up\s+in)|(?:originally\s+)?from)\s+(?P<place>{ROLE_NAME})(?![\w])")
 NAMED_PET = re.compile(
     rf"^(?:a|an|another|the)\s+(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\s+(?:named|called)\s+(?P<name>{NAME})(?![\w])"

@@ -165,7 +165,7 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
         return False
     obj = _object(c, at.end())
     org = _org_and_job(c, obj.text, obj.end, mood)  # "at Google as a software engineer"
-    capitalised = re.match(rf"(?:the\s+)?{rv.NAME}$", org) is not None
+    capitalised = re.match(rf"(?:the\s+)?(?:(?:St|Mt)\.\s+)?{rv.NAME}$", org) is not None  # "St. Mary's Hospital"
     if rs.object_rejected(org) and not capitalised:
         return False
     if (not capitalised and not re.match(r"(?:a|an|the)\s", org)) or len(org.split()) > 5:

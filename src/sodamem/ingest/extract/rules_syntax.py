@@ -96,7 +96,7 @@ QUESTION_END = re.compile(r"\?[\W_]*$")
 # --- objects ----------------------------------------------------------------------------------------------------
 # Where the clause carrying an object ends.
 BOUNDARY = re.compile(
-    r"\s*(?:[!?;…()\[\]\"“”]|\.(?=\s|$)|:(?=\s|$)|,(?=\s|$))|\s*[-–—]+(?=\s)|\s+['’](?:cause|cos|coz|cuz)\b|"
+    r"\s*(?:[!?;…()\[\]\"“”]|(?<!\bSt)(?<!\bMt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)\.(?=\s|$)|:(?=\s|$)|,(?=\s|$))|\s*[-–—]+(?=\s)|\s+['’](?:cause|cos|coz|cuz)\b|"
     r"\s+(?:but|because|cause|cos|cuz|coz|so|since|although|though|which|who|whom|whose|where|when|whenever|while|"
     r"whereas|until|unless|if|before|after|than|that|lol|haha|xx)\b|"
     r"\s+(?:and|or|&)\s+(?:then\s+)?(?:I|I['’]\w+|we|he|she|they|it|my|our|his|her|their|you|then|now|also|still|"
