@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import itertools
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,11 @@ def test_a_piece_id_is_ascii_digits(ref: str) -> None:
         assert memory.piece("1").text == "I live in Leeds." and memory.piece("s:0#1").text == "I love tea."
         with pytest.raises(NotFoundError):
             memory.piece(ref)
+
+
+def test_a_session_window_reads_only_its_turns() -> None:
+    with Memory(":memory:", embedder="none") as memory:
+        memory.add([f"Message {i}." for i in range(8)], session_id="s", timestamp=datetime(2026, 1, 5, 10))
+        window = memory.session("s", window=(2, 4))
+        assert [t.turn_index for t in window.turns] == [2, 3, 4]
+        assert [t.text for t in window.turns] == [t.text for t in memory.session("s").turns[2:5]]

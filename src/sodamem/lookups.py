@@ -28,11 +28,12 @@ class Lookups:
     owner: str
     cutoff: datetime | None = None
 
-    def session(self, session_id: str) -> SessionRecord:
+    def session(self, session_id: str, window: tuple[int, int] | None = None) -> SessionRecord:
         row = self.store.session_row(self.owner, session_id)
         if row is None:
             raise NotFoundError(f"no session {session_id!r} for user {self.owner!r}")
-        turns = self.store.session_turns(self.owner, row.session_pk, 0, 1 << 62)
+        first, last = window if window is not None else (0, 1 << 62)
+        turns = self.store.session_turns(self.owner, row.session_pk, first, last)
         if self.cutoff is not None:
             turns = [t for t in turns if said_by(t.timestamp, self.cutoff)]
             if not turns:

@@ -471,9 +471,12 @@ class Memory:
 
     # -- lookups (sodamem/lookups.py) --------------------------------------------------------------------------
 
-    def session(self, session_id: str, *, user: str | None = None) -> SessionRecord:
-        """A session with its turns and their pieces."""
-        return self._lookups(user).session(session_id)
+    def session(
+        self, session_id: str, *, user: str | None = None, window: tuple[int, int] | None = None
+    ) -> SessionRecord:
+        """A session with its turns and their pieces; with ``window=(first, last)``, only the turns numbered
+        ``first`` to ``last`` (both included), read without the rest."""
+        return self._lookups(user).session(session_id, window)
 
     def sessions(self, *, user: str | None = None) -> list[SessionSummary]:
         """The user's sessions, oldest first, with their turn and fact counts (a view at a past time: the

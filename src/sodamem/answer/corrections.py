@@ -101,7 +101,7 @@ def _corrections_after(
 ) -> list[tuple[Correction, TurnRecord, str]]:
     """The corrections the speaker of turn ``turn_index`` said after ``said`` in that turn and the next ``REACH``
     turns of the session, latest first, each with the speaker's sentence right before it."""
-    session = memory.session(session_id, user=user)
+    session = memory.session(session_id, user=user, window=(turn_index, turn_index + REACH))  # not a long session
     turns = {t.turn_index: t for t in session.turns}
     turn = turns.get(turn_index)
     began = parse_iso(session.timestamp)
