@@ -318,13 +318,22 @@ def reslot_all(conn: Connection, user: str) -> int:
     slots: set[str] = set()
     moved = 0
     for fact_id, kind, predicate, modality, subject, obj, old in rows:
-        new = slot_of(FactKind(kind), str(predicate), Modality(modality), entity_key(str(subject)), value_key(obj))
+        new = _slot_today(kind, predicate, modality, subject, obj)
         slots.update(slot for slot in (old, new) if slot is not None)
         if new != old:
             conn.execute("UPDATE facts SET slot = ? WHERE id = ?", (new, fact_id))
             moved += 1
     resolve_slots(conn, user, slots)
     return moved
+
+
+def _slot_today(kind: str, predicate: str, modality: str, subject: str, obj: str | None) -> str | None:
+    """The slot today's rules give a stored fact (its subject entity's name, its object as stored)."""
+    return slot_of(FactKind(kind), str(predicate), Modality(modality), entity_key(str(subject)), value_key(obj))
+
+
+def _slot_fact(fact_id: int, order: str, starts: str, obj: str | None, polarity: int, modality: str) -> SlotFact:
+    return SlotFact(fact_id, order, starts, value_key(obj), bool(polarity), modality == Modality.NEGATED.value)
 
 
 def stale_supersession(conn: Connection) -> dict[str, int]:
@@ -340,13 +349,12 @@ def stale_supersession(conn: Connection) -> dict[str, int]:
     stored: dict[int, tuple[str, str | None]] = {}
     for user, fact_id, kind, predicate, modality, subject, obj, slot, status, valid_to, order, starts, polarity in rows:
         user = str(user)
-        expected = slot_of(FactKind(kind), str(predicate), Modality(modality), entity_key(str(subject)), value_key(obj))
+        expected = _slot_today(kind, predicate, modality, subject, obj)
         if expected != slot:
             stale[user] = stale.get(user, 0) + 1
         if expected is None:
             continue
-        negated = modality == Modality.NEGATED.value
-        fact = SlotFact(int(fact_id), str(order), str(starts), value_key(obj), bool(polarity), negated)
+        fact = _slot_fact(int(fact_id), str(order), str(starts), obj, int(polarity), str(modality))
         in_slot.setdefault((user, expected), []).append(fact)
         stored[int(fact_id)] = (str(status), None if valid_to is None else str(valid_to))
     for (user, _), slot_facts in in_slot.items():
@@ -372,7 +380,7 @@ def resolve_slots(conn: Connection, user: str, slots: Iterable[str]) -> None:
             in_slot.setdefault(str(r[0]), []).append((int(r[1]), str(r[2]), str(r[3]), r[4], int(r[5]), str(r[6])))
     for slot in slots:
         held = in_slot.pop(slot, [])
-        facts = [SlotFact(r[0], r[1], r[2], value_key(r[3]), bool(r[4]), r[5] == Modality.NEGATED.value) for r in held]
+        facts = [_slot_fact(*r) for r in held]
         starts = {r[0]: r[2] for r in held}  # a link's time: its newer fact's start, as stored
         ids = [f.fact_id for f in facts]
         if not ids:

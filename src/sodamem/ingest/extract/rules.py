@@ -88,21 +88,20 @@ class RulesExtractor:
         """A turn depends on the rest of its session only through the names the session shows (a capitalised
         word is a name once seen mid-sentence anywhere): the turns holding a name the new turns revealed."""
         new_turns = range(len(before.turns), len(after.turns))
-        corrections = find_corrections(after, self._skip)
-        stale = corrected_turns(after, corrections, new_turns)
+        stale = corrected_turns(after, find_corrections(after, self._skip, near=new_turns), new_turns)
         revealed = _known_names(after) - _known_names(before)
         if revealed:
             word = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in sorted(revealed)) + r")(?!\w)")
             stale.update(t.index for t in before.turns if word.search(t.text))
         # a turn made again may hold what an earlier correction took back: that correction's copy is made again too
-        stale |= correcting_turns(after, corrections, stale) - set(new_turns)
+        stale |= correcting_turns(after, find_corrections(after, self._skip, near=stale), stale) - set(new_turns)
         return sorted(stale)
 
     def extract_turns(self, session: SessionView, turn_indexes: Sequence[int]) -> Extraction:
         """The facts of ``turn_indexes``, with the session's spoken corrections applied (the turns a correction
         takes back, and the corrections of these turns' facts, are read too)."""
-        corrections = find_corrections(session, self._skip)
         wanted = set(turn_indexes)
+        corrections = find_corrections(session, self._skip, near=wanted)
         read = turns_to_read(session, corrections, wanted) if corrections else wanted
         out = self._extract_turns(session, sorted(read))
         if corrections:

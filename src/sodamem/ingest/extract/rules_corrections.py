@@ -72,11 +72,15 @@ class Correction:
     time_only: bool = False  # "No wait, it's the 22nd": the new value is a time, and corrects a time
 
 
-def find_corrections(session: SessionView, skip_speakers: frozenset[str]) -> list[Correction]:
-    """Every correction said in the session, in order."""
+def find_corrections(
+    session: SessionView, skip_speakers: frozenset[str], near: Iterable[int] | None = None
+) -> list[Correction]:
+    """Every correction said in the session, in order; with ``near``, those within ``REACH`` turns of these (all
+    that can touch their facts: a live add to a long session reads a few turns, not all)."""
     found: list[Correction] = []
+    indexes = None if near is None else {i + d for i in near for d in range(-REACH, REACH + 1)}
     for turn in session.turns:
-        if turn.speaker.lower() in skip_speakers:
+        if turn.speaker.lower() in skip_speakers or (indexes is not None and turn.index not in indexes):
             continue
         for piece in turn.pieces:
             correction = _correction(piece.text.strip())
