@@ -304,6 +304,41 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     ("stopped-later", ENDINGS, "2026-03-10", "Am I still learning Spanish?", "No"),  # the later turn of the two
 ]
 
+# Said later, dated earlier: the later word is the newer knowledge
+LATE_NEWS: History = [
+    ("2026-03-03T10:00", "I live in London."),
+    ("2026-03-10T10:00", "Actually I moved to Paris two weeks ago."),
+]
+BROKE_UP_LAST_WEEK: History = [("2026-03-03T10:00", "My boyfriend Tom and I broke up last week.")]
+NEW_PARTNER: History = [
+    ("2025-02-10T19:00", "My boyfriend Lars is still in Trondheim, so it's long distance for now."),
+    ("2025-03-03T19:00", "I'm fired up about a new project at work, we're building a wind forecast tool."),
+    ("2025-03-17T19:00", "Big news, sort of sad: Lars and I broke up two weeks ago."),
+    ("2025-04-21T19:00", "I'm dating someone new, his name is Emil. We met at a climbing gym."),
+]
+HOUSEMATE: History = [
+    ("2024-09-02T08:00", "Morning. I'm Dev. I teach chemistry at Lincoln Park High School."),
+    ("2024-09-02T08:05", "I live in Evanston with my roommate Carlos."),
+    ("2024-09-09T18:00", "My dog Biscuit is a beagle, she's four."),
+    ("2024-10-14T18:00", "Carlos moved out last weekend, he got a place in Logan Square."),
+]
+NAMED_AFTER: History = [("2025-03-10T10:00", "Quick update: I adopted a cat on Saturday. Her name is Mochi.")]
+SAINTS: History = [("2025-06-02T12:00", "Hey, I'm Marisol. I live in Austin and I'm a nurse at St. David's.")]
+CASES += [
+    ("late-news", LATE_NEWS, "2026-03-20", "Where do I live?", "Paris (previously London)"),
+    ("broke-up-dated", BROKE_UP_LAST_WEEK, "2026-03-10", "Who is my boyfriend?", "no one now (previously Tom)"),
+    ("dating-now", NEW_PARTNER, "2025-05-01", "Who is my boyfriend now?", "Emil"),
+    ("partner-is-dating", NEW_PARTNER, "2025-05-01", "Who is my partner?", "Emil"),
+    ("fired-up", NEW_PARTNER, "2025-05-01", "Did I get fired?", ABSTAIN),  # "fired up" is another verb
+    ("teaches-at", HOUSEMATE, "2024-11-01", "Where do I work?", "Lincoln Park High School"),
+    ("moved-out", HOUSEMATE, "2024-11-01", "Do I still live with Carlos?", "No"),
+    ("ex-roommate", HOUSEMATE, "2024-11-01", "Who is my roommate?", "no one now (previously Carlos)"),
+    ("their-new-place", HOUSEMATE, "2024-11-01", "Where does Carlos live now?", "Logan Square"),
+    ("breed-said-plainly", HOUSEMATE, "2024-11-01", "What breed is Biscuit?", "beagle"),
+    ("cat-named-after", NAMED_AFTER, "2025-04-01", "What's my cat's name?", "Mochi"),
+    ("saints-name", SAINTS, "2025-07-01", "Where do I work?", "St. David's"),
+]
+
 
 def remembered(history: History) -> Memory:
     memory = Memory(":memory:", embedder="fake")  # dense hits for any question, as a real embedder gives

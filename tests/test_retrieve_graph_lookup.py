@@ -77,10 +77,11 @@ def test_kept_across_adds_and_supersession_dropped_by_a_forget(tmp_path: Path) -
         memory.ingest([Session("s", START, turns)])
         first = assert_kept_walks_are_fresh(memory, path)
         assert memory.searcher.graph_lookup() is first  # unchanged store: the same lookup
-        assert {f.text: f.status for f in memory.facts(status="all")}["Priya lives in London"] == "active"
-        say(memory, 40, "Priya moved to York.")  # supersedes "Priya lives in London", read as active before
+        # "Priya moved to Leeds last month", said after "Priya lives in London", is the newer word
+        assert {f.text: f.status for f in memory.facts(status="all")}["Priya lives in Leeds"] == "active"
+        say(memory, 40, "Priya moved to York.")  # supersedes "Priya lives in Leeds", read as active before
         statuses = {f.text: f.status for f in memory.facts(status="all")}
-        assert statuses["Priya lives in London"] == "superseded" and statuses["Priya lives in York"] == "active"
+        assert statuses["Priya lives in Leeds"] == "superseded" and statuses["Priya lives in York"] == "active"
         second = memory.searcher.graph_lookup()
         assert second is not first and second._users["default"].names  # handed on: nothing was deleted
         assert_kept_walks_are_fresh(memory, path)
@@ -93,9 +94,9 @@ def test_kept_across_adds_and_supersession_dropped_by_a_forget(tmp_path: Path) -
             say(other, 41, "Sam moved to Bristol.")
         assert memory.searcher.graph_lookup()._users["default"].names
         assert_kept_walks_are_fresh(memory, path)
-        memory.forget(turn_id="live:0")  # "Priya lives in London" is current again
+        memory.forget(turn_id="live:0")  # "Priya lives in Leeds" is current again
         assert memory.searcher.graph_lookup()._users == {}  # a fact was deleted: nothing is handed on
-        assert {f.text: f.status for f in memory.facts(status="all")}["Priya lives in London"] == "active"
+        assert {f.text: f.status for f in memory.facts(status="all")}["Priya lives in Leeds"] == "active"
         assert_kept_walks_are_fresh(memory, path)
         with Memory(path, embedder="none") as other:  # another connection's forget
             other.forget(fact_id=fact_pk(memory, "Sam lives in Leeds"))

@@ -108,3 +108,49 @@ def test_entity_keys() -> None:
 def test_order_key_sorts_by_time_first() -> None:
     keys = [order_key(f"2024-0{m}-01T00:00:00", s, 0, 0, "p", "v") for m, s in ((3, "a"), (1, "z"), (2, "m"))]
     assert sorted(keys) == [keys[1], keys[2], keys[0]]
+
+
+def said_fact(fact_id: int, starts: str, said: str, value: str, polarity: bool = True, turn: int = 0) -> SlotFact:
+    key = order_key(starts, "s", turn, 0, "lives_in", value)
+    return SlotFact(fact_id, key, starts, value, polarity, said=said)
+
+
+def test_a_change_said_later_but_dated_shortly_before_a_plain_statement_ends_it() -> None:
+    """ "I live in London" on 3 March; on 10 March "I moved to Paris two weeks ago" (24 February): Paris holds, and
+    London's span is left empty rather than ending before it began."""
+    london = said_fact(1, "2024-03-03T10:00:00", "2024-03-03T10:00:00", "london")
+    paris = said_fact(2, "2024-02-24T00:00:00", "2024-03-10T10:00:00", "paris", turn=1)
+    for facts in ([london, paris], [paris, london]):
+        outcomes, links = resolve_slot(facts)
+        by_id = {o.fact_id: o for o in outcomes}
+        assert by_id[2].status is FactStatus.ACTIVE and by_id[1].status is FactStatus.SUPERSEDED
+        assert by_id[1].valid_to == london.starts
+        assert [(x.type, x.newer, x.older) for x in links] == [(LinkType.SUPERSEDES, 2, 1)]
+
+
+def test_a_change_dated_long_before_a_plain_statement_is_history() -> None:
+    """ "I live in London", then "I moved to Bristol in 2010": London, said since, still holds."""
+    london = said_fact(1, "2024-03-03T10:00:00", "2024-03-03T10:00:00", "london")
+    bristol = said_fact(2, "2010-01-01T00:00:00", "2024-03-10T10:00:00", "bristol", turn=1)
+    outcomes, _ = resolve_slot([london, bristol])
+    assert {o.fact_id: o.status for o in outcomes} == {1: FactStatus.ACTIVE, 2: FactStatus.SUPERSEDED}
+
+
+def test_an_ending_dated_before_the_relation_said_with_it_ends_it() -> None:
+    """ "My boyfriend Tom and I broke up last week": one turn, the relation plain, its ending dated a week back."""
+    said = "2024-03-03T10:00:00"
+    boyfriend = SlotFact(1, order_key(said, "s", 0, 0, "boyfriend", "tom"), said, "tom", True, said=said)
+    ended = SlotFact(2, order_key("2024-02-25T00:00:00", "s", 0, 0, "partner", "tom"), "2024-02-25T00:00:00", "tom",
+                     False, said=said)  # fmt: skip
+    outcomes, _ = resolve_slot([ended, boyfriend])
+    assert {o.fact_id: o.status for o in outcomes} == {1: FactStatus.SUPERSEDED, 2: FactStatus.ACTIVE}
+
+
+def test_dated_changes_keep_their_own_order() -> None:
+    """Plain "London" on 1 March; on 5 March "moved to Rome last week" (26 February); on 10 March "moved to Paris in
+    January": both changes come after London was said, and between them the dates decide (Rome is the later)."""
+    london = said_fact(1, "2024-03-01T10:00:00", "2024-03-01T10:00:00", "london")
+    rome = said_fact(2, "2024-02-26T00:00:00", "2024-03-05T10:00:00", "rome", turn=1)
+    paris = said_fact(3, "2024-01-15T00:00:00", "2024-03-10T10:00:00", "paris", turn=2)
+    outcomes, _ = resolve_slot([paris, london, rome])
+    assert [o.fact_id for o in outcomes if o.status is FactStatus.ACTIVE] == [2]

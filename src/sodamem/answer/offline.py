@@ -60,7 +60,15 @@ from sodamem.answer.support import (
 )
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.answer.when_reader import Dated, asks_how_long_ago, asks_when_ahead, date_of, time_ago
-from sodamem.answer.yes_no import asks_a_wish, asks_in_the_present, only_wished, says_a_wish, says_it_ended, yes_or_no
+from sodamem.answer.yes_no import (
+    asks_a_wish,
+    asks_in_the_present,
+    only_wished,
+    other_senses,
+    says_a_wish,
+    says_it_ended,
+    yes_or_no,
+)
 from sodamem.bench.metrics import count_tokens
 from sodamem.memory import Memory
 from sodamem.porter import stem
@@ -81,6 +89,11 @@ SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hi
 SPEAKER_CHECK_DEPTH = 40  # who said what is compared over this many (the search lifts the named person's turns)
 LIST_ITEMS = 3  # a question asking for several things gets spans from up to this many sentences
 _WORD = re.compile(r"[^\W_]+")
+
+
+# Words naming the kind of answer wanted, which the answer itself seldom says: "What breed is Biscuit?" is answered
+# by "My dog Biscuit is a beagle".
+_ANSWER_TYPES = frozenset(stem(w) for w in "breed kind type sort colour color make model brand species".split())
 
 
 def answer_offline(
@@ -157,11 +170,13 @@ class _Reader:
         # ("Which city am I in?"); "What is my mother's name?" needs the best hit to share a word with it
         about_asker = bool(state_predicates(self.question)) or asks_for_a_place(self.question)
         entities = [m for m in self.analysis.entities if m.name != USER_ROLE or about_asker]
-        if not entities and not overlap(self._content_stems(), self.hits[0].turn_text):
+        relatives = relatives_named(self.question, USER_ROLE)
+        mentioned = [relative_mentioned(relative, (h.turn_text for h in self.hits)) for relative in relatives]
+        # "Who is my partner?" is about "I'm dating Emil", though no word of it is said
+        if not entities and not overlap(self._content_stems(), self.hits[0].turn_text) and not any(mentioned):
             return self._abstain("unrelated")
-        for relative in relatives_named(self.question, USER_ROLE):
-            if not relative_mentioned(relative, (h.turn_text for h in self.hits)):
-                return self._abstain("unknown relative")  # "What is my wife's name?", and no wife was mentioned
+        if not all(mentioned):
+            return self._abstain("unknown relative")  # "What is my wife's name?", and no wife was mentioned
         named, everyone, elsewhere = self.speaker_check()
         if elsewhere:
             return self._abstain("said_by_another_speaker")
@@ -307,14 +322,15 @@ class _Reader:
             # "Does Maya have a cat?" is no "Yes" from "Good question.": the sentence must say what is asked, and
             # not ask it ("Did you climb Scafell Pike?")
             asked = self._support_stems()
-            if asked and (not overlap(asked, best.text) or best.text.rstrip().endswith("?")):
+            said = asked - other_senses(self.question, best.text)  # not the "fired" of "I'm fired up"
+            if asked and (not overlap(said, best.text) or best.text.rstrip().endswith("?")):
                 return self._abstain("unsupported")
             best = self._latest_saying_as_much(best, sentences, asked)
             chosen = [best]
             spans.append(yes_or_no(best.text, self.question))
         elif not overlap(self._content_stems() | self._entity_stems(), best.text) and not self._speaks(best):
             return self._abstain("unsupported")  # "How old is Mia?" is not read from "My flight is on the 20th"
-        elif (asked := self._content_stems() - self._entity_stems()) and not overlap(asked, best.text):
+        elif (asked := self._content_stems() - self._entity_stems() - _ANSWER_TYPES) and not overlap(asked, best.text):
             if not self._speaks(best):  # "Where was Priya born?" is not the user's "Priya and I got engaged"
                 return self._abstain("unsupported")
         else:

@@ -61,8 +61,9 @@ def relatives_named(question: str, asker: str) -> list[Relative]:
 
 
 _NAMES_ASKED = re.compile(
-    rf"^\s*(?:what\s+(?:is|are|was|were)|who\s+(?:is|are|was|were))\s+(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+"
-    rf"{REL_MOD}(?P<rel>{REL})(?:['’]s|['’])?(?:\s+names?|\s+called)?\s*\??\s*$",
+    rf"^\s*(?:(?:what|who)(?:\s+(?:is|are|was|were)|['’]s))\s+(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+"
+    rf"{REL_MOD}(?P<rel>{REL})(?:['’]s|['’])?(?:\s+names?|\s+called)?"
+    r"(?:\s+(?:now|currently|these\s+days|at\s+the\s+moment))?\s*\??\s*$",
     re.IGNORECASE,
 )
 _CHILDREN = frozenset("children child kids kid sons son daughters daughter".split())
@@ -150,8 +151,8 @@ _KIN_GROUPS = (  # each group names one relative
     "grandfather grandpa grandad granddad",
     "husband hubby spouse partner",
     "wife spouse partner",
-    "boyfriend bf partner",
-    "girlfriend gf partner",
+    "boyfriend bf partner dating",  # "I'm dating Emil": the boyfriend asked of
+    "girlfriend gf partner dating",
 )
 _KIN_WORDS: dict[str, tuple[str, ...]] = {
     word: tuple(sorted({kin for group in _KIN_GROUPS if word in group.split() for kin in group.split()}))

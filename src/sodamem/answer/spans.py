@@ -220,6 +220,8 @@ def answer_span(question: str, sentence: str, kind: QuestionKind | None = None) 
     place_asked = kind == "where" or (kind == "what" and head in _PLACE_NOUNS)  # "Which neighbourhood ... in?"
     if place_asked and (place := _named_place(sentence, words, asked)) is not None:
         return place
+    if kind == "what" and head in _TYPE_NOUNS and (said := _COMPLEMENT.search(sentence)) is not None:
+        return said.span("what")  # "What breed is Biscuit?": "a beagle" in "My dog Biscuit is a beagle, she's four"
     runs = _runs(sentence, words, asked, stem(head) if head else None, cut_at_time=kind != "how_long")
     scored = [(_score(run, kind, sentence), -n, run) for n, run in enumerate(runs)]
     scored = [s for s in scored if s[0] > 0]
@@ -227,6 +229,16 @@ def answer_span(question: str, sentence: str, kind: QuestionKind | None = None) 
         return _whole(sentence, words)
     best = max(scored, key=lambda s: (s[0], s[1]))[2]
     return _trimmed(sentence, best)
+
+
+# The nouns of a question asking what sort of thing something is, and the words saying it: "is a beagle" (up to the
+# clause's end)
+_TYPE_NOUNS = frozenset("breed kind type sort colour color make model brand species".split())
+_COMPLEMENT = re.compile(
+    r"\b(?:is|was|are|were|['’]s)\s+(?:an?\s+|the\s+)?(?P<what>[\w-]+(?:\s+[\w-]+){0,2}?)"
+    r"(?=\s*(?:[,.;:!?]|$)|\s+(?:and|but|who|which|that|so|because|with|from|named|called)\b)",
+    re.IGNORECASE,
+)
 
 
 def _named_place(sentence: str, words: list[Token], asked: set[str]) -> tuple[int, int] | None:

@@ -239,7 +239,7 @@ def _names(words: str, said: str) -> bool:
 def _names_a_value(question: str) -> bool:
     """Whether a yes/no question names a value a state could hold: a capitalised name after its first word ("Do I
     live in York?"), or a word of the state vocabulary ("Am I vegetarian?")."""
-    named = re.search(r"(?<=\s)(?!I\b)[A-Z][\w'’-]*", question) is not None
+    named = re.search(r"(?<=\s)(?<!\bwith\s)(?!I\b)[A-Z][\w'’-]*", question) is not None  # not "live with Carlos"
     return named or bool(set(re.findall(r"[a-z]+", question.lower())) & _VALUE_WORDS)
 
 

@@ -62,6 +62,31 @@ def says_it_ended(sentence: str, question: str) -> bool:
     return not {t.stem for t in tokens(ceased.group())} & asked and bool({t.stem for t in tokens(ended_what)} & asked)
 
 
+# Words after a verb that make it another verb: "I'm fired up about it" says nothing of "Did I get fired?"
+_PARTICLES = frozenset("up out off".split())
+
+
+def other_senses(question: str, sentence: str) -> set[str]:
+    """The stems ``sentence`` says only with a particle after them that the question does not say after them:
+    "fired" in "I'm fired up about it" to "Did I get fired?" (another verb, not the one asked)."""
+    meant = _particles_after(question)
+    return {
+        stem
+        for stem, particles in _particles_after(sentence).items()
+        if "" not in particles and not particles & meant.get(stem, set())
+    }
+
+
+def _particles_after(text: str) -> dict[str, set[str]]:
+    """Each stem of ``text`` with the particles said right after it ("" for none)."""
+    words = tokens(text)
+    after: dict[str, set[str]] = {}
+    for i, token in enumerate(words):
+        following = words[i + 1].word if i + 1 < len(words) else ""
+        after.setdefault(token.stem, set()).add(following if following in _PARTICLES else "")
+    return after
+
+
 def _what_ended(before: str) -> str:
     """The words naming what an ending word ends: its clause's subject ("the movie" in "..., the movie ended"); for
     a pronoun ("but that's cancelled now", "Tom and I"), the clauses before it."""

@@ -9,7 +9,11 @@ of no value ("I lost my job") ends any (``resolve_slot``).
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from sodamem import instants
 from sodamem.model import FactKind, FactStatus, LinkType, Modality
@@ -48,6 +52,10 @@ PARTNER_PREDICATES = frozenset(
 )
 
 
+# Living together, whatever it is called: "my roommate Carlos", "my flatmate Carlos", and "Carlos moved out".
+HOUSEMATE_PREDICATES = frozenset({"roommate", "flatmate", "housemate"})
+
+
 def slot_of(kind: FactKind, predicate: str, modality: Modality, subject_key: str, object_key: str) -> str | None:
     """The slot a fact competes in, or None for facts that never supersede (events, plans, ...)."""
     if modality not in COMPETING_MODALITIES:
@@ -56,9 +64,15 @@ def slot_of(kind: FactKind, predicate: str, modality: Modality, subject_key: str
         return f"{subject_key}|{predicate}|{object_key}"
     if kind is FactKind.RELATION and predicate in PARTNER_PREDICATES:
         return f"{subject_key}|partner|{object_key}"
+    if kind is FactKind.RELATION and predicate in HOUSEMATE_PREDICATES:
+        return f"{subject_key}|housemate|{object_key}"
     if kind in (FactKind.STATE, FactKind.ATTRIBUTE, FactKind.RELATION) and is_functional(predicate):
         return f"{subject_key}|{predicate}"
     return None
+
+
+# session, turn and character of an ``order_key`` ("<starts>|<session>|<turn>|<char>|<predicate>|<value>")
+_PLACE = re.compile(r"[^|]*\|(.*?\|\d{8}\|\d{8})\|")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +83,26 @@ class SlotFact:
     value: str  # object key
     polarity: bool
     negated: bool = False  # modality "negated" ("I never lived in Leeds"): a denial, whatever its polarity
+    said: str = ""  # ISO time it was said at (mentioned_at); "" as ``starts``, a fact said with no time of its own
 
     @property
     def denies(self) -> bool:
         return self.negated or not self.polarity
+
+    @property
+    def said_key(self) -> datetime:
+        return instants.sort_key(self.said or self.starts)
+
+    @property
+    def undated(self) -> bool:
+        """Said as holding when said ("I live in London"), with no time of its own ("I moved there in May")."""
+        return self.said_key == instants.sort_key(self.starts)
+
+    @property
+    def place(self) -> tuple[datetime, str]:
+        """Where in the dialogue it was said: its time, then its session, turn and character (``order_key``)."""
+        where = _PLACE.match(self.order_key)
+        return self.said_key, where[1] if where else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,16 +127,16 @@ def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLin
     affirmation, and the denials still true."""
     # By instant first: the order key's time is text, which misorders times said with different offsets. Said at
     # one place, an affirmation before a denial: "My boyfriend Tom and I broke up" ends the boyfriend it names.
-    ordered = sorted(
-        facts, key=lambda f: (instants.sort_key(f.starts), f.order_key.rsplit("|", 2)[0], f.denies, f.order_key)
-    )
+    ordered = sorted(facts, key=_ordering(facts))
     holding: SlotFact | None = None  # the affirmation that holds
     denied: dict[str, SlotFact] = {}  # value -> the denial of it that holds
     outcomes: list[SlotOutcome] = []
     links: list[SlotLink] = []
 
     def end(older: SlotFact, newer: SlotFact, kind: LinkType) -> None:
-        outcomes.append(SlotOutcome(older.fact_id, FactStatus.SUPERSEDED, newer.starts))
+        # a change dated before the statement it ends (see ``_order_time``) leaves that statement an empty span
+        ends = max(newer.starts, older.starts, key=instants.sort_key)
+        outcomes.append(SlotOutcome(older.fact_id, FactStatus.SUPERSEDED, ends))
         links.append(SlotLink(kind, newer.fact_id, older.fact_id))
 
     for fact in ordered:
@@ -128,6 +158,31 @@ def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLin
     still = ([holding] if holding is not None else []) + list(denied.values())
     outcomes += [SlotOutcome(f.fact_id, FactStatus.ACTIVE, None) for f in still]
     return outcomes, links
+
+
+# How far back a change said later may be dated and still end a plain statement said in between: "I live in London"
+# on 3 March, then "I moved to Paris two weeks ago" on 10 March. The later word is the newer knowledge (the first was
+# stale, or the dates are loose), so Paris holds. A change dated long before ("I moved to Bristol in 2010") is the
+# story of an earlier time, and the plain statement, said since, still holds.
+STALE_REACH = timedelta(days=62)
+
+
+def _ordering(facts: list[SlotFact]) -> Callable[[SlotFact], tuple[object, ...]]:
+    """The sort key of a slot's history: the time a fact takes its place (its start, or, for a change dated shortly
+    before a plain statement said earlier in the dialogue, that statement's time: ``STALE_REACH``), a change moved
+    after a plain statement after that statement; then its own start, and where it was said."""
+    plain = sorted(f.place for f in facts if f.undated)  # their times ascend with their places
+    plain_times = [place[0] for place in plain]
+
+    def key(fact: SlotFact) -> tuple[object, ...]:
+        starts = instants.sort_key(fact.starts)
+        said_before = bisect_right(plain, fact.place)  # the plain statements said up to this fact
+        reach = starts + STALE_REACH if starts < datetime.max - STALE_REACH else datetime.max
+        latest = min(said_before, bisect_right(plain_times, reach)) - 1
+        at = plain_times[latest] if latest >= 0 and plain_times[latest] > starts else starts
+        return at, at != starts, starts, fact.place, fact.denies, fact.order_key
+
+    return key
 
 
 def order_key(starts: str, session_id: str, turn_index: int, char_start: int, predicate: str, value: str) -> str:

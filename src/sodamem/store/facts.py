@@ -332,8 +332,11 @@ def _slot_today(kind: str, predicate: str, modality: str, subject: str, obj: str
     return slot_of(FactKind(kind), str(predicate), Modality(modality), entity_key(str(subject)), value_key(obj))
 
 
-def _slot_fact(fact_id: int, order: str, starts: str, obj: str | None, polarity: int, modality: str) -> SlotFact:
-    return SlotFact(fact_id, order, starts, value_key(obj), bool(polarity), modality == Modality.NEGATED.value)
+def _slot_fact(
+    fact_id: int, order: str, starts: str, obj: str | None, polarity: int, modality: str, said: str
+) -> SlotFact:
+    negated = modality == Modality.NEGATED.value
+    return SlotFact(fact_id, order, starts, value_key(obj), bool(polarity), negated, said)
 
 
 def stale_supersession(conn: Connection) -> dict[str, int]:
@@ -341,20 +344,36 @@ def stale_supersession(conn: Connection) -> dict[str, int]:
     rules give them (a store written by an older version): what ``reslot_all`` would change."""
     rows = conn.execute(
         "SELECT f.user, f.id, f.kind, f.predicate, f.modality, e.name, f.object, f.slot, f.status, f.valid_to,"
-        " f.order_key, f.valid_from, f.polarity FROM facts f JOIN entities e ON e.id = f.subject_pk"
+        " f.order_key, f.valid_from, f.polarity, f.mentioned_at FROM facts f JOIN entities e ON e.id = f.subject_pk"
         " WHERE f.status != 'invalid' ORDER BY f.user, f.id"
     ).fetchall()
     stale: dict[str, int] = {}
     in_slot: dict[tuple[str, str], list[SlotFact]] = {}
     stored: dict[int, tuple[str, str | None]] = {}
-    for user, fact_id, kind, predicate, modality, subject, obj, slot, status, valid_to, order, starts, polarity in rows:
+    for row in rows:
+        (
+            user,
+            fact_id,
+            kind,
+            predicate,
+            modality,
+            subject,
+            obj,
+            slot,
+            status,
+            valid_to,
+            order,
+            starts,
+            polarity,
+            said,
+        ) = row
         user = str(user)
         expected = _slot_today(kind, predicate, modality, subject, obj)
         if expected != slot:
             stale[user] = stale.get(user, 0) + 1
         if expected is None:
             continue
-        fact = _slot_fact(int(fact_id), str(order), str(starts), obj, int(polarity), str(modality))
+        fact = _slot_fact(int(fact_id), str(order), str(starts), obj, int(polarity), str(modality), str(said))
         in_slot.setdefault((user, expected), []).append(fact)
         stored[int(fact_id)] = (str(status), None if valid_to is None else str(valid_to))
     for (user, _), slot_facts in in_slot.items():
@@ -369,15 +388,16 @@ def resolve_slots(conn: Connection, user: str, slots: Iterable[str]) -> None:
     """Recompute status, validity end and chain links of every fact in each slot (see ingest.supersede); the
     slots' facts are read at once."""
     slots = list(dict.fromkeys(slots))
-    in_slot: dict[str, list[tuple[int, str, str, str | None, int, str]]] = {}
+    in_slot: dict[str, list[tuple[int, str, str, str | None, int, str, str]]] = {}
     for part in chunked(sorted(set(slots))):
         rows = conn.execute(
-            "SELECT slot, id, order_key, valid_from, object, polarity, modality FROM facts WHERE user = ?"
+            "SELECT slot, id, order_key, valid_from, object, polarity, modality, mentioned_at FROM facts WHERE user = ?"
             f" AND slot IN ({','.join('?' * len(part))}) AND status != 'invalid' ORDER BY slot, id",
             (user, *part),
         )
         for r in rows:
-            in_slot.setdefault(str(r[0]), []).append((int(r[1]), str(r[2]), str(r[3]), r[4], int(r[5]), str(r[6])))
+            fact = (int(r[1]), str(r[2]), str(r[3]), r[4], int(r[5]), str(r[6]), str(r[7]))
+            in_slot.setdefault(str(r[0]), []).append(fact)
     for slot in slots:
         held = in_slot.pop(slot, [])
         facts = [_slot_fact(*r) for r in held]

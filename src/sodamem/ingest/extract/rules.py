@@ -49,7 +49,16 @@ from sodamem.ingest.extract.rules_corrections import (
     find_corrections,
     turns_to_read,
 )
-from sodamem.ingest.extract.rules_events import _event, _go, _move, _offered, _simple_event, _took_me, _trip
+from sodamem.ingest.extract.rules_events import (
+    _event,
+    _go,
+    _move,
+    _new_home,
+    _offered,
+    _simple_event,
+    _took_me,
+    _trip,
+)
 from sodamem.ingest.extract.rules_piece_wide import _attributes, _favourites, _first_day, _relations, _self_name, _taste
 from sodamem.ingest.extract.rules_plans import _generic_plan
 from sodamem.ingest.extract.rules_preferences import _cut_down, _fan, _like
@@ -66,6 +75,7 @@ from sodamem.ingest.extract.rules_states import (
     _new_job,
     _rel_status,
     _study,
+    _teach,
     _work,
 )
 from sodamem.ingest.timeparse import find_times
@@ -262,11 +272,13 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
     (rp.AGE, _age, "any"),
     (rp.JOB, _job, "person"),
     (rp.WORK, _work, "person"),
+    (rp.TEACH, _teach, "person"),
     (rp.NEW_JOB, _new_job, "person"),
     (rp.LOST_JOB, _lost_job, "person"),
     (rp.FROM, _from, "person"),
     (rp.LIVE, _live, "person"),
     (rp.MOVE, _move, "person"),
+    (rp.NEW_HOME, _new_home, "person"),
     (rp.STUDY, _study, "person"),
     (rp.HAVE, _have, "any"),
     (rp.CUT_DOWN, _cut_down, "person"),

@@ -39,7 +39,7 @@ def _took_me(c: _Clause, m: re.Match[str]) -> bool:
 def _move(c: _Clause, m: re.Match[str]) -> bool:
     verb, prep = m["verb"], (m["prep"] or "")
     if not prep:
-        return False
+        return _moved_out(c, m) if re.search(r"\bout\b", m["adv"]) else False
     obj = _object(c, m.end(), roles=True)
     if not obj.text or rs.object_rejected(obj.text):
         return False
@@ -63,6 +63,31 @@ def _move(c: _Clause, m: re.Match[str]) -> bool:
     if home and verb == "moved" and mood.modality is M.ASSERTED and mood.polarity:
         _emit(c, K.STATE, "lives_in", home, obj.end, mood, _say(c.subj.name, mood, "lives in", "live in", home))
     return done
+
+
+def _moved_out(c: _Clause, m: re.Match[str]) -> bool:
+    """ "Carlos moved out last weekend": someone the speaker lived with no longer does (a denial in the slot every
+    housemate word shares, see ``ingest.supersede``); the speaker's own "I moved out" names no one."""
+    mood = _mood(c, c.text[m.end() :])
+    name, speaker = c.subj.name, c.p.speaker
+    if m["verb"] != "moved" or name == speaker or not _is_name(name):
+        return False
+    if mood.modality is not M.ASSERTED or not mood.polarity:
+        return False  # "if Carlos moves out", "Carlos hasn't moved out"
+    end = _object(c, m.end()).end if rs.object_rejected(_object(c, m.end()).text) else m.end()
+    _emit(c, K.EVENT, "moved_out", None, end, mood, f"{name} moved out")
+    ended = _Mood(M.ASSERTED, False, "no_longer")
+    text = f"{name} no longer lives with {speaker}"
+    return _emit(c, K.RELATION, "roommate", name, end, ended, text, subject=speaker)
+
+
+def _new_home(c: _Clause, m: re.Match[str]) -> bool:
+    """ "He got a place in Logan Square", "we bought a house in Leeds": where the subject lives now."""
+    place = m["place"]
+    mood = _mood(c, c.text[m.end() :])
+    if mood.modality is not M.ASSERTED or not mood.polarity:
+        return False
+    return _emit(c, K.STATE, "lives_in", place, m.end(), mood, _say(c.subj.name, mood, "lives in", "live in", place))
 
 
 def _trip(c: _Clause, m: re.Match[str]) -> bool:

@@ -15,10 +15,10 @@ from sodamem.ingest.extract.rules_vocabulary import (
     JOB_HEADS,
     NAME,
     NAME_WORD,
+    ORG_NAME,
     POSSESSION,
     REL_MOD,
     REL_ONE,
-    ROLE_NAME,
     alt,
     words,
 )
@@ -60,7 +60,12 @@ BREAK_UP = re.compile(
     # and nothing it did it to: not "split up the bill", "broke up the argument", "split up at the mall"
      + ENDS_HERE
 )
-DATING = re.compile(P + rf"dating\s+(?P<name>{NAME})(?![\w])")
+# "I'm dating Emil", "I'm seeing someone new, his name is Emil", "dating a guy called Emil" (not "seeing Tom tomorrow")
+DATING = re.compile(
+    P + r"(?:dating\s+|(?:dating|seeing)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lad|bloke))(?:\s+new)?"
+    r"(?:\s*[,;:–—-]\s*(?:and\s+)?(?:his|her|their)\s+name\s+is\s+|\s+(?:named|called)\s+))"
+    rf"(?P<name>{NAME})(?![\w])"
+)
 # "nine", "twenty-one": an age said in words (one to ninety-nine)
 _UNITS = "one two three four five six seven eight nine".split()
 _TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
@@ -79,9 +84,14 @@ AGE = re.compile(
 )
 JOB = re.compile(
     P + rf"(?:a|an)\s+(?P<job>(?:{_NOT_JOB_MOD}[\w-]+\s+){{0,3}}?(?:{alt(JOB_HEADS)}))(?![\w'’-])"
-    rf"(?:\s+(?:at|for|with)\s+(?P<org>{ROLE_NAME})(?![\w]))?"
+    rf"(?:\s+(?:at|for|with)\s+(?P<org>{ORG_NAME})(?![\w]))?"
 )
 WORK = re.compile(P + r"(?P<verb>work|works|worked|working)(?![\w'’])")
+# "I teach chemistry at Lincoln Park High School": a teacher, and where
+TEACH = re.compile(
+    P + r"(?P<verb>teach|teaches|taught|teaching)\s+(?:(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+)?(?:at|for)\s+"
+    rf"(?P<org>{ORG_NAME})(?![\w])"
+)
 # "I got a new job at Orbital Systems", "accepted a position with the NHS": the employer (an offer only got is none)
 NEW_JOB = re.compile(
     P + r"(?P<verb>got|get|gets|getting|landed|land|lands|landing|accepted|accept|accepts|accepting)\s+"
@@ -91,13 +101,13 @@ NEW_JOB = re.compile(
 # "I got laid off (from Google)", "I was fired", "I've been let go" ("I lost/quit my job": an event, rules_events)
 LOST_JOB = re.compile(
     P + r"(?P<got>(?:got|get|gets|getting)\s+)?(?P<verb>laid\s+off|fired|let\s+go|sacked|made\s+redundant)"
-    rf"(?:\s+(?:from|by|at|with)\s+(?P<org>{ROLE_NAME}))?(?![\w])" + ENDS_HERE,  # not "fired up", "let go early"
+    rf"(?:\s+(?:from|by|at|with)\s+(?P<org>{ORG_NAME}))?(?![\w])" + ENDS_HERE,  # not "fired up", "let go early"
     _I,
 )
 WORK_AS = re.compile(r"\s+as\s+(?:an?\s+)?")
 AT_ORG = re.compile(r"\s+(?:at|for)\s+")
-ORG_SPLIT = re.compile(rf"\s+(?:at|for|with)\s+(?P<org>(?:(?:St|Mt)\.\s+)?{ROLE_NAME})(?![\w])")  # "St. David's"
-FROM = re.compile(rf"{P}(?:(?P<grew>grew\s+up\s+in)|(?:originally\s+)?from)\s+(?P<place>{ROLE_NAME})(?![\w])")
+ORG_SPLIT = re.compile(rf"\s+(?:at|for|with)\s+(?P<org>{ORG_NAME})(?![\w])")  # "St. David's"
+FROM = re.compile(rf"{P}(?:(?P<grew>grew\s+up\s+in)|(?:originally\s+)?from)\s+(?P<place>{ORG_NAME})(?![\w])")
 NAMED_PET = re.compile(
     rf"^(?:a|an|another|the)\s+(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\s+(?:named|called)\s+(?P<name>{NAME})(?![\w])"
 )
@@ -106,6 +116,11 @@ NOT_A_HOME = words("moment present past now fear hope peace denial harmony luxur
 MOVE = re.compile(
     P + r"(?P<verb>move|moves|moved|moving)(?P<adv>(?:\s+(?:back|house|out|away|over|here|there|abroad|home))*)"
     r"(?:\s+(?P<prep>to|into|in\s+to|from))?(?![\w'’])"
+)
+# "got a place in Logan Square", "bought a house in Leeds": a new home (not "looking for a place in ...")
+NEW_HOME = re.compile(
+    P + r"(?:got|found|bought|rented|has\s+bought|has\s+found)\s+(?:a|an|his|her|their|my|our)\s+(?:own\s+)?"
+    rf"(?:new\s+)?(?:place|flat|apartment|house|home|condo)\s+(?:in|on)\s+(?P<place>{ORG_NAME})(?![\w])"
 )
 STUDY = re.compile(P + r"(?P<verb>study|studies|studied|studying|majoring\s+in|majored\s+in|major\s+in)(?![\w'’])")
 STUDY_STOP = words("for with hard abroad together all so late really up on it that this them every each some more")
@@ -197,6 +212,15 @@ NAME_IS_MY_REL = re.compile(
 PET_NAMED = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\s+(?:named|called)\s+(?P<name>{NAME})(?![\w])"
 )
+# "I adopted a cat on Saturday. Her name is Mochi.": the name, and the relative or pet the sentence before ends on
+PRONOUN_NAMED = re.compile(
+    rf"^(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name\s+is|(?:[Ss]he|[Hh]e|[Ii]t)(?:['’]s|\s+is)\s+(?:called|named))\s+"
+    rf"(?P<name>{NAME})(?![\w])"
+)
+LAST_MENTIONED = re.compile(
+    rf"\b(?:[Aa]|[Aa]n|[Aa]nother|[Mm]y|[Oo]ur)\s+{REL_MOD}(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\b"
+    r"(?:[ \t]+[\w'’-]+){0,4}\W*$"
+)
 SELF_NAME = re.compile(
     rf"(?:\b[Mm]y\s+name\s+is|\b[Mm]y\s+name['’]s|\b[Cc]all\s+me|\bI\s+am\s+called|\bI['’]m\s+called)\s+"
     rf"(?P<name>{NAME})(?![\w'’])"
@@ -223,6 +247,6 @@ MY_ATTRIBUTE = re.compile(
 TASTE = re.compile(r"\b[Tt]he\s+(?P<adj>[a-z]+er)\s+the\s+better\b")
 FIRST_DAY = re.compile(
     rf"(?:^|\b[Mm]y\s+)(?P<which>[Ff]irst|[Ll]ast)\s+(?:full\s+)?(?:day|week|month|shift)\s+"
-    rf"(?:at|of\s+work\s+at|working\s+at)\s+(?P<org>{ROLE_NAME})(?![\w])"
+    rf"(?:at|of\s+work\s+at|working\s+at)\s+(?P<org>{ORG_NAME})(?![\w])"
 )
 LEADING_FILLER = re.compile(r"^(?:(?:and|but|so|oh|well|honestly|yeah|yes|also|plus|ok|okay|now)\b[,\s]*)+", _I)

@@ -24,6 +24,11 @@ def _relations(p: _Piece) -> None:
         for m in pattern.finditer(text):
             if _is_name(m["name"]):
                 _relation(p, p.speaker, m["rel"], m["name"], m.start(), m.end())
+    named = rp.PRONOUN_NAMED.match(text)
+    if named is not None and _is_name(named["name"]) and p.piece.index > 0:
+        mentioned = rp.LAST_MENTIONED.search(p.turn.pieces[p.piece.index - 1].text)
+        if mentioned is not None:  # "I adopted a cat on Saturday. Her name is Mochi."
+            _relation(p, p.speaker, mentioned["rel"], named["name"], named.start(), named.end())
     for m in rp.POSS_REL_NAMED.finditer(text):
         if _is_name(m["name"]) and _is_name(m["owner"]):
             _relation(p, m["owner"], m["rel"], m["name"], m.start(), m.end())

@@ -165,12 +165,24 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
         return False
     obj = _object(c, at.end())
     org = _org_and_job(c, obj.text, obj.end, mood)  # "at Google as a software engineer"
-    capitalised = re.match(rf"(?:the\s+)?(?:(?:St|Mt)\.\s+)?{rv.NAME}$", org) is not None  # "St. Mary's Hospital"
+    capitalised = re.fullmatch(rv.ORG_NAME, org) is not None  # "St. Mary's Hospital"
     if rs.object_rejected(org) and not capitalised:
         return False
     if (not capitalised and not re.match(r"(?:a|an|the)\s", org)) or len(org.split()) > 5:
         return False
     return _org_fact(c, org, obj.end, mood)
+
+
+def _teach(c: _Clause, m: re.Match[str]) -> bool:
+    verb, what = m["verb"], m["what"]
+    if verb == "teaching" and not rs.COPULA.search(c.aux):
+        return False
+    if what is not None and (rs.object_rejected(what) or what.split()[0] in ("a", "an", "the", "my", "there")):
+        return False  # "taught a class at ...", "teach there at ..."
+    mood = _state_mood(c, verb == "taught", m.end())
+    job = f"{what} teacher" if what else "teacher"
+    _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+    return _org_fact(c, m["org"], m.end(), mood)
 
 
 # "as soon as I graduated", "as expected", "as part of the payments team": no job title
@@ -199,7 +211,7 @@ def _new_job(c: _Clause, m: re.Match[str]) -> bool:
     mood = _mood(c, c.text[m.end() :], ing=m["verb"].endswith("ing"))
     obj = _object(c, m.end())
     org = _org_and_job(c, obj.text, obj.end, mood)  # "at Orbital as a staff engineer"
-    if re.fullmatch(rf"(?:the\s+)?{rv.NAME}", org) is None:  # a named employer only: not "at a cafe near home"
+    if re.fullmatch(rv.ORG_NAME, org) is None:  # a named employer only: not "at a cafe near home"
         return False
     return _org_fact(c, org, obj.end, mood)
 
