@@ -323,6 +323,12 @@ HOUSEMATE: History = [
     ("2024-10-14T18:00", "Carlos moved out last weekend, he got a place in Logan Square."),
 ]
 NAMED_AFTER: History = [("2025-03-10T10:00", "Quick update: I adopted a cat on Saturday. Her name is Mochi.")]
+TWO_SISTERS: History = [
+    ("2025-03-03T10:00", "My sister Hannah is married to Tom."),
+    ("2025-03-10T10:00", "My sister Ines lives in Porto with her husband Rui."),
+    ("2025-03-17T10:00", "Rui works at a bank called Millennium."),
+    ("2025-03-24T10:00", "My wife Ana is a pilot."),
+]
 SAINTS: History = [("2025-06-02T12:00", "Hey, I'm Marisol. I live in Austin and I'm a nurse at St. David's.")]
 CASES += [
     ("late-news", LATE_NEWS, "2026-03-20", "Where do I live?", "Paris (previously London)"),
@@ -336,6 +342,14 @@ CASES += [
     ("their-new-place", HOUSEMATE, "2024-11-01", "Where does Carlos live now?", "Logan Square"),
     ("breed-said-plainly", HOUSEMATE, "2024-11-01", "What breed is Biscuit?", "beagle"),
     ("cat-named-after", NAMED_AFTER, "2025-04-01", "What's my cat's name?", "Mochi"),
+    # two sisters stay two people; a relative's relative; spouses asked as "married to"
+    ("hannahs-spouse", TWO_SISTERS, "2025-04-01", "Who is Hannah married to?", "Tom"),
+    ("ines-spouse", TWO_SISTERS, "2025-04-01", "Who is Ines married to?", "Rui"),
+    ("my-spouse", TWO_SISTERS, "2025-04-01", "Who am I married to?", "Ana"),
+    ("ines-home", TWO_SISTERS, "2025-04-01", "Where does Ines live?", "Porto"),
+    ("hannah-home", TWO_SISTERS, "2025-04-01", "Where does Hannah live?", ABSTAIN),
+    ("in-law-work", TWO_SISTERS, "2025-04-01", "Where does Ines's husband work?", "a bank called Millennium"),
+    ("living-is-no-home", TWO_SISTERS, "2025-04-01", "What does Ines do for a living?", ABSTAIN),
     ("saints-name", SAINTS, "2025-07-01", "Where do I work?", "St. David's"),
 ]
 

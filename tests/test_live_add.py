@@ -396,3 +396,18 @@ def test_message_by_message_facts_equal_whole_sessions_on_the_dev_split() -> Non
         replay_messages(live, sessions)
         outcome = compare(whole, live)
     assert outcome.facts_whole > 300 and outcome.differences == 0, outcome
+
+
+def test_two_relatives_named_alike_stay_two_people_and_an_unnamed_one_takes_her_name() -> None:
+    """ "my sister Hannah", later "my sister Ines": two sisters, each with her own facts (the role alias "my sister"
+    was once merging Hannah into Ines). "my sister moved to Paris" before any name still becomes the named sister."""
+    with Memory(embedder="none") as memory:
+        for text in ("My sister Hannah is married to Tom.", "My sister Ines lives in Porto."):
+            memory.add(text, session_id="s", timestamp=WHEN)
+        by_subject = {(f.subject, f.predicate, f.object) for f in memory.facts()}
+        assert ("Hannah", "spouse", "Tom") in by_subject and ("Ines", "lives_in", "Porto") in by_subject
+        assert not any(subject == "Ines" and predicate == "spouse" for subject, predicate, _ in by_subject)
+    with Memory(embedder="none") as memory:
+        for text in ("My brother moved to Paris.", "My brother Luke is a chef."):
+            memory.add(text, session_id="s", timestamp=WHEN)
+        assert ("Luke", "lives_in", "Paris") in {(f.subject, f.predicate, f.object) for f in memory.facts()}

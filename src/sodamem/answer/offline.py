@@ -187,6 +187,9 @@ class _Reader:
             return self._when()
         if asks_how_long_ago(self.question):
             return self._how_long_ago()
+        kin = self._relatives_by_name()
+        if kin is not None:
+            return kin
         state_reader = StateReader(self.memory, self.user, self.question, self.analysis, self.hits, self.now)
         state = self._current_state(state_reader)
         if state is not None:
@@ -205,16 +208,6 @@ class _Reader:
                 return self._abstain("only wished")
             if asks_a_wish(self.question):  # "Where do I want to work?": the sentences that say a wish, if any
                 sentences = [s for s in sentences if says_a_wish(s.text)] or sentences
-        kin = relatives_asked_by_name(self.memory, self.user, self.question, USER_ROLE)
-        if kin.held:  # "What are my children's names?": the relation facts that name them
-            names = ", ".join(dict.fromkeys(f.object for f in kin.held if f.object))
-            return self._answer(names, self._fact_citations(kin.held), "; ".join(f.text for f in kin.held))
-        if kin.ended:  # "Who is my boyfriend?" after "Tom and I broke up"
-            names = ", ".join(dict.fromkeys(f.object for f in kin.ended if f.object))
-            cited = [*kin.ended, *kin.endings]
-            return self._answer(
-                f"no one now (previously {names})", self._fact_citations(cited), "; ".join(f.text for f in cited)
-            )
         by_relation = self._named_by_relation()
         if by_relation is not None:
             return by_relation
@@ -222,6 +215,21 @@ class _Reader:
         if by_predicate is not None:
             return by_predicate
         return self._short_answer(sentences)
+
+    def _relatives_by_name(self) -> Answer | None:
+        """ "What are my children's names?", "Who is Ines married to?": the relation facts that name them; "Who is
+        my boyfriend?" after "Tom and I broke up": no one, and who was."""
+        kin = relatives_asked_by_name(self.memory, self.user, self.question, USER_ROLE)
+        if kin.held:
+            names = ", ".join(dict.fromkeys(f.object for f in kin.held if f.object))
+            return self._answer(names, self._fact_citations(kin.held), "; ".join(f.text for f in kin.held))
+        if kin.ended:
+            names = ", ".join(dict.fromkeys(f.object for f in kin.ended if f.object))
+            cited = [*kin.ended, *kin.endings]
+            return self._answer(
+                f"no one now (previously {names})", self._fact_citations(cited), "; ".join(f.text for f in cited)
+            )
+        return None
 
     def speaker_check(self) -> tuple[str | None, list[Sentence], bool]:
         """(the person talking whom the question names, every sentence of the hits ranked by support, whether the

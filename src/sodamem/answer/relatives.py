@@ -17,15 +17,17 @@ from sodamem.ingest.extract.rules_vocabulary import NAME, REL, REL_MOD, snake
 from sodamem.memory import Memory
 from sodamem.records import FactRecord
 
+# the relatives in between: "sister's " in "my sister's husband"
+_VIA = rf"(?P<via>(?:{REL_MOD}(?:{REL})['’]s\s+)*)"
 _RELATIVE = re.compile(
-    rf"\b(?i:does|did|do|is|was|are|were|has|had)\s+(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+"
+    rf"\b(?i:does|did|do|is|was|are|were|has|had)\s+(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+{_VIA}"
     rf"{REL_MOD}(?P<rel>{REL})(?![\w'’])"
 )
 
 
 # a relative named by relation only: "my friend Tom" is Tom, whoever the memory says his friends are
 _ANY_RELATIVE = re.compile(
-    rf"\b(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+{REL_MOD}(?P<rel>{REL})(?![\w])(?!,?\s+{NAME})"
+    rf"\b(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+{_VIA}{REL_MOD}(?P<rel>{REL})(?![\w])(?!,?\s+{NAME})"
 )
 
 
@@ -33,6 +35,7 @@ _ANY_RELATIVE = re.compile(
 class Relative:
     owner: str  # the asker for "my", else the name before "'s"
     relation: str  # "brother", "best friend"
+    via: tuple[str, ...] = ()  # the relatives in between: ("sister",) for "my sister's husband"
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,23 +51,52 @@ def relative_asked_about(question: str, asker: str) -> Relative | None:
     m = _RELATIVE.search(question)
     if m is None:
         return None
+    return _relative(m, asker)
+
+
+def _relative(m: re.Match[str], asker: str) -> Relative:
     owner = asker if m["my"] else m["owner"]
-    return Relative(owner, " ".join(m["rel"].lower().split()))
+    via = tuple(" ".join(r.lower().split()) for r in re.findall(rf"(?:{REL_MOD})({REL})['’]s", m["via"] or ""))
+    return Relative(owner, " ".join(m["rel"].lower().split()), via)
+
+
+def _spouse_asked(question: str, asker: str) -> Relative | None:
+    m = _MARRIED_TO.match(question)
+    if m is None:
+        return None
+    if m["my"]:  # "my sister": her spouse, through her
+        between = _relative(m, asker)
+        return Relative(asker, "spouse", (*between.via, between.relation))
+    return Relative(m["owner"] or asker, "spouse")
+
+
+def person_of(memory: Memory, user: str, relative: Relative) -> str:
+    """Whose relative is asked about: the owner, or for "my sister's husband" the sister (her name, when the memory
+    names exactly one; else the role, "user's sister", as the extractor names an unnamed relative)."""
+    owner = relative.owner
+    for relation in relative.via:
+        named = {snake(k) for k in kin_words(relation)}
+        owned = memory.facts(status="active", subject=owner, user=user)
+        names = {f.object for f in owned if f.kind == "relation" and f.predicate in named and f.object and f.affirms}
+        owner = names.pop() if len(names) == 1 else f"{owner}'s {relation}"
+    return owner
 
 
 def relatives_named(question: str, asker: str) -> list[Relative]:
     """Every relative the question names: "What is my wife's name?" -> ``[Relative(asker, "wife")]``."""
-    return [
-        Relative(asker if m["my"] else m["owner"], " ".join(m["rel"].lower().split()))
-        for m in _ANY_RELATIVE.finditer(question)
-    ]
+    return [_relative(m, asker) for m in _ANY_RELATIVE.finditer(question)]
 
 
 _NAMES_ASKED = re.compile(
-    rf"^\s*(?:(?:what|who)(?:\s+(?:is|are|was|were)|['’]s))\s+(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+"
-    rf"{REL_MOD}(?P<rel>{REL})(?:['’]s|['’])?(?:\s+names?|\s+called)?"
+    rf"^\s*(?:(?:what|who)(?:\s+(?:is|are|was|were)|['’]s))\s+(?:the\s+names?\s+of\s+)?"
+    rf"(?:(?P<my>[Mm]y)|(?P<owner>{NAME})['’]s)\s+{_VIA}{REL_MOD}(?P<rel>{REL})(?:['’]s|['’])?(?:\s+names?|\s+called)?"
     r"(?:\s+(?:now|currently|these\s+days|at\s+the\s+moment))?\s*\??\s*$",
     re.IGNORECASE,
+)
+# "Who is Ines married to?", "Who is my sister married to?", "Who am I married to?": the spouse asked by name
+_MARRIED_TO = re.compile(
+    rf"^\s*(?i:who)\s+(?:is|was|am|['’]s)\s+(?:(?P<me>I)|(?P<my>[Mm]y)\s+{_VIA}{REL_MOD}(?P<rel>{REL})|(?P<owner>{NAME}))"
+    r"\s+married\s+to\s*\??\s*$"
 )
 _CHILDREN = frozenset("children child kids kid sons son daughters daughter".split())
 
@@ -83,10 +115,10 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
     """For "What are my children's names?" / "Who is Priya's fiancé?": the relation facts that name them (kin words
     count: "children" are the kids, sons and daughters the user spoke of), oldest first."""
     m = _NAMES_ASKED.match(question)
-    if m is None:
+    relative = _relative(m, asker) if m is not None else _spouse_asked(question, asker)
+    if relative is None:
         return NamedRelatives([], [], [])
-    owner = asker if m["my"] else m["owner"]
-    relation = " ".join(m["rel"].lower().split())
+    owner, relation = person_of(memory, user, relative), relative.relation
     words = set(kin_words(relation)) | {relation, relation.removesuffix("s")}
     if relation in _CHILDREN and relation not in ("son", "sons", "daughter", "daughters"):
         words |= _CHILDREN  # "children" and "kids" are any of them; a son is no daughter
@@ -112,11 +144,12 @@ def _said_order(fact: FactRecord) -> tuple[str, int, int, int]:
 def relative_facts(memory: Memory, user: str, relative: Relative, predicates: tuple[str, ...]) -> RelativeFacts:
     """The relative's active, positive facts with one of ``predicates`` (a trailing "*" is a prefix), when they are
     all about one person; with the relation facts naming that person."""
-    owned = memory.facts(status="active", subject=relative.owner, user=user)
+    owner = person_of(memory, user, relative)
+    owned = memory.facts(status="active", subject=owner, user=user)
     kin = kin_words(relative.relation)
     named_by = {snake(k) for k in kin}
     relations = [f for f in owned if f.kind == "relation" and f.predicate in named_by and f.object and f.affirms]
-    roles = [f"{relative.owner}'s {k}" for k in kin]
+    roles = [f"{owner}'s {k}" for k in kin]
     subjects = [*dict.fromkeys(f.object for f in relations if f.object), *roles]
     found: dict[int, FactRecord] = {}
     for subject in subjects:

@@ -56,8 +56,10 @@ _WHAT_DO = re.compile(
 )
 
 
-# "working on opening", "work out", "worked with": other verbs than holding a job
-_NOT_A_STATE = re.compile(r"\bwork(?:s|ing|ed)?\s+(?:on|out|with|through|together|hard)\b", re.IGNORECASE)
+# "working on opening", "work out", "worked with": other verbs than holding a job; "for a living" is no home
+_NOT_A_STATE = re.compile(
+    r"\bwork(?:s|ing|ed)?\s+(?:on|out|with|through|together|hard)\b|\bfor\s+a\s+living\b", re.IGNORECASE
+)
 
 
 def state_predicates(question: str) -> tuple[str, ...]:

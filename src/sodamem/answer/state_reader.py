@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sodamem import instants
-from sodamem.answer.relatives import kin_words, relative_asked_about, relative_facts, relative_mentioned
+from sodamem.answer.relatives import (
+    kin_words,
+    person_of,
+    relative_asked_about,
+    relative_facts,
+    relative_mentioned,
+)
 from sodamem.answer.spans import asks_for_a_place, question_kind
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
 from sodamem.answer.yes_no import asks_a_wish
@@ -108,10 +114,11 @@ class StateReader:
         """The keys of the people a state question asks about, when they are others than the asker."""
         relative = relative_asked_about(self.question, USER_ROLE)
         if relative is not None:
-            owned = self.memory.facts(status="all", subject=relative.owner, user=self.user)
+            owner = person_of(self.memory, self.user, relative)
+            owned = self.memory.facts(status="all", subject=owner, user=self.user)
             kin = kin_words(relative.relation)
             named = [f.object for f in owned if f.kind == "relation" and f.predicate in {snake(k) for k in kin}]
-            return {entity_key(n) for n in [*named, *(f"{relative.owner}'s {k}" for k in kin)] if n}
+            return {entity_key(n) for n in [*named, *(f"{owner}'s {k}" for k in kin)] if n}
         if any(m.name == USER_ROLE for m in self.analysis.entities):
             return set()
         return {entity_key(m.name) for m in self.analysis.entities}

@@ -183,10 +183,31 @@ def add_alias(conn: Connection, user: str, alias: str, canonical: str) -> set[in
     moved: set[int] = set()
     if row is None:
         conn.execute("INSERT INTO entity_aliases (user, key, entity_pk) VALUES (?, ?, ?)", (user, key, target))
+    elif int(row[0]) != target and _another_named_relative(conn, int(row[0]), key):
+        # "my sister Hannah", later "my sister Ines": two sisters, not one. "my sister" now means the latest named;
+        # Hannah keeps her facts
+        conn.execute("UPDATE entity_aliases SET entity_pk = ? WHERE user = ? AND key = ?", (target, user, key))
+        _drop_alias_name(conn, int(row[0]), alias.strip())
     elif int(row[0]) != target:
         moved = _merge(conn, user, int(row[0]), target)
     _record_alias_name(conn, target, alias.strip())
     return moved
+
+
+def _another_named_relative(conn: Connection, holder: int, key: str) -> bool:
+    """Whether a role alias ("maya's sister") is held by a person known by a name of their own ("Hannah"), not by
+    the entity the role itself named ("my sister moved to Paris" before her name was said): merging them would make
+    two people one."""
+    if "'s " not in key:
+        return False  # a speaker's name ("I'm Maya"): the same person, whatever they were called before
+    (name,) = conn.execute("SELECT name FROM entities WHERE id = ?", (holder,)).fetchone()
+    return entity_key(str(name)) != key
+
+
+def _drop_alias_name(conn: Connection, entity: int, alias: str) -> None:
+    (aliases,) = conn.execute("SELECT aliases FROM entities WHERE id = ?", (entity,)).fetchone()
+    kept = [a for a in json.loads(aliases) if a != alias]
+    conn.execute("UPDATE entities SET aliases = ? WHERE id = ?", (json.dumps(kept), entity))
 
 
 def _merge(conn: Connection, user: str, source: int, target: int) -> set[int]:
