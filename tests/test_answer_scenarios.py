@@ -329,6 +329,18 @@ TWO_SISTERS: History = [
     ("2025-03-17T10:00", "Rui works at a bank called Millennium."),
     ("2025-03-24T10:00", "My wife Ana is a pilot."),
 ]
+UNSAID: History = [
+    ("2025-03-03T10:00", "Hi, I'm Priya. I work as a nurse at Southmead Hospital and live in Bristol."),
+    ("2025-03-10T10:00", "My brother Sam is visiting next weekend, he's flying in from Toronto."),
+    ("2025-03-17T10:00", "Sam got engaged to his girlfriend Leah!"),
+    ("2025-03-24T10:00", "My niece Ava just turned seven."),
+]
+BAND_AND_FLAT: History = [
+    ("2025-01-06T19:00", "Hiya, Kwame here. I live in Glasgow, in Partick."),
+    ("2025-01-13T19:00", "I've been playing bass in a band called The Wee Hours since 2019."),
+    ("2025-02-10T19:00", "I left the band on Saturday. Creative differences."),
+    ("2025-03-20T19:00", "We moved into the Edinburgh flat on the 15th."),
+]
 SAINTS: History = [("2025-06-02T12:00", "Hey, I'm Marisol. I live in Austin and I'm a nurse at St. David's.")]
 CASES += [
     ("late-news", LATE_NEWS, "2026-03-20", "Where do I live?", "Paris (previously London)"),
@@ -347,9 +359,20 @@ CASES += [
     ("ines-spouse", TWO_SISTERS, "2025-04-01", "Who is Ines married to?", "Rui"),
     ("my-spouse", TWO_SISTERS, "2025-04-01", "Who am I married to?", "Ana"),
     ("ines-home", TWO_SISTERS, "2025-04-01", "Where does Ines live?", "Porto"),
-    ("hannah-home", TWO_SISTERS, "2025-04-01", "Where does Hannah live?", ABSTAIN),
+    ("second-sister-home", TWO_SISTERS, "2025-04-01", "Where does Hannah live?", ABSTAIN),
     ("in-law-work", TWO_SISTERS, "2025-04-01", "Where does Ines's husband work?", "a bank called Millennium"),
     ("living-is-no-home", TWO_SISTERS, "2025-04-01", "What does Ines do for a living?", ABSTAIN),
+    # what was never said: nobody's facts stand in for an unknown person's, and no other time or number answers
+    ("leah-home", UNSAID, "2025-04-01", "Where does Leah live?", ABSTAIN),
+    ("leah-job", UNSAID, "2025-04-01", "What does Leah do?", ABSTAIN),
+    ("priya-works", UNSAID, "2025-04-01", "Where does Priya work?", "Southmead Hospital"),
+    ("wedding-undated", UNSAID, "2025-04-01", "When is Sam's wedding?", ABSTAIN),
+    ("engaged-dated", UNSAID, "2025-04-01", "When did Sam get engaged?", "17 March 2025"),
+    ("brother-age", UNSAID, "2025-04-01", "How old is my brother?", ABSTAIN),
+    ("niece-age", UNSAID, "2025-04-01", "How old is Ava?", "7"),
+    # an ending said of a named thing by the noun it was described with; a home said as "the <place> flat"
+    ("left-the-band", BAND_AND_FLAT, "2025-04-01", "Am I still in The Wee Hours?", "No"),
+    ("into-the-flat", BAND_AND_FLAT, "2025-04-01", "Where do I live now?", "Edinburgh (previously Glasgow)"),
     ("saints-name", SAINTS, "2025-07-01", "Where do I work?", "St. David's"),
 ]
 

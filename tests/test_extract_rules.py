@@ -131,6 +131,9 @@ CASES: list[tuple[str, Expected]] = [
     ("I teach chemistry at Lincoln Park High School.", (K.ATTRIBUTE, "job", SPEAKER, "chemistry teacher", A, True)),
     ("I taught at Eton for years.", (K.STATE, "works_at", SPEAKER, "Eton", A, False)),
     ("I'm dating someone new, his name is Emil.", (K.RELATION, "dating", SPEAKER, "Emil", A, True)),
+    ("Hiya, Kwame here.", (K.ATTRIBUTE, "name", SPEAKER, "Kwame", A, True)),
+    ("Hi, I'm Priya.", (K.ATTRIBUTE, "name", SPEAKER, "Priya", A, True)),
+    ("We moved into the Edinburgh flat on the 15th.", (K.STATE, "lives_in", SPEAKER, "Edinburgh", A, True)),
     ("I adopted a cat on Saturday. Her name is Mochi.", (K.RELATION, "cat", SPEAKER, "Mochi", A, True)),
     ("My boss is awful. He is called Derek.", (K.RELATION, "boss", SPEAKER, "Derek", A, True)),
     ("I've been seeing a guy named Marco.", (K.RELATION, "dating", SPEAKER, "Marco", A, True)),
@@ -208,6 +211,7 @@ NO_FACT = [
     "It's a one-time thing to learn something new and work as a team.",
     "I'm seeing Tom tomorrow.",
     "I'm looking for a place in Leeds.",
+    "Hey Jon, glad I could help! Always here to cheer you on.",
 ]
 
 

@@ -49,7 +49,7 @@ from sodamem.answer.spans import (
     tokens,
 )
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
-from sodamem.answer.state_reader import USER_ROLE, StateReader
+from sodamem.answer.state_reader import USER_ROLE, StateReader, person_asked_of
 from sodamem.answer.support import (
     Sentence,
     distinct_turns,
@@ -63,6 +63,7 @@ from sodamem.answer.when_reader import Dated, asks_how_long_ago, asks_when_ahead
 from sodamem.answer.yes_no import (
     asks_a_wish,
     asks_in_the_present,
+    described_as,
     only_wished,
     other_senses,
     says_a_wish,
@@ -91,6 +92,17 @@ LIST_ITEMS = 3  # a question asking for several things gets spans from up to thi
 _WORD = re.compile(r"[^\W_]+")
 
 
+def _stems_of(text: str) -> set[str]:
+    return {t.stem for t in tokens(text)}
+
+
+_ASKS_AN_AGE = re.compile(r"\bhow\s+old\b|\bwhat\s+age\b", re.IGNORECASE)
+_SAYS_A_NUMBER = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|teens?|twenties|"
+    r"thirties|forties|fifties|sixties|seventies|eighties|nineties|newborn|months?\s+old|years?\s+old)\b",
+    re.IGNORECASE,
+)
 # Words naming the kind of answer wanted, which the answer itself seldom says: "What breed is Biscuit?" is answered
 # by "My dog Biscuit is a beagle".
 _ANSWER_TYPES = frozenset(stem(w) for w in "breed kind type sort colour color make model brand species".split())
@@ -200,6 +212,14 @@ class _Reader:
             if not sentences:
                 return self._abstain("another state")
         wanted = state_predicates(self.question)
+        unknown = None if self.analysis.entities else person_asked_of(self.question)
+        if wanted and unknown and unknown not in {h.speaker for h in self.hits}:  # a speaker is known by their words
+            # "Where does Leah live?", and no fact names Leah: a sentence must name her and say such a state
+            keywords = {word for word, predicates in STATE_KEYWORDS.items() if set(predicates) & set(wanted)}
+            said = [({t.word for t in tokens(s.text)}, s) for s in sentences]
+            sentences = [s for words, s in said if keywords & words and unknown.lower() in words]
+            if not sentences:
+                return self._abstain("unknown person")
         if wanted and question_kind(self.question) != "yes_no":
             # "I want to work at Google someday" says where the user hopes to work, not where they do
             keywords = {word for word, predicates in STATE_KEYWORDS.items() if set(predicates) & set(wanted)}
@@ -208,6 +228,10 @@ class _Reader:
                 return self._abstain("only wished")
             if asks_a_wish(self.question):  # "Where do I want to work?": the sentences that say a wish, if any
                 sentences = [s for s in sentences if says_a_wish(s.text)] or sentences
+        if _ASKS_AN_AGE.search(self.question):  # "How old is my brother?" is not "Sam is visiting next weekend"
+            sentences = [s for s in sentences if _SAYS_A_NUMBER.search(s.text)]
+            if not sentences:
+                return self._abstain("no age")
         by_relation = self._named_by_relation()
         if by_relation is not None:
             return by_relation
@@ -246,17 +270,22 @@ class _Reader:
 
     def _when(self) -> Answer:
         dated = self._dated()
+        if dated is None:
+            return self._abstain("undated")
         return self._answer(dated.text, dated.citations, dated.detail)
 
     def _how_long_ago(self) -> Answer:
         """ "How long ago did I move to Bristol?": the span from that day to the day asked, and the day ("5 days
         ago, 20 March 2026")."""
         dated = self._dated()
+        if dated is None:
+            return self._abstain("undated")
         return self._answer(f"{time_ago(dated.start, self.now)}, {dated.text}", dated.citations, dated.detail)
 
-    def _dated(self) -> Dated:
+    def _dated(self) -> Dated | None:
         ahead = asks_when_ahead(self.question)
-        return date_of(self.memory, self.user, self.evidence, self._content_stems(), self._named_stems(), ahead=ahead)
+        content, named = self._content_stems(), self._named_stems()
+        return date_of(self.memory, self.user, self.question, self.evidence, content, named, ahead=ahead)
 
     def _current_state(self, state_reader: StateReader) -> Answer | None:
         reading = state_reader.read()
@@ -333,9 +362,12 @@ class _Reader:
             said = asked - other_senses(self.question, best.text)  # not the "fired" of "I'm fired up"
             if asked and (not overlap(said, best.text) or best.text.rstrip().endswith("?")):
                 return self._abstain("unsupported")
-            best = self._latest_saying_as_much(best, sentences, asked)
-            chosen = [best]
-            spans.append(yes_or_no(best.text, self.question))
+            described = described_as(self.question, (h.turn_text for h in self.hits))  # "a band called X"
+            endings = self._described_endings(described)
+            named_by = best
+            best = self._latest_saying_as_much(best, [*sentences, *endings], asked, described)
+            chosen = [named_by, best] if best in endings and named_by is not best else [best]  # what ties them
+            spans.append(yes_or_no(best.text, self.question, described))
         elif not overlap(self._content_stems() | self._entity_stems(), best.text) and not self._speaks(best):
             return self._abstain("unsupported")  # "How old is Mia?" is not read from "My flight is on the 20th"
         elif (asked := self._content_stems() - self._entity_stems() - _ANSWER_TYPES) and not overlap(asked, best.text):
@@ -382,7 +414,9 @@ class _Reader:
         ]
         return max(later, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index), default=None)
 
-    def _latest_saying_as_much(self, best: Sentence, sentences: list[Sentence], asked: set[str]) -> Sentence:
+    def _latest_saying_as_much(
+        self, best: Sentence, sentences: list[Sentence], asked: set[str], described: frozenset[str]
+    ) -> Sentence:
         """For a yes/no question in the present tense ("Do I eat meat?"), the latest of the top sentences that say
         as much of it as ``best`` does: "I no longer eat meat" in February answers it, not "I eat meat every day"
         in January."""
@@ -391,15 +425,26 @@ class _Reader:
         enough = overlap(asked, best.text)
         peers = [
             s
-            for s in distinct_turns(sentences, LIST_ITEMS)
+            for s in distinct_turns(sentences, LIST_ITEMS) + [s for s in sentences if described & _stems_of(s.text)]
             if not s.is_question
             and s.speaker == best.speaker
             and (
                 (overlap(asked, s.text) >= enough and _opening(s.text) == _opening(best.text))  # not "My kids eat"
-                or (overlap(asked, s.text) and says_it_ended(s.text, self.question))  # "I stopped the lessons"
+                # "I stopped the lessons", "I left the band" (a band called The Wee Hours)
+                or (overlap(asked | described, s.text) and says_it_ended(s.text, self.question, described))
             )
         ]
         return max(peers, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index, s is best), default=best)
+
+    def _described_endings(self, described: frozenset[str]) -> list[Sentence]:
+        """For "Am I still in The Wee Hours?" where "a band called The Wee Hours" was said: the sentences that end
+        the band ("I left the band on Saturday"), found by a search for the noun, which the question never says."""
+        if not described or not asks_in_the_present(self.question):
+            return []
+        words = set(described)
+        found = self.memory.search(" ".join(sorted(words)), k=10, user=self.user, now=self.now)
+        ranked = rank_sentences(words, found, word_weights(words, found))
+        return [s for s in ranked if overlap(words, s.text) and says_it_ended(s.text, self.question, described)]
 
     # -- which sentences, and whether they answer ----------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from sodamem.answer.spans import asks_for_a_place, question_kind
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
 from sodamem.answer.yes_no import asks_a_wish
 from sodamem.ingest.entities import entity_key
-from sodamem.ingest.extract.rules_vocabulary import snake
+from sodamem.ingest.extract.rules_vocabulary import NAME_STOP, snake
 from sodamem.ingest.supersede import is_functional
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
@@ -196,6 +196,8 @@ class StateReader:
 
     def _facts_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
         subjects = [m.name for m in self.analysis.entities]
+        if not subjects and person_asked_of(self.question):
+            return []  # "What does Leah do?", and no fact names Leah: not the facts of whoever else
         pools = [self._held(s) for s in subjects] or [self._held(None)]
         return [f for pool in pools for f in pool if asked(f.predicate, wanted) and f.affirms and f.sources]
 
@@ -213,7 +215,26 @@ class StateReader:
         """The denials of the asked predicates that hold (then), about the people the question names (else
         anyone's)."""
         subjects: list[str | None] = [m.name for m in self.analysis.entities] or [None]
+        if subjects == [None] and person_asked_of(self.question):
+            return []
         return [f for s in subjects for f in self._held(s) if f.denies and asked(f.predicate, wanted)]
+
+
+# the person a question asks about, by name: "What does Leah do?", "Where is Leah's office?"
+_ASKED_OF = re.compile(
+    r"\b(?i:does|did|do|is|was|has|had|are|were|will|would|can)\s+(?P<name>[A-Z][\w-]+)(?![\w'’])"
+    r"|(?<![\w'’])(?P<owner>[A-Z][\w-]+)['’]s\b"
+)
+
+
+def person_asked_of(question: str) -> str | None:
+    """The name the question asks about someone by (not "I", a day or a month), if any: when no entity matched it,
+    nobody the memory knows, and the asker's own facts do not answer it."""
+    for m in _ASKED_OF.finditer(question):
+        name = m["name"] or m["owner"]
+        if name != "I" and name.lower() not in NAME_STOP:
+            return name
+    return None
 
 
 _ANCHOR_VERB = r"(?:(?:moving|going)\s+to\s+|working\s+at\s+|living\s+in\s+|joining\s+|being\s+)?"

@@ -21,6 +21,7 @@ from sodamem.answer.said_as import said_as
 from sodamem.answer.types import AnswerCitation
 from sodamem.ingest.timeparse import find_times
 from sodamem.memory import Memory
+from sodamem.porter import stem
 from sodamem.records import SearchHit
 from sodamem.retrieve.pack import EvidenceItem, ResolvedTime
 from sodamem.retrieve.temporal import parse_iso
@@ -46,11 +47,24 @@ def asks_how_long_ago(question: str) -> bool:
 
 
 def date_of(
-    memory: Memory, user: str, evidence: EvidenceView, content: set[str], named: set[str], *, ahead: bool = False
-) -> Dated:
+    memory: Memory,
+    user: str,
+    question: str,
+    evidence: EvidenceView,
+    content: set[str],
+    named: set[str],
+    *,
+    ahead: bool = False,
+) -> Dated | None:
     """When what the question asks about happened (``content``: the question's word stems; ``named``: those
     naming someone or something other than the asker and the people talking; ``ahead``: the question asks when
-    something is or will be, so the latest word on it counts)."""
+    something is or will be, so the latest word on it counts). None when the question asks when a thing is or was
+    and no top hit names that thing: "When is Sam's wedding?" is not dated by "Sam is visiting next weekend"."""
+    thing = _WHEN_IS_THING.match(question)
+    if thing is not None and not any(
+        overlap({stem(thing["thing"].lower())}, h.turn_text) for h in evidence.hits[:TOP_HITS]
+    ):
+        return None
     top = {(h.session_id, h.turn_index) for h in evidence.hits[:TOP_HITS]}
     dated = [i for i in evidence.items if i.kind == "fact" and i.occurred_start and (i.session_id, i.turn_index) in top]
     # a dated fact sharing no word with the question dates something else ("When are we flying to Lisbon?" is
@@ -102,6 +116,12 @@ def date_of(
     return Dated(human_day(hit.timestamp), hit.timestamp, cited, f"the day it was said, in session {hit.session_id}")
 
 
+# "When is Sam's wedding?", "When was the concert?", "When is my dentist appointment?": when a thing is, by its noun
+_WHEN_IS_THING = re.compile(
+    r"^\s*when\s+(?:is|was|will\s+be|['’]s)\s+(?:(?:the|my|our|his|her|their|[A-Z][\w-]*['’]s)\s+)?"
+    r"(?:[\w-]+\s+){0,2}(?P<thing>[a-z][\w-]*)\s*\??\s*$",
+    re.IGNORECASE,
+)
 _AHEAD = re.compile(r"^\s*when\s+(?:is|are|will|'s|do\s+(?:I|we|you)\s+have)\b", re.IGNORECASE)
 
 

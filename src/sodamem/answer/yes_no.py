@@ -4,8 +4,10 @@ endings ("I gave up coffee", "Tom and I broke up") and wishes ("I want to work a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from sodamem.answer.spans import question_stems, tokens
+from sodamem.porter import stem
 
 _NEGATIONS = frozenset("not no never nope".split())  # and any "n't" word
 
@@ -34,21 +36,22 @@ _AGAIN = re.compile(r"\bagain\b", re.IGNORECASE)
 _PRESENT_START = frozenset("am is are do does has have can".split())
 
 
-def yes_or_no(sentence: str, question: str = "") -> str:
+def yes_or_no(sentence: str, question: str = "", described: frozenset[str] = frozenset()) -> str:
     """The reply a supporting statement gives to a yes/no question: "No" when it is negated, or when it says that
     something asked in the present tense has ended ("I gave up coffee" to "Do I drink coffee?"), else "Yes"."""
     if any(t.word in _NEGATIONS or t.word.endswith("n't") for t in tokens(sentence)):
         return "No"
-    return "No" if says_it_ended(sentence, question) else "Yes"
+    return "No" if says_it_ended(sentence, question, described) else "Yes"
 
 
-def says_it_ended(sentence: str, question: str) -> bool:
+def says_it_ended(sentence: str, question: str, described: frozenset[str] = frozenset()) -> bool:
     """Whether ``sentence`` says that what a present-tense ``question`` asks about ended ("We broke up" to "Am I
     still with Tom?", "I gave up coffee" to "Do I drink coffee?"), and the question does not ask about the ending
-    itself ("Is the trip cancelled?", "Did I quit smoking?")."""
+    itself ("Is the trip cancelled?", "Did I quit smoking?"). ``described``: the stems of what else names an asked
+    thing ("band" for "a band called The Wee Hours", see ``described_as``)."""
     if not asks_in_the_present(question):
         return False
-    asked = question_stems(question)
+    asked = question_stems(question) | described
     for ended in _ENDED.finditer(sentence):
         if _intent_or_again(sentence, ended) or {t.stem for t in tokens(ended.group())} & asked:
             continue
@@ -64,6 +67,26 @@ def says_it_ended(sentence: str, question: str) -> bool:
 
 # Words after a verb that make it another verb: "I'm fired up about it" says nothing of "Did I get fired?"
 _PARTICLES = frozenset("up out off".split())
+
+
+# "a band called The Wee Hours": the noun a named thing is described by
+_CALLED = re.compile(
+    r"\b(?:a|an|the|my|our)\s+(?P<noun>[a-z]+)\s+(?:called|named)\s+"
+    r"(?P<name>(?:[Tt]he\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"
+)
+
+
+def described_as(question: str, texts: Iterable[str]) -> frozenset[str]:
+    """The stems of the nouns ``texts`` describe a thing the question names by: "band" for "Am I still in The Wee
+    Hours?" where "a band called The Wee Hours" was said, so that "I left the band" ends it."""
+    asked = question_stems(question)
+    found: set[str] = set()
+    for text in texts:
+        for m in _CALLED.finditer(text):
+            name = {t.stem for t in tokens(m["name"])} - {"the"}
+            if name and name <= asked:
+                found.add(stem(m["noun"]))
+    return frozenset(found)
 
 
 def other_senses(question: str, sentence: str) -> set[str]:

@@ -60,9 +60,16 @@ def _move(c: _Clause, m: re.Match[str]) -> bool:
     text = _say(c.subj.name, mood, "moved", "move", f"to {place}")
     done = _emit(c, K.EVENT, "moved", place, obj.end, mood, text, roles=(*origin, *obj.roles))
     home = place if place[:1].isupper() else next((r.entity for r in obj.roles if r.role == "location"), None)
+    dwelling = _NAMED_DWELLING.match(place)
+    home = dwelling["place"] if home is None and dwelling else home  # "into the Edinburgh flat": Edinburgh
     if home and verb == "moved" and mood.modality is M.ASSERTED and mood.polarity:
         _emit(c, K.STATE, "lives_in", home, obj.end, mood, _say(c.subj.name, mood, "lives in", "live in", home))
     return done
+
+
+_NAMED_DWELLING = re.compile(
+    rf"(?:the|our|my|a|a\s+new)\s+(?P<place>{rv.NAME})\s+(?:flat|apartment|house|home|place|condo)$"
+)
 
 
 def _moved_out(c: _Clause, m: re.Match[str]) -> bool:

@@ -225,7 +225,10 @@ SELF_NAME = re.compile(
     rf"(?:\b[Mm]y\s+name\s+is|\b[Mm]y\s+name['’]s|\b[Cc]all\s+me|\bI\s+am\s+called|\bI['’]m\s+called)\s+"
     rf"(?P<name>{NAME})(?![\w'’])"
 )
-GREETING_INTRO = re.compile(rf"^I['’]m\s+(?P<name>{NAME_WORD})(?=\s*(?:[.!,;]|$|\s+and\b|\s+here\b))")
+GREETING_INTRO = re.compile(  # "I'm Priya.", and "Hi, I'm Priya." or "Hiya, Kwame here." said as one piece
+    rf"^(?:(?i:hi|hello|hey|hiya|heya|morning)(?:\s+there)?\s*[,!.]?\s+(?:I['’]m\s+|(?={NAME_WORD}\s+here\b))|I['’]m\s+)"
+    rf"(?P<name>{NAME_WORD})(?=\s*(?:[.!,;]|$|\s+and\b|\s+here\b))"
+)
 GREETING = re.compile(
     r"^\W*(?:hi|hello|hey|hiya|heya|greetings|good\s+(?:morning|afternoon|evening)|morning|evening)\b", _I
 )
