@@ -341,6 +341,14 @@ BAND_AND_FLAT: History = [
     ("2025-02-10T19:00", "I left the band on Saturday. Creative differences."),
     ("2025-03-20T19:00", "We moved into the Edinburgh flat on the 15th."),
 ]
+NOOR: History = [
+    ("2025-01-04T10:00", "Hey! I'm Noor. I just started a new job as a UX designer at Fernhill Studio."),
+    ("2025-01-04T10:02", "I live in Utrecht with my partner Joost and our dog Pim."),
+    ("2025-01-20T19:00", "My mum is coming to visit on the 2nd of February."),
+    ("2025-02-10T08:00", "Mum's visit was lovely. She stayed for a week."),
+    ("2025-04-22T18:01", "I'm still at Fernhill, working remotely three days a week."),
+    ("2025-06-12T20:00", "I quit Fernhill. Starting at Studio Dumbar on July 1st."),
+]
 SAINTS: History = [("2025-06-02T12:00", "Hey, I'm Marisol. I live in Austin and I'm a nurse at St. David's.")]
 CASES += [
     ("late-news", LATE_NEWS, "2026-03-20", "Where do I live?", "Paris (previously London)"),
@@ -373,6 +381,12 @@ CASES += [
     # an ending said of a named thing by the noun it was described with; a home said as "the <place> flat"
     ("left-the-band", BAND_AND_FLAT, "2025-04-01", "Am I still in The Wee Hours?", "No"),
     ("into-the-flat", BAND_AND_FLAT, "2025-04-01", "Where do I live now?", "Edinburgh (previously Glasgow)"),
+    # a job said with its title; a short name ends the long one; a start said ahead; nobody else's words
+    ("job-title", NOOR, "2025-03-01", "What is my job?", "UX designer"),
+    ("quit-short-name", NOOR, "2025-06-20", "Do I still work at Fernhill Studio?", "No"),
+    ("start-ahead", NOOR, "2025-06-20", "When do I start at Studio Dumbar?", "1 July 2025"),
+    ("partner-work", NOOR, "2025-06-20", "Where does Joost work?", ABSTAIN),
+    ("mum-home", NOOR, "2025-06-20", "Where does my mum live?", ABSTAIN),
     ("saints-name", SAINTS, "2025-07-01", "Where do I work?", "St. David's"),
 ]
 

@@ -6,7 +6,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sodamem.ingest.entities import entity_key, possessive_owner, value_key
-from sodamem.ingest.supersede import ANY_VALUE, SlotFact, is_functional, order_key, resolve_slot, slot_of
+from sodamem.ingest.supersede import (
+    ANY_VALUE,
+    SlotFact,
+    is_functional,
+    order_key,
+    resolve_slot,
+    same_value,
+    slot_of,
+)
 from sodamem.model import FactKind, FactStatus, LinkType, Modality
 
 
@@ -154,3 +162,14 @@ def test_dated_changes_keep_their_own_order() -> None:
     paris = said_fact(3, "2024-01-15T00:00:00", "2024-03-10T10:00:00", "paris", turn=2)
     outcomes, _ = resolve_slot([paris, london, rome])
     assert [o.fact_id for o in outcomes if o.status is FactStatus.ACTIVE] == [2]
+
+
+def test_a_short_name_ends_the_long_one() -> None:
+    """ "I work at Fernhill Studio" / "I quit Fernhill": the denial names the employer by its first word."""
+    studio, quit_ = fact(1, 1, "fernhill studio"), fact(2, 2, "fernhill", polarity=False)
+    outcomes, links = resolve_slot([studio, quit_])
+    assert {o.fact_id: o.status for o in outcomes} == {1: FactStatus.SUPERSEDED, 2: FactStatus.ACTIVE}
+    assert [(x.type, x.newer, x.older) for x in links] == [(LinkType.CONTRADICTS, 2, 1)]
+    assert same_value("fernhill", "fernhill studio") and not same_value("fern", "fernhill studio")
+    outcomes, _ = resolve_slot([fact(1, 1, "york", polarity=False), fact(2, 2, "york minster")])
+    assert {o.fact_id: o.status for o in outcomes} == {1: FactStatus.SUPERSEDED, 2: FactStatus.ACTIVE}

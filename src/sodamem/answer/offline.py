@@ -71,6 +71,7 @@ from sodamem.answer.yes_no import (
     yes_or_no,
 )
 from sodamem.bench.metrics import count_tokens
+from sodamem.ingest.extract.rules_vocabulary import REL_SINGLE
 from sodamem.memory import Memory
 from sodamem.porter import stem
 from sodamem.records import FactRecord, SearchHit
@@ -96,6 +97,18 @@ def _stems_of(text: str) -> set[str]:
     return {t.stem for t in tokens(text)}
 
 
+_SAYS_A_PLACE = re.compile(  # a place preposition or word, or a name after the first word
+    r"\b(?i:in|at|to|from|near|on|into|onto|around|outside|inside|across|by|through|here|there|home|abroad|away)\b"
+    r"|(?<=\w\s)[A-Z]"
+)
+
+
+def _is_kin(words: str) -> bool:
+    return bool(set(words.lower().split()) & REL_SINGLE)
+
+
+_FIRST_PERSON = frozenset("i me my mine myself we us our ours".split())
+_THIRD_PERSON = re.compile(r"\b(?:he|she|they|him|her|them|his|hers|their|theirs)\b", re.IGNORECASE)
 _ASKS_AN_AGE = re.compile(r"\bhow\s+old\b|\bwhat\s+age\b", re.IGNORECASE)
 _SAYS_A_NUMBER = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
@@ -238,6 +251,11 @@ class _Reader:
         by_predicate = self._predicate_facts()
         if by_predicate is not None:
             return by_predicate
+        if sentences and question_kind(self.question) != "yes_no":
+            # "Where does Joost work?" is not read from the user's "I'm still at Fernhill"
+            sentences = [s for s in sentences if not self._of_someone_else(s)]
+            if not sentences:
+                return self._abstain("about someone else")
         return self._short_answer(sentences)
 
     def _relatives_by_name(self) -> Answer | None:
@@ -373,6 +391,8 @@ class _Reader:
         elif (asked := self._content_stems() - self._entity_stems() - _ANSWER_TYPES) and not overlap(asked, best.text):
             if not self._speaks(best):  # "Where was Priya born?" is not the user's "Priya and I got engaged"
                 return self._abstain("unsupported")
+        elif kind == "where" and not _SAYS_A_PLACE.search(best.text):  # "Mum's visit was lovely." is nowhere
+            return self._abstain("no place")
         else:
             fixed = corrected_sentence(self.memory, self.user, best.hit.session_id, best.hit.turn_index, best.text)
             if fixed is not None:  # "a beagle called Max." ... "Correction: Max is a basset hound, not a beagle."
@@ -435,6 +455,24 @@ class _Reader:
             )
         ]
         return max(peers, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index, s is best), default=best)
+
+    def _of_someone_else(self, sentence: Sentence) -> bool:
+        """Whether the question asks about a third person (not the asker, nobody talking) whom ``sentence`` neither
+        names nor speaks of as "he", "she" or "they": then it speaks of someone else, its speaker most likely."""
+        speakers = {h.speaker for h in self.hits}
+        talking = self._speaker_alias_stems(speakers)
+        people = [
+            m
+            for m in self.analysis.entities
+            if m.name not in (USER_ROLE, *speakers)
+            and m.matched.lower() not in _FIRST_PERSON  # the asker, whatever their name ("I" is Dev)
+            and not question_stems(m.name) & talking  # a speaker called by name ("What does Dev teach?")
+            and (m.matched[:1].isupper() or _is_kin(m.matched))
+        ]  # named, or kin ("my mum"): not "dogs"
+        if not people or self._speaks(sentence) or _THIRD_PERSON.search(sentence.text):
+            return False
+        words = _stems_of(sentence.text)
+        return not any((question_stems(m.matched) | question_stems(m.name)) & words for m in people)
 
     def _described_endings(self, described: frozenset[str]) -> list[Sentence]:
         """For "Am I still in The Wee Hours?" where "a band called The Wee Hours" was said: the sentences that end

@@ -142,7 +142,7 @@ def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLin
     for fact in ordered:
         if fact.denies:
             # a denial of no value ("I lost my job") ends whatever value holds
-            if holding is not None and fact.value in (holding.value, ANY_VALUE):
+            if holding is not None and (fact.value == ANY_VALUE or same_value(fact.value, holding.value)):
                 end(holding, fact, LinkType.CONTRADICTS)
                 holding = None
             if fact.value in denied:
@@ -151,13 +151,19 @@ def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLin
             continue
         if holding is not None:
             end(holding, fact, LinkType.UPDATES if holding.value == fact.value else LinkType.SUPERSEDES)
-        for value in (fact.value, ANY_VALUE):  # a new value also ends "no job" ("I lost my job", then "I work at X")
-            if value in denied:
-                end(denied.pop(value), fact, LinkType.CONTRADICTS)
+        # a new value also ends "no job" ("I lost my job", then "I work at X"), and denials of itself
+        for value in [v for v in denied if v == ANY_VALUE or same_value(v, fact.value)]:
+            end(denied.pop(value), fact, LinkType.CONTRADICTS)
         holding = fact
     still = ([holding] if holding is not None else []) + list(denied.values())
     outcomes += [SlotOutcome(f.fact_id, FactStatus.ACTIVE, None) for f in still]
     return outcomes, links
+
+
+def same_value(a: str, b: str) -> bool:
+    """Whether two value keys name one thing: equal, or one the other's leading words ("I quit Fernhill" ends
+    "I work at Fernhill Studio")."""
+    return a == b or (bool(a) and bool(b) and (a.startswith(b + " ") or b.startswith(a + " ")))
 
 
 # How far back a change said later may be dated and still end a plain statement said in between: "I live in London"

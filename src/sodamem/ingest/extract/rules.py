@@ -56,6 +56,7 @@ from sodamem.ingest.extract.rules_events import (
     _new_home,
     _offered,
     _simple_event,
+    _start_at,
     _took_me,
     _trip,
 )
@@ -274,6 +275,7 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
     (rp.WORK, _work, "person"),
     (rp.TEACH, _teach, "person"),
     (rp.NEW_JOB, _new_job, "person"),
+    (rp.START_AT, _start_at, "person"),
     (rp.LOST_JOB, _lost_job, "person"),
     (rp.FROM, _from, "person"),
     (rp.LIVE, _live, "person"),

@@ -12,7 +12,7 @@ from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import Handler, _Clause, _is_name, _Mood, _object
 from sodamem.ingest.extract.rules_emit import _emit, _relation
 from sodamem.ingest.extract.rules_modality import _mood, _say
-from sodamem.ingest.extract.rules_states import _org_fact, no_longer_employed
+from sodamem.ingest.extract.rules_states import _org_fact, _through_time, no_longer_employed
 from sodamem.model import EntityRole, FactKind, Modality
 
 K, M = FactKind, Modality
@@ -86,6 +86,25 @@ def _moved_out(c: _Clause, m: re.Match[str]) -> bool:
     ended = _Mood(M.ASSERTED, False, "no_longer")
     text = f"{name} no longer lives with {speaker}"
     return _emit(c, K.RELATION, "roommate", name, end, ended, text, subject=speaker)
+
+
+def _start_at(c: _Clause, m: re.Match[str]) -> bool:
+    """ "I started at Google last week": working there since; "I start at Spotify in two weeks", "Starting at
+    Studio Dumbar on July 1st": a plan, dated, and no job yet."""
+    verb, org = m["verb"], re.sub(r"^the\s+", "", m["org"])
+    if verb == "starting" and c.aux and not (rs.COPULA.search(c.aux) or rs.PLAN.search(c.aux)):
+        return False
+    end = _through_time(c, m.end())
+    mood = _mood(c, c.text[end:], ing=verb == "starting")
+    roles = (EntityRole("organization", org),)
+    if verb == "started":
+        _emit(
+            c, K.EVENT, "started", org, end, mood, _say(c.subj.name, mood, "started at", "start at", org), roles=roles
+        )
+        return _org_fact(c, org, end, mood) if mood.modality is M.ASSERTED else True
+    planned = _Mood(M.PLANNED, mood.polarity) if mood.modality is M.ASSERTED else mood
+    text = _say(c.subj.name, planned, "starts at", "start at", org)
+    return _emit(c, K.EVENT, "started", org, end, planned, text, roles=roles)
 
 
 def _new_home(c: _Clause, m: re.Match[str]) -> bool:

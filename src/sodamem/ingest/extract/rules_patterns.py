@@ -94,9 +94,10 @@ TEACH = re.compile(
 )
 # "I got a new job at Orbital Systems", "accepted a position with the NHS": the employer (an offer only got is none)
 NEW_JOB = re.compile(
-    P + r"(?P<verb>got|get|gets|getting|landed|land|lands|landing|accepted|accept|accepts|accepting)\s+"
-    r"(?:a|an|the|my|that)\s+(?:(?:new|first|dream|full-time|part-time|permanent)\s+)?(?:job|role|position)"
-    r"(?P<offer>\s+offer)?\s+(?:at|with)\s+(?=\S)"
+    P + r"(?P<verb>got|get|gets|getting|landed|land|lands|landing|accepted|accept|accepts|accepting|started|start|"
+    r"starts|starting)\s+(?P<what>(?:a|an|the|my|that)\s+(?:(?:new|first|dream|full-time|part-time|permanent)\s+)?"
+    r"(?:job|role|position))(?P<offer>\s+offer)?(?:\s+as\s+(?:an?\s+)?(?P<job>[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?))?"
+    r"\s+(?:at|with)\s+(?=\S)"
 )
 # "I got laid off (from Google)", "I was fired", "I've been let go" ("I lost/quit my job": an event, rules_events)
 LOST_JOB = re.compile(
@@ -116,6 +117,11 @@ NOT_A_HOME = words("moment present past now fear hope peace denial harmony luxur
 MOVE = re.compile(
     P + r"(?P<verb>move|moves|moved|moving)(?P<adv>(?:\s+(?:back|house|out|away|over|here|there|abroad|home))*)"
     r"(?:\s+(?P<prep>to|into|in\s+to|from))?(?![\w'’])"
+)
+# "I start at Spotify in two weeks", "Starting at Studio Dumbar on July 1st", "I started at Google last week"
+START_AT = re.compile(
+    P + r"(?P<verb>start|starts|started|starting)\s+(?:(?:work|my\s+new\s+job|a\s+new\s+job)\s+)?(?:at|with)\s+"
+    rf"(?P<org>{ORG_NAME})(?![\w])"
 )
 # "got a place in Logan Square", "bought a house in Leeds": a new home (not "looking for a place in ...")
 NEW_HOME = re.compile(

@@ -213,6 +213,12 @@ def _new_job(c: _Clause, m: re.Match[str]) -> bool:
     org = _org_and_job(c, obj.text, obj.end, mood)  # "at Orbital as a staff engineer"
     if re.fullmatch(rv.ORG_NAME, org) is None:  # a named employer only: not "at a cafe near home"
         return False
+    if m["verb"].startswith("start"):  # "I started a new job at Lumen Health": when, too
+        what = m["what"]
+        _emit(c, K.EVENT, "started", what, m.end("what"), mood, _say(c.subj.name, mood, "started", "start", what))
+    job = m["job"]  # "started a new job as a UX designer at Fernhill Studio"
+    if job and not rs.object_rejected(job) and not _NOT_A_JOB.match(job):
+        _emit(c, K.ATTRIBUTE, "job", job, obj.end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
     return _org_fact(c, org, obj.end, mood)
 
 

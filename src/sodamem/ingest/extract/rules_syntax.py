@@ -223,6 +223,6 @@ SECOND_VERB = re.compile(
 )
 PRO_DROP = re.compile(
     r"^(?:went|visited|bought|started|finished|adopted|moved|joined|met|lost|graduated|ran|completed|signed|"
-    r"attended|tried|quit|sold|painted|won|switched|took|gonna|planning|hoping|thinking)\b",
+    r"attended|tried|quit|sold|painted|won|switched|took|gonna|planning|hoping|thinking|starting)\b",
     re.IGNORECASE,
 )
