@@ -349,6 +349,15 @@ NOOR: History = [
     ("2025-04-22T18:01", "I'm still at Fernhill, working remotely three days a week."),
     ("2025-06-12T20:00", "I quit Fernhill. Starting at Studio Dumbar on July 1st."),
 ]
+TOMASZ: History = [
+    ("2025-02-01T09:00", "Hi there, I'm Tomasz. I'm allergic to peanuts, just so you know when suggesting recipes."),
+    ("2025-02-01T09:02", "I have two kids, Ola and Kuba. Ola is 8 and Kuba is 5."),
+    ("2025-02-01T09:03", "My favourite cuisine is Thai."),
+    ("2025-04-10T07:30", "My friend Pawel left Google and now works at Allegro."),
+    ("2025-04-10T07:31", "I've gone off Thai food lately, I'm really into Ethiopian food now."),
+    ("2025-06-09T10:00", "Marta's wedding was beautiful. Ola was the flower girl."),
+    ("2025-06-20T12:00", "Kuba turned 6 today!"),
+]
 SAINTS: History = [("2025-06-02T12:00", "Hey, I'm Marisol. I live in Austin and I'm a nurse at St. David's.")]
 CASES += [
     ("late-news", LATE_NEWS, "2026-03-20", "Where do I live?", "Paris (previously London)"),
@@ -387,6 +396,14 @@ CASES += [
     ("start-ahead", NOOR, "2025-06-20", "When do I start at Studio Dumbar?", "1 July 2025"),
     ("partner-work", NOOR, "2025-06-20", "Where does Joost work?", ABSTAIN),
     ("mum-home", NOOR, "2025-06-20", "Where does my mum live?", ABSTAIN),
+    # an allergy, and one never said; an age said in a later session; tastes that changed; who, by name
+    ("allergy", TOMASZ, "2025-07-01", "What am I allergic to?", "peanuts"),
+    ("no-such-allergy", TOMASZ, "2025-07-01", "Am I allergic to shellfish?", ABSTAIN),
+    ("turned-six", TOMASZ, "2025-07-01", "How old is Kuba?", "6 (previously 5)"),
+    ("gone-off", TOMASZ, "2025-07-01", "Do I like Thai food?", "No"),
+    ("into-now", TOMASZ, "2025-07-01", "Do I like Ethiopian food?", "Yes"),
+    ("friend-works", TOMASZ, "2025-07-01", "Where does Pawel work?", "Allegro"),
+    ("flower-girl", TOMASZ, "2025-07-01", "Who was the flower girl at Marta's wedding?", "Ola"),
     ("saints-name", SAINTS, "2025-07-01", "Where do I work?", "St. David's"),
 ]
 

@@ -135,6 +135,9 @@ CASES: list[tuple[str, Expected]] = [
     ("I started at Google last week.", (K.STATE, "works_at", SPEAKER, "Google", A, True)),
     ("Starting at Studio Dumbar on July 1st.", (K.PLAN, "started", SPEAKER, "Studio Dumbar", P, True)),
     ("I start at Spotify in two weeks.", (K.PLAN, "started", SPEAKER, "Spotify", P, True)),
+    ("I'm allergic to peanuts, just so you know.", (K.ATTRIBUTE, "allergic_to", SPEAKER, "peanuts", A, True)),
+    ("Kuba turned 6 today!", (K.ATTRIBUTE, "age", "Kuba", "6", A, True)),
+    ("My friend Pawel left Google and now works at Allegro.", (K.STATE, "works_at", "Pawel", "Allegro", A, True)),
     ("Hiya, Kwame here.", (K.ATTRIBUTE, "name", SPEAKER, "Kwame", A, True)),
     ("Hi, I'm Priya.", (K.ATTRIBUTE, "name", SPEAKER, "Priya", A, True)),
     ("We moved into the Edinburgh flat on the 15th.", (K.STATE, "lives_in", SPEAKER, "Edinburgh", A, True)),
@@ -216,6 +219,7 @@ NO_FACT = [
     "I'm seeing Tom tomorrow.",
     "I'm looking for a place in Leeds.",
     "Hey Jon, glad I could help! Always here to cheer you on.",
+    "Level is 5.",
 ]
 
 

@@ -68,6 +68,7 @@ from sodamem.answer.yes_no import (
     other_senses,
     says_a_wish,
     says_it_ended,
+    specifics,
     yes_or_no,
 )
 from sodamem.bench.metrics import count_tokens
@@ -97,10 +98,25 @@ def _stems_of(text: str) -> set[str]:
     return {t.stem for t in tokens(text)}
 
 
-_SAYS_A_PLACE = re.compile(  # a place preposition or word, or a name after the first word
-    r"\b(?i:in|at|to|from|near|on|into|onto|around|outside|inside|across|by|through|here|there|home|abroad|away)\b"
-    r"|(?<=\w\s)[A-Z]"
+_CALENDAR = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|"
+    r"Wednesday|Thursday|Friday|Saturday|Sunday)\b"
 )
+_SAYS_A_PLACE = re.compile(  # "in Krakow", "at the park", "near home"; not "to visit", "on the 2nd", "in May"
+    r"\b(?i:in|at|to|from|near|on|into|onto|around|outside|inside|across|through)\s+"
+    rf"(?:(?!{_CALENDAR})[A-Z]\w+|(?i:the|a|an|my|our|his|her|their|this|that)\s+(?![0-9])"
+    r"(?!(?:week|weekend|day|morning|evening|night|time|moment|end|start|beginning)\b)[a-z]\w+)"
+    r"|\b(?i:here|there|home|abroad|downtown|away|overseas)\b"
+    rf"|(?<=\w\s)(?!{_CALENDAR})[A-Z][a-z]\w*"
+)
+
+
+_AFTER_AUXILIARY = re.compile(r"\b(?i:does|did|do|is|was|are|were|has|had|will|can|would)\s+(?:(?i:my|our)\s+)?$")
+
+
+def _names_someone_new(text: str, asked: set[str]) -> bool:
+    """Whether ``text`` says a name the question does not ("Ola", not "Marta", to "... at Marta's wedding?")."""
+    return any(text[t.start].isupper() and t.word not in _FIRST_PERSON and t.stem not in asked for t in tokens(text))
 
 
 def _is_kin(words: str) -> bool:
@@ -369,6 +385,13 @@ class _Reader:
         kind = question_kind(self.question)
         # a question someone asked is no answer to it ("How old is Zoe now?" is not Zoe's age), when a statement is
         sentences = [s for s in sentences if not s.is_question] or sentences
+        if kind == "where":  # "Where was Marta's wedding?": a sentence that says a place ("on June 7th in Krakow")
+            sentences = [s for s in sentences if _SAYS_A_PLACE.search(s.text)]
+            if not sentences:
+                return self._abstain("no place")  # "Mum's visit was lovely." is nowhere
+        elif kind == "who":  # "Who was the flower girl?": "Ola was the flower girl.", not "The wedding was lovely."
+            asked = question_stems(self.question)
+            sentences = [s for s in sentences if _names_someone_new(s.text, asked)] or sentences
         count = LIST_ITEMS if asks_for_a_list(self.question) else 1
         chosen = distinct_turns(sentences, count)
         spans: list[str] = []
@@ -381,6 +404,11 @@ class _Reader:
             if asked and (not overlap(said, best.text) or best.text.rstrip().endswith("?")):
                 return self._abstain("unsupported")
             described = described_as(self.question, (h.turn_text for h in self.hits))  # "a band called X"
+            speakers = {h.speaker for h in self.hits}  # who talks is not named in their own words
+            talking = {w for s in speakers for w in question_stems(s)} | self._speaker_alias_stems(speakers)
+            named = specifics(self.question) - described - talking  # one of them, where it asks "X or Y"
+            if named and not named & _stems_of(best.text):
+                return self._abstain("unsupported")  # "Am I allergic to shellfish?" from "allergic to peanuts"
             endings = self._described_endings(described)
             named_by = best
             best = self._latest_saying_as_much(best, [*sentences, *endings], asked, described)
@@ -391,8 +419,6 @@ class _Reader:
         elif (asked := self._content_stems() - self._entity_stems() - _ANSWER_TYPES) and not overlap(asked, best.text):
             if not self._speaks(best):  # "Where was Priya born?" is not the user's "Priya and I got engaged"
                 return self._abstain("unsupported")
-        elif kind == "where" and not _SAYS_A_PLACE.search(best.text):  # "Mum's visit was lovely." is nowhere
-            return self._abstain("no place")
         else:
             fixed = corrected_sentence(self.memory, self.user, best.hit.session_id, best.hit.turn_index, best.text)
             if fixed is not None:  # "a beagle called Max." ... "Correction: Max is a basset hound, not a beagle."
@@ -468,6 +494,7 @@ class _Reader:
             and m.matched.lower() not in _FIRST_PERSON  # the asker, whatever their name ("I" is Dev)
             and not question_stems(m.name) & talking  # a speaker called by name ("What does Dev teach?")
             and (m.matched[:1].isupper() or _is_kin(m.matched))
+            and _AFTER_AUXILIARY.search(self.question[: m.char_start])  # the subject: "does Joost", not "Marta's"
         ]  # named, or kin ("my mum"): not "dogs"
         if not people or self._speaks(sentence) or _THIRD_PERSON.search(sentence.text):
             return False

@@ -16,6 +16,7 @@ _NEGATIONS = frozenset("not no never nope".split())  # and any "n't" word
 # the present tense that does not itself ask about the ending ("Do I drink coffee?"), the statement says no.
 _CEASED = re.compile(
     r"\b(?:gave|give|given|giving)\s+up\b|\bquit(?:ting)?\b|\bstopped\b(?!\s+(?:by|at|in|off|over|for)\b)"
+    r"|\b(?:gone|went|going)\s+off\b|\bno\s+longer\s+into\b|\bfell\s+out\s+of\s+love\s+with\b"
     r"|\bleft\s+(?:the|my|our)\b|\bdropped\s+out\s+of\b|\b(?:cancell?ed|ended|called\s+off)\s+(?:the|my|our)\b",
     re.IGNORECASE,
 )
@@ -61,8 +62,10 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
     if ceased is None or _intent_or_again(sentence, ceased):
         return False  # "trying to give up coffee", "stopped playing for a year but I'm playing again"
     ended_what = re.split(r"[,;]|\s(?:and|but|to|so)\s", sentence[ceased.end() :], maxsplit=1)[0]
-    # the ending is not what is asked ("Did I quit smoking?"), and it ended what is asked, not something else
-    return not {t.stem for t in tokens(ceased.group())} & asked and bool({t.stem for t in tokens(ended_what)} & asked)
+    # the ending is not what is asked ("Did I quit smoking?"), and it ended what is asked, not something else: the
+    # thing named ("gone off Thai food" ends no liking of Ethiopian food), else any word asked
+    named = (specifics(question) | described) or asked
+    return not {t.stem for t in tokens(ceased.group())} & asked and bool({t.stem for t in tokens(ended_what)} & named)
 
 
 # Words after a verb that make it another verb: "I'm fired up about it" says nothing of "Did I get fired?"
@@ -87,6 +90,34 @@ def described_as(question: str, texts: Iterable[str]) -> frozenset[str]:
             if name and name <= asked:
                 found.add(stem(m["noun"]))
     return frozenset(found)
+
+
+# the word a yes/no question asks about after its preposition: "shellfish" in "Am I allergic to shellfish?"
+_OBJECT_ASKED = re.compile(
+    r"\b(?:to|at|in|with|about|of|from|for)\s+(?:(?:the|a|an|my|our|his|her|their|any|some)\s+)?(?P<word>[\w'’-]+)",
+    re.IGNORECASE,
+)
+_NOT_NAMES = frozenset("i i'm i've i'd i'll".split())
+_SUPPOSING = frozenset("would could might should".split())
+# times ("during March 2023") and fillers name no thing a statement must repeat
+_NOT_SPECIFIC = frozenset(
+    stem(w)
+    for w in """still now ever anymore any more january february march april may june july august september october
+    november december monday tuesday wednesday thursday friday saturday sunday year years month months week weeks
+    weekend day days summer winter spring autumn fall morning evening night time""".split()
+)
+
+
+def specifics(question: str) -> set[str]:
+    """The stems a statement must say to answer a yes/no question at all: its names ("Paris" in "Did I go to
+    Paris?") and what its prepositions name ("shellfish" in "Am I allergic to shellfish?"). "I'm allergic to
+    peanuts" says nothing of shellfish."""
+    words = tokens(question)
+    if not words or words[0].word in _SUPPOSING:
+        return set()  # "Would Melanie enjoy Vivaldi?" asks a guess, not a statement
+    names = {t.stem for t in words[1:] if question[t.start].isupper() and t.word not in _NOT_NAMES}
+    objects = {stem(m["word"].lower()) for m in _OBJECT_ASKED.finditer(question)}
+    return {w for w in names | objects if w not in _NOT_SPECIFIC and not w[:1].isdigit()}
 
 
 def other_senses(question: str, sentence: str) -> set[str]:

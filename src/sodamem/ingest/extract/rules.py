@@ -62,7 +62,7 @@ from sodamem.ingest.extract.rules_events import (
 )
 from sodamem.ingest.extract.rules_piece_wide import _attributes, _favourites, _first_day, _relations, _self_name, _taste
 from sodamem.ingest.extract.rules_plans import _generic_plan
-from sodamem.ingest.extract.rules_preferences import _cut_down, _fan, _like
+from sodamem.ingest.extract.rules_preferences import _allergic, _cut_down, _fan, _like
 from sodamem.ingest.extract.rules_states import (
     _age,
     _break_up,
@@ -166,6 +166,9 @@ def _extract_piece(p: _Piece) -> None:
     # "I live in Bristol and work as a nurse": the second verb's subject is the first's, the speaker
     for m in rs.SECOND_VERB.finditer(text):
         _try_clause(p, _Subject(p.speaker, m.end(), m.end()), text)
+    for m in rs.SECOND_VERB_OF.finditer(text):  # "Pawel left Google and now works at Allegro"
+        if m["name"] != "I" and _is_name(m["name"]):
+            _try_clause(p, _Subject(m["name"], m.end(), m.end(), third=True), text)
 
 
 def _subject(p: _Piece, m: re.Match[str]) -> _Subject | None:
@@ -270,7 +273,7 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
     (rp.BREAK_UP, _break_up, "person"),
     (rp.REL_STATUS, _rel_status, "person"),
     (rp.DATING, _dating, "person"),
-    (rp.AGE, _age, "any"),
+    (rp.AGE, _age, "person"),  # a capitalised word not yet seen as a name only with "turned" ("Kuba turned 6")
     (rp.JOB, _job, "person"),
     (rp.WORK, _work, "person"),
     (rp.TEACH, _teach, "person"),
@@ -284,6 +287,7 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
     (rp.STUDY, _study, "person"),
     (rp.HAVE, _have, "any"),
     (rp.CUT_DOWN, _cut_down, "person"),
+    (rp.ALLERGIC, _allergic, "person"),
     (rp.FAN, _fan, "person"),
     (rp.LIKE, _like, "person"),
     (rp.TRIP, _trip, "any"),

@@ -139,6 +139,7 @@ CUT_DOWN = re.compile(
     P + r"(?:(?:cut|cutting|cuts)\s+(?:down|back)(?:\s+on)?|(?:gone|went|going|go)\s+off|"
     r"(?:gave|give|giving|given|gives)\s+up(?:\s+on)?|(?:quit|quitting|stopped|stopping)\s+(?=\w+ing\b))\s+"
 )
+ALLERGIC = re.compile(P + r"(?:(?:very|really|severely|seriously|mildly|quite|so|badly|deathly)\s+)?allergic\s+to\s+")
 FAN = re.compile(
     P + r"(?:a\s+)?(?:(?:big|huge|massive|real|great|total|true|die-hard|long-time|longtime)\s+)?fan\s+of\s+"
     r"|" + P + r"(?:(?:really|so|totally|very|super|quite|pretty|genuinely|absolutely|kinda|obsessively)\s+)?"

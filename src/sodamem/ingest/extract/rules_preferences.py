@@ -1,4 +1,5 @@
 """Rules after a subject for preferences: likes and dislikes ("I love X", "I can't stand X"), "a fan of" / "into",
+allergies,
 cutting down on or giving up something; a past like ("I loved the concert") is an opinion.
 """
 
@@ -20,6 +21,20 @@ K, M = FactKind, Modality
 
 def _cut_down(c: _Clause, m: re.Match[str]) -> bool:
     return _preference(c, m.end(), False, "is cutting down on" if "cut" in m.group() else "has gone off")
+
+
+def _allergic(c: _Clause, m: re.Match[str]) -> bool:
+    """ "I'm allergic to peanuts and shellfish": each allergy, an attribute that holds (several may)."""
+    if not rs.COPULA.search(c.aux):
+        return False
+    obj = _object(c, m.end(), allow_list=True)
+    mood = _mood(c, c.text[m.end() :], state=True)
+    done = False
+    for item in rs.split_list(obj.text):
+        if not rs.object_rejected(item):
+            say = _say(c.subj.name, mood, "is allergic to", "be allergic to", item)
+            done = _emit(c, K.ATTRIBUTE, "allergic_to", item, obj.end, mood, say) or done
+    return done
 
 
 def _fan(c: _Clause, m: re.Match[str]) -> bool:

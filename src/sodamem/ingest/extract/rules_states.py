@@ -98,6 +98,8 @@ def _age(c: _Clause, m: re.Match[str]) -> bool:
     age = int(said) if said.isdigit() else rp.AGE_WORDS[said.lower()]
     if not (m["turn"] or re.fullmatch(r"'m|'s|am|is|'m now|am now|is now", c.aux)) or age > 120:
         return False
+    if c.subj.tentative and not m["turn"]:
+        return False  # "Kuba turned 6 today!" is an age in any session; "Level is 5" is none
     if m["turn"] and _WHEN_BEFORE.search(c.text[: c.subj.start]):  # "When I turned ten, ...": an age then
         return False
     if not said.isdigit() and not m["turn"] and not _AGE_ENDS.match(c.text, m.end()):

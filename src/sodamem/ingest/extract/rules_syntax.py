@@ -221,6 +221,11 @@ SUBJECT = re.compile(
 SECOND_VERB = re.compile(
     r"\bI\s+(?:live|work|study|teach)\b[^,.;:!?]*?\s+and(?=\s+(?:work|live|study|teach)\s+(?:as|at|in|for)\b)"
 )
+# Someone's second verb after "and" ("Pawel left Google and now works at Allegro"): where the second verb starts
+SECOND_VERB_OF = re.compile(
+    rf"(?<![\w'’])(?P<name>{NAME_WORD})\s+(?:left|quit|moved|lives|works|teaches|studies)\b[^,.;:!?]*?\s+and"
+    r"(?:\s+now)?(?=\s+(?:lives|works|teaches|studies)\s+(?:as|at|in|for)\b)"
+)
 PRO_DROP = re.compile(
     r"^(?:went|visited|bought|started|finished|adopted|moved|joined|met|lost|graduated|ran|completed|signed|"
     r"attended|tried|quit|sold|painted|won|switched|took|gonna|planning|hoping|thinking|starting)\b",
