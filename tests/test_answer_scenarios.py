@@ -358,6 +358,20 @@ TOMASZ: History = [
     ("2025-06-09T10:00", "Marta's wedding was beautiful. Ola was the flower girl."),
     ("2025-06-20T12:00", "Kuba turned 6 today!"),
 ]
+BACK_FROM: History = [
+    ("2025-02-01T09:00", "Hi there, I'm Tomasz. I'm allergic to peanuts, just so you know when suggesting recipes."),
+    ("2025-02-01T09:02", "I have two kids, Ola and Kuba. Ola is 8 and Kuba is 5."),
+    ("2025-02-01T09:03", "My favourite cuisine is Thai."),
+    ("2025-02-14T20:00", "My sister Marta is getting married on June 7th in Krakow."),
+    ("2025-02-14T20:02", "We booked a trip to Lisbon for the 20th of March."),
+    ("2025-03-05T18:00", "Bad news, we had to postpone Lisbon to May because Kuba broke his arm."),
+    ("2025-03-05T18:01", "He fell off the climbing frame at school on Monday."),
+    ("2025-04-10T07:30", "My friend Pawel left Google and now works at Allegro."),
+    ("2025-04-10T07:31", "I've gone off Thai food lately, I'm really into Ethiopian food now."),
+    ("2025-05-18T21:00", "Lisbon was great! We got back yesterday."),
+    ("2025-06-09T10:00", "Marta's wedding was beautiful. Ola was the flower girl."),
+    ("2025-06-20T12:00", "Kuba turned 6 today!"),
+]
 SAINTS: History = [("2025-06-02T12:00", "Hey, I'm Marisol. I live in Austin and I'm a nurse at St. David's.")]
 CASES += [
     ("late-news", LATE_NEWS, "2026-03-20", "Where do I live?", "Paris (previously London)"),
@@ -511,3 +525,14 @@ def test_a_correction_after_an_assistants_reply_is_read() -> None:
         assert [c.quote for c in answer.citations] == ["My flight to Tokyo is on the 20th.", "it's the 22nd"]
         keto = memory.ask("When did I start keto?", now=datetime(2026, 9, 8), offline=True)
         assert keto.answer.startswith("31 August 2026"), keto
+
+
+def test_a_when_answer_reads_the_hit_that_says_most_of_the_question() -> None:
+    """Of the hits naming Lisbon, "We got back yesterday" says what is asked, the booking does not (BM25 alone, where
+    the booking ranks first)."""
+    with Memory(":memory:", embedder="none") as memory:
+        for when, text in BACK_FROM:
+            said = datetime.fromisoformat(when)
+            memory.add([{"role": "user", "text": text}], session_id=f"s{said:%Y%m%d}", timestamp=said)
+        answer = memory.ask("When did we get back from Lisbon?", now=datetime(2025, 7, 1), offline=True)
+        assert answer.answer == "17 May 2025" and answer.citations[0].quote == "We got back yesterday."

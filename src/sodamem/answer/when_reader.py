@@ -73,7 +73,10 @@ def date_of(
     dated = [i for i in dated if overlap(content, evidence.fact_words(i))]
     if named:
         dated = [i for i in dated if overlap(named, evidence.fact_words(i))]
-    hit = next((h for h in evidence.hits[:TOP_HITS] if named and overlap(named, h.turn_text)), evidence.hits[0])
+    # the top hit naming what the question names that says most of the question ("We got back yesterday" to "When
+    # did we get back from Lisbon?", not the booking); the best-ranked among equals
+    naming = [(n, h) for n, h in enumerate(evidence.hits[:TOP_HITS]) if named and overlap(named, h.turn_text)]
+    hit = max(naming, key=lambda p: (overlap(content, p[1].turn_text), -p[0]))[1] if naming else evidence.hits[0]
     turn = evidence.turn_item(hit)
     times = turn.times if turn is not None else ()
     if ahead:
