@@ -138,6 +138,19 @@ CASES: list[tuple[str, Expected]] = [
     ("I'm allergic to peanuts, just so you know.", (K.ATTRIBUTE, "allergic_to", SPEAKER, "peanuts", A, True)),
     ("Kuba turned 6 today!", (K.ATTRIBUTE, "age", "Kuba", "6", A, True)),
     ("My friend Pawel left Google and now works at Allegro.", (K.STATE, "works_at", "Pawel", "Allegro", A, True)),
+    ("We relocated to Porto last month.", (K.STATE, "lives_in", SPEAKER, "Porto", A, True)),
+    ("Just moved into a flat in Porto.", (K.STATE, "lives_in", SPEAKER, "Porto", A, True)),
+    ("I'm employed at Siemens.", (K.STATE, "works_at", SPEAKER, "Siemens", A, True)),
+    ("I got hired by Siemens.", (K.STATE, "works_at", SPEAKER, "Siemens", A, True)),
+    ("I've been at Siemens for two years.", (K.STATE, "works_at", SPEAKER, "Siemens", A, True)),
+    ("I'm at Siemens now as a data engineer.", (K.ATTRIBUTE, "job", SPEAKER, "data engineer", A, True)),
+    ("I joined Siemens as an analyst.", (K.STATE, "works_at", SPEAKER, "Siemens", A, True)),
+    ("I've just been promoted to senior engineer.", (K.ATTRIBUTE, "job", SPEAKER, "senior engineer", A, True)),
+    ("I'm between jobs right now.", (K.STATE, "works_at", SPEAKER, None, A, False)),
+    ("I married Rui last summer.", (K.RELATION, "spouse", SPEAKER, "Rui", A, True)),
+    ("I'm engaged to Rui!", (K.RELATION, "fiance", SPEAKER, "Rui", A, True)),
+    ("Rui and I got engaged.", (K.RELATION, "fiance", SPEAKER, "Rui", A, True)),
+    ("Rui and I have been together for five years.", (K.RELATION, "partner", SPEAKER, "Rui", A, True)),
     ("Hiya, Kwame here.", (K.ATTRIBUTE, "name", SPEAKER, "Kwame", A, True)),
     ("Hi, I'm Priya.", (K.ATTRIBUTE, "name", SPEAKER, "Priya", A, True)),
     ("We moved into the Edinburgh flat on the 15th.", (K.STATE, "lives_in", SPEAKER, "Edinburgh", A, True)),
@@ -220,6 +233,7 @@ NO_FACT = [
     "I'm looking for a place in Leeds.",
     "Hey Jon, glad I could help! Always here to cheer you on.",
     "Level is 5.",
+    "I'm not looking for work.",
 ]
 
 

@@ -186,6 +186,7 @@ _KIN_GROUPS = (  # each group names one relative
     "wife spouse partner",
     "boyfriend bf partner dating",  # "I'm dating Emil": the boyfriend asked of
     "girlfriend gf partner dating",
+    "fiance fiancé fiancee fiancée partner",
 )
 _KIN_WORDS: dict[str, tuple[str, ...]] = {
     word: tuple(sorted({kin for group in _KIN_GROUPS if word in group.split() for kin in group.split()}))
@@ -201,6 +202,8 @@ _MENTION_GROUPS = (
     "parents parent folks mother mom mum father dad",
     "dogs dog pup pups puppy puppies",
     "cats cat kitten kittens kitty",
+    "fiance fiancé fiancee fiancée engaged",
+    "husband wife spouse married",
 )
 _MENTIONED_AS: dict[str, frozenset[str]] = {
     word: frozenset(kin for group in _MENTION_GROUPS if word in group.split() for kin in group.split())

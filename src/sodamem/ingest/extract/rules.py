@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from sodamem.ingest.extract import rules_life as rl
 from sodamem.ingest.extract import rules_patterns as rp
 from sodamem.ingest.extract import rules_syntax as rs
 from sodamem.ingest.extract import rules_vocabulary as rv
@@ -278,6 +279,12 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
     (rp.WORK, _work, "person"),
     (rp.TEACH, _teach, "person"),
     (rp.NEW_JOB, _new_job, "person"),
+    (rl.EMPLOYED, rl._employed, "person"),
+    (rl.AT_ORG_AS, rl._at_org_as, "person"),
+    (rl.PROMOTED, rl._promoted, "person"),
+    (rl.NO_JOB, rl._no_job, "person"),
+    (rl.MARRIED_NAME, rl._married_name, "person"),
+    (rl.TOGETHER, rl._together, "person"),
     (rp.START_AT, _start_at, "person"),
     (rp.LOST_JOB, _lost_job, "person"),
     (rp.FROM, _from, "person"),

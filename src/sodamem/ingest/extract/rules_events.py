@@ -37,7 +37,7 @@ def _took_me(c: _Clause, m: re.Match[str]) -> bool:
 
 
 def _move(c: _Clause, m: re.Match[str]) -> bool:
-    verb, prep = m["verb"], (m["prep"] or "")
+    verb, prep = m["verb"].replace("relocat", "mov"), (m["prep"] or "")  # "relocated" is "moved"
     if not prep:
         return _moved_out(c, m) if re.search(r"\bout\b", m["adv"]) else False
     obj = _object(c, m.end(), roles=True)
@@ -61,14 +61,15 @@ def _move(c: _Clause, m: re.Match[str]) -> bool:
     done = _emit(c, K.EVENT, "moved", place, obj.end, mood, text, roles=(*origin, *obj.roles))
     home = place if place[:1].isupper() else next((r.entity for r in obj.roles if r.role == "location"), None)
     dwelling = _NAMED_DWELLING.match(place)
-    home = dwelling["place"] if home is None and dwelling else home  # "into the Edinburgh flat": Edinburgh
+    home = (dwelling["place"] or dwelling["town"]) if home is None and dwelling else home  # "the Edinburgh flat"
     if home and verb == "moved" and mood.modality is M.ASSERTED and mood.polarity:
         _emit(c, K.STATE, "lives_in", home, obj.end, mood, _say(c.subj.name, mood, "lives in", "live in", home))
     return done
 
 
-_NAMED_DWELLING = re.compile(
-    rf"(?:the|our|my|a|a\s+new)\s+(?P<place>{rv.NAME})\s+(?:flat|apartment|house|home|place|condo)$"
+_NAMED_DWELLING = re.compile(  # "the Edinburgh flat", "a flat in Porto", "my new place in Porto"
+    rf"(?:the|our|my|a|a\s+new)\s+(?:(?P<place>{rv.NAME})\s+(?:flat|apartment|house|home|place|condo)|"
+    rf"(?:new\s+)?(?:flat|apartment|house|home|place|condo)\s+in\s+(?P<town>{rv.NAME}))$"
 )
 
 

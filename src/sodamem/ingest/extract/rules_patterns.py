@@ -115,7 +115,8 @@ NAMED_PET = re.compile(
 LIVE = re.compile(P + r"(?P<verb>live|lives|lived|living|settled|based)\s+(?:in|at|near|on)\s+")  # "I'm settled in"
 NOT_A_HOME = words("moment present past now fear hope peace denial harmony luxury poverty comfort bubble dream world")
 MOVE = re.compile(
-    P + r"(?P<verb>move|moves|moved|moving)(?P<adv>(?:\s+(?:back|house|out|away|over|here|there|abroad|home))*)"
+    P + r"(?P<verb>move|moves|moved|moving|relocate|relocates|relocated|relocating)"
+    r"(?P<adv>(?:\s+(?:back|house|out|away|over|here|there|abroad|home))*)"
     r"(?:\s+(?P<prep>to|into|in\s+to|from))?(?![\w'’])"
 )
 # "I start at Spotify in two weeks", "Starting at Studio Dumbar on July 1st", "I started at Google last week"

@@ -41,8 +41,10 @@ def _rel_status(c: _Clause, m: re.Match[str]) -> bool:
         _emit(
             c, K.EVENT, f"got_{rv.snake(status)}", None, end, mood, _say(c.subj.name, mood, verb, f"get {status}", "")
         )
-    if m["to"] and rv.NAME_STOP.isdisjoint(m["to"].lower().split()):
-        _emit(c, K.RELATION, "spouse", m["to"], end, mood, f"{c.subj.name}'s spouse is {m['to']}")
+    relation = "fiance" if status == "engaged" else "spouse"  # "engaged to Rui": Rui is the fiancé
+    partner = m["to"] or next(iter(c.subj.companions), None)  # "Rui and I got engaged"
+    if partner and status in ("engaged", "married") and rv.NAME_STOP.isdisjoint(partner.lower().split()):
+        _emit(c, K.RELATION, relation, partner, end, mood, f"{c.subj.name}'s {relation} is {partner}")
     pair = _PAIR_BEFORE.search(c.text[: c.subj.start])
     if pair is not None and status in _COUPLE_STATUSES and _is_name(pair["first"]):
         # "Hannah and Tom got divorced": Hannah too, quoted from her name

@@ -227,7 +227,7 @@ SECOND_VERB_OF = re.compile(
     r"(?:\s+now)?(?=\s+(?:lives|works|teaches|studies)\s+(?:as|at|in|for)\b)"
 )
 PRO_DROP = re.compile(
-    r"^(?:went|visited|bought|started|finished|adopted|moved|joined|met|lost|graduated|ran|completed|signed|"
+    r"^(?:(?:just|finally|recently|also|officially)\s+)?(?:went|visited|bought|started|finished|adopted|moved|joined|met|lost|graduated|ran|completed|signed|"
     r"attended|tried|quit|sold|painted|won|switched|took|gonna|planning|hoping|thinking|starting)\b",
     re.IGNORECASE,
 )

@@ -1,0 +1,94 @@
+"""Rules after a subject for the other ways people say where they work and with whom they live: "I'm employed at
+Siemens", "I got hired by Siemens", "I'm at Siemens now as a data engineer", "I've been at Siemens for two years",
+"I joined Siemens as an analyst", "I've been promoted to senior engineer", "I'm between jobs", "I married Rui last
+summer", "Rui and I have been together for five years".
+"""
+
+from __future__ import annotations
+
+import re
+
+from sodamem.ingest.extract import rules_syntax as rs
+from sodamem.ingest.extract import rules_vocabulary as rv
+from sodamem.ingest.extract.rules_clause import _Clause, _is_name, _Mood
+from sodamem.ingest.extract.rules_emit import _emit
+from sodamem.ingest.extract.rules_modality import _mood, _say
+from sodamem.ingest.extract.rules_states import _a, _org_fact, _state_mood, no_longer_employed
+from sodamem.model import FactKind, Modality
+
+K, M = FactKind, Modality
+P = r"(?:^|\s+)"
+_JOB = r"(?:an?\s+)?(?P<job>[a-zA-Z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
+_JOB_ENDS = r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:now|at|for|in|since|and|but|last|this|on)\b)"
+
+# "employed at/by Siemens", "hired by Siemens", "taken on at Siemens"
+EMPLOYED = re.compile(
+    P + rf"(?P<got>got\s+)?(?P<verb>employed|hired|taken\s+on)\s+(?:at|by)\s+(?P<org>{rv.ORG_NAME})(?![\w])"
+)
+# "at Siemens now as a data engineer", "at Siemens for two years", "joined Siemens as an analyst"
+AT_ORG_AS = re.compile(
+    P + rf"(?P<verb>at|joined)\s+(?P<org>{rv.ORG_NAME})(?:\s+(?:now|currently))?"
+    rf"(?:\s+as\s+{_JOB}{_JOB_ENDS}|(?P<long>\s+for\s+(?:\w+\s+)?(?:years?|months?|a\s+(?:year|while|decade))\b))"
+)
+PROMOTED = re.compile(P + rf"(?:got\s+|been\s+|was\s+|just\s+)*promoted\s+to\s+{_JOB}{_JOB_ENDS}")
+NO_JOB = re.compile(P + r"(?:between\s+jobs|unemployed|out\s+of\s+work|jobless|looking\s+for\s+(?:a\s+)?work)\b")
+MARRIED_NAME = re.compile(P + rf"married\s+(?P<name>{rv.NAME})(?![\w])")
+TOGETHER = re.compile(P + r"(?:been\s+)?(?:together|a\s+couple)\s+(?:for|since)\b")
+
+
+def _employed(c: _Clause, m: re.Match[str]) -> bool:
+    if m["verb"] == "employed" and not rs.COPULA.search(c.aux):
+        return False
+    if m["verb"] != "employed" and not (m["got"] or re.search(r"\b(?:got|get|was|were|been|am|is|'m|'s)\b", c.aux)):
+        return False  # "I hired by ..." is no sentence; "they hired by" neither
+    return _org_fact(c, m["org"], m.end(), _state_mood(c, False, m.end()))
+
+
+def _at_org_as(c: _Clause, m: re.Match[str]) -> bool:
+    joined = m["verb"] == "joined"
+    if not joined and not (rs.COPULA.search(c.aux) or re.search(r"\bbeen$", c.aux)):
+        return False  # "I'm at Siemens now as ...", "I've been at Siemens for two years"
+    if joined and not m["job"]:
+        return False  # "I joined Tom for dinner": only "joined Siemens as an analyst" says a job
+    mood = _state_mood(c, False, m.end())
+    if m["job"]:
+        job = m["job"]
+        if rs.object_rejected(job):
+            return False
+        _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+    return _org_fact(c, m["org"], m.end(), mood)
+
+
+def _promoted(c: _Clause, m: re.Match[str]) -> bool:
+    job = m["job"]
+    if rs.object_rejected(job):
+        return False
+    mood = _mood(c, c.text[m.end() :])
+    return _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+
+
+def _no_job(c: _Clause, m: re.Match[str]) -> bool:
+    mood = _mood(c, c.text[m.end() :], state=True)
+    if not rs.COPULA.search(c.aux) or mood.modality is not M.ASSERTED or not mood.polarity:
+        return False  # "if I were unemployed", "I'm not looking for work"
+    return no_longer_employed(c, m.end())
+
+
+def _married_name(c: _Clause, m: re.Match[str]) -> bool:
+    name = m["name"]
+    mood = _mood(c, c.text[m.end() :])
+    if not _is_name(name) or mood.modality is not M.ASSERTED or not mood.polarity or c.aux.strip():
+        return False  # "I married Rui last summer", not "I'd have married Rui", "they married Rui and Ana"
+    end = m.end()
+    _emit(c, K.ATTRIBUTE, "relationship_status", "married", end, mood, _say(c.subj.name, mood, "is", "be", "married"))
+    return _emit(c, K.RELATION, "spouse", name, end, mood, f"{c.subj.name}'s spouse is {name}")
+
+
+def _together(c: _Clause, m: re.Match[str]) -> bool:
+    """ "Rui and I have been together for five years": Rui is the speaker's partner."""
+    partner = next(iter(c.subj.companions), None)
+    if c.subj.name != c.p.speaker or partner is None or not _is_name(partner):
+        return False
+    mood = _Mood(M.ASSERTED, True)
+    text = f"{partner} is {c.p.speaker}'s partner"
+    return _emit(c, K.RELATION, "partner", partner, m.end(), mood, text, subject=c.p.speaker)
