@@ -41,6 +41,14 @@ def test_the_corrected_value_replaces_the_slip_quoted_from_the_correction() -> N
         (["I work at Google.", "Oops, I meant Microsoft."], {("works_at", "Microsoft")}),
         # a clause makes its own fact; the correction only takes Leeds back
         (["I live in Leeds.", "Actually, I live in York, not Leeds."], {("lives_in", "York")}),
+        # more ways to say it: a lead that says the words before were wrong, "I said X but I meant Y", "not X, Y"
+        (["I work at Deloitte.", "Correction: I work at KPMG."], {("works_at", "KPMG")}),
+        (["I work at Deloitte.", "I got that wrong, I work at KPMG."], {("works_at", "KPMG")}),
+        (["I live in Bristol.", "Ignore what I said, I live in Brighton."], {("lives_in", "Brighton")}),
+        (["I work at Deloitte.", "Oops, I said Deloitte but I meant KPMG."], {("works_at", "KPMG")}),
+        (["I work at Deloitte.", "Wait, not Deloitte, KPMG."], {("works_at", "KPMG")}),
+        (["I work at Deloitte.", "My mistake, it's KPMG not Deloitte."], {("works_at", "KPMG")}),
+        (["I live in Bristol.", "I should have said Brighton, not Bristol."], {("lives_in", "Brighton")}),
     ],
 )
 def test_correction_phrasings(texts: list[str], expected: set[tuple[str, str]]) -> None:
@@ -81,6 +89,8 @@ def test_a_correction_naming_no_old_value_corrects_only_the_sentence_right_befor
         ["I live in Leeds.", "Oh, I'm flying from Manchester, not Leeds."],  # "oh" corrects nothing
         ["I live in Leeds.", "Actually, I'm flying from Manchester, not Leeds."],  # the clause says no home
         ["I live in Leeds.", "I meant every word."],
+        ["I live in Leeds.", "Oh, not Leeds, York is where the party is."],  # "oh" says nothing was wrong
+        ["I live in Leeds.", "It's just not right."],
         ["I live in Leeds.", "Sorry, I meant to ask about your trip."],
         [
             "I live in Leeds.",

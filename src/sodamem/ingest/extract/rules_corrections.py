@@ -29,10 +29,14 @@ REACH = 4  # turns back (any speaker's) a correction may reach
 
 _LEAD = (
     r"(?:(?:oh|ah|um+|er+|no|nope|sorry|oops|whoops|wait|actually|correction|my\s+bad|scratch\s+that|hang\s+on|"
-    r"I\s+misspoke|let\s+me\s+correct\s+that|I\s+got\s+that\s+wrong|I\s+was\s+wrong|to\s+be\s+clear)"
+    r"I\s+misspoke|let\s+me\s+correct\s+that|I\s+got\s+that\s+wrong|I\s+was\s+wrong|to\s+be\s+clear|my\s+mistake|"
+    r"(?:ignore|forget|scratch|disregard)\s+what\s+I\s+(?:just\s+)?said)"
 )
 _LEAD += r"(?:\s*[,.:;!—–-]+\s*|\s+))+"
-_SAYS = r"(?:I\s+meant|I\s+mean|make\s+that|it'?s|it\s+is|it\s+was|that'?s|that\s+was|that\s+should\s+be)\s+"
+_SAYS = (
+    r"(?:I\s+meant|I\s+mean|make\s+that|it'?s|it\s+is|it\s+was|that'?s|that\s+was|that\s+should\s+be|"
+    r"I\s+should\s+have\s+said)\s+"
+)
 _VALUE = r"[^,.;:!?]+?"
 _NOT_OLD = r"(?P<comma>,)?\s*not\s+(?P<old>[^,.;:!?]+?)\s*(?:[,.;:!?]|$)"
 # "Sorry, I meant York, not Leeds" / "Actually, Wednesday, not Thursday" / "No wait, it's the 22nd, not the 20th"
@@ -41,11 +45,25 @@ _NEW_NOT_OLD = re.compile(rf"(?P<lead>{_LEAD})?(?P<says>{_SAYS})?(?P<new>{_VALUE
 _MEANT = re.compile(rf"(?:{_LEAD})?(?P<says>I\s+meant|make\s+that)\s+(?P<new>{_VALUE})\s*[.!]?$", re.IGNORECASE)
 # "No wait, it's the 22nd." (a time only: "No, it's fine" corrects nothing)
 _IT_IS = re.compile(rf"(?P<lead>{_LEAD})(?P<says>it'?s|it\s+is|it\s+was)\s+(?P<new>{_VALUE})\s*[.!]?$", re.IGNORECASE)
-_MEANT_WORDS = re.compile(r"I\s+meant|I\s+mean|make\s+that", re.IGNORECASE)
+_MEANT_WORDS = re.compile(r"I\s+meant|I\s+mean|make\s+that|I\s+should\s+have\s+said", re.IGNORECASE)
+# "Oops, I said Deloitte but I meant KPMG." / "Wait, not Deloitte, KPMG."
+_SAID_BUT_MEANT = re.compile(
+    rf"(?:{_LEAD})?I\s+said\s+(?P<old>{_VALUE})\s*,?\s+but\s+(?P<says>I\s+meant)\s+(?P<new>{_VALUE})\s*[.!]?$",
+    re.IGNORECASE,
+)
+# "Correction: I work at KPMG." / "I got that wrong, I live in Brighton.": a clause after a lead that says the words
+# before were wrong takes back what it says again of the latest earlier piece
+_STRONG_LEAD = re.compile(
+    r"(?P<lead>(?:(?:oh|oops|whoops|sorry|no|wait)\s*[,.!]?\s*)*(?:correction|I\s+misspoke|I\s+got\s+that\s+wrong|"
+    r"I\s+was\s+wrong|my\s+mistake|my\s+bad|scratch\s+that|typo|(?:ignore|forget|scratch|disregard)\s+what\s+I\s+"
+    r"(?:just\s+)?said)\s*[,.:;!—–-]+\s*)(?P<clause>(?:I|I'm|I've|we|we're|my)\b.+)$",
+    re.IGNORECASE,
+)
+_NOT_OLD_FIRST = re.compile(rf"(?P<lead>{_LEAD})not\s+(?P<old>{_VALUE}),\s*(?P<new>{_VALUE})\s*[.!]?$", re.IGNORECASE)
 # words that correct, unlike "oh", "um" or "ah" ("Oh, I'm flying from Manchester, not Leeds" corrects nothing)
 _CORRECTING = re.compile(
     r"\b(?:sorry|oops|whoops|wait|actually|correction|my\s+bad|scratch\s+that|hang\s+on|misspoke|"
-    r"let\s+me\s+correct\s+that|got\s+that\s+wrong|was\s+wrong)\b",
+    r"let\s+me\s+correct\s+that|got\s+that\s+wrong|was\s+wrong|my\s+mistake|what\s+I\s+(?:just\s+)?said)\b",
     re.IGNORECASE,
 )
 _NO = re.compile(r"\b(?:no|nope)\b", re.IGNORECASE)
@@ -94,8 +112,9 @@ def find_corrections(
 def _correction(text: str) -> tuple[int, str, str | None, str | None, bool] | None:
     m = _NEW_NOT_OLD.match(text)
     meant = m is not None and _MEANT_WORDS.match(m["says"] or "") is not None
-    # without a comma only after "I meant" ("I meant York not Leeds"; "It's just not right" corrects nothing)
-    if m is not None and (m["comma"] or meant):
+    # without a comma only after "I meant" or a correcting lead ("I meant York not Leeds", "My mistake, it's KPMG
+    # not Deloitte"; "It's just not right" corrects nothing)
+    if m is not None and m["new"].strip() and (m["comma"] or meant or _CORRECTING.search(m["lead"] or "")):
         new = " ".join(m["new"].split())
         clause = _CLAUSE.search(new) is not None or len(new.split()) > _MAX_VALUE_WORDS
         correcting = meant or _CORRECTING.search(m["lead"] or "") is not None
@@ -104,6 +123,16 @@ def _correction(text: str) -> tuple[int, str, str | None, str | None, bool] | No
             start = m.start("says") if m["says"] else m.start("new")
             new_value = None if clause else new
             return start, text[start : m.end("old")], new_value, " ".join(m["old"].split()), False
+    for pattern in (_SAID_BUT_MEANT, _NOT_OLD_FIRST):
+        m = pattern.match(text)
+        if m is not None and _meant_value(m["new"]) and _CLAUSE.search(m["new"]) is None:
+            if pattern is _NOT_OLD_FIRST and not _CORRECTING.search(m["lead"]):
+                continue  # "Oh, not Leeds, York" says nothing was wrong
+            start = m.start("old") if pattern is _NOT_OLD_FIRST else m.start("says")
+            return start, text[start : m.end("new")], " ".join(m["new"].split()), " ".join(m["old"].split()), False
+    m = _STRONG_LEAD.match(text)
+    if m is not None:
+        return m.start("clause"), text[m.start("clause") :].rstrip(" .!"), None, None, False
     m = _MEANT.match(text)
     if m is not None and _meant_value(m["new"]):
         return m.start("says"), text[m.start("says") : m.end("new")], " ".join(m["new"].split()), None, False

@@ -86,6 +86,7 @@ RELATIVE_BEFORE = re.compile(  # "the way I cook", but not "By the way, I'm 29"
     _I,
 )
 REPORTING_BEFORE = re.compile(
+    r"(?<!\bwhat\sI\s)(?<!\bwhat\sI\sjust\s)"  # "Ignore what I said, I live in Brighton" reports nothing
     r"\b(?:said|says|told\s+me|tells\s+me|mentioned|thinks|reckons|claims|claimed|heard|apparently|"
     r"according\s+to\s+\w+)(?:\s+that)?[,\s]*$",
     _I,

@@ -85,8 +85,8 @@ REL_MOD = (
 ROLE_NAME = rf"(?:(?:The|the)\s+)?{NAME}"
 # An employer's or a place's name: "St. David's", "St. Mary's Hospital", "McDonald's". A possessive is part of the name
 # where no lower-case noun follows it ("Google's office" is Google's). Up to four words: "Lincoln Park High School".
-_ORG_WORD = (
-    rf"{NAME_WORD}(?:['’]s(?=[ \t]+[{_UP}]|[ \t]*(?:[.,;:!?)]|$)|"
+_ORG_WORD = (  # a name, or an acronym ("KPMG", "the NHS", "UCLA")
+    rf"(?:{NAME_WORD}|[{_UP}]{{2,6}}(?![{_LOW}]))(?:['’]s(?=[ \t]+[{_UP}]|[ \t]*(?:[.,;:!?)]|$)|"
     r"[ \t]+(?:in|as|at|on|near|now|and|but|since|for|with|until|downtown|currently|these|so|because)\b))?"
 )
 ORG_NAME = rf"(?:(?:The|the)\s+)?(?:(?:St|Mt)\.[ \t]+)?{_ORG_WORD}(?:[ \t]+{_ORG_WORD}){{0,3}}"
