@@ -372,6 +372,10 @@ BACK_FROM: History = [
     ("2025-06-09T10:00", "Marta's wedding was beautiful. Ola was the flower girl."),
     ("2025-06-20T12:00", "Kuba turned 6 today!"),
 ]
+AT_THE_BBC: History = [
+    ("2025-05-05T19:00", "I'm dating Alex now, we met at a pub quiz last Friday."),
+    ("2025-05-05T19:01", "And I started working at the BBC the day before yesterday."),
+]
 SAINTS: History = [("2025-06-02T12:00", "Hey, I'm Marisol. I live in Austin and I'm a nurse at St. David's.")]
 CASES += [
     ("late-news", LATE_NEWS, "2026-03-20", "Where do I live?", "Paris (previously London)"),
@@ -418,6 +422,7 @@ CASES += [
     ("into-now", TOMASZ, "2025-07-01", "Do I like Ethiopian food?", "Yes"),
     ("friend-works", TOMASZ, "2025-07-01", "Where does Pawel work?", "Allegro"),
     ("flower-girl", TOMASZ, "2025-07-01", "Who was the flower girl at Marta's wedding?", "Ola"),
+    ("at-the-bbc", AT_THE_BBC, "2025-05-10", "Where do I work?", "BBC"),  # a place after "the", capitalised
     ("saints-name", SAINTS, "2025-07-01", "Where do I work?", "St. David's"),
 ]
 

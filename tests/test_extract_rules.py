@@ -151,6 +151,11 @@ CASES: list[tuple[str, Expected]] = [
     ("I'm engaged to Rui!", (K.RELATION, "fiance", SPEAKER, "Rui", A, True)),
     ("Rui and I got engaged.", (K.RELATION, "fiance", SPEAKER, "Rui", A, True)),
     ("Rui and I have been together for five years.", (K.RELATION, "partner", SPEAKER, "Rui", A, True)),
+    ("I'm seeing someone new. His name is Kasper.", (K.RELATION, "dating", SPEAKER, "Kasper", A, True)),
+    ("Also found a new roommate, her name is Ananya.", (K.RELATION, "roommate", SPEAKER, "Ananya", A, True)),
+    ("Mom still lives in Curitiba and keeps asking.", (K.STATE, "lives_in", "Maya's mom", "Curitiba", A, True)),
+    ("I've been in Rotterdam since the 1st.", (K.STATE, "lives_in", SPEAKER, "Rotterdam", A, True)),
+    ("Work at Medisana is good actually.", (K.STATE, "works_at", SPEAKER, "Medisana", A, True)),
     ("Hiya, Kwame here.", (K.ATTRIBUTE, "name", SPEAKER, "Kwame", A, True)),
     ("Hi, I'm Priya.", (K.ATTRIBUTE, "name", SPEAKER, "Priya", A, True)),
     ("We moved into the Edinburgh flat on the 15th.", (K.STATE, "lives_in", SPEAKER, "Edinburgh", A, True)),
@@ -234,6 +239,9 @@ NO_FACT = [
     "Hey Jon, glad I could help! Always here to cheer you on.",
     "Level is 5.",
     "I'm not looking for work.",
+    "I've been in Paris since Monday for a conference.",
+    "I signed the form and her name is on it.",
+    "Is work at Google fun?",
 ]
 
 

@@ -171,5 +171,6 @@ def test_a_short_name_ends_the_long_one() -> None:
     assert {o.fact_id: o.status for o in outcomes} == {1: FactStatus.SUPERSEDED, 2: FactStatus.ACTIVE}
     assert [(x.type, x.newer, x.older) for x in links] == [(LinkType.CONTRADICTS, 2, 1)]
     assert same_value("fernhill", "fernhill studio") and not same_value("fern", "fernhill studio")
+    assert same_value("de linde", "apotheek de linde") and not same_value("linde", "lindeman")
     outcomes, _ = resolve_slot([fact(1, 1, "york", polarity=False), fact(2, 2, "york minster")])
     assert {o.fact_id: o.status for o in outcomes} == {1: FactStatus.SUPERSEDED, 2: FactStatus.ACTIVE}

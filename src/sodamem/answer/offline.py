@@ -104,8 +104,8 @@ _CALENDAR = (
 )
 _SAYS_A_PLACE = re.compile(  # "in Krakow", "at the park", "near home"; not "to visit", "on the 2nd", "in May"
     r"\b(?i:in|at|to|from|near|on|into|onto|around|outside|inside|across|through)\s+"
-    rf"(?:(?!{_CALENDAR})[A-Z]\w+|(?i:the|a|an|my|our|his|her|their|this|that)\s+(?![0-9])"
-    r"(?!(?:week|weekend|day|morning|evening|night|time|moment|end|start|beginning)\b)[a-z]\w+)"
+    rf"(?:(?!{_CALENDAR})[A-Z]\w+|(?i:the|a|an|my|our|his|her|their|this|that)\s+(?![0-9])(?!{_CALENDAR})"
+    r"(?!(?i:week|weekend|day|morning|evening|night|time|moment|end|start|beginning)\b)[A-Za-z]\w+)"
     r"|\b(?i:here|there|home|abroad|downtown|away|overseas)\b"
     rf"|(?<=\w\s)(?!{_CALENDAR})[A-Z][a-z]\w*"
 )

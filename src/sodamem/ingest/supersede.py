@@ -161,9 +161,12 @@ def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLin
 
 
 def same_value(a: str, b: str) -> bool:
-    """Whether two value keys name one thing: equal, or one the other's leading words ("I quit Fernhill" ends
-    "I work at Fernhill Studio")."""
-    return a == b or (bool(a) and bool(b) and (a.startswith(b + " ") or b.startswith(a + " ")))
+    """Whether two value keys name one thing: equal, or one the other's leading or trailing words ("I quit
+    Fernhill" ends "I work at Fernhill Studio", "I quit De Linde" ends "Apotheek De Linde")."""
+    if a == b or not a or not b:
+        return a == b
+    short, long = sorted((a, b), key=len)
+    return long.startswith(short + " ") or long.endswith(" " + short)
 
 
 # How far back a change said later may be dated and still end a plain statement said in between: "I live in London"

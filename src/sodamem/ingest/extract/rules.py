@@ -61,7 +61,15 @@ from sodamem.ingest.extract.rules_events import (
     _took_me,
     _trip,
 )
-from sodamem.ingest.extract.rules_piece_wide import _attributes, _favourites, _first_day, _relations, _self_name, _taste
+from sodamem.ingest.extract.rules_piece_wide import (
+    _attributes,
+    _favourites,
+    _first_day,
+    _relations,
+    _self_name,
+    _taste,
+    _work_there_is,
+)
 from sodamem.ingest.extract.rules_plans import _generic_plan
 from sodamem.ingest.extract.rules_preferences import _allergic, _cut_down, _fan, _like
 from sodamem.ingest.extract.rules_states import (
@@ -285,6 +293,7 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
     (rl.NO_JOB, rl._no_job, "person"),
     (rl.MARRIED_NAME, rl._married_name, "person"),
     (rl.TOGETHER, rl._together, "person"),
+    (rl.BEEN_IN_SINCE, rl._been_in_since, "person"),
     (rp.START_AT, _start_at, "person"),
     (rp.LOST_JOB, _lost_job, "person"),
     (rp.FROM, _from, "person"),
@@ -309,6 +318,7 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
 # Rules over a whole piece, run on every piece before its clauses.
 _PIECE_RULES: tuple[Callable[[_Piece], None], ...] = (
     _relations,
+    _work_there_is,
     _self_name,
     _favourites,
     _attributes,

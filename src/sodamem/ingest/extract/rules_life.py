@@ -13,7 +13,7 @@ from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _Clause, _is_name, _Mood
 from sodamem.ingest.extract.rules_emit import _emit
 from sodamem.ingest.extract.rules_modality import _mood, _say
-from sodamem.ingest.extract.rules_states import _a, _org_fact, _state_mood, no_longer_employed
+from sodamem.ingest.extract.rules_states import _a, _org_fact, _state_mood, _through_time, no_longer_employed
 from sodamem.model import FactKind, Modality
 
 K, M = FactKind, Modality
@@ -33,6 +33,13 @@ AT_ORG_AS = re.compile(
 PROMOTED = re.compile(P + rf"(?:got\s+|been\s+|was\s+|just\s+)*promoted\s+to\s+{_JOB}{_JOB_ENDS}")
 NO_JOB = re.compile(P + r"(?:between\s+jobs|unemployed|out\s+of\s+work|jobless|looking\s+for\s+(?:a\s+)?work)\b")
 MARRIED_NAME = re.compile(P + rf"married\s+(?P<name>{rv.NAME})(?![\w])")
+# "I've been in Rotterdam since the 1st": a home since then (a stay "since Monday" is as likely, so only with "been")
+BEEN_IN_SINCE = re.compile(P + rf"been\s+(?:living\s+)?in\s+(?P<place>{rv.ORG_NAME})(?=\s+since\b)")
+_A_STAY = re.compile(
+    r"\s+since\s+(?:yesterday|this\s+morning|last\s+night|the\s+weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+    r"|[^.!?;]*\b(?:for\s+(?:a|the|work)\b|on\s+(?:holiday|vacation|business)|conference|trip|visiting|hotel)",
+    re.IGNORECASE,
+)
 TOGETHER = re.compile(P + r"(?:been\s+)?(?:together|a\s+couple)\s+(?:for|since)\b")
 
 
@@ -82,6 +89,17 @@ def _married_name(c: _Clause, m: re.Match[str]) -> bool:
     end = m.end()
     _emit(c, K.ATTRIBUTE, "relationship_status", "married", end, mood, _say(c.subj.name, mood, "is", "be", "married"))
     return _emit(c, K.RELATION, "spouse", name, end, mood, f"{c.subj.name}'s spouse is {name}")
+
+
+def _been_in_since(c: _Clause, m: re.Match[str]) -> bool:
+    if not re.search(r"(?:'ve|\bhave|'s|\bhas)\s*$", c.aux + " ") and not c.aux.endswith(("'ve", "have", "has")):
+        return False
+    if _A_STAY.match(c.text, m.end()):
+        return False  # "been in Paris since Monday for a conference" is a stay
+    place = re.sub(r"^the\s+", "", m["place"])
+    end = _through_time(c, m.end() + len(" since"))
+    mood = _mood(c, c.text[end:], state=True)
+    return _emit(c, K.STATE, "lives_in", place, end, mood, _say(c.subj.name, mood, "lives in", "live in", place))
 
 
 def _together(c: _Clause, m: re.Match[str]) -> bool:

@@ -225,6 +225,15 @@ PRONOUN_NAMED = re.compile(
     rf"^(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name\s+is|(?:[Ss]he|[Hh]e|[Ii]t)(?:['’]s|\s+is)\s+(?:called|named))\s+"
     rf"(?P<name>{NAME})(?![\w])"
 )
+WORK_THERE_IS = re.compile(
+    r"^(?:(?:[Aa]nd|[Bb]ut|[Ss]o|[Aa]lso|[Aa]nyway|[Oo]h)\s*,?\s*)?(?:[Mm]y\s+(?:new\s+)?|[Tt]he\s+new\s+)?"
+    rf"(?:[Ww]ork|[Jj]ob)\s+at\s+(?P<org>{ORG_NAME})\s+(?:is|has\s+been|was|['’]s)\b"
+)
+PRONOUN_NAMED_ANYWHERE = re.compile(
+    rf"(?:^|(?<=[\s,;—–-]))(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name\s+is|(?:[Ss]he|[Hh]e|[Ii]t)(?:['’]s|\s+is)\s+"
+    rf"(?:called|named))\s+(?P<name>{NAME})(?![\w])"
+)
+SEEING_SOMEONE = re.compile(r"\b(?:seeing|dating|met)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))(?:\s+new)?\W*$")
 LAST_MENTIONED = re.compile(
     rf"\b(?:[Aa]|[Aa]n|[Aa]nother|[Mm]y|[Oo]ur)\s+{REL_MOD}(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\b"
     r"(?:[ \t]+[\w'’-]+){0,4}\W*$"

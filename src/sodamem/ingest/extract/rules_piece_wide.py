@@ -24,11 +24,7 @@ def _relations(p: _Piece) -> None:
         for m in pattern.finditer(text):
             if _is_name(m["name"]):
                 _relation(p, p.speaker, m["rel"], m["name"], m.start(), m.end())
-    named = rp.PRONOUN_NAMED.match(text)
-    if named is not None and _is_name(named["name"]) and p.piece.index > 0:
-        mentioned = rp.LAST_MENTIONED.search(p.turn.pieces[p.piece.index - 1].text)
-        if mentioned is not None:  # "I adopted a cat on Saturday. Her name is Mochi."
-            _relation(p, p.speaker, mentioned["rel"], named["name"], named.start(), named.end())
+    _named_after(p, text)
     for m in rp.POSS_REL_NAMED.finditer(text):
         if _is_name(m["name"]) and _is_name(m["owner"]):
             _relation(p, m["owner"], m["rel"], m["name"], m.start(), m.end())
@@ -36,6 +32,36 @@ def _relations(p: _Piece) -> None:
         owner = p.antecedents.get(m.start())
         if owner is not None and _is_name(m["name"]):
             _relation(p, owner, m["rel"], m["name"], m.start(), m.end())
+
+
+def _named_after(p: _Piece, text: str) -> None:
+    """A name said after the relative or pet it names: "I adopted a cat on Saturday. Her name is Mochi.", "found a
+    new roommate, her name is Ananya", "I'm seeing someone new. His name is Kasper." (someone one dates)."""
+    for named in rp.PRONOUN_NAMED_ANYWHERE.finditer(text):
+        if not _is_name(named["name"]):
+            continue
+        before = text[: named.start()].rstrip()
+        if not before and p.piece.index > 0:  # the sentence before, when the name opens this one
+            before = p.turn.pieces[p.piece.index - 1].text
+        elif not before.endswith((",", ";", "—", "–", "-")):
+            continue  # "... and her name is on the list"
+        mentioned = rp.LAST_MENTIONED.search(before.rstrip(",;—–- "))
+        if mentioned is not None:
+            _relation(p, p.speaker, mentioned["rel"], named["name"], named.start(), named.end())
+        elif rp.SEEING_SOMEONE.search(before.rstrip(",;—–- ")):
+            c = _piece_clause(p, named.start(), named.end(), p.speaker)
+            text_ = f"{p.speaker} is dating {named['name']}"
+            _emit(c, K.RELATION, "dating", named["name"], named.end(), _piece_mood(p), text_)
+
+
+def _work_there_is(p: _Piece) -> None:
+    """ "Work at Medisana is good actually", "My new job at Octopus is great": the speaker works there."""
+    m = rp.WORK_THERE_IS.match(p.piece.text)
+    if m is None or p.question:
+        return
+    org = re.sub(r"^the\s+", "", m["org"])
+    c = _piece_clause(p, m.start(), m.end("org"), p.speaker)
+    _emit(c, K.STATE, "works_at", org, m.end("org"), _piece_mood(p), f"{p.speaker} works at {org}")
 
 
 def _self_name(p: _Piece) -> None:

@@ -280,7 +280,7 @@ def _live(c: _Clause, m: re.Match[str]) -> bool:
         return False  # "I'm based in Leeds", not "a novel based in Leeds"
     obj = _object(c, m.end(), roles=True)  # "in London with my wife Anna": the place, before "my" is renamed
     place, roles = obj.text, obj.roles
-    named = re.match(rf"{rv.ORG_NAME}(?=\s+(?:with|near|for|since|because)\b)", place)
+    named = re.match(rf"{rv.ORG_NAME}(?=\s+(?:with|near|for|since|because|and\s+[a-z]))", place)
     place = named.group() if named else place  # "in Porto with her husband Rui": Porto
     locations = [r.entity for r in roles if r.role == "location"]
     if not re.match(rf"(?:the\s+)?{rv.NAME}", place):
