@@ -376,6 +376,11 @@ AT_THE_BBC: History = [
     ("2025-05-05T19:00", "I'm dating Alex now, we met at a pub quiz last Friday."),
     ("2025-05-05T19:01", "And I started working at the BBC the day before yesterday."),
 ]
+NOT_THAT_RELATIVE: History = [
+    ("2025-09-01T10:00", "Mom still lives in Curitiba and keeps asking when I'm coming home."),
+    ("2025-09-08T10:00", "I'm seeing someone new. His name is Kasper."),
+    ("2025-09-15T10:00", "My friend adopted a kitten. Should I get a cat too?"),
+]
 SAINTS: History = [("2025-06-02T12:00", "Hey, I'm Marisol. I live in Austin and I'm a nurse at St. David's.")]
 CASES += [
     ("late-news", LATE_NEWS, "2026-03-20", "Where do I live?", "Paris (previously London)"),
@@ -423,6 +428,11 @@ CASES += [
     ("friend-works", TOMASZ, "2025-07-01", "Where does Pawel work?", "Allegro"),
     ("flower-girl", TOMASZ, "2025-07-01", "Who was the flower girl at Marta's wedding?", "Ola"),
     ("at-the-bbc", AT_THE_BBC, "2025-05-10", "Where do I work?", "BBC"),  # a place after "the", capitalised
+    # a relative's answer must speak of that relative: "mom" is no dad, "his name is Kasper" names no cat
+    ("dads-home", NOT_THAT_RELATIVE, "2025-10-01", "Where does my dad live?", ABSTAIN),
+    ("moms-home", NOT_THAT_RELATIVE, "2025-10-01", "Where does my mom live?", "Curitiba"),
+    ("no-cat", NOT_THAT_RELATIVE, "2025-10-01", "What is my cat's name?", ABSTAIN),
+    ("dating-kasper", NOT_THAT_RELATIVE, "2025-10-01", "Who am I dating?", "Kasper"),
     ("saints-name", SAINTS, "2025-07-01", "Where do I work?", "St. David's"),
 ]
 

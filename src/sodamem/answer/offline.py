@@ -38,7 +38,14 @@ from sodamem.answer.corrections import CorrectedSentence, corrected_sentence, sa
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
-from sodamem.answer.relatives import relative_mentioned, relatives_asked_by_name, relatives_named
+from sodamem.answer.relatives import (
+    mentions_relative,
+    relative_asked_about,
+    relative_mentioned,
+    relative_named_asked,
+    relatives_asked_by_name,
+    relatives_named,
+)
 from sodamem.answer.spans import (
     QuestionKind,
     answer_span,
@@ -72,7 +79,7 @@ from sodamem.answer.yes_no import (
     yes_or_no,
 )
 from sodamem.bench.metrics import count_tokens
-from sodamem.ingest.extract.rules_vocabulary import REL_SINGLE
+from sodamem.ingest.extract.rules_vocabulary import NON_UNIQUE_RELS, REL_SINGLE
 from sodamem.memory import Memory
 from sodamem.porter import stem
 from sodamem.records import FactRecord, SearchHit
@@ -107,7 +114,6 @@ _SAYS_A_PLACE = re.compile(  # "in Krakow", "at the park", "near home"; not "to 
     rf"(?:(?!{_CALENDAR})[A-Z]\w+|(?i:the|a|an|my|our|his|her|their|this|that)\s+(?![0-9])(?!{_CALENDAR})"
     r"(?!(?i:week|weekend|day|morning|evening|night|time|moment|end|start|beginning)\b)[A-Za-z]\w+)"
     r"|\b(?i:here|there|home|abroad|downtown|away|overseas)\b"
-    rf"|(?<=\w\s)(?!{_CALENDAR})[A-Z][a-z]\w*"
 )
 
 
@@ -272,6 +278,21 @@ class _Reader:
             sentences = [s for s in sentences if not self._of_someone_else(s)]
             if not sentences:
                 return self._abstain("about someone else")
+            relative = relative_asked_about(self.question, USER_ROLE) or relative_named_asked(self.question, USER_ROLE)
+            # one relative ("What is my cat's name?" is not read from "His name is Kasper."); several may be named
+            # without the word ("What are Audrey's dogs' names?": "Pepper, Panda and Precious")
+            if (
+                relative is not None
+                and relative.relation in REL_SINGLE - NON_UNIQUE_RELS  # not "my friend Sam", one of several
+                and not asks_for_a_list(self.question)
+            ):
+                sentences = [
+                    s
+                    for s in sentences
+                    if not s.is_question and mentions_relative(self.memory, self.user, relative, s.text)
+                ]
+                if not sentences:
+                    return self._abstain("not about them")
         return self._short_answer(sentences)
 
     def _relatives_by_name(self) -> Answer | None:

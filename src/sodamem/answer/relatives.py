@@ -60,6 +60,26 @@ def _relative(m: re.Match[str], asker: str) -> Relative:
     return Relative(owner, " ".join(m["rel"].lower().split()), via)
 
 
+def relative_named_asked(question: str, asker: str) -> Relative | None:
+    """The relative whose name the question asks: "What is my cat's name?", "Who is Ines married to?"."""
+    m = _NAMES_ASKED.match(question)
+    return _relative(m, asker) if m is not None else _spouse_asked(question, asker)
+
+
+def mentions_relative(memory: Memory, user: str, relative: Relative, text: str) -> bool:
+    """Whether ``text`` speaks of the relative: by a kin word ("my cat", "mom") or by the name a relation fact gives
+    them ("Pepper" for my dog Pepper)."""
+    kin = kin_words(relative.relation)  # the relative's own words: "mom" is no father
+    if re.search(rf"(?<!\w)(?:{'|'.join(map(re.escape, kin))})s?(?!\w)", text, re.IGNORECASE):
+        return True
+    owner = person_of(memory, user, relative)
+    named = {snake(k) for k in kin_words(relative.relation)}
+    names = {
+        f.object for f in memory.facts(status="all", subject=owner, user=user) if f.predicate in named and f.object
+    }
+    return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text) for n in names)
+
+
 def _spouse_asked(question: str, asker: str) -> Relative | None:
     m = _MARRIED_TO.match(question)
     if m is None:
@@ -114,8 +134,7 @@ class NamedRelatives:
 def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str) -> NamedRelatives:
     """For "What are my children's names?" / "Who is Priya's fiancé?": the relation facts that name them (kin words
     count: "children" are the kids, sons and daughters the user spoke of), oldest first."""
-    m = _NAMES_ASKED.match(question)
-    relative = _relative(m, asker) if m is not None else _spouse_asked(question, asker)
+    relative = relative_named_asked(question, asker)
     if relative is None:
         return NamedRelatives([], [], [])
     owner, relation = person_of(memory, user, relative), relative.relation
