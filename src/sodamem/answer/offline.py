@@ -46,6 +46,18 @@ from sodamem.answer.relatives import (
     relatives_asked_by_name,
     relatives_named,
 )
+from sodamem.answer.sentence_checks import (
+    ANSWER_TYPES,
+    FIRST_PERSON,
+    asks_an_age,
+    ends_at_a_subject,
+    is_kin,
+    names_someone_new,
+    says_a_number,
+    says_a_place,
+    speaks_of_a_third_person,
+    stems_of,
+)
 from sodamem.answer.spans import (
     QuestionKind,
     answer_span,
@@ -99,48 +111,6 @@ SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hi
 SPEAKER_CHECK_DEPTH = 40  # who said what is compared over this many (the search lifts the named person's turns)
 LIST_ITEMS = 3  # a question asking for several things gets spans from up to this many sentences
 _WORD = re.compile(r"[^\W_]+")
-
-
-def _stems_of(text: str) -> set[str]:
-    return {t.stem for t in tokens(text)}
-
-
-_CALENDAR = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|"
-    r"Wednesday|Thursday|Friday|Saturday|Sunday)\b"
-)
-_SAYS_A_PLACE = re.compile(  # "in Krakow", "at the park", "near home"; not "to visit", "on the 2nd", "in May"
-    r"\b(?i:in|at|to|from|near|on|into|onto|around|outside|inside|across|through)\s+"
-    rf"(?:(?!{_CALENDAR})[A-Z]\w+|(?i:the|a|an|my|our|his|her|their|this|that)\s+(?![0-9])(?!{_CALENDAR})"
-    r"(?!(?i:week|weekend|day|morning|evening|night|time|moment|end|start|beginning)\b)[A-Za-z]\w+)"
-    r"|\b(?i:here|there|home|abroad|downtown|away|overseas)\b"
-)
-
-
-_AFTER_AUXILIARY = re.compile(r"\b(?i:does|did|do|is|was|are|were|has|had|will|can|would)\s+(?:(?i:my|our)\s+)?$")
-
-
-def _names_someone_new(text: str, asked: set[str]) -> bool:
-    """Whether ``text`` says a name the question does not ("Ola", not "Marta", to "... at Marta's wedding?")."""
-    return any(text[t.start].isupper() and t.word not in _FIRST_PERSON and t.stem not in asked for t in tokens(text))
-
-
-def _is_kin(words: str) -> bool:
-    return bool(set(words.lower().split()) & REL_SINGLE)
-
-
-_FIRST_PERSON = frozenset("i me my mine myself we us our ours".split())
-_THIRD_PERSON = re.compile(r"\b(?:he|she|they|him|her|them|his|hers|their|theirs)\b", re.IGNORECASE)
-_ASKS_AN_AGE = re.compile(r"\bhow\s+old\b|\bwhat\s+age\b", re.IGNORECASE)
-_SAYS_A_NUMBER = re.compile(
-    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-    r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|teens?|twenties|"
-    r"thirties|forties|fifties|sixties|seventies|eighties|nineties|newborn|months?\s+old|years?\s+old)\b",
-    re.IGNORECASE,
-)
-# Words naming the kind of answer wanted, which the answer itself seldom says: "What breed is Biscuit?" is answered
-# by "My dog Biscuit is a beagle".
-_ANSWER_TYPES = frozenset(stem(w) for w in "breed kind type sort colour color make model brand species".split())
 
 
 def answer_offline(
@@ -263,8 +233,8 @@ class _Reader:
                 return self._abstain("only wished")
             if asks_a_wish(self.question):  # "Where do I want to work?": the sentences that say a wish, if any
                 sentences = [s for s in sentences if says_a_wish(s.text)] or sentences
-        if _ASKS_AN_AGE.search(self.question):  # "How old is my brother?" is not "Sam is visiting next weekend"
-            sentences = [s for s in sentences if _SAYS_A_NUMBER.search(s.text)]
+        if asks_an_age(self.question):  # "How old is my brother?" is not "Sam is visiting next weekend"
+            sentences = [s for s in sentences if says_a_number(s.text)]
             if not sentences:
                 return self._abstain("no age")
         by_relation = self._named_by_relation()
@@ -407,12 +377,12 @@ class _Reader:
         # a question someone asked is no answer to it ("How old is Zoe now?" is not Zoe's age), when a statement is
         sentences = [s for s in sentences if not s.is_question] or sentences
         if kind == "where":  # "Where was Marta's wedding?": a sentence that says a place ("on June 7th in Krakow")
-            sentences = [s for s in sentences if _SAYS_A_PLACE.search(s.text)]
+            sentences = [s for s in sentences if says_a_place(s.text)]
             if not sentences:
                 return self._abstain("no place")  # "Mum's visit was lovely." is nowhere
         elif kind == "who":  # "Who was the flower girl?": "Ola was the flower girl.", not "The wedding was lovely."
             asked = question_stems(self.question)
-            sentences = [s for s in sentences if _names_someone_new(s.text, asked)] or sentences
+            sentences = [s for s in sentences if names_someone_new(s.text, asked)] or sentences
         count = LIST_ITEMS if asks_for_a_list(self.question) else 1
         chosen = distinct_turns(sentences, count)
         spans: list[str] = []
@@ -428,7 +398,7 @@ class _Reader:
             speakers = {h.speaker for h in self.hits}  # who talks is not named in their own words
             talking = {w for s in speakers for w in question_stems(s)} | self._speaker_alias_stems(speakers)
             named = specifics(self.question) - described - talking  # one of them, where it asks "X or Y"
-            if named and not named & _stems_of(best.text):
+            if named and not named & stems_of(best.text):
                 return self._abstain("unsupported")  # "Am I allergic to shellfish?" from "allergic to peanuts"
             endings = self._described_endings(described)
             named_by = best
@@ -437,7 +407,7 @@ class _Reader:
             spans.append(yes_or_no(best.text, self.question, described))
         elif not overlap(self._content_stems() | self._entity_stems(), best.text) and not self._speaks(best):
             return self._abstain("unsupported")  # "How old is Mia?" is not read from "My flight is on the 20th"
-        elif (asked := self._content_stems() - self._entity_stems() - _ANSWER_TYPES) and not overlap(asked, best.text):
+        elif (asked := self._content_stems() - self._entity_stems() - ANSWER_TYPES) and not overlap(asked, best.text):
             if not self._speaks(best):  # "Where was Priya born?" is not the user's "Priya and I got engaged"
                 return self._abstain("unsupported")
         else:
@@ -492,7 +462,7 @@ class _Reader:
         enough = overlap(asked, best.text)
         peers = [
             s
-            for s in distinct_turns(sentences, LIST_ITEMS) + [s for s in sentences if described & _stems_of(s.text)]
+            for s in distinct_turns(sentences, LIST_ITEMS) + [s for s in sentences if described & stems_of(s.text)]
             if not s.is_question
             and s.speaker == best.speaker
             and (
@@ -512,14 +482,14 @@ class _Reader:
             m
             for m in self.analysis.entities
             if m.name not in (USER_ROLE, *speakers)
-            and m.matched.lower() not in _FIRST_PERSON  # the asker, whatever their name ("I" is Dev)
+            and m.matched.lower() not in FIRST_PERSON  # the asker, whatever their name ("I" is Dev)
             and not question_stems(m.name) & talking  # a speaker called by name ("What does Dev teach?")
-            and (m.matched[:1].isupper() or _is_kin(m.matched))
-            and _AFTER_AUXILIARY.search(self.question[: m.char_start])  # the subject: "does Joost", not "Marta's"
+            and (m.matched[:1].isupper() or is_kin(m.matched))
+            and ends_at_a_subject(self.question[: m.char_start])  # the subject: "does Joost", not "Marta's"
         ]  # named, or kin ("my mum"): not "dogs"
-        if not people or self._speaks(sentence) or _THIRD_PERSON.search(sentence.text):
+        if not people or self._speaks(sentence) or speaks_of_a_third_person(sentence.text):
             return False
-        words = _stems_of(sentence.text)
+        words = stems_of(sentence.text)
         return not any((question_stems(m.matched) | question_stems(m.name)) & words for m in people)
 
     def _described_endings(self, described: frozenset[str]) -> list[Sentence]:
