@@ -144,7 +144,6 @@ CASES: list[tuple[str, Expected]] = [
     ("I got hired by Siemens.", (K.STATE, "works_at", SPEAKER, "Siemens", A, True)),
     ("I've been at Siemens for two years.", (K.STATE, "works_at", SPEAKER, "Siemens", A, True)),
     ("I'm at Siemens now as a data engineer.", (K.ATTRIBUTE, "job", SPEAKER, "data engineer", A, True)),
-    ("I joined Siemens as an analyst.", (K.STATE, "works_at", SPEAKER, "Siemens", A, True)),
     ("I've just been promoted to senior engineer.", (K.ATTRIBUTE, "job", SPEAKER, "senior engineer", A, True)),
     ("I'm between jobs right now.", (K.STATE, "works_at", SPEAKER, None, A, False)),
     ("I married Rui last summer.", (K.RELATION, "spouse", SPEAKER, "Rui", A, True)),
@@ -156,6 +155,9 @@ CASES: list[tuple[str, Expected]] = [
     ("Mom still lives in Curitiba and keeps asking.", (K.STATE, "lives_in", "Maya's mom", "Curitiba", A, True)),
     ("I've been in Rotterdam since the 1st.", (K.STATE, "lives_in", SPEAKER, "Rotterdam", A, True)),
     ("Work at Medisana is good actually.", (K.STATE, "works_at", SPEAKER, "Medisana", A, True)),
+    ("I'm from NYC BTW.", (K.ATTRIBUTE, "comes_from", SPEAKER, "NYC", A, True)),
+    ("I'm a nurse at the NHS LOL.", (K.STATE, "works_at", SPEAKER, "NHS", A, True)),
+    ("My son Carlos moved out last month.", (K.RELATION, "son", SPEAKER, "Carlos", A, True)),
     ("Hiya, Kwame here.", (K.ATTRIBUTE, "name", SPEAKER, "Kwame", A, True)),
     ("Hi, I'm Priya.", (K.ATTRIBUTE, "name", SPEAKER, "Priya", A, True)),
     ("We moved into the Edinburgh flat on the 15th.", (K.STATE, "lives_in", SPEAKER, "Edinburgh", A, True)),
@@ -242,6 +244,17 @@ NO_FACT = [
     "I've been in Paris since Monday for a conference.",
     "I signed the form and her name is on it.",
     "Is work at Google fun?",
+    # a review's repros: none of these is a fact of the kind the new rules make
+    "I joined Tom as a plus one at his cousin's wedding.",
+    "I'm looking for work-life balance these days.",
+    "I started with Spanish last year.",
+    "As a celebrant, I married Tom and Ana last weekend.",
+    "I've been in Japan since last week, the food is amazing.",
+    "I've been in Tokyo since the 1st, flying home on Sunday.",
+    "I got a new place in Portugal for the summer holidays.",
+    "Hi, I'm British.",
+    "My brother got a new dog. Her name is Luna.",
+    "Carlos moved out of his parents' place.",
 ]
 
 

@@ -26,6 +26,8 @@ from sodamem.answer.sentence_checks import (
         ("My mum is coming to visit on the 2nd of February.", False),
         ("We met in May.", False),
         ("Sam's bringing their cat Marmalade.", False),
+        ("Sam got engaged to his girlfriend Leah!", False),
+        ("I met my husband Dave in college.", True),
     ],
 )
 def test_a_place_is_said_after_a_preposition(text: str, expected: bool) -> None:

@@ -174,3 +174,16 @@ def test_a_short_name_ends_the_long_one() -> None:
     assert same_value("de linde", "apotheek de linde") and not same_value("linde", "lindeman")
     outcomes, _ = resolve_slot([fact(1, 1, "york", polarity=False), fact(2, 2, "york minster")])
     assert {o.fact_id: o.status for o in outcomes} == {1: FactStatus.SUPERSEDED, 2: FactStatus.ACTIVE}
+
+
+def test_a_moved_change_sorts_before_a_plain_statement_said_after_it_at_the_same_time() -> None:
+    """Three messages stamped alike: "I live in Leeds." / "I moved to York last month." / "I live in Manchester now."
+    York, moved after Leeds, must not pass Manchester, said after it."""
+    said = "2024-05-01T00:00:00"
+    leeds = SlotFact(1, order_key(said, "s", 0, 0, "lives_in", "leeds"), said, "leeds", True, said=said)
+    york = SlotFact(2, order_key("2024-04-01T00:00:00", "s", 1, 0, "lives_in", "york"), "2024-04-01T00:00:00",
+                    "york", True, said=said)  # fmt: skip
+    manchester = SlotFact(3, order_key(said, "s", 2, 0, "lives_in", "manchester"), said, "manchester", True, said=said)
+    outcomes, _ = resolve_slot([manchester, york, leeds])
+    assert [o.fact_id for o in outcomes if o.status is FactStatus.ACTIVE] == [3]
+    assert not same_value("york", "new york")  # one trailing word is no name of the longer

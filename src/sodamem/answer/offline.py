@@ -222,7 +222,16 @@ class _Reader:
             # "Where does Leah live?", and no fact names Leah: a sentence must name her and say such a state
             keywords = {word for word, predicates in STATE_KEYWORDS.items() if set(predicates) & set(wanted)}
             said = [({t.word for t in tokens(s.text)}, s) for s in sentences]
-            sentences = [s for words, s in said if keywords & words and unknown.lower() in words]
+            sentences = [
+                s
+                for words, s in said
+                if unknown.lower() in words
+                and (  # the state's word, or what answers it: "Priya is 29", "Leah is in Boston these days"
+                    keywords & words
+                    or ("age" in wanted and says_a_number(s.text))
+                    or ("lives_in" in wanted and says_a_place(s.text))
+                )
+            ]
             if not sentences:
                 return self._abstain("unknown person")
         if wanted and question_kind(self.question) != "yes_no":

@@ -223,6 +223,7 @@ _MENTION_GROUPS = (
     "cats cat kitten kittens kitty",
     "fiance fiancé fiancee fiancée engaged",
     "husband wife spouse married",
+    "partner together dating boyfriend girlfriend",
 )
 _MENTIONED_AS: dict[str, frozenset[str]] = {
     word: frozenset(kin for group in _MENTION_GROUPS if word in group.split() for kin in group.split())

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from sodamem.answer.spans import tokens
-from sodamem.ingest.extract.rules_vocabulary import REL_SINGLE
+from sodamem.ingest.extract.rules_vocabulary import REL, REL_SINGLE
 from sodamem.porter import stem
 
 FIRST_PERSON = frozenset("i me my mine myself we us our ours".split())
@@ -23,8 +23,10 @@ _CALENDAR = (
 _PLACE = re.compile(  # "in Krakow", "at the park", "at the BBC", "near home"; not "to visit", "on the 2nd", "in May"
     r"\b(?i:in|at|to|from|near|on|into|onto|around|outside|inside|across|through)\s+"
     rf"(?:(?!{_CALENDAR})[A-Z]\w+|(?i:the|a|an|my|our|his|her|their|this|that)\s+(?![0-9])(?!{_CALENDAR})"
-    r"(?!(?i:week|weekend|day|morning|evening|night|time|moment|end|start|beginning)\b)[A-Za-z]\w+)"
+    r"(?!(?i:week|weekend|day|morning|evening|night|time|moment|end|start|beginning)\b)"
+    rf"(?!(?i:{REL})\b)[A-Za-z]\w+)"  # not "to his girlfriend"
     r"|\b(?i:here|there|home|abroad|downtown|away|overseas)\b"
+    r"|\b(?i:in|at)\s+(?:college|school|university|uni|work|church|town|hospital|class|camp|court|prison|bed)\b"
 )
 _AFTER_AUXILIARY = re.compile(r"\b(?i:does|did|do|is|was|are|were|has|had|will|can|would)\s+(?:(?i:my|our)\s+)?$")
 _THIRD_PERSON = re.compile(r"\b(?:he|she|they|him|her|them|his|hers|their|theirs)\b", re.IGNORECASE)

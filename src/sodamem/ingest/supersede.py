@@ -166,7 +166,8 @@ def same_value(a: str, b: str) -> bool:
     if a == b or not a or not b:
         return a == b
     short, long = sorted((a, b), key=len)
-    return long.startswith(short + " ") or long.endswith(" " + short)
+    # trailing words only when they are two or more: "York" is not "New York"
+    return long.startswith(short + " ") or (" " in short and long.endswith(" " + short))
 
 
 # How far back a change said later may be dated and still end a plain statement said in between: "I live in London"
@@ -179,7 +180,7 @@ STALE_REACH = timedelta(days=62)
 def _ordering(facts: list[SlotFact]) -> Callable[[SlotFact], tuple[object, ...]]:
     """The sort key of a slot's history: the time a fact takes its place (its start, or, for a change dated shortly
     before a plain statement said earlier in the dialogue, that statement's time: ``STALE_REACH``), a change moved
-    after a plain statement after that statement; then its own start, and where it was said."""
+    after a plain statement right after that statement; then its own start, and where it was said."""
     plain = sorted(f.place for f in facts if f.undated)  # their times ascend with their places
     plain_times = [place[0] for place in plain]
 
@@ -188,8 +189,10 @@ def _ordering(facts: list[SlotFact]) -> Callable[[SlotFact], tuple[object, ...]]
         said_before = bisect_right(plain, fact.place)  # the plain statements said up to this fact
         reach = starts + STALE_REACH if starts < datetime.max - STALE_REACH else datetime.max
         latest = min(said_before, bisect_right(plain_times, reach)) - 1
-        at = plain_times[latest] if latest >= 0 and plain_times[latest] > starts else starts
-        return at, at != starts, starts, fact.place, fact.denies, fact.order_key
+        raised = latest >= 0 and plain_times[latest] > starts
+        # a moved change sorts right after the statement that moved it, before any said after that one
+        at, after = (plain_times[latest], plain[latest]) if raised else (starts, fact.place)
+        return at, after, raised, starts, fact.place, fact.denies, fact.order_key
 
     return key
 

@@ -183,7 +183,7 @@ def add_alias(conn: Connection, user: str, alias: str, canonical: str) -> set[in
     moved: set[int] = set()
     if row is None:
         conn.execute("INSERT INTO entity_aliases (user, key, entity_pk) VALUES (?, ?, ?)", (user, key, target))
-    elif int(row[0]) != target and _another_named_relative(conn, int(row[0]), key):
+    elif int(row[0]) != target and _another_named_relative(conn, int(row[0]), key, canonical.strip()):
         # "my sister Hannah", later "my sister Ines": two sisters, not one. "my sister" now means the latest named;
         # Hannah keeps her facts
         conn.execute("UPDATE entity_aliases SET entity_pk = ? WHERE user = ? AND key = ?", (target, user, key))
@@ -194,14 +194,14 @@ def add_alias(conn: Connection, user: str, alias: str, canonical: str) -> set[in
     return moved
 
 
-def _another_named_relative(conn: Connection, holder: int, key: str) -> bool:
+def _another_named_relative(conn: Connection, holder: int, key: str, newer: str = "") -> bool:
     """Whether a role alias ("maya's sister") is held by a person known by a name of their own ("Hannah"), not by
-    the entity the role itself named ("my sister moved to Paris" before her name was said): merging them would make
-    two people one."""
+    the entity the role itself named ("my sister moved to Paris" before her name was said) and other than the newer
+    name's (same first name: "Hannah Smith" is "Hannah"): merging them would make two people one."""
     if "'s " not in key:
         return False  # a speaker's name ("I'm Maya"): the same person, whatever they were called before
     (name,) = conn.execute("SELECT name FROM entities WHERE id = ?", (holder,)).fetchone()
-    return entity_key(str(name)) != key
+    return entity_key(str(name)) != key and (not newer or str(name).split()[0] != newer.split()[0])
 
 
 def _drop_alias_name(conn: Connection, entity: int, alias: str) -> None:

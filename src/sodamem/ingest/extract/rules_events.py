@@ -73,6 +73,9 @@ _NAMED_DWELLING = re.compile(  # "the Edinburgh flat", "a flat in Porto", "my ne
 )
 
 
+_HOUSEMATES = frozenset({"roommate", "flatmate", "housemate"})
+
+
 def _moved_out(c: _Clause, m: re.Match[str]) -> bool:
     """ "Carlos moved out last weekend": someone the speaker lived with no longer does (a denial in the slot every
     housemate word shares, see ``ingest.supersede``); the speaker's own "I moved out" names no one."""
@@ -80,6 +83,10 @@ def _moved_out(c: _Clause, m: re.Match[str]) -> bool:
     name, speaker = c.subj.name, c.p.speaker
     if m["verb"] != "moved" or name == speaker or not _is_name(name):
         return False
+    named_as = c.text[c.subj.start : c.subj.end]  # "My son Carlos": kin, not a housemate
+    kin = re.search(rf"\b(?:{rv.REL})\b", named_as, re.IGNORECASE)
+    if re.match(r"\s+of\b", c.text[m.end() :]) or (kin and kin.group().lower() not in _HOUSEMATES):
+        return False  # "moved out of his parents' place"; "My son Carlos moved out": kin, not a housemate
     if mood.modality is not M.ASSERTED or not mood.polarity:
         return False  # "if Carlos moves out", "Carlos hasn't moved out"
     end = _object(c, m.end()).end if rs.object_rejected(_object(c, m.end()).text) else m.end()

@@ -1,6 +1,6 @@
 """Rules after a subject for the other ways people say where they work and with whom they live: "I'm employed at
 Siemens", "I got hired by Siemens", "I'm at Siemens now as a data engineer", "I've been at Siemens for two years",
-"I joined Siemens as an analyst", "I've been promoted to senior engineer", "I'm between jobs", "I married Rui last
+"I've been promoted to senior engineer", "I'm between jobs", "I married Rui last
 summer", "Rui and I have been together for five years".
 """
 
@@ -27,17 +27,20 @@ EMPLOYED = re.compile(
 )
 # "at Siemens now as a data engineer", "at Siemens for two years", "joined Siemens as an analyst"
 AT_ORG_AS = re.compile(
-    P + rf"(?P<verb>at|joined)\s+(?P<org>{rv.ORG_NAME})(?:\s+(?:now|currently))?"
+    P + rf"(?P<verb>at)\s+(?P<org>{rv.ORG_NAME})(?:\s+(?:now|currently))?"
     rf"(?:\s+as\s+{_JOB}{_JOB_ENDS}|(?P<long>\s+for\s+(?:\w+\s+)?(?:years?|months?|a\s+(?:year|while|decade))\b))"
 )
 PROMOTED = re.compile(P + rf"(?:got\s+|been\s+|was\s+|just\s+)*promoted\s+to\s+{_JOB}{_JOB_ENDS}")
-NO_JOB = re.compile(P + r"(?:between\s+jobs|unemployed|out\s+of\s+work|jobless|looking\s+for\s+(?:a\s+)?work)\b")
-MARRIED_NAME = re.compile(P + rf"married\s+(?P<name>{rv.NAME})(?![\w])")
+NO_JOB = re.compile(P + r"(?:between\s+jobs|unemployed|out\s+of\s+work|jobless|looking\s+for\s+(?:a\s+)?work)(?![\w-])")
+# "I married Rui last summer"; not "married Jane's cousin", nor a celebrant's "married Tom and Ana"
+MARRIED_NAME = re.compile(P + rf"married\s+(?P<name>{rv.NAME})(?![\w'’])(?!\s+(?:and|&)\s)")
 # "I've been in Rotterdam since the 1st": a home since then (a stay "since Monday" is as likely, so only with "been")
 BEEN_IN_SINCE = re.compile(P + rf"been\s+(?:living\s+)?in\s+(?P<place>{rv.ORG_NAME})(?=\s+since\b)")
-_A_STAY = re.compile(
-    r"\s+since\s+(?:yesterday|this\s+morning|last\s+night|the\s+weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
-    r"|[^.!?;]*\b(?:for\s+(?:a|the|work)\b|on\s+(?:holiday|vacation|business)|conference|trip|visiting|hotel)",
+_A_STAY = re.compile(  # "since last week", "the food is amazing", "flying home on Sunday": a trip, not a home
+    r"\s+since\s+(?:yesterday|this\s+morning|last\s+(?:night|week|weekend)|the\s+weekend|a\s+few\s+days|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+    r"|[^.!?;]*\b(?:for\s+(?:a|the|work)\b|on\s+(?:holiday|vacation|business)|conference|trip|visiting|hotel|"
+    r"(?:flying|fly|going|heading)\s+(?:back\s+)?home|the\s+food)",
     re.IGNORECASE,
 )
 TOGETHER = re.compile(P + r"(?:been\s+)?(?:together|a\s+couple)\s+(?:for|since)\b")
@@ -52,11 +55,8 @@ def _employed(c: _Clause, m: re.Match[str]) -> bool:
 
 
 def _at_org_as(c: _Clause, m: re.Match[str]) -> bool:
-    joined = m["verb"] == "joined"
-    if not joined and not (rs.COPULA.search(c.aux) or re.search(r"\bbeen$", c.aux)):
+    if not (rs.COPULA.search(c.aux) or re.search(r"\bbeen$", c.aux)):
         return False  # "I'm at Siemens now as ...", "I've been at Siemens for two years"
-    if joined and not m["job"]:
-        return False  # "I joined Tom for dinner": only "joined Siemens as an analyst" says a job
     mood = _state_mood(c, False, m.end())
     if m["job"]:
         job = m["job"]

@@ -121,13 +121,14 @@ MOVE = re.compile(
 )
 # "I start at Spotify in two weeks", "Starting at Studio Dumbar on July 1st", "I started at Google last week"
 START_AT = re.compile(
-    P + r"(?P<verb>start|starts|started|starting)\s+(?:(?:work|my\s+new\s+job|a\s+new\s+job)\s+)?(?:at|with)\s+"
-    rf"(?P<org>{ORG_NAME})(?![\w])"
+    P + r"(?P<verb>start|starts|started|starting)\s+(?:(?:work|my\s+new\s+job|a\s+new\s+job)\s+)?at\s+"
+    rf"(?P<org>{ORG_NAME})(?![\w])(?!\s+\d)"  # not "started with Spanish", "started at Level 1"
 )
 # "got a place in Logan Square", "bought a house in Leeds": a new home (not "looking for a place in ...")
 NEW_HOME = re.compile(
     P + r"(?:got|found|bought|rented|has\s+bought|has\s+found)\s+(?:a|an|his|her|their|my|our)\s+(?:own\s+)?"
     rf"(?:new\s+)?(?:place|flat|apartment|house|home|condo)\s+(?:in|on)\s+(?P<place>{ORG_NAME})(?![\w])"
+    r"(?![^.!?;]*\bfor\s+(?:the|our|a|my)\s+(?:summer|holidays?|vacation|trip|week|weekend|month)\b)"  # a rental
 )
 STUDY = re.compile(P + r"(?P<verb>study|studies|studied|studying|majoring\s+in|majored\s+in|major\s+in)(?![\w'’])")
 STUDY_STOP = words("for with hard abroad together all so late really up on it that this them every each some more")
@@ -234,6 +235,7 @@ PRONOUN_NAMED_ANYWHERE = re.compile(
     rf"(?:called|named))\s+(?P<name>{NAME})(?![\w])"
 )
 SEEING_SOMEONE = re.compile(r"\b(?:seeing|dating|met)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))(?:\s+new)?\W*$")
+MENTIONED = re.compile(rf"\b(?:[Aa]|[Aa]n|[Aa]nother|[Mm]y|[Oo]ur)\s+{REL_MOD}(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\b")
 LAST_MENTIONED = re.compile(
     rf"\b(?:[Aa]|[Aa]n|[Aa]nother|[Mm]y|[Oo]ur)\s+{REL_MOD}(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\b"
     r"(?:[ \t]+[\w'’-]+){0,4}\W*$"

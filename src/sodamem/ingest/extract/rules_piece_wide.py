@@ -45,7 +45,12 @@ def _named_after(p: _Piece, text: str) -> None:
             before = p.turn.pieces[p.piece.index - 1].text
         elif not before.endswith((",", ";", "—", "–", "-")):
             continue  # "... and her name is on the list"
-        mentioned = rp.LAST_MENTIONED.search(before.rstrip(",;—–- "))
+        said = before.rstrip(",;—–- ")
+        mentioned = _last_mentioned(said)
+        if mentioned is not None and not re.match(r"(?:[Mm]y|[Oo]ur)\b", mentioned.group()):
+            # "a dog", "a new roommate": the speaker's only where no one else is the sentence's subject ("My brother
+            # got a new dog. Her name is Luna." names the brother's dog, not a brother)
+            mentioned = None if _OTHERS_OPEN.match(said) else mentioned
         if mentioned is not None:
             _relation(p, p.speaker, mentioned["rel"], named["name"], named.start(), named.end())
         elif rp.SEEING_SOMEONE.search(before.rstrip(",;—–- ")):
@@ -64,12 +69,34 @@ def _work_there_is(p: _Piece) -> None:
     _emit(c, K.STATE, "works_at", org, m.end("org"), _piece_mood(p), f"{p.speaker} works at {org}")
 
 
+# "Hi, I'm British.", "Hey, I'm Back!": words one says one is, not one's name
+_NOT_A_NAME = frozenset(
+    """british english irish scottish welsh american canadian australian german french spanish italian dutch polish
+    indian chinese japanese korean jewish muslim christian catholic hindu buddhist back home here exhausted tired
+    fine good great okay ready done sorry new single married vegan vegetarian excited bored sick free busy late early
+    alive confused curious stuck lost happy sad nervous retired pregnant""".split()
+)
+# a sentence whose subject is someone else: "My brother got ...", "Tom adopted ..." (not "Also found ...", "I got ...")
+_OTHERS_OPEN = re.compile(
+    r"^\W*(?:(?i:so|and|also|oh|well|btw|just|quick\s+update|update|news|big\s+news)\W+)*"
+    r"(?:(?i:my|our|his|her|their)\s+\w|(?!(?i:I|I['’]\w+|we|also|so|and|just|oh|well|quick|update|found|got|"
+    r"adopted|bought|met|finally)\b)[A-Z][a-z]+\s+[a-z])"
+)
+
+
+def _last_mentioned(said: str) -> re.Match[str] | None:
+    """The last relative or pet the sentence names, within its last few words ("a new dog" in "My brother got a
+    new dog")."""
+    found = [m for m in rp.MENTIONED.finditer(said) if len(said[m.end() :].split()) <= 4]
+    return found[-1] if found else None
+
+
 def _self_name(p: _Piece) -> None:
     text = p.piece.text
     m = rp.SELF_NAME.search(text)
     if m is None and p.piece.index <= 2 and rp.GREETING.match(p.turn.text):
         m = rp.GREETING_INTRO.match(text)
-    if m is None or not _is_name(m["name"]) or p.question:
+    if m is None or not _is_name(m["name"]) or p.question or m["name"].lower() in _NOT_A_NAME:
         return
     name, speaker = m["name"], p.speaker
     if name.lower() == speaker.lower():

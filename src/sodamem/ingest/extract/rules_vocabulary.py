@@ -85,8 +85,10 @@ REL_MOD = (
 ROLE_NAME = rf"(?:(?:The|the)\s+)?{NAME}"
 # An employer's or a place's name: "St. David's", "St. Mary's Hospital", "McDonald's". A possessive is part of the name
 # where no lower-case noun follows it ("Google's office" is Google's). Up to four words: "Lincoln Park High School".
+# chat's acronyms, which name nothing ("I'm from NYC BTW")
+_CHAT_ACRONYMS = r"(?:BTW|OMG|LOL|FYI|IMO|IMHO|ASAP|TBH|IDK|BRB|TBF|IIRC|AFAIK|LMAO|ROFL|TV|OK|PS|ETA|TL|DR|AKA)\b"
 _ORG_WORD = (  # a name, or an acronym ("KPMG", "the NHS", "UCLA")
-    rf"(?:{NAME_WORD}|[{_UP}]{{2,6}}(?![{_LOW}]))(?:['’]s(?=[ \t]+[{_UP}]|[ \t]*(?:[.,;:!?)]|$)|"
+    rf"(?:{NAME_WORD}|(?!{_CHAT_ACRONYMS})[{_UP}]{{2,6}}(?![{_LOW}]))(?:['’]s(?=[ \t]+[{_UP}]|[ \t]*(?:[.,;:!?)]|$)|"
     r"[ \t]+(?:in|as|at|on|near|now|and|but|since|for|with|until|downtown|currently|these|so|because)\b))?"
 )
 ORG_NAME = rf"(?:(?:The|the)\s+)?(?:(?:St|Mt)\.[ \t]+)?{_ORG_WORD}(?:[ \t]+{_ORG_WORD}){{0,3}}"
