@@ -381,6 +381,14 @@ NOT_THAT_RELATIVE: History = [
     ("2025-09-08T10:00", "I'm seeing someone new. His name is Kasper."),
     ("2025-09-15T10:00", "My friend adopted a kitten. Should I get a cat too?"),
 ]
+REVIEW_REPROS: History = [
+    ("2024-05-01T10:00", "My sister Hannah Smith lives in Paris."),
+    ("2024-05-02T10:00", "My sister Hannah moved to Rome last week."),
+    ("2024-05-03T10:00", "Priya is 29."),
+    ("2024-05-04T10:00", "Leah is in Boston these days, she loves it."),
+    ("2024-05-05T10:00", "Rui and I have been together for five years."),
+    ("2024-05-06T10:00", "I married Jane's cousin Mark last year."),
+]
 SAINTS: History = [("2025-06-02T12:00", "Hey, I'm Marisol. I live in Austin and I'm a nurse at St. David's.")]
 CASES += [
     ("late-news", LATE_NEWS, "2026-03-20", "Where do I live?", "Paris (previously London)"),
@@ -433,6 +441,11 @@ CASES += [
     ("moms-home", NOT_THAT_RELATIVE, "2025-10-01", "Where does my mom live?", "Curitiba"),
     ("no-cat", NOT_THAT_RELATIVE, "2025-10-01", "What is my cat's name?", ABSTAIN),
     ("dating-kasper", NOT_THAT_RELATIVE, "2025-10-01", "Who am I dating?", "Kasper"),
+    # a review's repros: one sister under two names; ages and homes of people no fact names; a partner "together"
+    ("one-hannah", REVIEW_REPROS, "2024-06-01", "Where does Hannah live?", "Rome (previously Paris)"),
+    ("priya-age", REVIEW_REPROS, "2024-06-01", "How old is Priya?", "29"),
+    ("leah-boston", REVIEW_REPROS, "2024-06-01", "Where does Leah live?", "Boston"),
+    ("partner-together", REVIEW_REPROS, "2024-06-01", "Who is my partner?", "Rui"),
     ("saints-name", SAINTS, "2025-07-01", "Where do I work?", "St. David's"),
 ]
 

@@ -469,3 +469,9 @@ def test_an_ending_said_with_its_time_starts_then() -> None:
     assert (denial.predicate, denial.object, denial.time_expression) == ("works_at", None, "in 2020")
     (ended,) = [f for f in extract("Tom and I broke up back in 2019.").facts if f.predicate == "partner"]
     assert ended.time_expression == "back in 2019" and ended.quote == "Tom and I broke up back in 2019"
+
+
+def test_a_possessive_after_married_is_no_spouse() -> None:
+    """ "I married Jane's cousin Mark": Jane is no spouse (the rule stopped before "'s")."""
+    facts = extract("I married Jane's cousin Mark last year.").facts
+    assert not [f for f in facts if f.predicate == "spouse" and f.object == "Jane"], [key(f) for f in facts]
