@@ -389,6 +389,11 @@ REVIEW_REPROS: History = [
     ("2024-05-05T10:00", "Rui and I have been together for five years."),
     ("2024-05-06T10:00", "I married Jane's cousin Mark last year."),
 ]
+BACK_IN: History = [
+    ("2024-05-01T10:00", "My roommate Carlos is great."),
+    ("2024-05-10T10:00", "Carlos moved out last weekend."),
+    ("2024-05-20T10:00", "My roommate Carlos moved back in!"),
+]
 SAINTS: History = [("2025-06-02T12:00", "Hey, I'm Marisol. I live in Austin and I'm a nurse at St. David's.")]
 CASES += [
     ("late-news", LATE_NEWS, "2026-03-20", "Where do I live?", "Paris (previously London)"),
@@ -446,6 +451,7 @@ CASES += [
     ("priya-age", REVIEW_REPROS, "2024-06-01", "How old is Priya?", "29"),
     ("leah-boston", REVIEW_REPROS, "2024-06-01", "Where does Leah live?", "Boston"),
     ("partner-together", REVIEW_REPROS, "2024-06-01", "Who is my partner?", "Rui"),
+    ("moved-back-in", BACK_IN, "2024-06-01", "Do I live with Carlos?", "Yes"),  # the roommate fact holds again
     ("saints-name", SAINTS, "2025-07-01", "Where do I work?", "St. David's"),
 ]
 

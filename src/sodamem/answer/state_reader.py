@@ -27,8 +27,8 @@ from sodamem.answer.spans import asks_for_a_place, question_kind
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
 from sodamem.answer.yes_no import asks_a_wish
 from sodamem.ingest.entities import entity_key
-from sodamem.ingest.extract.rules_vocabulary import NAME_STOP, snake
-from sodamem.ingest.supersede import is_functional
+from sodamem.ingest.extract.rules_vocabulary import NAME, NAME_STOP, snake
+from sodamem.ingest.supersede import HOUSEMATE_PREDICATES, is_functional
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.query import QueryAnalysis
@@ -128,6 +128,9 @@ class StateReader:
         value is (with nothing affirmed of it since) or a value the slot held before; else the sentences decide."""
         if relative_asked_about(self.question, USER_ROLE) is not None:
             return None
+        housemate = self._housemate()
+        if housemate is not None:  # "Do I still live with Carlos?": the roommate fact that holds, or its ending
+            return housemate
         named = self._named_in_question
         facts = self._facts_for(wanted)
         holding = [f for f in facts if named(value(f))]
@@ -143,6 +146,20 @@ class StateReader:
         # "Do I live in York?" while Leeds holds: what holds, not someone's York; "Do I live with a roommate?"
         # names no value of the slot, and the sentences decide
         return self._state_answer(facts, []) if facts and _names_a_value(self.question) else None
+
+    def _housemate(self) -> StateReading | None:
+        m = _LIVE_WITH.search(self.question)
+        if m is None:
+            return None
+        said = [
+            f
+            for f in self._held(None)
+            if f.predicate in HOUSEMATE_PREDICATES and f.object and entity_key(f.object) == entity_key(m["name"])
+        ]
+        latest = max(said, key=lambda f: instants.sort_key(f.mentioned_at), default=None)
+        if latest is None:
+            return None
+        return StateReading("Yes" if latest.affirms else "No", (latest,))
 
     def _named_in_question(self, text: str) -> bool:
         return (
@@ -262,6 +279,9 @@ def _anchored(question: str, chain: list[FactRecord]) -> StateReading | None:
 
 def _names(words: str, said: str) -> bool:
     return bool(said) and re.match(rf"(?:the\s+)?{re.escape(said.casefold())}(?!\w)", words.casefold()) is not None
+
+
+_LIVE_WITH = re.compile(rf"\blive\s+with\s+(?P<name>{NAME})\s*\??\s*$")
 
 
 def _names_a_value(question: str) -> bool:
