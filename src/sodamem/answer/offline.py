@@ -39,10 +39,10 @@ from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.relatives import (
-    mentions_relative,
     relative_asked_about,
     relative_mentioned,
     relative_named_asked,
+    relative_said,
     relatives_asked_by_name,
     relatives_named,
 )
@@ -98,7 +98,7 @@ from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.evidence import evidence_items
 from sodamem.retrieve.fts_query import STOPWORDS
 from sodamem.retrieve.pack import EvidenceItem, build_pack
-from sodamem.retrieve.query import QueryAnalysis, analyze_query
+from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.search import SearchMode
 
 __all__ = ["answer_offline", "human_day", "human_span", "said_by_another_speaker"]
@@ -254,7 +254,8 @@ class _Reader:
             return by_predicate
         if sentences and question_kind(self.question) != "yes_no":
             # "Where does Joost work?" is not read from the user's "I'm still at Fernhill"
-            sentences = [s for s in sentences if not self._of_someone_else(s)]
+            people = self._third_persons()
+            sentences = [s for s in sentences if not self._of_someone_else(s, people)]
             if not sentences:
                 return self._abstain("about someone else")
             relative = relative_asked_about(self.question, USER_ROLE) or relative_named_asked(self.question, USER_ROLE)
@@ -265,11 +266,8 @@ class _Reader:
                 and relative.relation in REL_SINGLE - NON_UNIQUE_RELS  # not "my friend Sam", one of several
                 and not asks_for_a_list(self.question)
             ):
-                sentences = [
-                    s
-                    for s in sentences
-                    if not s.is_question and mentions_relative(self.memory, self.user, relative, s.text)
-                ]
+                of_them = relative_said(self.memory, self.user, relative)
+                sentences = [s for s in sentences if not s.is_question and of_them.search(s.text)]
                 if not sentences:
                     return self._abstain("not about them")
         return self._short_answer(sentences)
@@ -482,12 +480,12 @@ class _Reader:
         ]
         return max(peers, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index, s is best), default=best)
 
-    def _of_someone_else(self, sentence: Sentence) -> bool:
-        """Whether the question asks about a third person (not the asker, nobody talking) whom ``sentence`` neither
-        names nor speaks of as "he", "she" or "they": then it speaks of someone else, its speaker most likely."""
+    def _third_persons(self) -> list[EntityMatch]:
+        """The third persons the question asks about: not the asker, nobody talking, named or kin ("my mum"), and
+        the question's subject ("does Joost", not "Marta's")."""
         speakers = {h.speaker for h in self.hits}
         talking = self._speaker_alias_stems(speakers)
-        people = [
+        return [
             m
             for m in self.analysis.entities
             if m.name not in (USER_ROLE, *speakers)
@@ -496,6 +494,10 @@ class _Reader:
             and (m.matched[:1].isupper() or is_kin(m.matched))
             and ends_at_a_subject(self.question[: m.char_start])  # the subject: "does Joost", not "Marta's"
         ]  # named, or kin ("my mum"): not "dogs"
+
+    def _of_someone_else(self, sentence: Sentence, people: list[EntityMatch]) -> bool:
+        """Whether ``sentence`` neither names the third persons asked about (``_third_persons``) nor speaks of
+        anyone as "he", "she" or "they": then it speaks of someone else, its speaker most likely."""
         if not people or self._speaks(sentence) or speaks_of_a_third_person(sentence.text):
             return False
         words = stems_of(sentence.text)

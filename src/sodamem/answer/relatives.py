@@ -66,18 +66,16 @@ def relative_named_asked(question: str, asker: str) -> Relative | None:
     return _relative(m, asker) if m is not None else _spouse_asked(question, asker)
 
 
-def mentions_relative(memory: Memory, user: str, relative: Relative, text: str) -> bool:
-    """Whether ``text`` speaks of the relative: by a kin word ("my cat", "mom") or by the name a relation fact gives
-    them ("Pepper" for my dog Pepper)."""
+def relative_said(memory: Memory, user: str, relative: Relative) -> re.Pattern[str]:
+    """What a text that speaks of the relative says: a kin word ("my cat", "mom") or the name a relation fact gives
+    them ("Pepper" for my dog Pepper). Built once per question; each sentence is then one search."""
     kin = kin_words(relative.relation)  # the relative's own words: "mom" is no father
-    if re.search(rf"(?<!\w)(?:{'|'.join(map(re.escape, kin))})s?(?!\w)", text, re.IGNORECASE):
-        return True
     owner = person_of(memory, user, relative)
-    named = {snake(k) for k in kin_words(relative.relation)}
-    names = {
-        f.object for f in memory.facts(status="all", subject=owner, user=user) if f.predicate in named and f.object
-    }
-    return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text) for n in names)
+    named = {snake(k) for k in kin}
+    owned = memory.facts(status="all", subject=owner, user=user)
+    names = sorted({f.object for f in owned if f.predicate in named and f.object})
+    kin_said = rf"(?i:{'|'.join(map(re.escape, kin))})s?"
+    return re.compile(rf"(?<!\w)(?:{'|'.join([kin_said, *map(re.escape, names)])})(?!\w)")
 
 
 def _spouse_asked(question: str, asker: str) -> Relative | None:

@@ -125,9 +125,9 @@ def other_senses(question: str, sentence: str) -> set[str]:
     "fired" in "I'm fired up about it" to "Did I get fired?" (another verb, not the one asked)."""
     meant = _particles_after(question)
     return {
-        stem
-        for stem, particles in _particles_after(sentence).items()
-        if "" not in particles and not particles & meant.get(stem, set())
+        word
+        for word, particles in _particles_after(sentence).items()
+        if "" not in particles and not particles & meant.get(word, set())
     }
 
 

@@ -92,8 +92,8 @@ def _married_name(c: _Clause, m: re.Match[str]) -> bool:
 
 
 def _been_in_since(c: _Clause, m: re.Match[str]) -> bool:
-    if not re.search(r"(?:'ve|\bhave|'s|\bhas)\s*$", c.aux + " ") and not c.aux.endswith(("'ve", "have", "has")):
-        return False
+    if not re.search(r"(?:'ve|\bhave|'s|\bhas)$", c.aux.rstrip()):
+        return False  # "I've been in Rotterdam since ...", not "I been"
     if _A_STAY.match(c.text, m.end()):
         return False  # "been in Paris since Monday for a conference" is a stay
     place = re.sub(r"^the\s+", "", m["place"])
