@@ -23,6 +23,7 @@ STATE_KEYWORDS: dict[str, tuple[str, ...]] = {
     "company": ("works_at",),
     "job": ("job", "works_at"),
     "occupation": ("job",),
+    "title": ("job",),
     "profession": ("job",),
     "career": ("job",),
     "eat": ("diet",),
@@ -70,4 +71,9 @@ def state_predicates(question: str) -> tuple[str, ...]:
     for word in (w.lower() for w in _WORD.findall(_NOT_A_STATE.sub(" ", question))):
         for predicate in STATE_KEYWORDS.get(word, ()):
             found.setdefault(predicate)
+    if "job" in found and _ASKS_A_TITLE.search(question):
+        found.pop("works_at", None)  # "What's my job title?" is not the employer
     return tuple(found)
+
+
+_ASKS_A_TITLE = re.compile(r"\b(?:job\s+title|title|position|role)\b", re.IGNORECASE)

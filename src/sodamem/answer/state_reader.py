@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sodamem import instants
+from sodamem.answer.due_plans import begins_after, called_off, due_plans
 from sodamem.answer.relatives import (
     kin_words,
     person_of,
@@ -26,9 +27,9 @@ from sodamem.answer.relatives import (
 from sodamem.answer.spans import asks_for_a_place, question_kind
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
 from sodamem.answer.yes_no import asks_a_wish
-from sodamem.ingest.entities import entity_key
+from sodamem.ingest.entities import entity_key, value_key
 from sodamem.ingest.extract.rules_vocabulary import NAME, NAME_STOP, snake
-from sodamem.ingest.supersede import HOUSEMATE_PREDICATES, is_functional
+from sodamem.ingest.supersede import HOUSEMATE_PREDICATES, is_functional, same_value
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.query import QueryAnalysis
@@ -61,6 +62,8 @@ class StateReader:
     def read(self) -> StateReading | None:
         """The reading of a current-state question; None when it is none, or the facts do not settle it (the
         sentence readers go on)."""
+        if _WHO_LIVES_WITH.search(self.question):
+            return self._housemates()
         wanted = state_predicates(self.question)
         if not wanted or asks_a_wish(self.question):
             return None  # "Where do I want to work?" asks no state that holds
@@ -80,6 +83,9 @@ class StateReader:
                 return StateReading(abstain="unknown relative")
             return None
         facts = self._facts_for(wanted)
+        planned = self._due_plan(wanted, facts)
+        if planned is not None:  # "I start at Coastline on the 25th", asked after the 25th
+            return planned
         if not facts:
             if any(self._ends_a_value(f) for f in self._denials_for(wanted)):
                 return StateReading(abstain="denied")  # "I no longer live in London", and nothing said since
@@ -90,20 +96,23 @@ class StateReader:
         """Where the hits say a state of someone other than the person asked about, or another state of theirs:
         ``(session_id, turn_index, char_start, char_end)`` of such facts' sources, less the spans that also say the
         asked state of the asked person. A sentence there answers another question ("Where does Alex work?" is not
-        read from "I work as a nurse at Southmead Hospital"). Empty when the question asks no state, or asks the
-        asker's own (whose name the facts may give as the speaker's)."""
+        read from "I work as a nurse at Southmead Hospital"). For the asker's own states, whose name the facts may
+        give as the speaker's, only another state counts. Empty when the question asks no state."""
         wanted = state_predicates(self.question)
         if not wanted or question_kind(self.question) == "yes_no":
             return [], []
         subjects = self._asked_subjects()
-        if not subjects:
+        asker = any(m.name == USER_ROLE for m in self.analysis.entities)
+        if not subjects and not asker:
             return [], []
         read = {(h.session_id, h.turn_index) for h in self.hits}
         spans: dict[tuple[str, int, int, int], bool] = {}
         for fact in self.memory.facts(status="all", user=self.user):
             if not (is_functional(fact.predicate) or fact.predicate in STATE_PREDICATES):
                 continue
-            fits = asked(fact.predicate, wanted) and entity_key(fact.subject) in subjects
+            # the asker's own: any subject may be theirs by name, so only the state tells ("Where do I work?" is
+            # not read from "I live in Ancoats")
+            fits = asked(fact.predicate, wanted) and (asker or entity_key(fact.subject) in subjects)
             for src in fact.sources:
                 if (src.session_id, src.turn_index) in read:
                     key = (src.session_id, src.turn_index, src.char_start, src.char_end)
@@ -161,6 +170,36 @@ class StateReader:
             return None
         return StateReading("Yes" if latest.affirms else "No", (latest,))
 
+    def _asked_at(self) -> datetime:
+        """The time a state is asked of: today's, or the end of the time the question names ("in March")."""
+        window = self.analysis.window
+        return min(window.end, self.now) if window is not None else self.now
+
+    def _subjects(self) -> list[str | None]:
+        """Whom the question names, or None: anyone."""
+        return [m.name for m in self.analysis.entities] or [None]
+
+    def _housemates(self) -> StateReading | None:
+        """ "Who do I live with?": the housemates that hold (and those whose moving-in day has come), or, where all
+        have left, no one now and who did; else the sentences decide where one says whom they live with."""
+        asked_at, subjects = self._asked_at(), self._subjects()
+        held = [f for s in subjects for f in self._held(s)]
+        said = [f for f in held if f.predicate in HOUSEMATE_PREDICATES and f.kind == "relation" and f.object]
+        living = [f for f in said if f.affirms]
+        due = due_plans(held, ("housemate",), asked_at)
+        named = {entity_key(f.object or "") for f in said}
+        living += [f for f in due if entity_key(f.object or "") not in named]
+        if living:
+            names = ", ".join(dict.fromkeys(value(f) for f in living))
+            return StateReading(names, tuple(living))
+        if said:
+            ended = [f for f in said if f.denies]
+            names = ", ".join(dict.fromkeys(value(f) for f in ended))
+            return StateReading(f"no one now (previously {names})", tuple(ended))
+        if any(_SAYS_LIVING_WITH.search(h.turn_text) for h in self.hits):
+            return None
+        return StateReading(abstain="no housemate")
+
     def _named_in_question(self, text: str) -> bool:
         return (
             bool(text)
@@ -180,10 +219,8 @@ class StateReader:
         # what it replaced: the last other value said as a fact, "used to" and "no longer" too ("York (previously
         # Leeds)", never "York (previously York)"); not a plan, a hypothesis or a never
         replaced = [
-            f
-            for f in earlier
-            if f.modality == "asserted" and f.object and value(f).casefold() != value(active).casefold()
-        ]  # a denial of no value ("I lost my job") replaced nothing by name
+            f for f in earlier if f.modality == "asserted" and f.object and not _same(value(f), value(active))
+        ]  # a denial of no value ("I lost my job") replaced nothing by name; "Ember" is "Ember Health" again
         previous = replaced[-1] if replaced else None
         now_value = value(active)
         anchored = _anchored(self.question, [*earlier, active])
@@ -203,6 +240,28 @@ class StateReader:
             text = now_value
         cited = (*relations, active) + ((previous,) if previous is not None else ())
         return StateReading(text, cited)
+
+    def _due_plan(self, wanted: tuple[str, ...], facts: list[FactRecord]) -> StateReading | None:
+        """The latest dated plan to take up an asked state whose day has come, begun after what held (or was ended)
+        before it and not called off since; with the value it replaced."""
+        asked_at, subjects = self._asked_at(), self._subjects()
+        plans = [f for s in subjects for f in self.memory.facts(status="active", subject=s, user=self.user)]
+        said = [*facts, *self._denials_for(wanted)]
+        for plan in due_plans(plans, wanted, asked_at):
+            if not begins_after(plan, said):
+                continue
+            recent = self.memory.search(f"{plan.object} cancelled", k=10, user=self.user, now=self.now)
+            if called_off(plan, recent):
+                continue
+            # what it replaced: the last value said of the slot before (a denial names one too: "Last day at Hollis")
+            named = [
+                f for f in said if f.object and f.modality == "asserted" and not _same(value(f), plan.object or "")
+            ]
+            held = max(named, key=lambda f: instants.sort_key(f.mentioned_at), default=None)
+            if held is None:
+                return StateReading(plan.object or "", (plan,))
+            return StateReading(f"{plan.object} (previously {value(held)})", (plan, held))
+        return None
 
     def _ends_a_value(self, denial: FactRecord) -> bool:
         """A denial of a value, or one of no value ("I lost my job") that ended a value said before: Jon's "Lost my
@@ -271,16 +330,30 @@ def _anchored(question: str, chain: list[FactRecord]) -> StateReading | None:
     at = named[0] if m["side"].lower() == "after" else named[-1]
     anchor = said[at]
     others = said[at + 1 :] if m["side"].lower() == "after" else said[:at][::-1]
-    other = next((f for f in others if value(f).casefold() != value(anchor).casefold()), None)
+    other = next((f for f in others if not _same(value(f), value(anchor))), None)
     if other is None:
         return StateReading(abstain=f"nothing {m['side'].lower()} {value(anchor)}")
     return StateReading(f"{value(other)} ({m['side'].lower()} {value(anchor)})", (other, anchor))
+
+
+def _same(a: str, b: str) -> bool:
+    """One value said in full or in short ("Ember Health", later "Ember")."""
+    return same_value(value_key(a), value_key(b))
 
 
 def _names(words: str, said: str) -> bool:
     return bool(said) and re.match(rf"(?:the\s+)?{re.escape(said.casefold())}(?!\w)", words.casefold()) is not None
 
 
+_WHO_LIVES_WITH = re.compile(
+    r"\bwho\s+(?:(?:do|does|did)\s+\S+(?:\s+\S+)?\s+(?:still\s+)?live\s+with|lives\s+with\s+(?:me|us|\S+))\b",
+    re.IGNORECASE,
+)
+_SAYS_LIVING_WITH = re.compile(
+    r"\b(?:live|lives|living|lived|stay|staying)\s+with\b|\broom(?:mate|ie)|\bflat(?:mate|share)|\bhousemate"
+    r"|\bmov(?:ed|ing|es?)\s+in\b",
+    re.IGNORECASE,
+)
 _LIVE_WITH = re.compile(rf"\blive\s+with\s+(?P<name>{NAME})\s*\??\s*$")
 
 

@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 from sodamem.ingest.extract import rules_life as rl
 from sodamem.ingest.extract import rules_patterns as rp
 from sodamem.ingest.extract import rules_syntax as rs
+from sodamem.ingest.extract import rules_taking_up as rt
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.base import Extraction, SessionView
 from sodamem.ingest.extract.rules_clause import Handler, _Clause, _is_name, _person, _Piece, _Subject
@@ -212,13 +213,16 @@ def _subject(p: _Piece, m: re.Match[str]) -> _Subject | None:
             return _Subject(m["pname"], m.start(), m.end(), third=True)
         end = m.start("pname") if m["pname"] else m.end()
         return _Subject(f"{m['owner']}'s {m['prel'].lower()}", m.start(), end, third=True)
-    name = m["name"]
+    name, start = m["name"], m.start()
+    lead = re.match(r"(?:[A-Z][a-z]*\s+)+?(?=[A-Z])", name)  # "So Sam is moving": Sam, after a word no name holds
+    if lead is not None and all(w.lower() in rv.NAME_STOP for w in lead.group().split()):
+        name, start = name[lead.end() :], m.start("name") + lead.end()
     first = name.split()[0].lower()
     if first in rv.KIN_BARE and len(name.split()) == 1:
-        return _Subject(f"{speaker}'s {first}", m.start(), m.end(), third=True)
+        return _Subject(f"{speaker}'s {first}", start, m.end(), third=True)
     if not _is_name(name):
         return None
-    return _Subject(name, m.start(), m.end(), third=True, tentative=len(name.split()) == 1 and name not in p.names)
+    return _Subject(name, start, m.end(), third=True, tentative=len(name.split()) == 1 and name not in p.names)
 
 
 def _pronoun_subject(p: _Piece, m: re.Match[str]) -> _Subject | None:
@@ -295,6 +299,8 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
     (rl.TOGETHER, rl._together, "person"),
     (rl.BEEN_IN_SINCE, rl._been_in_since, "person"),
     (rp.START_AT, _start_at, "person"),
+    (rt.TOOK_JOB, rt.took_job, "person"),
+    (rt.MOVING_IN, rt.moving_in, "others"),
     (rp.LOST_JOB, _lost_job, "person"),
     (rp.FROM, _from, "person"),
     (rp.LIVE, _live, "person"),
@@ -324,4 +330,8 @@ _PIECE_RULES: tuple[Callable[[_Piece], None], ...] = (
     _attributes,
     _taste,
     _first_day,
+    rt.intro_job,
+    rt.weeks_in,
+    rt.move_set,
+    rt.move_on,
 )

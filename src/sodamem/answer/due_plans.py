@@ -1,0 +1,64 @@
+"""Plans whose day has come: "I start at Coastline on the 25th", asked after the 25th, says where the user works.
+
+A dated plan to take up a state (to start at an employer, to move to a place) answers a current-state question once
+its day is on or before the time asked and after the value that held before it began. Plans never compete in a
+slot (``ingest/supersede.py``): whether one happened is only known later, so it is read here, at question time. A
+later turn that names the plan's object with words of calling it off ("the Spotify thing fell through") keeps it
+from counting; so does any statement of the slot said after the plan, which speaks for itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import datetime
+
+from sodamem import instants
+from sodamem.records import FactRecord, SearchHit
+
+# the plan's predicate -> the state it takes up
+PLAN_STATES = {"started": "works_at", "moved": "lives_in", "housemate": "housemate"}
+
+CALLED_OFF = re.compile(
+    r"\b(?:cancel+(?:ed|led|s|ing)?|fell\s+through|falling\s+through|call(?:ed|ing)?\s+(?:it\s+)?off|"
+    r"pulled\s+out|backed\s+out|turned\s+(?:it\s+|them\s+)?down|declined|rescinded|withdr[ae]w\w*|on\s+hold|"
+    r"postponed|delayed|pushed\s+back|not\s+happening|(?:didn'?t|did\s+not|won'?t|will\s+not|not)\s+"
+    r"(?:get|take|go|happen|start|move|work\s+out)|changed\s+(?:my|our)\s+minds?)\b",
+    re.IGNORECASE,
+)
+
+
+def due_plans(plans: Iterable[FactRecord], wanted: tuple[str, ...], asked_at: datetime) -> list[FactRecord]:
+    """The dated plans among ``plans`` that take up one of the ``wanted`` states on or before ``asked_at``, the
+    latest day first."""
+    due = [
+        f
+        for f in plans
+        if f.modality == "planned"
+        and f.polarity
+        and f.object
+        and f.occurred_start
+        and PLAN_STATES.get(f.predicate) in wanted
+        and instants.at_or_before(f.occurred_start, asked_at)
+    ]
+    return sorted(due, key=lambda f: instants.sort_key(f.occurred_start or ""), reverse=True)
+
+
+def begins_after(plan: FactRecord, said: Iterable[FactRecord]) -> bool:
+    """Whether the plan's day comes after every fact of the slot in ``said`` began and was said (a statement made
+    on or after that day speaks for itself: "First week at Coastline done")."""
+    day = instants.sort_key(plan.occurred_start or "")
+    return all(
+        instants.sort_key(f.valid_from or f.mentioned_at) < day and instants.sort_key(f.mentioned_at) < day
+        for f in said
+    )
+
+
+def called_off(plan: FactRecord, hits: Iterable[SearchHit]) -> bool:
+    """Whether a turn said after the plan names its object and says it was called off."""
+    name = re.compile(rf"(?<!\w){re.escape(plan.object or '')}(?!\w)", re.IGNORECASE)
+    planned = instants.sort_key(plan.mentioned_at)
+    return any(
+        instants.sort_key(h.timestamp) > planned and name.search(h.turn_text) and CALLED_OFF.search(h.turn_text)
+        for h in hits
+    )

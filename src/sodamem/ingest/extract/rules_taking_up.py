@@ -1,0 +1,141 @@
+"""Rules for taking up a job or a home, said the ways people announce them: "I'm Marcus by the way, site manager at
+Hollis Construction", "Took the Coastline job", "I accepted the offer from Zalando", "Two weeks in at Octopus",
+"Sam's moving in on May 1st", "Sam moved in last Thursday", "The Montreal move is set for April 28", and "I'm moving
+to Rotterdam ... I move on November 1st" (the day said in a later sentence of the turn).
+
+A move or a start said with a day to come is a plan, dated; ``answer/due_plans.py`` reads it as the state once that
+day has come.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sodamem.ingest.extract import rules_syntax as rs
+from sodamem.ingest.extract import rules_vocabulary as rv
+from sodamem.ingest.extract.rules_clause import _Clause, _is_name, _Mood, _Piece, _piece_clause
+from sodamem.ingest.extract.rules_emit import _alias, _emit
+from sodamem.ingest.extract.rules_modality import _mood, _piece_mood, _say
+from sodamem.ingest.extract.rules_states import _org_fact, _through_time
+from sodamem.model import FactKind, Modality
+
+K, M = FactKind, Modality
+P = r"(?:^|\s+)"
+_JOB_PHRASE = rf"(?P<job>(?:[a-z][\w-]*\s+){{0,3}}?(?:{rv.alt(rv.JOB_HEADS)}|dev))"
+
+# "I'm Marcus by the way, site manager at Hollis Construction", "I'm Zainab, backend dev at Northwind Analytics"
+INTRO_JOB = re.compile(
+    rf"(?:^|(?<=[\s,;:(]))(?:I['’]m|I\s+am)\s+(?P<name>{rv.NAME_WORD})(?:\s+by\s+the\s+way|\s+btw)?\s*[,—–-]\s*"
+    rf"(?:(?:an?|the)\s+)?{_JOB_PHRASE}\s+(?:at|for|with)\s+(?P<org>{rv.ORG_NAME})(?![\w])"
+)
+# "Two weeks in at Octopus and I'm loving it", "a month in at Coastline"
+WEEKS_IN = re.compile(
+    r"(?:^|(?<=[,;.!]\s))(?:(?i:so|and|well|also|now|honestly)\W+)*"
+    r"(?i:(?:one|two|three|four|five|six|a\s+few|a|\d+)\s+(?:days?|weeks?|months?))\s+in\s+at\s+"
+    rf"(?P<org>{rv.ORG_NAME})(?![\w])"
+)
+# "took the Coastline job", "accepted the offer from Zalando", "took the job at Monzo" (an offer only got is none)
+TOOK_JOB = re.compile(
+    P + r"(?P<verb>took|take|taken|taking|accepted|accept|accepting|landed|land|got|get)\s+(?:the|that)\s+"
+    rf"(?:(?P<org>{rv.ORG_NAME})\s+(?P<what>job|role|position|offer|gig)\b"
+    rf"|(?P<what2>job|role|position|offer|gig)\s+(?:at|with|from)\s+(?P<org2>{rv.ORG_NAME})(?![\w]))"
+)
+# "Sam's moving in on May 1st", "Sam moved in last Thursday", "my mum moved in with us"
+MOVING_IN = re.compile(P + r"(?P<verb>move|moves|moved|moving)\s+in(?![\w'’])(?P<us>\s+with\s+(?:me|us)\b)?")
+# "The Montreal move is set for April 28", "the move to Montreal is booked for the 28th"
+MOVE_SET = re.compile(
+    rf"\b[Tt]he\s+(?:(?P<place>{rv.NAME})\s+move|move\s+to\s+(?P<place2>{rv.NAME}))\s+(?:is|was|['’]s)\s+"
+    r"(?:(?:now|finally|all)\s+)?(?:set|booked|scheduled|planned|fixed|confirmed|happening)\s+(?:for|on)\s+"
+)
+# "I move on November 1st", its place said earlier in the turn ("I'm moving to Rotterdam, ...")
+MOVE_ON = re.compile(r"^(?:(?i:and|so)\s+)?I(?:['’]ll|\s+will)?\s+move\s+(?:on|in|at\s+the\s+end\s+of)\s+")
+MOVING_TO = re.compile(rf"\b(?:moving|move|relocating)\s+(?:back\s+)?to\s+(?P<place>{rv.NAME})(?![\w'’])")
+
+
+def intro_job(p: _Piece) -> None:
+    """ "I'm Marcus by the way, site manager at Hollis Construction": the speaker's name, job and employer."""
+    m = INTRO_JOB.search(p.piece.text)
+    if m is None or p.question or not _is_name(m["name"]) or rs.object_rejected(m["job"]):
+        return
+    speaker, org = p.speaker, re.sub(r"^the\s+", "", m["org"])
+    c = _piece_clause(p, m.start(), m.end(), speaker)
+    mood = _piece_mood(p)
+    if speaker.lower() in rv.ROLE_SPEAKERS and m["name"] != speaker:
+        _emit(c, K.ATTRIBUTE, "name", m["name"], m.end("name"), mood, f"{speaker} is called {m['name']}")
+        _alias(p, speaker, m["name"])
+    job = m["job"]
+    _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(speaker, mood, "works as", "work as", f"a {job}"))
+    _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(speaker, mood, "works at", "work at", org))
+
+
+def weeks_in(p: _Piece) -> None:
+    """ "Two weeks in at Octopus and I'm loving it": the speaker works there."""
+    m = WEEKS_IN.search(p.piece.text)
+    if m is None or p.question:
+        return
+    org = re.sub(r"^the\s+", "", m["org"])
+    c = _piece_clause(p, m.start(), m.end(), p.speaker)
+    mood = _piece_mood(p)
+    _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(p.speaker, mood, "works at", "work at", org))
+
+
+def took_job(c: _Clause, m: re.Match[str]) -> bool:
+    what, org = m["what"] or m["what2"], m["org"] or m["org2"]
+    if what == "offer" and m["verb"] in ("got", "get"):
+        return False  # "I got the offer from Zalando": not taken yet
+    mood = _mood(c, c.text[m.end() :])
+    if mood.modality is not M.ASSERTED or not mood.polarity or rs.object_rejected(org):
+        return False  # "Didn't get the Monzo job", "if I take the Monzo job"
+    return _org_fact(c, org, m.end(), mood)
+
+
+def moving_in(c: _Clause, m: re.Match[str]) -> bool:
+    """ "Sam moved in last Thursday": Sam lives with the speaker; "Sam's moving in on May 1st": will, from then.
+    Not "Lucy moved in with her boyfriend" (someone else's home) nor "we moved in" (a home, not a housemate)."""
+    speaker, name = c.p.speaker, c.subj.name
+    if name == speaker or c.subj.companions or not (_is_name(name) or name.startswith(f"{speaker}'s ")):
+        return False
+    if not m["us"] and re.match(r"\s*(?:with|to|into|together)\b", c.text[m.end() :]):
+        return False
+    verb = m["verb"]
+    if verb == "moving" and not (rs.COPULA.search(c.aux) or rs.PLAN.search(c.aux)):
+        return False
+    end = _through_time(c, m.end())
+    mood = _mood(c, c.text[end:], ing=verb == "moving")
+    if not mood.polarity or mood.modality not in (M.ASSERTED, M.PLANNED):
+        return False
+    if verb != "moved" and mood.modality is M.ASSERTED:
+        mood = _Mood(M.PLANNED, True)  # "Sam moves in on Friday"
+    text = f"{name} {'moves' if mood.modality is M.PLANNED else 'moved'} in with {speaker}"
+    _emit(c, K.EVENT, "moved_in", None, end, mood, text)
+    lives = f"{name} lives with {speaker}" + (" (planned)" if mood.modality is M.PLANNED else "")
+    return _emit(c, K.RELATION, "housemate", name, end, mood, lives, subject=speaker)
+
+
+def move_set(p: _Piece) -> None:
+    """ "The Montreal move is set for April 28": a planned move there, dated."""
+    m = MOVE_SET.search(p.piece.text)
+    if m is None or p.question:
+        return
+    place = m["place"] or m["place2"]
+    if not _is_name(place):
+        return
+    _planned_move(p, m.start(), m.end(), place)
+
+
+def move_on(p: _Piece) -> None:
+    """ "I'm moving to Rotterdam, found a place in Kralingen. I move on November 1st.": the move, dated."""
+    m = MOVE_ON.match(p.piece.text)
+    if m is None or p.question:
+        return
+    said = p.turn.text[: p.piece.char_start]
+    places = [t["place"] for t in MOVING_TO.finditer(said) if _is_name(t["place"])]
+    if places:
+        _planned_move(p, m.start(), m.end(), places[-1])
+
+
+def _planned_move(p: _Piece, start: int, end: int, place: str) -> None:
+    c = _piece_clause(p, start, end, p.speaker)
+    end = _through_time(c, end)
+    mood = _Mood(M.PLANNED, True)
+    _emit(c, K.EVENT, "moved", place, end, mood, _say(p.speaker, mood, "moved", "move", f"to {place}"))

@@ -1,0 +1,140 @@
+"""Plans whose day has come answer what holds now (``answer/due_plans.py``); who the user lives with; job titles and
+short names of one employer. Histories are told message by message, as an agent adds them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from sodamem import Memory
+from sodamem.answer.due_plans import begins_after, called_off, due_plans
+from sodamem.records import FactRecord, SearchHit
+
+ABSTAIN = None
+History = list[tuple[str, str]]
+
+CHANGING_JOBS: History = [
+    ("2025-01-10T12:00", "I work at Hollis Construction."),
+    ("2025-08-05T12:00", "Last day at Hollis is the 15th and I start at Coastline on the 25th."),
+]
+STARTED_SINCE: History = [
+    *CHANGING_JOBS,
+    ("2025-08-28T19:40", "First week at Coastline done, project manager life suits me."),
+]
+CALLED_OFF: History = [
+    ("2025-01-10T12:00", "I work at Hollis Construction."),
+    ("2025-02-01T12:00", "I start at Spotify on March 3rd, so excited."),
+    ("2025-02-20T12:00", "The Spotify thing fell through, they froze hiring. I'm staying at Hollis for now."),
+]
+MOVING: History = [
+    ("2025-01-10T12:00", "I live in Leeds."),
+    ("2025-04-09T12:00", "The Montreal move is set for April 28, I booked the movers."),
+]
+FLATMATES: History = [
+    ("2025-03-03T21:26", "I live in Ancoats in Manchester with my flatmate Lucy."),
+    ("2025-03-20T19:12", "Lucy moved out yesterday. So Sam's moving in on May 1st!"),
+]
+ALONE: History = [("2025-03-03T21:26", "I live in Ancoats in Manchester.")]
+NEW_JOB_TITLE: History = [
+    ("2026-01-17T10:00", "I got the Ember Health job!! I start on February 2nd. Title's senior product designer."),
+    ("2026-02-07T16:00", "First week at Ember done. The team is small, four designers."),
+]
+CASES = [
+    ("started-since", CHANGING_JOBS, "2025-09-01", "Where do I work?", "Coastline (previously Hollis)"),
+    ("not-yet", MOVING, "2025-04-20", "Where do I live?", "Leeds"),
+    ("moved-on-the-day", MOVING, "2025-05-10", "Where do I live?", "Montreal (previously Leeds)"),
+    ("said-since", STARTED_SINCE, "2025-09-01", "Where do I work?", "Coastline (previously Hollis)"),
+    ("called-off", CALLED_OFF, "2025-04-01", "Where do I work?", "Hollis Construction"),
+    ("moved-in-on-the-day", FLATMATES, "2025-06-10", "Who do I live with?", "Sam"),
+    ("before-moving-in", FLATMATES, "2025-04-10", "Who do I live with?", "no one now (previously Lucy)"),
+    ("no-housemate-said", ALONE, "2025-04-10", "Who do I live with?", ABSTAIN),
+    ("no-employer-said", ALONE, "2025-04-10", "Where do I work?", ABSTAIN),
+    ("short-name-is-no-change", NEW_JOB_TITLE, "2026-03-01", "Where do I work?", "Ember"),
+    ("title-is-no-employer", NEW_JOB_TITLE, "2026-03-01", "What's my job title?", "senior product designer"),
+]
+
+
+def remembered(history: History) -> Memory:
+    memory = Memory(":memory:", embedder="fake")
+    for when, text in history:
+        said = datetime.fromisoformat(when)
+        memory.add([{"role": "user", "text": text}], session_id=f"s{said:%Y%m%d}", timestamp=said)
+    return memory
+
+
+@pytest.fixture(scope="module")
+def memories() -> Iterator[dict[int, Memory]]:
+    made: dict[int, Memory] = {}
+    yield made
+    for memory in made.values():
+        memory.close()
+
+
+@pytest.mark.parametrize(("history", "now", "question", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_answer_or_abstain(
+    memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
+) -> None:
+    memory = memories.get(id(history)) or memories.setdefault(id(history), remembered(history))
+    answer = memory.ask(question, now=datetime.fromisoformat(now), offline=True)
+    if expected is ABSTAIN:
+        assert answer.abstained, (answer.answer, answer.detail)
+        return
+    assert not answer.abstained and answer.answer == expected, (answer.answer, answer.flags, answer.detail)
+    assert answer.citations
+    for citation in answer.citations:
+        turn = memory.turn(citation.turn_id, session_id=citation.session_id)
+        assert turn.text[citation.char_start : citation.char_end] == citation.quote
+
+
+def plan(predicate: str, obj: str, day: str, said: str = "2025-02-01T12:00:00") -> FactRecord:
+    return FactRecord(
+        id=1,
+        kind="plan",
+        predicate=predicate,
+        modality="planned",
+        subject="user",
+        object=obj,
+        polarity=True,
+        roles=(),
+        text="",
+        mentioned_at=said,
+        occurred_start=day,
+        occurred_end=None,
+        occurred_granularity="day",
+        occurred_expression=None,
+        valid_from=said,
+        valid_to=None,
+        status="active",
+        sources=(),
+        links=(),
+    )
+
+
+def test_a_plan_is_due_on_its_day_and_for_its_state_only() -> None:
+    start = plan("started", "Spotify", "2025-03-03T00:00:00")
+    assert due_plans([start], ("works_at",), datetime(2025, 3, 3)) == [start]
+    assert due_plans([start], ("works_at",), datetime(2025, 3, 2)) == []
+    assert due_plans([start], ("lives_in",), datetime(2025, 4, 1)) == []
+    undated = plan("started", "Spotify", "")
+    assert due_plans([undated], ("works_at",), datetime(2025, 4, 1)) == []
+
+
+def test_a_plan_counts_only_after_what_held_began_and_was_said() -> None:
+    start = plan("started", "Spotify", "2025-03-03T00:00:00")
+    before = plan("works_at", "Hollis", "", said="2025-01-10T12:00:00")
+    since = plan("works_at", "Hollis", "", said="2025-03-10T12:00:00")  # "I'm still at Hollis", said after the day
+    assert begins_after(start, [before])
+    assert not begins_after(start, [before, since])
+
+
+def hit(text: str, when: str) -> SearchHit:
+    return SearchHit("s", 0, "s:0", "user", 0, len(text), when, text, 1.0, text)
+
+
+def test_a_plan_called_off_later_does_not_count() -> None:
+    start = plan("started", "Spotify", "2025-03-03T00:00:00")
+    assert called_off(start, [hit("The Spotify thing fell through.", "2025-02-20T12:00:00")])
+    assert not called_off(start, [hit("The Spotify thing fell through.", "2025-01-20T12:00:00")])  # said before
+    assert not called_off(start, [hit("Spotify sent me a welcome pack!", "2025-02-20T12:00:00")])
