@@ -59,6 +59,40 @@ def facts(*texts: str) -> set[Fact]:
             {(K.PLAN, "moved", SPEAKER, "Rotterdam", P, True)},
         ),
         ("So Sam is moving to Leeds.", {(K.PLAN, "moved", "Sam", "Leeds", P, True)}),
+        # employers and jobs said in passing
+        (
+            "I'm a pharmacy tech at Brightwater Pharmacy here in Halifax, been there three years.",
+            {
+                (K.ATTRIBUTE, "job", SPEAKER, "pharmacy tech", A, True),
+                (K.STATE, "works_at", SPEAKER, "Brightwater Pharmacy", A, True),
+                (K.STATE, "lives_in", SPEAKER, "Halifax", A, True),
+            },
+        ),
+        (
+            "I also work part time as a barista at Copper Kettle Café.",
+            {(K.STATE, "works_at", SPEAKER, "Copper Kettle Café", A, True)},
+        ),
+        (
+            "I got a research assistant position at the Sonoran Water Lab on campus!",
+            {
+                (K.STATE, "works_at", SPEAKER, "Sonoran Water Lab", A, True),
+                (K.ATTRIBUTE, "job", SPEAKER, "research assistant", A, True),
+            },
+        ),
+        ("I've accepted a job with the City of Ghent!", {(K.STATE, "works_at", SPEAKER, "City of Ghent", A, True)}),
+        (
+            "My title is technically 'graduate research technician', HR says.",
+            {(K.ATTRIBUTE, "job", SPEAKER, "graduate research technician", A, True)},
+        ),
+        (
+            "Title's clinical pharmacy assistant, like the posting said.",
+            {(K.ATTRIBUTE, "job", SPEAKER, "clinical pharmacy assistant", A, True)},
+        ),
+        (
+            "We made it! We're officially in Moncton, been here a week now.",
+            {(K.STATE, "lives_in", SPEAKER, "Moncton", A, True)},
+        ),
+        ("I've been seeing someone new. His name's Santiago.", {(K.RELATION, "dating", SPEAKER, "Santiago", A, True)}),
         ("And Priya lives in Leeds.", {(K.STATE, "lives_in", "Priya", "Leeds", A, True)}),
     ],
 )
@@ -75,6 +109,8 @@ def test_announcement_gives_fact(text: str, expected: set[Fact]) -> None:
         "Lucy moved in with her boyfriend in Stockport.",  # someone else's home
         "We moved in last week and it's chaos.",  # a home, no housemate
         "My friend Tom, a teacher at Hillcrest, says hi.",  # no self-introduction
+        "So now I'm an asthmatic runner, cool cool.",  # a runner for fun
+        "I got a summer job offer at Tesco.",
     ],
 )
 def test_no_job_or_housemate_for_the_speaker(text: str) -> None:
@@ -89,3 +125,7 @@ def test_a_move_day_said_alone_dates_the_move_named_before_it() -> None:
         if f.object == "Rotterdam" and f.time_expression
     ]
     assert move.time_expression == "on November 1st"
+
+
+def test_here_in_a_place_on_a_trip_is_no_home() -> None:
+    assert not {f for f in facts("I'm here in Rome for a conference, the hotel is lovely.") if f[1] == "lives_in"}

@@ -182,7 +182,8 @@ class _Reader:
 
     def read(self) -> Answer:
         if not self.hits or not self.items:
-            return self._abstain("no evidence")
+            # "Who is my fiancée?" is read from the relation facts, whether or not the search found their words
+            return self._relatives_by_name() or self._abstain("no evidence")
         # the asker ("my", "I") counts as named only where the question asks where they are or one of their states
         # ("Which city am I in?"); "What is my mother's name?" needs the best hit to share a word with it
         about_asker = bool(state_predicates(self.question)) or asks_for_a_place(self.question)

@@ -334,4 +334,5 @@ _PIECE_RULES: tuple[Callable[[_Piece], None], ...] = (
     rt.weeks_in,
     rt.move_set,
     rt.move_on,
+    rt.here_in,
 )

@@ -63,7 +63,7 @@ BREAK_UP = re.compile(
 # "I'm dating Emil", "I'm seeing someone new, his name is Emil", "dating a guy called Emil" (not "seeing Tom tomorrow")
 DATING = re.compile(
     P + r"(?:dating\s+|(?:dating|seeing)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman|lad|bloke))(?:\s+new)?"
-    r"(?:\s*[,;:–—-]\s*(?:and\s+)?(?:his|her|their)\s+name\s+is\s+|\s+(?:named|called)\s+))"
+    r"(?:\s*[,;:–—-]\s*(?:and\s+)?(?:his|her|their)\s+name(?:\s+is|['’]s)\s+|\s+(?:named|called)\s+))"
     rf"(?P<name>{NAME})(?![\w])"
 )
 # "nine", "twenty-one": an age said in words (one to ninety-nine)
@@ -96,7 +96,7 @@ TEACH = re.compile(
 NEW_JOB = re.compile(
     P + r"(?P<verb>got|get|gets|getting|landed|land|lands|landing|accepted|accept|accepts|accepting|started|start|"
     r"starts|starting)\s+(?P<what>(?:a|an|the|my|that)\s+(?:(?:new|first|dream|full-time|part-time|permanent)\s+)?"
-    r"(?:job|role|position))(?P<offer>\s+offer)?(?:\s+as\s+(?:an?\s+)?(?P<job>[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?))?"
+    r"(?P<title>(?:[a-z][\w-]*\s+){0,3}?)(?:job|role|position))(?P<offer>\s+offer)?(?:\s+as\s+(?:an?\s+)?(?P<job>[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?))?"
     r"\s+(?:at|with)\s+(?=\S)"
 )
 # "I got laid off (from Google)", "I was fired", "I've been let go" ("I lost/quit my job": an event, rules_events)
@@ -105,8 +105,10 @@ LOST_JOB = re.compile(
     rf"(?:\s+(?:from|by|at|with)\s+(?P<org>{ORG_NAME}))?(?![\w])" + ENDS_HERE,  # not "fired up", "let go early"
     _I,
 )
-WORK_AS = re.compile(r"\s+as\s+(?:an?\s+)?")
-AT_ORG = re.compile(r"\s+(?:at|for)\s+")
+# "work part time as a barista", "work remotely for Spotify": how, between the verb and what
+_WORK_HOW = r"(?:\s+(?:part[\s-]time|full[\s-]time|freelance|remotely|from\s+home|nights|weekends|shifts))?"
+WORK_AS = re.compile(_WORK_HOW + r"\s+as\s+(?:an?\s+)?")
+AT_ORG = re.compile(_WORK_HOW + r"\s+(?:at|for)\s+")
 ORG_SPLIT = re.compile(rf"\s+(?:at|for|with)\s+(?P<org>{ORG_NAME})(?![\w])")  # "St. David's"
 FROM = re.compile(rf"{P}(?:(?P<grew>grew\s+up\s+in)|(?:originally\s+)?from)\s+(?P<place>{ORG_NAME})(?![\w])")
 NAMED_PET = re.compile(
@@ -212,7 +214,7 @@ PRONOUN_REL_NAMED = re.compile(
     rf"\b(?:[Hh]is|[Hh]er|[Tt]heir)\s+{REL_MOD}(?P<rel>{REL_ONE}),?\s+(?P<name>{NAME})(?![\w])"
 )
 REL_IS_NAMED = re.compile(
-    rf"\b(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})(?:['’]s\s+name\s+is|(?:\s+is|['’]s)\s+(?:called|named))\s+"
+    rf"\b(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})(?:['’]s\s+name(?:\s+is|['’]s)|(?:\s+is|['’]s)\s+(?:called|named))\s+"
     rf"(?P<name>{NAME})(?![\w])"
 )
 NAME_IS_MY_REL = re.compile(
@@ -223,7 +225,7 @@ PET_NAMED = re.compile(
 )
 # "I adopted a cat on Saturday. Her name is Mochi.": the name, and the relative or pet the sentence before ends on
 PRONOUN_NAMED = re.compile(
-    rf"^(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name\s+is|(?:[Ss]he|[Hh]e|[Ii]t)(?:['’]s|\s+is)\s+(?:called|named))\s+"
+    rf"^(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name(?:\s+is|['’]s)|(?:[Ss]he|[Hh]e|[Ii]t)(?:['’]s|\s+is)\s+(?:called|named))\s+"
     rf"(?P<name>{NAME})(?![\w])"
 )
 WORK_THERE_IS = re.compile(
@@ -231,7 +233,7 @@ WORK_THERE_IS = re.compile(
     rf"(?:[Ww]ork|[Jj]ob)\s+at\s+(?P<org>{ORG_NAME})\s+(?:is|has\s+been|was|['’]s)\b"
 )
 PRONOUN_NAMED_ANYWHERE = re.compile(
-    rf"(?:^|(?<=[\s,;—–-]))(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name\s+is|(?:[Ss]he|[Hh]e|[Ii]t)(?:['’]s|\s+is)\s+"
+    rf"(?:^|(?<=[\s,;—–-]))(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name(?:\s+is|['’]s)|(?:[Ss]he|[Hh]e|[Ii]t)(?:['’]s|\s+is)\s+"
     rf"(?:called|named))\s+(?P<name>{NAME})(?![\w])"
 )
 SEEING_SOMEONE = re.compile(r"\b(?:seeing|dating|met)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))(?:\s+new)?\W*$")
@@ -266,6 +268,7 @@ FAVOURITE_BACK = re.compile(
 MY_ATTRIBUTE = re.compile(
     rf"(?<![\w'’])(?P<owner>[Mm]y|{NAME}['’]s)\s+(?P<attr>{alt(ATTRIBUTES)})\s+(?:is|was|['’]s)\s+"
 )
+TITLE_IS = re.compile(r"^(?:(?:[Aa]nd|[Ss]o|[Oo]h|[Aa]lso)\W+)*(?P<attr>(?:[Jj]ob\s+)?[Tt]itle)(?:['’]s|\s+is)\s+")
 TASTE = re.compile(r"\b[Tt]he\s+(?P<adj>[a-z]+er)\s+the\s+better\b")
 FIRST_DAY = re.compile(
     rf"(?:^|\b[Mm]y\s+)(?P<which>[Ff]irst|[Ll]ast)\s+(?:full\s+)?(?:day|week|month|shift)\s+"

@@ -146,18 +146,28 @@ def _favourites(p: _Piece) -> None:
 
 def _attributes(p: _Piece) -> None:
     text = p.piece.text
-    for m in rp.MY_ATTRIBUTE.finditer(text):
+    said = [(m, _owner(p, m["owner"])) for m in rp.MY_ATTRIBUTE.finditer(text)]
+    said += [(m, p.speaker) for m in rp.TITLE_IS.finditer(text)]  # "Title's clinical pharmacy assistant"
+    for m, owner in said:
         attr = " ".join(m["attr"].lower().split())
         if attr == "name":
             continue
-        owner = _owner(p, m["owner"])
         c = _piece_clause(p, m.start(), m.end(), owner)
         obj = _object(c, m.end(), cut_time=False)
+        if attr in _JOB_ATTRIBUTES:  # "My title is technically 'graduate research technician'": the job
+            value = _HEDGE.sub("", obj.text).strip("'\"‘’“” ")
+            if value and not rs.object_rejected(value):
+                _emit(c, K.ATTRIBUTE, "job", value, obj.end, _piece_mood(p), f"{owner} works as {value}")
+            continue
         words = obj.text.lower().split()
         if not words or words[0] in rv.WEAK_VALUE or words[0] in ("it", "this", "that", "he", "she", "they", "you"):
             continue
         predicate = attr if attr in ("age", "diet") else "attribute_" + rv.snake(attr)
         _emit(c, K.ATTRIBUTE, predicate, obj.text, obj.end, _piece_mood(p), f"{owner}'s {attr} is {obj.text}")
+
+
+_JOB_ATTRIBUTES = frozenset({"job title", "title", "profession", "occupation"})
+_HEDGE = re.compile(r"^(?:(?:technically|officially|actually|now|still|basically|just)\s+)+", re.IGNORECASE)
 
 
 def _taste(p: _Piece) -> None:

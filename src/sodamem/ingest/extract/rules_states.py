@@ -115,6 +115,8 @@ def _job(c: _Clause, m: re.Match[str]) -> bool:
     if not rs.COPULA.search(c.aux) or c.aux.endswith("being"):
         return False
     job = " ".join(m["job"].lower().split())
+    if job.split()[-1] in rv.HOBBY_HEADS and not m["org"]:
+        return False
     mood = _mood(c, state=True)
     end = m.end()
     done = _emit(c, K.ATTRIBUTE, "job", job, end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
@@ -215,12 +217,17 @@ def _new_job(c: _Clause, m: re.Match[str]) -> bool:
     mood = _mood(c, c.text[m.end() :], ing=m["verb"].endswith("ing"))
     obj = _object(c, m.end())
     org = _org_and_job(c, obj.text, obj.end, mood)  # "at Orbital as a staff engineer"
-    if re.fullmatch(rv.ORG_NAME, org) is None:  # a named employer only: not "at a cafe near home"
+    named = re.match(rf"{rv.ORG_NAME}(?![\w'’])", org)
+    # a named employer only (not "at a cafe near home"), and where it is: "the Sonoran Water Lab on campus"
+    if named is None or not re.fullmatch(r"(?:\s+(?:on|in|near|downtown|here|there)\b.*)?", org[named.end() :]):
         return False
+    org = named.group()
     if m["verb"].startswith("start"):  # "I started a new job at Lumen Health": when, too
         what = m["what"]
         _emit(c, K.EVENT, "started", what, m.end("what"), mood, _say(c.subj.name, mood, "started", "start", what))
-    job = m["job"]  # "started a new job as a UX designer at Fernhill Studio"
+    # "started a new job as a UX designer at Fernhill Studio", "got a research assistant position at ..."
+    title = " ".join(m["title"].split())
+    job = m["job"] or (title if title and title.split()[-1] in rv.JOB_HEADS else None)
     if job and not rs.object_rejected(job) and not _NOT_A_JOB.match(job):
         _emit(c, K.ATTRIBUTE, "job", job, obj.end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
     return _org_fact(c, org, obj.end, mood)

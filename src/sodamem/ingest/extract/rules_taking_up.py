@@ -15,6 +15,7 @@ from sodamem.ingest.extract import rules_syntax as rs
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _Clause, _is_name, _Mood, _Piece, _piece_clause
 from sodamem.ingest.extract.rules_emit import _alias, _emit
+from sodamem.ingest.extract.rules_life import _A_STAY
 from sodamem.ingest.extract.rules_modality import _mood, _piece_mood, _say
 from sodamem.ingest.extract.rules_states import _org_fact, _through_time
 from sodamem.model import FactKind, Modality
@@ -49,6 +50,15 @@ MOVE_SET = re.compile(
 )
 # "I move on November 1st", its place said earlier in the turn ("I'm moving to Rotterdam, ...")
 MOVE_ON = re.compile(r"^(?:(?i:and|so)\s+)?I(?:['’]ll|\s+will)?\s+move\s+(?:on|in|at\s+the\s+end\s+of)\s+")
+# "a pharmacist at Apotheek De Linde here in Utrecht": where the speaker is, and lives (not "here in Rome for a
+# conference": a stay)
+HERE_IN = re.compile(rf"\bhere\s+in\s+(?P<place>{rv.NAME})(?![\w'’])")
+_FIRST_PERSON = re.compile(r"\b(?:I|I['’]m|I['’]ve|(?i:we|we['’]re|my|our))\b")
+# "We're officially in Moncton, been here a week now", "I'm finally settled in Leeds"
+SETTLED_IN = re.compile(
+    r"\b(?:I['’]m|I\s+am|[Ww]e['’]re|[Ww]e\s+are)\s+(?:(?:now|finally|officially|all|properly)\s+)+"
+    rf"(?:settled\s+|moved\s+)?in\s+(?P<place>{rv.NAME})(?![\w'’])"
+)
 MOVING_TO = re.compile(rf"\b(?:moving|move|relocating)\s+(?:back\s+)?to\s+(?P<place>{rv.NAME})(?![\w'’])")
 
 
@@ -132,6 +142,21 @@ def move_on(p: _Piece) -> None:
     places = [t["place"] for t in MOVING_TO.finditer(said) if _is_name(t["place"])]
     if places:
         _planned_move(p, m.start(), m.end(), places[-1])
+
+
+def here_in(p: _Piece) -> None:
+    """ "I work as a pharmacist at Apotheek De Linde here in Utrecht", "We're officially in Moncton": the speaker
+    lives there (not in a stay: "here in Rome for a conference", nor in a question)."""
+    text = p.piece.text
+    m = SETTLED_IN.search(text) or HERE_IN.search(text)
+    if m is None or p.question or not _is_name(m["place"]) or not _FIRST_PERSON.search(text):
+        return
+    if _A_STAY.search(text):
+        return
+    c = _piece_clause(p, m.start(), m.end(), p.speaker)
+    mood = _piece_mood(p)
+    place = m["place"]
+    _emit(c, K.STATE, "lives_in", place, m.end(), mood, _say(p.speaker, mood, "lives in", "live in", place))
 
 
 def _planned_move(p: _Piece, start: int, end: int, place: str) -> None:

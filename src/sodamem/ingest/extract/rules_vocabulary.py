@@ -91,7 +91,10 @@ _ORG_WORD = (  # a name, or an acronym ("KPMG", "the NHS", "UCLA")
     rf"(?:{NAME_WORD}|(?!{_CHAT_ACRONYMS})[{_UP}]{{2,6}}(?![{_LOW}]))(?:['’]s(?=[ \t]+[{_UP}]|[ \t]*(?:[.,;:!?)]|$)|"
     r"[ \t]+(?:in|as|at|on|near|now|and|but|since|for|with|until|downtown|currently|these|so|because)\b))?"
 )
-ORG_NAME = rf"(?:(?:The|the)\s+)?(?:(?:St|Mt)\.[ \t]+)?{_ORG_WORD}(?:[ \t]+{_ORG_WORD}){{0,3}}"
+# "of" joins two names: "the City of Ghent", "University of Arizona", "Bank of America"
+ORG_NAME = (
+    rf"(?:(?:The|the)\s+)?(?:(?:St|Mt)\.[ \t]+)?{_ORG_WORD}(?:[ \t]+(?:of[ \t]+(?:the[ \t]+)?)?{_ORG_WORD}){{0,3}}"
+)
 
 # --- vocabularies of values -------------------------------------------------------------------------------------
 DIETS = phrases(
@@ -101,6 +104,8 @@ DIETS = phrases(
 )
 RELATIONSHIP = phrases("single, married, engaged, divorced, separated, widowed, in a relationship, taken")
 TASTES = words("spicy sweet salty sour cheesy crispy crunchy garlicky tangy smoky savory savoury greasy chocolatey")
+# what one does for fun as often as for a living: "I'm an asthmatic runner" is no job, "a runner for Nike" is
+HOBBY_HEADS = words("runner swimmer cyclist climber gamer surfer skater golfer boxer wrestler gymnast blogger")
 JOB_HEADS = words(
     """teacher nurse doctor engineer developer designer analyst manager scientist lawyer accountant artist writer
     author photographer chef cook student researcher consultant programmer painter musician counselor counsellor
@@ -122,7 +127,8 @@ JOB_HEADS = words(
     chiropractor osteopath podiatrist hygienist optometrist ophthalmologist pediatrician paediatrician
     dermatologist cardiologist neurologist oncologist anaesthetist anesthetist obstetrician welder roofer
     bricklayer builder contractor surveyor plasterer glazier locksmith upholsterer florist grocer shopkeeper
-    retailer merchant vendor trader courier postman mailman miner fisherman sailor seaman captain"""
+    retailer merchant vendor trader courier postman mailman miner fisherman sailor seaman captain tech dev operator
+    representative rep associate"""
 )
 POSSESSIONS = phrases(
     "dog, cat, puppy, pup, kitten, kitty, rabbit, bunny, hamster, guinea pig, bird, parrot, budgie, fish, goldfish, "
