@@ -83,6 +83,7 @@ from sodamem.answer.yes_no import (
     asks_a_wish,
     asks_in_the_present,
     described_as,
+    only_supposed,
     only_wished,
     other_senses,
     says_a_wish,
@@ -408,6 +409,8 @@ class _Reader:
             named = specifics(self.question) - described - talking  # one of them, where it asks "X or Y"
             if named and not named & stems_of(best.text):
                 return self._abstain("unsupported")  # "Am I allergic to shellfish?" from "allergic to peanuts"
+            if only_supposed(best.text, self.question):
+                return self._abstain("only supposed")  # "Are we moving to Antwerp?" from "... I should move to Antwerp"
             endings = self._described_endings(described)
             named_by = best
             best = self._latest_saying_as_much(best, [*sentences, *endings], asked, described)

@@ -154,10 +154,13 @@ class StateReader:
                 return StateReading("No", (fact, *[f for f in before if named(value(f))][-1:]))
         # "Do I live in York?" while Leeds holds: what holds, not someone's York; "Do I live with a roommate?"
         # names no value of the slot, and the sentences decide
-        return self._state_answer(facts, []) if facts and _names_a_value(self.question) else None
+        if not facts or not _names_a_value(self.question):
+            return None
+        held = self._state_answer(facts, [])
+        return StateReading(f"No, {held.text}", held.cited) if held is not None and held.text else held
 
     def _housemate(self) -> StateReading | None:
-        m = _LIVE_WITH.search(self.question)
+        m = _LIVE_WITH.search(self.question) or _LIVES_WITH_ME.search(self.question)
         if m is None:
             return None
         said = [
@@ -354,6 +357,7 @@ _SAYS_LIVING_WITH = re.compile(
     r"|\bmov(?:ed|ing|es?)\s+in\b",
     re.IGNORECASE,
 )
+_LIVES_WITH_ME = re.compile(rf"\b(?i:does|is)\s+(?P<name>{NAME})\s+(?i:still\s+)?(?i:live|living)\s+with\s+(?i:me|us)\b")
 _LIVE_WITH = re.compile(rf"\blive\s+with\s+(?P<name>{NAME})\s*\??\s*$")
 
 

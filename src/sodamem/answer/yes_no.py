@@ -17,7 +17,9 @@ _NEGATIONS = frozenset("not no never nope".split())  # and any "n't" word
 _CEASED = re.compile(
     r"\b(?:gave|give|given|giving)\s+up\b|\bquit(?:ting)?\b|\bstopped\b(?!\s+(?:by|at|in|off|over|for)\b)"
     r"|\b(?:gone|went|going)\s+off\b|\bno\s+longer\s+into\b|\bfell\s+out\s+of\s+love\s+with\b"
-    r"|\bleft\s+(?:the|my|our)\b|\bdropped\s+out\s+of\b|\b(?:cancell?ed|ended|called\s+off)\s+(?:the|my|our)\b",
+    r"|\bleft\s+(?:the|my|our)\b|\bdropped\s+out\s+of\b|\b(?:cancell?ed|ended|called\s+off)\s+(?:the|my|our)\b"
+    r"|\bdropped\s+(?:the|my|our)\b|\bpulled\s+out\s+of\b|\bwithdrew\s+from\b|\bdid\s+cancel\b"
+    r"|\b(?:decided|chose|choosing|deciding)\s+to\s+(?:leave|quit|stop|drop)\b",
     re.IGNORECASE,
 )
 # Words that say their subject itself ended ("Tom and I broke up", "the trip got cancelled", "Dev moved out"): to a
@@ -61,7 +63,9 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
     ceased = _CEASED.search(sentence)
     if ceased is None or _intent_or_again(sentence, ceased):
         return False  # "trying to give up coffee", "stopped playing for a year but I'm playing again"
-    ended_what = re.split(r"[,;]|\s(?:and|but|to|so)\s", sentence[ceased.end() :], maxsplit=1)[0]
+    # what it ended, to the clause's end: "going to pottery" names pottery, not "going"
+    after = _GOING_TO.sub("", sentence[ceased.end() :], count=1)
+    ended_what = re.split(r"[,;]|\s(?:and|but|to|so)\s", after, maxsplit=1)[0]
     # the ending is not what is asked ("Did I quit smoking?"), and it ended what is asked, not something else: the
     # thing named ("gone off Thai food" ends no liking of Ethiopian food), else any word asked
     named = (specifics(question) | described) or asked
@@ -81,15 +85,30 @@ _CALLED = re.compile(
 
 def described_as(question: str, texts: Iterable[str]) -> frozenset[str]:
     """The stems of the nouns ``texts`` describe a thing the question names by: "band" for "Am I still in The Wee
-    Hours?" where "a band called The Wee Hours" was said, so that "I left the band" ends it."""
+    Hours?" where "a band called The Wee Hours" was said, or a group's noun said beside its name ("In band news, I
+    play trumpet in the Harmonie Sint-Cecilia"), so that "I left the band" ends it."""
     asked = question_stems(question)
+    words = tokens(question)
+    names = {t.stem for t in words[1:] if question[t.start].isupper() and t.word not in _NOT_NAMES}
     found: set[str] = set()
     for text in texts:
         for m in _CALLED.finditer(text):
             name = {t.stem for t in tokens(m["name"])} - {"the"}
             if name and name <= asked:
                 found.add(stem(m["noun"]))
+        said = {t.stem for t in tokens(text)}
+        if names and names <= said:
+            found |= said & _GROUP_NOUNS
     return frozenset(found)
+
+
+# nouns for what one belongs to or attends, which an ending names instead of its name ("I left the band")
+_GROUP_NOUNS = frozenset(
+    stem(w)
+    for w in """band club class course team choir orchestra group league gym programme program lessons society
+    troupe crew ensemble""".split()
+)
+_GOING_TO = re.compile(r"^\s*(?:going|coming)\s+to\b", re.IGNORECASE)
 
 
 # the word a yes/no question asks about after its preposition: "shellfish" in "Am I allergic to shellfish?"
@@ -191,6 +210,29 @@ def only_wished(sentence: str, question: str, keywords: set[str]) -> bool:
     wish = max(_WISH.finditer(clause), key=lambda m: m.start(), default=None)
     # the wish governs the state: no subject of its own between ("Just wanted to say that I work at Google")
     return wish is not None and not _SUBJECT_WORD.search(clause[wish.end() :])
+
+
+# what a statement only supposes or someone only suggests: "If I had a spare million I'd buy a cottage", "Ruben keeps
+# telling me I should move to Antwerp", "maybe a greyhound someday"
+_SUPPOSED = re.compile(
+    r"\b(?:if|should|would|could|might|maybe|perhaps|someday|fantasy|tempting|dream\w*|wish\w*)\b|['’]d\b",
+    re.IGNORECASE,
+)
+
+
+def only_supposed(sentence: str, question: str) -> bool:
+    """Whether ``sentence`` says what a yes/no ``question`` asks only as a supposition or someone's suggestion: the
+    first word it shares with the question follows "if", "should", "'d", "maybe", ... in the same clause. A question
+    that itself supposes ("Would Melanie enjoy Vivaldi?") takes it."""
+    words = tokens(question)
+    if not words or words[0].word in _SUPPOSING:
+        return False
+    asked = question_stems(question)
+    shared = [t for t in tokens(sentence) if t.stem in asked and t.word not in _NOT_NAMES and t.word != "we"]
+    if not shared:
+        return False
+    clause = re.split(r"[,;.!?]|\s(?:and|but|so)\s", sentence[: shared[0].start])[-1]
+    return _SUPPOSED.search(clause) is not None
 
 
 def asks_in_the_present(question: str) -> bool:

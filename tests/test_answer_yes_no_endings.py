@@ -1,0 +1,117 @@
+"""Yes/no questions about what holds now: endings said many ways ("I dropped the ceramics class", "I've decided to
+leave the band"), what was only supposed or suggested ("Ruben keeps telling me I should move to Antwerp"), a value
+that does not hold ("Do I live in York?" while Leeds does), and a housemate asked by name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from sodamem import Memory
+from sodamem.answer.yes_no import described_as, only_supposed, says_it_ended
+
+ABSTAIN = None
+History = list[tuple[str, str]]
+
+CERAMICS: History = [
+    ("2025-09-20T11:00", "I signed up for a ceramics class at the Clay Co-op, Thursday nights."),
+    ("2025-11-23T13:00", "Also I dropped the ceramics class, I couldn't make Thursdays work."),
+]
+LISBON: History = [
+    ("2026-02-15T21:10", "We had a trip to Lisbon booked for April 14th, we might have to cancel it."),
+    ("2026-03-08T13:00", "We did cancel Lisbon in the end, got most of the money back."),
+]
+BAND: History = [
+    ("2026-05-09T20:00", "In band news, I play trumpet in the Harmonie Sint-Cecilia, we have a concert on the 30th."),
+    ("2026-06-20T10:00", "I've decided to leave the band. I can't do Tuesday rehearsals anymore."),
+]
+POTTERY: History = [
+    ("2026-01-10T10:00", "I go to a pottery class on Mondays."),
+    ("2026-03-10T10:00", "I stopped going to pottery, too expensive."),
+]
+SUPPOSED: History = [
+    ("2026-01-10T10:00", "If I had a spare million I'd buy a little cottage in Daylesford."),
+    (
+        "2026-05-09T20:00",
+        "My colleague Ruben keeps telling me I should move to Antwerp. He's from Antwerp, so, biased.",
+    ),
+]
+SAID: History = [
+    ("2026-01-10T10:00", "We adopted a greyhound called Bolt last week!"),
+    ("2026-01-12T10:00", "We're moving to Antwerp in March, the flat is booked."),
+]
+HOME: History = [
+    ("2025-09-06T14:00", "I live in Leeds with my roommate Beckett."),
+    ("2025-10-11T16:30", "Beckett moved out last week, he's with his girlfriend now."),
+]
+CASES = [
+    ("dropped-the-class", CERAMICS, "2025-12-16", "Do I still take the ceramics class?", "No"),
+    ("did-cancel", LISBON, "2026-04-05", "Are we still going to Lisbon in April?", "No"),
+    ("decided-to-leave-the-band", BAND, "2026-07-14", "Do I still play in the Harmonie Sint-Cecilia?", "No"),
+    ("stopped-going", POTTERY, "2026-04-05", "Do I still go to pottery?", "No"),
+    ("only-if", SUPPOSED, "2026-06-01", "Do I have a cottage in Daylesford?", ABSTAIN),
+    ("only-suggested", SUPPOSED, "2026-06-01", "Are we moving to Antwerp?", ABSTAIN),
+    ("said-plainly", SAID, "2026-02-01", "Do we have a greyhound?", "Yes"),
+    ("moving-plainly", SAID, "2026-02-01", "Are we moving to Antwerp?", "Yes"),
+    ("another-city", HOME, "2025-12-16", "Do I live in York?", "No, Leeds"),
+    ("housemate-left", HOME, "2025-12-16", "Does Beckett still live with me?", "No"),
+]
+
+
+def remembered(history: History) -> Memory:
+    memory = Memory(":memory:", embedder="fake")
+    for when, text in history:
+        said = datetime.fromisoformat(when)
+        memory.add([{"role": "user", "text": text}], session_id=f"s{said:%Y%m%d}", timestamp=said)
+    return memory
+
+
+@pytest.fixture(scope="module")
+def memories() -> Iterator[dict[int, Memory]]:
+    made: dict[int, Memory] = {}
+    yield made
+    for memory in made.values():
+        memory.close()
+
+
+@pytest.mark.parametrize(("history", "now", "question", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_answer_or_abstain(
+    memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
+) -> None:
+    memory = memories.get(id(history)) or memories.setdefault(id(history), remembered(history))
+    answer = memory.ask(question, now=datetime.fromisoformat(now), offline=True)
+    if expected is ABSTAIN:
+        assert answer.abstained, (answer.answer, answer.detail)
+        return
+    assert not answer.abstained and answer.answer == expected, (answer.answer, answer.flags, answer.detail)
+    for citation in answer.citations:
+        turn = memory.turn(citation.turn_id, session_id=citation.session_id)
+        assert turn.text[citation.char_start : citation.char_end] == citation.quote
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "supposed"),
+    [
+        ("Ruben keeps telling me I should move to Antwerp.", "Are we moving to Antwerp?", True),
+        ("If I had the money I'd buy a cottage in Daylesford.", "Do I have a cottage?", True),
+        ("Maybe a retired racing greyhound someday?", "Do we have a greyhound?", True),
+        ("We're moving to Antwerp in March.", "Are we moving to Antwerp?", False),
+        ("We adopted a greyhound, and maybe a cat later.", "Do we have a greyhound?", False),  # the cat is supposed
+        ("If it rains we stay in.", "Would Melanie enjoy Vivaldi?", False),  # a question that itself supposes
+    ],
+)
+def test_only_supposed(sentence: str, question: str, supposed: bool) -> None:
+    assert only_supposed(sentence, question) is supposed
+
+
+def test_an_ending_names_what_it_ended_after_going_to() -> None:
+    assert says_it_ended("I stopped going to pottery, too expensive.", "Do I still go to pottery?")
+    assert not says_it_ended("I stopped going to the gym.", "Do I still go to pottery?")
+
+
+def test_a_group_said_beside_its_name_describes_it() -> None:
+    said = ["In band news, I play trumpet in the Harmonie Sint-Cecilia."]
+    assert described_as("Do I still play in the Harmonie Sint-Cecilia?", said) == {"band"}
+    assert described_as("Do I still play in the Harmonie Sint-Cecilia?", ["I met Harmonie at the club."]) == set()
