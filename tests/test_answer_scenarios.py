@@ -209,7 +209,7 @@ CASES: list[tuple[str, History, str, str, str | None]] = [
     # found in a review of the rules above
     ("others-eat-meat", OTHERS_EAT_MEAT, "2026-03-01", "Do I eat meat?", "No"),  # the kids' sentence is not mine
     ("bought", BOUGHT, "2026-03-01", "What did I buy?", "standing desk"),  # "bought" says "buy"
-    ("york-is-hers", SISTER_IN_YORK, "2026-03-01", "Do I live in York?", "Leeds"),
+    ("york-is-hers", SISTER_IN_YORK, "2026-03-01", "Do I live in York?", "No, Leeds"),
     ("mom-is-mother", MOM, "2026-03-01", "Where does my mother live?", "Ohio"),
     # a yes/no question in the present tense: an ending says no, and the latest statement says it
     ("coffee", HABITS, "2026-05-01", "Do I drink coffee?", "No"),

@@ -357,7 +357,9 @@ _SAYS_LIVING_WITH = re.compile(
     r"|\bmov(?:ed|ing|es?)\s+in\b",
     re.IGNORECASE,
 )
-_LIVES_WITH_ME = re.compile(rf"\b(?i:does|is)\s+(?P<name>{NAME})\s+(?i:still\s+)?(?i:live|living)\s+with\s+(?i:me|us)\b")
+_LIVES_WITH_ME = re.compile(  # "Does Beckett still live with me?"
+    rf"\b(?i:does|is)\s+(?P<name>{NAME})\s+(?i:still\s+)?(?i:live|living)\s+with\s+(?i:me|us)\b"
+)
 _LIVE_WITH = re.compile(rf"\blive\s+with\s+(?P<name>{NAME})\s*\??\s*$")
 
 
