@@ -41,6 +41,14 @@ NEW_JOB_TITLE: History = [
     ("2026-01-17T10:00", "I got the Ember Health job!! I start on February 2nd. Title's senior product designer."),
     ("2026-02-07T16:00", "First week at Ember done. The team is small, four designers."),
 ]
+LEASE: History = [
+    ("2025-10-25T15:04", "thanks. home is a share house in Brunswick with my housemate Yusuf."),
+    ("2025-12-06T17:30", "update! We signed a lease on a flat in Fitzroy North, we move on the 20th."),
+]
+MOVING_OUT: History = [
+    ("2025-09-06T14:00", "I live in Tucson with my roommate Beckett."),
+    ("2025-10-11T16:30", "Beckett is moving out at the end of the month btw, he's moving in with his girlfriend."),
+]
 CASES = [
     ("started-since", CHANGING_JOBS, "2025-09-01", "Where do I work?", "Coastline (previously Hollis)"),
     ("not-yet", MOVING, "2025-04-20", "Where do I live?", "Leeds"),
@@ -52,6 +60,18 @@ CASES = [
     ("no-housemate-said", ALONE, "2025-04-10", "Who do I live with?", ABSTAIN),
     ("no-employer-said", ALONE, "2025-04-10", "Where do I work?", ABSTAIN),
     ("short-name-is-no-change", NEW_JOB_TITLE, "2026-03-01", "Where do I work?", "Ember"),
+    ("lease-then-move", LEASE, "2026-02-09", "Where do I live?", "Fitzroy North (previously Brunswick)"),
+    (
+        "another-place-after-the-move",
+        LEASE,
+        "2026-02-09",
+        "Do I live in Daylesford?",
+        "No, Fitzroy North (previously Brunswick)",
+    ),
+    ("the-place-moved-to", LEASE, "2026-02-09", "Do I live in Fitzroy North?", "Yes"),
+    ("moving-out-not-yet", MOVING_OUT, "2025-10-20", "Does Beckett still live with me?", "Yes"),
+    ("moved-out-on-the-day", MOVING_OUT, "2025-12-16", "Does Beckett still live with me?", "No"),
+    ("nobody-after-moving-out", MOVING_OUT, "2025-12-16", "Who do I live with?", "no one now (previously Beckett)"),
     ("title-is-no-employer", NEW_JOB_TITLE, "2026-03-01", "What's my job title?", "senior product designer"),
 ]
 

@@ -46,6 +46,16 @@ HOME: History = [
     ("2025-09-06T14:00", "I live in Leeds with my roommate Beckett."),
     ("2025-10-11T16:30", "Beckett moved out last week, he's with his girlfriend now."),
 ]
+# the ending is said among many other turns, and an assistant's words say nothing of the user
+BUSY_MONTHS: History = [
+    ("2026-02-15T21:10", "We had a trip to Lisbon booked for April 14th, we might have to cancel it."),
+    *[
+        (f"2026-02-{day}T10:00", f"Work was busy on day {day}, lots of meetings about the Lisbon office.")
+        for day in range(16, 28)
+    ],
+    ("2026-03-08T13:00", "We did cancel Lisbon in the end, got most of the money back."),
+    *[(f"2026-03-{day}T10:00", f"Another busy day {day}, the team in Lisbon is great.") for day in range(10, 20)],
+]
 CASES = [
     ("dropped-the-class", CERAMICS, "2025-12-16", "Do I still take the ceramics class?", "No"),
     ("did-cancel", LISBON, "2026-04-05", "Are we still going to Lisbon in April?", "No"),
@@ -55,6 +65,7 @@ CASES = [
     ("only-suggested", SUPPOSED, "2026-06-01", "Are we moving to Antwerp?", ABSTAIN),
     ("said-plainly", SAID, "2026-02-01", "Do we have a greyhound?", "Yes"),
     ("moving-plainly", SAID, "2026-02-01", "Are we moving to Antwerp?", "Yes"),
+    ("cancelled-among-many", BUSY_MONTHS, "2026-04-05", "Are we still going to Lisbon in April?", "No"),
     ("another-city", HOME, "2025-12-16", "Do I live in York?", "No, Leeds"),
     ("housemate-left", HOME, "2025-12-16", "Does Beckett still live with me?", "No"),
 ]
@@ -115,3 +126,18 @@ def test_a_group_said_beside_its_name_describes_it() -> None:
     said = ["In band news, I play trumpet in the Harmonie Sint-Cecilia."]
     assert described_as("Do I still play in the Harmonie Sint-Cecilia?", said) == {"band"}
     assert described_as("Do I still play in the Harmonie Sint-Cecilia?", ["I met Harmonie at the club."]) == set()
+
+
+def test_the_assistants_words_do_not_answer_the_users_yes_no() -> None:
+    with Memory(":memory:", embedder="fake") as memory:
+        said = datetime(2026, 4, 2, 18, 20)
+        memory.add(
+            [
+                {"role": "user", "text": "We're kind of thinking about a second dog eventually. Nothing decided."},
+                {"role": "assistant", "text": "Greyhounds are famously lazy indoors, they can be great companions."},
+            ],
+            session_id="s1",
+            timestamp=said,
+        )
+        answer = memory.ask("Do we have a greyhound?", now=datetime(2026, 4, 5), offline=True)
+        assert answer.abstained, answer.answer

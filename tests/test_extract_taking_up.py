@@ -93,6 +93,14 @@ def facts(*texts: str) -> set[Fact]:
             {(K.STATE, "lives_in", SPEAKER, "Moncton", A, True)},
         ),
         ("I've been seeing someone new. His name's Santiago.", {(K.RELATION, "dating", SPEAKER, "Santiago", A, True)}),
+        (
+            "thanks. home is a share house in Brunswick with my housemate Yusuf.",
+            {(K.STATE, "lives_in", SPEAKER, "Brunswick", A, True)},
+        ),
+        (
+            "We signed a lease on a flat in Fitzroy North, we move on the 20th.",
+            {(K.PLAN, "moved", SPEAKER, "Fitzroy North", P, True)},
+        ),
         ("And Priya lives in Leeds.", {(K.STATE, "lives_in", "Priya", "Leeds", A, True)}),
     ],
 )

@@ -44,6 +44,21 @@ def due_plans(plans: Iterable[FactRecord], wanted: tuple[str, ...], asked_at: da
     return sorted(due, key=lambda f: instants.sort_key(f.occurred_start or ""), reverse=True)
 
 
+def due_endings(plans: Iterable[FactRecord], predicate: str, asked_at: datetime) -> list[FactRecord]:
+    """The dated plans among ``plans`` that end a ``predicate`` value on or before ``asked_at`` ("Beckett is moving
+    out at the end of the month": a planned denial of the housemate Beckett)."""
+    return [
+        f
+        for f in plans
+        if f.modality == "planned"
+        and not f.polarity
+        and f.object
+        and f.predicate == predicate
+        and f.occurred_start
+        and instants.at_or_before(f.occurred_start, asked_at)
+    ]
+
+
 def begins_after(plan: FactRecord, said: Iterable[FactRecord]) -> bool:
     """Whether the plan's day comes after every fact of the slot in ``said`` began and was said (a statement made
     on or after that day speaks for itself: "First week at Coastline done")."""
@@ -62,3 +77,15 @@ def called_off(plan: FactRecord, hits: Iterable[SearchHit]) -> bool:
         instants.sort_key(h.timestamp) > planned and name.search(h.turn_text) and CALLED_OFF.search(h.turn_text)
         for h in hits
     )
+
+
+def latest_word(said: Iterable[FactRecord], plans: Iterable[FactRecord], asked_at: datetime) -> FactRecord | None:
+    """Of one value's statements (``said``: "my roommate Carlos", "Carlos moved out") and its dated plans whose day
+    has come ("Sam's moving in on May 1st", "Beckett is moving out at the end of the month"), the one that speaks
+    last at ``asked_at``: a statement from when it began, a plan from its day. Whether the value holds is that
+    fact's ``polarity``."""
+    due = [p for p in plans if p.modality == "planned" and p.occurred_start]
+    due = [p for p in due if instants.at_or_before(p.occurred_start or "", asked_at)]
+    timed = [(instants.sort_key(f.valid_from or f.mentioned_at), instants.sort_key(f.mentioned_at), f) for f in said]
+    timed += [(instants.sort_key(p.occurred_start or ""), instants.sort_key(p.mentioned_at), p) for p in due]
+    return max(timed, key=lambda t: (t[0], t[1]))[2] if timed else None

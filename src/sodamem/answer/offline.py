@@ -112,6 +112,7 @@ SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hi
 SPEAKER_CHECK_DEPTH = 40  # who said what is compared over this many (the search lifts the named person's turns)
 LIST_ITEMS = 3  # a question asking for several things gets spans from up to this many sentences
 _WORD = re.compile(r"[^\W_]+")
+_ASKS_OF_ME = re.compile(r"\bI\b|\b(?i:me|my|mine|myself|we|us|our|ours)\b")
 
 
 def answer_offline(
@@ -200,8 +201,10 @@ class _Reader:
         if elsewhere:
             return self._abstain("said_by_another_speaker")
         top = [s for s in everyone if s.rank < SENTENCE_DEPTH]
-        # only the named person's own words when the question names one of the people talking (and they said any)
-        sentences = [s for s in top if s.speaker == named] or top
+        # only the named person's own words when the question names one of the people talking (and they said any);
+        # the user's own for the user's "I", "we" ("Do we have a greyhound?" is not the assistant's "Greyhounds are")
+        asker = USER_ROLE if named is None and _ASKS_OF_ME.search(self.question) else named
+        sentences = [s for s in top if s.speaker == asker] or top
         if asks_for_a_date(self.question):
             return self._when()
         if asks_how_long_ago(self.question):
@@ -411,7 +414,7 @@ class _Reader:
                 return self._abstain("unsupported")  # "Am I allergic to shellfish?" from "allergic to peanuts"
             if only_supposed(best.text, self.question):
                 return self._abstain("only supposed")  # "Are we moving to Antwerp?" from "... I should move to Antwerp"
-            endings = self._described_endings(described)
+            endings = self._endings_of(set(described | named))
             named_by = best
             best = self._latest_saying_as_much(best, [*sentences, *endings], asked, described)
             chosen = [named_by, best] if best in endings and named_by is not best else [best]  # what ties them
@@ -507,12 +510,13 @@ class _Reader:
         words = stems_of(sentence.text)
         return not any((question_stems(m.matched) | question_stems(m.name)) & words for m in people)
 
-    def _described_endings(self, described: frozenset[str]) -> list[Sentence]:
+    def _endings_of(self, words: set[str]) -> list[Sentence]:
         """For "Am I still in The Wee Hours?" where "a band called The Wee Hours" was said: the sentences that end
-        the band ("I left the band on Saturday"), found by a search for the noun, which the question never says."""
-        if not described or not asks_in_the_present(self.question):
+        the band ("I left the band on Saturday"), found by a search for the noun, which the question never says; for
+        "Are we still going to Lisbon?", those that end Lisbon ("We did cancel Lisbon"), wherever they rank."""
+        if not words or not asks_in_the_present(self.question):
             return []
-        words = set(described)
+        described = frozenset(words)
         found = self.memory.search(" ".join(sorted(words)), k=10, user=self.user, now=self.now)
         ranked = rank_sentences(words, found, word_weights(words, found))
         return [s for s in ranked if overlap(words, s.text) and says_it_ended(s.text, self.question, described)]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sodamem import instants
-from sodamem.answer.due_plans import begins_after, called_off, due_plans
+from sodamem.answer.due_plans import begins_after, called_off, due_plans, latest_word
 from sodamem.answer.relatives import (
     kin_words,
     person_of,
@@ -142,6 +142,12 @@ class StateReader:
             return housemate
         named = self._named_in_question
         facts = self._facts_for(wanted)
+        planned = self._due_plan(wanted, facts)
+        if planned is not None:  # "Do I live in Daylesford?" after the move to Fitzroy North came about
+            plan = planned.cited[0]
+            if named(value(plan)):
+                return StateReading("Yes", (plan,))
+            return StateReading(f"No, {planned.text}", planned.cited) if _names_a_value(self.question) else None
         holding = [f for f in facts if named(value(f))]
         if holding:
             return StateReading("Yes", (holding[0],))
@@ -163,15 +169,17 @@ class StateReader:
         m = _LIVE_WITH.search(self.question) or _LIVES_WITH_ME.search(self.question)
         if m is None:
             return None
-        said = [
-            f
-            for f in self._held(None)
-            if f.predicate in HOUSEMATE_PREDICATES and f.object and entity_key(f.object) == entity_key(m["name"])
-        ]
-        latest = max(said, key=lambda f: instants.sort_key(f.mentioned_at), default=None)
+        latest = self._housemate_word(m["name"], self._held(None))
         if latest is None:
             return None
-        return StateReading("Yes" if latest.affirms else "No", (latest,))
+        return StateReading("Yes" if latest.polarity else "No", (latest,))
+
+    def _housemate_word(self, name: str, held: list[FactRecord]) -> FactRecord | None:
+        """What speaks last of living with ``name``: the roommate facts, and dated moves in or out whose day came."""
+        key = entity_key(name)
+        mine = [f for f in held if f.predicate in HOUSEMATE_PREDICATES and entity_key(f.object or "") == key]
+        said = [f for f in mine if f.kind == "relation" and f.modality == "asserted"]
+        return latest_word(said, [f for f in mine if f.modality == "planned"], self._asked_at())
 
     def _asked_at(self) -> datetime:
         """The time a state is asked of: today's, or the end of the time the question names ("in March")."""
@@ -185,20 +193,15 @@ class StateReader:
     def _housemates(self) -> StateReading | None:
         """ "Who do I live with?": the housemates that hold (and those whose moving-in day has come), or, where all
         have left, no one now and who did; else the sentences decide where one says whom they live with."""
-        asked_at, subjects = self._asked_at(), self._subjects()
-        held = [f for s in subjects for f in self._held(s)]
-        said = [f for f in held if f.predicate in HOUSEMATE_PREDICATES and f.kind == "relation" and f.object]
-        living = [f for f in said if f.affirms]
-        due = due_plans(held, ("housemate",), asked_at)
-        named = {entity_key(f.object or "") for f in said}
-        living += [f for f in due if entity_key(f.object or "") not in named]
+        held = [f for s in self._subjects() for f in self._held(s)]
+        names = {f.object: None for f in held if f.predicate in HOUSEMATE_PREDICATES and f.object}
+        words = [w for w in (self._housemate_word(name, held) for name in names if name) if w is not None]
+        living = [w for w in words if w.polarity]
         if living:
-            names = ", ".join(dict.fromkeys(value(f) for f in living))
-            return StateReading(names, tuple(living))
-        if said:
-            ended = [f for f in said if f.denies]
-            names = ", ".join(dict.fromkeys(value(f) for f in ended))
-            return StateReading(f"no one now (previously {names})", tuple(ended))
+            return StateReading(", ".join(dict.fromkeys(value(f) for f in living)), tuple(living))
+        if words:  # all ended
+            said = ", ".join(dict.fromkeys(value(f) for f in words))
+            return StateReading(f"no one now (previously {said})", tuple(words))
         if any(_SAYS_LIVING_WITH.search(h.turn_text) for h in self.hits):
             return None
         return StateReading(abstain="no housemate")

@@ -301,6 +301,7 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
     (rp.START_AT, _start_at, "person"),
     (rt.TOOK_JOB, rt.took_job, "person"),
     (rt.MOVING_IN, rt.moving_in, "others"),
+    (rt.MOVING_OUT, rt.moving_out, "others"),
     (rp.LOST_JOB, _lost_job, "person"),
     (rp.FROM, _from, "person"),
     (rp.LIVE, _live, "person"),

@@ -43,13 +43,19 @@ TOOK_JOB = re.compile(
 )
 # "Sam's moving in on May 1st", "Sam moved in last Thursday", "my mum moved in with us"
 MOVING_IN = re.compile(P + r"(?P<verb>move|moves|moved|moving)\s+in(?![\w'’])(?P<us>\s+with\s+(?:me|us)\b)?")
+# "Beckett is moving out at the end of the month" (a move out said as done is ``rules_events._moved_out``)
+MOVING_OUT = re.compile(P + r"(?P<verb>move|moves|moving)\s+out(?![\w'’])(?!\s+of\b)")
 # "The Montreal move is set for April 28", "the move to Montreal is booked for the 28th"
 MOVE_SET = re.compile(
     rf"\b[Tt]he\s+(?:(?P<place>{rv.NAME})\s+move|move\s+to\s+(?P<place2>{rv.NAME}))\s+(?:is|was|['’]s)\s+"
     r"(?:(?:now|finally|all)\s+)?(?:set|booked|scheduled|planned|fixed|confirmed|happening)\s+(?:for|on)\s+"
 )
-# "I move on November 1st", its place said earlier in the turn ("I'm moving to Rotterdam, ...")
-MOVE_ON = re.compile(r"^(?:(?i:and|so)\s+)?I(?:['’]ll|\s+will)?\s+move\s+(?:on|in|at\s+the\s+end\s+of)\s+")
+# "I move on November 1st", its place said earlier in the turn ("I'm moving to Rotterdam, ...", "We signed a lease on
+# a flat in Fitzroy North, we move on the 20th")
+MOVE_ON = re.compile(
+    r"(?:^|(?<=[,;:]\s)|(?<=\s-\s))(?:(?i:and|so)\s+)?(?:I|[Ww]e)(?:['’]ll|\s+will)?\s+move(?:\s+in)?\s+"
+    r"(?:on|in|at\s+the\s+end\s+of)\s+"
+)
 # "a pharmacist at Apotheek De Linde here in Utrecht": where the speaker is, and lives (not "here in Rome for a
 # conference": a stay)
 HERE_IN = re.compile(rf"\bhere\s+in\s+(?P<place>{rv.NAME})(?![\w'’])")
@@ -59,7 +65,15 @@ SETTLED_IN = re.compile(
     r"\b(?:I['’]m|I\s+am|[Ww]e['’]re|[Ww]e\s+are)\s+(?:(?:now|finally|officially|all|properly)\s+)+"
     rf"(?:settled\s+|moved\s+)?in\s+(?P<place>{rv.NAME})(?![\w'’])"
 )
-MOVING_TO = re.compile(rf"\b(?:moving|move|relocating)\s+(?:back\s+)?to\s+(?P<place>{rv.NAME})(?![\w'’])")
+MOVING_TO = re.compile(
+    rf"\b(?:(?:moving|move|relocating)\s+(?:back\s+)?to|(?:flat|apartment|house|place|studio|condo)\s+in)\s+"
+    rf"(?P<place>{rv.NAME})(?![\w'’])"
+)
+# "home is a share house in Brunswick", "home's a flat in Leith"
+HOME_IS = re.compile(
+    rf"\b(?:[Hh]ome|[Mm]y\s+place)(?:\s+is|['’]s)\s+(?:now\s+)?(?:a|an|the|my|our)\s+(?:[\w-]+\s+){{0,3}}?in\s+"
+    rf"(?P<place>{rv.NAME})(?![\w'’])"
+)
 
 
 def intro_job(p: _Piece) -> None:
@@ -122,6 +136,22 @@ def moving_in(c: _Clause, m: re.Match[str]) -> bool:
     return _emit(c, K.RELATION, "housemate", name, end, mood, lives, subject=speaker)
 
 
+def moving_out(c: _Clause, m: re.Match[str]) -> bool:
+    """ "Beckett is moving out at the end of the month": from then, Beckett no longer lives with the speaker (a
+    dated plan; ``answer/due_plans.py`` reads it once the day has come)."""
+    speaker, name = c.p.speaker, c.subj.name
+    if name == speaker or c.subj.companions or not _is_name(name):
+        return False
+    if m["verb"] == "moving" and not (rs.COPULA.search(c.aux) or rs.PLAN.search(c.aux)):
+        return False
+    end = _through_time(c, m.end())
+    mood = _mood(c, c.text[end:], ing=m["verb"] == "moving")
+    if not mood.polarity or mood.modality not in (M.ASSERTED, M.PLANNED):
+        return False  # "if Beckett moves out", "Beckett isn't moving out"
+    ending = _Mood(M.PLANNED, False)
+    return _emit(c, K.RELATION, "housemate", name, end, ending, f"{name} moves out (planned)", subject=speaker)
+
+
 def move_set(p: _Piece) -> None:
     """ "The Montreal move is set for April 28": a planned move there, dated."""
     m = MOVE_SET.search(p.piece.text)
@@ -134,21 +164,22 @@ def move_set(p: _Piece) -> None:
 
 
 def move_on(p: _Piece) -> None:
-    """ "I'm moving to Rotterdam, found a place in Kralingen. I move on November 1st.": the move, dated."""
-    m = MOVE_ON.match(p.piece.text)
+    """ "I'm moving to Rotterdam. I move on November 1st.", "We signed a lease on a flat in Fitzroy North, we move on
+    the 20th": the move, dated."""
+    m = MOVE_ON.search(p.piece.text)
     if m is None or p.question:
         return
-    said = p.turn.text[: p.piece.char_start]
+    said = p.turn.text[: p.piece.char_start + m.start()]
     places = [t["place"] for t in MOVING_TO.finditer(said) if _is_name(t["place"])]
     if places:
         _planned_move(p, m.start(), m.end(), places[-1])
 
 
 def here_in(p: _Piece) -> None:
-    """ "I work as a pharmacist at Apotheek De Linde here in Utrecht", "We're officially in Moncton": the speaker
-    lives there (not in a stay: "here in Rome for a conference", nor in a question)."""
+    """ "I work as a pharmacist at Apotheek De Linde here in Utrecht", "We're officially in Moncton", "home is a share
+    house in Brunswick": the speaker lives there (not in a stay: "here in Rome for a conference", nor in a question)."""
     text = p.piece.text
-    m = SETTLED_IN.search(text) or HERE_IN.search(text)
+    m = SETTLED_IN.search(text) or HOME_IS.search(text) or HERE_IN.search(text)
     if m is None or p.question or not _is_name(m["place"]) or not _FIRST_PERSON.search(text):
         return
     if _A_STAY.search(text):
