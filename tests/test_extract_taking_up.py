@@ -9,6 +9,7 @@ import pytest
 
 from sodamem.ingest.extract.base import Extraction, SessionView, TurnView
 from sodamem.ingest.extract.rules import RulesExtractor
+from sodamem.ingest.extract.rules_case import capital_i
 from sodamem.ingest.pieces import split_pieces
 from sodamem.model import FactKind, Modality
 
@@ -137,3 +138,26 @@ def test_a_move_day_said_alone_dates_the_move_named_before_it() -> None:
 
 def test_here_in_a_place_on_a_trip_is_no_home() -> None:
     assert not {f for f in facts("I'm here in Rome for a conference, the hotel is lovely.") if f[1] == "lives_in"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("i work at Google now", (K.STATE, "works_at", SPEAKER, "Google", A, True)),
+        ("ok so i moved to Berlin last week", (K.STATE, "lives_in", SPEAKER, "Berlin", A, True)),
+        ("i'm a nurse at St Mary's", (K.STATE, "works_at", SPEAKER, "St Mary's", A, True)),
+    ],
+)
+def test_a_lower_case_i_is_the_speaker_and_quotes_stay_as_typed(text: str, expected: Fact) -> None:
+    out = extract(text)
+    assert expected in {(f.kind, f.predicate, f.subject, f.object, f.modality, f.polarity) for f in out.facts}
+    for fact in out.facts:
+        assert fact.char_start is not None and text[fact.char_start : fact.char_start + len(fact.quote)] == fact.quote
+        assert fact.quote.startswith("i")
+
+
+def test_an_i_inside_other_words_stays_lower_case() -> None:
+    assert (
+        capital_i("i.e. the Wi-Fi, pi and (i) but i'm here, i said")
+        == "i.e. the Wi-Fi, pi and (i) but I'm here, I said"
+    )

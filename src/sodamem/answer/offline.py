@@ -112,7 +112,7 @@ SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hi
 SPEAKER_CHECK_DEPTH = 40  # who said what is compared over this many (the search lifts the named person's turns)
 LIST_ITEMS = 3  # a question asking for several things gets spans from up to this many sentences
 _WORD = re.compile(r"[^\W_]+")
-_ASKS_OF_ME = re.compile(r"\bI\b|\b(?i:me|my|mine|myself|we|us|our|ours)\b")
+_ASKS_OF_ME = re.compile(r"\b(?i:i|me|my|mine|myself|we|us|our|ours)\b")
 
 
 def answer_offline(

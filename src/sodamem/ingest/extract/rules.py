@@ -42,6 +42,7 @@ from sodamem.ingest.extract import rules_syntax as rs
 from sodamem.ingest.extract import rules_taking_up as rt
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.base import Extraction, SessionView
+from sodamem.ingest.extract.rules_case import as_typed, with_capital_i
 from sodamem.ingest.extract.rules_clause import Handler, _Clause, _is_name, _person, _Piece, _Subject
 from sodamem.ingest.extract.rules_coref import NO_FACT_SPEAKERS, resolve_pronouns
 from sodamem.ingest.extract.rules_corrections import (
@@ -108,6 +109,7 @@ class RulesExtractor:
     def stale_turns(self, before: SessionView, after: SessionView) -> list[int]:
         """A turn depends on the rest of its session only through the names the session shows (a capitalised
         word is a name once seen mid-sentence anywhere): the turns holding a name the new turns revealed."""
+        before, after = with_capital_i(before), with_capital_i(after)
         new_turns = range(len(before.turns), len(after.turns))
         stale = corrected_turns(after, find_corrections(after, self._skip, near=new_turns), new_turns)
         revealed = _known_names(after) - _known_names(before)
@@ -121,6 +123,7 @@ class RulesExtractor:
     def extract_turns(self, session: SessionView, turn_indexes: Sequence[int]) -> Extraction:
         """The facts of ``turn_indexes``, with the session's spoken corrections applied (the turns a correction
         takes back, and the corrections of these turns' facts, are read too)."""
+        typed, session = session, with_capital_i(session)  # "i work at Google" is read as "I work at Google"
         wanted = set(turn_indexes)
         corrections = find_corrections(session, self._skip, near=wanted)
         read = turns_to_read(session, corrections, wanted) if corrections else wanted
@@ -129,7 +132,7 @@ class RulesExtractor:
             fixed = apply_corrections(session, out.facts, corrections)
             out.facts = [f for f in fixed if f.turn_index in wanted]
             out.aliases = [a for a in out.aliases if a.turn_index in wanted]
-        return out
+        return as_typed(out, session, typed)
 
     def _extract_turns(self, session: SessionView, turn_indexes: Sequence[int]) -> Extraction:
         out = Extraction()
