@@ -53,7 +53,9 @@ STATE_KEYWORDS: dict[str, tuple[str, ...]] = {
 
 # "What does Maya do?", "What does my aunt do for a living?": the question asks for an occupation
 _WHAT_DO = re.compile(
-    r"^\s*what\s+(?:does|do)\s+\S.*?\s+do(?:\s+for\s+(?:a\s+)?(?:living|work))?\s*\??\s*$", re.IGNORECASE
+    r"^\s*what\s+(?:does|do)\s+\S.*?\s+do(?:\s+for\s+(?:a\s+)?(?:living|work))?"
+    r"(?:\s+(?:now|these\s+days|nowadays|currently|today|at\s+the\s+moment))?\s*\??\s*$",
+    re.IGNORECASE,
 )
 
 

@@ -76,7 +76,10 @@ class StateReader:
         if relative is not None:
             # "Where does my brother live?": the brother's facts (never the asker's own), cited with the relation
             # fact that says who the brother is ("my brother Tom")
-            found = relative_facts(self.memory, self.user, relative, wanted)
+            places = tuple(p for p in wanted if p in PLACE_PREDICATES) if asks_for_a_place(self.question) else ()
+            found = relative_facts(self.memory, self.user, relative, places) if places else None
+            if found is None or not found.facts:  # "Where does my sister's husband work?": the employer, if known
+                found = relative_facts(self.memory, self.user, relative, wanted)
             if found.facts:
                 return self._state_answer(found.facts, found.relations)
             if not relative_mentioned(relative, (h.turn_text for h in self.hits)):  # nobody mentioned such a one

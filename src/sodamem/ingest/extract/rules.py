@@ -63,6 +63,7 @@ from sodamem.ingest.extract.rules_events import (
     _took_me,
     _trip,
 )
+from sodamem.ingest.extract.rules_gender import name_gender
 from sodamem.ingest.extract.rules_piece_wide import (
     _attributes,
     _favourites,
@@ -225,7 +226,9 @@ def _subject(p: _Piece, m: re.Match[str]) -> _Subject | None:
         return _Subject(f"{speaker}'s {first}", start, m.end(), third=True)
     if not _is_name(name):
         return None
-    return _Subject(name, start, m.end(), third=True, tentative=len(name.split()) == 1 and name not in p.names)
+    # a word never seen mid-sentence may be no name ("Change starts small"), unless it is a given name ("Tom quit")
+    tentative = len(name.split()) == 1 and name not in p.names and name_gender(name) is None
+    return _Subject(name, start, m.end(), third=True, tentative=tentative)
 
 
 def _pronoun_subject(p: _Piece, m: re.Match[str]) -> _Subject | None:

@@ -70,6 +70,7 @@ _MAY_TIE = re.compile(r"\b(?:[Mm]y|[Oo]ur)\s|['’]s\s")
 _MALE = frozenset("he him his himself".split())
 _FEMALE = frozenset("she her hers herself".split())
 _PLACE_BEFORE = re.compile(r"\b(?:in|at|to|from|near|around|into|of|visit|visited|visiting)\s+$", re.IGNORECASE)
+_ENDS_PIECE = re.compile(r"\s*[.!?…]*\s*$")
 _PERSON_BEFORE = re.compile(r"\b(?:with|and|&|told|tell|asked|ask|met|meet|called|texted|saw)\s+$", re.IGNORECASE)
 # A lower-case word ending in "s" that is no verb or adverb of the usual kind: perhaps a plural noun "they" could mean.
 _PLURALISH = re.compile(r"\b[a-z]{2,}[^s'’\W]s\b")
@@ -110,6 +111,7 @@ class _Known:
     genders: dict[str, Gender] = field(default_factory=dict)
     relatives: dict[tuple[str, str], str] = field(default_factory=dict)  # (owner, relation) -> name
     people: set[str] = field(default_factory=set)  # words of the names of the people talking so far
+    places: set[str] = field(default_factory=set)  # names said after a place preposition so far ("from Ottawa")
 
 
 def resolve_pronouns(
@@ -260,12 +262,18 @@ def _name(said: _Said, start: int, name: str, known: _Known) -> Iterable[_Mentio
     kept = " ".join(words[: next((i for i, w in enumerate(words) if not _is_name(w)), len(words))])
     before = text[:start]
     if _PLACE_BEFORE.search(before):
+        known.places.add(kept)
         return ()
     end = start + len(kept)
     gender = _gender_of(kept, known)
     if gender is not None:
         return (_Mention(start, end, said.here(kept, start, end), gender),)
-    if rs.CLAUSE_START_BEFORE.search(before) or _PERSON_BEFORE.search(before):
+    if kept in known.places:
+        return ()  # "Ottawa", said "from Ottawa" before
+    # a name at a clause's start competes where a sentence goes on after it ("Sam came over"), not as a word said
+    # alone ("wait no, sorry, Kingston.": a correction of a place)
+    opens = rs.CLAUSE_START_BEFORE.search(before) and not _ENDS_PIECE.match(text, end)
+    if opens or _PERSON_BEFORE.search(before):
         return (_Mention(start, end, None, None),)
     return ()
 

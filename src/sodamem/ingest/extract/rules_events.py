@@ -236,7 +236,10 @@ def _event(c: _Clause, m: re.Match[str]) -> bool:
 
 # "my job", "my nursing job", "the role": a job held (not "quit work early", "left work at five")
 # ... and nothing after it but where or as what ("my job search", "the job to another candidate": no job held)
+# ... or the place one worked by its kind: "Marcus quit the brewery", "I left the firm" (not "left the house")
 _A_JOB = re.compile(
-    r"(?:my|his|her|their|our|the|\w+'s)\s+(?:[\w-]+\s+)?(?:job|role|position)(?:\s+(?:at|as|with|in|of)\b.*)?$",
+    r"(?:my|his|her|their|our|the|\w+'s)\s+(?:[\w-]+\s+)?(?:job|role|position|brewery|firm|company|agency|practice|"
+    r"clinic|caf[eé]|restaurant|bakery|pharmacy|lab|startup|dealership|factory|warehouse|newspaper|bank)"
+    r"(?:\s+(?:at|as|with|in|of)\b.*)?$",
     re.IGNORECASE,
 )

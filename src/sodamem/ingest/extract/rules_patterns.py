@@ -199,8 +199,10 @@ EVENT_FORM_INDEX = {
 }
 EVENT = re.compile(P + rf"(?P<verb>{alt(EVENT_FORM_INDEX)})(?![\w'’])(?!\s+(?:to|up|out|into|off|over)\b)")
 GENERIC_PLAN = re.compile(P + r"(?P<verb>[a-z]+)(?![\w'’])")
+# a base form after a third-person subject is no sentence ("Come join us"); a past said as the base ("Tom quit
+# Google", "Ana cut her hair") is
 BASE_FORMS = frozenset(
-    [forms.split()[0] for forms in EVENT_FORMS.values()]
+    [forms.split()[0] for forms in EVENT_FORMS.values() if forms.split()[0] not in forms.split()[1:]]
     + "like love enjoy hate prefer adore dislike go move live work study have own want join".split()
 )
 

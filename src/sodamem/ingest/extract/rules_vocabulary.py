@@ -128,7 +128,8 @@ JOB_HEADS = words(
     dermatologist cardiologist neurologist oncologist anaesthetist anesthetist obstetrician welder roofer
     bricklayer builder contractor surveyor plasterer glazier locksmith upholsterer florist grocer shopkeeper
     retailer merchant vendor trader courier postman mailman miner fisherman sailor seaman captain tech dev operator
-    representative rep associate"""
+    representative rep associate brewer winemaker sommelier curator archivist ranger zookeeper dispatcher
+    inspector"""
 )
 POSSESSIONS = phrases(
     "dog, cat, puppy, pup, kitten, kitty, rabbit, bunny, hamster, guinea pig, bird, parrot, budgie, fish, goldfish, "
