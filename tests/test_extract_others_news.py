@@ -50,7 +50,8 @@ def test_the_relatives_employer_and_job_are_asked_apart() -> None:
             [
                 {
                     "role": "user",
-                    "text": "My sister Delphine is coming. Her husband Marcus can't come, he's a brewer at Tidewater Brewing.",
+                    "text": "My sister Delphine is coming. Her husband Marcus can't come, he's a brewer at Tidewater "
+                    "Brewing.",
                 }
             ],
             session_id="s1",

@@ -95,6 +95,28 @@ def facts(*texts: str) -> set[Fact]:
         ),
         ("I've been seeing someone new. His name's Santiago.", {(K.RELATION, "dating", SPEAKER, "Santiago", A, True)}),
         (
+            "Lingvara (a localisation company) offered me project manager and i took it.",
+            {
+                (K.STATE, "works_at", SPEAKER, "Lingvara", A, True),
+                (K.ATTRIBUTE, "job", SPEAKER, "project manager", A, True),
+            },
+        ),
+        (
+            "i got offered head chef at the Lantern Room in Carlton. and i said yes.",
+            {
+                (K.STATE, "works_at", SPEAKER, "Lantern Room", A, True),
+                (K.ATTRIBUTE, "job", SPEAKER, "head chef", A, True),
+            },
+        ),
+        (
+            "i got a research assistant contract at the Universidad de Valparaíso, starting august 3.",
+            {(K.STATE, "works_at", SPEAKER, "Universidad de Valparaíso", A, True)},
+        ),
+        (
+            "so much happened. we moved to viña del mar on the 27th of june!",
+            {(K.STATE, "lives_in", SPEAKER, "viña del mar", A, True)},
+        ),
+        (
             "thanks. home is a share house in Brunswick with my housemate Yusuf.",
             {(K.STATE, "lives_in", SPEAKER, "Brunswick", A, True)},
         ),
@@ -120,6 +142,8 @@ def test_announcement_gives_fact(text: str, expected: set[Fact]) -> None:
         "My friend Tom, a teacher at Hillcrest, says hi.",  # no self-introduction
         "So now I'm an asthmatic runner, cool cool.",  # a runner for fun
         "I got a summer job offer at Tesco.",
+        "Google offered me a job as an engineer but I turned it down.",
+        "we moved to town last year.",
     ],
 )
 def test_no_job_or_housemate_for_the_speaker(text: str) -> None:

@@ -338,6 +338,7 @@ _PIECE_RULES: tuple[Callable[[_Piece], None], ...] = (
     _taste,
     _first_day,
     rt.intro_job,
+    rt.offered_and_took,
     rt.weeks_in,
     rt.move_set,
     rt.move_on,

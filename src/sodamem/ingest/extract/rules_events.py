@@ -62,11 +62,21 @@ def _move(c: _Clause, m: re.Match[str]) -> bool:
     home = place if place[:1].isupper() else next((r.entity for r in obj.roles if r.role == "location"), None)
     dwelling = _NAMED_DWELLING.match(place)
     home = (dwelling["place"] or dwelling["town"]) if home is None and dwelling else home  # "the Edinburgh flat"
+    if home is None and _TYPED_PLACE.fullmatch(place) and place.split()[0] not in _NOT_A_TOWN:
+        home = place  # "we moved to viña del mar", typed in lower case: a town, where no article says otherwise
     if home and verb == "moved" and mood.modality is M.ASSERTED and mood.polarity:
         _emit(c, K.STATE, "lives_in", home, obj.end, mood, _say(c.subj.name, mood, "lives in", "live in", home))
     return done
 
 
+# a place name typed in lower case: one to three words, no article or possessive ("viña del mar", "tallinn")
+_TYPED_PLACE = re.compile(
+    r"[^\W\d_][\w'’-]*(?:\s+(?:de|del|la|le|los|las|am|an|upon|on|sur|da|do|di)?\s*[^\W\d_][\w'’-]*)?"
+)
+_NOT_A_TOWN = frozenset(
+    """town city home school work college uni university campus bed hospital abroad away overseas there here it
+    this that be get live work help start stay join another somewhere nowhere part full night day""".split()
+)
 _NAMED_DWELLING = re.compile(  # "the Edinburgh flat", "a flat in Porto", "my new place in Porto"
     rf"(?:the|our|my|a|a\s+new)\s+(?:(?P<place>{rv.NAME})\s+(?:flat|apartment|house|home|place|condo)|"
     rf"(?:new\s+)?(?:flat|apartment|house|home|place|condo)\s+in\s+(?P<town>{rv.NAME}))$"

@@ -96,7 +96,7 @@ TEACH = re.compile(
 NEW_JOB = re.compile(
     P + r"(?P<verb>got|get|gets|getting|landed|land|lands|landing|accepted|accept|accepts|accepting|started|start|"
     r"starts|starting)\s+(?P<what>(?:a|an|the|my|that)\s+(?:(?:new|first|dream|full-time|part-time|permanent)\s+)?"
-    r"(?P<title>(?:[a-z][\w-]*\s+){0,3}?)(?:job|role|position))(?P<offer>\s+offer)?(?:\s+as\s+(?:an?\s+)?(?P<job>[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?))?"
+    r"(?P<title>(?:[a-z][\w-]*\s+){0,3}?)(?:job|role|position|contract|internship|placement))(?P<offer>\s+offer)?(?:\s+as\s+(?:an?\s+)?(?P<job>[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?))?"
     r"\s+(?:at|with)\s+(?=\S)"
 )
 # "I got laid off (from Google)", "I was fired", "I've been let go" ("I lost/quit my job": an event, rules_events)

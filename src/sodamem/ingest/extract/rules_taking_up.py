@@ -41,6 +41,14 @@ TOOK_JOB = re.compile(
     rf"(?:(?P<org>{rv.ORG_NAME})\s+(?P<what>job|role|position|offer|gig)\b"
     rf"|(?P<what2>job|role|position|offer|gig)\s+(?:at|with|from)\s+(?P<org2>{rv.ORG_NAME})(?![\w]))"
 )
+# "Lingvara (a localisation company) offered me project manager and i took it", "I got offered head chef at the Lantern
+# Room. And I said yes."
+OFFERED_JOB = re.compile(
+    rf"(?:(?P<org>{rv.ORG_NAME})(?:\s+\([^)]*\))?\s+offered\s+me|\bI\s+(?:got|was|['’]ve\s+been)\s+offered)\s+"
+    rf"(?:(?:a|an|the)\s+)?(?:job\s+as\s+(?:an?\s+)?)?(?P<job>(?:[a-z][\w-]*\s+){{0,2}}?(?:{rv.alt(rv.JOB_HEADS)}))"
+    rf"(?:\s+(?:role|job|position))?(?:\s+(?:at|with)\s+(?P<org2>{rv.ORG_NAME}))?(?![\w'’])"
+)
+_TOOK_IT = re.compile(r"\bI\s+(?:took\s+it|said\s+yes|accepted(?:\s+it)?|took\s+the\s+job)\b")
 # "Sam's moving in on May 1st", "Sam moved in last Thursday", "my mum moved in with us"
 MOVING_IN = re.compile(P + r"(?P<verb>move|moves|moved|moving)\s+in(?![\w'’])(?P<us>\s+with\s+(?:me|us)\b)?")
 # "Beckett is moving out at the end of the month" (a move out said as done is ``rules_events._moved_out``)
@@ -90,6 +98,24 @@ def intro_job(p: _Piece) -> None:
     job = m["job"]
     _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(speaker, mood, "works as", "work as", f"a {job}"))
     _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(speaker, mood, "works at", "work at", org))
+
+
+def offered_and_took(p: _Piece) -> None:
+    """ "Lingvara offered me project manager and i took it": the job and the employer, once the turn says it was
+    taken (an offer alone is no job)."""
+    m = OFFERED_JOB.search(p.piece.text)
+    if m is None or p.question:
+        return
+    org, job = m["org"] or m["org2"], m["job"]
+    if org is None:
+        return
+    if not _TOOK_IT.search(p.turn.text, p.piece.char_start + m.end()):
+        return
+    org = re.sub(r"^the\s+", "", org)
+    c = _piece_clause(p, m.start(), m.end(), p.speaker)
+    mood = _piece_mood(p)
+    _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(p.speaker, mood, "works as", "work as", f"a {job}"))
+    _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(p.speaker, mood, "works at", "work at", org))
 
 
 def weeks_in(p: _Piece) -> None:

@@ -91,10 +91,9 @@ _ORG_WORD = (  # a name, or an acronym ("KPMG", "the NHS", "UCLA")
     rf"(?:{NAME_WORD}|(?!{_CHAT_ACRONYMS})[{_UP}]{{2,6}}(?![{_LOW}]))(?:['’]s(?=[ \t]+[{_UP}]|[ \t]*(?:[.,;:!?)]|$)|"
     r"[ \t]+(?:in|as|at|on|near|now|and|but|since|for|with|until|downtown|currently|these|so|because)\b))?"
 )
-# "of" joins two names: "the City of Ghent", "University of Arizona", "Bank of America"
-ORG_NAME = (
-    rf"(?:(?:The|the)\s+)?(?:(?:St|Mt)\.[ \t]+)?{_ORG_WORD}(?:[ \t]+(?:of[ \t]+(?:the[ \t]+)?)?{_ORG_WORD}){{0,3}}"
-)
+# "of" joins two names: "the City of Ghent", "University of Arizona", "Bank of America", "Universidad de Valparaíso"
+_ORG_JOIN = r"(?:(?:of|de|del|di|da|du|des|van|von|der)[ \t]+(?:the[ \t]+)?)?"
+ORG_NAME = rf"(?:(?:The|the)\s+)?(?:(?:St|Mt)\.[ \t]+)?{_ORG_WORD}(?:[ \t]+{_ORG_JOIN}{_ORG_WORD}){{0,3}}"
 
 # --- vocabularies of values -------------------------------------------------------------------------------------
 DIETS = phrases(
