@@ -56,6 +56,14 @@ BUSY_MONTHS: History = [
     ("2026-03-08T13:00", "We did cancel Lisbon in the end, got most of the money back."),
     *[(f"2026-03-{day}T10:00", f"Another busy day {day}, the team in Lisbon is great.") for day in range(10, 20)],
 ]
+SOLD: History = [
+    ("2026-01-25T10:00", "our old Alto is also dying so factor that in"),
+    ("2026-03-30T19:00", "and we sold the Alto last week!! to our driver's cousin."),
+]
+CHOIR: History = [
+    ("2026-01-12T20:10", "I sing in a choir, it's on wednesdays at 7."),
+    ("2026-03-01T21:00", "the sad bit is i had to leave the choir. sang my last concert with them on the 14th"),
+]
 CASES = [
     ("dropped-the-class", CERAMICS, "2025-12-16", "Do I still take the ceramics class?", "No"),
     ("did-cancel", LISBON, "2026-04-05", "Are we still going to Lisbon in April?", "No"),
@@ -66,6 +74,8 @@ CASES = [
     ("said-plainly", SAID, "2026-02-01", "Do we have a greyhound?", "Yes"),
     ("moving-plainly", SAID, "2026-02-01", "Are we moving to Antwerp?", "Yes"),
     ("cancelled-among-many", BUSY_MONTHS, "2026-04-05", "Are we still going to Lisbon in April?", "No"),
+    ("sold-it", SOLD, "2026-06-22", "Do we still have the Alto?", "No"),
+    ("had-to-leave", CHOIR, "2026-04-20", "Am I still in the choir?", "No"),
     ("another-city", HOME, "2025-12-16", "Do I live in York?", "No, Leeds"),
     ("housemate-left", HOME, "2025-12-16", "Does Beckett still live with me?", "No"),
 ]

@@ -24,6 +24,7 @@ def facts(*texts: str) -> set[tuple[str, str, str | None, bool]]:
     ("text", "expected"),
     [
         ("Tom quit Google.", ("Tom", "works_at", "Google", False)),
+        ("keep it casual. my boss Dr. Paredes says bios should be human.", ("user", "boss", "Dr. Paredes", True)),
         ("Marcus quit the brewery!", ("Marcus", "works_at", None, False)),
         (
             "My sister Delphine is coming. She's driving in from Ottawa... wait no, sorry, Kingston. She moved to "

@@ -19,7 +19,8 @@ _CEASED = re.compile(
     r"|\b(?:gone|went|going)\s+off\b|\bno\s+longer\s+into\b|\bfell\s+out\s+of\s+love\s+with\b"
     r"|\bleft\s+(?:the|my|our)\b|\bdropped\s+out\s+of\b|\b(?:cancell?ed|ended|called\s+off)\s+(?:the|my|our)\b"
     r"|\bdropped\s+(?:the|my|our)\b|\bpulled\s+out\s+of\b|\bwithdrew\s+from\b|\bdid\s+cancel\b"
-    r"|\b(?:decided|chose|choosing|deciding)\s+to\s+(?:leave|quit|stop|drop)\b",
+    r"|\b(?:decided|chose|choosing|deciding|had|have|'ve)\s+to\s+(?:leave|quit|stop|drop)\b"
+    r"|\b(?:sold|gave\s+away|got\s+rid\s+of|rehomed)\s+(?:the|my|our)\b",
     re.IGNORECASE,
 )
 # Words that say their subject itself ended ("Tom and I broke up", "the trip got cancelled", "Dev moved out"): to a

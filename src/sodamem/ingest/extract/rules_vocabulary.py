@@ -35,7 +35,9 @@ def phrases(text: str) -> frozenset[str]:
 # --- names and people -------------------------------------------------------------------------------------------
 _UP, _LOW = "A-ZÀ-ÖØ-Þ", "a-zà-öø-ÿ"
 NAME_WORD = rf"[{_UP}][{_LOW}]+(?:[{_UP}][{_LOW}]+)?(?:-[{_UP}][{_LOW}]+|['’][{_UP}][{_LOW}]+)?"
-NAME = rf"{NAME_WORD}(?:[ \t]+{NAME_WORD}){{0,2}}"
+# a title before a name is part of it: "my boss Dr. Paredes", "Prof. Marisol Huenchullán"
+_TITLE = r"(?:(?:Dr|Dra|Prof|Mr|Mrs|Ms|Mx)\.?[ \t]+)?"
+NAME = rf"{_TITLE}{NAME_WORD}(?:[ \t]+{NAME_WORD}){{0,2}}"
 # Capitalised words that start sentences but are not names (compared lower-cased).
 NAME_STOP = words(
     """i i'm my me we our us you your he she his her him they them their it its this that these those there here
