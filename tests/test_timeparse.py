@@ -281,3 +281,14 @@ def test_a_past_event_in_the_clause_keeps_a_weekday_behind(text: str, day: int) 
     said = datetime(2024, 10, 20, 12)  # a Sunday
     mention = resolve_time(text, said)
     assert mention is not None and mention.spec.start == datetime(2024, 10, day)
+
+
+def test_a_start_said_ahead_looks_ahead() -> None:
+    """ "junior QA tester, starting march 2nd" said on 3 February is this March; "I started on March 2nd" last."""
+    said = datetime(2026, 2, 3)
+    (ahead,) = find_times("junior QA tester, starting march 2nd", said)
+    assert ahead.spec.start == datetime(2026, 3, 2)
+    (back,) = find_times("I started on March 2nd", said)
+    assert back.spec.start == datetime(2025, 3, 2)
+    (day,) = find_times("i start on the 19th", said)
+    assert day.spec.start == datetime(2026, 2, 19)
