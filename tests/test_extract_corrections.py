@@ -139,3 +139,37 @@ def test_a_correction_of_a_fact_made_again_later_is_made_again_too() -> None:
     whole.add([{"role": "user", "text": t} for t in texts], session_id="s", timestamp=said)
     ages = [[(f.subject, f.object) for f in m.facts(status="all") if f.predicate == "age"] for m in (whole, one_by_one)]
     assert ages == [[("Maya", "31")], [("Maya", "31")]]
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected", "slip"),
+    [
+        (["I work at Deloitte, sorry, KPMG."], ("works_at", "KPMG"), "Deloitte"),
+        (["I live in Leeds - no wait, York."], ("lives_in", "York"), "Leeds"),
+        (["My sister lives in Ottawa... wait no, Kingston."], ("lives_in", "Kingston"), "Ottawa"),
+        (["I moved to Leeds last week.", "No wait, York."], ("lives_in", "York"), "Leeds"),
+    ],
+)
+def test_a_value_taken_back_inside_its_sentence_or_right_after(
+    texts: list[str], expected: tuple[str, str], slip: str
+) -> None:
+    session = view(texts)
+    facts = RulesExtractor().extract(session).facts
+    assert expected in {(f.predicate, f.object) for f in facts}
+    assert slip not in {f.object for f in facts}
+    for fact in facts:
+        text = session.turns[fact.turn_index].text
+        assert text[fact.char_start or 0 :].startswith(fact.quote)
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ["I love Leeds, sorry, I mean it's great."],  # a clause after the lead: no value
+        ["I'm at Google, sorry, gotta run."],
+        ["I live in Leeds.", "I mean it's nice."],
+    ],
+)
+def test_a_lead_before_no_value_of_the_same_kind_takes_nothing_back(texts: list[str]) -> None:
+    objects_said = {f.object for f in RulesExtractor().extract(view(texts)).facts}
+    assert objects_said & {"Leeds", "Google"}

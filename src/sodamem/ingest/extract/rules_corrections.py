@@ -73,6 +73,19 @@ _NOT_MEANT = re.compile(
     r"because|the\s+same|the\s+other|you|him|her|them|us|me|myself|yourself|a\s+lot|no\s+harm|no\s+offense)\b",
     re.IGNORECASE,
 )
+# "I work at Deloitte, sorry, KPMG.", "she's a physio — sorry, occupational therapist", "the 6th — sorry, the 13th of
+# april", "they named her Hana — no wait, Hina": a value taken back inside its own sentence, the new one right after
+_INLINE = re.compile(
+    r"(?P<old>[A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*)*|[\w'’-]+)\s*(?:,|—|–|\s-|\.{2,}|…)\s*"
+    r"(?P<lead>(?i:(?:no\s+)?sorry(?:\s+no)?|no\s+wait|wait\s+no|no\s+sorry|I\s+mean|actually\s+no|oops|"
+    r"or\s+rather|um+\s+no|er+\s+no))"
+    r"\s*[,.:!]?\s+(?P<new>[^,.;:!?—–…()]+?)\s*(?=[,.;:!?—–…()]|$)"
+)
+# "my sister lives in Ottawa... wait no, Kingston.": a sentence of a lead and a value alone corrects the sentence before
+_LEAD_VALUE = re.compile(
+    r"(?P<lead>(?i:wait\s+no|no\s+wait|no\s+sorry|sorry\s+no|I\s+mean|oops|actually\s+no)(?:\s*[,.:!]\s*|\s+))"
+    r"(?P<new>[^,.;:!?—–…()]+?)\s*[.!]*$"
+)
 _ARTICLE = re.compile(r"^(?:the|a|an|my|on|in|at|to)\s+", re.IGNORECASE)
 _CLAUSE = re.compile(r"^(?:I|we|he|she|they|it)\b|\s(?:is|am|are|was|were|live|work|moved|have|has)\b", re.IGNORECASE)
 _PREPOSITION = re.compile(r"^(?:on|in|at|to)\s+", re.IGNORECASE)
@@ -130,6 +143,9 @@ def _correction(text: str) -> tuple[int, str, str | None, str | None, bool] | No
                 continue  # "Oh, not Leeds, York" says nothing was wrong
             start = m.start("old") if pattern is _NOT_OLD_FIRST else m.start("says")
             return start, text[start : m.end("new")], " ".join(m["new"].split()), " ".join(m["old"].split()), False
+    inline = _inline(text)
+    if inline is not None:
+        return inline
     m = _STRONG_LEAD.match(text)
     if m is not None:
         return m.start("clause"), text[m.start("clause") :].rstrip(" .!"), None, None, False
@@ -140,6 +156,26 @@ def _correction(text: str) -> tuple[int, str, str | None, str | None, bool] | No
     time = as_time(m["new"]) if m is not None else None
     if m is not None and time is not None and (_CORRECTING.search(m["lead"]) or _NO.search(m["lead"])):
         return m.start("says"), text[m.start("says") : m.end("new")], time, None, True  # not "Oh, it's Friday!"
+    return None
+
+
+def _inline(text: str) -> tuple[int, str, str | None, str | None, bool] | None:
+    """A correction inside its sentence, when the new value is a value of the old one's kind: a time for a time, a
+    name for a name, a few plain words for a plain word (not a clause: "Kivipada, no sorry, Kivipada is the wall")."""
+    for m in _INLINE.finditer(text):
+        old, new = m["old"], " ".join(m["new"].split())
+        if not _meant_value(new) or _CLAUSE.search(new) or _NOT_MEANT.match(new):
+            continue
+        if as_time(old) is not None or re.match(r"\d", old):
+            if as_time(new) is None:
+                continue  # "the 12th, wait no, that's dad's"
+        elif old[:1].isupper() != new[:1].isupper():
+            continue
+        return m.start("new"), new, new, old, False
+    m = _LEAD_VALUE.match(text)
+    if m is not None and _meant_value(m["new"]) and not _NOT_MEANT.match(m["new"]):
+        new = " ".join(m["new"].split())
+        return m.start("new"), new, new, None, as_time(new) is not None and not new[:1].isupper()
     return None
 
 
