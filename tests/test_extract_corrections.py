@@ -166,7 +166,7 @@ def test_a_value_taken_back_inside_its_sentence_or_right_after(
     "texts",
     [
         ["I love Leeds, sorry, I mean it's great."],  # a clause after the lead: no value
-        ["I'm at Google, sorry, gotta run."],
+        ["I work at Google, sorry, gotta run."],
         ["I live in Leeds.", "I mean it's nice."],
     ],
 )

@@ -172,10 +172,10 @@ def _inline(text: str) -> tuple[int, str, str | None, str | None, bool] | None:
         elif old[:1].isupper() != new[:1].isupper():
             continue
         return m.start("new"), new, new, old, False
-    m = _LEAD_VALUE.match(text)
-    if m is not None and _meant_value(m["new"]) and not _NOT_MEANT.match(m["new"]):
-        new = " ".join(m["new"].split())
-        return m.start("new"), new, new, None, as_time(new) is not None and not new[:1].isupper()
+    alone = _LEAD_VALUE.match(text)
+    if alone is not None and _meant_value(alone["new"]) and not _NOT_MEANT.match(alone["new"]):
+        new = " ".join(alone["new"].split())
+        return alone.start("new"), new, new, None, as_time(new) is not None and not new[:1].isupper()
     return None
 
 
