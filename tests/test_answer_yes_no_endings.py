@@ -151,3 +151,11 @@ def test_the_assistants_words_do_not_answer_the_users_yes_no() -> None:
         )
         answer = memory.ask("Do we have a greyhound?", now=datetime(2026, 4, 5), offline=True)
         assert answer.abstained, answer.answer
+
+
+def test_a_when_answer_takes_the_time_of_the_clause_that_says_the_question() -> None:
+    with Memory(":memory:", embedder="fake") as memory:
+        text = "we're going to nigeria! mum turns 70 on 25 july. flights booked, we fly out on the 21st"
+        memory.add([{"role": "user", "text": text}], session_id="s1", timestamp=datetime(2026, 7, 4, 17, 0))
+        answer = memory.ask("What day do we fly out to Nigeria?", now=datetime(2026, 7, 6), offline=True)
+        assert "21 July 2026" in answer.answer, answer.answer

@@ -106,7 +106,8 @@ def date_of(
         citations = [evidence.item_citation(best), *evidence.words_citation(best, expression)]
         return Dated(when, best.occurred_start, citations, said_detail(expression, best.timestamp))
     if turn is not None and times:
-        first = _ahead_of(times[0], turn.timestamp) if ahead else times[0]
+        said = _best_said(times, hit.turn_text, content)
+        first = _ahead_of(said, turn.timestamp) if ahead else said
         fixed = corrected_time(memory, user, hit.session_id, hit.turn_index, first)
         if fixed is not None:  # "I hurt my knee on Thursday." "Sorry, it was Wednesday, not Thursday."
             when = said_as(human_span(fixed.time.start, fixed.time.end), fixed.time, fixed.turn.timestamp)
@@ -164,6 +165,18 @@ def _times_in_sentences(
 
 
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+_CLAUSE = re.compile(r"[^.!?,;]+?(?=[.!?,;]|\s(?:and|but|so)\s|$)")
+
+
+def _best_said(times: tuple[ResolvedTime, ...], text: str, content: set[str]) -> ResolvedTime:
+    """Of a turn's times, the one whose clause says most of the question ("we fly out on the 21st", not "mum turns
+    70 on 25 july", to "What day do we fly out?"); the first among equals."""
+    clauses = [m.group() for m in _CLAUSE.finditer(text)]
+
+    def said_with(time: ResolvedTime) -> int:
+        return max((overlap(content, c) for c in clauses if time.expression in c), default=0)
+
+    return max(times, key=lambda t: (said_with(t), -times.index(t)))
 
 
 def time_ago(start: str, now: datetime) -> str:
