@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from sodamem.answer.sentence_checks import (
+    asks_a_duration,
     asks_an_age,
     ends_at_a_subject,
     is_kin,
     names_someone_new,
+    says_a_duration,
     says_a_number,
     says_a_place,
     speaks_of_a_third_person,
@@ -52,3 +54,28 @@ def test_names_ages_and_people() -> None:
     assert is_kin("my mum") and not is_kin("dogs")
     assert speaks_of_a_third_person("She got a job in Rotterdam.")
     assert not speaks_of_a_third_person("I'm still at Fernhill.")
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("How long was I at Saltbush?", True),
+        ("For how long did you live there?", True),
+        ("How long ago did I move?", False),
+    ],
+)
+def test_a_duration_question(question: str, asks: bool) -> None:
+    assert asks_a_duration(question) is asks
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("been there nearly four years now", True),
+        ("took exactly three weeks like they said", True),
+        ("three nights gone, i didn't sleep", True),
+        ("the contractor starts march 9", False),
+    ],
+)
+def test_a_sentence_saying_a_duration(text: str, says: bool) -> None:
+    assert says_a_duration(text) is says

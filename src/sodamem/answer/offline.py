@@ -49,10 +49,12 @@ from sodamem.answer.relatives import (
 from sodamem.answer.sentence_checks import (
     ANSWER_TYPES,
     FIRST_PERSON,
+    asks_a_duration,
     asks_an_age,
     ends_at_a_subject,
     is_kin,
     names_someone_new,
+    says_a_duration,
     says_a_number,
     says_a_place,
     speaks_of_a_third_person,
@@ -251,6 +253,8 @@ class _Reader:
             sentences = [s for s in sentences if says_a_number(s.text)]
             if not sentences:
                 return self._abstain("no age")
+        if asks_a_duration(self.question):  # "How long was I at Saltbush?": "been there nearly four years"
+            sentences = [s for s in sentences if says_a_duration(s.text)] or sentences
         by_relation = self._named_by_relation()
         if by_relation is not None:
             return by_relation

@@ -73,3 +73,22 @@ def asks_an_age(question: str) -> bool:
 
 def says_a_number(text: str) -> bool:
     return _NUMBER.search(text) is not None
+
+
+# "How long was I at Saltbush?", "How long did the renovation take?" (not "How long ago ...?", a date)
+_ASKS_A_DURATION = re.compile(r"^\s*(?:for\s+)?how\s+long\b(?!.*\bago\b)", re.IGNORECASE)
+_DURATION = re.compile(
+    r"\b(?:\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+    r"forty|fifty|a\s+few|a\s+couple\s+of|several|half\s+a|a\s+and\s+a\s+half)\s+(?:more\s+|whole\s+|full\s+)?"
+    r"(?:seconds?|minutes?|hours?|nights?|days?|weeks?|fortnights?|months?|years?|decades?)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_a_duration(question: str) -> bool:
+    return _ASKS_A_DURATION.search(question) is not None
+
+
+def says_a_duration(text: str) -> bool:
+    """ "been there nearly four years", "took exactly three weeks", "three nights gone"."""
+    return _DURATION.search(text) is not None
