@@ -4,6 +4,7 @@ short names of one employer. Histories are told message by message, as an agent 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
@@ -45,6 +46,7 @@ LEASE: History = [
     ("2025-10-25T15:04", "thanks. home is a share house in Brunswick with my housemate Yusuf."),
     ("2025-12-06T17:30", "update! We signed a lease on a flat in Fitzroy North, we move on the 20th."),
 ]
+LEASE_AND_COTTAGE: History = [*LEASE, ("2026-01-05T10:00", "My aunt lives in Daylesford, in a cottage.")]
 MOVING_OUT: History = [
     ("2025-09-06T14:00", "I live in Tucson with my roommate Beckett."),
     ("2025-10-11T16:30", "Beckett is moving out at the end of the month btw, he's moving in with his girlfriend."),
@@ -62,12 +64,13 @@ CASES = [
     ("short-name-is-no-change", NEW_JOB_TITLE, "2026-03-01", "Where do I work?", "Ember"),
     ("lease-then-move", LEASE, "2026-02-09", "Where do I live?", "Fitzroy North (previously Brunswick)"),
     (
-        "another-place-after-the-move",
-        LEASE,
+        "another-place-after-the-move",  # Daylesford: where the aunt lives
+        LEASE_AND_COTTAGE,
         "2026-02-09",
         "Do I live in Daylesford?",
         "No, Fitzroy North (previously Brunswick)",
     ),
+    ("a-place-never-said", LEASE, "2026-02-09", "Do I live in England?", "Fitzroy North (previously Brunswick)"),
     ("the-place-moved-to", LEASE, "2026-02-09", "Do I live in Fitzroy North?", "Yes"),
     ("moving-out-not-yet", MOVING_OUT, "2025-10-20", "Does Beckett still live with me?", "Yes"),
     ("moved-out-on-the-day", MOVING_OUT, "2025-12-16", "Does Beckett still live with me?", "No"),
@@ -117,7 +120,7 @@ def plan(predicate: str, obj: str, day: str, said: str = "2025-02-01T12:00:00") 
         subject="user",
         object=obj,
         polarity=True,
-        roles=(),
+        roles=(("organization", obj),),
         text="",
         mentioned_at=said,
         occurred_start=day,
@@ -130,6 +133,12 @@ def plan(predicate: str, obj: str, day: str, said: str = "2025-02-01T12:00:00") 
         sources=(),
         links=(),
     )
+
+
+def test_a_start_is_due_only_at_an_employer() -> None:
+    """ "I'm starting a pottery class on March 3rd" takes up no job."""
+    pottery = replace(plan("started", "a pottery class", "2025-03-03T00:00:00"), roles=())
+    assert due_plans([pottery], ("works_at",), datetime(2025, 4, 1)) == []
 
 
 def test_a_plan_is_due_on_its_day_and_for_its_state_only() -> None:

@@ -43,6 +43,7 @@ SAID: History = [
     ("2026-01-12T10:00", "We're moving to Antwerp in March, the flat is booked."),
 ]
 HOME: History = [
+    ("2025-09-01T14:00", "My sister lives in York."),
     ("2025-09-06T14:00", "I live in Leeds with my roommate Beckett."),
     ("2025-10-11T16:30", "Beckett moved out last week, he's with his girlfriend now."),
 ]
@@ -64,6 +65,10 @@ CHOIR: History = [
     ("2026-01-12T20:10", "I sing in a choir, it's on wednesdays at 7."),
     ("2026-03-01T21:00", "the sad bit is i had to leave the choir. sang my last concert with them on the 14th"),
 ]
+WORK: History = [
+    ("2025-09-06T14:00", "I work at Hollis Construction as a site manager."),
+    ("2025-09-07T14:00", "I live in Ancoats in Manchester."),
+]
 CASES = [
     ("dropped-the-class", CERAMICS, "2025-12-16", "Do I still take the ceramics class?", "No"),
     ("did-cancel", LISBON, "2026-04-05", "Are we still going to Lisbon in April?", "No"),
@@ -76,7 +81,9 @@ CASES = [
     ("cancelled-among-many", BUSY_MONTHS, "2026-04-05", "Are we still going to Lisbon in April?", "No"),
     ("sold-it", SOLD, "2026-06-22", "Do we still have the Alto?", "No"),
     ("had-to-leave", CHOIR, "2026-04-20", "Am I still in the choir?", "No"),
-    ("another-city", HOME, "2025-12-16", "Do I live in York?", "No, Leeds"),
+    ("another-city", HOME, "2025-12-16", "Do I live in York?", "No, Leeds"),  # York: where the sister lives
+    ("the-short-name", WORK, "2025-12-16", "Do I work at Hollis?", "Yes"),
+    ("a-bigger-place", WORK, "2025-12-16", "Do I live in Manchester?", "Ancoats"),  # no "No" to what may hold it
     ("housemate-left", HOME, "2025-12-16", "Does Beckett still live with me?", "No"),
 ]
 

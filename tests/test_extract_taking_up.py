@@ -113,7 +113,7 @@ def facts(*texts: str) -> set[Fact]:
             {(K.STATE, "works_at", SPEAKER, "Universidad de Valparaíso", A, True)},
         ),
         (
-            "so much happened. we moved to viña del mar on the 27th of june!",
+            "so much happened. we moved to viña del mar on the 27th of june! tiny flat near the estero",
             {(K.STATE, "lives_in", SPEAKER, "viña del mar", A, True)},
         ),
         (

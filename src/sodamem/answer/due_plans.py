@@ -16,11 +16,19 @@ from datetime import datetime
 from sodamem import instants
 from sodamem.records import FactRecord, SearchHit
 
-# the plan's predicate -> the state it takes up
-PLAN_STATES = {"started": "works_at", "moved": "lives_in", "housemate": "housemate"}
+# the plan's predicate -> the state it takes up ("started" only at an employer: "I start at Spotify on the 3rd", not
+# "I'm starting a pottery class on March 3rd")
+PLAN_STATES = {
+    "started": "works_at",
+    "works_at": "works_at",
+    "moved": "lives_in",
+    "lives_in": "lives_in",
+    "housemate": "housemate",
+}
 
 CALLED_OFF = re.compile(
-    r"\b(?:cancel+(?:ed|led|s|ing)?|fell\s+through|falling\s+through|call(?:ed|ing)?\s+(?:it\s+)?off|"
+    r"\b(?:after\s+all|any\s?more|decided\s+not\s+to|cancel+(?:ed|led|s|ing)?|fell\s+through|falling\s+through|"
+    r"call(?:ed|ing)?\s+(?:it\s+)?off|"
     r"pulled\s+out|backed\s+out|turned\s+(?:it\s+|them\s+)?down|declined|rescinded|withdr[ae]w\w*|on\s+hold|"
     r"postponed|delayed|pushed\s+back|not\s+happening|(?:didn'?t|did\s+not|won'?t|will\s+not|not)\s+"
     r"(?:get|take|go|happen|start|move|work\s+out)|changed\s+(?:my|our)\s+minds?)\b",
@@ -39,9 +47,19 @@ def due_plans(plans: Iterable[FactRecord], wanted: tuple[str, ...], asked_at: da
         and f.object
         and f.occurred_start
         and PLAN_STATES.get(f.predicate) in wanted
+        and _takes_up(f)
         and instants.at_or_before(f.occurred_start, asked_at)
     ]
     return sorted(due, key=lambda f: instants.sort_key(f.occurred_start or ""), reverse=True)
+
+
+def _takes_up(plan: FactRecord) -> bool:
+    """Whether a plan names what it takes up: an employer for a start, a place (a name) for a move."""
+    if plan.predicate == "started":
+        return ("organization", plan.object) in plan.roles
+    if plan.predicate == "moved":
+        return (plan.object or "")[:1].isupper() or any(role == "location" for role, _ in plan.roles)
+    return True
 
 
 def due_endings(plans: Iterable[FactRecord], predicate: str, asked_at: datetime) -> list[FactRecord]:
@@ -70,13 +88,22 @@ def begins_after(plan: FactRecord, said: Iterable[FactRecord]) -> bool:
 
 
 def called_off(plan: FactRecord, hits: Iterable[SearchHit]) -> bool:
-    """Whether a turn said after the plan names its object and says it was called off."""
+    """Whether the user, after making the plan and before its day, said a sentence naming its object and calling it
+    off ("The Spotify thing fell through", "I'm not going to Spotify after all"); not the assistant's "if the Spotify
+    start gets pushed back", nor "my first Spotify paycheck got delayed" once the day has come."""
     name = re.compile(rf"(?<!\w){re.escape(plan.object or '')}(?!\w)", re.IGNORECASE)
-    planned = instants.sort_key(plan.mentioned_at)
-    return any(
-        instants.sort_key(h.timestamp) > planned and name.search(h.turn_text) and CALLED_OFF.search(h.turn_text)
-        for h in hits
-    )
+    planned, day = instants.sort_key(plan.mentioned_at), instants.sort_key(plan.occurred_start or "")
+    for hit in hits:
+        said = instants.sort_key(hit.timestamp)
+        if hit.speaker.lower() in _NOT_THE_USER or not planned < said <= day:
+            continue
+        if any(name.search(s) and CALLED_OFF.search(s) for s in _SENTENCE.findall(hit.turn_text)):
+            return True
+    return False
+
+
+_NOT_THE_USER = frozenset({"assistant", "system"})
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 
 
 def latest_word(said: Iterable[FactRecord], plans: Iterable[FactRecord], asked_at: datetime) -> FactRecord | None:

@@ -70,7 +70,7 @@ from sodamem.answer.spans import (
     tokens,
 )
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
-from sodamem.answer.state_reader import USER_ROLE, StateReader, person_asked_of
+from sodamem.answer.state_reader import USER_ROLE, StateReader, asks_about_housemates, person_asked_of
 from sodamem.answer.support import (
     Sentence,
     distinct_turns,
@@ -114,6 +114,8 @@ SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hi
 SPEAKER_CHECK_DEPTH = 40  # who said what is compared over this many (the search lifts the named person's turns)
 LIST_ITEMS = 3  # a question asking for several things gets spans from up to this many sentences
 _WORD = re.compile(r"[^\W_]+")
+_SAYS_I = re.compile(r"\b(?i:i|i['’]m|i['’]ve|i['’]d|i['’]ll|im|ive|we|we['’]re|we['’]ve|us|me)\b")
+_ASKS_OF_YOU = re.compile(r"\b(?i:you|your|yours)\b")  # "What book did you recommend for my flight?"
 _ASKS_OF_ME = re.compile(r"\b(?i:i|me|my|mine|myself|we|us|our|ours)\b")
 
 
@@ -186,11 +188,16 @@ class _Reader:
 
     def read(self) -> Answer:
         if not self.hits or not self.items:
-            # "Who is my fiancée?" is read from the relation facts, whether or not the search found their words
-            return self._relatives_by_name() or self._abstain("no evidence")
+            # "Who is my fiancée?", "Where do I work?" (after "I start at Spotify on March 3rd") are read from the
+            # facts, whether or not the search found their words
+            return self._relatives_by_name() or self._facts_alone() or self._abstain("no evidence")
         # the asker ("my", "I") counts as named only where the question asks where they are or one of their states
         # ("Which city am I in?"); "What is my mother's name?" needs the best hit to share a word with it
-        about_asker = bool(state_predicates(self.question)) or asks_for_a_place(self.question)
+        about_asker = (
+            bool(state_predicates(self.question))
+            or asks_for_a_place(self.question)
+            or asks_about_housemates(self.question)
+        )
         entities = [m for m in self.analysis.entities if m.name != USER_ROLE or about_asker]
         relatives = relatives_named(self.question, USER_ROLE)
         mentioned = [relative_mentioned(relative, (h.turn_text for h in self.hits)) for relative in relatives]
@@ -205,7 +212,8 @@ class _Reader:
         top = [s for s in everyone if s.rank < SENTENCE_DEPTH]
         # only the named person's own words when the question names one of the people talking (and they said any);
         # the user's own for the user's "I", "we" ("Do we have a greyhound?" is not the assistant's "Greyhounds are")
-        asker = USER_ROLE if named is None and _ASKS_OF_ME.search(self.question) else named
+        asks_me = _ASKS_OF_ME.search(self.question) and not _ASKS_OF_YOU.search(self.question)
+        asker = USER_ROLE if named is None and asks_me else named
         sentences = [s for s in top if s.speaker == asker] or top
         if asks_for_a_date(self.question):
             return self._when()
@@ -249,6 +257,12 @@ class _Reader:
                 return self._abstain("only wished")
             if asks_a_wish(self.question):  # "Where do I want to work?": the sentences that say a wish, if any
                 sentences = [s for s in sentences if says_a_wish(s.text)] or sentences
+            if self._asks_my_state():
+                # the user's own state is said with "I" or "we": "Where do I work?" is not read from "my sister
+                # Adaeze made partner at her law firm in Lagos"
+                sentences = [s for s in sentences if s.speaker != USER_ROLE or _SAYS_I.search(s.text)]
+                if not sentences:
+                    return self._abstain("not said of the user")
         if asks_an_age(self.question):  # "How old is my brother?" is not "Sam is visiting next weekend"
             sentences = [s for s in sentences if says_a_number(s.text)]
             if not sentences:
@@ -280,6 +294,21 @@ class _Reader:
                 if not sentences:
                     return self._abstain("not about them")
         return self._short_answer(sentences)
+
+    def _facts_alone(self) -> Answer | None:
+        """A current state read from the facts alone, where the search found no words."""
+        reading = StateReader(self.memory, self.user, self.question, self.analysis, self.hits, self.now).read()
+        if reading is None or reading.abstain is not None or not reading.cited:
+            return None
+        return self._answer(reading.text, self._fact_citations(list(reading.cited)))
+
+    def _asks_my_state(self) -> bool:
+        """ "Where do I work?", "What's my job?": a state of the user's own, asked in a user/assistant log."""
+        if relative_asked_about(self.question, USER_ROLE) is not None or not _ASKS_OF_ME.search(self.question):
+            return False
+        if _ASKS_OF_YOU.search(self.question):
+            return False
+        return any(m.name == USER_ROLE for m in self.analysis.entities) or not self.analysis.entities
 
     def _relatives_by_name(self) -> Answer | None:
         """ "What are my children's names?", "Who is Ines married to?": the relation facts that name them; "Who is

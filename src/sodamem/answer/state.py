@@ -23,7 +23,6 @@ STATE_KEYWORDS: dict[str, tuple[str, ...]] = {
     "company": ("works_at",),
     "job": ("job", "works_at"),
     "occupation": ("job",),
-    "title": ("job",),
     "profession": ("job",),
     "career": ("job",),
     "eat": ("diet",),
@@ -54,14 +53,16 @@ STATE_KEYWORDS: dict[str, tuple[str, ...]] = {
 # "What does Maya do?", "What does my aunt do for a living?": the question asks for an occupation
 _WHAT_DO = re.compile(
     r"^\s*what\s+(?:does|do)\s+\S.*?\s+do(?:\s+for\s+(?:a\s+)?(?:living|work))?"
-    r"(?:\s+(?:now|these\s+days|nowadays|currently|today|at\s+the\s+moment))?\s*\??\s*$",
+    r"(?:\s+(?:now|these\s+days|nowadays|currently|at\s+the\s+moment))?\s*\??\s*$",
     re.IGNORECASE,
 )
 
 
 # "working on opening", "work out", "worked with": other verbs than holding a job; "for a living" is no home
 _NOT_A_STATE = re.compile(
-    r"\bwork(?:s|ing|ed)?\s+(?:on|out|with|through|together|hard)\b|\bfor\s+a\s+living\b", re.IGNORECASE
+    r"\bwork(?:s|ing|ed)?\s+(?:on|out|with|through|together|hard)\b|\bfor\s+a\s+living\b"
+    r"|\blive[sd]?\s+with\b",  # whom one lives with is no home ("Who does my sister live with?" is not York)
+    re.IGNORECASE,
 )
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sodamem import instants
-from sodamem.answer.due_plans import begins_after, called_off, due_plans, latest_word
+from sodamem.answer.due_plans import PLAN_STATES, begins_after, called_off, due_plans, latest_word
 from sodamem.answer.relatives import (
     kin_words,
     person_of,
@@ -63,7 +63,12 @@ class StateReader:
         """The reading of a current-state question; None when it is none, or the facts do not settle it (the
         sentence readers go on)."""
         if _WHO_LIVES_WITH.search(self.question):
-            return self._housemates()
+            # "Who do I live with?", "Who does Tom live with?"; not my sister's housemates, which no slot holds
+            return None if relative_asked_about(self.question, USER_ROLE) is not None else self._housemates()
+        if question_kind(self.question) == "yes_no" and (
+            _LIVE_WITH.search(self.question) or _LIVES_WITH_ME.search(self.question)
+        ):
+            return self._yes_or_no(("lives_in",))  # "Do I still live with Carlos?"
         wanted = state_predicates(self.question)
         if not wanted or asks_a_wish(self.question):
             return None  # "Where do I want to work?" asks no state that holds
@@ -86,8 +91,15 @@ class StateReader:
                 return StateReading(abstain="unknown relative")
             return None
         facts = self._facts_for(wanted)
-        planned = self._due_plan(wanted, facts)
-        if planned is not None:  # "I start at Coastline on the 25th", asked after the 25th
+        planned = self._due_plan(wanted, facts)  # "I start at Coastline on the 25th", asked after the 25th
+        anchor = _ANCHOR.search(self.question)
+        if planned is not None and anchor is not None:
+            # "Where did I work before Aker BP?", where Aker BP came about by a plan: the value it replaced
+            came, went = planned.cited[0], planned.cited[1:]
+            if anchor["side"].lower() == "before" and _names(anchor["what"], value(came)) and went:
+                return StateReading(f"{value(went[0])} (before {value(came)})", (went[0], came))
+            planned = None
+        if planned is not None and not self.analysis.history_intent:
             return planned
         if not facts:
             if any(self._ends_a_value(f) for f in self._denials_for(wanted)):
@@ -140,17 +152,17 @@ class StateReader:
         value is (with nothing affirmed of it since) or a value the slot held before; else the sentences decide."""
         if relative_asked_about(self.question, USER_ROLE) is not None:
             return None
-        housemate = self._housemate()
-        if housemate is not None:  # "Do I still live with Carlos?": the roommate fact that holds, or its ending
-            return housemate
-        named = self._named_in_question
+        if _LIVE_WITH.search(self.question) or _LIVES_WITH_ME.search(self.question):
+            # "Do I still live with Carlos?": the roommate facts that hold, or their ending; else the sentences
+            return self._housemate()
+        named = self._names_value
         facts = self._facts_for(wanted)
         planned = self._due_plan(wanted, facts)
         if planned is not None:  # "Do I live in Daylesford?" after the move to Fitzroy North came about
             plan = planned.cited[0]
             if named(value(plan)):
                 return StateReading("Yes", (plan,))
-            return StateReading(f"No, {planned.text}", planned.cited) if _names_a_value(self.question) else None
+            return self._not_that(planned, wanted)
         holding = [f for f in facts if named(value(f))]
         if holding:
             return StateReading("Yes", (holding[0],))
@@ -165,8 +177,25 @@ class StateReader:
         # names no value of the slot, and the sentences decide
         if not facts or not _names_a_value(self.question):
             return None
-        held = self._state_answer(facts, [])
-        return StateReading(f"No, {held.text}", held.cited) if held is not None and held.text else held
+        places = [f for f in facts if f.predicate in PLACE_PREDICATES]  # "Do I work at X?": the employer
+        held = self._state_answer(places if places and _AT_OR_IN.search(self.question) else facts, [])
+        return self._not_that(held, wanted) if held is not None and held.text else held
+
+    def _not_that(self, held: StateReading, wanted: tuple[str, ...]) -> StateReading | None:
+        """ "Do I live in York?" while Leeds holds: "No, Leeds" where York is a value such a state takes in this
+        memory (someone's home), else just what holds ("Do I live in England?" is no "No" to Leeds, nor "Do I work
+        at Hollis?" to Hollis Construction)."""
+        said = held.text.split(" (", 1)[0]
+        asked = {value_key(m.group()) for m in _CAPITALISED.finditer(self.question) if m.group() != "I"}
+        if any(same_value(a, value_key(said)) for a in asked):
+            return StateReading("Yes", held.cited)
+        known = {value_key(f.object) for f in self.memory.facts(status="all", user=self.user) if asked_value(f, wanted)}
+        # another employer is another ("Do I still work at Saltbush?" at the Lantern Room); another place may hold
+        # this one ("Do I live in England?" in Leeds), so only a place the memory knows as a home is another
+        employer = any(f.predicate in ("works_at", "started") for f in held.cited)
+        if asked and (employer or asked & known):
+            return StateReading(f"No, {held.text}", held.cited)
+        return held if _names_a_value(self.question) else None
 
     def _housemate(self) -> StateReading | None:
         m = _LIVE_WITH.search(self.question) or _LIVES_WITH_ME.search(self.question)
@@ -182,7 +211,11 @@ class StateReader:
         key = entity_key(name)
         mine = [f for f in held if f.predicate in HOUSEMATE_PREDICATES and entity_key(f.object or "") == key]
         said = [f for f in mine if f.kind == "relation" and f.modality == "asserted"]
-        return latest_word(said, [f for f in mine if f.modality == "planned"], self._asked_at())
+        plans = [f for f in mine if f.modality == "planned" and not self._called_off(f)]
+        return latest_word(said, plans, self._asked_at())
+
+    def _called_off(self, plan: FactRecord) -> bool:
+        return called_off(plan, self.memory.search(f"{plan.object} cancelled", k=10, user=self.user, now=self.now))
 
     def _asked_at(self) -> datetime:
         """The time a state is asked of: today's, or the end of the time the question names ("in March")."""
@@ -208,6 +241,13 @@ class StateReader:
         if any(_SAYS_LIVING_WITH.search(h.turn_text) for h in self.hits):
             return None
         return StateReading(abstain="no housemate")
+
+    def _names_value(self, text: str) -> bool:
+        """Whether the question names ``text``, in full or by its short name ("Hollis" for Hollis Construction)."""
+        if self._named_in_question(text):
+            return True
+        asked = [value_key(m.group()) for m in _CAPITALISED.finditer(self.question) if m.group() != "I"]
+        return bool(text) and any(same_value(a, value_key(text)) for a in asked)
 
     def _named_in_question(self, text: str) -> bool:
         return (
@@ -259,8 +299,7 @@ class StateReader:
         for plan in due_plans(plans, wanted, asked_at):
             if not begins_after(plan, said):
                 continue
-            recent = self.memory.search(f"{plan.object} cancelled", k=10, user=self.user, now=self.now)
-            if called_off(plan, recent):
+            if self._called_off(plan):
                 continue
             # what it replaced: the last value said of the slot before (a denial names one too: "Last day at Hollis")
             named = [
@@ -312,6 +351,11 @@ _ASKED_OF = re.compile(
 )
 
 
+def asks_about_housemates(question: str) -> bool:
+    """ "Who do I live with?", "Do I still live with Carlos?", "Does Beckett live with me?"."""
+    return any(p.search(question) for p in (_WHO_LIVES_WITH, _LIVE_WITH, _LIVES_WITH_ME))
+
+
 def person_asked_of(question: str) -> str | None:
     """The name the question asks about someone by (not "I", a day or a month), if any: when no entity matched it,
     nobody the memory knows, and the asker's own facts do not answer it."""
@@ -355,7 +399,7 @@ def _names(words: str, said: str) -> bool:
 
 
 _WHO_LIVES_WITH = re.compile(
-    r"\bwho\s+(?:(?:do|does|did)\s+\S+(?:\s+\S+)?\s+(?:still\s+)?live\s+with|lives\s+with\s+(?:me|us|\S+))\b",
+    r"\bwho\s+(?:(?:do|does|did)\s+(?:I|we|[A-Z][\w'’-]*)\s+(?:still\s+)?live\s+with|lives\s+with\s+(?:me|us))\b",
     re.IGNORECASE,
 )
 _SAYS_LIVING_WITH = re.compile(
@@ -379,6 +423,16 @@ def _names_a_value(question: str) -> bool:
 _VALUE_WORDS = frozenset(
     "vegan vegetarian pescatarian keto married single engaged divorced separated widowed dating".split()
 )
+
+
+_AT_OR_IN = re.compile(r"\b(?:at|in|for)\s+(?:the\s+)?[A-Z]")
+_CAPITALISED = re.compile(r"(?<=\s)[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")
+
+
+def asked_value(fact: FactRecord, wanted: tuple[str, ...]) -> bool:
+    """A value a fact gives one of the ``wanted`` states (or a plan of one)."""
+    state = PLAN_STATES.get(fact.predicate, fact.predicate)
+    return bool(fact.object) and asked(state, wanted)
 
 
 def asked(predicate: str, wanted: tuple[str, ...]) -> bool:

@@ -18,9 +18,16 @@ _CEASED = re.compile(
     r"\b(?:gave|give|given|giving)\s+up\b|\bquit(?:ting)?\b|\bstopped\b(?!\s+(?:by|at|in|off|over|for)\b)"
     r"|\b(?:gone|went|going)\s+off\b|\bno\s+longer\s+into\b|\bfell\s+out\s+of\s+love\s+with\b"
     r"|\bleft\s+(?:the|my|our)\b|\bdropped\s+out\s+of\b|\b(?:cancell?ed|ended|called\s+off)\s+(?:the|my|our)\b"
-    r"|\bdropped\s+(?:the|my|our)\b|\bpulled\s+out\s+of\b|\bwithdrew\s+from\b|\bdid\s+cancel\b"
-    r"|\b(?:decided|chose|choosing|deciding|had|have|'ve)\s+to\s+(?:leave|quit|stop|drop)\b"
-    r"|\b(?:sold|gave\s+away|got\s+rid\s+of|rehomed)\s+(?:the|my|our)\b",
+    r"|\b(?:sold|gave\s+away|got\s+rid\s+of|rehomed)\s+(?:the|my|our)\b"
+    # what one attends or belongs to, dropped: "I dropped the ceramics class" (not "dropped the dog at my mum's")
+    r"|\bdropped\s+(?:the|my|our)\b(?=\s+(?:[\w-]+\s+){0,2}?(?:class|classes|course|lessons?|module|club|team|gym|"
+    r"membership|subscription|choir|band|group)\b)"
+    r"|\bpulled\s+out\s+of\b|\bwithdrew\s+from\b|\bdid\s+cancel\b"
+    r"|\b(?:decided|chose|choosing|deciding)\s+to\s+(?:leave|quit|stop|drop)\b(?![^.!?]*\b(?:after|next|once|"
+    r"at\s+the\s+end|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december))\b)"
+    r"|\bhad\s+to\s+(?:leave|quit)\s+(?:the|my|our)\b(?![^.!?]*\b(?:early|today|tonight|for\s+(?:a|the)\b|"
+    r"rehearsal|practice|session|meeting|class\s+early)\b)",
     re.IGNORECASE,
 )
 # Words that say their subject itself ended ("Tom and I broke up", "the trip got cancelled", "Dev moved out"): to a
@@ -32,7 +39,8 @@ _ENDED = re.compile(
     re.IGNORECASE,
 )
 _INTENT_BEFORE = re.compile(
-    r"\b(?:trying|try|want|wants|wanted|going|plan|planning|hope|hoping|need|needs|should|might|thinking\s+(?:of|about))"
+    r"\b(?:(?:should|would|could|might)(?:['’]ve|\s+have)|trying|try|want|wants|wanted|going|plan|planning|hope|hoping|"
+    r"need|needs|should|might|thinking\s+(?:of|about))"
     r"(?:\s+to)?\s*$",
     re.IGNORECASE,
 )
@@ -67,6 +75,8 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
     # what it ended, to the clause's end: "going to pottery" names pottery, not "going"
     after = _GOING_TO.sub("", sentence[ceased.end() :], count=1)
     ended_what = re.split(r"[,;]|\s(?:and|but|to|so)\s", after, maxsplit=1)[0]
+    if _PARTED_WITH.match(ceased.group()) and not _ASKS_TO_HAVE.search(question):
+        return False  # "I sold my first painting" says nothing of "Do I still paint?", only of having it
     # the ending is not what is asked ("Did I quit smoking?"), and it ended what is asked, not something else: the
     # thing named ("gone off Thai food" ends no liking of Ethiopian food), else any word asked
     named = (specifics(question) | described) or asked
@@ -76,6 +86,10 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
 # Words after a verb that make it another verb: "I'm fired up about it" says nothing of "Did I get fired?"
 _PARTICLES = frozenset("up out off".split())
 
+
+# parting with a thing answers only whether one still has it: "Do we still have the Alto?"
+_PARTED_WITH = re.compile(r"(?:sold|gave\s+away|got\s+rid\s+of|rehomed)\b", re.IGNORECASE)
+_ASKS_TO_HAVE = re.compile(r"\b(?:have|has|own|owns|got|keep|keeps)\b", re.IGNORECASE)
 
 # "a band called The Wee Hours": the noun a named thing is described by
 _CALLED = re.compile(
@@ -216,7 +230,8 @@ def only_wished(sentence: str, question: str, keywords: set[str]) -> bool:
 # what a statement only supposes or someone only suggests: "If I had a spare million I'd buy a cottage", "Ruben keeps
 # telling me I should move to Antwerp", "maybe a greyhound someday"
 _SUPPOSED = re.compile(
-    r"\b(?:if|should|would|could|might|maybe|perhaps|someday|fantasy|tempting|dream\w*|wish\w*)\b|['’]d\b",
+    r"\b(?:if|should|would|could|might|maybe|perhaps|someday|fantasy|tempting|dream\w*|wish\w*)\b"
+    r"(?!['’]ve|\s+have\b|\s+mention\b)|['’]d\b(?!\s+(?:just|already|never)\b)",
     re.IGNORECASE,
 )
 
@@ -232,7 +247,7 @@ def only_supposed(sentence: str, question: str) -> bool:
     shared = [t for t in tokens(sentence) if t.stem in asked and t.word not in _NOT_NAMES and t.word != "we"]
     if not shared:
         return False
-    clause = re.split(r"[,;.!?]|\s(?:and|but|so)\s", sentence[: shared[0].start])[-1]
+    clause = re.split(r"[,;.!?]|\s(?:and|but|so|when|because)\s", sentence[: shared[0].start])[-1]
     return _SUPPOSED.search(clause) is not None
 
 

@@ -28,7 +28,7 @@ _FUTURE = re.compile(
     r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t"
     r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for"
     # "junior QA tester, starting march 2nd": a start ahead (not "was starting", "I've been starting")
-    r"|(?<!was )(?<!were )(?<!been )starting(?=\s+(?:on\s+|in\s+|from\s+)?(?:the\s+)?\w))\b"
+    r"|(?<=[,;:–—-] )(?<!was )(?<!were )(?<!been )starting(?=\s+(?:on\s+|in\s+|from\s+)?(?:the\s+)?\w))\b"
     # a present progressive with a personal subject plans ahead: "we're grilling on Labor Day", "I'm seeing him Friday"
     r"|(?:i['’]m|i\s+am|(?:we|you|they)(?:['’]re|\s+are))\s+\w+ing\b"
     # and so do questions about plans or availability: "what are you doing Saturday?", "are you free Friday?"

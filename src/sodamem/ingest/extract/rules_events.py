@@ -62,8 +62,10 @@ def _move(c: _Clause, m: re.Match[str]) -> bool:
     home = place if place[:1].isupper() else next((r.entity for r in obj.roles if r.role == "location"), None)
     dwelling = _NAMED_DWELLING.match(place)
     home = (dwelling["place"] or dwelling["town"]) if home is None and dwelling else home  # "the Edinburgh flat"
-    if home is None and _TYPED_PLACE.fullmatch(place) and place.split()[0] not in _NOT_A_TOWN:
-        home = place  # "we moved to viña del mar", typed in lower case: a town, where no article says otherwise
+    if home is None and prep in ("into", "in to") and _A_DWELLING.fullmatch(place):
+        home = place  # "Moved into the studio last weekend!": home is the studio
+    if home is None and _typed_place(c, place):
+        home = place  # "we moved to viña del mar! tiny flat near the estero", typed in lower case
     if home and verb == "moved" and mood.modality is M.ASSERTED and mood.polarity:
         _emit(c, K.STATE, "lives_in", home, obj.end, mood, _say(c.subj.name, mood, "lives in", "live in", home))
     return done
@@ -77,6 +79,26 @@ _NOT_A_TOWN = frozenset(
     """town city home school work college uni university campus bed hospital abroad away overseas there here it
     this that be get live work help start stay join another somewhere nowhere part full night day""".split()
 )
+_A_DWELLING = re.compile(
+    r"(?:the|a|my|our)\s+(?:new\s+|little\s+|tiny\s+)?(?:studio|flat|apartment|house|condo|bungalow|cottage|dorm)",
+    re.IGNORECASE,
+)
+_A_HOME = re.compile(
+    r"\b(?:flat|apartment|house|place|home|neighbou?rhood|lease|rent|movers|removalists?|boxes|unpack\w*|landlord)\b",
+    re.IGNORECASE,
+)
+
+
+def _typed_place(c: _Clause, place: str) -> bool:
+    """A town typed in lower case ("viña del mar"): a bare word or two, no article, the move the speaker's own (not
+    "I was moved to tears"), and a home said in the turn (not "I moved to marketing", "i moved to decaf")."""
+    if not _TYPED_PLACE.fullmatch(place) or place.split()[0] in _NOT_A_TOWN | rv.DETERMINERS_TYPED:
+        return False
+    if re.search(r"\b(?:was|were|been|being|get|got|gets)$", c.aux):
+        return False
+    return _A_HOME.search(c.p.turn.text) is not None
+
+
 _NAMED_DWELLING = re.compile(  # "the Edinburgh flat", "a flat in Porto", "my new place in Porto"
     rf"(?:the|our|my|a|a\s+new)\s+(?:(?P<place>{rv.NAME})\s+(?:flat|apartment|house|home|place|condo)|"
     rf"(?:new\s+)?(?:flat|apartment|house|home|place|condo)\s+in\s+(?P<town>{rv.NAME}))$"

@@ -70,7 +70,7 @@ def _work_there_is(p: _Piece) -> None:
 
 
 # "Hi, I'm British.", "Hey, I'm Back!": words one says one is, not one's name
-_NOT_A_NAME = frozenset(
+NOT_A_NAME = frozenset(
     """british english irish scottish welsh american canadian australian german french spanish italian dutch polish
     indian chinese japanese korean jewish muslim christian catholic hindu buddhist back home here exhausted tired
     fine good great okay ready done sorry new single married vegan vegetarian excited bored sick free busy late early
@@ -96,7 +96,7 @@ def _self_name(p: _Piece) -> None:
     m = rp.SELF_NAME.search(text)
     if m is None and p.piece.index <= 2 and rp.GREETING.match(p.turn.text):
         m = rp.GREETING_INTRO.match(text)
-    if m is None or not _is_name(m["name"]) or p.question or m["name"].lower() in _NOT_A_NAME:
+    if m is None or not _is_name(m["name"]) or p.question or m["name"].lower() in NOT_A_NAME:
         return
     name, speaker = m["name"], p.speaker
     if name.lower() == speaker.lower():
@@ -156,7 +156,8 @@ def _attributes(p: _Piece) -> None:
         obj = _object(c, m.end(), cut_time=False)
         if attr in _JOB_ATTRIBUTES:  # "My title is technically 'graduate research technician'": the job
             value = _HEDGE.sub("", obj.text).strip("'\"‘’“” ")
-            if value and not rs.object_rejected(value):
+            # a job's title ends in a job's word ("Title is 'The Long Field'" names a novel)
+            if value and not rs.object_rejected(value) and value.split()[-1].lower() in rv.JOB_HEADS:
                 _emit(c, K.ATTRIBUTE, "job", value, obj.end, _piece_mood(p), f"{owner} works as {value}")
             continue
         words = obj.text.lower().split()

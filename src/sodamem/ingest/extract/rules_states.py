@@ -115,14 +115,17 @@ def _job(c: _Clause, m: re.Match[str]) -> bool:
     if not rs.COPULA.search(c.aux) or c.aux.endswith("being"):
         return False
     job = " ".join(m["job"].lower().split())
-    if job.split()[-1] in rv.HOBBY_HEADS and not m["org"]:
-        return False
+    if job.split()[-1] in rv.HOBBY_HEADS and not m["org"] and not _FOR_A_LIVING.match(job):
+        return False  # "an asthmatic runner"; not "a professional cyclist", "a full-time travel blogger"
     mood = _mood(c, state=True)
     end = m.end()
     done = _emit(c, K.ATTRIBUTE, "job", job, end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
     if m["org"]:
         _org_fact(c, m["org"], end, mood, student=job == "student")
     return done
+
+
+_FOR_A_LIVING = re.compile(r"(?:professional|pro|full-time|full\s+time|paid|semi-pro)\b")
 
 
 def _a(noun: str) -> str:

@@ -15,8 +15,10 @@ from sodamem.ingest.extract import rules_syntax as rs
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _Clause, _is_name, _Mood, _Piece, _piece_clause
 from sodamem.ingest.extract.rules_emit import _alias, _emit
+from sodamem.ingest.extract.rules_gender import name_gender
 from sodamem.ingest.extract.rules_life import _A_STAY
 from sodamem.ingest.extract.rules_modality import _mood, _piece_mood, _say
+from sodamem.ingest.extract.rules_piece_wide import NOT_A_NAME
 from sodamem.ingest.extract.rules_states import _org_fact, _through_time
 from sodamem.model import FactKind, Modality
 
@@ -40,19 +42,31 @@ TOOK_JOB = re.compile(
     P + r"(?P<verb>took|take|taken|taking|accepted|accept|accepting|landed|land|got|get)\s+(?:the|that)\s+"
     rf"(?:(?P<org>{rv.ORG_NAME})\s+(?P<what>job|role|position|offer|gig)\b"
     rf"|(?P<what2>job|role|position|offer|gig)\s+(?:at|with|from)\s+(?P<org2>{rv.ORG_NAME})(?![\w]))"
+    # not "the Google job interview", nor an offer on a house
+    r"(?!\s+(?:interview|application|fair|search|listing|posting|ad|advert|description|on|for)\b)"
 )
 # "Lingvara (a localisation company) offered me project manager and i took it", "I got offered head chef at the Lantern
 # Room. And I said yes."
 OFFERED_JOB = re.compile(
-    rf"(?:(?P<org>{rv.ORG_NAME})(?:\s+\([^)]*\))?\s+offered\s+me|\bI\s+(?:got|was|['’]ve\s+been)\s+offered)\s+"
+    rf"(?:(?P<org>{rv.ORG_NAME})(?P<described>\s+\([^)]*\))?\s+offered\s+me|\bI\s+(?:got|was|['’]ve\s+been)\s+offered)\s+"
     rf"(?:(?:a|an|the)\s+)?(?:job\s+as\s+(?:an?\s+)?)?(?P<job>(?:[a-z][\w-]*\s+){{0,2}}?(?:{rv.alt(rv.JOB_HEADS)}))"
     rf"(?:\s+(?:role|job|position))?(?:\s+(?:at|with)\s+(?P<org2>{rv.ORG_NAME}))?(?![\w'’])"
 )
-_TOOK_IT = re.compile(r"\bI\s+(?:took\s+it|said\s+yes|accepted(?:\s+it)?|took\s+the\s+job)\b")
+_TOOK_IT = re.compile(
+    r"[^.!?]{0,12}?[.!?,]*\s*(?:and\s+|so\s+)?I\s+(?:took\s+it|said\s+yes|accepted(?:\s+it)?|took\s+the\s+job)\b"
+)
 # "Sam's moving in on May 1st", "Sam moved in last Thursday", "my mum moved in with us"
-MOVING_IN = re.compile(P + r"(?P<verb>move|moves|moved|moving)\s+in(?![\w'’])(?P<us>\s+with\s+(?:me|us)\b)?")
+# what after "moved in" / "moving out" says a move elsewhere ("moved in March", "moved in next door", "moving out to
+# Denver"), not into the speaker's home
+_ELSEWHERE = (
+    r"(?!\s+(?:next\s+door|downstairs|upstairs|nearby|across|around|round|opposite|down\s+the|up\s+the|to\b|west|"
+    r"east|north|south|of\s+town|(?-i:[A-Z])|\d))"
+)
+MOVING_IN = re.compile(
+    P + rf"(?P<verb>move|moves|moved|moving)\s+in(?![\w'’]){_ELSEWHERE}(?P<us>\s+with\s+(?:me|us)\b)?", re.IGNORECASE
+)
 # "Beckett is moving out at the end of the month" (a move out said as done is ``rules_events._moved_out``)
-MOVING_OUT = re.compile(P + r"(?P<verb>move|moves|moving)\s+out(?![\w'’])(?!\s+of\b)")
+MOVING_OUT = re.compile(P + rf"(?P<verb>move|moves|moving)\s+out(?![\w'’])(?!\s+of\b){_ELSEWHERE}", re.IGNORECASE)
 # "The Montreal move is set for April 28", "the move to Montreal is booked for the 28th"
 MOVE_SET = re.compile(
     rf"\b[Tt]he\s+(?:(?P<place>{rv.NAME})\s+move|move\s+to\s+(?P<place2>{rv.NAME}))\s+(?:is|was|['’]s)\s+"
@@ -89,6 +103,8 @@ def intro_job(p: _Piece) -> None:
     m = INTRO_JOB.search(p.piece.text)
     if m is None or p.question or not _is_name(m["name"]) or rs.object_rejected(m["job"]):
         return
+    if m["name"].lower() in NOT_A_NAME:
+        return  # "I'm Canadian, software developer at Shopify"
     speaker, org = p.speaker, re.sub(r"^the\s+", "", m["org"])
     c = _piece_clause(p, m.start(), m.end(), speaker)
     mood = _piece_mood(p)
@@ -106,11 +122,15 @@ def offered_and_took(p: _Piece) -> None:
     m = OFFERED_JOB.search(p.piece.text)
     if m is None or p.question:
         return
-    org, job = m["org"] or m["org2"], m["job"]
-    if org is None:
+    # the employer: where the job is, else who offered it when that looks like a firm ("Lingvara (a localisation
+    # company)", "Deccan Infra", "KPMG"), not like a person ("Marco offered me a bartender job at his bar")
+    said_by = m["org"]
+    firm = said_by is not None and (m["described"] or len(said_by.split()) > 1 or said_by.isupper())
+    org, job = m["org2"] or (said_by if firm else None), m["job"]
+    if org is None or _a_person(org):
         return
-    if not _TOOK_IT.search(p.turn.text, p.piece.char_start + m.end()):
-        return
+    if not _TOOK_IT.match(p.turn.text, p.piece.char_start + m.end()):
+        return  # "... but I turned it down. Then Alex proposed and I said yes!"
     org = re.sub(r"^the\s+", "", org)
     c = _piece_clause(p, m.start(), m.end(), p.speaker)
     mood = _piece_mood(p)
@@ -133,6 +153,8 @@ def took_job(c: _Clause, m: re.Match[str]) -> bool:
     what, org = m["what"] or m["what2"], m["org"] or m["org2"]
     if what == "offer" and m["verb"] in ("got", "get"):
         return False  # "I got the offer from Zalando": not taken yet
+    if _a_person(org) or re.fullmatch(r"(?:the\s+)?[A-Z]\w+s", org):
+        return False  # "accepted the offer from the Hendersons": a family, not an employer
     mood = _mood(c, c.text[m.end() :])
     if mood.modality is not M.ASSERTED or not mood.polarity or rs.object_rejected(org):
         return False  # "Didn't get the Monzo job", "if I take the Monzo job"
@@ -184,8 +206,8 @@ def move_set(p: _Piece) -> None:
     if m is None or p.question:
         return
     place = m["place"] or m["place2"]
-    if not _is_name(place):
-        return
+    if not _is_name(place) or _SOMEONE_ELSE.search(p.turn.text):
+        return  # "Helping my sister pack, the move to Madrid is set for March 2nd"
     _planned_move(p, m.start(), m.end(), place)
 
 
@@ -196,7 +218,8 @@ def move_on(p: _Piece) -> None:
     if m is None or p.question:
         return
     said = p.turn.text[: p.piece.char_start + m.start()]
-    places = [t["place"] for t in MOVING_TO.finditer(said) if _is_name(t["place"])]
+    # the speaker's own move ("I'm moving to Rotterdam", "a flat in Fitzroy North"), not "my sister is moving to Madrid"
+    places = [t["place"] for t in MOVING_TO.finditer(said) if _is_name(t["place"]) and _OWN.search(said[: t.start()])]
     if places:
         _planned_move(p, m.start(), m.end(), places[-1])
 
@@ -208,12 +231,28 @@ def here_in(p: _Piece) -> None:
     m = SETTLED_IN.search(text) or HOME_IS.search(text) or HERE_IN.search(text)
     if m is None or p.question or not _is_name(m["place"]) or not _FIRST_PERSON.search(text):
         return
-    if _A_STAY.search(text):
-        return
+    if _A_STAY.search(text) or _A_TRIP.search(p.turn.text):
+        return  # "I'm here in Denver for my cousin's wedding", "We're finally in Lisbon!! Honeymoon week"
     c = _piece_clause(p, m.start(), m.end(), p.speaker)
     mood = _piece_mood(p)
     place = m["place"]
     _emit(c, K.STATE, "lives_in", place, m.end(), mood, _say(p.speaker, mood, "lives in", "live in", place))
+
+
+_A_TRIP = re.compile(
+    r"\b(?:wedding|party|bachelor(?:ette)?|hen\s+do|stag\s+do|honeymoon|holiday|vacation|trip|getaway|conference|"
+    r"festival|visit(?:ing)?|tour|funeral|for\s+work|business|hotel|airbnb|week\s+away|weekend\s+away|flight\s+home)\b",
+    re.IGNORECASE,
+)
+
+
+def _a_person(name: str) -> bool:
+    return name_gender(name.split()[0]) is not None
+
+
+# the words before a "moving to" that make it the speaker's: "I'm", "we're", "we signed a lease on a"
+_OWN = re.compile(r"(?:\bI['’]m|\bI\s+am|\b[Ww]e['’]re|\b[Ww]e\s+are|\bI|\b[Ww]e)\s+(?:[\w'’-]+\s+){0,5}$")
+_SOMEONE_ELSE = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{rv.REL_MOD}(?:{rv.REL})\b|\b(?:[Hh]is|[Hh]er|[Tt]heir)\b")
 
 
 def _planned_move(p: _Piece, start: int, end: int, place: str) -> None:

@@ -97,6 +97,9 @@ _ORG_WORD = (  # a name, or an acronym ("KPMG", "the NHS", "UCLA")
 _ORG_JOIN = r"(?:(?:of|de|del|di|da|du|des|van|von|der)[ \t]+(?:the[ \t]+)?)?"
 ORG_NAME = rf"(?:(?:The|the)\s+)?(?:(?:St|Mt)\.[ \t]+)?{_ORG_WORD}(?:[ \t]+{_ORG_JOIN}{_ORG_WORD}){{0,3}}"
 
+# words that open a noun phrase, never a town typed in lower case ("moved to the studio", "moved to a bigger flat")
+DETERMINERS_TYPED = frozenset("the a an my our his her their this that some another".split())
+
 # --- vocabularies of values -------------------------------------------------------------------------------------
 DIETS = phrases(
     "vegetarian, vegan, pescatarian, pescetarian, keto, paleo, gluten-free, gluten free, dairy-free, dairy free, "
