@@ -12,12 +12,9 @@ from datetime import datetime
 import pytest
 
 from sodamem import Memory, Session, Turn
-from sodamem.answer.types import Answer
 from sodamem.answer.when_reader import time_ago
 
-ABSTAIN = None  # the expected answer where the history does not hold one
-
-History = list[tuple[str, str]]  # (when said, ISO; what the user said)
+from .scenario_histories import ABSTAIN, History, answered, check_answer, made_memories
 
 SISTER_AND_MOVE: History = [
     ("2026-01-05T19:00", "My sister Hannah lives in Glasgow."),
@@ -456,25 +453,9 @@ CASES += [
 ]
 
 
-def remembered(history: History) -> Memory:
-    memory = Memory(":memory:", embedder="fake")  # dense hits for any question, as a real embedder gives
-    for when, text in history:
-        said = datetime.fromisoformat(when)
-        memory.add([{"role": "user", "text": text}], session_id=f"s{said:%Y%m%d}", timestamp=said)
-    return memory
-
-
 @pytest.fixture(scope="module")
 def memories() -> Iterator[dict[int, Memory]]:
-    made: dict[int, Memory] = {}
-    yield made
-    for memory in made.values():
-        memory.close()
-
-
-def answered(memories: dict[int, Memory], history: History, now: str, question: str) -> tuple[Memory, Answer]:
-    memory = memories.get(id(history)) or memories.setdefault(id(history), remembered(history))
-    return memory, memory.ask(question, now=datetime.fromisoformat(now), offline=True)
+    yield from made_memories()
 
 
 @pytest.mark.parametrize(("history", "now", "question", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
@@ -482,14 +463,7 @@ def test_answer_or_abstain(
     memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
 ) -> None:
     memory, answer = answered(memories, history, now, question)
-    if expected is ABSTAIN:
-        assert answer.abstained, (answer.answer, answer.detail)
-        return
-    assert not answer.abstained and answer.answer == expected, (answer.answer, answer.flags, answer.detail)
-    assert answer.citations
-    for citation in answer.citations:
-        turn = memory.turn(citation.turn_id, session_id=citation.session_id)
-        assert turn.text[citation.char_start : citation.char_end] == citation.quote
+    check_answer(memory, answer, expected)
 
 
 def test_a_question_the_person_asked_is_not_read_back_as_their_answer() -> None:

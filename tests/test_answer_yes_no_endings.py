@@ -12,8 +12,7 @@ import pytest
 from sodamem import Memory
 from sodamem.answer.yes_no import described_as, only_supposed, says_it_ended
 
-ABSTAIN = None
-History = list[tuple[str, str]]
+from .scenario_histories import ABSTAIN, History, answered, check_answer, made_memories
 
 CERAMICS: History = [
     ("2025-09-20T11:00", "I signed up for a ceramics class at the Clay Co-op, Thursday nights."),
@@ -88,35 +87,17 @@ CASES = [
 ]
 
 
-def remembered(history: History) -> Memory:
-    memory = Memory(":memory:", embedder="fake")
-    for when, text in history:
-        said = datetime.fromisoformat(when)
-        memory.add([{"role": "user", "text": text}], session_id=f"s{said:%Y%m%d}", timestamp=said)
-    return memory
-
-
 @pytest.fixture(scope="module")
 def memories() -> Iterator[dict[int, Memory]]:
-    made: dict[int, Memory] = {}
-    yield made
-    for memory in made.values():
-        memory.close()
+    yield from made_memories()
 
 
 @pytest.mark.parametrize(("history", "now", "question", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_answer_or_abstain(
     memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
 ) -> None:
-    memory = memories.get(id(history)) or memories.setdefault(id(history), remembered(history))
-    answer = memory.ask(question, now=datetime.fromisoformat(now), offline=True)
-    if expected is ABSTAIN:
-        assert answer.abstained, (answer.answer, answer.detail)
-        return
-    assert not answer.abstained and answer.answer == expected, (answer.answer, answer.flags, answer.detail)
-    for citation in answer.citations:
-        turn = memory.turn(citation.turn_id, session_id=citation.session_id)
-        assert turn.text[citation.char_start : citation.char_end] == citation.quote
+    memory, answer = answered(memories, history, now, question)
+    check_answer(memory, answer, expected)
 
 
 @pytest.mark.parametrize(
