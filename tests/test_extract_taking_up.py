@@ -117,6 +117,11 @@ def facts(*texts: str) -> set[Fact]:
             {(K.STATE, "lives_in", SPEAKER, "viña del mar", A, True)},
         ),
         (
+            "so priya's just moving into my flat in Brunswick instead",
+            {(K.STATE, "lives_in", SPEAKER, "Brunswick", A, True)},
+        ),
+        ("I live up on Cerro Alegre, it's steep.", {(K.STATE, "lives_in", SPEAKER, "Cerro Alegre", A, True)}),
+        (
             "thanks. home is a share house in Brunswick with my housemate Yusuf.",
             {(K.STATE, "lives_in", SPEAKER, "Brunswick", A, True)},
         ),
@@ -144,6 +149,8 @@ def test_announcement_gives_fact(text: str, expected: set[Fact]) -> None:
         "I got a summer job offer at Tesco.",
         "Google offered me a job as an engineer but I turned it down.",
         "we moved to town last year.",
+        "our old house in Leeds was cold.",
+        "my flat in Brunswick is on Airbnb while we're on holiday.",
     ],
 )
 def test_no_job_or_housemate_for_the_speaker(text: str) -> None:

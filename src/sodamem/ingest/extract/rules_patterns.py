@@ -114,7 +114,10 @@ FROM = re.compile(rf"{P}(?:(?P<grew>grew\s+up\s+in)|(?:originally\s+)?from)\s+(?
 NAMED_PET = re.compile(
     rf"^(?:a|an|another|the)\s+(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\s+(?:named|called)\s+(?P<name>{NAME})(?![\w])"
 )
-LIVE = re.compile(P + r"(?P<verb>live|lives|lived|living|settled|based)\s+(?:in|at|near|on)\s+")  # "I'm settled in"
+# "I'm settled in", "I live up on Cerro Alegre"
+LIVE = re.compile(
+    P + r"(?P<verb>live|lives|lived|living|settled|based)\s+(?:(?:up|down|out|over)\s+)?(?:in|at|near|on)\s+"
+)
 NOT_A_HOME = words("moment present past now fear hope peace denial harmony luxury poverty comfort bubble dream world")
 MOVE = re.compile(
     P + r"(?P<verb>move|moves|moved|moving|relocate|relocates|relocated|relocating)"

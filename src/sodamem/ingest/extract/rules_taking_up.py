@@ -91,6 +91,11 @@ MOVING_TO = re.compile(
     rf"\b(?:(?:moving|move|relocating)\s+(?:back\s+)?to|(?:flat|apartment|house|place|studio|condo)\s+in)\s+"
     rf"(?P<place>{rv.NAME})(?![\w'’])"
 )
+# "priya's just moving into my flat in Brunswick", "our house in Fitzroy has a yard" (not "our old house in Leeds")
+MY_HOME_IN = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur)\s+(?:(?:new|little|tiny|own|shared|rented)\s+)?(?:flat|house|apartment|place|home|condo|"
+    rf"studio)\s+in\s+(?P<place>{rv.NAME})(?![\w'’])"
+)
 # "home is a share house in Brunswick", "home's a flat in Leith"
 HOME_IS = re.compile(
     rf"\b(?:[Hh]ome|[Mm]y\s+place)(?:\s+is|['’]s)\s+(?:now\s+)?(?:a|an|the|my|our)\s+(?:[\w-]+\s+){{0,3}}?in\s+"
@@ -228,7 +233,7 @@ def here_in(p: _Piece) -> None:
     """ "I work as a pharmacist at Apotheek De Linde here in Utrecht", "We're officially in Moncton", "home is a share
     house in Brunswick": the speaker lives there (not in a stay: "here in Rome for a conference", nor in a question)."""
     text = p.piece.text
-    m = SETTLED_IN.search(text) or HOME_IS.search(text) or HERE_IN.search(text)
+    m = SETTLED_IN.search(text) or HOME_IS.search(text) or MY_HOME_IN.search(text) or HERE_IN.search(text)
     if m is None or p.question or not _is_name(m["place"]) or not _FIRST_PERSON.search(text):
         return
     if _A_STAY.search(text) or _A_TRIP.search(p.turn.text):
