@@ -51,10 +51,12 @@ MOVING_OUT: History = [
     ("2025-10-11T16:30", "Beckett is moving out at the end of the month btw, he's moving in with his girlfriend."),
 ]
 CASES = [
-    ("started-since", CHANGING_JOBS, "2025-09-01", "Where do I work?", "Coastline (previously Hollis)"),
+    ("started-since", CHANGING_JOBS, "2025-09-01", "Where do I work?", "Coastline (previously Hollis Construction)"),
+    ("before-the-last-day", CHANGING_JOBS, "2025-08-10", "Where do I work?", "Hollis Construction"),
+    ("after-the-last-day", CHANGING_JOBS, "2025-08-20", "Do I still work at Hollis?", "No"),
     ("not-yet", MOVING, "2025-04-20", "Where do I live?", "Leeds"),
     ("moved-on-the-day", MOVING, "2025-05-10", "Where do I live?", "Montreal (previously Leeds)"),
-    ("said-since", STARTED_SINCE, "2025-09-01", "Where do I work?", "Coastline (previously Hollis)"),
+    ("said-since", STARTED_SINCE, "2025-09-01", "Where do I work?", "Coastline (previously Hollis Construction)"),
     ("called-off", CALLED_OFF, "2025-04-01", "Where do I work?", "Hollis Construction"),
     ("moved-in-on-the-day", FLATMATES, "2025-06-10", "Who do I live with?", "Sam"),
     ("before-moving-in", FLATMATES, "2025-04-10", "Who do I live with?", "no one now (previously Lucy)"),

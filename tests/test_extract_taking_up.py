@@ -192,3 +192,20 @@ def test_an_i_inside_other_words_stays_lower_case() -> None:
         capital_i("i.e. the Wi-Fi, pi and (i) but i'm here, i said")
         == "i.e. the Wi-Fi, pi and (i) but I'm here, I said"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "ends", "day"),
+    [
+        ("Last day at Hollis is the 15th and I start at Coastline on the 25th.", "Hollis", "on the 15th"),
+        ("handed in my notice at lunch, my last day there will be feb 25.", None, "feb 25"),
+    ],
+)
+def test_a_last_day_ahead_is_a_dated_ending(text: str, ends: str | None, day: str) -> None:
+    (ending,) = [f for f in extract(text).facts if f.predicate == "works_at"]
+    assert (ending.object, ending.polarity, ending.modality, ending.time_expression) == (ends, False, P, day)
+
+
+def test_a_last_day_past_ends_now() -> None:
+    (ending,) = [f for f in extract("Last day at Hollis was Friday.").facts if f.predicate == "works_at"]
+    assert (ending.object, ending.polarity, ending.modality) == ("Hollis", False, A)

@@ -64,13 +64,13 @@ def _takes_up(plan: FactRecord) -> bool:
 
 def due_endings(plans: Iterable[FactRecord], predicate: str, asked_at: datetime) -> list[FactRecord]:
     """The dated plans among ``plans`` that end a ``predicate`` value on or before ``asked_at`` ("Beckett is moving
-    out at the end of the month": a planned denial of the housemate Beckett)."""
+    out at the end of the month": a planned denial of the housemate Beckett; "my last day there will be feb 25": of
+    whichever employer, no value named)."""
     return [
         f
         for f in plans
         if f.modality == "planned"
         and not f.polarity
-        and f.object
         and f.predicate == predicate
         and f.occurred_start
         and instants.at_or_before(f.occurred_start, asked_at)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sodamem import instants
-from sodamem.answer.due_plans import PLAN_STATES, begins_after, called_off, due_plans, latest_word
+from sodamem.answer.due_plans import PLAN_STATES, begins_after, called_off, due_endings, due_plans, latest_word
 from sodamem.answer.relatives import (
     kin_words,
     person_of,
@@ -101,6 +101,8 @@ class StateReader:
             planned = None
         if planned is not None and not self.analysis.history_intent:
             return planned
+        if not facts and any(self._ended_by_plan(f) for f in self._said_for(wanted)):
+            return StateReading(abstain="ended")  # "my last day there will be feb 25", asked in March
         if not facts:
             if any(self._ends_a_value(f) for f in self._denials_for(wanted)):
                 return StateReading(abstain="denied")  # "I no longer live in London", and nothing said since
@@ -166,6 +168,10 @@ class StateReader:
         holding = [f for f in facts if named(value(f))]
         if holding:
             return StateReading("Yes", (holding[0],))
+        for fact in self._said_for(wanted):  # "Do I still work at Hollis?" after its last day
+            ending = self._ended_by_plan(fact) if named(value(fact)) else None
+            if ending is not None:
+                return StateReading("No", (fact, ending))
         denied = [f for f in self._denials_for(wanted) if named(value(f))]
         if denied:
             return StateReading("No", (denied[-1],))
@@ -296,6 +302,7 @@ class StateReader:
         asked_at, subjects = self._asked_at(), self._subjects()
         plans = [f for s in subjects for f in self.memory.facts(status="active", subject=s, user=self.user)]
         said = [*facts, *self._denials_for(wanted)]
+        before = [*self._said_for(wanted), *self._denials_for(wanted)]  # with the values a last day has ended
         for plan in due_plans(plans, wanted, asked_at):
             if not begins_after(plan, said):
                 continue
@@ -303,7 +310,7 @@ class StateReader:
                 continue
             # what it replaced: the last value said of the slot before (a denial names one too: "Last day at Hollis")
             named = [
-                f for f in said if f.object and f.modality == "asserted" and not _same(value(f), plan.object or "")
+                f for f in before if f.object and f.modality == "asserted" and not _same(value(f), plan.object or "")
             ]
             held = max(named, key=lambda f: instants.sort_key(f.mentioned_at), default=None)
             if held is None:
@@ -322,8 +329,33 @@ class StateReader:
         subjects = [m.name for m in self.analysis.entities]
         if not subjects and person_asked_of(self.question):
             return []  # "What does Leah do?", and no fact names Leah: not the facts of whoever else
+        return [f for f in self._said_for(wanted) if self._ended_by_plan(f) is None]
+
+    def _said_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
+        """The asked states that hold (then), about the people the question names, before dated endings."""
+        subjects = [m.name for m in self.analysis.entities]
+        if not subjects and person_asked_of(self.question):
+            return []
         pools = [self._held(s) for s in subjects] or [self._held(None)]
         return [f for pool in pools for f in pool if asked(f.predicate, wanted) and f.affirms and f.sources]
+
+    def _ended_by_plan(self, fact: FactRecord) -> FactRecord | None:
+        """A dated ending of ``fact`` whose day has come ("Last day at Hollis is the 15th", asked after the 15th;
+        "my last day there will be feb 25"), said after it began."""
+        plans = self.memory.facts(status="active", subject=fact.subject, user=self.user)
+        said = instants.sort_key(fact.mentioned_at)
+        began = instants.sort_key(fact.valid_from or fact.mentioned_at)
+        endings = due_endings(plans, fact.predicate, self._asked_at())
+        if fact.predicate == "job":  # leaving the job's employer ends the job ("my last day there")
+            endings += [e for e in due_endings(plans, "works_at", self._asked_at()) if not e.object]
+        for ending in endings:
+            other = ending.object and not same_value(value_key(ending.object), value_key(fact.object or ""))
+            if fact.predicate != "job" and other:
+                continue  # the last day at another employer
+            ends = instants.sort_key(ending.occurred_start or "")
+            if ends > began and said <= instants.sort_key(ending.mentioned_at):
+                return ending
+        return None
 
     def _held(self, subject: str | None) -> list[FactRecord]:
         """The facts that hold: today's, or for "Where did Maya live in March?" those that held at the end of the
@@ -341,7 +373,12 @@ class StateReader:
         subjects: list[str | None] = [m.name for m in self.analysis.entities] or [None]
         if subjects == [None] and person_asked_of(self.question):
             return []
-        return [f for s in subjects for f in self._held(s) if f.denies and asked(f.predicate, wanted)]
+        return [
+            f
+            for s in subjects
+            for f in self._held(s)
+            if f.denies and f.modality != "planned" and asked(f.predicate, wanted)
+        ]
 
 
 # the person a question asks about, by name: "What does Leah do?", "Where is Leah's office?"

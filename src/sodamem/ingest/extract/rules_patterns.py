@@ -275,8 +275,10 @@ MY_ATTRIBUTE = re.compile(
 )
 TITLE_IS = re.compile(r"^(?:(?:[Aa]nd|[Ss]o|[Oo]h|[Aa]lso)\W+)*(?P<attr>(?:[Jj]ob\s+)?[Tt]itle)(?:['’]s|\s+is)\s+")
 TASTE = re.compile(r"\b[Tt]he\s+(?P<adj>[a-z]+er)\s+the\s+better\b")
+# "First week at Coastline done", "Last day at Hollis is the 15th", "my last day there will be feb 25"
 FIRST_DAY = re.compile(
     rf"(?:^|\b[Mm]y\s+)(?P<which>[Ff]irst|[Ll]ast)\s+(?:full\s+)?(?:day|week|month|shift)\s+"
-    rf"(?:at|of\s+work\s+at|working\s+at)\s+(?P<org>{ORG_NAME})(?![\w])"
+    rf"(?:(?:at|of\s+work\s+at|working\s+at)\s+(?P<org>{ORG_NAME})(?![\w])|(?P<there>there)\b)"
+    r"(?P<ahead>\s+(?:is|will\s+be|['’]s)\b)?"
 )
 LEADING_FILLER = re.compile(r"^(?:(?:and|but|so|oh|well|honestly|yeah|yes|also|plus|ok|okay|now)\b[,\s]*)+", _I)

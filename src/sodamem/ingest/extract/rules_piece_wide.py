@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from datetime import datetime
 
 from sodamem.ingest.extract import rules_patterns as rp
 from sodamem.ingest.extract import rules_syntax as rs
@@ -13,7 +15,8 @@ from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _object, _Piece, _piece_clause
 from sodamem.ingest.extract.rules_emit import _alias, _emit, _relation
 from sodamem.ingest.extract.rules_modality import _piece_mood, _say
-from sodamem.model import FactKind
+from sodamem.ingest.timeparse import find_times
+from sodamem.model import FactKind, Modality
 
 K = FactKind
 
@@ -181,11 +184,37 @@ def _taste(p: _Piece) -> None:
 
 
 def _first_day(p: _Piece) -> None:
+    """ "First week at Coastline done": working there; "Last day at Hollis was Friday": no longer; a last day ahead
+    ("Last day at Hollis is the 15th", "my last day there will be feb 25") ends it on that day, a dated plan."""
     m = rp.FIRST_DAY.search(p.piece.text)
-    if m is None:
+    if m is None or (m["there"] and m["which"].lower() == "first"):
         return
-    org = re.sub(r"^the\s+", "", m["org"])
+    org = re.sub(r"^the\s+", "", m["org"]) if m["org"] else None
     first = m["which"].lower() == "first"
-    mood = _piece_mood(p) if first else _Mood(_piece_mood(p).modality, False, "no_longer")
+    said_at = m.start("ahead")
+    day = _day_said(p.piece.text[said_at:]) if not first and m["ahead"] else None
+    mood = _piece_mood(p) if first else _Mood(Modality.PLANNED if day else _piece_mood(p).modality, False, "no_longer")
     c = _piece_clause(p, m.start(), m.end(), p.speaker)
-    _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(p.speaker, mood, "works at", "work at", org))
+    if day is None:
+        _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(p.speaker, mood, "works at", "work at", org or ""))
+        return
+    words, end = day
+    if _emit(c, K.STATE, "works_at", org, said_at + end, mood, f"{p.speaker} leaves {org or 'their job'}"):
+        p.out.facts[-1] = replace(p.out.facts[-1], time_expression=words)  # the day it ends
+
+
+def _day_said(after: str) -> tuple[str, int] | None:
+    """The day a last day is said to be ("is the 15th", "will be feb 25"), as words the resolver reads, and where they
+    end in ``after``."""
+    m = re.match(r"\s+(?:is|will\s+be|['’]s)\s+(?P<day>[^,.;:!?]+?)(?=\s+and\b|[,.;:!?]|$)", after)
+    if m is None:
+        return None
+    said = " ".join(m["day"].split())
+    for words in (said, f"on {said}"):
+        times = find_times(words, _ANY_DAY)
+        if times and times[0].char_start == 0 and len(times[0].spec.expression) == len(words):
+            return words, m.end("day")
+    return None
+
+
+_ANY_DAY = datetime(2000, 1, 1)  # whether words are a time does not depend on the day they are read on
