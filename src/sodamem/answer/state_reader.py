@@ -12,7 +12,7 @@ A where-question asks the slots that hold a place ("Where do I work?": the emplo
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sodamem import instants
@@ -58,6 +58,12 @@ class StateReader:
     analysis: QueryAnalysis
     hits: list[SearchHit]
     now: datetime  # when the question is asked
+    _active: dict[str, list[FactRecord]] = field(default_factory=dict)  # a subject's active facts, read once
+
+    def _active_of(self, subject: str) -> list[FactRecord]:
+        if subject not in self._active:
+            self._active[subject] = self.memory.facts(status="active", subject=subject, user=self.user)
+        return self._active[subject]
 
     def read(self) -> StateReading | None:
         """The reading of a current-state question; None when it is none, or the facts do not settle it (the
@@ -342,7 +348,9 @@ class StateReader:
     def _ended_by_plan(self, fact: FactRecord) -> FactRecord | None:
         """A dated ending of ``fact`` whose day has come ("Last day at Hollis is the 15th", asked after the 15th;
         "my last day there will be feb 25"), said after it began."""
-        plans = self.memory.facts(status="active", subject=fact.subject, user=self.user)
+        plans = [f for f in self._active_of(fact.subject) if f.modality == "planned" and not f.polarity]
+        if not plans:
+            return None
         said = instants.sort_key(fact.mentioned_at)
         began = instants.sort_key(fact.valid_from or fact.mentioned_at)
         endings = due_endings(plans, fact.predicate, self._asked_at())
