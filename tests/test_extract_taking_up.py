@@ -209,3 +209,10 @@ def test_a_last_day_ahead_is_a_dated_ending(text: str, ends: str | None, day: st
 def test_a_last_day_past_ends_now() -> None:
     (ending,) = [f for f in extract("Last day at Hollis was Friday.").facts if f.predicate == "works_at"]
     assert (ending.object, ending.polarity, ending.modality) == ("Hollis", False, A)
+
+
+def test_a_home_said_plainly_is_not_replaced_by_its_flat() -> None:
+    """ "we live in Manchester now ... our new flat in Ancoats": Manchester is the home said (the bundled example)."""
+    said = facts("We did it, we live in Manchester now! Writing this from a sea of boxes in our new flat in Ancoats.")
+    assert (K.STATE, "lives_in", SPEAKER, "Manchester", A, True) in said
+    assert not {f for f in said if f[1] == "lives_in" and f[3] == "Ancoats"}

@@ -238,6 +238,8 @@ def here_in(p: _Piece) -> None:
         return
     if _A_STAY.search(text) or _A_TRIP.search(p.turn.text):
         return  # "I'm here in Denver for my cousin's wedding", "We're finally in Lisbon!! Honeymoon week"
+    if _SAYS_LIVE_IN.search(p.turn.text):
+        return  # "we live in Manchester now ... our new flat in Ancoats": the home said plainly holds
     c = _piece_clause(p, m.start(), m.end(), p.speaker)
     mood = _piece_mood(p)
     place = m["place"]
@@ -248,6 +250,11 @@ _A_TRIP = re.compile(
     r"\b(?:wedding|party|bachelor(?:ette)?|hen\s+do|stag\s+do|honeymoon|holiday|vacation|trip|getaway|conference|"
     r"festival|visit(?:ing)?|tour|funeral|for\s+work|business|hotel|airbnb|week\s+away|weekend\s+away|flight\s+home)\b",
     re.IGNORECASE,
+)
+
+
+_SAYS_LIVE_IN = re.compile(
+    r"\b(?i:I|we)(?:['’](?i:m|re))?\s+(?:\w+\s+)?(?i:live|living)\s+(?:up\s+|down\s+)?(?i:in|on)\b"
 )
 
 
