@@ -81,6 +81,7 @@ _INLINE = re.compile(
     r"or\s+rather|um+\s+no|er+\s+no))"
     r"\s*[,.:!]?\s+(?P<new>[^,.;:!?—–…()]+?)\s*(?=[,.;:!?—–…()]|$)"
 )
+_INLINE_CUE = re.compile(r"\b(?:sorry|wait|mean|oops|rather|actually|um+|er+)\b", re.IGNORECASE)
 # "my sister lives in Ottawa... wait no, Kingston.": a sentence of a lead and a value alone corrects the sentence before
 _LEAD_VALUE = re.compile(
     r"(?P<lead>(?i:wait\s+no|no\s+wait|no\s+sorry|sorry\s+no|I\s+mean|oops|actually\s+no)(?:\s*[,.:!]\s*|\s+))"
@@ -162,6 +163,8 @@ def _correction(text: str) -> tuple[int, str, str | None, str | None, bool] | No
 def _inline(text: str) -> tuple[int, str, str | None, str | None, bool] | None:
     """A correction inside its sentence, when the new value is a value of the old one's kind: a time for a time, a
     name for a name, a few plain words for a plain word (not a clause: "Kivipada, no sorry, Kivipada is the wall")."""
+    if not _INLINE_CUE.search(text):
+        return None
     for m in _INLINE.finditer(text):
         old, new = m["old"], " ".join(m["new"].split())
         if not _meant_value(new) or _CLAUSE.search(new) or _NOT_MEANT.match(new):

@@ -105,7 +105,10 @@ HOME_IS = re.compile(
 
 def intro_job(p: _Piece) -> None:
     """ "I'm Marcus by the way, site manager at Hollis Construction": the speaker's name, job and employer."""
-    m = INTRO_JOB.search(p.piece.text)
+    text = p.piece.text
+    if "I'm" not in text and "I’m" not in text and "I am" not in text:
+        return  # most pieces: the search below is costly
+    m = INTRO_JOB.search(text)
     if m is None or p.question or not _is_name(m["name"]) or rs.object_rejected(m["job"]):
         return
     if m["name"].lower() in NOT_A_NAME:
@@ -124,6 +127,8 @@ def intro_job(p: _Piece) -> None:
 def offered_and_took(p: _Piece) -> None:
     """ "Lingvara offered me project manager and i took it": the job and the employer, once the turn says it was
     taken (an offer alone is no job)."""
+    if "offered" not in p.piece.text:
+        return
     m = OFFERED_JOB.search(p.piece.text)
     if m is None or p.question:
         return
@@ -145,6 +150,8 @@ def offered_and_took(p: _Piece) -> None:
 
 def weeks_in(p: _Piece) -> None:
     """ "Two weeks in at Octopus and I'm loving it": the speaker works there."""
+    if " in at " not in p.piece.text:
+        return
     m = WEEKS_IN.search(p.piece.text)
     if m is None or p.question:
         return
@@ -207,6 +214,8 @@ def moving_out(c: _Clause, m: re.Match[str]) -> bool:
 
 def move_set(p: _Piece) -> None:
     """ "The Montreal move is set for April 28": a planned move there, dated."""
+    if " move" not in p.piece.text:
+        return
     m = MOVE_SET.search(p.piece.text)
     if m is None or p.question:
         return
@@ -219,6 +228,8 @@ def move_set(p: _Piece) -> None:
 def move_on(p: _Piece) -> None:
     """ "I'm moving to Rotterdam. I move on November 1st.", "We signed a lease on a flat in Fitzroy North, we move on
     the 20th": the move, dated."""
+    if " move" not in p.piece.text:
+        return
     m = MOVE_ON.search(p.piece.text)
     if m is None or p.question:
         return
@@ -233,6 +244,8 @@ def here_in(p: _Piece) -> None:
     """ "I work as a pharmacist at Apotheek De Linde here in Utrecht", "We're officially in Moncton", "home is a share
     house in Brunswick": the speaker lives there (not in a stay: "here in Rome for a conference", nor in a question)."""
     text = p.piece.text
+    if not _HOME_CUE.search(text):
+        return
     m = SETTLED_IN.search(text) or HOME_IS.search(text) or MY_HOME_IN.search(text) or HERE_IN.search(text)
     if m is None or p.question or not _is_name(m["place"]) or not _FIRST_PERSON.search(text):
         return
@@ -253,6 +266,10 @@ _A_TRIP = re.compile(
 )
 
 
+# a word each home pattern needs: most pieces have none, and are passed by at once
+_HOME_CUE = re.compile(
+    r"here in|home|flat|house|apartment|place|studio|condo|officially|finally|properly|now in|all in"
+)
 _SAYS_LIVE_IN = re.compile(
     r"\b(?i:I|we)(?:['’](?i:m|re))?\s+(?:\w+\s+)?(?i:live|living)\s+(?:up\s+|down\s+)?(?i:in|on)\b"
 )
