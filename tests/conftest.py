@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -8,6 +9,7 @@ import pytest
 
 from sodamem import Memory, Session, Turn
 from tests.postgres_server import postgres_cluster, postgres_url  # noqa: F401  (fixtures: a real PostgreSQL)
+from tests.scenario_histories import made_memories
 
 # The CLI's default embedder is the local MiniLM; the fast tier uses the shipped fake (subprocesses inherit this).
 # Tests of the real model unset it explicitly and are marked slow.
@@ -41,3 +43,9 @@ def memory(memory_location: str) -> Memory:
     mem = Memory(memory_location)
     yield mem
     mem.close()
+
+
+@pytest.fixture(scope="module")
+def scenario_memories() -> Iterator[dict[int, Memory]]:
+    """One memory per scenario history (``tests/scenario_histories.py``), made on first use, closed at the end."""
+    yield from made_memories()

@@ -3,7 +3,6 @@ short names of one employer. Histories are told message by message, as an agent 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 
@@ -13,7 +12,7 @@ from sodamem import Memory
 from sodamem.answer.due_plans import begins_after, called_off, due_plans
 from sodamem.records import FactRecord, SearchHit
 
-from .scenario_histories import ABSTAIN, History, answered, check_answer, made_memories
+from .scenario_histories import ABSTAIN, History, answered, check_answer
 
 CHANGING_JOBS: History = [
     ("2025-01-10T12:00", "I work at Hollis Construction."),
@@ -80,17 +79,11 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def memories() -> Iterator[dict[int, Memory]]:
-    yield from made_memories()
-
-
 @pytest.mark.parametrize(("history", "now", "question", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_answer_or_abstain(
-    memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
+    scenario_memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
 ) -> None:
-    memory, answer = answered(memories, history, now, question)
-    check_answer(memory, answer, expected)
+    check_answer(*answered(scenario_memories, history, now, question), expected)
 
 
 def plan(predicate: str, obj: str, day: str, said: str = "2025-02-01T12:00:00") -> FactRecord:

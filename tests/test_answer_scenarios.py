@@ -6,7 +6,6 @@ would accept: an answer, or "not in memory" where the history does not say. Ever
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
 
 import pytest
@@ -14,7 +13,7 @@ import pytest
 from sodamem import Memory, Session, Turn
 from sodamem.answer.when_reader import time_ago
 
-from .scenario_histories import ABSTAIN, History, answered, check_answer, made_memories
+from .scenario_histories import ABSTAIN, History, answered, check_answer
 
 SISTER_AND_MOVE: History = [
     ("2026-01-05T19:00", "My sister Hannah lives in Glasgow."),
@@ -453,17 +452,11 @@ CASES += [
 ]
 
 
-@pytest.fixture(scope="module")
-def memories() -> Iterator[dict[int, Memory]]:
-    yield from made_memories()
-
-
 @pytest.mark.parametrize(("history", "now", "question", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_answer_or_abstain(
-    memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
+    scenario_memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
 ) -> None:
-    memory, answer = answered(memories, history, now, question)
-    check_answer(memory, answer, expected)
+    check_answer(*answered(scenario_memories, history, now, question), expected)
 
 
 def test_a_question_the_person_asked_is_not_read_back_as_their_answer() -> None:

@@ -4,7 +4,6 @@ that does not hold ("Do I live in York?" while Leeds does), and a housemate aske
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
 
 import pytest
@@ -12,7 +11,7 @@ import pytest
 from sodamem import Memory
 from sodamem.answer.yes_no import described_as, only_supposed, says_it_ended
 
-from .scenario_histories import ABSTAIN, History, answered, check_answer, made_memories
+from .scenario_histories import ABSTAIN, History, answered, check_answer
 
 CERAMICS: History = [
     ("2025-09-20T11:00", "I signed up for a ceramics class at the Clay Co-op, Thursday nights."),
@@ -87,17 +86,11 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def memories() -> Iterator[dict[int, Memory]]:
-    yield from made_memories()
-
-
 @pytest.mark.parametrize(("history", "now", "question", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_answer_or_abstain(
-    memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
+    scenario_memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
 ) -> None:
-    memory, answer = answered(memories, history, now, question)
-    check_answer(memory, answer, expected)
+    check_answer(*answered(scenario_memories, history, now, question), expected)
 
 
 @pytest.mark.parametrize(
