@@ -156,3 +156,14 @@ def test_a_question_about_what_the_assistant_said_reads_the_assistant() -> None:
         ("assistant", "I'd recommend Kafka on the Shore by Haruki Murakami.", "2025-02-01T12:01"),
     ]
     assert "Kafka" in answer(said, "What book did you recommend for my flight?", "2025-04-01T12:00")
+
+
+def test_a_fact_answers_where_the_search_finds_no_words() -> None:
+    """ "I start at Spotify on March 3rd", asked a month after: no word of "Where do I work?" is said, the plan is."""
+    said = [("user", "I start at Spotify on March 3rd.", "2025-02-01T12:00")]
+    assert answer(said, "Where do I work?", "2025-04-01T12:00") == "Spotify"
+
+
+def test_the_users_own_state_is_not_read_from_a_sentence_about_someone_else() -> None:
+    said = [("user", "and my sister Adaeze made partner at her law firm in Lagos!", "2026-03-05T15:00")]
+    assert answer(said, "Where do I work?", "2026-03-20T12:00") == "not in memory"
