@@ -71,7 +71,9 @@ from sodamem.answer.spans import (
 )
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
 from sodamem.answer.state_reader import USER_ROLE, StateReader, asks_about_housemates, person_asked_of
+from sodamem.answer.still_holds import endings_of, latest_saying_as_much
 from sodamem.answer.support import (
+    LIST_ITEMS,
     Sentence,
     distinct_turns,
     rank_sentences,
@@ -83,13 +85,11 @@ from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.answer.when_reader import Dated, asks_how_long_ago, asks_when_ahead, date_of, time_ago
 from sodamem.answer.yes_no import (
     asks_a_wish,
-    asks_in_the_present,
     described_as,
     only_supposed,
     only_wished,
     other_senses,
     says_a_wish,
-    says_it_ended,
     specifics,
     yes_or_no,
 )
@@ -112,7 +112,6 @@ OTHER_SPEAKER_COVERAGE = 0.3
 OTHER_SPEAKER_MARGIN = 0.2
 SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hits
 SPEAKER_CHECK_DEPTH = 40  # who said what is compared over this many (the search lifts the named person's turns)
-LIST_ITEMS = 3  # a question asking for several things gets spans from up to this many sentences
 _WORD = re.compile(r"[^\W_]+")
 _SAYS_I = re.compile(r"\b(?i:i|i['’]m|i['’]ve|i['’]d|i['’]ll|im|ive|we|we['’]re|we['’]ve|us|me)\b")
 _ASKS_OF_YOU = re.compile(r"\b(?i:you|your|yours)\b")  # "What book did you recommend for my flight?"
@@ -447,9 +446,9 @@ class _Reader:
                 return self._abstain("unsupported")  # "Am I allergic to shellfish?" from "allergic to peanuts"
             if only_supposed(best.text, self.question):
                 return self._abstain("only supposed")  # "Are we moving to Antwerp?" from "... I should move to Antwerp"
-            endings = self._endings_of(set(described | named))
+            endings = endings_of(self.memory, self.user, self.question, self.now, set(described | named))
             named_by = best
-            best = self._latest_saying_as_much(best, [*sentences, *endings], asked, described)
+            best = latest_saying_as_much(self.question, best, [*sentences, *endings], asked, described)
             chosen = [named_by, best] if best in endings and named_by is not best else [best]  # what ties them
             spans.append(yes_or_no(best.text, self.question, described))
         elif not overlap(self._content_stems() | self._entity_stems(), best.text) and not self._speaks(best):
@@ -498,28 +497,6 @@ class _Reader:
         ]
         return max(later, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index), default=None)
 
-    def _latest_saying_as_much(
-        self, best: Sentence, sentences: list[Sentence], asked: set[str], described: frozenset[str]
-    ) -> Sentence:
-        """For a yes/no question in the present tense ("Do I eat meat?"), the latest of the top sentences that say
-        as much of it as ``best`` does: "I no longer eat meat" in February answers it, not "I eat meat every day"
-        in January."""
-        if not asks_in_the_present(self.question):
-            return best
-        enough = overlap(asked, best.text)
-        peers = [
-            s
-            for s in distinct_turns(sentences, LIST_ITEMS) + [s for s in sentences if described & stems_of(s.text)]
-            if not s.is_question
-            and s.speaker == best.speaker
-            and (
-                (overlap(asked, s.text) >= enough and _opening(s.text) == _opening(best.text))  # not "My kids eat"
-                # "I stopped the lessons", "I left the band" (a band called The Wee Hours)
-                or (overlap(asked | described, s.text) and says_it_ended(s.text, self.question, described))
-            )
-        ]
-        return max(peers, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index, s is best), default=best)
-
     def _third_persons(self) -> list[EntityMatch]:
         """The third persons the question asks about: not the asker, nobody talking, named or kin ("my mum"), and
         the question's subject ("does Joost", not "Marta's")."""
@@ -542,17 +519,6 @@ class _Reader:
             return False
         words = stems_of(sentence.text)
         return not any((question_stems(m.matched) | question_stems(m.name)) & words for m in people)
-
-    def _endings_of(self, words: set[str]) -> list[Sentence]:
-        """For "Am I still in The Wee Hours?" where "a band called The Wee Hours" was said: the sentences that end
-        the band ("I left the band on Saturday"), found by a search for the noun, which the question never says; for
-        "Are we still going to Lisbon?", those that end Lisbon ("We did cancel Lisbon"), wherever they rank."""
-        if not words or not asks_in_the_present(self.question):
-            return []
-        described = frozenset(words)
-        found = self.memory.search(" ".join(sorted(words)), k=10, user=self.user, now=self.now)
-        ranked = rank_sentences(words, found, word_weights(words, found))
-        return [s for s in ranked if overlap(words, s.text) and says_it_ended(s.text, self.question, described)]
 
     # -- which sentences, and whether they answer ----------------------------------------------------------------
 
@@ -620,12 +586,6 @@ class _Reader:
             flags=("offline", f"abstain:{why}"),
             evidence_tokens=self.evidence_tokens,
         )
-
-
-def _opening(text: str) -> str:
-    """The first word of a sentence, lower-cased: who it is about, roughly ("i", "my", "tom")."""
-    words = tokens(text)
-    return words[0].word if words else ""
 
 
 def _holds(sentence: Sentence, spans: list[tuple[str, int, int, int]]) -> bool:

@@ -47,6 +47,9 @@ class Sentence:
         return self.text.rstrip().endswith("?")
 
 
+LIST_ITEMS = 3  # a question asking for several things gets spans from up to this many sentences
+
+
 def speakers_named(question: str, hits: Sequence[SearchHit]) -> tuple[str, ...]:
     """The people talking in ``hits`` whom ``question`` names, in hit order (the search's rule: any word of their
     name, possessives folded, pronouns never)."""
