@@ -42,13 +42,7 @@ def due_plans(plans: Iterable[FactRecord], wanted: tuple[str, ...], asked_at: da
     due = [
         f
         for f in plans
-        if f.modality == "planned"
-        and f.polarity
-        and f.object
-        and f.occurred_start
-        and PLAN_STATES.get(f.predicate) in wanted
-        and _takes_up(f)
-        and instants.at_or_before(f.occurred_start, asked_at)
+        if _due(f, asked_at) and f.polarity and f.object and PLAN_STATES.get(f.predicate) in wanted and _takes_up(f)
     ]
     return sorted(due, key=lambda f: instants.sort_key(f.occurred_start or ""), reverse=True)
 
@@ -66,15 +60,16 @@ def due_endings(plans: Iterable[FactRecord], predicate: str, asked_at: datetime)
     """The dated plans among ``plans`` that end a ``predicate`` value on or before ``asked_at`` ("Beckett is moving
     out at the end of the month": a planned denial of the housemate Beckett; "my last day there will be feb 25": of
     whichever employer, no value named)."""
-    return [
-        f
-        for f in plans
-        if f.modality == "planned"
-        and not f.polarity
-        and f.predicate == predicate
-        and f.occurred_start
-        and instants.at_or_before(f.occurred_start, asked_at)
-    ]
+    return [f for f in plans if _due(f, asked_at) and not f.polarity and f.predicate == predicate]
+
+
+def _due(plan: FactRecord, asked_at: datetime) -> bool:
+    """A plan, dated, whose day is on or before ``asked_at``."""
+    return (
+        plan.modality == "planned"
+        and bool(plan.occurred_start)
+        and instants.at_or_before(plan.occurred_start or "", asked_at)
+    )
 
 
 def begins_after(plan: FactRecord, said: Iterable[FactRecord]) -> bool:
@@ -111,8 +106,7 @@ def latest_word(said: Iterable[FactRecord], plans: Iterable[FactRecord], asked_a
     has come ("Sam's moving in on May 1st", "Beckett is moving out at the end of the month"), the one that speaks
     last at ``asked_at``: a statement from when it began, a plan from its day. Whether the value holds is that
     fact's ``polarity``."""
-    due = [p for p in plans if p.modality == "planned" and p.occurred_start]
-    due = [p for p in due if instants.at_or_before(p.occurred_start or "", asked_at)]
+    due = [p for p in plans if _due(p, asked_at)]
     timed = [(instants.sort_key(f.valid_from or f.mentioned_at), instants.sort_key(f.mentioned_at), f) for f in said]
     timed += [(instants.sort_key(p.occurred_start or ""), instants.sort_key(p.mentioned_at), p) for p in due]
     return max(timed, key=lambda t: (t[0], t[1]))[2] if timed else None

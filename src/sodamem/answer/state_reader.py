@@ -58,9 +58,10 @@ class StateReader:
     analysis: QueryAnalysis
     hits: list[SearchHit]
     now: datetime  # when the question is asked
-    _active: dict[str, list[FactRecord]] = field(default_factory=dict)  # a subject's active facts, read once
+    _active: dict[str | None, list[FactRecord]] = field(default_factory=dict)  # a subject's active facts, read once
 
-    def _active_of(self, subject: str) -> list[FactRecord]:
+    def _active_of(self, subject: str | None) -> list[FactRecord]:
+        """Today's facts of ``subject`` (None: everyone's), read once per question."""
         if subject not in self._active:
             self._active[subject] = self.memory.facts(status="active", subject=subject, user=self.user)
         return self._active[subject]
@@ -306,7 +307,7 @@ class StateReader:
         """The latest dated plan to take up an asked state whose day has come, begun after what held (or was ended)
         before it and not called off since; with the value it replaced."""
         asked_at, subjects = self._asked_at(), self._subjects()
-        plans = [f for s in subjects for f in self.memory.facts(status="active", subject=s, user=self.user)]
+        plans = [f for s in subjects for f in self._active_of(s)]
         said = [*facts, *self._denials_for(wanted)]
         before = [*self._said_for(wanted), *self._denials_for(wanted)]  # with the values a last day has ended
         for plan in due_plans(plans, wanted, asked_at):
@@ -373,7 +374,7 @@ class StateReader:
         then = window.end - timedelta(microseconds=1) if window is not None else None
         if then is not None and then < self.now:
             return self.memory.facts(as_of=then, subject=subject, user=self.user)
-        return self.memory.facts(status="active", subject=subject, user=self.user)
+        return self._active_of(subject)
 
     def _denials_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
         """The denials of the asked predicates that hold (then), about the people the question names (else

@@ -218,7 +218,7 @@ def _subject(p: _Piece, m: re.Match[str]) -> _Subject | None:
         end = m.start("pname") if m["pname"] else m.end()
         return _Subject(f"{m['owner']}'s {m['prel'].lower()}", m.start(), end, third=True)
     name, start = m["name"], m.start()
-    lead = re.match(r"(?:[A-Z][a-z]*\s+)+?(?=[A-Z])", name)  # "So Sam is moving": Sam, after a word no name holds
+    lead = _LEAD_WORDS.match(name)  # "So Sam is moving": Sam, after a word no name holds
     if lead is not None and all(w.lower() in rv.NAME_STOP for w in lead.group().split()):
         name, start = name[lead.end() :], m.start("name") + lead.end()
     first = name.split()[0].lower()
@@ -229,6 +229,9 @@ def _subject(p: _Piece, m: re.Match[str]) -> _Subject | None:
     # a word never seen mid-sentence may be no name ("Change starts small"), unless it is a given name ("Tom quit")
     tentative = len(name.split()) == 1 and name not in p.names and name_gender(name) is None
     return _Subject(name, start, m.end(), third=True, tentative=tentative)
+
+
+_LEAD_WORDS = re.compile(r"(?:[A-Z][a-z]*\s+)+?(?=[A-Z])")
 
 
 def _pronoun_subject(p: _Piece, m: re.Match[str]) -> _Subject | None:

@@ -26,7 +26,10 @@ def _emit(
     *,
     roles: tuple[EntityRole, ...] = (),
     subject: str | None = None,
+    time_expression: str | None = None,
 ) -> bool:
+    """Add the fact the clause says, quoted from its subject to ``end``; its time words are those inside the quote
+    (for events and plans, else the nearest in the piece), or ``time_expression`` where the caller read them."""
     p = c.p
     said = p.piece.text[c.subj.start : end]
     begin = c.subj.start + len(said) - len(said.lstrip())  # a subject left out ("... and work as"): from the verb
@@ -38,7 +41,7 @@ def _emit(
     subject = subject or c.subj.name
     companions = tuple(EntityRole("companion", name) for name in c.subj.companions)
     all_roles = tuple(dict.fromkeys(companions + roles))
-    time_expression = _time_for(p, begin, end, nearby=kind in (K.EVENT, K.PLAN))
+    time_expression = time_expression or _time_for(p, begin, end, nearby=kind in (K.EVENT, K.PLAN))
     fact = CandidateFact(
         kind=kind,
         predicate=predicate,

@@ -6,16 +6,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-from datetime import datetime
 
 from sodamem.ingest.extract import rules_patterns as rp
 from sodamem.ingest.extract import rules_syntax as rs
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _object, _Piece, _piece_clause
+from sodamem.ingest.extract.rules_corrections import as_time
 from sodamem.ingest.extract.rules_emit import _alias, _emit, _relation
 from sodamem.ingest.extract.rules_modality import _piece_mood, _say
-from sodamem.ingest.timeparse import find_times
 from sodamem.model import FactKind, Modality
 
 K = FactKind
@@ -199,8 +197,8 @@ def _first_day(p: _Piece) -> None:
         _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(p.speaker, mood, "works at", "work at", org or ""))
         return
     words, end = day
-    if _emit(c, K.STATE, "works_at", org, said_at + end, mood, f"{p.speaker} leaves {org or 'their job'}"):
-        p.out.facts[-1] = replace(p.out.facts[-1], time_expression=words)  # the day it ends
+    text = f"{p.speaker} leaves {org or 'their job'}"
+    _emit(c, K.STATE, "works_at", org, said_at + end, mood, text, time_expression=words)  # ends that day
 
 
 def _day_said(after: str) -> tuple[str, int] | None:
@@ -209,12 +207,5 @@ def _day_said(after: str) -> tuple[str, int] | None:
     m = re.match(r"\s+(?:is|will\s+be|['’]s)\s+(?P<day>[^,.;:!?]+?)(?=\s+and\b|[,.;:!?]|$)", after)
     if m is None:
         return None
-    said = " ".join(m["day"].split())
-    for words in (said, f"on {said}"):
-        times = find_times(words, _ANY_DAY)
-        if times and times[0].char_start == 0 and len(times[0].spec.expression) == len(words):
-            return words, m.end("day")
-    return None
-
-
-_ANY_DAY = datetime(2000, 1, 1)  # whether words are a time does not depend on the day they are read on
+    words = as_time(m["day"])
+    return (words, m.end("day")) if words is not None else None
