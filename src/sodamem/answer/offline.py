@@ -70,7 +70,8 @@ from sodamem.answer.spans import (
     tokens,
 )
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
-from sodamem.answer.state_reader import USER_ROLE, StateReader, asks_about_housemates, person_asked_of
+from sodamem.answer.state_questions import asks_about_housemates, person_asked_of
+from sodamem.answer.state_reader import USER_ROLE, StateReader
 from sodamem.answer.still_holds import endings_of, latest_saying_as_much
 from sodamem.answer.support import (
     LIST_ITEMS,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sodamem import instants
-from sodamem.answer.due_plans import PLAN_STATES, begins_after, called_off, due_endings, due_plans, latest_word
+from sodamem.answer.due_plans import begins_after, called_off, due_endings, due_plans, latest_word
 from sodamem.answer.relatives import (
     kin_words,
     person_of,
@@ -26,9 +26,25 @@ from sodamem.answer.relatives import (
 )
 from sodamem.answer.spans import asks_for_a_place, question_kind
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
+from sodamem.answer.state_questions import (
+    ANCHOR,
+    AT_OR_IN,
+    CAPITALISED,
+    LIVE_WITH,
+    LIVES_WITH_ME,
+    SAYS_LIVING_WITH,
+    WHO_LIVES_WITH,
+    asked,
+    asked_value,
+    names_a_value,
+    names_said,
+    person_asked_of,
+    same_value_said,
+    value,
+)
 from sodamem.answer.yes_no import asks_a_wish
 from sodamem.ingest.entities import entity_key, value_key
-from sodamem.ingest.extract.rules_vocabulary import NAME, NAME_STOP, snake
+from sodamem.ingest.extract.rules_vocabulary import snake
 from sodamem.ingest.supersede import HOUSEMATE_PREDICATES, is_functional, same_value
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
@@ -69,11 +85,11 @@ class StateReader:
     def read(self) -> StateReading | None:
         """The reading of a current-state question; None when it is none, or the facts do not settle it (the
         sentence readers go on)."""
-        if _WHO_LIVES_WITH.search(self.question):
+        if WHO_LIVES_WITH.search(self.question):
             # "Who do I live with?", "Who does Tom live with?"; not my sister's housemates, which no slot holds
             return None if relative_asked_about(self.question, USER_ROLE) is not None else self._housemates()
         if question_kind(self.question) == "yes_no" and (
-            _LIVE_WITH.search(self.question) or _LIVES_WITH_ME.search(self.question)
+            LIVE_WITH.search(self.question) or LIVES_WITH_ME.search(self.question)
         ):
             return self._yes_or_no(("lives_in",))  # "Do I still live with Carlos?"
         wanted = state_predicates(self.question)
@@ -99,11 +115,11 @@ class StateReader:
             return None
         facts = self._facts_for(wanted)
         planned = self._due_plan(wanted, facts)  # "I start at Coastline on the 25th", asked after the 25th
-        anchor = _ANCHOR.search(self.question)
+        anchor = ANCHOR.search(self.question)
         if planned is not None and anchor is not None:
             # "Where did I work before Aker BP?", where Aker BP came about by a plan: the value it replaced
             came, went = planned.cited[0], planned.cited[1:]
-            if anchor["side"].lower() == "before" and _names(anchor["what"], value(came)) and went:
+            if anchor["side"].lower() == "before" and names_said(anchor["what"], value(came)) and went:
                 return StateReading(f"{value(went[0])} (before {value(came)})", (went[0], came))
             planned = None
         if planned is not None and not self.analysis.history_intent:
@@ -161,7 +177,7 @@ class StateReader:
         value is (with nothing affirmed of it since) or a value the slot held before; else the sentences decide."""
         if relative_asked_about(self.question, USER_ROLE) is not None:
             return None
-        if _LIVE_WITH.search(self.question) or _LIVES_WITH_ME.search(self.question):
+        if LIVE_WITH.search(self.question) or LIVES_WITH_ME.search(self.question):
             # "Do I still live with Carlos?": the roommate facts that hold, or their ending; else the sentences
             return self._housemate()
         named = self._names_value
@@ -188,10 +204,10 @@ class StateReader:
                 return StateReading("No", (fact, *[f for f in before if named(value(f))][-1:]))
         # "Do I live in York?" while Leeds holds: what holds, not someone's York; "Do I live with a roommate?"
         # names no value of the slot, and the sentences decide
-        if not facts or not _names_a_value(self.question):
+        if not facts or not names_a_value(self.question):
             return None
         places = [f for f in facts if f.predicate in PLACE_PREDICATES]  # "Do I work at X?": the employer
-        held = self._state_answer(places if places and _AT_OR_IN.search(self.question) else facts, [])
+        held = self._state_answer(places if places and AT_OR_IN.search(self.question) else facts, [])
         return self._not_that(held, wanted) if held is not None and held.text else held
 
     def _not_that(self, held: StateReading, wanted: tuple[str, ...]) -> StateReading | None:
@@ -199,7 +215,7 @@ class StateReader:
         memory (someone's home), else just what holds ("Do I live in England?" is no "No" to Leeds, nor "Do I work
         at Hollis?" to Hollis Construction)."""
         said = held.text.split(" (", 1)[0]
-        asked = {value_key(m.group()) for m in _CAPITALISED.finditer(self.question) if m.group() != "I"}
+        asked = {value_key(m.group()) for m in CAPITALISED.finditer(self.question) if m.group() != "I"}
         if any(same_value(a, value_key(said)) for a in asked):
             return StateReading("Yes", held.cited)
         known = {value_key(f.object) for f in self.memory.facts(status="all", user=self.user) if asked_value(f, wanted)}
@@ -208,10 +224,10 @@ class StateReader:
         employer = any(f.predicate in ("works_at", "started") for f in held.cited)
         if asked and (employer or asked & known):
             return StateReading(f"No, {held.text}", held.cited)
-        return held if _names_a_value(self.question) else None
+        return held if names_a_value(self.question) else None
 
     def _housemate(self) -> StateReading | None:
-        m = _LIVE_WITH.search(self.question) or _LIVES_WITH_ME.search(self.question)
+        m = LIVE_WITH.search(self.question) or LIVES_WITH_ME.search(self.question)
         if m is None:
             return None
         latest = self._housemate_word(m["name"], self._held(None))
@@ -251,7 +267,7 @@ class StateReader:
         if words:  # all ended
             said = ", ".join(dict.fromkeys(value(f) for f in words))
             return StateReading(f"no one now (previously {said})", tuple(words))
-        if any(_SAYS_LIVING_WITH.search(h.turn_text) for h in self.hits):
+        if any(SAYS_LIVING_WITH.search(h.turn_text) for h in self.hits):
             return None
         return StateReading(abstain="no housemate")
 
@@ -259,7 +275,7 @@ class StateReader:
         """Whether the question names ``text``, in full or by its short name ("Hollis" for Hollis Construction)."""
         if self._named_in_question(text):
             return True
-        asked = [value_key(m.group()) for m in _CAPITALISED.finditer(self.question) if m.group() != "I"]
+        asked = [value_key(m.group()) for m in CAPITALISED.finditer(self.question) if m.group() != "I"]
         return bool(text) and any(same_value(a, value_key(text)) for a in asked)
 
     def _named_in_question(self, text: str) -> bool:
@@ -281,7 +297,7 @@ class StateReader:
         # what it replaced: the last other value said as a fact, "used to" and "no longer" too ("York (previously
         # Leeds)", never "York (previously York)"); not a plan, a hypothesis or a never
         replaced = [
-            f for f in earlier if f.modality == "asserted" and f.object and not _same(value(f), value(active))
+            f for f in earlier if f.modality == "asserted" and f.object and not same_value_said(value(f), value(active))
         ]  # a denial of no value ("I lost my job") replaced nothing by name; "Ember" is "Ember Health" again
         previous = replaced[-1] if replaced else None
         now_value = value(active)
@@ -317,7 +333,9 @@ class StateReader:
                 continue
             # what it replaced: the last value said of the slot before (a denial names one too: "Last day at Hollis")
             named = [
-                f for f in before if f.object and f.modality == "asserted" and not _same(value(f), plan.object or "")
+                f
+                for f in before
+                if f.object and f.modality == "asserted" and not same_value_said(value(f), plan.object or "")
             ]
             held = max(named, key=lambda f: instants.sort_key(f.mentioned_at), default=None)
             if held is None:
@@ -390,101 +408,20 @@ class StateReader:
         ]
 
 
-# the person a question asks about, by name: "What does Leah do?", "Where is Leah's office?"
-_ASKED_OF = re.compile(
-    r"\b(?i:does|did|do|is|was|has|had|are|were|will|would|can)\s+(?P<name>[A-Z][\w-]+)(?![\w'’])"
-    r"|(?<![\w'’])(?P<owner>[A-Z][\w-]+)['’]s\b"
-)
-
-
-def asks_about_housemates(question: str) -> bool:
-    """ "Who do I live with?", "Do I still live with Carlos?", "Does Beckett live with me?"."""
-    return any(p.search(question) for p in (_WHO_LIVES_WITH, _LIVE_WITH, _LIVES_WITH_ME))
-
-
-def person_asked_of(question: str) -> str | None:
-    """The name the question asks about someone by (not "I", a day or a month), if any: when no entity matched it,
-    nobody the memory knows, and the asker's own facts do not answer it."""
-    for m in _ASKED_OF.finditer(question):
-        name = m["name"] or m["owner"]
-        if name != "I" and name.lower() not in NAME_STOP:
-            return name
-    return None
-
-
-_ANCHOR_VERB = r"(?:(?:moving|going)\s+to\s+|working\s+at\s+|living\s+in\s+|joining\s+|being\s+)?"
-_ANCHOR = re.compile(rf"\b(?P<side>before|prior\s+to|after)\s+{_ANCHOR_VERB}(?P<what>.+)", re.IGNORECASE)
-
-
 def _anchored(question: str, chain: list[FactRecord]) -> StateReading | None:
     """For "before <value>" / "after <value>" naming a value of the slot's history: the other value said just
     before (after) it, or an abstention where the history holds none."""
-    m = _ANCHOR.search(question)
+    m = ANCHOR.search(question)
     if m is None:
         return None
     said = [f for f in chain if f.modality == "asserted" and f.object]
-    named = [i for i, f in enumerate(said) if _names(m["what"], value(f))]
+    named = [i for i, f in enumerate(said) if names_said(m["what"], value(f))]
     if not named:
         return None
     at = named[0] if m["side"].lower() == "after" else named[-1]
     anchor = said[at]
     others = said[at + 1 :] if m["side"].lower() == "after" else said[:at][::-1]
-    other = next((f for f in others if not _same(value(f), value(anchor))), None)
+    other = next((f for f in others if not same_value_said(value(f), value(anchor))), None)
     if other is None:
         return StateReading(abstain=f"nothing {m['side'].lower()} {value(anchor)}")
     return StateReading(f"{value(other)} ({m['side'].lower()} {value(anchor)})", (other, anchor))
-
-
-def _same(a: str, b: str) -> bool:
-    """One value said in full or in short ("Ember Health", later "Ember")."""
-    return same_value(value_key(a), value_key(b))
-
-
-def _names(words: str, said: str) -> bool:
-    return bool(said) and re.match(rf"(?:the\s+)?{re.escape(said.casefold())}(?!\w)", words.casefold()) is not None
-
-
-_WHO_LIVES_WITH = re.compile(
-    r"\bwho\s+(?:(?:do|does|did)\s+(?:I|we|[A-Z][\w'’-]*)\s+(?:still\s+)?live\s+with|lives\s+with\s+(?:me|us))\b",
-    re.IGNORECASE,
-)
-_SAYS_LIVING_WITH = re.compile(
-    r"\b(?:live|lives|living|lived|stay|staying)\s+with\b|\broom(?:mate|ie)|\bflat(?:mate|share)|\bhousemate"
-    r"|\bmov(?:ed|ing|es?)\s+in\b",
-    re.IGNORECASE,
-)
-_LIVES_WITH_ME = re.compile(  # "Does Beckett still live with me?"
-    rf"\b(?i:does|is)\s+(?P<name>{NAME})\s+(?i:still\s+)?(?i:live|living)\s+with\s+(?i:me|us)\b"
-)
-_LIVE_WITH = re.compile(rf"\blive\s+with\s+(?P<name>{NAME})\s*\??\s*$")
-
-
-def _names_a_value(question: str) -> bool:
-    """Whether a yes/no question names a value a state could hold: a capitalised name after its first word ("Do I
-    live in York?"), or a word of the state vocabulary ("Am I vegetarian?")."""
-    named = re.search(r"(?<=\s)(?<!\bwith\s)(?!I\b)[A-Z][\w'’-]*", question) is not None  # not "live with Carlos"
-    return named or bool(set(re.findall(r"[a-z]+", question.lower())) & _VALUE_WORDS)
-
-
-_VALUE_WORDS = frozenset(
-    "vegan vegetarian pescatarian keto married single engaged divorced separated widowed dating".split()
-)
-
-
-_AT_OR_IN = re.compile(r"\b(?:at|in|for)\s+(?:the\s+)?[A-Z]")
-_CAPITALISED = re.compile(r"(?<=\s)[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")
-
-
-def asked_value(fact: FactRecord, wanted: tuple[str, ...]) -> bool:
-    """A value a fact gives one of the ``wanted`` states (or a plan of one)."""
-    state = PLAN_STATES.get(fact.predicate, fact.predicate)
-    return bool(fact.object) and asked(state, wanted)
-
-
-def asked(predicate: str, wanted: tuple[str, ...]) -> bool:
-    """Whether ``predicate`` is one of ``wanted`` ("favorite_*": any favourite)."""
-    return any(predicate.startswith(p[:-1]) if p.endswith("*") else predicate == p for p in wanted)
-
-
-def value(fact: FactRecord) -> str:
-    return fact.object or fact.text
