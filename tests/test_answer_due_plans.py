@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 
 from sodamem import Memory
-from sodamem.answer.due_plans import begins_after, called_off, due_plans
+from sodamem.answer.due_plans import begins_after, due_plans, plan_news
 from sodamem.records import FactRecord, SearchHit
 
 from .scenario_histories import ABSTAIN, History, answered, check_answer
@@ -49,6 +49,23 @@ MOVING_OUT: History = [
     ("2025-09-06T14:00", "I live in Tucson with my roommate Beckett."),
     ("2025-10-11T16:30", "Beckett is moving out at the end of the month btw, he's moving in with his girlfriend."),
 ]
+MOVE_DELAYED: History = [
+    *MOVING,
+    ("2025-04-20T18:00", "Still in Leeds! The move got delayed a month, the flat isn't ready."),
+]
+MOVE_PUSHED: History = [
+    *MOVING,
+    ("2025-04-20T18:00", "ugh, the move got pushed to May 20th."),
+]
+START_POSTPONED: History = [
+    ("2025-01-10T12:00", "I work at Hollis Construction."),
+    ("2025-02-01T12:00", "I start at Spotify on March 3rd, so excited."),
+    ("2025-02-25T12:00", "My start date got postponed, they don't know when yet."),
+]
+MOVE_IN_PUSHED: History = [
+    *FLATMATES,
+    ("2025-04-25T09:00", "Sam's move-in got pushed back two weeks, his lease runs longer."),
+]
 CASES = [
     ("started-since", CHANGING_JOBS, "2025-09-01", "Where do I work?", "Coastline (previously Hollis Construction)"),
     ("before-the-last-day", CHANGING_JOBS, "2025-08-10", "Where do I work?", "Hollis Construction"),
@@ -75,6 +92,13 @@ CASES = [
     ("moving-out-not-yet", MOVING_OUT, "2025-10-20", "Does Beckett still live with me?", "Yes"),
     ("moved-out-on-the-day", MOVING_OUT, "2025-12-16", "Does Beckett still live with me?", "No"),
     ("nobody-after-moving-out", MOVING_OUT, "2025-12-16", "Who do I live with?", "no one now (previously Beckett)"),
+    ("delayed-a-month-not-yet", MOVE_DELAYED, "2025-05-10", "Where do I live?", "Leeds"),
+    ("delayed-a-month-come", MOVE_DELAYED, "2025-06-01", "Where do I live?", "Montreal (previously Leeds)"),
+    ("pushed-to-a-day-not-yet", MOVE_PUSHED, "2025-05-10", "Where do I live?", "Leeds"),
+    ("pushed-to-a-day-come", MOVE_PUSHED, "2025-05-25", "Where do I live?", "Montreal (previously Leeds)"),
+    ("postponed-no-day", START_POSTPONED, "2025-04-01", "Where do I work?", "Hollis Construction"),
+    ("move-in-pushed-not-yet", MOVE_IN_PUSHED, "2025-05-05", "Who do I live with?", "no one now (previously Lucy)"),
+    ("move-in-pushed-come", MOVE_IN_PUSHED, "2025-05-20", "Who do I live with?", "Sam"),
     ("title-is-no-employer", NEW_JOB_TITLE, "2026-03-01", "What's my job title?", "senior product designer"),
 ]
 
@@ -110,6 +134,20 @@ def plan(predicate: str, obj: str, day: str, said: str = "2025-02-01T12:00:00") 
     )
 
 
+def test_a_delay_moves_the_plans_day() -> None:
+    move = replace(plan("moved", "Montreal", "2025-04-28T00:00:00"), roles=(("location", "Montreal"),))
+    said = "2025-04-20T18:00:00"
+    assert plan_news(move, [hit("The move got delayed a month.", said)]).day == datetime(2025, 5, 28)
+    assert plan_news(move, [hit("The move got pushed back two weeks.", said)]).day == datetime(2025, 5, 12)
+    assert plan_news(move, [hit("Montreal got pushed to May 20th.", said)]).day == datetime(2025, 5, 20)
+    put_off = plan_news(move, [hit("The move is postponed.", said)])
+    assert put_off.postponed and put_off.day is None
+    assert not plan_news(move, [hit("My sister's flight got delayed.", said)]).postponed  # names no plan
+    supposed = replace(hit("If the move gets delayed, keep the flat a month longer.", said), speaker="assistant")
+    assert not plan_news(move, [supposed]).postponed
+    assert not plan_news(move, [hit("The move got delayed a month.", "2025-01-20T09:00:00")]).postponed  # before
+
+
 def test_a_start_is_due_only_at_an_employer() -> None:
     """ "I'm starting a pottery class on March 3rd" takes up no job."""
     pottery = replace(plan("started", "a pottery class", "2025-03-03T00:00:00"), roles=())
@@ -139,6 +177,6 @@ def hit(text: str, when: str) -> SearchHit:
 
 def test_a_plan_called_off_later_does_not_count() -> None:
     start = plan("started", "Spotify", "2025-03-03T00:00:00")
-    assert called_off(start, [hit("The Spotify thing fell through.", "2025-02-20T12:00:00")])
-    assert not called_off(start, [hit("The Spotify thing fell through.", "2025-01-20T12:00:00")])  # said before
-    assert not called_off(start, [hit("Spotify sent me a welcome pack!", "2025-02-20T12:00:00")])
+    assert plan_news(start, [hit("The Spotify thing fell through.", "2025-02-20T12:00:00")]).called_off
+    assert not plan_news(start, [hit("The Spotify thing fell through.", "2025-01-20T12:00:00")]).called_off  # before
+    assert not plan_news(start, [hit("Spotify sent me a welcome pack!", "2025-02-20T12:00:00")]).called_off

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 from sodamem import instants
+from sodamem.ingest.timeparse import resolve_time
 from sodamem.records import FactRecord, SearchHit
 
 # the plan's predicate -> the state it takes up ("started" only at an employer: "I start at Spotify on the 3rd", not
@@ -30,10 +32,38 @@ CALLED_OFF = re.compile(
     r"\b(?:after\s+all|any\s?more|decided\s+not\s+to|cancel+(?:ed|led|s|ing)?|fell\s+through|falling\s+through|"
     r"call(?:ed|ing)?\s+(?:it\s+)?off|"
     r"pulled\s+out|backed\s+out|turned\s+(?:it\s+|them\s+)?down|declined|rescinded|withdr[ae]w\w*|on\s+hold|"
-    r"postponed|delayed|pushed\s+back|not\s+happening|(?:didn'?t|did\s+not|won'?t|will\s+not|not)\s+"
+    r"not\s+happening|(?:didn'?t|did\s+not|won'?t|will\s+not|not)\s+"
     r"(?:get|take|go|happen|start|move|work\s+out)|changed\s+(?:my|our)\s+minds?)\b",
     re.IGNORECASE,
 )
+# words that move a plan's day: with a new day or a delay it comes about then, without one it is not due while unknown
+POSTPONED = re.compile(
+    r"\b(?:postpon\w*|delay(?:ed|s|ing)?|push(?:ed|ing)?(?:\s+(?:it|us|that|things))?(?:\s+(?:back|out))?|"
+    r"resched\w*|bumped(?:\s+(?:it\s+)?back)?)\b",
+    re.IGNORECASE,
+)
+# how the user names a plan without its object: "the move got delayed a month", "my start date got pushed"
+_PLAN_NOUNS = {
+    "works_at": r"(?:the|my)\s+(?:new\s+)?(?:job|start(?:\s+date)?|starting\s+date|offer|position|role|onboarding)",
+    "lives_in": r"(?:the|my|our)\s+(?:big\s+)?(?:move|moving\s+(?:date|day)|relocation|move[\s-]in(?:\s+date)?)",
+    "housemate": r"(?:the|(?:his|her|their)\s+)?move[\s-]in(?:\s+date)?",
+}
+_DELAY = re.compile(
+    r"\b(?:by\s+)?(?P<n>an?|one|two|three|four|five|six|a\s+couple\s+of|\d{1,2})\s+"
+    r"(?P<unit>day|week|fortnight|month)s?\b",
+    re.IGNORECASE,
+)
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14}
+
+
+@dataclass(frozen=True, slots=True)
+class PlanNews:
+    """What the user said of a plan since making it: called off, or its day moved (``day`` None: to a day unknown)."""
+
+    called_off: bool = False
+    postponed: bool = False
+    day: datetime | None = None
 
 
 def due_plans(plans: Iterable[FactRecord], wanted: tuple[str, ...], asked_at: datetime) -> list[FactRecord]:
@@ -82,19 +112,83 @@ def begins_after(plan: FactRecord, said: Iterable[FactRecord]) -> bool:
     )
 
 
-def called_off(plan: FactRecord, hits: Iterable[SearchHit]) -> bool:
-    """Whether the user, after making the plan and before its day, said a sentence naming its object and calling it
-    off ("The Spotify thing fell through", "I'm not going to Spotify after all"); not the assistant's "if the Spotify
-    start gets pushed back", nor "my first Spotify paycheck got delayed" once the day has come."""
-    name = re.compile(rf"(?<!\w){re.escape(plan.object or '')}(?!\w)", re.IGNORECASE)
+def plan_news(plan: FactRecord, hits: Iterable[SearchHit]) -> PlanNews:
+    """What the user said of ``plan`` after making it, in a sentence that names it (its object, or "the move", "my
+    start date"): called off before its day ("The Spotify thing fell through", "I'm not going to Spotify after
+    all"), or its day moved ("the move got pushed to the 30th", "the move got delayed a month"; the latest such
+    word counts). Not the assistant's "if the Spotify start gets pushed back", nor "my first Spotify paycheck got
+    delayed" once the day has come."""
     planned, day = instants.sort_key(plan.mentioned_at), instants.sort_key(plan.occurred_start or "")
-    for hit in hits:
+    names = _names_plan(plan)
+    news = PlanNews()
+    latest = datetime.min
+    for hit in sorted(hits, key=lambda h: instants.sort_key(h.timestamp)):
         said = instants.sort_key(hit.timestamp)
-        if hit.speaker.lower() in _NOT_THE_USER or not planned < said <= day:
+        if hit.speaker.lower() in _NOT_THE_USER or not planned < said:
             continue
-        if any(name.search(s) and CALLED_OFF.search(s) for s in _SENTENCE.findall(hit.turn_text)):
-            return True
-    return False
+        for sentence in _SENTENCE.findall(hit.turn_text):
+            if not names.search(sentence):
+                continue
+            if CALLED_OFF.search(sentence) and said <= day:
+                return PlanNews(called_off=True)
+            moved = POSTPONED.search(sentence)
+            if moved is None or said < latest:
+                continue
+            new_day = _new_day(sentence[moved.end() :], plan, hit)
+            if new_day is None and said > day:
+                continue  # a delay said after the day, with no day: "my first Spotify paycheck got delayed"
+            if new_day is not None and instants.sort_key(new_day.isoformat()) <= said:
+                continue  # a day already past when said is no new day for this plan
+            news, latest = PlanNews(postponed=True, day=new_day), said
+    return news
+
+
+def rescheduled(plan: FactRecord, hits: Iterable[SearchHit]) -> FactRecord | None:
+    """``plan`` as the user's later words leave it: None when called off or put off to a day not known, else the
+    plan on its (new) day."""
+    news = plan_news(plan, hits)
+    if news.called_off or (news.postponed and news.day is None):
+        return None
+    if news.day is not None:
+        return replace(plan, occurred_start=news.day.isoformat())
+    return plan
+
+
+def news_query(plan: FactRecord) -> str:
+    """Search words for what was said of ``plan`` since: its object, how it is named, and words of calling off."""
+    nouns = {"works_at": "job start", "lives_in": "move moving", "housemate": "moving in"}
+    noun = nouns.get(PLAN_STATES.get(plan.predicate, ""), "")
+    return f"{plan.object or ''} {noun} cancelled postponed delayed pushed"
+
+
+def _names_plan(plan: FactRecord) -> re.Pattern[str]:
+    noun = _PLAN_NOUNS.get(PLAN_STATES.get(plan.predicate, ""), "")
+    named = rf"(?<!\w){re.escape(plan.object or '')}(?!\w)" if plan.object else ""
+    return re.compile("|".join(rf"\b{p}\b" if p is noun else p for p in (named, noun) if p), re.IGNORECASE)
+
+
+def _new_day(rest: str, plan: FactRecord, hit: SearchHit) -> datetime | None:
+    """The plan's new day as said after the postponing words: a date ("to the 30th", "until May"), or a delay
+    ("a month", "by two weeks") counted from its old day."""
+    delay = _DELAY.match(rest.strip()) or _DELAY.match(re.sub(r"^(?:back|out)\s+", "", rest.strip()))
+    old = instants.parse(plan.occurred_start or "")
+    if delay is not None and old is not None:
+        count = int(delay["n"]) if delay["n"].isdigit() else _COUNTS.get(delay["n"].lower().split()[-1], 2)
+        unit = delay["unit"].lower()
+        if unit == "month":
+            return _add_months(old, count)
+        return old + timedelta(days=count * _UNIT_DAYS[unit])
+    anchor = instants.parse(hit.timestamp)
+    if anchor is None:
+        return None
+    mention = resolve_time(rest, anchor, future=True)
+    return mention.spec.start if mention is not None else None
+
+
+def _add_months(day: datetime, months: int) -> datetime:
+    month = day.month - 1 + months
+    year, month = day.year + month // 12, month % 12 + 1
+    return day.replace(year=year, month=month, day=min(day.day, 28))
 
 
 _NOT_THE_USER = frozenset({"assistant", "system"})

@@ -12,11 +12,12 @@ A where-question asks the slots that hold a place ("Where do I work?": the emplo
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sodamem import instants
-from sodamem.answer.due_plans import begins_after, called_off, due_endings, due_plans, latest_word
+from sodamem.answer.due_plans import begins_after, due_endings, due_plans, latest_word, news_query, rescheduled
 from sodamem.answer.relatives import (
     kin_words,
     person_of,
@@ -240,11 +241,19 @@ class StateReader:
         key = entity_key(name)
         mine = [f for f in held if f.predicate in HOUSEMATE_PREDICATES and entity_key(f.object or "") == key]
         said = [f for f in mine if f.kind == "relation" and f.modality == "asserted"]
-        plans = [f for f in mine if f.modality == "planned" and not self._called_off(f)]
+        plans = self._as_said_since(f for f in mine if f.modality == "planned")
         return latest_word(said, plans, self._asked_at())
 
-    def _called_off(self, plan: FactRecord) -> bool:
-        return called_off(plan, self.memory.search(f"{plan.object} cancelled", k=10, user=self.user, now=self.now))
+    def _as_said_since(self, plans: Iterable[FactRecord]) -> list[FactRecord]:
+        """The plans as the user's later words leave them: without those called off or put off to a day not known,
+        and on their new day where one was said ("the move got pushed to the 30th")."""
+        kept = []
+        for plan in plans:
+            hits = self.memory.search(news_query(plan), k=10, user=self.user, now=self.now)
+            now = rescheduled(plan, hits)
+            if now is not None:
+                kept.append(now)
+        return kept
 
     def _asked_at(self) -> datetime:
         """The time a state is asked of: today's, or the end of the time the question names ("in March")."""
@@ -326,10 +335,9 @@ class StateReader:
         plans = [f for s in subjects for f in self._active_of(s)]
         said = [*facts, *self._denials_for(wanted)]
         before = [*self._said_for(wanted), *self._denials_for(wanted)]  # with the values a last day has ended
-        for plan in due_plans(plans, wanted, asked_at):
+        # the plans due by their first day, then as said since (called off, or their day moved)
+        for plan in due_plans(self._as_said_since(due_plans(plans, wanted, asked_at)), wanted, asked_at):
             if not begins_after(plan, said):
-                continue
-            if self._called_off(plan):
                 continue
             # what it replaced: the last value said of the slot before (a denial names one too: "Last day at Hollis")
             named = [
