@@ -96,6 +96,7 @@ CASES = [
     ("delayed-a-month-come", MOVE_DELAYED, "2025-06-01", "Where do I live?", "Montreal (previously Leeds)"),
     ("pushed-to-a-day-not-yet", MOVE_PUSHED, "2025-05-10", "Where do I live?", "Leeds"),
     ("pushed-to-a-day-come", MOVE_PUSHED, "2025-05-25", "Where do I live?", "Montreal (previously Leeds)"),
+    ("when-am-i-moving-after-a-delay", MOVE_PUSHED, "2025-04-25", "When am I moving to Montreal?", "20 May 2025"),
     ("postponed-no-day", START_POSTPONED, "2025-04-01", "Where do I work?", "Hollis Construction"),
     ("move-in-pushed-not-yet", MOVE_IN_PUSHED, "2025-05-05", "Who do I live with?", "no one now (previously Lucy)"),
     ("move-in-pushed-come", MOVE_IN_PUSHED, "2025-05-20", "Who do I live with?", "Sam"),

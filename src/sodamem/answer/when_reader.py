@@ -83,7 +83,13 @@ def date_of(
         # "When is my dentist appointment?": the latest hit whose sentence says about as much of it, with a time
         # there ("the dentist moved to the 14th of February"; not "Lisbon was amazing. ... next year")
         enough = max(1, overlap(content, hit.turn_text) - 1)
-        near = [(h, _times_in_sentences(evidence, h, content, enough)) for h in evidence.hits[:TOP_HITS]]
+        # a hit not naming what the question names counts by a word of substance ("the move got pushed to May
+        # 20th" to "When am I moving to Montreal?"), not by "going" ("Femke's going to run the bakery next month")
+        strong = content - _LIGHT_VERBS
+        near = [
+            (h, _times_in_sentences(evidence, h, content if overlap(named, h.turn_text) else strong, enough))
+            for h in evidence.hits[:TOP_HITS]
+        ]
         latest = max(
             ((h, t) for h, t in near if t),
             key=lambda p: (instants.sort_key(p[0].timestamp), p[0].turn_index),
@@ -126,7 +132,8 @@ _WHEN_IS_THING = re.compile(
     r"(?:[\w-]+\s+){0,2}(?P<thing>[a-z][\w-]*)\s*\??\s*$",
     re.IGNORECASE,
 )
-_AHEAD = re.compile(r"^\s*when\s+(?:is|are|will|'s|do\s+(?:I|we|you)\s+have)\b", re.IGNORECASE)
+_LIGHT_VERBS = frozenset(stem(w) for w in "go going get getting have having do doing make take come be".split())
+_AHEAD = re.compile(r"^\s*when\s+(?:is|am|are|will|'s|do\s+(?:I|we|you)\s+have)\b", re.IGNORECASE)
 
 
 def asks_when_ahead(question: str) -> bool:
