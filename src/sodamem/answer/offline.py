@@ -115,6 +115,7 @@ SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hi
 SPEAKER_CHECK_DEPTH = 40  # who said what is compared over this many (the search lifts the named person's turns)
 _WORD = re.compile(r"[^\W_]+")
 _SAYS_I = re.compile(r"\b(?i:i|i['’]m|i['’]ve|i['’]d|i['’]ll|im|ive|we|we['’]re|we['’]ve|us|me)\b")
+_LAST_SENTENCE = re.compile(r"[^.!?]*[.!?]*$")
 _ASKS_OF_YOU = re.compile(r"\b(?i:you|your|yours)\b")  # "What book did you recommend for my flight?"
 _ASKS_OF_ME = re.compile(r"\b(?i:i|me|my|mine|myself|we|us|our|ours)\b")
 
@@ -208,7 +209,10 @@ class _Reader:
             return self._abstain("unknown relative")  # "What is my wife's name?", and no wife was mentioned
         named, everyone, elsewhere = self.speaker_check()
         if elsewhere:
-            return self._abstain("said_by_another_speaker")
+            # "Where do I work now?" is read from the user's facts, however much the assistant talked about work
+            dated = asks_for_a_date(self.question) or asks_how_long_ago(self.question)
+            state = None if dated else self._current_state(self._state_reader())
+            return state or self._abstain("said_by_another_speaker")
         top = [s for s in everyone if s.rank < SENTENCE_DEPTH]
         # only the named person's own words when the question names one of the people talking (and they said any);
         # the user's own for the user's "I", "we" ("Do we have a greyhound?" is not the assistant's "Greyhounds are")
@@ -222,7 +226,7 @@ class _Reader:
         kin = self._relatives_by_name()
         if kin is not None:
             return kin
-        state_reader = StateReader(self.memory, self.user, self.question, self.analysis, self.hits, self.now)
+        state_reader = self._state_reader()
         state = self._current_state(state_reader)
         if state is not None:
             return state
@@ -295,9 +299,12 @@ class _Reader:
                     return self._abstain("not about them")
         return self._short_answer(sentences)
 
+    def _state_reader(self) -> StateReader:
+        return StateReader(self.memory, self.user, self.question, self.analysis, self.hits, self.now)
+
     def _facts_alone(self) -> Answer | None:
         """A current state read from the facts alone, where the search found no words."""
-        reading = StateReader(self.memory, self.user, self.question, self.analysis, self.hits, self.now).read()
+        reading = self._state_reader().read()
         if reading is None or reading.abstain is not None or not reading.cited:
             return None
         return self._answer(reading.text, self._fact_citations(list(reading.cited)))
@@ -518,7 +525,10 @@ class _Reader:
         anyone as "he", "she" or "they": then it speaks of someone else, its speaker most likely."""
         if not people or self._speaks(sentence) or speaks_of_a_third_person(sentence.text):
             return False
-        words = stems_of(sentence.text)
+        # the sentence before it in the turn counts too: "wout and fenne are engaged!! after like 4 months together"
+        before = sentence.hit.turn_text[: sentence.start].rstrip()
+        lead = _LAST_SENTENCE.search(before)
+        words = stems_of(sentence.text) | (stems_of(lead.group()) if lead else set())
         return not any((question_stems(m.matched) | question_stems(m.name)) & words for m in people)
 
     # -- which sentences, and whether they answer ----------------------------------------------------------------

@@ -53,6 +53,7 @@ from sodamem.retrieve.query import QueryAnalysis
 
 USER_ROLE = "user"  # the asker's "I" and "my": the speaker "user" of a user/assistant log
 _ALTERNATIVES = re.compile(r"\bor\b", re.IGNORECASE)
+_ASKS_WHO = re.compile(r"\s*who(?:m|se)?\b", re.IGNORECASE)
 Span = tuple[str, int, int, int]  # session_id, turn_index, char_start, char_end of a fact's source
 STATE_PREDICATES = frozenset(p for predicates in STATE_KEYWORDS.values() for p in predicates if not p.endswith("*"))
 PLACE_PREDICATES = frozenset({"lives_in", "works_at", "studies_at", "comes_from", "grew_up_in"})
@@ -96,9 +97,12 @@ class StateReader:
         wanted = state_predicates(self.question)
         if not wanted or asks_a_wish(self.question):
             return None  # "Where do I want to work?" asks no state that holds
+        if _ASKS_WHO.match(self.question) and set(wanted) <= PLACE_PREDICATES:
+            return None  # "Who did Lwazi's mom move in with?" asks a person, not where she lives
         if asks_for_a_place(self.question):  # "Where do I work?" is the employer, not the job title (if one is known)
             places = tuple(p for p in wanted if p in PLACE_PREDICATES)
-            wanted = places if places and (self._facts_for(places) or self._denials_for(places)) else wanted
+            known = self._said_for(places) or self._denials_for(places)  # with the employers a last day ended
+            wanted = places if places and known else wanted
         if question_kind(self.question) == "yes_no" and not _ALTERNATIVES.search(self.question):
             return self._yes_or_no(wanted)  # "vegetarian or pescatarian now?" asks which, not whether
         relative = relative_asked_about(self.question, USER_ROLE)

@@ -115,7 +115,8 @@ class RulesExtractor:
         stale = corrected_turns(after, find_corrections(after, self._skip, near=new_turns), new_turns)
         revealed = _known_names(after) - _known_names(before)
         if revealed:
-            word = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in sorted(revealed)) + r")(?!\w)")
+            # any case: a name found in a lower-case turn is read capitalised in the session's other such turns
+            word = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in sorted(revealed)) + r")(?!\w)", re.I)
             stale.update(t.index for t in before.turns if word.search(t.text))
         # a turn made again may hold what an earlier correction took back: that correction's copy is made again too
         stale |= correcting_turns(after, find_corrections(after, self._skip, near=stale), stale) - set(new_turns)

@@ -1,6 +1,7 @@
 """A lower-case "i": people type "i work at Google now", "ok so i moved to Berlin", "i'm a nurse". The rules are
 written for "I", so they read a copy of the session with that one letter upper-cased (the same length, so every
-offset holds), and the quotes they make are taken back from the words as typed, which grounding checks.
+offset holds), and the quotes they make are taken back from the words as typed, which grounding checks. The same
+copy capitalises the names of turns typed all in lower case (``rules_truecase.py``).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import re
 from dataclasses import replace
 
 from sodamem.ingest.extract.base import Extraction, SessionView
+from sodamem.ingest.extract.rules_truecase import names_found, true_cased, typed_lower
 
 # "i", "i'm", "i've", "i'd", "i'll" on their own; not "i.e.", "Wi-Fi", "pi", nor a list's "(i)"
 _LOWER_I = re.compile(r"(?<![\w'’.(-])i(?=['’](?:m|ve|d|ll)\b|(?![\w'’.)-]))")
@@ -19,12 +21,19 @@ def capital_i(text: str) -> str:
 
 
 def with_capital_i(session: SessionView) -> SessionView:
-    """The session as the rules read it (itself where no turn types a lower-case "i")."""
-    if not any(_LOWER_I.search(turn.text) for turn in session.turns):
+    """The session as the rules read it: "I" for a lower-case "i", and the names of turns typed in lower case
+    capitalised (itself where no turn needs either)."""
+    lower = [typed_lower(turn.text) for turn in session.turns]
+    names = {name for turn, low in zip(session.turns, lower, strict=True) if low for name in names_found(turn.text)}
+    if not names and not any(_LOWER_I.search(turn.text) for turn in session.turns):
         return session
+
+    def read(text: str, low: bool) -> str:
+        return capital_i(true_cased(text, names) if low else text)
+
     turns = tuple(
-        replace(turn, text=capital_i(turn.text), pieces=tuple(replace(p, text=capital_i(p.text)) for p in turn.pieces))
-        for turn in session.turns
+        replace(turn, text=read(turn.text, low), pieces=tuple(replace(p, text=read(p.text, low)) for p in turn.pieces))
+        for turn, low in zip(session.turns, lower, strict=True)
     )
     return replace(session, turns=turns)
 

@@ -36,13 +36,25 @@ def _took_me(c: _Clause, m: re.Match[str]) -> bool:
     return _emit(c, K.EVENT, "went", obj.text, obj.end, mood, text, roles=roles, subject=c.speaker)
 
 
+_A_TIME = re.compile(
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday|spring|summer|autumn|fall|winter|next|tomorrow|the\s+\d)\b",
+    re.IGNORECASE,
+)
+
+
+_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|got|gets)\b", re.IGNORECASE)  # not "she's moved"
+
+
 def _move(c: _Clause, m: re.Match[str]) -> bool:
     verb, prep = m["verb"].replace("relocat", "mov"), (m["prep"] or "")  # "relocated" is "moved"
     if not prep:
         return _moved_out(c, m) if re.search(r"\bout\b", m["adv"]) else False
     obj = _object(c, m.end(), roles=True)
-    if not obj.text or rs.object_rejected(obj.text):
-        return False
+    if not obj.text or rs.object_rejected(obj.text) or _A_TIME.match(obj.text):
+        return False  # "the trip is moved to september" moves a day, not a home
+    if verb == "moved" and _PASSIVE.search(c.aux):
+        return False  # "Lofoten is moved to ...", "the office was moved to Leeds": the subject moves nobody's home
     mood = _mood(c, ing=verb == "moving")
     if verb == "moving" and not (rs.COPULA.search(c.aux) or rs.PLAN.search(c.aux)):
         return False

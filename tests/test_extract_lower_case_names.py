@@ -1,0 +1,108 @@
+"""Names typed in lower case (``ingest/extract/rules_truecase.py``): the rules read a copy of a lower-case turn
+with the names capitalised, and the facts quote the words as typed."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sodamem import Memory
+from sodamem.ingest.extract.rules_truecase import names_found, rare, true_cased, typed_lower
+
+from .scenario_histories import History, answered, check_answer, made_memories
+
+
+@pytest.fixture(scope="module")
+def scenario_memories():  # type: ignore[no-untyped-def]
+    yield from made_memories()
+
+
+def test_a_turn_typed_lower_case() -> None:
+    assert typed_lower("i'm a physio at lade fysioterapi in trondheim")
+    assert typed_lower("GOT THE JOB. granitefield rang me on the 9th")  # shouting capitalises no name
+    assert typed_lower("ok I'm at granitefield now")  # "I" is no name
+    assert not typed_lower("I'm a physio at Lade in Trondheim")  # its writer capitalises names
+    assert not typed_lower("12 34")
+    assert not typed_lower("I found out I'm allergic to cockroaches.")  # names nobody, typed with capitals
+
+
+def test_rare_words_may_be_names_and_common_ones_are_not() -> None:
+    for name in ("thistlecroft", "granitefield", "sunniva", "stonehaven", "nidelva"):
+        assert rare(name), name
+    for word in ("the", "work", "gym", "vets", "leeks", "bouldering", "lol", "uni", "yoga", "moved"):
+        assert not rare(word), word
+
+
+def test_names_are_found_where_names_stand() -> None:
+    assert names_found("i'm a vet nurse at thistlecroft vets") == {"thistlecroft"}
+    assert names_found("my sister morag got engaged") == {"morag"}
+    assert names_found("so sunniva (my girlfriend) is moving in") == {"sunniva"}
+    assert names_found("granitefield rang me on the 9th") == {"granitefield"}
+    assert names_found("a cat called pickle") == {"pickle"}
+    assert names_found("i went to the gym with my sister at work") == set()
+
+
+def test_a_name_runs_on_over_its_words() -> None:
+    said = "i'm a vet nurse at thistlecroft vets in aberdeen, first day at thistlecroft was great"
+    read = true_cased(said, {"thistlecroft"})
+    assert read == "i'm a vet nurse at Thistlecroft Vets in aberdeen, first day at Thistlecroft was great"
+
+
+@given(st.text(alphabet="abcdefghij klmnopqrst'’-.,!?()uvwxyzøå", max_size=80))
+def test_true_casing_keeps_every_offset(text: str) -> None:
+    read = true_cased(text, names_found(text))
+    assert len(read) == len(text) and read.lower() == text.lower()
+
+
+PHYSIO: History = [
+    ("2026-05-04T17:00", "hei! i'm a physio at lade fysioterapi in trondheim, mostly knees and shoulders"),
+    ("2026-05-04T17:02", "unrelated, sunniva (my girlfriend) is moving in with me next month"),
+]
+CASES = [
+    ("employer-typed-lower", PHYSIO, "2026-05-10", "Where do I work?", "Lade Fysioterapi"),
+    ("girlfriend-in-brackets", PHYSIO, "2026-05-10", "Who is my girlfriend?", "Sunniva"),
+]
+
+
+@pytest.mark.parametrize(("history", "now", "question", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_answer(scenario_memories: dict[int, Memory], history: History, now: str, question: str, expected: str) -> None:
+    check_answer(*answered(scenario_memories, history, now, question), expected)
+
+
+def test_quotes_are_the_words_as_typed() -> None:
+    with Memory(":memory:", embedder="none") as memory:
+        memory.add([{"role": "user", "text": PHYSIO[0][1]}], session_id="s1", timestamp=datetime(2026, 5, 4, 17))
+        employer = [f for f in memory.facts() if f.predicate == "works_at"]
+        assert [f.object for f in employer] == ["Lade Fysioterapi"]
+        turn = memory.turn(employer[0].sources[0].turn_id, session_id="s1")
+        source = employer[0].sources[0]
+        assert "lade fysioterapi" in turn.text[source.char_start : source.char_end]
+
+
+def test_a_trip_moved_to_a_month_is_no_move() -> None:
+    with Memory(":memory:", embedder="none") as memory:
+        said = "lofoten is moved to september because of the baby, now it's 5th to 12th of sept"
+        memory.add([{"role": "user", "text": said}], session_id="s1", timestamp=datetime(2026, 6, 17, 19))
+        assert not [f for f in memory.facts(status="all") if f.predicate in ("moved", "lives_in")]
+
+
+def test_turns_added_one_at_a_time_read_as_a_session_told_at_once() -> None:
+    """A name found in a later turn is read in the earlier lower-case turns too, whichever way they came."""
+    said = [
+        "the big news is that ruairidh works at the harbour office now",  # no place where names stand
+        "ruairidh lives in stonehaven, i might move in with him",
+    ]
+    start = datetime(2026, 3, 1, 9)
+
+    def facts(memory: Memory) -> set[tuple[str, str, str | None]]:
+        return {(f.predicate, f.subject, f.object) for f in memory.facts(status="all")}
+
+    with Memory(":memory:", embedder="none") as one_by_one, Memory(":memory:", embedder="none") as at_once:
+        for n, text in enumerate(said):
+            one_by_one.add([{"role": "user", "text": text}], session_id="s1", timestamp=start + timedelta(minutes=n))
+        at_once.add([{"role": "user", "text": text} for text in said], session_id="s1", timestamp=start)
+        assert facts(one_by_one) == facts(at_once)
+        assert ("works_at", "Ruairidh", "harbour office") in facts(at_once)
