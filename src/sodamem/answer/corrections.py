@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 
 from sodamem import instants
 from sodamem.answer.types import AnswerCitation
@@ -58,12 +59,32 @@ def corrected_time(
             continue
         # the correction keeps the slip's direction (compared as instants: one may be naive, the other not)
         future = instants.sort_key(time.start) > instants.sort_key(correcting.timestamp)
+        in_month = _day_in_month_of(new, time)  # "the 15th of august, sorry, the 22nd": the 22nd of August
+        if in_month is not None:
+            return CorrectedTime(in_month, correcting, c)
         found = find_times(new, anchor, future=future)
         if found:
             spec = found[0].spec
             resolved = ResolvedTime(spec.expression, spec.start.isoformat(), spec.end.isoformat())
             return CorrectedTime(resolved, correcting, c)
     return None
+
+
+_BARE_DAY = re.compile(r"^\s*(?:on\s+)?(?:the\s+)?(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\s*$", re.IGNORECASE)
+
+
+def _day_in_month_of(new: str, old: ResolvedTime) -> ResolvedTime | None:
+    """A day of the month said alone to correct a day ("the 22nd"), in the corrected day's month and year."""
+    m = _BARE_DAY.match(new)
+    was = parse_iso(old.start)
+    ends = parse_iso(old.end)
+    if m is None or was is None or ends is None or ends - was > timedelta(days=1):
+        return None
+    try:
+        day = was.replace(day=int(m["day"]))
+    except ValueError:  # "the 31st" of a shorter month
+        return None
+    return ResolvedTime(new.strip(), day.isoformat(), (day + timedelta(days=1)).isoformat())
 
 
 @dataclass(frozen=True, slots=True)
