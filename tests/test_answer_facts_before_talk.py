@@ -42,3 +42,16 @@ def test_a_sentence_continues_the_one_naming_the_people() -> None:
             "How long had Wout and Fenne been together when they got engaged?", now=datetime(2026, 3, 10), offline=True
         )
         assert "4 months" in answer.answer
+
+
+def test_another_persons_words_still_abstain_for_a_named_speaker() -> None:
+    """Only the asker's own state ("my", "I") is read before the other-speaker check: "What did Joanna make for her
+    vegan diet group?" is not answered with Joanna's diet when Nate is the one who made things for his group."""
+    with told(
+        [
+            ("Joanna", "I'm lactose intolerant, so no dairy for me."),
+            ("Nate", "I made vegan ice cream and shared it with my vegan diet group, they loved the vegan recipes."),
+        ]
+    ) as memory:
+        answer = memory.ask("What did Joanna make and share with her vegan diet group?", offline=True)
+        assert "lactose" not in answer.answer

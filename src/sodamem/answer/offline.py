@@ -211,7 +211,8 @@ class _Reader:
         if elsewhere:
             # "Where do I work now?" is read from the user's facts, however much the assistant talked about work
             dated = asks_for_a_date(self.question) or asks_how_long_ago(self.question)
-            state = None if dated else self._current_state(self._state_reader())
+            mine = _ASKS_OF_ME.search(self.question) and not _ASKS_OF_YOU.search(self.question)
+            state = self._current_state(self._state_reader()) if mine and not dated else None
             return state or self._abstain("said_by_another_speaker")
         top = [s for s in everyone if s.rank < SENTENCE_DEPTH]
         # only the named person's own words when the question names one of the people talking (and they said any);
