@@ -67,7 +67,17 @@ WORK: History = [
     ("2025-09-06T14:00", "I work at Hollis Construction as a site manager."),
     ("2025-09-07T14:00", "I live in Ancoats in Manchester."),
 ]
+SOLD_BESIDE: History = [
+    ("2026-01-10T10:00", "I drive an old Yaris to work, it's fine."),
+    ("2026-03-21T10:36", "sold my car today btw, the old yaris. there was no point keeping it."),
+]
+REHOMED: History = [
+    ("2026-05-04T17:00", "Her cat Luna moved in with us too."),
+    ("2026-08-20T22:00", "and we rehomed luna :( she and our other cat never got along"),
+]
 CASES = [
+    ("sold-named-beside", SOLD_BESIDE, "2026-04-30", "Do I still have my Yaris?", "No"),
+    ("rehomed-by-name", REHOMED, "2026-08-30", "Do we still have Luna?", "No"),
     ("dropped-the-class", CERAMICS, "2025-12-16", "Do I still take the ceramics class?", "No"),
     ("did-cancel", LISBON, "2026-04-05", "Are we still going to Lisbon in April?", "No"),
     ("decided-to-leave-the-band", BAND, "2026-07-14", "Do I still play in the Harmonie Sint-Cecilia?", "No"),

@@ -18,7 +18,7 @@ _CEASED = re.compile(
     r"\b(?:gave|give|given|giving)\s+up\b|\bquit(?:ting)?\b|\bstopped\b(?!\s+(?:by|at|in|off|over|for)\b)"
     r"|\b(?:gone|went|going)\s+off\b|\bno\s+longer\s+into\b|\bfell\s+out\s+of\s+love\s+with\b"
     r"|\bleft\s+(?:the|my|our)\b|\bdropped\s+out\s+of\b|\b(?:cancell?ed|ended|called\s+off)\s+(?:the|my|our)\b"
-    r"|\b(?:sold|gave\s+away|got\s+rid\s+of|rehomed)\s+(?:the|my|our)\b"
+    r"|\b(?:sold|gave\s+away|got\s+rid\s+of|rehomed)\s+(?:the|my|our)\b|\brehomed\b"
     # what one attends or belongs to, dropped: "I dropped the ceramics class" (not "dropped the dog at my mum's")
     r"|\bdropped\s+(?:the|my|our)\b(?=\s+(?:[\w-]+\s+){0,2}?(?:class|classes|course|lessons?|module|club|team|gym|"
     r"membership|subscription|choir|band|group)\b)"
@@ -75,6 +75,9 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
     # what it ended, to the clause's end: "going to pottery" names pottery, not "going"
     after = _GOING_TO.sub("", sentence[ceased.end() :], count=1)
     ended_what = re.split(r"[,;]|\s(?:and|but|to|so)\s", after, maxsplit=1)[0]
+    apposed = _APPOSED.match(after[len(ended_what) :])  # "sold my car today btw, the old yaris": the Yaris too
+    if apposed is not None:
+        ended_what += " " + apposed["what"]
     if _PARTED_WITH.match(ceased.group()) and not _ASKS_TO_HAVE.search(question):
         return False  # "I sold my first painting" says nothing of "Do I still paint?", only of having it
     # the ending is not what is asked ("Did I quit smoking?"), and it ended what is asked, not something else: the
@@ -82,6 +85,9 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
     named = (specifics(question) | described) or asked
     return not {t.stem for t in tokens(ceased.group())} & asked and bool({t.stem for t in tokens(ended_what)} & named)
 
+
+# a noun phrase set beside what ended, naming it: ", the old yaris", ", my trusty Alto"
+_APPOSED = re.compile(r"\s*,\s*(?P<what>(?:the|my|our)\s+[^,;.!?]{1,40})", re.IGNORECASE)
 
 # Words after a verb that make it another verb: "I'm fired up about it" says nothing of "Did I get fired?"
 _PARTICLES = frozenset("up out off".split())
