@@ -114,7 +114,7 @@ def facts(*texts: str) -> set[Fact]:
         ),
         (
             "so much happened. we moved to viña del mar on the 27th of june! tiny flat near the estero",
-            {(K.STATE, "lives_in", SPEAKER, "viña del mar", A, True)},
+            {(K.STATE, "lives_in", SPEAKER, "Viña del mar", A, True)},
         ),
         (
             "so priya's just moving into my flat in Brunswick instead",

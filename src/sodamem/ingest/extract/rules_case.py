@@ -25,7 +25,7 @@ def with_capital_i(session: SessionView) -> SessionView:
     capitalised (itself where no turn needs either)."""
     lower = [typed_lower(turn.text) for turn in session.turns]
     names = {name for turn, low in zip(session.turns, lower, strict=True) if low for name in names_found(turn.text)}
-    if not names and not any(_LOWER_I.search(turn.text) for turn in session.turns):
+    if not any(lower) and not any(_LOWER_I.search(turn.text) for turn in session.turns):
         return session
 
     def read(text: str, low: bool) -> str:

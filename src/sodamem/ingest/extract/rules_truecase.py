@@ -2,7 +2,8 @@
 "sunniva (my girlfriend) is moving in", "nidelva said yes!". The rules know a name by its capital letter, so for a
 turn typed without capitals they read a copy (the same length: every offset holds) where the words that stand where
 names stand, and are no common English word, are capitalised; a word so found is a name in the session's other
-lower-case turns too ("first day at granitefield" names what "granitefield rang me" did).
+lower-case turns too ("first day at granitefield" names what "granitefield rang me" did). Each sentence's first
+letter is capitalised too, as a careful writer types it.
 
 Where names stand: after a preposition ("at", "in", "with", ...) with no article between, after a relation ("my
 sister morag", "a cat called pickle"), before one in brackets ("fenella (housemate)"), before "'s", and opening a
@@ -22,7 +23,7 @@ from importlib import resources
 
 from sodamem.ingest.extract.rules_vocabulary import NAME_STOP, REL_SINGLE
 
-_WORD = r"[a-zà-öø-ÿ][a-zà-öø-ÿ'’-]*"
+_WORD = r"(?<![\w'’-])[a-zà-öø-ÿ][a-zà-öø-ÿ'’-]*"  # a whole word typed in lower case, not the tail of "Lingvara"
 _TITLECASE = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]")
 _I_FORMS = re.compile(r"(?<![\w'’])I(?:['’](?:m|ve|d|ll))?(?![\w'’])")
 _LOWER_START = re.compile(r"(?:^|[.!?]\s+)[a-zà-öø-ÿ]")
@@ -96,23 +97,30 @@ def names_found(text: str) -> set[str]:
 
 def true_cased(text: str, names: set[str]) -> str:
     """``text`` with each of ``names`` capitalised, and the name-like words that run on from one ("thistlecroft
-    vets" -> "Thistlecroft Vets"); the same length."""
-    if not names:
-        return text
+    vets" -> "Thistlecroft Vets"), and each sentence's first letter ("mum's moved to tromsø" reads as written
+    with capitals); the same length."""
     out = list(text)
+    for m in _LOWER_START.finditer(text):
+        out[m.end() - 1] = _upper(out[m.end() - 1])
     tokens = list(re.finditer(_WORD, text))
     in_name = False
     for n, m in enumerate(tokens):
         word = m.group().strip("'’-").lower()
         joined = n > 0 and text[tokens[n - 1].end() : m.start()] in (" ", "-")
         if word.removesuffix("'s").removesuffix("’s") in names:
-            out[m.start()] = out[m.start()].upper()
+            out[m.start()] = _upper(out[m.start()])
             in_name = True
         elif in_name and joined and (word in _NAME_TAIL or rare(word)):
-            out[m.start()] = out[m.start()].upper()
+            out[m.start()] = _upper(out[m.start()])
         else:
             in_name = False
     return "".join(out)
+
+
+def _upper(letter: str) -> str:
+    """The capital of ``letter`` where it is one letter too (the copy keeps every offset)."""
+    upper = letter.upper()
+    return upper if len(upper) == 1 else letter
 
 
 def _regenerate(vocab_path: str) -> None:  # pragma: no cover - a maintenance script
