@@ -66,6 +66,16 @@ MOVE_IN_PUSHED: History = [
     *FLATMATES,
     ("2025-04-25T09:00", "Sam's move-in got pushed back two weeks, his lease runs longer."),
 ]
+MOVED_IN_THE_END: History = [
+    (
+        "2026-03-21T10:30",
+        "my move is the same month anyway, we're taking my stuff down to Stonehaven on saturday the 4th",
+    ),
+    (
+        "2026-04-29T21:00",
+        "we've been in Stonehaven nearly three weeks now, the van fell through so we moved on the 11th",
+    ),
+]
 CASES = [
     ("started-since", CHANGING_JOBS, "2025-09-01", "Where do I work?", "Coastline (previously Hollis Construction)"),
     ("before-the-last-day", CHANGING_JOBS, "2025-08-10", "Where do I work?", "Hollis Construction"),
@@ -97,6 +107,7 @@ CASES = [
     ("pushed-to-a-day-not-yet", MOVE_PUSHED, "2025-05-10", "Where do I live?", "Leeds"),
     ("pushed-to-a-day-come", MOVE_PUSHED, "2025-05-25", "Where do I live?", "Montreal (previously Leeds)"),
     ("when-am-i-moving-after-a-delay", MOVE_PUSHED, "2025-04-25", "When am I moving to Montreal?", "20 May 2025"),
+    ("when-did-reads-what-was-done", MOVED_IN_THE_END, "2026-05-01", "When did I move to Stonehaven?", "11 April 2026"),
     ("postponed-no-day", START_POSTPONED, "2025-04-01", "Where do I work?", "Hollis Construction"),
     ("move-in-pushed-not-yet", MOVE_IN_PUSHED, "2025-05-05", "Who do I live with?", "no one now (previously Lucy)"),
     ("move-in-pushed-come", MOVE_IN_PUSHED, "2025-05-20", "Who do I live with?", "Sam"),

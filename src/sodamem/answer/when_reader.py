@@ -76,7 +76,14 @@ def date_of(
     # the top hit naming what the question names that says most of the question ("We got back yesterday" to "When
     # did we get back from Lisbon?", not the booking); the best-ranked among equals
     naming = [(n, h) for n, h in enumerate(evidence.hits[:TOP_HITS]) if named and overlap(named, h.turn_text)]
-    hit = max(naming, key=lambda p: (overlap(content, p[1].turn_text), -p[0]))[1] if naming else evidence.hits[0]
+
+    # among hits saying as much, a past question reads the latest (the plan is said before it is done: "we're
+    # taking my stuff down on the 4th", then "we moved on the 11th in the end"); else the best-ranked
+    def said_as_much(p: tuple[int, SearchHit]) -> tuple[int, datetime | int, int]:
+        latest = instants.sort_key(p[1].timestamp) if not ahead and _PAST.match(question) else 0
+        return overlap(content, p[1].turn_text), latest, -p[0]
+
+    hit = max(naming, key=said_as_much)[1] if naming else evidence.hits[0]
     turn = evidence.turn_item(hit)
     times = turn.times if turn is not None else ()
     if ahead:
@@ -134,6 +141,9 @@ _WHEN_IS_THING = re.compile(
 )
 _LIGHT_VERBS = frozenset(stem(w) for w in "go going get getting have having do doing make take come be".split())
 _AHEAD = re.compile(r"^\s*when\s+(?:is|am|are|will|'s|do\s+(?:I|we|you)\s+have)\b", re.IGNORECASE)
+
+
+_PAST = re.compile(r"^\s*when\s+did\b", re.IGNORECASE)
 
 
 def asks_when_ahead(question: str) -> bool:
