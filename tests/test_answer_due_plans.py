@@ -67,6 +67,7 @@ MOVE_IN_PUSHED: History = [
     ("2025-04-25T09:00", "Sam's move-in got pushed back two weeks, his lease runs longer."),
 ]
 MOVED_IN_THE_END: History = [
+    ("2026-02-24T18:11", "and... ruairidh asked me to move in with him in Stonehaven. i think yes??"),
     (
         "2026-03-21T10:30",
         "my move is the same month anyway, we're taking my stuff down to Stonehaven on saturday the 4th",
