@@ -89,7 +89,9 @@ _ORD = r"(?:st|nd|rd|th)"
 _WORD_SEP = r"\s+(?:to|till|til|until|through|thru)\s+"
 _DAY_RANGE = (
     rf"\b(?:(?:on|for)\s+)?(?:(?P<mon0>{tw.MONTH_ALT})\.?\s+(?P<a0>{_D}){_ORD}?\s*[-–]\s*(?P<b0>{_D})(?P<o0>{_ORD})?"
-    rf"|(?:the\s+)?(?P<a>{_D})(?P<oa>{_ORD})?(?P<sep>\s*[-–]\s*|{_WORD_SEP})(?:the\s+)?(?P<b>{_D})(?P<ob>{_ORD})?"
+    # "august, the 8th to the 15th": the month said first
+    rf"|(?:(?P<monb>{tw.MONTH_ALT}),?\s+)?"
+    rf"(?:the\s+)?(?P<a>{_D})(?P<oa>{_ORD})?(?P<sep>\s*[-–]\s*|{_WORD_SEP})(?:the\s+)?(?P<b>{_D})(?P<ob>{_ORD})?"
     rf"(?:\s+(?:of\s+)?(?P<mon>{tw.MONTH_ALT}))?)\b(?![-/.:]\d)"
     # ranks and grades are no days: "1st-3rd place", "the 1st-2nd grade teacher"
     r"(?!\s+(?:grade|graders?|place|floor|year|round|gen\w*|edition|period|quarter|half|century|row|class|team)s?\b)"
@@ -100,10 +102,10 @@ def _day_range(m: re.Match[str], c: Context) -> Span | None:
     if m["mon0"]:
         month, first, last = m["mon0"], int(m["a0"]), int(m["b0"])
     else:
-        month, first, last = m["mon"], int(m["a"]), int(m["b"])
+        month, first, last = m["mon"] or m["monb"], int(m["a"]), int(m["b"])
         words = m["sep"].strip() not in ("-", "–", "")
-        if (words and not (m["oa"] and m["ob"])) or not (m["ob"] or month or (words and m["oa"])):
-            return None  # "pages 3-7", "a 3-1 win", "3 to 5 people"
+        if (words and not (m["oa"] and m["ob"]) and not m["mon"]) or not (m["ob"] or month or (words and m["oa"])):
+            return None  # "pages 3-7", "a 3-1 win", "3 to 5 people"; "26 to 29 june" is days
     if month and month.lower() == "may" and month[0] == "m":
         return None
     day = c.resolve(f"on {month} {first}" if month else f"on the {first}{_ordinal_suffix(first)}")
@@ -180,7 +182,7 @@ RULES: tuple[tw.RuleEntry, ...] = (
     (
         _DAY_RANGE,
         _day_range,
-        r"\d(?:st|nd|rd|th)?\s*[-–]\s*\d|\d(?:st|nd|rd|th)\s+(?:to|till|til|until|through|thru)\s",
+        r"\d(?:st|nd|rd|th)?\s*[-–]\s*\d|\d(?:st|nd|rd|th)?\s+(?:to|till|til|until|through|thru)\s",
     ),
     (
         _WEEKDAY_RANGE,
