@@ -1,4 +1,4 @@
-"""The user's facts answer their own state however much the assistant talked about it; a who-question is no
+"""The user's facts and words answer their own state and dates however much the assistant talked; a who-question is no
 where-question; a sentence continues the one before it in the turn."""
 
 from __future__ import annotations
@@ -55,3 +55,14 @@ def test_another_persons_words_still_abstain_for_a_named_speaker() -> None:
     ) as memory:
         answer = memory.ask("What did Joanna make and share with her vegan diet group?", offline=True)
         assert "lactose" not in answer.answer
+
+
+def test_when_i_go_is_read_from_my_words_not_the_assistants() -> None:
+    with told(
+        [
+            ("user", "porto got pushed back, we have a festival on the 13th. going 26 to 29 june instead"),
+            ("assistant", "Late June is great weather for Porto, you'll just miss the São João festival."),
+        ]
+    ) as memory:
+        answer = memory.ask("When am I going to Porto?", now=datetime(2026, 3, 10), offline=True)
+        assert answer.answer.startswith("26 June 2026")

@@ -363,7 +363,10 @@ class _Reader:
     def _dated(self) -> Dated | None:
         ahead = asks_when_ahead(self.question)
         content, named = self._content_stems(), self._named_stems()
-        return date_of(self.memory, self.user, self.question, self.evidence, content, named, ahead=ahead)
+        mine = _ASKS_OF_ME.search(self.question) and not _ASKS_OF_YOU.search(self.question)
+        speaker = USER_ROLE if mine else None
+        evidence = self.evidence
+        return date_of(self.memory, self.user, self.question, evidence, content, named, ahead=ahead, speaker=speaker)
 
     def _current_state(self, state_reader: StateReader) -> Answer | None:
         reading = state_reader.read()

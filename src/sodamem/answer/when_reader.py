@@ -55,17 +55,20 @@ def date_of(
     named: set[str],
     *,
     ahead: bool = False,
+    speaker: str | None = None,
 ) -> Dated | None:
     """When what the question asks about happened (``content``: the question's word stems; ``named``: those
     naming someone or something other than the asker and the people talking; ``ahead``: the question asks when
     something is or will be, so the latest word on it counts). None when the question asks when a thing is or was
     and no top hit names that thing: "When is Sam's wedding?" is not dated by "Sam is visiting next weekend"."""
+    # the asker's own words, where the question asks of them ("When am I going to Porto?" is not the assistant's
+    # "Late June is great weather for Porto")
+    hits = [h for h in evidence.hits if h.speaker == speaker][:TOP_HITS] or evidence.hits[:TOP_HITS]
     thing = _WHEN_IS_THING.match(question)
-    if thing is not None and not any(
-        overlap({stem(thing["thing"].lower())}, h.turn_text) for h in evidence.hits[:TOP_HITS]
-    ):
+    anyones = evidence.hits[:TOP_HITS]  # "When was my talk?" is dated by "I'm presenting" said beside "talks"
+    if thing is not None and not any(overlap({stem(thing["thing"].lower())}, h.turn_text) for h in anyones):
         return None
-    top = {(h.session_id, h.turn_index) for h in evidence.hits[:TOP_HITS]}
+    top = {(h.session_id, h.turn_index) for h in hits}
     dated = [i for i in evidence.items if i.kind == "fact" and i.occurred_start and (i.session_id, i.turn_index) in top]
     # a dated fact sharing no word with the question dates something else ("When are we flying to Lisbon?" is
     # not the "next year" of a plan to move); nor one not naming what it names ("When do I start at Spotify?" is
@@ -75,7 +78,7 @@ def date_of(
         dated = [i for i in dated if overlap(named, evidence.fact_words(i))]
     # the top hit naming what the question names that says most of the question ("We got back yesterday" to "When
     # did we get back from Lisbon?", not the booking); the best-ranked among equals
-    naming = [(n, h) for n, h in enumerate(evidence.hits[:TOP_HITS]) if named and overlap(named, h.turn_text)]
+    naming = [(n, h) for n, h in enumerate(hits) if named and overlap(named, h.turn_text)]
 
     # among hits saying as much, a past question reads the latest (the plan is said before it is done: "we're
     # taking my stuff down on the 4th", then "we moved on the 11th in the end"); else the best-ranked
@@ -83,7 +86,7 @@ def date_of(
         latest = instants.sort_key(p[1].timestamp) if not ahead and _PAST.match(question) else 0
         return overlap(content, p[1].turn_text), latest, -p[0]
 
-    hit = max(naming, key=said_as_much)[1] if naming else evidence.hits[0]
+    hit = max(naming, key=said_as_much)[1] if naming else hits[0]
     turn = evidence.turn_item(hit)
     times = turn.times if turn is not None else ()
     if ahead:
@@ -95,7 +98,7 @@ def date_of(
         strong = content - _LIGHT_VERBS
         near = [
             (h, _times_in_sentences(evidence, h, content if overlap(named, h.turn_text) else strong, enough))
-            for h in evidence.hits[:TOP_HITS]
+            for h in hits
         ]
         latest = max(
             ((h, t) for h, t in near if t),
