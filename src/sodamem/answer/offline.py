@@ -49,13 +49,9 @@ from sodamem.answer.relatives import (
 from sodamem.answer.sentence_checks import (
     ANSWER_TYPES,
     FIRST_PERSON,
-    asks_a_duration,
-    asks_an_age,
     ends_at_a_subject,
     is_kin,
     names_someone_new,
-    says_a_duration,
-    says_a_number,
     says_a_place,
     speaks_of_a_third_person,
     stems_of,
@@ -67,11 +63,11 @@ from sodamem.answer.spans import (
     asks_for_a_place,
     question_kind,
     question_stems,
-    tokens,
 )
-from sodamem.answer.state import STATE_KEYWORDS, state_predicates
-from sodamem.answer.state_questions import asks_about_housemates, person_asked_of
+from sodamem.answer.state import state_predicates
+from sodamem.answer.state_questions import asks_about_housemates
 from sodamem.answer.state_reader import USER_ROLE, StateReader
+from sodamem.answer.state_sentences import asks_of_me, state_sentences
 from sodamem.answer.still_holds import endings_of, latest_saying_as_much
 from sodamem.answer.support import (
     LIST_ITEMS,
@@ -85,12 +81,9 @@ from sodamem.answer.support import (
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.answer.when_reader import Dated, asks_how_long_ago, asks_when_ahead, date_of, time_ago
 from sodamem.answer.yes_no import (
-    asks_a_wish,
     described_as,
     only_supposed,
-    only_wished,
     other_senses,
-    says_a_wish,
     specifics,
     yes_or_no,
 )
@@ -114,10 +107,7 @@ OTHER_SPEAKER_MARGIN = 0.2
 SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hits
 SPEAKER_CHECK_DEPTH = 40  # who said what is compared over this many (the search lifts the named person's turns)
 _WORD = re.compile(r"[^\W_]+")
-_SAYS_I = re.compile(r"\b(?i:i|i['’]m|i['’]ve|i['’]d|i['’]ll|im|ive|we|we['’]re|we['’]ve|us|me)\b")
 _LAST_SENTENCE = re.compile(r"[^.!?]*[.!?]*$")
-_ASKS_OF_YOU = re.compile(r"\b(?i:you|your|yours)\b")  # "What book did you recommend for my flight?"
-_ASKS_OF_ME = re.compile(r"\b(?i:i|me|my|mine|myself|we|us|our|ours)\b")
 
 
 def answer_offline(
@@ -211,13 +201,13 @@ class _Reader:
         if elsewhere:
             # "Where do I work now?" is read from the user's facts, however much the assistant talked about work
             dated = asks_for_a_date(self.question) or asks_how_long_ago(self.question)
-            mine = _ASKS_OF_ME.search(self.question) and not _ASKS_OF_YOU.search(self.question)
+            mine = asks_of_me(self.question)
             state = self._current_state(self._state_reader()) if mine and not dated else None
             return state or self._abstain("said_by_another_speaker")
         top = [s for s in everyone if s.rank < SENTENCE_DEPTH]
         # only the named person's own words when the question names one of the people talking (and they said any);
         # the user's own for the user's "I", "we" ("Do we have a greyhound?" is not the assistant's "Greyhounds are")
-        asks_me = _ASKS_OF_ME.search(self.question) and not _ASKS_OF_YOU.search(self.question)
+        asks_me = asks_of_me(self.question)
         asker = USER_ROLE if named is None and asks_me else named
         sentences = [s for s in top if s.speaker == asker] or top
         if asks_for_a_date(self.question):
@@ -236,44 +226,10 @@ class _Reader:
             sentences = [s for s in sentences if not _holds(s, others) or _holds(s, asked)]
             if not sentences:
                 return self._abstain("another state")
-        wanted = state_predicates(self.question)
-        unknown = None if self.analysis.entities else person_asked_of(self.question)
-        if wanted and unknown and unknown not in {h.speaker for h in self.hits}:  # a speaker is known by their words
-            # "Where does Leah live?", and no fact names Leah: a sentence must name her and say such a state
-            keywords = {word for word, predicates in STATE_KEYWORDS.items() if set(predicates) & set(wanted)}
-            said = [({t.word for t in tokens(s.text)}, s) for s in sentences]
-            sentences = [
-                s
-                for words, s in said
-                if unknown.lower() in words
-                and (  # the state's word, or what answers it: "Priya is 29", "Leah is in Boston these days"
-                    keywords & words
-                    or ("age" in wanted and says_a_number(s.text))
-                    or ("lives_in" in wanted and says_a_place(s.text))
-                )
-            ]
-            if not sentences:
-                return self._abstain("unknown person")
-        if wanted and question_kind(self.question) != "yes_no":
-            # "I want to work at Google someday" says where the user hopes to work, not where they do
-            keywords = {word for word, predicates in STATE_KEYWORDS.items() if set(predicates) & set(wanted)}
-            sentences = [s for s in sentences if not only_wished(s.text, self.question, keywords)]
-            if not sentences:
-                return self._abstain("only wished")
-            if asks_a_wish(self.question):  # "Where do I want to work?": the sentences that say a wish, if any
-                sentences = [s for s in sentences if says_a_wish(s.text)] or sentences
-            if self._asks_my_state():
-                # the user's own state is said with "I" or "we": "Where do I work?" is not read from "my sister
-                # Adaeze made partner at her law firm in Lagos"
-                sentences = [s for s in sentences if s.speaker != USER_ROLE or _SAYS_I.search(s.text)]
-                if not sentences:
-                    return self._abstain("not said of the user")
-        if asks_an_age(self.question):  # "How old is my brother?" is not "Sam is visiting next weekend"
-            sentences = [s for s in sentences if says_a_number(s.text)]
-            if not sentences:
-                return self._abstain("no age")
-        if asks_a_duration(self.question):  # "How long was I at Saltbush?": "been there nearly four years"
-            sentences = [s for s in sentences if says_a_duration(s.text)] or sentences
+        speakers = {h.speaker for h in self.hits}
+        sentences, why = state_sentences(self.question, sentences, self.analysis, speakers)
+        if why is not None:
+            return self._abstain(why)
         by_relation = self._named_by_relation()
         if by_relation is not None:
             return by_relation
@@ -309,14 +265,6 @@ class _Reader:
         if reading is None or reading.abstain is not None or not reading.cited:
             return None
         return self._answer(reading.text, self._fact_citations(list(reading.cited)))
-
-    def _asks_my_state(self) -> bool:
-        """ "Where do I work?", "What's my job?": a state of the user's own, asked in a user/assistant log."""
-        if relative_asked_about(self.question, USER_ROLE) is not None or not _ASKS_OF_ME.search(self.question):
-            return False
-        if _ASKS_OF_YOU.search(self.question):
-            return False
-        return any(m.name == USER_ROLE for m in self.analysis.entities) or not self.analysis.entities
 
     def _relatives_by_name(self) -> Answer | None:
         """ "What are my children's names?", "Who is Ines married to?": the relation facts that name them; "Who is
@@ -363,7 +311,7 @@ class _Reader:
     def _dated(self) -> Dated | None:
         ahead = asks_when_ahead(self.question)
         content, named = self._content_stems(), self._named_stems()
-        mine = _ASKS_OF_ME.search(self.question) and not _ASKS_OF_YOU.search(self.question)
+        mine = asks_of_me(self.question)
         speaker = USER_ROLE if mine else None
         evidence = self.evidence
         return date_of(self.memory, self.user, self.question, evidence, content, named, ahead=ahead, speaker=speaker)
