@@ -1,8 +1,9 @@
 """An Extractor behind an OpenAI-compatible chat API: one request per non-empty turn.
 
-Two prompts: ``full`` (``llm/prompts/extract_facts.py``: context turns, modality, polarity, aliases; for large
-models) and ``compact`` (``extract_facts_compact.py``: a short prompt and a flat six-field shape, for small local
-models). ``auto`` picks ``compact`` for a local GGUF model (``local/<name>``) and ``full`` for any other.
+Three prompts: ``full`` (``llm/prompts/extract_facts.py``: context turns, modality, polarity, aliases; for large
+models), ``compact`` (``extract_facts_compact.py``: a short prompt and a flat six-field shape, for small local
+models) and ``compact-states`` (``extract_states_compact.py``: only the states the readers ask, from a closed set of
+relations). ``auto`` picks ``compact`` for a local GGUF model (``local/<name>``) and ``full`` for any other.
 
 The LLM's reply is a proposal, never trusted: a fact whose quote is not a literal substring of the turn's text, or
 whose kind/modality is not one of ours, is dropped here with a reason (the pipeline grounds again anyway). A turn
@@ -22,7 +23,7 @@ from pydantic import BaseModel
 
 from sodamem.ingest.extract.base import AliasHint, CandidateFact, Extraction, SessionView, TurnView
 from sodamem.llm.client import LLMError
-from sodamem.llm.prompts import extract_facts, extract_facts_compact
+from sodamem.llm.prompts import extract_facts, extract_facts_compact, extract_states_compact
 from sodamem.llm.prompts.extract_facts import ExtractedFact, ExtractedFacts
 from sodamem.llm.prompts.variants import choose_variant
 from sodamem.llm.replay import JsonChatClient
@@ -60,6 +61,14 @@ FACT_PROMPTS: dict[str, FactPrompt] = {
         extract_facts_compact.CompactFacts,
         extract_facts_compact.compact_facts_messages,
         extract_facts_compact.as_extracted_facts,
+    ),
+    # the states the readers ask, from a closed set of relations (not chosen by ``auto``: see its module)
+    "compact-states": FactPrompt(
+        "compact-states",
+        extract_states_compact.SCHEMA_NAME,
+        extract_states_compact.CompactStates,
+        extract_states_compact.compact_states_messages,
+        extract_states_compact.as_extracted_facts,
     ),
 }
 PROMPT_CHOICES = ("auto", *FACT_PROMPTS)
