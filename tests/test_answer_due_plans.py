@@ -156,6 +156,15 @@ def test_a_delay_moves_the_plans_day() -> None:
     put_off = plan_news(move, [hit("The move is postponed.", said)])
     assert put_off.postponed and put_off.day is None
     assert not plan_news(move, [hit("My sister's flight got delayed.", said)]).postponed  # names no plan
+    for unrelated in (  # words of putting off, not said of the plan
+        "My sister keeps pushing us to rethink the move.",
+        "Pushing myself to pack a box a day for the move.",
+        "Our broadband in Montreal got delayed until June though.",
+    ):
+        assert not plan_news(move, [hit(unrelated, said)]).postponed, unrelated
+    start = plan("started", "Google", "2025-03-04T00:00:00")
+    for unrelated in ("Ugh, Google pushed an update that broke my calendar.", "My new job is pushing me to relocate."):
+        assert not plan_news(start, [hit(unrelated, "2025-02-20T12:00:00")]).postponed, unrelated
     supposed = replace(hit("If the move gets delayed, keep the flat a month longer.", said), speaker="assistant")
     assert not plan_news(move, [supposed]).postponed
     assert not plan_news(move, [hit("The move got delayed a month.", "2025-01-20T09:00:00")]).postponed  # before

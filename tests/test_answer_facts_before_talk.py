@@ -66,3 +66,14 @@ def test_when_i_go_is_read_from_my_words_not_the_assistants() -> None:
     ) as memory:
         answer = memory.ask("When am I going to Porto?", now=datetime(2026, 3, 10), offline=True)
         assert answer.answer.startswith("26 June 2026")
+
+
+def test_when_the_assistant_holds_the_date_it_answers() -> None:
+    with told(
+        [
+            ("user", "Can you keep track of my flight to Oslo for me?"),
+            ("assistant", "Sure. Your flight to Oslo is now on June 9th, they moved it."),
+        ]
+    ) as memory:
+        answer = memory.ask("When is my flight to Oslo?", now=datetime(2026, 3, 10), offline=True)
+        assert answer.answer.startswith("9 June 2026")

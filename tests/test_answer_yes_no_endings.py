@@ -75,7 +75,17 @@ REHOMED: History = [
     ("2026-05-04T17:00", "Her cat Luna moved in with us too."),
     ("2026-08-20T22:00", "and we rehomed luna :( she and our other cat never got along"),
 ]
+REHOMED_FROM_A_RESCUE: History = [
+    ("2026-01-10T10:00", "I have a cat called Miso."),
+    ("2026-02-10T10:00", "We just rehomed a second cat from Cats Protection, Miso is not impressed!"),
+]
+SOLD_ONE_KEPT_ANOTHER: History = [
+    ("2026-01-10T10:00", "We have a car and a bike."),
+    ("2026-02-10T10:00", "Sold my bike last week, the car is enough for me now."),
+]
 CASES = [
+    ("rehomed-from-a-rescue-is-adopting", REHOMED_FROM_A_RESCUE, "2026-03-01", "Do I still have Miso?", "Yes"),
+    ("the-thing-beside-is-kept", SOLD_ONE_KEPT_ANOTHER, "2026-03-01", "Do I still have a car?", "Yes"),
     ("sold-named-beside", SOLD_BESIDE, "2026-04-30", "Do I still have my Yaris?", "No"),
     ("rehomed-by-name", REHOMED, "2026-08-30", "Do we still have Luna?", "No"),
     ("dropped-the-class", CERAMICS, "2025-12-16", "Do I still take the ceramics class?", "No"),

@@ -41,7 +41,8 @@ def test_names_are_found_where_names_stand() -> None:
     assert names_found("my sister morag got engaged") == {"morag"}
     assert names_found("so sunniva (my girlfriend) is moving in") == {"sunniva"}
     assert names_found("granitefield rang me on the 9th") == {"granitefield"}
-    assert names_found("a cat called pickle") == {"pickle"}
+    assert names_found("a dog called brindleby") == {"brindleby"}
+    assert names_found("a cat called pickle") == set()  # a word, whatever the cat is called
     assert names_found("i went to the gym with my sister at work") == set()
     assert names_found("Lingvara (a localisation company) offered me a job") == set()  # no word's tail
 

@@ -114,17 +114,13 @@ def facts(*texts: str) -> set[Fact]:
         ),
         (
             "so much happened. we moved to viña del mar on the 27th of june! tiny flat near the estero",
-            {(K.STATE, "lives_in", SPEAKER, "Viña del mar", A, True)},
+            {(K.STATE, "lives_in", SPEAKER, "Viña del Mar", A, True)},
         ),
         (
             "so priya's just moving into my flat in Brunswick instead",
             {(K.STATE, "lives_in", SPEAKER, "Brunswick", A, True)},
         ),
         ("I live up on Cerro Alegre, it's steep.", {(K.STATE, "lives_in", SPEAKER, "Cerro Alegre", A, True)}),
-        (
-            "hi again. we've been in stonehaven nearly three weeks now, the van fell through for the 4th",
-            {(K.STATE, "lives_in", SPEAKER, "Stonehaven", A, True)},
-        ),
         (
             "thanks. home is a share house in Brunswick with my housemate Yusuf.",
             {(K.STATE, "lives_in", SPEAKER, "Brunswick", A, True)},
@@ -173,8 +169,12 @@ def test_a_move_day_said_alone_dates_the_move_named_before_it() -> None:
 
 def test_here_in_a_place_on_a_trip_is_no_home() -> None:
     assert not {f for f in facts("I'm here in Rome for a conference, the hotel is lovely.") if f[1] == "lives_in"}
-    assert not {f for f in facts("We've been in Rome two weeks now for the conference.") if f[1] == "lives_in"}
-    assert not {f for f in facts("I've been in Paris for two weeks for work.") if f[1] == "lives_in"}
+    for stay in (
+        "We've been in Rome two weeks now for the conference.",
+        "We've been in Rome for two weeks, back home on Friday.",
+        "I've been in Sales for two years.",
+    ):
+        assert not {f for f in facts(stay) if f[1] == "lives_in"}, stay
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,20 @@ def test_a_range_of_days_in_a_named_month(text: str, expression: str, first: dat
     assert days(text) == [(expression, first, after_last)]
 
 
-@pytest.mark.parametrize("text", ["3 to 5 people", "pages 3 to 7", "it went 2 to 1"])
+@pytest.mark.parametrize(
+    "text", ["3 to 5 people", "pages 3 to 7", "it went 2 to 1", "kids aged 7 to 11", "kids aged 7 to 11 september"]
+)
 def test_counts_are_no_days(text: str) -> None:
-    assert days(text) == []
+    assert all(" to " not in expression for expression, _, _ in days(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("We played Leeds in April, 3-1 to us.", "in April"),
+        ("I started at Acme in March, 9-5 every weekday.", "in March"),
+        ("In October, 5-6 of us went hiking.", "In October"),
+    ],
+)
+def test_a_month_then_a_count_is_the_month(text: str, expression: str) -> None:
+    assert [expression] == [m.spec.expression for m in find_times(text, SAID)]

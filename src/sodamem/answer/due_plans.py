@@ -36,12 +36,10 @@ CALLED_OFF = re.compile(
     r"(?:get|take|go|happen|start|move|work\s+out)|changed\s+(?:my|our)\s+minds?)\b",
     re.IGNORECASE,
 )
-# words that move a plan's day: with a new day or a delay it comes about then, without one it is not due while unknown
-POSTPONED = re.compile(
-    r"\b(?:postpon\w*|delay(?:ed|s|ing)?|push(?:ed|ing)?(?:\s+(?:it|us|that|things))?(?:\s+(?:back|out))?|"
-    r"resched\w*|bumped(?:\s+(?:it\s+)?back)?)\b",
-    re.IGNORECASE,
-)
+# words that move a plan's day, said of the plan: "the move got pushed to May 20th", "my start date got postponed",
+# "they pushed it back a week"; not "Google pushed an update", "my sister keeps pushing us to rethink the move"
+_PUT_OFF = r"(?:delayed|postponed|pushed|bumped|rescheduled|moved)"
+_BEEN = r"(?:got|gets|was|is|are|were|has\s+been|have\s+been|['’]s\s+been|been)"
 # how the user names a plan without its object: "the move got delayed a month", "my start date got pushed"
 _PLAN_NOUNS = {
     "works_at": r"(?:the|my)\s+(?:new\s+)?(?:job|start(?:\s+date)?|starting\s+date|offer|position|role|onboarding)",
@@ -119,7 +117,7 @@ def plan_news(plan: FactRecord, hits: Iterable[SearchHit]) -> PlanNews:
     word counts). Not the assistant's "if the Spotify start gets pushed back", nor "my first Spotify paycheck got
     delayed" once the day has come."""
     planned, day = instants.sort_key(plan.mentioned_at), instants.sort_key(plan.occurred_start or "")
-    names = _names_plan(plan)
+    names, postponed = _names_plan(plan), _put_off(plan)
     news = PlanNews()
     latest = datetime.min
     for hit in sorted(hits, key=lambda h: instants.sort_key(h.timestamp)):
@@ -131,7 +129,7 @@ def plan_news(plan: FactRecord, hits: Iterable[SearchHit]) -> PlanNews:
                 continue
             if CALLED_OFF.search(sentence) and said <= day:
                 return PlanNews(called_off=True)
-            moved = POSTPONED.search(sentence)
+            moved = postponed.search(sentence)
             if moved is None or said < latest:
                 continue
             new_day = _new_day(sentence[moved.end() :], plan, hit)
@@ -162,9 +160,24 @@ def news_query(plan: FactRecord) -> str:
 
 
 def _names_plan(plan: FactRecord) -> re.Pattern[str]:
+    return re.compile(_plan_ref(plan), re.IGNORECASE)
+
+
+def _plan_ref(plan: FactRecord) -> str:
+    """How a sentence names ``plan``: its object ("Montreal", "Sam") or its noun ("the move", "my start date")."""
     noun = _PLAN_NOUNS.get(PLAN_STATES.get(plan.predicate, ""), "")
     named = rf"(?<!\w){re.escape(plan.object or '')}(?!\w)" if plan.object else ""
-    return re.compile("|".join(rf"\b{p}\b" if p is noun else p for p in (named, noun) if p), re.IGNORECASE)
+    return "|".join(rf"\b{p}\b" if p is noun else p for p in (named, noun) if p)
+
+
+def _put_off(plan: FactRecord) -> re.Pattern[str]:
+    """Words putting ``plan`` off, said of it: as their subject ("the move got delayed", "Sam's move-in got pushed
+    back", not "our broadband in Bristol got delayed") or object ("pushed it back a week", "postponed the move to
+    May")."""
+    ref = _plan_ref(plan)
+    subject = rf"(?<!\bin\s)(?<!\bat\s)(?<!\bto\s)(?<!\bfor\s)(?<!\bfrom\s)(?:{ref})\s+{_BEEN}\s+{_PUT_OFF}"
+    objected = rf"\b{_PUT_OFF}\s+(?:it|{ref})(?=\s+(?:back|out|to|by|until|till|a|an|one|two|three|\d))"
+    return re.compile(rf"{subject}|{objected}", re.IGNORECASE)
 
 
 def _new_day(rest: str, plan: FactRecord, hit: SearchHit) -> datetime | None:

@@ -61,9 +61,12 @@ def date_of(
     naming someone or something other than the asker and the people talking; ``ahead``: the question asks when
     something is or will be, so the latest word on it counts). None when the question asks when a thing is or was
     and no top hit names that thing: "When is Sam's wedding?" is not dated by "Sam is visiting next weekend"."""
-    # the asker's own words, where the question asks of them ("When am I going to Porto?" is not the assistant's
-    # "Late June is great weather for Porto")
-    hits = [h for h in evidence.hits if h.speaker == speaker][:TOP_HITS] or evidence.hits[:TOP_HITS]
+    # the asker's own words, where the question asks of them and they say a time of what it names ("When am I going
+    # to Porto?" is not the assistant's "Late June is great weather for Porto"); else anyone's ("Your flight to Oslo
+    # is now on June 9th", said by the assistant tracking it)
+    mine = [h for h in evidence.hits if h.speaker == speaker][:TOP_HITS]
+    timed = [h for h in mine if _times_in_sentences(evidence, h, content, 1)]  # a time said with the question's words
+    hits = mine if timed else evidence.hits[:TOP_HITS]
     thing = _WHEN_IS_THING.match(question)
     anyones = evidence.hits[:TOP_HITS]  # "When was my talk?" is dated by "I'm presenting" said beside "talks"
     if thing is not None and not any(overlap({stem(thing["thing"].lower())}, h.turn_text) for h in anyones):

@@ -18,7 +18,8 @@ _CEASED = re.compile(
     r"\b(?:gave|give|given|giving)\s+up\b|\bquit(?:ting)?\b|\bstopped\b(?!\s+(?:by|at|in|off|over|for)\b)"
     r"|\b(?:gone|went|going)\s+off\b|\bno\s+longer\s+into\b|\bfell\s+out\s+of\s+love\s+with\b"
     r"|\bleft\s+(?:the|my|our)\b|\bdropped\s+out\s+of\b|\b(?:cancell?ed|ended|called\s+off)\s+(?:the|my|our)\b"
-    r"|\b(?:sold|gave\s+away|got\s+rid\s+of|rehomed)\s+(?:the|my|our)\b|\brehomed\b"
+    r"|\b(?:sold|gave\s+away|got\s+rid\s+of|rehomed)\s+(?:the|my|our)\b"
+    r"|\brehomed(?=\s+(?!(?:a|an|another|one|two|three|some|from)\b)\w)"  # "we rehomed luna", not "a greyhound"
     # what one attends or belongs to, dropped: "I dropped the ceramics class" (not "dropped the dog at my mum's")
     r"|\bdropped\s+(?:the|my|our)\b(?=\s+(?:[\w-]+\s+){0,2}?(?:class|classes|course|lessons?|module|club|team|gym|"
     r"membership|subscription|choir|band|group)\b)"
@@ -87,7 +88,11 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
 
 
 # a noun phrase set beside what ended, naming it: ", the old yaris", ", my trusty Alto"
-_APPOSED = re.compile(r"\s*,\s*(?P<what>(?:the|my|our)\s+[^,;.!?]{1,40})", re.IGNORECASE)
+_APPOSED = re.compile(
+    r"\s*,\s*(?P<what>(?:the|my|our)(?:\s+(?!(?:is|are|was|were|has|have|does|do|takes|needs|keeps|makes|gets|goes|"
+    r"feels|looks|seems)\b)[\w-]+){1,3})\s*(?:[.;!?]|$)",  # a noun phrase and no more: ", the old yaris." names it
+    re.IGNORECASE,
+)
 
 # Words after a verb that make it another verb: "I'm fired up about it" says nothing of "Did I get fired?"
 _PARTICLES = frozenset("up out off".split())

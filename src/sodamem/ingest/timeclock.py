@@ -98,14 +98,24 @@ _DAY_RANGE = (
 )
 
 
+_AGES_BEFORE = re.compile(r"\b(?:aged|ages|age|between)\s*$", re.IGNORECASE)
+
+
 def _day_range(m: re.Match[str], c: Context) -> Span | None:
     if m["mon0"]:
         month, first, last = m["mon0"], int(m["a0"]), int(m["b0"])
     else:
         month, first, last = m["mon"] or m["monb"], int(m["a"]), int(m["b"])
         words = m["sep"].strip() not in ("-", "–", "")
-        if (words and not (m["oa"] and m["ob"]) and not m["mon"]) or not (m["ob"] or month or (words and m["oa"])):
-            return None  # "pages 3-7", "a 3-1 win", "3 to 5 people"; "26 to 29 june" is days
+        ordinals = bool(m["oa"] and m["ob"])
+        if m["monb"] and not m["mon"] and not ordinals:
+            return None  # "in April, 3-1 to us", "since January, 3-4 times a week": a month, then a count
+        if words and not ordinals and not (m["mon"] and last > first):
+            return None  # "3 to 5 people", "10 to 4 April"; "26 to 29 june" is days
+        if words and not ordinals and _AGES_BEFORE.search(c.text, 0, m.start()):
+            return None  # "kids aged 7 to 11 september through july"
+        if not (m["ob"] or month or (words and m["oa"])):
+            return None  # "pages 3-7", "a 3-1 win"
     if month and month.lower() == "may" and month[0] == "m":
         return None
     day = c.resolve(f"on {month} {first}" if month else f"on the {first}{_ordinal_suffix(first)}")

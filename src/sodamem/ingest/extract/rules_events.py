@@ -38,7 +38,8 @@ def _took_me(c: _Clause, m: re.Match[str]) -> bool:
 
 _A_TIME = re.compile(
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday|spring|summer|autumn|fall|winter|next|tomorrow|the\s+\d)\b",
+    r"wednesday|thursday|friday|saturday|sunday|spring|summer|autumn|fall|winter|tomorrow|the\s+\d|"
+    r"next\s+(?:week|weekend|month|year|spring|summer|autumn|fall|winter))\b",
     re.IGNORECASE,
 )
 
@@ -53,8 +54,8 @@ def _move(c: _Clause, m: re.Match[str]) -> bool:
     obj = _object(c, m.end(), roles=True)
     if not obj.text or rs.object_rejected(obj.text) or _A_TIME.match(obj.text):
         return False  # "the trip is moved to september" moves a day, not a home
-    if verb == "moved" and _PASSIVE.search(c.aux):
-        return False  # "Lofoten is moved to ...", "the office was moved to Leeds": the subject moves nobody's home
+    if verb == "moved" and _PASSIVE.search(c.aux) and c.subj.name != c.speaker:
+        return False  # "Lofoten is moved to ...", "the office was moved to Leeds" (not "we were moved to Aberdeen")
     mood = _mood(c, ing=verb == "moving")
     if verb == "moving" and not (rs.COPULA.search(c.aux) or rs.PLAN.search(c.aux)):
         return False

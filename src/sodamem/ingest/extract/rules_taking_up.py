@@ -87,12 +87,6 @@ SETTLED_IN = re.compile(
     r"\b(?:I['’]m|I\s+am|[Ww]e['’]re|[Ww]e\s+are)\s+(?:(?:now|finally|officially|all|properly)\s+)+"
     rf"(?:settled\s+|moved\s+)?in\s+(?P<place>{rv.NAME})(?![\w'’])"
 )
-# "we've been in Stonehaven nearly three weeks now", "I've been in Halifax for two months": a home of some weeks
-BEEN_IN = re.compile(
-    rf"\b(?:I['’]ve|[Ww]e['’]ve|I\s+have|[Ww]e\s+have)\s+been\s+(?:living\s+)?in\s+(?P<place>{rv.NAME})\s+(?:for\s+)?"
-    r"(?:(?:nearly|almost|about|over|just\s+over|like)\s+)?(?:a|one|two|three|four|five|six|\d+|a\s+few|a\s+couple"
-    r"\s+(?:of\s+)?)\s*(?:weeks|months|years)\b"
-)
 MOVING_TO = re.compile(
     rf"\b(?:(?:moving|move|relocating)\s+(?:back\s+)?to|(?:flat|apartment|house|place|studio|condo)\s+in)\s+"
     rf"(?P<place>{rv.NAME})(?![\w'’])"
@@ -252,19 +246,10 @@ def here_in(p: _Piece) -> None:
     text = p.piece.text
     if not _HOME_CUE.search(text):
         return
-    m = (
-        SETTLED_IN.search(text)
-        or HOME_IS.search(text)
-        or MY_HOME_IN.search(text)
-        or HERE_IN.search(text)
-        or BEEN_IN.search(text)
-    )
+    m = SETTLED_IN.search(text) or HOME_IS.search(text) or MY_HOME_IN.search(text) or HERE_IN.search(text)
     if m is None or p.question or not _is_name(m["place"]) or not _FIRST_PERSON.search(text):
         return
-    # a stay said after it ("for a conference"): in the piece, or for a stay of weeks, in its own clause ("we've
-    # been in Stonehaven three weeks now, the van fell through for the 4th" is no stay)
-    said_after = re.split(r"[,.;!?]", text[m.end() :], maxsplit=1)[0] if m.re is BEEN_IN else text
-    if _A_STAY.search(said_after) or _A_TRIP.search(p.turn.text):
+    if _A_STAY.search(text) or _A_TRIP.search(p.turn.text):
         return  # "I'm here in Denver for my cousin's wedding", "We're finally in Lisbon!! Honeymoon week"
     if _SAYS_LIVE_IN.search(p.turn.text):
         return  # "we live in Manchester now ... our new flat in Ancoats": the home said plainly holds
@@ -283,7 +268,7 @@ _A_TRIP = re.compile(
 
 # a word each home pattern needs: most pieces have none, and are passed by at once
 _HOME_CUE = re.compile(
-    r"here in|home|flat|house|apartment|place|studio|condo|officially|finally|properly|now in|all in|been in"
+    r"here in|home|flat|house|apartment|place|studio|condo|officially|finally|properly|now in|all in"
 )
 _SAYS_LIVE_IN = re.compile(
     r"\b(?i:I|we)(?:['’](?i:m|re))?\s+(?:\w+\s+)?(?i:live|living)\s+(?:up\s+|down\s+)?(?i:in|on)\b"
