@@ -110,3 +110,28 @@ def test_turns_added_one_at_a_time_read_as_a_session_told_at_once() -> None:
         at_once.add([{"role": "user", "text": text} for text in said], session_id="s1", timestamp=start)
         assert facts(one_by_one) == facts(at_once)
         assert ("works_at", "Ruairidh", "harbour office") in facts(at_once)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "my boyfriend snores so loud i can't sleep",
+        "my wife reckons we should get a dog",
+        "i moved to freelance last year and i love it",
+        "my son started at nursery on monday, he cried",
+        "we're living in caravan while the house gets renovated",
+    ],
+)
+def test_ordinary_lower_case_words_make_no_names(said: str) -> None:
+    """A verb after a relation, a word after a preposition: no person, home or employer (a review's repros)."""
+    with Memory(":memory:", embedder="none") as memory:
+        memory.add([{"role": "user", "text": said}], session_id="s1", timestamp=datetime(2024, 5, 1, 12))
+        made = {(f.predicate, f.object) for f in memory.facts(status="all")}
+        assert not {o for p, o in made if p in ("boyfriend", "wife", "lives_in", "works_at") and o and o[0].isupper()}
+
+
+def test_a_passive_move_of_the_speaker_is_a_move() -> None:
+    with Memory(":memory:", embedder="none") as memory:
+        said = "We were moved to Aberdeen when my husband got posted there."
+        memory.add([{"role": "user", "text": said}], session_id="s1", timestamp=datetime(2024, 5, 1, 12))
+        assert ("lives_in", "Aberdeen") in {(f.predicate, f.object) for f in memory.facts(status="all")}
