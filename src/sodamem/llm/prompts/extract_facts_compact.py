@@ -67,14 +67,18 @@ Example. Maya: "Hi! I moved to Lisbon last spring. Do you like cats?"
 
 def compact_facts_messages(session: SessionView, turn: TurnView) -> list[dict[str, str]]:
     """The chat messages asking for the facts of ``turn`` alone (no context turns: small prompts for small models)."""
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": fenced_turn(session, turn)}]
+
+
+def fenced_turn(session: SessionView, turn: TurnView) -> str:
+    """The user message of a one-turn prompt: who "I" and "you" are, and the turn between fences."""
     tag = fence_tag(turn.text)
     others = [p for p in session.participants if p != turn.speaker]
     you = f"; you = {', '.join(others)}" if others else ""
-    user = (
+    return (
         f"Speaker: {turn.speaker} (I, me, my = {turn.speaker}{you})\n"
         f"<<<TURN {tag}>>>\n{turn.text}\n<<<END TURN {tag}>>>"
     )
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
 def as_extracted_facts(reply: CompactFacts) -> ExtractedFacts:

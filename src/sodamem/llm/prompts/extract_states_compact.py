@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sodamem.ingest.extract.base import SessionView, TurnView
 from sodamem.llm.prompts.extract_facts import ExtractedFact, ExtractedFacts
-from sodamem.llm.prompts.fences import fence_tag
+from sodamem.llm.prompts.extract_facts_compact import fenced_turn
 from sodamem.model import FactKind, Modality
 
 SCHEMA_NAME = "compact_states"
@@ -69,14 +69,7 @@ Example. Maya: "so i took the job at Lumen, start on the 3rd! also Tom moved out
 
 def compact_states_messages(session: SessionView, turn: TurnView) -> list[dict[str, str]]:
     """The chat messages asking for the states of ``turn`` alone."""
-    tag = fence_tag(turn.text)
-    others = [p for p in session.participants if p != turn.speaker]
-    you = f"; you = {', '.join(others)}" if others else ""
-    user = (
-        f"Speaker: {turn.speaker} (I, me, my = {turn.speaker}{you})\n"
-        f"<<<TURN {tag}>>>\n{turn.text}\n<<<END TURN {tag}>>>"
-    )
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": fenced_turn(session, turn)}]
 
 
 def as_extracted_facts(reply: CompactStates) -> ExtractedFacts:
