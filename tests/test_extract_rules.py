@@ -391,6 +391,14 @@ def test_any_text_gives_grounded_facts_or_none(text: str) -> None:
     assert_grounded(session, RulesExtractor().extract(session).facts)
 
 
+def test_time_words_read_from_a_capitalised_copy_are_quoted_as_typed() -> None:
+    """Hypothesis found it: "lAST WEEK:I went to 0" is read with its first letter capitalised."""
+    session = view(["lAST WEEK:I went to 0"])
+    facts = RulesExtractor().extract(session).facts
+    assert facts and all(f.time_expression in (None, "lAST WEEK") for f in facts)
+    assert_grounded(session, facts)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not LOCOMO_DEV.exists(), reason="LoCoMo dev split not present")
 def test_locomo_dev_facts_are_grounded() -> None:

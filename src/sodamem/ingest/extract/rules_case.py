@@ -50,6 +50,10 @@ def as_typed(out: Extraction, read: SessionView, typed: SessionView) -> Extracti
         start = fact.char_start if fact.char_start is not None else seen.find(fact.quote)
         if start is not None and start >= 0 and seen[start : start + len(fact.quote)] == fact.quote:
             fact = replace(fact, quote=said[start : start + len(fact.quote)])
+        when = fact.time_expression
+        at = seen.find(when) if when else -1
+        if when and at >= 0:  # the time words as typed too: "lAST WEEK" read as "LAST WEEK"
+            fact = replace(fact, time_expression=said[at : at + len(when)])
         facts.append(fact)
     out.facts = facts
     return out
