@@ -13,6 +13,7 @@ from sodamem.answer.types import AnswerCitation
 from sodamem.ingest.extract.base import SessionView, TurnView
 from sodamem.ingest.extract.rules_coref import NO_FACT_SPEAKERS
 from sodamem.ingest.extract.rules_corrections import (
+    BARE_DAY,
     REACH,
     Correction,
     as_time,
@@ -70,18 +71,15 @@ def corrected_time(
     return None
 
 
-_BARE_DAY = re.compile(r"^\s*(?:on\s+)?(?:the\s+)?(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\s*$", re.IGNORECASE)
-
-
 def _day_in_month_of(new: str, old: ResolvedTime) -> ResolvedTime | None:
     """A day of the month said alone to correct a day ("the 22nd"), in the corrected day's month and year."""
-    m = _BARE_DAY.match(new)
+    m = BARE_DAY.match(new)
     was = parse_iso(old.start)
     ends = parse_iso(old.end)
     if m is None or was is None or ends is None or ends - was > timedelta(days=1):
         return None
     try:
-        day = was.replace(day=int(m["day"]))
+        day = was.replace(day=int(m["n"]))
     except ValueError:  # "the 31st" of a shorter month
         return None
     return ResolvedTime(new.strip(), day.isoformat(), (day + timedelta(days=1)).isoformat())

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sodamem import instants
+from sodamem.ingest import timewords as tw
 from sodamem.ingest.timeparse import resolve_time
 from sodamem.records import FactRecord, SearchHit
 
@@ -46,12 +47,7 @@ _PLAN_NOUNS = {
     "lives_in": r"(?:the|my|our)\s+(?:big\s+)?(?:move|moving\s+(?:date|day)|relocation|move[\s-]in(?:\s+date)?)",
     "housemate": r"(?:the|(?:his|her|their)\s+)?move[\s-]in(?:\s+date)?",
 }
-_DELAY = re.compile(
-    r"\b(?:by\s+)?(?P<n>an?|one|two|three|four|five|six|a\s+couple\s+of|\d{1,2})\s+"
-    r"(?P<unit>day|week|fortnight|month)s?\b",
-    re.IGNORECASE,
-)
-_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_DELAY = re.compile(rf"\b(?:by\s+)?(?P<n>{tw.NUM})\s+(?P<unit>day|week|fortnight|month)s?\b", re.IGNORECASE)
 _UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14}
 
 
@@ -186,22 +182,17 @@ def _new_day(rest: str, plan: FactRecord, hit: SearchHit) -> datetime | None:
     delay = _DELAY.match(rest.strip()) or _DELAY.match(re.sub(r"^(?:back|out)\s+", "", rest.strip()))
     old = instants.parse(plan.occurred_start or "")
     if delay is not None and old is not None:
-        count = int(delay["n"]) if delay["n"].isdigit() else _COUNTS.get(delay["n"].lower().split()[-1], 2)
+        low, high, _ = tw.count(delay["n"])
+        count = (low + high) // 2  # "a couple of weeks": two
         unit = delay["unit"].lower()
         if unit == "month":
-            return _add_months(old, count)
+            return tw.add_months(old, count)
         return old + timedelta(days=count * _UNIT_DAYS[unit])
     anchor = instants.parse(hit.timestamp)
     if anchor is None:
         return None
     mention = resolve_time(rest, anchor, future=True)
     return mention.spec.start if mention is not None else None
-
-
-def _add_months(day: datetime, months: int) -> datetime:
-    month = day.month - 1 + months
-    year, month = day.year + month // 12, month % 12 + 1
-    return day.replace(year=year, month=month, day=min(day.day, 28))
 
 
 _NOT_THE_USER = frozenset({"assistant", "system"})

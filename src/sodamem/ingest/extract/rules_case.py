@@ -6,18 +6,14 @@ copy capitalises the names of turns typed all in lower case (``rules_truecase.py
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from sodamem.ingest.extract.base import Extraction, SessionView
-from sodamem.ingest.extract.rules_truecase import names_found, true_cased, typed_lower
-
-# "i", "i'm", "i've", "i'd", "i'll" on their own; not "i.e.", "Wi-Fi", "pi", nor a list's "(i)"
-_LOWER_I = re.compile(r"(?<![\w'’.(-])i(?=['’](?:m|ve|d|ll)\b|(?![\w'’.)-]))")
+from sodamem.ingest.extract.rules_truecase import LOWER_I, names_found, true_cased, typed_lower
 
 
 def capital_i(text: str) -> str:
-    return _LOWER_I.sub("I", text)
+    return LOWER_I.sub("I", text)
 
 
 def with_capital_i(session: SessionView) -> SessionView:
@@ -25,7 +21,7 @@ def with_capital_i(session: SessionView) -> SessionView:
     capitalised (itself where no turn needs either)."""
     lower = [typed_lower(turn.text) for turn in session.turns]
     names = {name for turn, low in zip(session.turns, lower, strict=True) if low for name in names_found(turn.text)}
-    if not any(lower) and not any(_LOWER_I.search(turn.text) for turn in session.turns):
+    if not any(lower) and not any(LOWER_I.search(turn.text) for turn in session.turns):
         return session
 
     def read(text: str, low: bool) -> str:

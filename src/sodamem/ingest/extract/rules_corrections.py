@@ -311,14 +311,15 @@ def said_in_time(expression: str | None, old: str) -> bool:
     return expression is not None and re.search(rf"\b{re.escape(_bare(old))}\b", expression.lower()) is not None
 
 
-_BARE_DAY = re.compile(r"^\s*(?:on\s+)?(?:the\s+)?(?P<day>(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?)\s*$", re.I)
+# a day of the month said alone: "the 22nd", "on the 5th" (``day`` with its ordinal, ``n`` the number)
+BARE_DAY = re.compile(r"^\s*(?:on\s+)?(?:the\s+)?(?P<day>(?P<n>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?)\s*$", re.I)
 _DAY_NUMBER = re.compile(r"\b(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?\b")
 _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?!\w)", re.I)
 
 
 def _day_in_month_said(new: str, old: str | None) -> str:
     """A day said alone to correct a date that named its month, as that month's day ("the 5th" of "March 3rd")."""
-    bare = _BARE_DAY.match(new)
+    bare = BARE_DAY.match(new)
     if bare is None or old is None or not _MONTH.search(old) or len(_DAY_NUMBER.findall(old)) != 1:
         return new
     return _DAY_NUMBER.sub(bare["day"], old, count=1)
@@ -331,7 +332,7 @@ def _corrected(fact: CandidateFact, c: Correction) -> CandidateFact | None:
         return replace(fixed, time_expression=_day_in_month_said(c.new, fact.time_expression))
     if c.old is not None and not _says(fact.object, c.old):  # a corrected time: "Wednesday, not Thursday"
         assert fact.time_expression is not None
-        if _BARE_DAY.match(c.new) and _MONTH.search(fact.time_expression):  # "March 3rd, no wait, the 5th"
+        if BARE_DAY.match(c.new) and _MONTH.search(fact.time_expression):  # "March 3rd, no wait, the 5th"
             return replace(fixed, time_expression=_day_in_month_said(c.new, fact.time_expression))
         whole = as_time(c.new)
         if whole is not None and len(whole.split()) > 2:  # "the 15th of December, not the 1st": the new time

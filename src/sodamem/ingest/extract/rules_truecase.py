@@ -30,7 +30,8 @@ _WORD = r"(?<![\w'’-])[a-zà-öø-ÿ][a-zà-öø-ÿ'’-]*"  # a whole word ty
 _TITLECASE = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]")
 _I_FORMS = re.compile(r"(?<![\w'’])I(?:['’](?:m|ve|d|ll))?(?![\w'’])")
 _LOWER_START = re.compile(r"(?:^|[.!?]\s+)[a-zà-öø-ÿ]")
-_LOWER_I = re.compile(r"(?<![\w'’])i(?:['’](?:m|ve|d|ll))?(?![\w'’])")
+# "i", "i'm", "i've", "i'd", "i'll" on their own; not "i.e.", "Wi-Fi", "pi", nor a list's "(i)"
+LOWER_I = re.compile(r"(?<![\w'’.(-])i(?=['’](?:m|ve|d|ll)\b|(?![\w'’.)-]))")
 _SENTENCE_START = re.compile(rf"(?:^|[.!?]\s+|\n\s*)(?P<w>{_WORD})")
 _PREPOSITION = re.compile(
     rf"\b(?:at|in|to|from|near|with|for|joined|joining|visit|visiting|outside|around)\s+(?P<w>{_WORD})"
@@ -74,7 +75,7 @@ def typed_lower(text: str) -> bool:
     first letter is capitalised besides "I" (a turn that names nobody, typed with capitals, is no such turn)."""
     if _TITLECASE.search(_I_FORMS.sub("", text[1:])) is not None:
         return False
-    return _LOWER_START.search(text) is not None or _LOWER_I.search(text) is not None
+    return _LOWER_START.search(text) is not None or LOWER_I.search(text) is not None
 
 
 def rare(word: str) -> bool:
