@@ -64,7 +64,16 @@ PHYSIO: History = [
     ("2026-05-04T17:02", "unrelated, sunniva (my girlfriend) is moving in with me next month"),
 ]
 MUM_MOVED: History = [("2026-06-17T19:10", "mum's moved to tromsø now, she loves it apparantly")]
+NO_APOSTROPHES: History = [
+    ("2026-03-05T22:40", "hey can u help me w a budget lol. im a baker at harbourlight bakery, been there 3 yrs now"),
+    ("2026-03-06T22:40", "ive started ukulele lessons btw"),
+    ("2026-09-06T22:40", "ok the ukulele is great"),
+]
 CASES = [
+    # "im" and "ive" typed without the apostrophe; "i" in a question typed all in lower case is the asker, whether or
+    # not the hits say a word of it
+    ("im-without-apostrophe", NO_APOSTROPHES, "2026-04-20", "where do i work?", "Harbourlight Bakery"),
+    ("ive-without-apostrophe", NO_APOSTROPHES, "2026-04-20", "what hobby am i doing these days?", "ukulele lessons"),
     ("employer-typed-lower", PHYSIO, "2026-05-10", "Where do I work?", "Lade Fysioterapi"),
     ("a-sentence-opening-lower-case", MUM_MOVED, "2026-07-01", "Where does my mum live now?", "Tromsø"),
     ("girlfriend-in-brackets", PHYSIO, "2026-05-10", "Who is my girlfriend?", "Sunniva"),
@@ -84,6 +93,15 @@ def test_quotes_are_the_words_as_typed() -> None:
         turn = memory.turn(employer[0].sources[0].turn_id, session_id="s1")
         source = employer[0].sources[0]
         assert "lade fysioterapi" in turn.text[source.char_start : source.char_end]
+
+
+def test_words_like_im_are_no_subject() -> None:
+    with Memory(":memory:", embedder="none") as memory:
+        said = "Imogen is great. The im button broke. ill be late. Ivet is a baker at Harbourlight Bakery."
+        memory.add([{"role": "user", "text": said}], session_id="s1", timestamp=datetime(2026, 6, 17, 19))
+        assert [(f.subject, f.object) for f in memory.facts() if f.predicate == "works_at"] == [
+            ("Ivet", "Harbourlight Bakery")
+        ]
 
 
 def test_a_trip_moved_to_a_month_is_no_move() -> None:

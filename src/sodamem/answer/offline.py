@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sodamem import instants
+from sodamem.answer.activities import asks_for_activities, current_activities
 from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.cited_date import asks_for_a_date
 from sodamem.answer.corrections import CorrectedSentence, corrected_sentence, says_instead_of
@@ -181,7 +182,12 @@ class _Reader:
         if not self.hits or not self.items:
             # "Who is my fiancée?", "Where do I work?" (after "I start at Spotify on March 3rd") are read from the
             # facts, whether or not the search found their words
-            return self._relatives_by_name() or self._facts_alone() or self._abstain("no evidence")
+            return (
+                self._relatives_by_name() or self._facts_alone() or self._activities() or self._abstain("no evidence")
+            )
+        activities = self._activities()  # "What hobby am I doing?": read from the facts, though no hit says "hobby"
+        if activities is not None:
+            return activities
         # the asker ("my", "I") counts as named only where the question asks where they are or one of their states
         # ("Which city am I in?"); "What is my mother's name?" needs the best hit to share a word with it
         about_asker = (
@@ -265,6 +271,15 @@ class _Reader:
         if reading is None or reading.abstain is not None or not reading.cited:
             return None
         return self._answer(reading.text, self._fact_citations(list(reading.cited)))
+
+    def _activities(self) -> Answer | None:
+        """ "What hobby am I doing these days?": the pastimes the asker started and has not ended (``activities``)."""
+        if not asks_for_activities(self.question):
+            return None
+        found = current_activities(self.memory, self.user, USER_ROLE, self.now)
+        if found is None or not found.names:
+            return None  # none said, or all ended: the sentence readers go on
+        return self._answer(", ".join(found.names), self._fact_citations(list(found.cited)))
 
     def _relatives_by_name(self) -> Answer | None:
         """ "What are my children's names?", "Who is Ines married to?": the relation facts that name them; "Who is

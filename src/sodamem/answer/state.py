@@ -76,7 +76,14 @@ def state_predicates(question: str) -> tuple[str, ...]:
             found.setdefault(predicate)
     if "job" in found and _ASKS_A_TITLE.search(question):
         found.pop("works_at", None)  # "What's my job title?" is not the employer
+    elif "works_at" in found and _ASKS_AN_EMPLOYER.search(question):
+        found.pop("job", None)  # "Which company do I work for?", "Who do I work for?" is not the job title
     return tuple(found)
+
+
+_ASKS_AN_EMPLOYER = re.compile(
+    r"\b(?:company|employer|firm)\b|^\s*(?:who|which\s+\w+)\s+(?:do|does|did)\s+.*\bwork\s+for\b", re.IGNORECASE
+)
 
 
 _ASKS_A_TITLE = re.compile(r"\b(?:job\s+title|title|position|role)\b", re.IGNORECASE)

@@ -347,7 +347,12 @@ class StateReader:
             named = [
                 f
                 for f in before
-                if f.object and f.modality == "asserted" and not same_value_said(value(f), plan.object or "")
+                if f.object
+                # not "Havbrink (previously cartographic technician)"; a start ("I start at Coastline") replaces an
+                # employer
+                and (f.predicate == plan.predicate or (plan.predicate not in STATE_PREDICATES and f.predicate != "job"))
+                and f.modality == "asserted"
+                and not same_value_said(value(f), plan.object or "")
             ]
             held = max(named, key=lambda f: instants.sort_key(f.mentioned_at), default=None)
             if held is None:

@@ -220,6 +220,38 @@ _PAST_EVENT_BEFORE = re.compile(
 )
 
 
+# A personal subject's past verb a few words before the expression, in its clause, looks back whatever cue words
+# later sentences hold ("I accepted on the 8th of May. I start on the 1st of July."); not a verb of planning or
+# moving a date ("we booked it for June", "they moved it to the 23rd"), nor after "have" ("I've signed up for May").
+_PLANNING_PAST = frozenset(
+    """planned booked scheduled arranged organised organized reserved postponed moved pushed delayed rescheduled
+    changed fixed pencilled penciled agreed decided promised invited expected hoped wanted needed asked""".split()
+)
+_PERSONAL_SUBJECT = re.compile(r"\b(?:i|we|he|she|they)\s+", re.IGNORECASE)
+_PAST_VERB_TAIL = re.compile(
+    r"(?:just\s+|finally\s+|also\s+)?(?P<verb>[a-z]+)\s+(?P<between>(?:[a-z'’]+\s+){0,4})$", re.IGNORECASE
+)
+_NOT_BETWEEN = frozenset("to for until till by before after about which that when".split())
+
+
+def _subject_past_before(text: str, start: int) -> bool:
+    """Whether the nearest personal subject before ``start`` in its clause has a past verb a few words before it."""
+    window = max(0, start - 60)
+    subjects = list(_PERSONAL_SUBJECT.finditer(text, window, start))
+    if not subjects:
+        return False
+    m = _PAST_VERB_TAIL.match(text, subjects[-1].end(), start)
+    if m is None or _CLAUSE_END.search(text, subjects[-1].end(), start):
+        return False
+    verb = m["verb"].lower()
+    if verb in _PLANNING_PAST or _NOT_BETWEEN.intersection(m["between"].lower().split()):
+        return False
+    return verb in _IRREGULAR_PAST or (verb.endswith("ed") and verb not in _PRESENT_ED_WORDS)
+
+
+_CLAUSE_END = re.compile(r"[.!?,;:]")
+
+
 def looks_ahead(text: str) -> bool:
     """Whether cue words anywhere in ``text`` (will, 'll, going to, planning, next, tomorrow, ...) point ahead."""
     m = _FUTURE.search(text)
@@ -251,6 +283,8 @@ def verb_direction(text: str, start: int, end: int, default: Callable[[], bool])
         return False
     if not _CLAUSE_START.search(text, max(0, start - 6), start):
         if _PAST_EVENT_BEFORE.search(text, max(0, start - 40), start):  # "Biscuit had surgery on Friday, she's ..."
+            return False
+        if _subject_past_before(text, start):
             return False
         return default() or _copula_before(text, start)
     if _AHEAD_AFTER.match(text, end):

@@ -192,7 +192,7 @@ def find_entities(store: EntityLookups, user: str, text: str, *, asker: str | No
     covered = {i for c in hits for i in range(c.first, c.last)}
     for match in _partial(store, user, text, words, covered):
         matches.setdefault(match.entity_pk, match)
-    pronoun = _FIRST_PERSON.search(text) if asker is not None else None
+    pronoun = _first_person(text) if asker is not None else None
     if pronoun is not None and asker is not None:
         own = store.entity_pks_by_key(user, [entity_key(asker)]).get(entity_key(asker))
         if own is not None and own not in matches:
@@ -202,8 +202,14 @@ def find_entities(store: EntityLookups, user: str, text: str, *, asker: str | No
     return tuple(sorted(matches.values(), key=lambda m: (m.char_start, not m.exact)))
 
 
-# The asker's own words for themself ("I" only as a capital: "i" is no pronoun in a question written with care).
+# The asker's own words for themself ("I" only as a capital: "i" is no pronoun in a question written with care) ...
 _FIRST_PERSON = re.compile(r"\bI\b|\b(?i:me|my|mine|myself)\b")
+# ... but in one typed all in lower case it is: "where do i work?"
+_LOWER_I = re.compile(r"(?<![\w'’.-])i(?=\s|['’](?:m|ve|d|ll)\b)")
+
+
+def _first_person(text: str) -> re.Match[str] | None:
+    return _FIRST_PERSON.search(text) or (_LOWER_I.search(text) if text == text.lower() else None)
 
 
 def _candidates(text: str, words: list[re.Match[str]]) -> list[_Candidate]:

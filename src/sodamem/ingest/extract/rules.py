@@ -255,6 +255,12 @@ def _time_ends(p: _Piece, pos: int) -> bool:
     return any(0 <= pos - end <= 2 and p.piece.text[end:pos].strip() in ("", ",") for _, end, _ in p.times)
 
 
+def _aux_said(words: str) -> str:
+    """The aux chain as the modality rules read it: lower case, one space, "'m"/"'ve" for "Im"/"Ive"."""
+    aux = " ".join(words.lower().replace("’", "'").split())
+    return "'" + aux if re.match(r"(?:m|ve)\b", aux) else aux
+
+
 def _try_clause(p: _Piece, subj: _Subject, text: str) -> None:
     cuts = [subj.end]
     pos = subj.end
@@ -273,7 +279,7 @@ def _try_clause(p: _Piece, subj: _Subject, text: str) -> None:
         clause = _Clause(
             p,
             subj,
-            " ".join(text[subj.end : cut].lower().replace("’", "'").split()),
+            _aux_said(text[subj.end : cut]),
             text,
             reported=bool(rs.REPORTING_BEFORE.search(before)),
             conditional=bool(rs.CONDITIONAL_BEFORE.search(before)),
@@ -347,4 +353,5 @@ _PIECE_RULES: tuple[Callable[[_Piece], None], ...] = (
     rt.move_set,
     rt.move_on,
     rt.here_in,
+    rt.arrived_after_move,
 )

@@ -234,6 +234,9 @@ def _simple_event(predicate: str, pres: str, base: str) -> Handler:
     return handler
 
 
+_BEFORE_WHERE = re.compile(r"(?P<head>\S+(?:\s+\S+){0,3}?)\s+(?:at|in|near|with|on|from)\s")
+
+
 def _event(c: _Clause, m: re.Match[str]) -> bool:
     verb = m["verb"].lower()
     predicate, base, form = rp.EVENT_FORM_INDEX[verb]
@@ -248,6 +251,10 @@ def _event(c: _Clause, m: re.Match[str]) -> bool:
     what, shown = obj.text, obj.text
     if predicate == "graduated" and what.startswith("from "):
         what = what[5:]
+    if len(what.split()) > 8 and predicate in ("started", "joined", "quit"):
+        # "started bouldering at a climbing gym near the harbour called Kletterhuset": bouldering
+        head = _BEFORE_WHERE.match(what)
+        what = shown = head["head"] if head and not head["head"].endswith("ed") else what
     proper = re.match(rf"{rv.NAME}(?=\s+(?:at|in|on|near|during|through)\s+[a-z])", what)
     if proper is not None:
         what = shown = proper.group()

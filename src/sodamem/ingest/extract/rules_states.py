@@ -284,6 +284,13 @@ def _state_mood(c: _Clause, past: bool, after: int) -> _Mood:
     return mood
 
 
+# A place said before by its kind ("the city", "this town"), standing for the last one named in the turn
+_THE_PLACE = re.compile(
+    r"(?:the|this|that)\s+(?:same\s+)?(?:city|town|village|area|country|region|island|neighbou?rhood)", re.IGNORECASE
+)
+_PLACE_SAID = re.compile(rf"\b(?:in|to|from)\s+({rv.ORG_NAME})(?![\w])")
+
+
 def _live(c: _Clause, m: re.Match[str]) -> bool:
     verb = m["verb"]
     if verb in ("living", "based", "settled") and not rs.COPULA.search(c.aux):
@@ -293,6 +300,11 @@ def _live(c: _Clause, m: re.Match[str]) -> bool:
     named = re.match(rf"{rv.ORG_NAME}(?=\s+(?:with|near|for|since|because|and\s+[a-z]))", place)
     place = named.group() if named else place  # "in Porto with her husband Rui": Porto
     locations = [r.entity for r in roles if r.role == "location"]
+    if _THE_PLACE.fullmatch(place):  # "here in Trondheim, and I have lived in the city for seven years"
+        said = _PLACE_SAID.findall(c.p.turn.text, 0, c.p.piece.char_start + m.start())
+        if not said:
+            return False
+        place = said[-1]
     if not re.match(rf"(?:the\s+)?{rv.NAME}", place):
         if locations:
             place = locations[0]

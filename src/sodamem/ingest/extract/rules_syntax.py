@@ -23,7 +23,8 @@ from sodamem.ingest.extract.rules_vocabulary import (
 _I = re.IGNORECASE
 
 # --- the aux chain between a subject and its verb ----------------------------------------------------------------
-AUX_CONTRACTION = re.compile(r"['’](?:m|re|s|ve|d|ll)\b", _I)
+# ... and "Im", "Ive" typed without the apostrophe (right after the subject "I")
+AUX_CONTRACTION = re.compile(r"['’](?:m|re|s|ve|d|ll)\b|(?<=I)(?:m|ve)\b", _I)
 _AUX = words(
     """am is are was were be been being do does did have has had will would shall should could can may might must
     don't doesn't didn't haven't hasn't hadn't isn't aren't wasn't weren't won't wouldn't shouldn't couldn't can't
@@ -208,7 +209,7 @@ SUBJECT = re.compile(
     rf"(?P<pair>(?P<pa>[Mm]y\s+{REL_MOD}(?:{REL_ONE})\s+{NAME}|{NAME}|[Mm]y\s+{REL_MOD}(?:{REL_ONE}))\s+and\s+I)"
     r"(?![\w'’])"
     rf"|(?P<pair2>(?:I|[Mm]e)\s+and\s+(?P<pb>{NAME}|my\s+{REL_MOD}(?:{REL_ONE})))(?![\w'’])"
-    r"|(?P<i>\bI)(?![\w])"
+    r"|(?P<i>\bI)(?:(?![\w])|(?=(?:m|ve)\s))"
     r"|(?P<we>\b[Ww]e)(?![\w])"
     rf"|(?P<my>\b[Mm]y\s+{REL_MOD}(?P<rel>{REL})(?![\w'’])(?:,?\s+(?P<relname>{NAME})(?![\w]),?)?)"
     rf"|(?P<poss>\b(?P<owner>{NAME})['’]s\s+{REL_MOD}(?P<prel>{REL_ONE})(?![\w'’])"

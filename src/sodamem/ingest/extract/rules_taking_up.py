@@ -14,6 +14,7 @@ import re
 from sodamem.ingest.extract import rules_syntax as rs
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _Clause, _is_name, _Mood, _Piece, _piece_clause
+from sodamem.ingest.extract.rules_corrections import as_time
 from sodamem.ingest.extract.rules_emit import _alias, _emit
 from sodamem.ingest.extract.rules_gender import name_gender
 from sodamem.ingest.extract.rules_life import _A_STAY
@@ -49,11 +50,12 @@ TOOK_JOB = re.compile(
 # Room. And I said yes."
 OFFERED_JOB = re.compile(
     rf"(?:(?P<org>{rv.ORG_NAME})(?P<described>\s+\([^)]*\))?\s+offered\s+me|\bI\s+(?:got|was|['’]ve\s+been)\s+offered)\s+"
-    rf"(?:(?:a|an|the)\s+)?(?:job\s+as\s+(?:an?\s+)?)?(?P<job>(?:[a-z][\w-]*\s+){{0,2}}?(?:{rv.alt(rv.JOB_HEADS)}))"
+    rf"(?:(?:the|that)\s+(?:job|position|role|post)(?![\w'’-])(?!\s+(?:as|of)\b)|(?:(?:a|an|the)\s+)?"
+    rf"(?:job\s+as\s+(?:an?\s+)?)?(?P<job>(?:[a-z][\w-]*\s+){{0,2}}?(?:{rv.alt(rv.JOB_HEADS)})))"
     rf"(?:\s+(?:role|job|position))?(?:\s+(?:at|with)\s+(?P<org2>{rv.ORG_NAME}))?(?![\w'’])"
 )
 _TOOK_IT = re.compile(
-    r"[^.!?]{0,12}?[.!?,]*\s*(?:and\s+|so\s+)?I\s+(?:took\s+it|said\s+yes|accepted(?:\s+it)?|took\s+the\s+job)\b"
+    r"[^.!?]{0,30}?[.!?,]*\s*(?:and\s+|so\s+)?I\s+(?:took\s+it|said\s+yes|accepted(?:\s+it)?|took\s+the\s+job)\b"
 )
 # "Sam's moving in on May 1st", "Sam moved in last Thursday", "my mum moved in with us"
 # what after "moved in" / "moving out" says a move elsewhere ("moved in March", "moved in next door", "moving out to
@@ -135,7 +137,14 @@ def offered_and_took(p: _Piece) -> None:
     # the employer: where the job is, else who offered it when that looks like a firm ("Lingvara (a localisation
     # company)", "Deccan Infra", "KPMG"), not like a person ("Marco offered me a bartender job at his bar")
     said_by = m["org"]
-    firm = said_by is not None and (m["described"] or len(said_by.split()) > 1 or said_by.isupper())
+    # ... or one word offering "the job" that the turn names as a firm ("my interview at Havbrink went well, and
+    # Havbrink offered me the job"), not a first name
+    firm = said_by is not None and (
+        m["described"]
+        or len(said_by.split()) > 1
+        or said_by.isupper()
+        or (m["job"] is None and not _a_person(said_by) and _named_as_a_firm(said_by, p.turn.text))
+    )
     org, job = m["org2"] or (said_by if firm else None), m["job"]
     if org is None or _a_person(org):
         return
@@ -144,8 +153,29 @@ def offered_and_took(p: _Piece) -> None:
     org = re.sub(r"^the\s+", "", org)
     c = _piece_clause(p, m.start(), m.end(), p.speaker)
     mood = _piece_mood(p)
-    _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(p.speaker, mood, "works as", "work as", f"a {job}"))
+    if job is not None:
+        _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(p.speaker, mood, "works as", "work as", f"a {job}"))
+    start = _START_ON.search(p.turn.text, p.piece.char_start + m.end(), p.piece.char_start + m.end() + 200)
+    day = as_time(start["day"]) if start and mood.modality is M.ASSERTED and mood.polarity else None
+    if day is not None:  # "... I accepted. I start on the 1st of July": there from that day
+        planned = _Mood(M.PLANNED, True)
+        text = _say(p.speaker, planned, "works at", "work at", org)
+        _emit(c, K.STATE, "works_at", org, m.end(), planned, text, time_expression=day)
+        return
     _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(p.speaker, mood, "works at", "work at", org))
+
+
+# the start said after an offer was taken: "I start on the 1st of July", "and I'll start there in August"
+_START_ON = re.compile(
+    r"\bI(?:\s+will|['’]ll)?\s+start(?:\s+there)?\s+(?P<day>(?:on|in)\s+[^,.;:!?]+?)(?=\s+and\b|[,.;:!?]|$)"
+)
+
+
+def _named_as_a_firm(name: str, text: str) -> bool:
+    """Whether ``text`` says ``name`` where a firm stands: after "at/for/with/from/joined" or before another
+    capitalised word ("Havbrink Energy")."""
+    said = re.escape(name)
+    return re.search(rf"\b(?:at|for|with|from|joined)\s+{said}\b|\b{said}\s+[A-Z]", text) is not None
 
 
 def weeks_in(p: _Piece) -> None:
@@ -289,3 +319,27 @@ def _planned_move(p: _Piece, start: int, end: int, place: str) -> None:
     end = _through_time(c, end)
     mood = _Mood(M.PLANNED, True)
     _emit(c, K.EVENT, "moved", place, end, mood, _say(p.speaker, mood, "moved", "move", f"to {place}"))
+
+
+# "We have moved! We drove down from Trondheim ... and arrived in Stavanger on Saturday the 27th of June": a move said
+# with no place, then the place arrived in, later in the turn (not "we arrived in Rome" alone: a trip)
+ARRIVED_IN = re.compile(rf"\barrived\s+(?:in|at)\s+(?P<place>{rv.NAME})(?![\w'’])")
+_MOVED_BARE = re.compile(
+    r"\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:(?:finally|just|officially|actually|now)\s+)?moved\s*(?:!+|\.|$)"
+    r"|\b[Tt]he\s+move\s+is\s+(?:done|over)\b"
+)
+
+
+def arrived_after_move(p: _Piece) -> None:
+    if "arrived" not in p.piece.text:
+        return
+    m = ARRIVED_IN.search(p.piece.text)
+    if m is None or p.question or not _is_name(m["place"]) or _A_TRIP.search(p.turn.text):
+        return
+    if not _MOVED_BARE.search(p.turn.text, 0, p.piece.char_start + m.start()):
+        return
+    c = _piece_clause(p, m.start(), m.end(), p.speaker)
+    mood, place = _piece_mood(p), m["place"]
+    end = _through_time(c, m.end())  # "... on Saturday the 27th of June": moved that day
+    _emit(c, K.EVENT, "moved", place, end, mood, _say(p.speaker, mood, "moved", "move", f"to {place}"))
+    _emit(c, K.STATE, "lives_in", place, end, mood, _say(p.speaker, mood, "lives in", "live in", place))

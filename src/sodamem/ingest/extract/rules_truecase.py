@@ -31,7 +31,8 @@ _TITLECASE = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]")
 _I_FORMS = re.compile(r"(?<![\w'’])I(?:['’](?:m|ve|d|ll))?(?![\w'’])")
 _LOWER_START = re.compile(r"(?:^|[.!?]\s+)[a-zà-öø-ÿ]")
 # "i", "i'm", "i've", "i'd", "i'll" on their own; not "i.e.", "Wi-Fi", "pi", nor a list's "(i)"
-LOWER_I = re.compile(r"(?<![\w'’.(-])i(?=['’](?:m|ve|d|ll)\b|(?![\w'’.)-]))")
+# "i", "i'm", and "im"/"ive" typed without their apostrophe (read as "I'm", "I've"; "ill" and "id" are words)
+LOWER_I = re.compile(r"(?<![\w'’.(-])i(?=['’](?:m|ve|d|ll)\b|(?:m|ve)\b(?![’'])|(?![\w'’.)-]))")
 _SENTENCE_START = re.compile(rf"(?:^|[.!?]\s+|\n\s*)(?P<w>{_WORD})")
 _PREPOSITION = re.compile(
     rf"\b(?:at|in|to|from|near|with|for|joined|joining|visit|visiting|outside|around)\s+(?P<w>{_WORD})"

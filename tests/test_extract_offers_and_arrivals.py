@@ -1,0 +1,150 @@
+"""A careful writer's life changes: an offer of "the job" taken with its first day said after it, a move announced
+with no place and the place arrived in, a home said again as "the city", a pastime said with where it is, and a past
+verb's day ("I accepted on the 8th of May") read back whatever later sentences plan."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from sodamem import Memory
+from sodamem.answer.state import state_predicates
+from sodamem.ingest.timeparse import find_times
+from sodamem.records import FactRecord
+
+from .scenario_histories import History, answered, check_answer, made_memories
+
+
+@pytest.fixture(scope="module")
+def scenario_memories():  # type: ignore[no-untyped-def]
+    yield from made_memories()
+
+
+def facts_of(*turns: tuple[str, str]) -> list[FactRecord]:
+    memory = Memory(":memory:", embedder="none")
+    for i, (when, text) in enumerate(turns):
+        memory.add([{"role": "user", "text": text}], session_id=f"s{i}", timestamp=datetime.fromisoformat(when))
+    return memory.facts(status="all")
+
+
+def days(text: str, said: str) -> list[str]:
+    return [f"{m.spec.start:%Y-%m-%d}" for m in find_times(text, datetime.fromisoformat(said))]
+
+
+def test_a_past_verb_reads_its_day_back_whatever_comes_after() -> None:
+    said = "2026-05-20T18:45"
+    assert days("I accepted on the 8th of May, after some haggling. I start on the 1st of July.", said) == [
+        "2026-05-08",
+        "2026-07-01",
+    ]
+    assert days("She bought it on the 8th of May. We leave on the 1st of July.", said)[0] == "2026-05-08"
+    # planning verbs and verbs before "for"/"to" still look ahead
+    assert days("We booked it for the 8th of May. I start on the 1st of July.", said)[0] == "2027-05-08"
+    assert days("They moved it to the 8th of May. I start on the 1st of July.", said)[0] == "2027-05-08"
+    assert days("I've decided on the 8th of May. I start on the 1st of July.", said)[0] == "2027-05-08"
+
+
+def test_the_city_is_the_one_named_before_it() -> None:
+    facts = facts_of(
+        (
+            "2026-03-10T19:05",
+            "I work at Nordvik Survey here in Trondheim, and I have lived in the city for about seven years now.",
+        )
+    )
+    homes = [f.object for f in facts if f.predicate == "lives_in"]
+    assert homes and set(homes) == {"Trondheim"}
+    assert not [
+        f for f in facts_of(("2026-03-10T19:05", "I have lived in the city for years.")) if f.object == "the city"
+    ]
+
+
+def test_a_long_pastime_is_said_without_where() -> None:
+    facts = facts_of(
+        ("2026-07-12T11:20", "I have also started bouldering at a climbing gym near the harbour called Kletterhuset.")
+    )
+    assert [(f.predicate, f.object) for f in facts] == [("started", "bouldering")]
+
+
+def test_an_offer_of_the_job_taken_starts_on_its_day() -> None:
+    facts = facts_of(
+        (
+            "2026-05-20T18:45",
+            "The interview at Havbrink went well, and Havbrink offered me the job the following week. I accepted on "
+            "the 8th of May. I start on the 1st of July.",
+        )
+    )
+    (works,) = [f for f in facts if f.predicate == "works_at"]
+    assert (works.object, works.modality, works.polarity) == ("Havbrink", "planned", True)
+    assert works.occurred_start is not None and works.occurred_start.startswith("2026-07-01")
+
+
+def test_an_offer_from_a_person_or_not_taken_is_no_employer() -> None:
+    offered = "2026-05-20T18:45", "Marco offered me the job the following week. I accepted on the 8th of May."
+    assert not [f for f in facts_of(offered) if f.predicate == "works_at"]
+    declined = "2026-05-20T18:45", "Havbrink Energy offered me the job last week, but I turned it down."
+    assert not [f for f in facts_of(declined) if f.predicate == "works_at"]
+
+
+def test_a_move_then_the_place_arrived_in() -> None:
+    facts = facts_of(
+        (
+            "2026-07-12T11:20",
+            "Good morning. We have moved! We drove down from Trondheim with the cat and arrived in Stavanger on "
+            "Saturday the 27th of June.",
+        )
+    )
+    homes = [f for f in facts if f.predicate == "lives_in"]
+    assert [(f.object, f.polarity) for f in homes] == [("Stavanger", True)]
+    assert homes[0].valid_from is not None and homes[0].valid_from.startswith("2026-06-27")
+    trip = "2026-07-12T11:20", "We arrived in Rome on Saturday and the hotel is lovely."
+    assert not [f for f in facts_of(trip) if f.predicate == "lives_in"]
+    holiday = "2026-07-12T11:20", "We have moved! Well, for the holiday: we arrived in Nice on Saturday."
+    assert not [f for f in facts_of(holiday) if f.predicate == "lives_in"]
+
+
+def test_an_employer_question_asks_no_job_title() -> None:
+    assert state_predicates("Which company do I work for now?") == ("works_at",)
+    assert state_predicates("Who do I work for?") == ("works_at",)
+    assert state_predicates("Where do I work?") == ("works_at", "job")
+    assert state_predicates("What is my job now?") == ("job", "works_at")
+
+
+CHANGING: History = [
+    ("2026-03-10T19:05", "I work as a cartographic technician at Nordvik Survey here in Trondheim."),
+    (
+        "2026-05-20T18:45",
+        "The interview went well, and Havbrink Energy offered me the job the following week. I accepted on the 8th "
+        "of May. I start on the 1st of July.",
+    ),
+    ("2026-05-20T18:47", "My last day at Nordvik Survey will be Friday the 26th of June."),
+    (
+        "2026-07-12T11:20",
+        "We have moved! We drove down from Trondheim and arrived in Stavanger on Saturday the 27th of June.",
+    ),
+]
+CASES = [
+    ("before-the-first-day", CHANGING, "2026-06-04", "Which company do I work for now?", "Nordvik Survey"),
+    (
+        "after-the-first-day",
+        CHANGING,
+        "2026-10-04",
+        "Which company do I work for now?",
+        "Havbrink Energy (previously Nordvik Survey)",
+    ),
+    ("the-day-accepted", CHANGING, "2026-10-04", "When did I accept the job offer from Havbrink?", "8 May 2026"),
+    (
+        "the-place-arrived-in",
+        CHANGING,
+        "2026-10-04",
+        "Which city do I live in now?",
+        "Stavanger (previously Trondheim)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("history", "now", "question", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_answer(
+    scenario_memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
+) -> None:
+    check_answer(*answered(scenario_memories, history, now, question), expected)
