@@ -83,7 +83,22 @@ SOLD_ONE_KEPT_ANOTHER: History = [
     ("2026-01-10T10:00", "We have a car and a bike."),
     ("2026-02-10T10:00", "Sold my bike last week, the car is enough for me now."),
 ]
+GIVEN_TO: History = [
+    ("2026-03-10T19:05", "I need care for Pemberton, my Hermann's tortoise, while we are away."),
+    ("2026-10-03T16:00", "Sad news. We have given Pemberton to Joakim's son Eskil, who has a heated greenhouse."),
+]
+GAVE_IT_A_COAT: History = [
+    ("2026-03-10T19:05", "I have a boat called Gannet."),
+    ("2026-10-03T16:00", "I gave Gannet a fresh coat of paint and gave a talk to the sailing club."),
+]
+SOLD_BY_NAME: History = [
+    ("2026-03-10T19:05", "I have a boat called Gannet."),
+    ("2026-10-03T16:00", "Sold Gannet last Saturday, no time for her anymore."),
+]
 CASES = [
+    ("given-to-someone", GIVEN_TO, "2026-10-04", "Do I still have Pemberton?", "No"),
+    ("given-a-coat-is-kept", GAVE_IT_A_COAT, "2026-10-04", "Do I still have Gannet?", "Yes"),
+    ("sold-by-name", SOLD_BY_NAME, "2026-10-04", "Do I still have Gannet?", "No"),
     ("rehomed-from-a-rescue-is-adopting", REHOMED_FROM_A_RESCUE, "2026-03-01", "Do I still have Miso?", "Yes"),
     ("the-thing-beside-is-kept", SOLD_ONE_KEPT_ANOTHER, "2026-03-01", "Do I still have a car?", "Yes"),
     ("sold-named-beside", SOLD_BESIDE, "2026-04-30", "Do I still have my Yaris?", "No"),

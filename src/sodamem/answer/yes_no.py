@@ -20,6 +20,11 @@ _CEASED = re.compile(
     r"|\bleft\s+(?:the|my|our)\b|\bdropped\s+out\s+of\b|\b(?:cancell?ed|ended|called\s+off)\s+(?:the|my|our)\b"
     r"|\b(?:sold|gave\s+away|got\s+rid\s+of|rehomed)\s+(?:the|my|our)\b"
     r"|\brehomed(?=\s+(?!(?:a|an|another|one|two|three|some|from)\b)\w)"  # "we rehomed luna", not "a greyhound"
+    # given to someone: "We have given Pemberton to Joakim's son Eskil", "handed the bakkie over to my cousin"
+    r"|\b(?:gave|given|giving|handed)(?=\s+(?!(?:up|away|a|an|some|it|them|him|her|me|us|you|birth|notice|"
+    r"in)\b)(?:[\w'’-]+\s+){1,3}?(?:over\s+|back\s+)?to\s+\w)"
+    # sold a thing by its name: "sold Gannet last week" (not "sold out", "sold a painting")
+    r"|\bsold(?=\s+(?-i:[A-Z])\w)"
     # what one attends or belongs to, dropped: "I dropped the ceramics class" (not "dropped the dog at my mum's")
     r"|\bdropped\s+(?:the|my|our)\b(?=\s+(?:[\w-]+\s+){0,2}?(?:class|classes|course|lessons?|module|club|team|gym|"
     r"membership|subscription|choir|band|group)\b)"
@@ -99,7 +104,10 @@ _PARTICLES = frozenset("up out off".split())
 
 
 # parting with a thing answers only whether one still has it: "Do we still have the Alto?"
-_PARTED_WITH = re.compile(r"(?:sold|gave\s+away|got\s+rid\s+of|rehomed)\b", re.IGNORECASE)
+# parting with a thing (not "gave up" a habit)
+_PARTED_WITH = re.compile(
+    r"(?:sold|gave\s+away|got\s+rid\s+of|rehomed|(?:gave|given|giving|handed)(?!\s+up\b))\b", re.IGNORECASE
+)
 _ASKS_TO_HAVE = re.compile(r"\b(?:have|has|own|owns|got|keep|keeps)\b", re.IGNORECASE)
 
 # "a band called The Wee Hours": the noun a named thing is described by
