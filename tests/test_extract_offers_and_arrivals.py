@@ -45,6 +45,12 @@ def test_a_past_verb_reads_its_day_back_whatever_comes_after() -> None:
     assert days("I've decided on the 8th of May. I start on the 1st of July.", said)[0] == "2027-05-08"
 
 
+def test_a_stay_booked_from_a_day_is_ahead() -> None:
+    said = "2026-04-18T09:30"
+    assert days("We've booked a gîte in the Dordogne from July 11th for the summer holiday.", said) == ["2026-07-11"]
+    assert days("I booked the flights on Monday.", said) == ["2026-04-13"]  # the booking's own day
+
+
 def test_the_city_is_the_one_named_before_it() -> None:
     facts = facts_of(
         (
@@ -123,7 +129,37 @@ CHANGING: History = [
         "We have moved! We drove down from Trondheim and arrived in Stavanger on Saturday the 27th of June.",
     ),
 ]
+GRAZ: History = [
+    ("2026-03-15T16:30", "I've finally decided to apply for a master's in pharmacology at the University of Graz."),
+    (
+        "2026-04-19T20:10",
+        "The application went in on the 29th. AND they've invited me to an online interview next Friday.",
+    ),
+    ("2026-06-10T12:45", "GUESS WHO GOT IN. The acceptance email came on the 2nd, I read it at the pharmacy counter."),
+    (
+        "2026-10-25T18:20",
+        "Hello from Graz!!! The flat is great, although Liesl moved out last week to live with her girlfriend.",
+    ),
+]
+HOLIDAY: History = [
+    (
+        "2026-06-01T21:15",
+        "We've had to postpone the Dordogne holiday. The owner was nice about it, we're going from August 8th instead.",
+    ),
+    ("2026-07-12T19:30", "Lotte's started at a summer art camp, and Jasper swam 25 metres on Wednesday!"),
+]
 CASES = [
+    # a hit naming Graz with its time said of something else ("Liesl moved out last week") dates no interview
+    (
+        "the-thing-asked-not-the-place",
+        GRAZ,
+        "2026-10-26",
+        "When was my Graz interview?",
+        "24 April 2026 (the Friday after 19 April 2026)",
+    ),
+    ("the-email-not-the-place", GRAZ, "2026-10-26", "When did I get the acceptance email from Graz?", "2 June 2026"),
+    # ... but a time in the sentence going on about it does
+    ("the-sentence-after", HOLIDAY, "2026-07-14", "When does our Dordogne holiday start?", "8 August 2026"),
     ("before-the-first-day", CHANGING, "2026-06-04", "Which company do I work for now?", "Nordvik Survey"),
     (
         "after-the-first-day",

@@ -90,6 +90,16 @@ def date_of(
         return overlap(content, p[1].turn_text), latest, -p[0]
 
     hit = max(naming, key=said_as_much)[1] if naming else hits[0]
+    # a hit naming the place or person only, its times said of other things ("Hello from Graz! ... Liesl moved out
+    # last week" to "When was my Graz interview?"): the hit whose sentence says the thing asked with a time ("they've
+    # invited me to an online interview next Friday"), if one does
+    strong = content - named - _LIGHT_VERBS
+    said_of_it = _times_in_sentences(evidence, hit, content, 1) or _times_in_sentences(
+        evidence, hit, strong, 1, following=True
+    )
+    if naming and strong and not ahead and not said_of_it:
+        saying = [h for h in hits if _times_in_sentences(evidence, h, strong, 1)]
+        hit = max(saying, key=lambda h: overlap(strong, h.turn_text), default=hit)  # the best-ranked among equals
     turn = evidence.turn_item(hit)
     times = turn.times if turn is not None else ()
     if ahead:
@@ -98,7 +108,7 @@ def date_of(
         enough = max(1, overlap(content, hit.turn_text) - 1)
         # a hit not naming what the question names counts by a word of substance ("the move got pushed to May
         # 20th" to "When am I moving to Montreal?"), not by "going" ("Femke's going to run the bakery next month")
-        strong = content - _LIGHT_VERBS
+        strong = content - _LIGHT_VERBS  # named words count here
         near = [
             (h, _times_in_sentences(evidence, h, content if overlap(named, h.turn_text) else strong, enough))
             for h in hits
@@ -177,13 +187,19 @@ def _later(timestamp: str, turn_index: int, fact: EvidenceItem) -> bool:
 
 
 def _times_in_sentences(
-    evidence: EvidenceView, hit: SearchHit, content: set[str], enough: int
+    evidence: EvidenceView, hit: SearchHit, content: set[str], enough: int, *, following: bool = False
 ) -> tuple[ResolvedTime, ...]:
-    """The hit's times said in a sentence that says at least ``enough`` of the question's words."""
+    """The hit's times said in a sentence that says at least ``enough`` of the question's words (``following``: or
+    in the sentence right after one, which goes on about it: "we had to postpone the Dordogne holiday. The owner
+    was nice about it, we're going from August 8th instead")."""
     turn = evidence.turn_item(hit)
     if turn is None:
         return ()
-    sentences = [s for s in _SENTENCE.findall(hit.turn_text) if overlap(content, s) >= enough]
+    said = _SENTENCE.findall(hit.turn_text)
+    saying = [n for n, s in enumerate(said) if overlap(content, s) >= enough]
+    sentences = [
+        said[n] for n in sorted(set(saying) | ({n + 1 for n in saying if n + 1 < len(said)} if following else set()))
+    ]
     return tuple(t for t in turn.times if any(t.expression in s for s in sentences))
 
 
