@@ -30,3 +30,19 @@ def test_a_corrected_weekday_is_no_month() -> None:
     with told("I hurt my knee on Thursday. Sorry, it was Wednesday, not Thursday.") as memory:
         answer = memory.ask("When did I hurt my knee?", now=datetime(2026, 2, 10), offline=True)
         assert answer.answer.startswith("28 January 2026")
+
+
+def test_a_sentence_opening_with_a_lead_and_a_day_corrects_the_day_before() -> None:
+    said = "They have invited me to an interview on the 22nd. Sorry, the 23rd: they moved it to the Thursday."
+    with told(said) as memory:  # said on 2 February: an invitation standing looks ahead
+        answer = memory.ask("When is my interview?", now=datetime(2026, 2, 10), offline=True)
+        assert answer.answer == "23 February 2026"
+    with told("interview's on the 2nd. wait no the 9th, the 2nd is fenellas bday lol") as memory:
+        answer = memory.ask("when was my interview?", now=datetime(2026, 3, 1), offline=True)
+        assert answer.answer == "9 February 2026"
+
+
+def test_a_lead_and_no_day_corrects_nothing() -> None:
+    with told("The party is on the 12th. Sorry, the wifi is bad here.") as memory:
+        answer = memory.ask("When is the party?", now=datetime(2026, 2, 3), offline=True)
+        assert answer.answer == "12 February 2026"

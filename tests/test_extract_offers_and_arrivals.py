@@ -49,6 +49,8 @@ def test_a_stay_booked_from_a_day_is_ahead() -> None:
     said = "2026-04-18T09:30"
     assert days("We've booked a gîte in the Dordogne from July 11th for the summer holiday.", said) == ["2026-07-11"]
     assert days("I booked the flights on Monday.", said) == ["2026-04-13"]  # the booking's own day
+    assert days("They have invited me to an interview on the 22nd.", said) == ["2026-04-22"]
+    assert days("They invited me to a party on Saturday.", said) == ["2026-04-11"]  # an invitation past
 
 
 def test_the_city_is_the_one_named_before_it() -> None:

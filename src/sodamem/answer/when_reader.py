@@ -83,17 +83,21 @@ def date_of(
     # did we get back from Lisbon?", not the booking); the best-ranked among equals
     naming = [(n, h) for n, h in enumerate(hits) if named and overlap(named, h.turn_text)]
 
-    # among hits saying as much, a past question reads the latest (the plan is said before it is done: "we're
-    # taking my stuff down on the 4th", then "we moved on the 11th in the end"); else the best-ranked
-    def said_as_much(p: tuple[int, SearchHit]) -> tuple[int, datetime | int, int]:
+    # among hits saying as much, one saying a time in a sentence with the thing asked ("invited me to an interview
+    # on the 22nd", not "The interview went well ... I accepted on the 8th of May"); then a past question reads the
+    # latest (the plan is said before it is done: "we're taking my stuff down on the 4th", then "we moved on the 11th
+    # in the end"); else the best-ranked
+    strong = content - named - _LIGHT_VERBS
+
+    def said_as_much(p: tuple[int, SearchHit]) -> tuple[int, bool, datetime | int, int]:
         latest = instants.sort_key(p[1].timestamp) if not ahead and _PAST.match(question) else 0
-        return overlap(content, p[1].turn_text), latest, -p[0]
+        timed = bool(strong) and bool(_times_in_sentences(evidence, p[1], strong, 1))
+        return overlap(content, p[1].turn_text), timed, latest, -p[0]
 
     hit = max(naming, key=said_as_much)[1] if naming else hits[0]
     # a hit naming the place or person only, its times said of other things ("Hello from Graz! ... Liesl moved out
     # last week" to "When was my Graz interview?"): the hit whose sentence says the thing asked with a time ("they've
     # invited me to an online interview next Friday"), if one does
-    strong = content - named - _LIGHT_VERBS
     said_of_it = _times_in_sentences(evidence, hit, content, 1) or _times_in_sentences(
         evidence, hit, strong, 1, following=True
     )

@@ -27,7 +27,9 @@ _FUTURE = re.compile(
     r"|intend(?:s|ing)?\s+to"
     r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t"
     r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for"
-    # a stay booked from a day: "we've booked a gîte in the Dordogne from July 11th"
+    # a stay booked from a day: "we've booked a gîte in the Dordogne from July 11th"; an invitation standing:
+    # "they have invited me to an interview on the 22nd", "I've been invited to a wedding in June"
+    r"|(?:(?:have|has|['’]ve)\s+(?:been\s+)?|\b(?:am|is|are|['’]m|['’]re)\s+)invited\s+(?:(?:me|us|him|her|them)\s+)?(?:to|for)\s"
     r"|(?:booked|reserved|rented)\s+(?:[\w'’-]+\s+){1,6}?from\s"
     # "junior QA tester, starting march 2nd": a start ahead (not "was starting", "I've been starting")
     r"|(?<=[,;:–—-] )(?<!was )(?<!were )(?<!been )starting(?=\s+(?:on\s+|in\s+|from\s+)?(?:the\s+)?\w))\b"

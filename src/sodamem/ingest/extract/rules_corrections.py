@@ -87,6 +87,12 @@ _LEAD_VALUE = re.compile(
     r"(?P<lead>(?i:wait\s+no|no\s+wait|no\s+sorry|sorry\s+no|I\s+mean|oops|actually\s+no)(?:\s*[,.:!]\s*|\s+))"
     r"(?P<new>[^,.;:!?—–…()]+?)\s*[.!]*$"
 )
+# "Sorry, the 23rd: they moved it to the Thursday", "wait no the 9th, the 2nd is her bday": a sentence opening with a
+# lead and a time, the rest saying why (a time only: "Sorry, the wifi is bad" corrects nothing)
+_LEAD_TIME = re.compile(
+    r"(?P<lead>(?i:sorry|wait\s+no|no\s+wait|no\s+sorry|sorry\s+no|oops|actually\s+no)(?:\s*[,.:!]\s*|\s+))"
+    r"(?P<new>[^,.;:!?—–…()]+?)\s*(?:[,:;]\s|[.!]*$)"
+)
 _ARTICLE = re.compile(r"^(?:the|a|an|my|on|in|at|to)\s+", re.IGNORECASE)
 _CLAUSE = re.compile(r"^(?:I|we|he|she|they|it)\b|\s(?:is|am|are|was|were|live|work|moved|have|has)\b", re.IGNORECASE)
 _PREPOSITION = re.compile(r"^(?:on|in|at|to)\s+", re.IGNORECASE)
@@ -179,6 +185,10 @@ def _inline(text: str) -> tuple[int, str, str | None, str | None, bool] | None:
     if alone is not None and _meant_value(alone["new"]) and not _NOT_MEANT.match(alone["new"]):
         new = " ".join(alone["new"].split())
         return alone.start("new"), new, new, None, as_time(new) is not None and not new[:1].isupper()
+    timed = _LEAD_TIME.match(text)
+    if timed is not None and as_time(timed["new"]) is not None:
+        new = " ".join(timed["new"].split())
+        return timed.start("new"), new, new, None, True
     return None
 
 
