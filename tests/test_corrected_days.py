@@ -46,3 +46,10 @@ def test_a_lead_and_no_day_corrects_nothing() -> None:
     with told("The party is on the 12th. Sorry, the wifi is bad here.") as memory:
         answer = memory.ask("When is the party?", now=datetime(2026, 2, 3), offline=True)
         assert answer.answer == "12 February 2026"
+
+
+def test_a_capitalised_month_then_a_corrected_day() -> None:
+    said = "My friend Crina starts on the 4th of May, sorry, the 11th, they pushed it back a week."
+    with told(said) as memory:
+        answer = memory.ask("When does Crina start?", now=datetime(2026, 4, 1), offline=True)
+        assert answer.answer == "11 May 2026"

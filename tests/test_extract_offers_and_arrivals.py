@@ -94,6 +94,11 @@ def test_an_offer_from_a_person_or_not_taken_is_no_employer() -> None:
     assert not [f for f in facts_of(declined) if f.predicate == "works_at"]
 
 
+def test_names_with_central_european_letters() -> None:
+    facts = facts_of(("2026-04-19T20:10", "My sister Ioana got a job at Aerolinia Carpatică in Łódź."))
+    assert [(f.subject, f.object) for f in facts if f.predicate == "works_at"] == [("Ioana", "Aerolinia Carpatică")]
+
+
 def test_a_move_then_the_place_arrived_in() -> None:
     facts = facts_of(
         (

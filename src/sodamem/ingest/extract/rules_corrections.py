@@ -175,7 +175,7 @@ def _inline(text: str) -> tuple[int, str, str | None, str | None, bool] | None:
         old, new = m["old"], " ".join(m["new"].split())
         if not _meant_value(new) or _CLAUSE.search(new) or _NOT_MEANT.match(new):
             continue
-        if as_time(old) is not None or re.match(r"\d", old):
+        if as_time(old) is not None or re.match(r"\d", old) or _MONTH.fullmatch(old):  # "the 4th of May, sorry, ..."
             if as_time(new) is None:
                 continue  # "the 12th, wait no, that's dad's"
         elif old[:1].isupper() != new[:1].isupper():
