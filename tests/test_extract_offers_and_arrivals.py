@@ -155,7 +155,13 @@ HOLIDAY: History = [
     ),
     ("2026-07-12T19:30", "Lotte's started at a summer art camp, and Jasper swam 25 metres on Wednesday!"),
 ]
+TENURE: History = [
+    ("2026-03-05T22:40", "im a baker at harbourlight bakery in dunedin, been there like 3 yrs now. pay is ok"),
+    ("2026-05-16T13:00", "GOT THE APPRENTICESHIP!!! handed in notice at the bakery, my last day there is the 29th"),
+]
 CASES = [
+    # a span is read from the words saying it, not answered with the employer (nor abstained on once it ended)
+    ("how-long-at-an-ended-job", TENURE, "2026-11-03", "how long did i work at harbourlight bakery?", "3 yrs"),
     # a hit naming Graz with its time said of something else ("Liesl moved out last week") dates no interview
     (
         "the-thing-asked-not-the-place",

@@ -97,6 +97,8 @@ class StateReader:
         wanted = state_predicates(self.question)
         if not wanted or asks_a_wish(self.question):
             return None  # "Where do I want to work?" asks no state that holds
+        if question_kind(self.question) == "how_long":
+            return None  # "How long did I work at X?" asks a span, which the sentences say ("been there 3 yrs")
         if _ASKS_WHO.match(self.question) and set(wanted) <= PLACE_PREDICATES:
             return None  # "Who did Lwazi's mom move in with?" asks a person, not where she lives
         if asks_for_a_place(self.question):  # "Where do I work?" is the employer, not the job title (if one is known)
