@@ -53,3 +53,12 @@ def test_a_capitalised_month_then_a_corrected_day() -> None:
     with told(said) as memory:
         answer = memory.ask("When does Crina start?", now=datetime(2026, 4, 1), offline=True)
         assert answer.answer == "11 May 2026"
+
+
+def test_a_lead_alone_then_a_day_alone_corrects_the_day_before() -> None:
+    with told("yes. moving july 25. no wait. 26th. truck's booked sunday.") as memory:
+        answer = memory.ask("When am I moving?", now=datetime(2026, 3, 1), offline=True)
+        assert answer.answer == "26 July 2026"  # a going verb opening the sentence looks ahead
+    with told("moving july 25. sorry. the dog ate my sock.") as memory:
+        answer = memory.ask("When am I moving?", now=datetime(2026, 3, 1), offline=True)
+        assert answer.answer == "25 July 2026"

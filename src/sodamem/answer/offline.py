@@ -36,6 +36,7 @@ from sodamem.answer.activities import asks_for_activities, current_activities
 from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.cited_date import asks_for_a_date
 from sodamem.answer.corrections import CorrectedSentence, corrected_sentence, says_instead_of
+from sodamem.answer.date_gaps import asks_a_gap, gap_text
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
@@ -98,6 +99,7 @@ from sodamem.retrieve.fts_query import STOPWORDS
 from sodamem.retrieve.pack import EvidenceItem, build_pack
 from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
 from sodamem.retrieve.search import SearchMode
+from sodamem.retrieve.temporal import parse_iso
 
 __all__ = ["answer_offline", "human_day", "human_span", "said_by_another_speaker"]
 
@@ -122,6 +124,23 @@ def answer_offline(
     """Answer ``question`` from ``memory`` without an LLM; ``now`` anchors the question's time words."""
     owner = user or memory.user
     asked = memory.asked_at(now)
+    reader = _reader(memory, question, owner, asked, budget_tokens)
+    gap = asks_a_gap(question)
+    if gap is None:
+        return reader.read()
+    # "How many days after arriving in Stavanger did I start at Havbrink?": each day as its own when-question
+    first = _reader(memory, gap.first, owner, asked, budget_tokens)._dated()
+    second = _reader(memory, gap.second, owner, asked, budget_tokens)._dated()
+    days = [parse_iso(d.start) if d is not None else None for d in (first, second)]
+    if first is None or second is None or days[0] is None or days[1] is None:
+        return reader._abstain("undated")
+    text = gap_text(gap, days[0], days[1])
+    if text is None:
+        return reader._abstain("dates disagree")
+    return reader._answer(text, [*first.citations, *second.citations], f"{first.detail}; {second.detail}")
+
+
+def _reader(memory: Memory, question: str, owner: str, asked: datetime, budget_tokens: int) -> _Reader:
     # The question is the user's own, passed on by an agent: its "I" and "my" are the speaker "user" (a log of user
     # and assistant turns); where no speaker is called that (LoCoMo's named people), nothing changes.
     analysis = _known_then(memory, owner, analyze_query(question, asked, memory.store, owner, asker=USER_ROLE))
@@ -130,8 +149,7 @@ def answer_offline(
     pack = build_pack(ranked, budget_tokens, count_tokens)
     kept = set(pack.ids)
     items = [i for i in ranked if i.id in kept]
-    reader = _Reader(memory, owner, question, analysis, hits, items, pack.used_tokens, asked)
-    return reader.read()
+    return _Reader(memory, owner, question, analysis, hits, items, pack.used_tokens, asked)
 
 
 def said_by_another_speaker(

@@ -27,6 +27,8 @@ _FUTURE = re.compile(
     r"|intend(?:s|ing)?\s+to"
     r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t"
     r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for"
+    # a sentence opening with a going verb, its "I'm" left out: "moving july 25", "flying out friday" (not "moving on")
+    r"|(?:^|(?<=[.!?]\s))(?:moving|leaving|flying|heading|travell?ing|driving)\s+(?!on\b)"
     # a stay booked from a day: "we've booked a gîte in the Dordogne from July 11th"; an invitation standing:
     # "they have invited me to an interview on the 22nd", "I've been invited to a wedding in June"
     r"|(?:(?:have|has|['’]ve)\s+(?:been\s+)?|\b(?:am|is|are|['’]m|['’]re)\s+)invited\s+(?:(?:me|us|him|her|them)\s+)?(?:to|for)\s"

@@ -23,7 +23,7 @@ from datetime import datetime
 
 from sodamem.ingest.extract.base import CandidateFact, SessionView, TurnView
 from sodamem.ingest.timeparse import find_times
-from sodamem.model import EntityRole, Modality
+from sodamem.model import EntityRole, MessagePiece, Modality
 
 REACH = 4  # turns back (any speaker's) a correction may reach
 
@@ -120,13 +120,27 @@ def find_corrections(
     for turn in session.turns:
         if turn.speaker.lower() in skip_speakers or (indexes is not None and turn.index not in indexes):
             continue
+        lead: MessagePiece | None = None  # a sentence of a lead alone: "moving july 25. no wait. 26th."
         for piece in turn.pieces:
             correction = _correction(piece.text.strip())
             if correction is not None:
                 start, quote, new, old, time_only = correction
                 start += len(piece.text) - len(piece.text.lstrip())
                 found.append(Correction(turn.index, piece.char_start + start, quote, new, old, time_only))
+            elif lead is not None and (day := _said_day(piece.text)) is not None:
+                quote = turn.text[lead.char_start : piece.char_end].strip()
+                found.append(Correction(turn.index, lead.char_start, quote, day, None, True))
+            lead = piece if _BARE_LEAD.fullmatch(piece.text.strip()) else None
     return found
+
+
+def _said_day(text: str) -> str | None:
+    """A sentence that is a time and nothing else, as the resolver reads it ("26th." is "on the 26th")."""
+    words = text.strip().rstrip(".!")
+    return as_time(words) or (as_time(f"the {words}") if re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", words) else None)
+
+
+_BARE_LEAD = re.compile(r"(?i:no\s+wait|wait\s+no|no\s+sorry|sorry\s+no|wait|sorry|oops)[\s,.!:;]*")
 
 
 def _correction(text: str) -> tuple[int, str, str | None, str | None, bool] | None:
