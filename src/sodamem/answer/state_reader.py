@@ -54,6 +54,7 @@ from sodamem.retrieve.query import QueryAnalysis
 USER_ROLE = "user"  # the asker's "I" and "my": the speaker "user" of a user/assistant log
 _ALTERNATIVES = re.compile(r"\bor\b", re.IGNORECASE)
 _ASKS_WHO = re.compile(r"\s*who(?:m|se)?\b", re.IGNORECASE)
+_HOW_LONG = re.compile(r"\s*how\s+long\b", re.IGNORECASE)  # a span ("How old is Kuba?" is a state: an age)
 Span = tuple[str, int, int, int]  # session_id, turn_index, char_start, char_end of a fact's source
 STATE_PREDICATES = frozenset(p for predicates in STATE_KEYWORDS.values() for p in predicates if not p.endswith("*"))
 PLACE_PREDICATES = frozenset({"lives_in", "works_at", "studies_at", "comes_from", "grew_up_in"})
@@ -97,7 +98,7 @@ class StateReader:
         wanted = state_predicates(self.question)
         if not wanted or asks_a_wish(self.question):
             return None  # "Where do I want to work?" asks no state that holds
-        if question_kind(self.question) == "how_long":
+        if _HOW_LONG.match(self.question):
             return None  # "How long did I work at X?" asks a span, which the sentences say ("been there 3 yrs")
         if _ASKS_WHO.match(self.question) and set(wanted) <= PLACE_PREDICATES:
             return None  # "Who did Lwazi's mom move in with?" asks a person, not where she lives
