@@ -77,7 +77,16 @@ MOVED_IN_THE_END: History = [
         "we've been in Stonehaven nearly three weeks now, the van fell through so we moved on the 11th",
     ),
 ]
+FATHER_MOVING: History = [
+    ("2026-07-12T11:28", "My father is moving from Bodø to Ålesund in August, to be closer to his brother."),
+]
+FATHER_SETTLED: History = [
+    *FATHER_MOVING,
+    ("2026-10-03T16:06", "My father has settled in Ålesund, by the way. He already has a favourite café."),
+]
 CASES = [
+    ("a-relatives-move-come", FATHER_MOVING, "2026-10-04", "Where does my father live now?", "Ålesund"),
+    ("a-relative-settled", FATHER_SETTLED, "2026-10-04", "Where does my father live now?", "Ålesund"),
     ("started-since", CHANGING_JOBS, "2025-09-01", "Where do I work?", "Coastline (previously Hollis Construction)"),
     ("before-the-last-day", CHANGING_JOBS, "2025-08-10", "Where do I work?", "Hollis Construction"),
     ("after-the-last-day", CHANGING_JOBS, "2025-08-20", "Do I still work at Hollis?", "No"),

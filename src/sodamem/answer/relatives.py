@@ -158,16 +158,22 @@ def _said_order(fact: FactRecord) -> tuple[str, int, int, int]:
     return source.timestamp, source.turn_index, source.char_start, source.quote.find(fact.object or "")
 
 
-def relative_facts(memory: Memory, user: str, relative: Relative, predicates: tuple[str, ...]) -> RelativeFacts:
-    """The relative's active, positive facts with one of ``predicates`` (a trailing "*" is a prefix), when they are
-    all about one person; with the relation facts naming that person."""
+def relative_subjects(memory: Memory, user: str, relative: Relative) -> tuple[list[FactRecord], list[str]]:
+    """The relation facts naming such a relative ("my father Jon") and the subjects their facts may stand under:
+    the names, then the role ("user's father")."""
     owner = person_of(memory, user, relative)
     owned = memory.facts(status="active", subject=owner, user=user)
     kin = kin_words(relative.relation)
     named_by = {snake(k) for k in kin}
     relations = [f for f in owned if f.kind == "relation" and f.predicate in named_by and f.object and f.affirms]
     roles = [f"{owner}'s {k}" for k in kin]
-    subjects = [*dict.fromkeys(f.object for f in relations if f.object), *roles]
+    return relations, [*dict.fromkeys(f.object for f in relations if f.object), *roles]
+
+
+def relative_facts(memory: Memory, user: str, relative: Relative, predicates: tuple[str, ...]) -> RelativeFacts:
+    """The relative's active, positive facts with one of ``predicates`` (a trailing "*" is a prefix), when they are
+    all about one person; with the relation facts naming that person."""
+    relations, subjects = relative_subjects(memory, user, relative)
     found: dict[int, FactRecord] = {}
     for subject in subjects:
         for fact in memory.facts(status="active", subject=subject, user=user):

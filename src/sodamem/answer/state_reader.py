@@ -19,11 +19,13 @@ from datetime import datetime, timedelta
 from sodamem import instants
 from sodamem.answer.due_plans import begins_after, due_endings, due_plans, latest_word, news_query, rescheduled
 from sodamem.answer.relatives import (
+    Relative,
     kin_words,
     person_of,
     relative_asked_about,
     relative_facts,
     relative_mentioned,
+    relative_subjects,
 )
 from sodamem.answer.spans import asks_for_a_place, question_kind
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
@@ -116,6 +118,9 @@ class StateReader:
             found = relative_facts(self.memory, self.user, relative, places) if places else None
             if found is None or not found.facts:  # "Where does my sister's husband work?": the employer, if known
                 found = relative_facts(self.memory, self.user, relative, wanted)
+            planned = self._relative_plan(relative, wanted, found.facts)
+            if planned is not None:  # "my father is moving to Ålesund in August", asked in October
+                return planned
             if found.facts:
                 return self._state_answer(found.facts, found.relations)
             if not relative_mentioned(relative, (h.turn_text for h in self.hits)):  # nobody mentioned such a one
@@ -361,6 +366,19 @@ class StateReader:
             if held is None:
                 return StateReading(plan.object or "", (plan,))
             return StateReading(f"{plan.object} (previously {value(held)})", (plan, held))
+        return None
+
+    def _relative_plan(
+        self, relative: Relative, wanted: tuple[str, ...], held: list[FactRecord]
+    ) -> StateReading | None:
+        """A relative's dated plan to take up an asked state whose day has come, begun after what they held."""
+        relations, subjects = relative_subjects(self.memory, self.user, relative)
+        plans = [f for s in subjects for f in self._active_of(s)]
+        asked_at = self._asked_at()
+        for plan in due_plans(self._as_said_since(due_plans(plans, wanted, asked_at)), wanted, asked_at):
+            if begins_after(plan, held):
+                named = [r for r in relations if r.object and entity_key(r.object) == entity_key(plan.subject)]
+                return StateReading(plan.object or "", (*named, plan))
         return None
 
     def _ends_a_value(self, denial: FactRecord) -> bool:

@@ -293,8 +293,10 @@ _PLACE_SAID = re.compile(rf"\b(?:in|to|from)\s+({rv.ORG_NAME})(?![\w])")
 
 def _live(c: _Clause, m: re.Match[str]) -> bool:
     verb = m["verb"]
-    if verb in ("living", "based", "settled") and not rs.COPULA.search(c.aux):
-        return False  # "I'm based in Leeds", not "a novel based in Leeds"
+    # "I'm based in Leeds", not "a novel based in Leeds"; "My father has settled in Ålesund"
+    settled = verb == "settled" and rs.PERFECT.search(c.aux)
+    if verb in ("living", "based", "settled") and not rs.COPULA.search(c.aux) and not settled:
+        return False
     obj = _object(c, m.end(), roles=True)  # "in London with my wife Anna": the place, before "my" is renamed
     place, roles = obj.text, obj.roles
     named = re.match(rf"{rv.ORG_NAME}(?=\s+(?:with|near|for|since|because|and\s+[a-z]))", place)
