@@ -101,7 +101,9 @@ def date_of(
     said_of_it = _times_in_sentences(evidence, hit, content, 1) or _times_in_sentences(
         evidence, hit, strong, 1, following=True
     )
-    if naming and strong and not ahead and not said_of_it:
+    # (a hit saying no time at all is dated by the day it was said: "I started reading The Lean Startup")
+    timed_hit = evidence.turn_item(hit)
+    if naming and strong and not ahead and timed_hit is not None and timed_hit.times and not said_of_it:
         saying = [h for h in hits if _times_in_sentences(evidence, h, strong, 1)]
         hit = max(saying, key=lambda h: overlap(strong, h.turn_text), default=hit)  # the best-ranked among equals
     turn = evidence.turn_item(hit)
