@@ -137,7 +137,10 @@ CHANGING: History = [
     ),
 ]
 GRAZ: History = [
-    ("2026-03-15T16:30", "I've finally decided to apply for a master's in pharmacology at the University of Graz."),
+    (
+        "2026-03-15T16:30",
+        "I've decided to apply for a master's at the University of Graz. The deadline is the 31st of this month.",
+    ),
     (
         "2026-04-19T20:10",
         "The application went in on the 29th. AND they've invited me to an online interview next Friday.",
@@ -159,7 +162,13 @@ TENURE: History = [
     ("2026-03-05T22:40", "im a baker at harbourlight bakery in dunedin, been there like 3 yrs now. pay is ok"),
     ("2026-05-16T13:00", "GOT THE APPRENTICESHIP!!! handed in notice at the bakery, my last day there is the 29th"),
 ]
+READING: History = [
+    ("2023-05-27T10:00", "I started reading The Lean Startup, it's great so far."),
+    ("2023-06-10T10:00", "I've been reading a lot lately, I finished two novels last week."),
+]
 CASES = [
+    # a hit naming the thing and saying no time is dated by the day it was said, not by another hit's time
+    ("no-time-said-keeps-its-day", READING, "2023-07-01", "When did I start reading The Lean Startup?", "27 May 2023"),
     # a span is read from the words saying it, not answered with the employer (nor abstained on once it ended)
     ("how-long-at-an-ended-job", TENURE, "2026-11-03", "how long did i work at harbourlight bakery?", "3 yrs"),
     # a hit naming Graz with its time said of something else ("Liesl moved out last week") dates no interview
