@@ -69,7 +69,17 @@ NO_APOSTROPHES: History = [
     ("2026-03-06T22:40", "ive started ukulele lessons btw"),
     ("2026-09-06T22:40", "ok the ukulele is great"),
 ]
+MUM_MOVING: History = [
+    (
+        "2026-11-02T18:14",
+        "mid dec i think. also mum told me yesterday shes moving from invercargill to nelson next year",
+    ),
+]
+DAD_MOVING: History = [("2026-11-02T18:18", "dad rang. hes moving to york in june")]
 CASES = [
+    # "shes", "hes" without the apostrophe, "mum" and "dad" without "my", reported after "told me"
+    ("shes-moving-told-by-mum", MUM_MOVING, "2026-11-03", "where is my mum moving to?", "Nelson"),
+    ("hes-moving", DAD_MOVING, "2026-11-03", "Where is my dad moving?", "York"),
     # "im" and "ive" typed without the apostrophe; "i" in a question typed all in lower case is the asker, whether or
     # not the hits say a word of it
     ("im-without-apostrophe", NO_APOSTROPHES, "2026-04-20", "where do i work?", "Harbourlight Bakery"),
@@ -93,6 +103,14 @@ def test_quotes_are_the_words_as_typed() -> None:
         turn = memory.turn(employer[0].sources[0].turn_id, session_id="s1")
         source = employer[0].sources[0]
         assert "lade fysioterapi" in turn.text[source.char_start : source.char_end]
+
+
+def test_reported_after_told_me() -> None:
+    with Memory(":memory:", embedder="none") as memory:
+        said = "Tom told me he works at Google now. Sam told me. She called."
+        memory.add([{"role": "user", "text": said}], session_id="s1", timestamp=datetime(2026, 6, 17, 19))
+        [works] = [f for f in memory.facts(status="all") if f.predicate == "works_at"]
+        assert (works.subject, works.object, works.modality) == ("Tom", "Google", "reported")
 
 
 def test_words_like_im_are_no_subject() -> None:

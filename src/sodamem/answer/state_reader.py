@@ -56,6 +56,7 @@ from sodamem.retrieve.query import QueryAnalysis
 USER_ROLE = "user"  # the asker's "I" and "my": the speaker "user" of a user/assistant log
 _ALTERNATIVES = re.compile(r"\bor\b", re.IGNORECASE)
 _ASKS_WHO = re.compile(r"\s*who(?:m|se)?\b", re.IGNORECASE)
+_ASKS_A_MOVE = re.compile(r"^\s*where\s+(?:is|are)\s+.+?\s+moving\b", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\s*how\s+long\b", re.IGNORECASE)  # a span ("How old is Kuba?" is a state: an age)
 Span = tuple[str, int, int, int]  # session_id, turn_index, char_start, char_end of a fact's source
 STATE_PREDICATES = frozenset(p for predicates in STATE_KEYWORDS.values() for p in predicates if not p.endswith("*"))
@@ -97,6 +98,9 @@ class StateReader:
             LIVE_WITH.search(self.question) or LIVES_WITH_ME.search(self.question)
         ):
             return self._yes_or_no(("lives_in",))  # "Do I still live with Carlos?"
+        moving = _ASKS_A_MOVE.search(self.question) and relative_asked_about(self.question, USER_ROLE)
+        if moving:  # "Where is my mum moving to?": her planned move, whatever its day ("shes moving to nelson")
+            return self._relative_plan(moving, ("lives_in",), [], any_day=True)
         wanted = state_predicates(self.question)
         if not wanted or asks_a_wish(self.question):
             return None  # "Where do I want to work?" asks no state that holds
@@ -369,12 +373,13 @@ class StateReader:
         return None
 
     def _relative_plan(
-        self, relative: Relative, wanted: tuple[str, ...], held: list[FactRecord]
+        self, relative: Relative, wanted: tuple[str, ...], held: list[FactRecord], *, any_day: bool = False
     ) -> StateReading | None:
-        """A relative's dated plan to take up an asked state whose day has come, begun after what they held."""
+        """A relative's dated plan to take up an asked state whose day has come (``any_day``: or is to come),
+        begun after what they held."""
         relations, subjects = relative_subjects(self.memory, self.user, relative)
         plans = [f for s in subjects for f in self._active_of(s)]
-        asked_at = self._asked_at()
+        asked_at = datetime.max if any_day else self._asked_at()
         for plan in due_plans(self._as_said_since(due_plans(plans, wanted, asked_at)), wanted, asked_at):
             if begins_after(plan, held):
                 named = [r for r in relations if r.object and entity_key(r.object) == entity_key(plan.subject)]

@@ -49,7 +49,7 @@ _HISTORY = re.compile(
     re.IGNORECASE,
 )
 _WHEN = re.compile(
-    r"\b(?:when|since\s+when|(?:what|which)\s+(?:exact\s+)?(?:date|day|time|week|weekend|month|year|season|decade)"
+    r"\b(?:when|since\s+when|(?:what|which)\s+(?:exact\s+)?(?:dates?|day|time|week|weekend|month|year|season|decade)"
     rf"|how\s+long(?:\s+ago)?|how\s+many\s+{_UNIT}(?:\s+ago)?|how\s+recently|how\s+(?:soon|often)\s+after)\b",
     re.IGNORECASE,
 )

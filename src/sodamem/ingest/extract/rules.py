@@ -200,7 +200,8 @@ def _subject(p: _Piece, m: re.Match[str]) -> _Subject | None:
             return None
         start = m.end() - 1 if m["pair"] and not opens else m.start()  # "... in Berlin and I work": from "I"
         return _Subject(speaker, start, m.end(), companions)
-    if not (rs.CLAUSE_START_BEFORE.search(before) or _time_ends(p, m.start())):
+    # a clause opens at its start, after a time ("yesterday she ..."), or after reporting words ("told me she's ...")
+    if not (rs.CLAUSE_START_BEFORE.search(before) or _time_ends(p, m.start()) or rs.REPORTING_BEFORE.search(before)):
         return None
     if m["pro"] or m["pposs"]:
         return _pronoun_subject(p, m)
@@ -256,9 +257,9 @@ def _time_ends(p: _Piece, pos: int) -> bool:
 
 
 def _aux_said(words: str) -> str:
-    """The aux chain as the modality rules read it: lower case, one space, "'m"/"'ve" for "Im"/"Ive"."""
+    """The aux chain as the modality rules read it: lower case, one space, "'m" for "Im", "'s" for "shes"."""
     aux = " ".join(words.lower().replace("’", "'").split())
-    return "'" + aux if re.match(r"(?:m|ve)\b", aux) else aux
+    return "'" + aux if re.match(r"(?:m|ve|s|re)\b", aux) else aux
 
 
 def _try_clause(p: _Piece, subj: _Subject, text: str) -> None:

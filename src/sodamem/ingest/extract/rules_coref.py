@@ -62,7 +62,8 @@ _MENTION = re.compile(
     rf"(?P<my>\b(?:[Mm]y|[Oo]ur)\s+{rv.REL_MOD}(?P<rel>{rv.REL})(?![\w'’]){_then_name('relname')})"
     rf"|(?P<poss>\b(?P<owner>{rv.NAME})['’]s\s+{rv.REL_MOD}(?P<prel>{rv.REL_ONE})(?![\w'’]){_then_name('pname')})"
     rf"|(?P<pposs>\b(?P<pown>(?i:his|her|their))\s+{rv.REL_MOD}(?P<pprel>{rv.REL})(?![\w'’]){_then_name('ppname')})"
-    r"|(?P<pron>\b(?i:he|him|his|himself|she|her|hers|herself|they|them|their|theirs|themselves)\b)"
+    r"|(?P<pron>\b(?i:he|him|his|himself|she|her|hers|herself|they|them|their|theirs|themselves)\b"
+    r"|\b(?i:s?he)(?=s\b)|\b(?i:they)(?=re\b))"  # "shes", "theyre" typed without the apostrophe
     rf"|(?P<name>\b{rv.NAME})(?![\w])"
 )
 _PRONOUN = re.compile(r"\b(?i:he|him|his|she|her|they|them|their)", re.ASCII)
@@ -253,9 +254,15 @@ def _name(said: _Said, start: int, name: str, known: _Known) -> Iterable[_Mentio
     """A capitalised name (leading sentence words like "Hi" dropped) as a mention, if it may be a person."""
     text = said.text
     words = name.split()
-    while words and not _is_name(words[0]):
+    while words and not _is_name(words[0]) and words[0].lower() not in rv.KIN_BARE:
         start = text.index(words[0], start) + len(words[0])
         words = words[1:]
+    if len(words) == 1 and words[0].lower() in rv.KIN_BARE:  # "Also Mum told me she's moving": the speaker's mum
+        relation = words[0].lower()
+        entity = known.relatives.get((said.speaker, relation), f"{said.speaker}'s {relation}")
+        start = text.index(words[0], start)
+        end = start + len(words[0])
+        return (_Mention(start, end, said.here(entity, start, end), relation_gender(relation)),)
     if not words or _talking(words[0], known):
         return ()
     start = text.index(words[0], start)

@@ -23,8 +23,8 @@ from sodamem.ingest.extract.rules_vocabulary import (
 _I = re.IGNORECASE
 
 # --- the aux chain between a subject and its verb ----------------------------------------------------------------
-# ... and "Im", "Ive" typed without the apostrophe (right after the subject "I")
-AUX_CONTRACTION = re.compile(r"['’](?:m|re|s|ve|d|ll)\b|(?<=I)(?:m|ve)\b", _I)
+# ... and "Im", "Ive", "shes", "hes", "theyre" typed without the apostrophe (right after the subject)
+AUX_CONTRACTION = re.compile(r"['’](?:m|re|s|ve|d|ll)\b|(?<=\bI)(?:m|ve)\b|(?<=he)s\b|(?<=\bthey)re\b", _I)
 _AUX = words(
     """am is are was were be been being do does did have has had will would shall should could can may might must
     don't doesn't didn't haven't hasn't hadn't isn't aren't wasn't weren't won't wouldn't shouldn't couldn't can't
@@ -214,7 +214,7 @@ SUBJECT = re.compile(
     rf"|(?P<my>\b[Mm]y\s+{REL_MOD}(?P<rel>{REL})(?![\w'’])(?:,?\s+(?P<relname>{NAME})(?![\w]),?)?)"
     rf"|(?P<poss>\b(?P<owner>{NAME})['’]s\s+{REL_MOD}(?P<prel>{REL_ONE})(?![\w'’])"
     rf"(?:,?\s+(?P<pname>{NAME})(?![\w]))?)"
-    r"|(?P<pro>\b(?:[Hh]e|[Ss]he|[Tt]hey))(?![\w])"
+    r"|(?P<pro>\b(?:[Hh]e|[Ss]he|[Tt]hey))(?:(?![\w])|(?<=e)(?=s\s)|(?<=y)(?=re\s))"  # "shes", "theyre" too
     rf"|(?P<pposs>\b(?:[Hh]is|[Hh]er|[Tt]heir)\s+{REL_MOD}(?P<pprel>{REL})(?![\w'’])"
     rf"(?:,?\s+(?P<ppname>{NAME})(?![\w]),?)?)"
     rf"|(?P<name>\b{NAME})(?![\w])"

@@ -112,6 +112,13 @@ def names_found(text: str) -> set[str]:
     return found
 
 
+# a parent or grandparent called by the word alone, no "my" or "the" before it ("mum told me", "ask dad")
+_BARE_KIN = re.compile(
+    r"(?<![\w'’-])(?<!\bmy )(?<!\bour )(?<!\bhis )(?<!\bher )(?<!\byour )(?<!\bthe )(?<!\ba )(?<!\btheir )"
+    r"(?:mum|mom|dad|mummy|mommy|daddy|grandma|grandpa|granny|nana)(?![\w-])"
+)
+
+
 def true_cased(text: str, names: set[str]) -> str:
     """``text`` with each of ``names`` capitalised, and the name-like words that run on from one ("thistlecroft
     vets" -> "Thistlecroft Vets"), and each sentence's first letter ("mum's moved to tromsø" reads as written
@@ -119,6 +126,8 @@ def true_cased(text: str, names: set[str]) -> str:
     out = list(text)
     for m in _LOWER_START.finditer(text):
         out[m.end() - 1] = _upper(out[m.end() - 1])
+    for m in _BARE_KIN.finditer(text):  # "also mum told me shes moving": Mum, as a name stands
+        out[m.start()] = _upper(out[m.start()])
     phrases = [n for n in names if " " in n]
     if phrases:  # a two-word name: both words, where they stand together
         alternation = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
