@@ -95,7 +95,28 @@ SOLD_BY_NAME: History = [
     ("2026-03-10T19:05", "I have a boat called Gannet."),
     ("2026-10-03T16:00", "Sold Gannet last Saturday, no time for her anymore."),
 ]
+DROPPED_A_DOING: History = [
+    ("2026-04-02T07:50", "also welding night course. mondays since march 9."),
+    ("2026-04-28T21:05", "dropped welding. too tired after shifts. last class april 20."),
+]
+DROPPED_EVERYTHING: History = [
+    ("2026-04-02T07:50", "I go to a welding night course on Mondays."),
+    ("2026-04-28T21:05", "I dropped everything and drove to the hospital, my welding course can wait a week."),
+]
+CAT_TO_PARENTS: History = [
+    ("2026-03-15T16:30", "Someone has to feed Pătrunjel (my cat, orange) while I'm away."),
+    ("2026-08-23T21:00", "Also, Pătrunjel moves to my parents' in Turda next weekend. I'm trying not to cry."),
+]
 CASES = [
+    ("dropped-a-doing", DROPPED_A_DOING, "2026-10-16", "Am I still doing the welding course?", "No"),
+    (
+        "dropped-everything-is-no-ending",
+        DROPPED_EVERYTHING,
+        "2026-05-01",
+        "Do I still go to the welding course?",
+        "Yes",
+    ),
+    ("gone-to-live-with-the-parents", CAT_TO_PARENTS, "2026-10-26", "Do I still have Pătrunjel?", "No"),
     ("given-to-someone", GIVEN_TO, "2026-10-04", "Do I still have Pemberton?", "No"),
     ("given-a-coat-is-kept", GAVE_IT_A_COAT, "2026-10-04", "Do I still have Gannet?", "Yes"),
     ("sold-by-name", SOLD_BY_NAME, "2026-10-04", "Do I still have Gannet?", "No"),

@@ -20,6 +20,8 @@ _CEASED = re.compile(
     r"|\bleft\s+(?:the|my|our)\b|\bdropped\s+out\s+of\b|\b(?:cancell?ed|ended|called\s+off)\s+(?:the|my|our)\b"
     r"|\b(?:sold|gave\s+away|got\s+rid\s+of|rehomed)\s+(?:the|my|our)\b"
     r"|\brehomed(?=\s+(?!(?:a|an|another|one|two|three|some|from)\b)\w)"  # "we rehomed luna", not "a greyhound"
+    # a doing dropped: "dropped welding. too tired after shifts" (not "dropped everything", "dropped the kids off")
+    r"|\bdropped(?=\s+(?!(?:every|no|some|any)thing\b)[a-z]+ing\b)"
     # given to someone: "We have given Pemberton to Joakim's son Eskil", "handed the bakkie over to my cousin"
     r"|\b(?:gave|given|giving|handed)(?=\s+(?!(?:up|away|a|an|some|it|them|him|her|me|us|you|birth|notice|"
     r"in)\b)(?:[\w'’-]+\s+){1,3}?(?:over\s+|back\s+)?to\s+\w)"
@@ -70,7 +72,9 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
     if not asks_in_the_present(question):
         return False
     asked = question_stems(question) | described
-    for ended in _ENDED.finditer(sentence):
+    # a thing one has, gone to live with someone else: "Pătrunjel moves to my parents' in Turda next weekend"
+    went = _WENT_TO_SOMEONE.finditer(sentence) if _ASKS_TO_HAVE.search(question) else iter(())
+    for ended in (*_ENDED.finditer(sentence), *went):
         if _intent_or_again(sentence, ended) or {t.stem for t in tokens(ended.group())} & asked:
             continue
         if {t.stem for t in tokens(_what_ended(sentence[: ended.start()]))} & asked:
@@ -105,6 +109,11 @@ _PARTICLES = frozenset("up out off".split())
 
 # parting with a thing answers only whether one still has it: "Do we still have the Alto?"
 # parting with a thing (not "gave up" a habit)
+_WENT_TO_SOMEONE = re.compile(
+    r"\b(?:moves?|moved|moving|went|goes|gone)\s+(?:to\s+(?:live\s+with\s+)?|in\s+with\s+)(?:my|our|his|her|their)\s+"
+    r"(?:parents|mum|mom|dad|grandparents|gran|grandma|grandpa|aunt|uncle|sister|brother|cousin|friend)\b",
+    re.IGNORECASE,
+)
 _PARTED_WITH = re.compile(
     r"(?:sold|gave\s+away|got\s+rid\s+of|rehomed|(?:gave|given|giving|handed)(?!\s+up\b))\b", re.IGNORECASE
 )
