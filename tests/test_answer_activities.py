@@ -67,6 +67,7 @@ def test_questions_asking_for_pastimes() -> None:
         "What sport do I do?",
         "Which activities am I doing at the moment?",
         "What instrument do I play?",
+        "What do I do for exercise these days?",
     ):
         assert asks_for_activities(question), question
     for question in ("What sport does Tom do?", "When did I start tennis?", "Do I still do salsa?", "What do I do?"):

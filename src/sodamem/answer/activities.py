@@ -25,7 +25,9 @@ _KINDS = r"(?:sports?|hobby|hobbies|activit(?:y|ies)|pastimes?|class(?:es)?|less
 ASKS_ACTIVITY = re.compile(
     rf"^\s*(?:what|which)\s+(?:kind\s+of\s+)?{_KINDS}(?:\s+(?:or|and|/)\s+{_KINDS})?\s+"
     r"(?:am\s+I\s+(?:\w+\s+)?(?:doing|into|taking|playing)|do\s+I\s+(?:\w+\s+)?(?:do|play|practi[sc]e|take)"
-    r"|have\s+I\s+(?:got|been\s+doing))\b",
+    r"|have\s+I\s+(?:got|been\s+doing))\b"
+    # "What do I do for exercise these days?"
+    r"|^\s*what\s+do\s+I\s+do\s+(?:for\s+(?:exercise|fun|fitness|sport)|in\s+my\s+(?:free|spare)\s+time)\b",
     re.IGNORECASE,
 )
 _STARTS = frozenset({"started", "joined", "signed_up"})
