@@ -107,7 +107,13 @@ CAT_TO_PARENTS: History = [
     ("2026-03-15T16:30", "Someone has to feed Pătrunjel (my cat, orange) while I'm away."),
     ("2026-08-23T21:00", "Also, Pătrunjel moves to my parents' in Turda next weekend. I'm trying not to cry."),
 ]
+STOPPING_AHEAD: History = [
+    ("2026-04-06T12:20", "i also started sax lessons in feb. teacher is mr pillay"),
+    ("2026-06-19T09:45", "and i'm stopping sax lessons at the end of june. no point with the move."),
+]
 CASES = [
+    ("a-dated-ending-passed", STOPPING_AHEAD, "2026-09-04", "Do I still take sax lessons?", "No"),
+    ("a-dated-ending-to-come", STOPPING_AHEAD, "2026-06-20", "Do I still take sax lessons?", "Yes"),
     ("dropped-a-doing", DROPPED_A_DOING, "2026-10-16", "Am I still doing the welding course?", "No"),
     (
         "dropped-everything-is-no-ending",

@@ -84,6 +84,7 @@ from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.answer.when_reader import Dated, asks_how_long_ago, asks_when_ahead, date_of, time_ago
 from sodamem.answer.yes_no import (
     described_as,
+    ended_by_now,
     only_supposed,
     other_senses,
     specifics,
@@ -441,9 +442,13 @@ class _Reader:
                 return self._abstain("only supposed")  # "Are we moving to Antwerp?" from "... I should move to Antwerp"
             endings = endings_of(self.memory, self.user, self.question, self.now, set(described | named))
             named_by = best
-            best = latest_saying_as_much(self.question, best, [*sentences, *endings], asked, described)
+            best = latest_saying_as_much(self.question, best, [*sentences, *endings], asked, described, self.now)
             chosen = [named_by, best] if best in endings and named_by is not best else [best]  # what ties them
-            spans.append(yes_or_no(best.text, self.question, described))
+            reply = yes_or_no(best.text, self.question, described)
+            said_at = parse_iso(best.hit.timestamp)
+            if reply == "Yes" and said_at is not None and ended_by_now(best.text, self.question, said_at, self.now):
+                reply = "No"  # "i'm stopping sax lessons at the end of june", asked in September
+            spans.append(reply)
         elif not overlap(self._content_stems() | self._entity_stems(), best.text) and not self._speaks(best):
             return self._abstain("unsupported")  # "How old is Mia?" is not read from "My flight is on the 20th"
         elif (asked := self._content_stems() - self._entity_stems() - ANSWER_TYPES) and not overlap(asked, best.text):

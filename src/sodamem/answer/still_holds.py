@@ -11,12 +11,18 @@ from sodamem.answer.evidence_view import overlap
 from sodamem.answer.sentence_checks import stems_of
 from sodamem.answer.spans import tokens
 from sodamem.answer.support import LIST_ITEMS, Sentence, distinct_turns, rank_sentences, word_weights
-from sodamem.answer.yes_no import asks_in_the_present, says_it_ended
+from sodamem.answer.yes_no import asks_in_the_present, ended_by_now, says_it_ended
 from sodamem.memory import Memory
+from sodamem.retrieve.temporal import parse_iso
 
 
 def latest_saying_as_much(
-    question: str, best: Sentence, sentences: list[Sentence], asked: set[str], described: frozenset[str]
+    question: str,
+    best: Sentence,
+    sentences: list[Sentence],
+    asked: set[str],
+    described: frozenset[str],
+    now: datetime | None = None,
 ) -> Sentence:
     """For a yes/no question in the present tense ("Do I eat meat?"), the latest of the top sentences that say as
     much of it as ``best`` does: "I no longer eat meat" in February answers it, not "I eat meat every day" in
@@ -33,9 +39,15 @@ def latest_saying_as_much(
             (overlap(asked, s.text) >= enough and _opening(s.text) == _opening(best.text))  # not "My kids eat"
             # "I stopped the lessons", "I left the band" (a band called The Wee Hours)
             or (overlap(asked | described, s.text) and says_it_ended(s.text, question, described))
+            or (now is not None and overlap(asked, s.text) and _ended_by(s, question, now))  # "stopping ... in June"
         )
     ]
     return max(peers, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index, s is best), default=best)
+
+
+def _ended_by(sentence: Sentence, question: str, now: datetime) -> bool:
+    said_at = parse_iso(sentence.hit.timestamp)
+    return said_at is not None and ended_by_now(sentence.text, question, said_at, now)
 
 
 def endings_of(memory: Memory, user: str, question: str, now: datetime, words: set[str]) -> list[Sentence]:

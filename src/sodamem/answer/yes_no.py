@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import datetime
 
 from sodamem.answer.spans import question_stems, tokens
+from sodamem.ingest.timeparse import find_times
 from sodamem.porter import stem
 
 _NEGATIONS = frozenset("not no never nope".split())  # and any "n't" word
@@ -283,3 +285,29 @@ def asks_in_the_present(question: str) -> bool:
     """Whether a yes/no question opens in the present tense ("Do I eat meat?", "Is Hannah married?")."""
     words = [t.word for t in tokens(question)]
     return bool(words) and words[0] in _PRESENT_START
+
+
+# An ending said ahead with its day ("i'm stopping sax lessons at the end of june", "I'm leaving the choir in May"),
+# read as said once that day has passed
+_ENDING_AHEAD = {
+    "stopping": "stopped",
+    "quitting": "quit",
+    "leaving": "left",
+    "dropping": "dropped",
+    "giving up": "gave up",
+}
+_ENDING_AHEAD_WORDS = re.compile(r"\b(?:stopping|quitting|leaving|dropping|giving\s+up)\b", re.IGNORECASE)
+
+
+def ended_by_now(sentence: str, question: str, said_at: datetime, now: datetime) -> bool:
+    """Whether ``sentence``, said at ``said_at``, ends what the present-tense ``question`` asks on a day that has
+    passed by ``now``: "I'm stopping sax lessons at the end of June" to "Do I still take sax lessons?" in July."""
+    ending = _ENDING_AHEAD_WORDS.search(sentence)
+    if ending is None:
+        return False
+    days = [m.spec for m in find_times(sentence, said_at, future=True) if m.char_start > ending.start()]
+    if not days or days[0].end > now:
+        return False
+    done = " ".join(ending.group().lower().split())
+    said = sentence[: ending.start()] + _ENDING_AHEAD[done] + sentence[ending.end() :]
+    return says_it_ended(said, question)
