@@ -105,6 +105,16 @@ def test_quotes_are_the_words_as_typed() -> None:
         assert "lade fysioterapi" in turn.text[source.char_start : source.char_end]
 
 
+@pytest.mark.parametrize(
+    "said",
+    ["Dad Jones called me. He is moving.", "Also Mum Told Me She Is Moving.", "Mum Sarah and I went out. She ..."],
+)
+def test_a_bare_kin_word_before_a_capitalised_word_is_read_without_error(said: str) -> None:
+    with Memory(":memory:", embedder="none") as memory:  # a kin word opening a run of capitals once crashed coref
+        memory.add([{"role": "user", "text": said}], session_id="s1", timestamp=datetime(2026, 6, 17, 19))
+        assert memory.facts(status="all") is not None
+
+
 def test_reported_after_told_me() -> None:
     with Memory(":memory:", embedder="none") as memory:
         said = "Tom told me he works at Google now. Sam told me. She called."

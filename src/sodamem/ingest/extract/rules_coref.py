@@ -257,7 +257,7 @@ def _name(said: _Said, start: int, name: str, known: _Known) -> Iterable[_Mentio
     while words and not _is_name(words[0]) and words[0].lower() not in rv.KIN_BARE:
         start = text.index(words[0], start) + len(words[0])
         words = words[1:]
-    if len(words) == 1 and words[0].lower() in rv.KIN_BARE:  # "Also Mum told me she's moving": the speaker's mum
+    if words and words[0].lower() in rv.KIN_BARE:  # "Also Mum told me she's moving": the speaker's mum
         relation = words[0].lower()
         entity = known.relatives.get((said.speaker, relation), f"{said.speaker}'s {relation}")
         start = text.index(words[0], start)
