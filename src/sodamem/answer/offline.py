@@ -130,8 +130,7 @@ def answer_offline(
     if gap is None:
         return reader.read()
     # "How many days after arriving in Stavanger did I start at Havbrink?": each day as its own when-question
-    first = _reader(memory, gap.first, owner, asked, budget_tokens)._dated()
-    second = _reader(memory, gap.second, owner, asked, budget_tokens)._dated()
+    first, second = (_reader(memory, q, owner, asked, budget_tokens).dated() for q in (gap.first, gap.second))
     days = [parse_iso(d.start) if d is not None else None for d in (first, second)]
     if first is None or second is None or days[0] is None or days[1] is None:
         return reader._abstain("undated")
@@ -341,6 +340,10 @@ class _Reader:
         if dated is None:
             return self._abstain("undated")
         return self._answer(f"{time_ago(dated.start, self.now)}, {dated.text}", dated.citations, dated.detail)
+
+    def dated(self) -> Dated | None:
+        """The day the question asks about, read as for a when-question; None where nothing was found."""
+        return self._dated() if self.hits and self.items else None
 
     def _dated(self) -> Dated | None:
         ahead = asks_when_ahead(self.question)
