@@ -111,7 +111,22 @@ STOPPING_AHEAD: History = [
     ("2026-04-06T12:20", "i also started sax lessons in feb. teacher is mr pillay"),
     ("2026-06-19T09:45", "and i'm stopping sax lessons at the end of june. no point with the move."),
 ]
+LENT_FOR_A_WHILE: History = [
+    ("2026-03-10T19:05", "I have a dog called Rex."),
+    ("2026-05-10T19:05", "I gave Rex to my neighbour for the weekend while we were away."),
+]
+VISITING: History = [
+    ("2026-03-10T19:05", "I have a cat called Pip."),
+    ("2026-05-10T19:05", "Pip went to my parents for the weekend while we were in Rome."),
+]
+DROPPED_GOGGLES: History = [
+    ("2026-03-10T19:05", "I go swimming every week."),
+    ("2026-05-10T19:05", "I dropped swimming goggles in the pool, lol."),
+]
 CASES = [
+    ("lent-for-a-while", LENT_FOR_A_WHILE, "2026-10-01", "Do I still have Rex?", "Yes"),
+    ("visiting-for-a-while", VISITING, "2026-10-01", "Do I still have Pip?", "Yes"),
+    ("dropped-a-thing", DROPPED_GOGGLES, "2026-10-01", "Do I still go swimming?", "Yes"),
     ("a-dated-ending-passed", STOPPING_AHEAD, "2026-09-04", "Do I still take sax lessons?", "No"),
     ("a-dated-ending-to-come", STOPPING_AHEAD, "2026-06-20", "Do I still take sax lessons?", "Yes"),
     ("dropped-a-doing", DROPPED_A_DOING, "2026-10-16", "Am I still doing the welding course?", "No"),

@@ -112,6 +112,10 @@ def test_a_move_then_the_place_arrived_in() -> None:
     assert homes[0].valid_from is not None and homes[0].valid_from.startswith("2026-06-27")
     trip = "2026-07-12T11:20", "We arrived in Rome on Saturday and the hotel is lovely."
     assert not [f for f in facts_of(trip) if f.predicate == "lives_in"]
+    someone_else = "2026-07-12T11:20", "We have moved! My sister arrived in Leeds on Friday to help."
+    assert not [f for f in facts_of(someone_else) if f.predicate == "lives_in"]
+    helper = "2026-07-12T11:20", "We have moved! We drove down and Tom arrived in Leeds on Friday."
+    assert not [f for f in facts_of(helper) if f.predicate == "lives_in"]
     holiday = "2026-07-12T11:20", "We have moved! Well, for the holiday: we arrived in Nice on Saturday."
     assert not [f for f in facts_of(holiday) if f.predicate == "lives_in"]
 

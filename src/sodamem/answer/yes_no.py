@@ -23,7 +23,8 @@ _CEASED = re.compile(
     r"|\b(?:sold|gave\s+away|got\s+rid\s+of|rehomed)\s+(?:the|my|our)\b"
     r"|\brehomed(?=\s+(?!(?:a|an|another|one|two|three|some|from)\b)\w)"  # "we rehomed luna", not "a greyhound"
     # a doing dropped: "dropped welding. too tired after shifts" (not "dropped everything", "dropped the kids off")
-    r"|\bdropped(?=\s+(?!(?:every|no|some|any)thing\b)[a-z]+ing\b)"
+    r"|\bdropped(?=\s+(?!(?:every|no|some|any)thing\b)[a-z]+ing(?:\s*(?:[.,;:!?]|$)|\s+(?:and|but|because|as|since|after|"
+    r"completely|altogether|entirely|for\s+good)\b))"
     # given to someone: "We have given Pemberton to Joakim's son Eskil", "handed the bakkie over to my cousin"
     r"|\b(?:gave|given|giving|handed)(?=\s+(?!(?:up|away|a|an|some|it|them|him|her|me|us|you|birth|notice|"
     r"in)\b)(?:[\w'’-]+\s+){1,3}?(?:over\s+|back\s+)?to\s+\w)"
@@ -74,8 +75,13 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
     if not asks_in_the_present(question):
         return False
     asked = question_stems(question) | described
-    # a thing one has, gone to live with someone else: "Pătrunjel moves to my parents' in Turda next weekend"
-    went = _WENT_TO_SOMEONE.finditer(sentence) if _ASKS_TO_HAVE.search(question) else iter(())
+    # a thing one has, gone to live with someone else: "Pătrunjel moves to my parents' in Turda next weekend" (not
+    # "for the weekend while we were in Rome")
+    went = (
+        _WENT_TO_SOMEONE.finditer(sentence)
+        if _ASKS_TO_HAVE.search(question) and not _FOR_A_WHILE.search(sentence)
+        else iter(())
+    )
     for ended in (*_ENDED.finditer(sentence), *went):
         if _intent_or_again(sentence, ended) or {t.stem for t in tokens(ended.group())} & asked:
             continue
@@ -92,6 +98,8 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
         ended_what += " " + apposed["what"]
     if _PARTED_WITH.match(ceased.group()) and not _ASKS_TO_HAVE.search(question):
         return False  # "I sold my first painting" says nothing of "Do I still paint?", only of having it
+    if _PARTED_WITH.match(ceased.group()) and _FOR_A_WHILE.search(sentence):
+        return False  # "I gave Rex to my neighbour for the weekend": back after it
     # the ending is not what is asked ("Did I quit smoking?"), and it ended what is asked, not something else: the
     # thing named ("gone off Thai food" ends no liking of Ethiopian food), else any word asked
     named = (specifics(question) | described) or asked
@@ -111,6 +119,12 @@ _PARTICLES = frozenset("up out off".split())
 
 # parting with a thing answers only whether one still has it: "Do we still have the Alto?"
 # parting with a thing (not "gave up" a habit)
+# handed over for a while: "for the weekend", "while we were away", "to look after him"
+_FOR_A_WHILE = re.compile(
+    r"\bfor\s+(?:the|a|an|one|two|three|a\s+few|a\s+couple\s+of)\s+(?:\w+\s+)?(?:weekend|week|weeks|days?|nights?|"
+    r"holidays?|month)\b|\bwhile\b|\blook\s+after\b|\bmind\b|\b(?:dog|cat|pet|house)[\s-]?sit",
+    re.IGNORECASE,
+)
 _WENT_TO_SOMEONE = re.compile(
     r"\b(?:moves?|moved|moving|went|goes|gone)\s+(?:to\s+(?:live\s+with\s+)?|in\s+with\s+)(?:my|our|his|her|their)\s+"
     r"(?:parents|mum|mom|dad|grandparents|gran|grandma|grandpa|aunt|uncle|sister|brother|cousin|friend)\b",

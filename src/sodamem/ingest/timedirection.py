@@ -29,6 +29,7 @@ _FUTURE = re.compile(
     r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for"
     # a sentence opening with a going verb, its "I'm" left out: "moving july 25", "flying out friday" (not "moving on")
     r"|(?:^|(?<=[.!?]\s))(?:moving|leaving|flying|heading|travell?ing|driving)\s+(?!on\b)"
+    r"(?![^.!?]*\b(?:was|were|had|did)\b)"  # not "Driving home on Friday was awful"
     # a stay booked from a day: "we've booked a gîte in the Dordogne from July 11th"; an invitation standing:
     # "they have invited me to an interview on the 22nd", "I've been invited to a wedding in June"
     r"|(?:(?:have|has|['’]ve)\s+(?:been\s+)?|\b(?:am|is|are|['’]m|['’]re)\s+)invited\s+(?:(?:me|us|him|her|them)\s+)?(?:to|for)\s"

@@ -330,12 +330,21 @@ _MOVED_BARE = re.compile(
 )
 
 
+_WE_OPEN = re.compile(r"\W*(?:(?:and|so|then|finally)\s+)?(?:I|[Ww]e)\b")
+# someone else right before "arrived": "My sister arrived", "Tom arrived", "she arrived"
+_OTHER_ARRIVED = re.compile(
+    r"(?:\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+\w+|\b(?:[Hh]e|[Ss]he|[Tt]hey)|\b[A-Z][a-z]+)\s+$"
+)
+
+
 def arrived_after_move(p: _Piece) -> None:
     if "arrived" not in p.piece.text:
         return
     m = ARRIVED_IN.search(p.piece.text)
     if m is None or p.question or not _is_name(m["place"]) or _A_TRIP.search(p.turn.text):
         return
+    if not _WE_OPEN.match(p.piece.text) or _OTHER_ARRIVED.search(p.piece.text, 0, m.start()):
+        return  # "We have moved! My sister arrived in Leeds to help": the speaker's arrival only
     if not _MOVED_BARE.search(p.turn.text, 0, p.piece.char_start + m.start()):
         return
     c = _piece_clause(p, m.start(), m.end(), p.speaker)
