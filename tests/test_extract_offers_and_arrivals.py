@@ -51,6 +51,8 @@ def test_a_stay_booked_from_a_day_is_ahead() -> None:
     assert days("I booked the flights on Monday.", said) == ["2026-04-13"]  # the booking's own day
     assert days("They have invited me to an interview on the 22nd.", said) == ["2026-04-22"]
     assert days("They invited me to a party on Saturday.", said) == ["2026-04-11"]  # an invitation past
+    assert days("moving july 25. truck's booked.", said) == ["2026-07-25"]  # a going verb opening a sentence
+    assert days("Driving home on Friday was awful.", said) == ["2026-04-17"]  # ... in a past sentence
 
 
 def test_the_city_is_the_one_named_before_it() -> None:
