@@ -15,12 +15,19 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sodamem import instants
+from sodamem.answer.evidence_view import overlap
 from sodamem.answer.spans import tokens
 from sodamem.answer.still_holds import endings_of
-from sodamem.answer.support import Sentence
+from sodamem.answer.support import Sentence, rank_sentences, word_weights
 from sodamem.memory import Memory
 from sodamem.records import FactRecord
 
+# a pastime over, in words the yes/no reader does not take as an ending
+_OVER = re.compile(
+    r"\b(?:finished|ended|is\s+over|was\s+over|switched\s+to|no\s+more|done\s+with|not\s+for\s+me|kicked\s+off|"
+    r"for\s+good|haven['’]?t\s+been|gave\s+(?:it|that)\s+up|sold\s+my)\b",
+    re.IGNORECASE,
+)
 _KINDS = r"(?:sports?|hobby|hobbies|activit(?:y|ies)|pastimes?|class(?:es)?|lessons|instruments?)"
 ASKS_ACTIVITY = re.compile(
     rf"^\s*(?:what|which)\s+(?:kind\s+of\s+)?{_KINDS}(?:\s+(?:or|and|/)\s+{_KINDS})?\s+"
@@ -60,9 +67,36 @@ def asks_for_activities(question: str) -> bool:
 
 
 def is_pastime(what: str) -> bool:
-    """Whether words name a pastime: one of ``PASTIMES`` ("tennis lessons", "the university choir"); a club or a
-    course word alone is not enough ("a ten-week course" could be anything, "the team" at work)."""
-    return any(t.word in PASTIMES for t in tokens(what))
+    """Whether words name a pastime: a short phrase ending in one of ``PASTIMES`` or a club word that has one
+    ("bouldering", "tennis lessons", "the university choir", "running with a club"); a club or a course word alone
+    is not enough ("a ten-week course", "the team" at work), nor a doing with its own object ("painting the living
+    room", "cooking dinner", "watching football"), a role ("the football club as their treasurer"), someone ("Tom for
+    tennis") or a noun the pastime word only qualifies ("a fishing tackle business")."""
+    words = [_bare(w) for w in what.split()]
+    if words and words[0] in _DETERMINERS:
+        words = words[1:]
+    if not words or what.split()[-len(words)][:1].isupper() or "as" in words:
+        return False
+    last = max((i for i, w in enumerate(words) if w in PASTIMES | _CLUB_WORDS), default=None)
+    if last is None or not any(w in PASTIMES for w in words[: last + 1]) or last > 3:
+        return False
+    first = words[0]
+    if first.endswith("ing") and first not in PASTIMES and first not in _LEADING_DOINGS:
+        return False  # "watching football"
+    after = words[last + 1] if last + 1 < len(words) else None
+    gerund_then = [w for w in words[: last + 1] if w.endswith("ing") and w in PASTIMES]
+    if gerund_then and words.index(gerund_then[0]) < last and words[words.index(gerund_then[0]) + 1] not in _CLUB_WORDS:
+        return False  # "drawing up plans"
+    return after is None or after in _GOES_ON
+
+
+_DETERMINERS = frozenset("a an the my our some".split())
+_LEADING_DOINGS = frozenset("learning playing doing taking".split())
+# what may follow a pastime's last word: where, with whom, when (not "painting the ...", "fishing tackle ...")
+_GOES_ON = frozenset(
+    """with at in on near for from and every twice once each after before again too instead now lately recently btw
+    lol properly regularly weekly this these last""".split()
+)
 
 
 def current_activities(memory: Memory, user: str, speaker: str, now: datetime) -> Activities | None:
@@ -103,9 +137,13 @@ def _bare(word: str) -> str:
 
 
 def _ended(memory: Memory, user: str, speaker: str, fact: FactRecord, name: str, now: datetime) -> bool:
-    """Whether a sentence of the speaker's after the start ends the pastime, judged as "Do I still do <it>?"."""
+    """Whether a sentence of the speaker's after the start ends the pastime, judged as "Do I still do <it>?", or says
+    it is over in other words ("the dance class finished in March", "tennis is not for me", "done with it")."""
     words = {t.stem for t in tokens(name) if t.word in PASTIMES}
     endings: list[Sentence] = endings_of(memory, user, f"Do I still do {name}?", now, words)
+    found = memory.search(" ".join(sorted(words)), k=10, user=user, now=now)
+    ranked = rank_sentences(words, found, word_weights(words, found))
+    endings += [s for s in ranked if overlap(words, s.text) and _OVER.search(s.text)]
     return any(
         s.speaker == speaker
         and instants.sort_key(fact.mentioned_at) <= instants.sort_key(s.hit.timestamp)

@@ -135,6 +135,8 @@ def answer_offline(
     if first is None or second is None or days[0] is None or days[1] is None:
         return reader._abstain("undated")
     text = gap_text(gap, days[0], days[1])
+    if first.start == second.start:
+        return reader._abstain("one day for both")  # both read from one day: "... on the 3rd. A week later I started"
     if text is None:
         return reader._abstain("dates disagree")
     return reader._answer(text, [*first.citations, *second.citations], f"{first.detail}; {second.detail}")

@@ -76,11 +76,12 @@ def state_predicates(question: str) -> tuple[str, ...]:
             found.setdefault(predicate)
     if "job" in found and _ASKS_A_TITLE.search(question):
         found.pop("works_at", None)  # "What's my job title?" is not the employer
-    elif "works_at" in found and _ASKS_AN_EMPLOYER.search(question):
+    elif "works_at" in found and _ASKS_AN_EMPLOYER.search(question) and not _SAYS_JOB.search(question):
         found.pop("job", None)  # "Which company do I work for?", "Who do I work for?" is not the job title
     return tuple(found)
 
 
+_SAYS_JOB = re.compile(r"\bjob\b", re.IGNORECASE)  # "What's my job at the firm?" asks the title
 _ASKS_AN_EMPLOYER = re.compile(
     r"\b(?:company|employer|firm)\b|^\s*(?:who|which\s+\w+)\s+(?:do|does|did)\s+.*\bwork\s+for\b", re.IGNORECASE
 )

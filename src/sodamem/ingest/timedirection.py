@@ -28,12 +28,16 @@ _FUTURE = re.compile(
     r"|hop(?:e|es|ing)\s+to|look(?:ing)?\s+forward|can'?t\s+wait|upcoming|next(?!\s+to\b)|tomorrow|soon|won'?t"
     r"|start\s+date|starts\s+on|(?<!was )(?<!were )(?:scheduled|booked)\s+for"
     # a sentence opening with a going verb, its "I'm" left out: "moving july 25", "flying out friday" (not "moving on")
-    r"|(?:^|(?<=[.!?]\s))(?:moving|leaving|flying|heading|travell?ing|driving)\s+(?!on\b)"
-    r"(?![^.!?]*\b(?:was|were|had|did)\b)"  # not "Driving home on Friday was awful"
+    # (a fragment of a few words: not "Driving home on Friday was awful", "Travelling to Lisbon in March, I realised")
+    r"|(?:^|(?<=[.!?]\s))(?:moving|leaving|flying|heading|travell?ing|driving)(?!\s+on\b)(?:\s+[\w'’]+){1,4}"
+    r"(?=[.!]*\s*$|[.!]+\s)"
     # a stay booked from a day: "we've booked a gîte in the Dordogne from July 11th"; an invitation standing:
     # "they have invited me to an interview on the 22nd", "I've been invited to a wedding in June"
-    r"|(?:(?:have|has|['’]ve)\s+(?:been\s+)?|\b(?:am|is|are|['’]m|['’]re)\s+)invited\s+(?:(?:me|us|him|her|them)\s+)?(?:to|for)\s"
-    r"|(?:booked|reserved|rented)\s+(?:[\w'’-]+\s+){1,6}?from\s"
+    # (the event named right before its day: not "has invited me to loads of parties, the one on Saturday was wild")
+    r"|(?:(?:have|has|['’]ve)\s+(?:been\s+)?|\b(?:am|is|are|['’]m|['’]re)\s+)invited\s+(?:(?:me|us|him|her|them)\s+)?"
+    r"(?:to|for)\s+(?:(?:a|an|the|my|our|his|her|their)\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:on|in|next|this)\s"
+    # (a stay booked, in the perfect: not "we rented a cottage from a friend in April, it was lovely")
+    r"|(?:['’]ve|have|has)\s+(?:booked|reserved|rented)\s+(?:[\w'’-]+\s+){1,6}?from\s"
     # "junior QA tester, starting march 2nd": a start ahead (not "was starting", "I've been starting")
     r"|(?<=[,;:–—-] )(?<!was )(?<!were )(?<!been )starting(?=\s+(?:on\s+|in\s+|from\s+)?(?:the\s+)?\w))\b"
     # a present progressive with a personal subject plans ahead: "we're grilling on Labor Day", "I'm seeing him Friday"
@@ -232,31 +236,28 @@ _PAST_EVENT_BEFORE = re.compile(
 # moving a date ("we booked it for June", "they moved it to the 23rd"), nor after "have" ("I've signed up for May").
 _PLANNING_PAST = frozenset(
     """planned booked scheduled arranged organised organized reserved postponed moved pushed delayed rescheduled
-    changed fixed pencilled penciled agreed decided promised invited expected hoped wanted needed asked""".split()
+    changed fixed pencilled penciled agreed decided promised invited expected hoped wanted needed asked settled
+    chose picked finalised finalized locked set requested registered enrolled entered signed""".split()
 )
-_PERSONAL_SUBJECT = re.compile(r"\b(?:i|we|he|she|they)\s+", re.IGNORECASE)
-_PAST_VERB_TAIL = re.compile(
-    r"(?:just\s+|finally\s+|also\s+)?(?P<verb>[a-z]+)\s+(?P<between>(?:[a-z'’]+\s+){0,4})$", re.IGNORECASE
+# ... only right before a day said with "on"/"in" ("I accepted on the 8th of May"), not a day that is the verb's object
+# or follows it ("we chose Saturday the 6th", "I got my surgery date on the 2nd", "I took friday off")
+_PAST_VERB_RIGHT_BEFORE = re.compile(
+    r"\b(?:i|we|he|she|they)\s+(?:just\s+|finally\s+|also\s+)?(?P<verb>[a-z]+)\s+$", re.IGNORECASE
 )
-_NOT_BETWEEN = frozenset("to for until till by before after about which that when".split())
+_ON_OR_IN = re.compile(r"(?:on|in)\s", re.IGNORECASE)
 
 
 def _subject_past_before(text: str, start: int) -> bool:
-    """Whether the nearest personal subject before ``start`` in its clause has a past verb a few words before it."""
-    window = max(0, start - 60)
-    subjects = list(_PERSONAL_SUBJECT.finditer(text, window, start))
-    if not subjects:
+    """Whether a personal subject's past verb stands right before ``start``, where the day opens with on/in."""
+    if not _ON_OR_IN.match(text, start):
         return False
-    m = _PAST_VERB_TAIL.match(text, subjects[-1].end(), start)
-    if m is None or _CLAUSE_END.search(text, subjects[-1].end(), start):
+    m = _PAST_VERB_RIGHT_BEFORE.search(text, max(0, start - 40), start)
+    if m is None:
         return False
     verb = m["verb"].lower()
-    if verb in _PLANNING_PAST or _NOT_BETWEEN.intersection(m["between"].lower().split()):
+    if verb in _PLANNING_PAST:
         return False
     return verb in _IRREGULAR_PAST or (verb.endswith("ed") and verb not in _PRESENT_ED_WORDS)
-
-
-_CLAUSE_END = re.compile(r"[.!?,;:]")
 
 
 def looks_ahead(text: str) -> bool:

@@ -257,13 +257,16 @@ def _name(said: _Said, start: int, name: str, known: _Known) -> Iterable[_Mentio
     while words and not _is_name(words[0]) and words[0].lower() not in rv.KIN_BARE:
         start = text.index(words[0], start) + len(words[0])
         words = words[1:]
-    if words and words[0].lower() in rv.KIN_BARE:  # "Also Mum told me she's moving": the speaker's mum
+    # "Also Mum told me she's moving": the speaker's mum; "Tom's Mum", "every Dad I know": someone's, who competes
+    if words and words[0].lower() in rv.KIN_BARE:
         relation = words[0].lower()
-        entity = known.relatives.get((said.speaker, relation), f"{said.speaker}'s {relation}")
         start = text.index(words[0], start)
         end = start + len(words[0])
+        if _SOMEONES_KIN.search(text, 0, start):
+            return (_Mention(start, end, None, relation_gender(relation)),)
+        entity = known.relatives.get((said.speaker, relation), f"{said.speaker}'s {relation}")
         return (_Mention(start, end, said.here(entity, start, end), relation_gender(relation)),)
-    if not words or _talking(words[0], known):
+    if not words or not _is_name(words[0]) or _talking(words[0], known):
         return ()
     start = text.index(words[0], start)
     kept = " ".join(words[: next((i for i, w in enumerate(words) if not _is_name(w)), len(words))])
@@ -283,6 +286,9 @@ def _name(said: _Said, start: int, name: str, known: _Known) -> Iterable[_Mentio
     if opens or _PERSON_BEFORE.search(before):
         return (_Mention(start, end, None, None),)
     return ()
+
+
+_SOMEONES_KIN = re.compile(r"(?:['’]s|\b(?i:one|any|every|each|some|no|that|this|the|a|his|her|their|your))\s+$")
 
 
 def _antecedent(word: str, position: int, current: _Said, earlier: Sequence[_Said]) -> Antecedent | None:

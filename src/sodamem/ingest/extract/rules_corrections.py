@@ -140,6 +140,9 @@ def _said_day(text: str) -> str | None:
     return as_time(words) or (as_time(f"the {words}") if re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)", words) else None)
 
 
+_A_DAY_NAMED = re.compile(
+    r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", re.IGNORECASE
+)
 _BARE_LEAD = re.compile(r"(?i:no\s+wait|wait\s+no|no\s+sorry|sorry\s+no|wait|sorry|oops)[\s,.!:;]*")
 
 
@@ -200,7 +203,9 @@ def _inline(text: str) -> tuple[int, str, str | None, str | None, bool] | None:
         new = " ".join(alone["new"].split())
         return alone.start("new"), new, new, None, as_time(new) is not None and not new[:1].isupper()
     timed = _LEAD_TIME.match(text)
-    if timed is not None and as_time(timed["new"]) is not None:
+    # a day said by its number, month or weekday ("Sorry, the 23rd", "Sorry, Wednesday."), not "Sorry, last week, I
+    # was swamped" nor "Sorry, tomorrow, I'll explain"
+    if timed is not None and _A_DAY_NAMED.search(timed["new"]) and as_time(timed["new"]) is not None:
         new = " ".join(timed["new"].split())
         return timed.start("new"), new, new, None, True
     return None

@@ -288,7 +288,11 @@ def _state_mood(c: _Clause, past: bool, after: int) -> _Mood:
 _THE_PLACE = re.compile(
     r"(?:the|this|that)\s+(?:same\s+)?(?:city|town|village|area|country|region|island|neighbou?rhood)", re.IGNORECASE
 )
-_PLACE_SAID = re.compile(rf"\b(?:in|to|from)\s+({rv.ORG_NAME})(?![\w])")
+# ... said as where one is or lives ("here in Trondheim", "I live in Leeds", "moved to Bath"), not any name after
+# a preposition ("I talked to Sarah", "I work in Marketing", "I flew in from Oslo")
+_PLACE_SAID = re.compile(
+    rf"\b(?:here\s+in|(?:live|lives|lived|living|based|settled)\s+in|moved\s+to|moving\s+to)\s+({rv.ORG_NAME})(?![\w])"
+)
 
 
 def _live(c: _Clause, m: re.Match[str]) -> bool:

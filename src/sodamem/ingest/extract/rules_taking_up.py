@@ -54,6 +54,9 @@ OFFERED_JOB = re.compile(
     rf"(?:job\s+as\s+(?:an?\s+)?)?(?P<job>(?:[a-z][\w-]*\s+){{0,2}}?(?:{rv.alt(rv.JOB_HEADS)})))"
     rf"(?:\s+(?:role|job|position))?(?:\s+(?:at|with)\s+(?P<org2>{rv.ORG_NAME}))?(?![\w'’])"
 )
+# what follows "I took it"/"I accepted" that says it was not this offer taken
+_TOOK_ELSEWHERE = re.compile(r"\s+(?:as|to|the\s+offer\s+from|an\s+offer\s+from|[A-Z]\w+)\b|\s+\w+\s+instead\b")
+_NOT_TAKEN = re.compile(r"\b(?:but|too|though|instead|however)\b", re.IGNORECASE)
 _TOOK_IT = re.compile(
     r"[^.!?]{0,30}?[.!?,]*\s*(?:and\s+|so\s+)?I\s+(?:took\s+it|said\s+yes|accepted(?:\s+it)?|took\s+the\s+job)\b"
 )
@@ -148,8 +151,9 @@ def offered_and_took(p: _Piece) -> None:
     org, job = m["org2"] or (said_by if firm else None), m["job"]
     if org is None or _a_person(org):
         return
-    if not _TOOK_IT.match(p.turn.text, p.piece.char_start + m.end()):
-        return  # "... but I turned it down. Then Alex proposed and I said yes!"
+    took = _TOOK_IT.match(p.turn.text, p.piece.char_start + m.end())
+    if took is None or _TOOK_ELSEWHERE.match(p.turn.text, took.end()) or _NOT_TAKEN.search(took.group()):
+        return  # "... but I turned it down", "I said yes to Globex instead", "I took it as a sign"
     org = re.sub(r"^the\s+", "", org)
     c = _piece_clause(p, m.start(), m.end(), p.speaker)
     mood = _piece_mood(p)
@@ -172,10 +176,10 @@ _START_ON = re.compile(
 
 
 def _named_as_a_firm(name: str, text: str) -> bool:
-    """Whether ``text`` says ``name`` where a firm stands: after "at/for/with/from/joined" or before another
-    capitalised word ("Havbrink Energy")."""
+    """Whether ``text`` says ``name`` where a firm stands: after "at"/"joined" ("my interview at Havbrink") or before
+    another capitalised word ("Havbrink Energy"); not "with"/"for", where people stand ("coffee with Aditya")."""
     said = re.escape(name)
-    return re.search(rf"\b(?:at|for|with|from|joined)\s+{said}\b|\b{said}\s+[A-Z]", text) is not None
+    return re.search(rf"\b(?:at|joined)\s+{said}\b|\b{said}\s+[A-Z]", text) is not None
 
 
 def weeks_in(p: _Piece) -> None:
@@ -291,7 +295,8 @@ def here_in(p: _Piece) -> None:
 
 _A_TRIP = re.compile(
     r"\b(?:wedding|party|bachelor(?:ette)?|hen\s+do|stag\s+do|honeymoon|holiday|vacation|trip|getaway|conference|"
-    r"festival|visit(?:ing)?|tour|funeral|for\s+work|business|hotel|airbnb|week\s+away|weekend\s+away|flight\s+home)\b",
+    r"festival|visit(?:ing)?|tour|funeral|for\s+work|business|hotel|airbnb|week\s+away|weekend\s+away|flight\s+home|"
+    r"interview)\b",
     re.IGNORECASE,
 )
 

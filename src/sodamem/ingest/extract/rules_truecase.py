@@ -115,6 +115,7 @@ def names_found(text: str) -> set[str]:
 # a parent or grandparent called by the word alone, no "my" or "the" before it ("mum told me", "ask dad")
 _BARE_KIN = re.compile(
     r"(?<![\w'’-])(?<!\bmy )(?<!\bour )(?<!\bhis )(?<!\bher )(?<!\byour )(?<!\bthe )(?<!\ba )(?<!\btheir )"
+    r"(?<!['’]s )(?<!\bone )(?<!\bany )(?<!\bevery )(?<!\beach )(?<!\bsome )(?<!\bno )(?<!\bthat )(?<!\bthis )"
     r"(?:mum|mom|dad|mummy|mommy|daddy|grandma|grandpa|granny|nana)(?![\w-])"
 )
 

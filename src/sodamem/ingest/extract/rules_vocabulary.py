@@ -43,7 +43,8 @@ _TITLE = r"(?:(?:Dr|Dra|Prof|Mr|Mrs|Ms|Mx)\.?[ \t]+)?"
 NAME = rf"{_TITLE}{NAME_WORD}(?:[ \t]+{NAME_WORD}){{0,2}}"
 # Capitalised words that start sentences but are not names (compared lower-cased).
 NAME_STOP = words(
-    """i i'm my me we our us you your he she his her him they them their it its this that these those there here
+    """i i'm im ive shes hes theyre my me we our us you your he she his her him they them their it its this that these
+    those there here
     the a an and but or so because if when while where what who why how which whose then than now also just still
     hi hey hello hiya thanks thank cheers sorry please yes yeah yep yup no nope nah oh ah aw aww wow whoa ooh omg
     lol haha hahaha ha hmm um uh ugh meh ok okay sure cool nice great awesome amazing good glad happy sounds looks
