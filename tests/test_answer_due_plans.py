@@ -84,7 +84,13 @@ FATHER_SETTLED: History = [
     *FATHER_MOVING,
     ("2026-10-03T16:06", "My father has settled in Ålesund, by the way. He already has a favourite café."),
 ]
+BROTHER_PUT_OFF: History = [
+    ("2026-03-01T10:00", "My brother lives in Cork."),
+    ("2026-04-01T10:00", "My brother is moving to Galway in August."),
+    ("2026-06-01T10:00", "My brother's move got pushed to next spring."),
+]
 CASES = [
+    ("a-relatives-move-put-off", BROTHER_PUT_OFF, "2026-10-01", "Where does my brother live?", "Cork"),
     ("a-relatives-move-come", FATHER_MOVING, "2026-10-04", "Where does my father live now?", "Ålesund"),
     ("a-relative-settled", FATHER_SETTLED, "2026-10-04", "Where does my father live now?", "Ålesund"),
     ("started-since", CHANGING_JOBS, "2025-09-01", "Where do I work?", "Coastline (previously Hollis Construction)"),

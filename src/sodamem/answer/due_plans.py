@@ -47,6 +47,7 @@ _PLAN_NOUNS = {
     "lives_in": r"(?:the|my|our)\s+(?:big\s+)?(?:move|moving\s+(?:date|day)|relocation|move[\s-]in(?:\s+date)?)",
     "housemate": r"(?:the|(?:his|her|their)\s+)?move[\s-]in(?:\s+date)?",
 }
+_ASKER = "user"  # the subject of the asker's own plans (``state_reader.USER_ROLE``)
 _DELAY = re.compile(rf"\b(?:by\s+)?(?P<n>{tw.NUM})\s+(?P<unit>day|week|fortnight|month)s?\b", re.IGNORECASE)
 _UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14}
 
@@ -162,6 +163,8 @@ def _names_plan(plan: FactRecord) -> re.Pattern[str]:
 def _plan_ref(plan: FactRecord) -> str:
     """How a sentence names ``plan``: its object ("Montreal", "Sam") or its noun ("the move", "my start date")."""
     noun = _PLAN_NOUNS.get(PLAN_STATES.get(plan.predicate, ""), "")
+    if noun and plan.subject != _ASKER:  # a relative's: "his move", "my brother's move got pushed to next spring"
+        noun = noun.replace(r"(?:the|my|our)\s+", r"(?:the|my|our|his|her|their|(?:my\s+)?[\w-]+['’]s)\s+", 1)
     named = rf"(?<!\w){re.escape(plan.object or '')}(?!\w)" if plan.object else ""
     return "|".join(rf"\b{p}\b" if p is noun else p for p in (named, noun) if p)
 
