@@ -4,8 +4,8 @@ university choir"), less what a later sentence of theirs ended ("I officially qu
 "salsa is officially over"), latest first. A plan ("I'd like to start a course in January") or a start still ahead
 is none yet.
 
-Pure reading over the memory's facts and search; the endings are judged as ``still_holds`` judges "Do I still do
-X?", so the two answers agree.
+Pure reading over the memory's facts and search; the endings are judged as ``still_holds.endings_of`` judges "Do I
+still do X?", so the two answers agree.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from datetime import datetime
 from sodamem import instants
 from sodamem.answer.evidence_view import overlap
 from sodamem.answer.spans import tokens
-from sodamem.answer.still_holds import endings_of
-from sodamem.answer.support import Sentence, rank_sentences, word_weights
+from sodamem.answer.support import rank_sentences, word_weights
+from sodamem.answer.yes_no import says_it_ended
 from sodamem.memory import Memory
 from sodamem.records import FactRecord
 
@@ -52,6 +52,7 @@ PASTIMES = frozenset(
     poetry improv theatre theater acting drama astronomy origami scrapbooking beekeeping foraging""".split()
 )
 _CLUB_WORDS = frozenset("lessons lesson classes class course club league team practice training workshop".split())
+_PASTIME_OR_CLUB = PASTIMES | _CLUB_WORDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,7 @@ def is_pastime(what: str) -> bool:
         words = words[1:]
     if not words or what.split()[-len(words)][:1].isupper() or "as" in words:
         return False
-    last = max((i for i, w in enumerate(words) if w in PASTIMES | _CLUB_WORDS), default=None)
+    last = max((i for i, w in enumerate(words) if w in _PASTIME_OR_CLUB), default=None)
     if last is None or not any(w in PASTIMES for w in words[: last + 1]) or last > 3:
         return False
     first = words[0]
@@ -126,9 +127,9 @@ def _short(what: str) -> str:
     """The pastime without its article and what follows its last pastime word: "tennis lessons", not "tennis lessons
     with a coach called Dorin"."""
     words = what.split()
-    if words and words[0].lower() in ("a", "an", "the", "my", "our", "some"):
+    if words and words[0].lower() in _DETERMINERS:
         words = words[1:]
-    last = max((i for i, w in enumerate(words) if _bare(w) in PASTIMES | _CLUB_WORDS), default=len(words) - 1)
+    last = max((i for i, w in enumerate(words) if _bare(w) in _PASTIME_OR_CLUB), default=len(words) - 1)
     return " ".join(words[: last + 1])
 
 
@@ -140,10 +141,16 @@ def _ended(memory: Memory, user: str, speaker: str, fact: FactRecord, name: str,
     """Whether a sentence of the speaker's after the start ends the pastime, judged as "Do I still do <it>?", or says
     it is over in other words ("the dance class finished in March", "tennis is not for me", "done with it")."""
     words = {t.stem for t in tokens(name) if t.word in PASTIMES}
-    endings: list[Sentence] = endings_of(memory, user, f"Do I still do {name}?", now, words)
+    if not words:
+        return False
+    # one search for the pastime's words, its sentences judged as ``still_holds.endings_of`` judges them
+    question, described = f"Do I still do {name}?", frozenset(words)
     found = memory.search(" ".join(sorted(words)), k=10, user=user, now=now)
-    ranked = rank_sentences(words, found, word_weights(words, found))
-    endings += [s for s in ranked if overlap(words, s.text) and _OVER.search(s.text)]
+    endings = [
+        s
+        for s in rank_sentences(words, found, word_weights(words, found))
+        if overlap(words, s.text) and (says_it_ended(s.text, question, described) or _OVER.search(s.text))
+    ]
     return any(
         s.speaker == speaker
         and instants.sort_key(fact.mentioned_at) <= instants.sort_key(s.hit.timestamp)

@@ -70,7 +70,7 @@ from sodamem.answer.state import state_predicates
 from sodamem.answer.state_questions import asks_about_housemates
 from sodamem.answer.state_reader import USER_ROLE, StateReader
 from sodamem.answer.state_sentences import asks_of_me, state_sentences
-from sodamem.answer.still_holds import endings_of, latest_saying_as_much
+from sodamem.answer.still_holds import ended_by, endings_of, latest_saying_as_much
 from sodamem.answer.support import (
     LIST_ITEMS,
     Sentence,
@@ -84,7 +84,6 @@ from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.answer.when_reader import Dated, asks_how_long_ago, asks_when_ahead, date_of, time_ago
 from sodamem.answer.yes_no import (
     described_as,
-    ended_by_now,
     only_supposed,
     other_senses,
     specifics,
@@ -134,9 +133,9 @@ def answer_offline(
     days = [parse_iso(d.start) if d is not None else None for d in (first, second)]
     if first is None or second is None or days[0] is None or days[1] is None:
         return reader._abstain("undated")
-    text = gap_text(gap, days[0], days[1])
     if first.start == second.start:
         return reader._abstain("one day for both")  # both read from one day: "... on the 3rd. A week later I started"
+    text = gap_text(gap, days[0], days[1])
     if text is None:
         return reader._abstain("dates disagree")
     return reader._answer(text, [*first.citations, *second.citations], f"{first.detail}; {second.detail}")
@@ -450,8 +449,7 @@ class _Reader:
             best = latest_saying_as_much(self.question, best, [*sentences, *endings], asked, described, self.now)
             chosen = [named_by, best] if best in endings and named_by is not best else [best]  # what ties them
             reply = yes_or_no(best.text, self.question, described)
-            said_at = parse_iso(best.hit.timestamp)
-            if reply == "Yes" and said_at is not None and ended_by_now(best.text, self.question, said_at, self.now):
+            if reply == "Yes" and ended_by(best, self.question, self.now):
                 reply = "No"  # "i'm stopping sax lessons at the end of june", asked in September
             spans.append(reply)
         elif not overlap(self._content_stems() | self._entity_stems(), best.text) and not self._speaks(best):

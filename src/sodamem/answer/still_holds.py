@@ -39,13 +39,15 @@ def latest_saying_as_much(
             (overlap(asked, s.text) >= enough and _opening(s.text) == _opening(best.text))  # not "My kids eat"
             # "I stopped the lessons", "I left the band" (a band called The Wee Hours)
             or (overlap(asked | described, s.text) and says_it_ended(s.text, question, described))
-            or (now is not None and overlap(asked, s.text) and _ended_by(s, question, now))  # "stopping ... in June"
+            or (now is not None and overlap(asked, s.text) and ended_by(s, question, now))  # "stopping ... in June"
         )
     ]
     return max(peers, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index, s is best), default=best)
 
 
-def _ended_by(sentence: Sentence, question: str, now: datetime) -> bool:
+def ended_by(sentence: Sentence, question: str, now: datetime) -> bool:
+    """Whether ``sentence`` ends what ``question`` asks on a day said with it that has passed by ``now``
+    (``yes_no.ended_by_now``, read from when the sentence was said)."""
     said_at = parse_iso(sentence.hit.timestamp)
     return said_at is not None and ended_by_now(sentence.text, question, said_at, now)
 
