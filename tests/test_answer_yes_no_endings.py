@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 
 from sodamem import Memory
-from sodamem.answer.yes_no import described_as, only_supposed, says_it_ended
+from sodamem.answer.yes_no import described_as, ended_by_now, only_supposed, says_it_ended
 
 from .scenario_histories import ABSTAIN, History, answered, check_answer
 
@@ -123,7 +123,12 @@ DROPPED_GOGGLES: History = [
     ("2026-03-10T19:05", "I go swimming every week."),
     ("2026-05-10T19:05", "I dropped swimming goggles in the pool, lol."),
 ]
+BIKE_LEFT_AT_THE_SHOP: History = [
+    ("2026-03-10T19:05", "I bought a road bike, a blue Bianchi."),
+    ("2026-05-08T19:05", "I'm leaving my bike at the shop on Monday, the gears are slipping."),
+]
 CASES = [
+    ("left-somewhere-is-kept", BIKE_LEFT_AT_THE_SHOP, "2026-10-01", "Do I still have my bike?", "Yes"),
     ("lent-for-a-while", LENT_FOR_A_WHILE, "2026-10-01", "Do I still have Rex?", "Yes"),
     ("visiting-for-a-while", VISITING, "2026-10-01", "Do I still have Pip?", "Yes"),
     ("dropped-a-thing", DROPPED_GOGGLES, "2026-10-01", "Do I still go swimming?", "Yes"),
@@ -183,6 +188,14 @@ def test_answer_or_abstain(
 )
 def test_only_supposed(sentence: str, question: str, supposed: bool) -> None:
     assert only_supposed(sentence, question) is supposed
+
+
+def test_leaving_a_thing_somewhere_ends_nothing_once_its_day_passes() -> None:
+    said, now = datetime(2026, 5, 8, 19), datetime(2026, 6, 1)
+    assert not ended_by_now("I'm leaving my bike at the shop on Monday.", "Do I still have my bike?", said, now)
+    assert not ended_by_now("I'm leaving my bike with Tom on Monday.", "Do I still have my bike?", said, now)
+    assert ended_by_now("I'm leaving the choir on Monday.", "Am I still in the choir?", said, now)
+    assert ended_by_now("I'm quitting the choir at the end of May.", "Am I still in the choir?", said, now)
 
 
 def test_an_ending_names_what_it_ended_after_going_to() -> None:

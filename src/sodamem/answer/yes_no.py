@@ -314,7 +314,12 @@ _ENDING_AHEAD = {
     "dropping": "dropped",
     "giving up": "gave up",
 }
-_LEFT_AT = re.compile(r"^\s+(?:\w+\s+){1,3}?(?:at|with)\s", re.IGNORECASE)
+# matched right after the ending word: "leaving my bike at the shop" leaves it somewhere, ending nothing
+_LEFT_AT = re.compile(
+    r"\s+(?:\w+\s+){1,3}?(?:at|with)\s+"
+    r"(?!the\s+(?:end|start|beginning|close)\b|\d|noon|midnight|christmas|easter|half\s+term|new\s+year)",
+    re.IGNORECASE,
+)  # "at the end of June" is when, not where
 _ENDING_AHEAD_WORDS = re.compile(r"\b(?:stopping|quitting|leaving|dropping|giving\s+up)\b", re.IGNORECASE)
 
 
@@ -322,7 +327,7 @@ def ended_by_now(sentence: str, question: str, said_at: datetime, now: datetime)
     """Whether ``sentence``, said at ``said_at``, ends what the present-tense ``question`` asks on a day that has
     passed by ``now``: "I'm stopping sax lessons at the end of June" to "Do I still take sax lessons?" in July."""
     ending = _ENDING_AHEAD_WORDS.search(sentence)
-    if ending is None or _FOR_A_WHILE.search(sentence) or _LEFT_AT.search(sentence, ending.end()):
+    if ending is None or _FOR_A_WHILE.search(sentence) or _LEFT_AT.match(sentence, ending.end()):
         return False  # "stopping piano for a week", "leaving choir practice early", "leaving my Vespa at the garage"
     days = [m.spec for m in find_times(sentence, said_at, future=True) if m.char_start > ending.start()]
     if not days or days[0].end > now:
