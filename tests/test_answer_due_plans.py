@@ -89,7 +89,11 @@ BROTHER_PUT_OFF: History = [
     ("2026-04-01T10:00", "My brother is moving to Galway in August."),
     ("2026-06-01T10:00", "My brother's move got pushed to next spring."),
 ]
+BROTHER_TOLD_ME: History = [("2026-05-12T10:00", "My brother Tom told me he's moving to Leeds in July.")]
 CASES = [
+    ("a-move-told-of-not-yet", BROTHER_TOLD_ME, "2026-06-01", "Where does Tom live?", ABSTAIN),
+    ("a-move-told-of-come", BROTHER_TOLD_ME, "2026-08-01", "Where does Tom live?", "Leeds"),
+    ("a-move-told-of-by-its-day", BROTHER_TOLD_ME, "2026-08-01", "When did Tom move to Leeds?", "July 2026"),
     ("a-relatives-move-put-off", BROTHER_PUT_OFF, "2026-10-01", "Where does my brother live?", "Cork"),
     ("a-relatives-move-come", FATHER_MOVING, "2026-10-04", "Where does my father live now?", "Ålesund"),
     ("a-relative-settled", FATHER_SETTLED, "2026-10-04", "Where does my father live now?", "Ålesund"),
@@ -200,6 +204,15 @@ def test_a_plan_is_due_on_its_day_and_for_its_state_only() -> None:
     assert due_plans([undated], ("works_at",), datetime(2025, 4, 1)) == []
 
 
+def test_a_move_told_of_is_due_only_when_dated_after_it_was_said() -> None:
+    """ "Tom told me he's moving to Leeds in July" (said in May) is a plan, told; "Ana said she moved in March" is
+    no plan at all."""
+    told = replace(plan("moved", "Leeds", "2026-07-01T00:00:00", said="2026-05-12T10:00:00"), modality="reported")
+    assert due_plans([told], ("lives_in",), datetime(2026, 8, 1)) == [told]
+    done = replace(plan("moved", "Porto", "2026-03-01T00:00:00", said="2026-05-12T10:00:00"), modality="reported")
+    assert due_plans([done], ("lives_in",), datetime(2026, 8, 1)) == []
+
+
 def test_a_plan_counts_only_after_what_held_began_and_was_said() -> None:
     start = plan("started", "Spotify", "2025-03-03T00:00:00")
     before = plan("works_at", "Hollis", "", said="2025-01-10T12:00:00")
@@ -217,3 +230,14 @@ def test_a_plan_called_off_later_does_not_count() -> None:
     assert plan_news(start, [hit("The Spotify thing fell through.", "2025-02-20T12:00:00")]).called_off
     assert not plan_news(start, [hit("The Spotify thing fell through.", "2025-01-20T12:00:00")]).called_off  # before
     assert not plan_news(start, [hit("Spotify sent me a welcome pack!", "2025-02-20T12:00:00")]).called_off
+
+
+def test_a_when_answer_cites_the_words_its_time_was_read_from(scenario_memories: dict[int, Memory]) -> None:
+    """ "dad rang. hes moving to York in july": the hit may be the first sentence, the date is in the second."""
+    history: History = [
+        ("2026-05-12T10:00", "My brother Tom told me he's moving to Leeds in July."),
+        ("2026-05-14T10:00", "dad rang. hes moving to York in july"),
+    ]
+    memory, answer = answered(scenario_memories, history, "2026-06-01", "When is my dad moving to York?")
+    check_answer(memory, answer, "July 2026")
+    assert any("july" in c.quote for c in answer.citations)

@@ -70,6 +70,15 @@ def test_relative_dates_resolve_against_the_session_time(memory_location: str) -
         assert adopted.occurred_start == "2024-03-01T00:00:00" and adopted.occurred_granularity == "month"
 
 
+def test_a_time_is_read_among_its_quotes_words(memory_location: str) -> None:
+    """ "in July" alone is the last July; in "he's moving to Leeds in July", said in May, it is this one."""
+    with Memory(memory_location, embedder="none") as memory:
+        memory.ingest([session("s", "2024-05-08T13:56:00", "My brother Tom told me he's moving to Leeds in July.")])
+        moved = next(f for f in memory.facts() if f.predicate == "moved")
+        assert (moved.subject, moved.object, moved.modality) == ("Tom", "Leeds", "reported")
+        assert (moved.occurred_start, moved.occurred_expression) == ("2024-07-01T00:00:00", "in July")
+
+
 def test_every_fact_cites_the_literal_words(memory_location: str) -> None:
     history = Path(__file__).resolve().parents[1] / "src" / "sodamem" / "examples" / "history.jsonl"
     with Memory(memory_location, embedder="none") as memory:

@@ -105,6 +105,8 @@ def test_generalised_rules(text: str, expression: str, start: str, end: str, gra
         ("my lease ends in July", "2023-07-01"),  # a timetable in the simple present
         ("the show airs on Thursday", "2023-05-18"),
         ("we should go in July", "2023-07-01"),  # modals and needs
+        ("we may go in July", "2023-07-01"),
+        ("we may have gone in March", "2023-03-01"),
         ("I have to work on Christmas", "2023-12-25"),
         ("let's meet on Saturday", "2023-05-20"),
         ("what's happening on the 20th?", "2023-05-20"),

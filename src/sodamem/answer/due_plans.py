@@ -91,9 +91,16 @@ def due_endings(plans: Iterable[FactRecord], predicate: str, asked_at: datetime)
 def _due(plan: FactRecord, asked_at: datetime) -> bool:
     """A plan, dated, whose day is on or before ``asked_at``."""
     return (
-        plan.modality == "planned"
+        (plan.modality == "planned" or (plan.modality == "reported" and _dated_after_said(plan)))
         and bool(plan.occurred_start)
         and instants.at_or_before(plan.occurred_start or "", asked_at)
+    )
+
+
+def _dated_after_said(fact: FactRecord) -> bool:
+    """A reported plan: "Tom told me he's moving to Leeds in July", said in May, dated after it was said."""
+    return bool(fact.occurred_start) and instants.sort_key(fact.occurred_start or "") > instants.sort_key(
+        fact.mentioned_at
     )
 
 

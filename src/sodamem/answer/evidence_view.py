@@ -52,25 +52,15 @@ class EvidenceView:
         March ... a birthday trip to Lisbon"): the answer's date must be read in what it cites. The occurrence
         nearest the quote."""
         text = self.turn_text(fact.session_id, fact.turn_index)
-        if not words or words in text[fact.char_start : fact.char_end]:
-            return []
-        starts = [m.start() for m in re.finditer(re.escape(words), text)]
-        if not starts:
-            return []
-        start = min(starts, key=lambda at: abs(at - fact.char_start))
         turn = self.turn_item_at(fact.session_id, fact.turn_index)
-        return [
-            AnswerCitation(
-                turn.id if turn is not None else fact.id,
-                fact.session_id,
-                fact.turn_index,
-                fact.turn_id,
-                start,
-                start + len(words),
-                words,
-                fact.timestamp,
-            )
-        ]
+        where = (turn.id if turn is not None else fact.id, fact.session_id, fact.turn_index, fact.turn_id)
+        return _words_outside(text, fact.char_start, fact.char_end, words, where, fact.timestamp)
+
+    def hit_words_citation(self, hit: SearchHit, evidence_id: str, words: str | None) -> list[AnswerCitation]:
+        """The time words a hit's answer was read from, where they stand in its turn outside the hit's words ("dad
+        rang. hes moving to York in july": the hit "dad rang.", dated by "in july")."""
+        where = (evidence_id, hit.session_id, hit.turn_index, hit.turn_id)
+        return _words_outside(hit.turn_text, hit.char_start, hit.char_end, words, where, hit.timestamp)
 
     def hit_citation(self, hit: SearchHit, evidence_id: str) -> AnswerCitation:
         return AnswerCitation(
@@ -115,6 +105,19 @@ def fact_citation(fact: FactRecord, source: FactSource) -> AnswerCitation:
 def overlap(stems: set[str], text: str) -> int:
     """How many of ``stems`` the words of ``text`` say."""
     return len(stems & ({stem(w.lower()) for w in _WORD.findall(text)} | {t.stem for t in tokens(text)}))
+
+
+def _words_outside(
+    text: str, start: int, end: int, words: str | None, where: tuple[str, str, int, str], timestamp: str
+) -> list[AnswerCitation]:
+    """``words`` cited where they stand in ``text`` outside ``text[start:end]``, the occurrence nearest it."""
+    if not words or words in text[start:end]:
+        return []
+    starts = [m.start() for m in re.finditer(re.escape(words), text)]
+    if not starts:
+        return []
+    at = min(starts, key=lambda s: abs(s - start))
+    return [AnswerCitation(*where, at, at + len(words), words, timestamp)]
 
 
 def item_citation(item: EvidenceItem, quote: str) -> AnswerCitation:

@@ -149,7 +149,7 @@ def date_of(
             cited = [evidence.hit_citation(hit, turn.id), fixed.citation()]
             return Dated(when, fixed.time.start, cited, said_detail(fixed.time.expression, fixed.turn.timestamp))
         when = said_as(human_span(first.start, first.end), first, turn.timestamp)
-        cited = [evidence.hit_citation(hit, turn.id)]
+        cited = [evidence.hit_citation(hit, turn.id), *evidence.hit_words_citation(hit, turn.id, first.expression)]
         return Dated(when, first.start, cited, said_detail(first.expression, turn.timestamp))
     cited = [evidence.hit_citation(hit, turn.id if turn else "")]
     return Dated(human_day(hit.timestamp), hit.timestamp, cited, f"the day it was said, in session {hit.session_id}")

@@ -15,7 +15,7 @@ from sodamem.ingest.entities import entity_key, value_key
 from sodamem.ingest.extract.base import AliasHint, CandidateFact, Extraction
 from sodamem.ingest.grounding import GroundedSpan, ground
 from sodamem.ingest.supersede import order_key, slot_of
-from sodamem.ingest.timeparse import resolve_time
+from sodamem.ingest.timeparse import find_times, resolve_time
 from sodamem.model import MessagePiece, Modality, Session, TimeSpec
 from sodamem.store.facts import FactRow
 from sodamem.store.forget import forgotten_key
@@ -63,8 +63,15 @@ def prepare_facts(
 
 def _occurred(candidate: CandidateFact, mentioned: datetime) -> TimeSpec | None:
     future = True if candidate.modality is Modality.PLANNED else None
-    text = candidate.time_expression or candidate.quote
-    mention = resolve_time(text, mentioned, future=future)
+    said = candidate.time_expression
+    if said is not None and future is None:
+        # read among its quote's words, whose verbs give its direction: "he's moving to Leeds in July" (said in May)
+        # is this July, where "in July" alone is the last one
+        at = candidate.quote.find(said)
+        for inside in find_times(candidate.quote, mentioned) if at >= 0 else ():
+            if (inside.char_start, inside.char_end) == (at, at + len(said)):
+                return inside.spec
+    mention = resolve_time(said or candidate.quote, mentioned, future=future)
     return mention.spec if mention is not None else None
 
 

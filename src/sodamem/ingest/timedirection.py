@@ -52,7 +52,9 @@ _FUTURE = re.compile(
     r"|something|nothing|everything|anything)\b)\w+ing\b"
     # modals and needs look ahead ("we should go in July", "I have to work on Christmas", "let's meet Saturday");
     # their perfect looks back ("we should have gone in March")
-    r"|(?:should|might|must|needs?\s+to|ha(?:ve|s)\s+to|gotta|got\s+to|wants?\s+to|wanna|let['’]?s"
+    # ("may" with its subject: not the month of "in May we went")
+    r"|(?:should|might|must|(?:i|we|you|they|he|she|it)\s+may\s+(?!\d|have\b)"
+    r"|needs?\s+to|ha(?:ve|s)\s+to|gotta|got\s+to|wants?\s+to|wanna|let['’]?s"
     r"|would\s+(?:love|like)|['’]d\s+(?:love|like|rather|better)|can['’]?t\s+make\s+it|(?:is|are|['’]s|['’]re)\s+due"
     # asking whether a time suits: "does Sunday at 3pm work?", "would Friday suit you?"
     r"|(?:does|would|will)\s+[^.!?]{1,30}?\s+(?:work|suit)\b"
