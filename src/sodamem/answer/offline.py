@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sodamem import instants
-from sodamem.answer.activities import asks_for_activities, current_activities
+from sodamem.answer.activities import asks_for_activities, asks_for_sports, current_activities
 from sodamem.answer.antecedents import antecedent_citation
 from sodamem.answer.cited_date import asks_for_a_date
 from sodamem.answer.corrections import CorrectedSentence, corrected_sentence, says_instead_of
@@ -295,7 +295,8 @@ class _Reader:
         """ "What hobby am I doing these days?": the pastimes the asker started and has not ended (``activities``)."""
         if not asks_for_activities(self.question):
             return None
-        found = current_activities(self.memory, self.user, USER_ROLE, self.now)
+        sports = asks_for_sports(self.question)
+        found = current_activities(self.memory, self.user, USER_ROLE, self.now, sports=sports)
         if found is None or not found.names:
             return None  # none said, or all ended: the sentence readers go on
         return self._answer(", ".join(found.names), self._fact_citations(list(found.cited)))

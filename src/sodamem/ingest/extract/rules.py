@@ -37,6 +37,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from sodamem.ingest.extract import rules_life as rl
+from sodamem.ingest.extract import rules_pastimes as rpa
 from sodamem.ingest.extract import rules_patterns as rp
 from sodamem.ingest.extract import rules_syntax as rs
 from sodamem.ingest.extract import rules_taking_up as rt
@@ -330,6 +331,7 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
     (rp.ALLERGIC, _allergic, "person"),
     (rp.FAN, _fan, "person"),
     (rp.LIKE, _like, "person"),
+    (rpa.PRACTISE, rpa.practise, "any"),
     (rp.TRIP, _trip, "any"),
     (rp.GO, _go, "any"),
     (rp.SIGN_UP, _simple_event("signed_up", "signed up for", "sign up for"), "any"),
