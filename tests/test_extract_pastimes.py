@@ -61,11 +61,20 @@ HABITS: History = [
     ("2026-03-04T10:00", "My sister plays netball."),
 ]
 QUIT_SINCE: History = [*HABITS, ("2026-05-01T10:00", "I quit rugby, my knees are done.")]
+SALSA_OVER: History = [
+    ("2026-01-10T10:00", "I've been doing salsa on Tuesday nights since January."),
+    (
+        "2026-05-28T10:00",
+        "Anyway, salsa is officially over, my last class was the 26th of May, and I've started tennis lessons.",
+    ),
+]
 ARTS_ONLY: History = [("2026-03-03T10:00", "I also started pottery classes last week.")]
 CASES = [
     ("habits-and-starts", HABITS, "2026-04-01", "What hobbies am I doing these days?", "pottery classes, piano, rugby"),
     ("sports-only", HABITS, "2026-04-01", "What sports do I play?", "rugby"),
     ("a-habit-ended", QUIT_SINCE, "2026-06-01", "What hobbies am I doing these days?", "pottery classes, piano"),
+    ("over-in-its-own-clause", SALSA_OVER, "2026-07-01", "What sport do I do?", "tennis lessons"),
+    ("officially-over", SALSA_OVER, "2026-07-01", "Am I still doing salsa?", "No"),
     ("no-sport-said", ARTS_ONLY, "2026-04-01", "What sports do I play?", ABSTAIN),
 ]
 

@@ -25,10 +25,19 @@ from sodamem.records import FactRecord
 
 # a pastime over, in words the yes/no reader does not take as an ending
 _OVER = re.compile(
-    r"\b(?:finished|ended|is\s+over|was\s+over|switched\s+to|no\s+more|done\s+with|not\s+for\s+me|kicked\s+off|"
+    r"\b(?:finished|ended|(?:is|was)\s+(?:(?:officially|now|finally|totally|definitely)\s+)?over|switched\s+to|no\s+more|done\s+with|not\s+for\s+me|kicked\s+off|"
     r"for\s+good|haven['’]?t\s+been|gave\s+(?:it|that)\s+up|sold\s+my)\b",
     re.IGNORECASE,
 )
+_CLAUSES = re.compile(r"[,;:]|\s(?:and|but|so)\s")
+
+
+def _over(words: set[str], sentence: str) -> bool:
+    """Whether a clause of ``sentence`` that names the pastime says it is over ("salsa is officially over, ... and
+    I've started tennis lessons" ends salsa, not tennis)."""
+    return any(_OVER.search(clause) and overlap(words, clause) for clause in _CLAUSES.split(sentence))
+
+
 _KINDS = r"(?:sports?|hobby|hobbies|activit(?:y|ies)|pastimes?|class(?:es)?|lessons|instruments?)"
 ASKS_ACTIVITY = re.compile(
     rf"^\s*(?:what|which)\s+(?:kind\s+of\s+)?{_KINDS}(?:\s+(?:or|and|/)\s+{_KINDS})?\s+"
@@ -105,7 +114,7 @@ def _ended(memory: Memory, user: str, speaker: str, fact: FactRecord, name: str,
     endings = [
         s
         for s in rank_sentences(words, found, word_weights(words, found))
-        if overlap(words, s.text) and (says_it_ended(s.text, question, described) or _OVER.search(s.text))
+        if overlap(words, s.text) and (says_it_ended(s.text, question, described) or _over(words, s.text))
     ]
     return any(
         s.speaker == speaker

@@ -178,10 +178,11 @@ def _plan_ref(plan: FactRecord) -> str:
 
 def _put_off(plan: FactRecord) -> re.Pattern[str]:
     """Words putting ``plan`` off, said of it: as their subject ("the move got delayed", "Sam's move-in got pushed
-    back", not "our broadband in Bristol got delayed") or object ("pushed it back a week", "postponed the move to
-    May")."""
+    back", "his move to Galway got pushed", not "our broadband in Bristol got delayed") or object ("pushed it back a
+    week", "postponed the move to May")."""
     ref = _plan_ref(plan)
-    subject = rf"(?<!\bin\s)(?<!\bat\s)(?<!\bto\s)(?<!\bfor\s)(?<!\bfrom\s)(?:{ref})\s+{_BEEN}\s+{_PUT_OFF}"
+    where = r"(?:\s+(?:to|in|into|at|from|with)\s+(?:the\s+)?[\w'’-]+)?"
+    subject = rf"(?<!\bin\s)(?<!\bat\s)(?<!\bto\s)(?<!\bfor\s)(?<!\bfrom\s)(?:{ref}){where}\s+{_BEEN}\s+{_PUT_OFF}"
     objected = rf"\b{_PUT_OFF}\s+(?:it|{ref})(?=\s+(?:back|out|to|by|until|till|a|an|one|two|three|\d))"
     return re.compile(rf"{subject}|{objected}", re.IGNORECASE)
 

@@ -47,7 +47,7 @@ _CEASED = re.compile(
 # question in the present tense that does not ask about the ending ("Am I still with Tom?"), the statement says no.
 _ENDED = re.compile(
     r"\b(?:broke|broken|breaking)\s+up\b|\bsplit\s+up\b|\b(?:called|calling)\s+(?:it\s+)?off\b"
-    r"|\bcancell?(?:ed|ing)\b|\bfell\s+through\b|\bmoved\s+out\b|\b(?:is|are|'s|was)\s+(?:off|over)\b"
+    r"|\bcancell?(?:ed|ing)\b|\bfell\s+through\b|\bmoved\s+out\b|\b(?:is|are|'s|was)\s+(?:(?:officially|now|finally|totally|definitely)\s+)?(?:off|over)\b"
     r"|\bended\b|\bdivorced\b",
     re.IGNORECASE,
 )
