@@ -230,3 +230,20 @@ def test_a_when_answer_takes_the_time_of_the_clause_that_says_the_question() -> 
         memory.add([{"role": "user", "text": text}], session_id="s1", timestamp=datetime(2026, 7, 4, 17, 0))
         answer = memory.ask("What day do we fly out to Nigeria?", now=datetime(2026, 7, 6), offline=True)
         assert "21 July 2026" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "ended"),
+    [
+        ("Puffin's gone, sold it to a guy from Cobh.", "Do I still have Puffin?", True),  # named before "it"
+        ("I loved Puffin but sold it on Monday to Ed.", "Do I still have Puffin?", True),
+        ("Puffin? I sold him on the idea of kayaking.", "Do I still have Puffin?", False),
+        ("Sang my last concert with the choir on Saturday, bittersweet.", "Am I still singing in the choir?", True),
+        ("I played my final game for Rovers yesterday.", "Do I still play for Rovers?", True),
+        ("Played my last match of the season with the club.", "Do I still play for the club?", False),
+        ("Had my last lesson before the holidays with the choir.", "Am I still in the choir?", False),
+        ("I played my last game for Rovers.", "Did I play my last game for Rovers?", False),  # asks the ending
+    ],
+)
+def test_a_thing_sold_by_its_pronoun_and_a_last_time_end_it(sentence: str, question: str, ended: bool) -> None:
+    assert says_it_ended(sentence, question) is ended

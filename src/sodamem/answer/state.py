@@ -61,7 +61,8 @@ _WHAT_DO = re.compile(
 # "working on opening", "work out", "worked with": other verbs than holding a job; "for a living" is no home
 _NOT_A_STATE = re.compile(
     r"\bwork(?:s|ing|ed)?\s+(?:on|out|with|through|together|hard)\b|\bfor\s+a\s+living\b"
-    r"|\blive[sd]?\s+with\b",  # whom one lives with is no home ("Who does my sister live with?" is not York)
+    r"|\blive[sd]?\s+with\b"  # whom one lives with is no home ("Who does my sister live with?" is not York)
+    r"|\bcompany['’]s\b",  # "Which company's headphones did John choose?" asks no employer
     re.IGNORECASE,
 )
 

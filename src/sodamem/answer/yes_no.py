@@ -21,6 +21,13 @@ _CEASED = re.compile(
     r"|\b(?:gone|went|going)\s+off\b|\bno\s+longer\s+into\b|\bfell\s+out\s+of\s+love\s+with\b"
     r"|\bleft\s+(?:the|my|our)\b|\bdropped\s+out\s+of\b|\b(?:cancell?ed|ended|called\s+off)\s+(?:the|my|our)\b"
     r"|\b(?:sold|gave\s+away|got\s+rid\s+of|rehomed)\s+(?:the|my|our)\b"
+    # a last time: "Sang my last concert with the choir on Saturday" (not "my last match of the season", "my last
+    # lesson before the holidays")
+    r"|\b(?:sang|played|taught|ran|did|had|worked|danced|swam|rode|raced|coached|performed)\s+(?:my|our)\s+"
+    r"(?:very\s+)?(?P<last>(?:last|final)\s+(?:concert|gig|show|game|match|class|lesson|session|shift|race|"
+    r"performance|rehearsal|practice|day))\b(?!\s+(?:before|until|till|for\s+now|of\s+the\s+(?:season|term|year|month|week)))"
+    # a thing named before it: "Puffin's gone, sold it to a guy from Cobh"
+    r"|\b(?:sold|got\s+rid\s+of|rehomed)\s+(?:it|him|her)\b(?!\s+back\b|\s+on\s+(?:the|this|that)\s+idea\b)"
     r"|\brehomed(?=\s+(?!(?:a|an|another|one|two|three|some|from)\b)\w)"  # "we rehomed luna", not "a greyhound"
     # a doing dropped: "dropped welding. too tired after shifts" (not "dropped everything", "dropped the kids off")
     r"|(?:(?<=\bI\s)|(?<=\bwe\s)|(?<=^)|(?<=[.!?]\s))dropped(?=\s+(?!(?:every|no|some|any)thing\b)[a-z]+ing(?:\s*(?:[.,;:!?]|$)|\s+(?:and|but|because|as|since|after|"
@@ -95,6 +102,8 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
     # what it ended, to the clause's end: "going to pottery" names pottery, not "going"
     after = _GOING_TO.sub("", sentence[ceased.end() :], count=1)
     ended_what = re.split(r"[,;]|\s(?:and|but|to|so)\s", after, maxsplit=1)[0]
+    if _A_PRONOUN.search(ceased.group()):  # "sold it": what was named before it
+        ended_what = sentence[: ceased.start()]
     apposed = _APPOSED.match(after[len(ended_what) :])  # "sold my car today btw, the old yaris": the Yaris too
     if apposed is not None:
         ended_what += " " + apposed["what"]
@@ -105,7 +114,8 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
     # the ending is not what is asked ("Did I quit smoking?"), and it ended what is asked, not something else: the
     # thing named ("gone off Thai food" ends no liking of Ethiopian food), else any word asked
     named = (specifics(question) | described) or asked
-    return not {t.stem for t in tokens(ceased.group())} & asked and bool({t.stem for t in tokens(ended_what)} & named)
+    ending = ceased["last"] or ceased.group()  # "sang my last concert" asks of singing, and ends it
+    return not {t.stem for t in tokens(ending)} & asked and bool({t.stem for t in tokens(ended_what)} & named)
 
 
 # a noun phrase set beside what ended, naming it: ", the old yaris", ", my trusty Alto"
@@ -137,6 +147,7 @@ _WENT_TO_SOMEONE = re.compile(
 _PARTED_WITH = re.compile(
     r"(?:sold|gave\s+away|got\s+rid\s+of|rehomed|(?:gave|given|giving|handed)(?!\s+up\b))\b", re.IGNORECASE
 )
+_A_PRONOUN = re.compile(r"\b(?:it|him|her)$", re.IGNORECASE)
 _ASKS_TO_HAVE = re.compile(r"\b(?:have|has|own|owns|got|keep|keeps)\b", re.IGNORECASE)
 
 # "a band called The Wee Hours": the noun a named thing is described by
