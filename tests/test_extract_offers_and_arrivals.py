@@ -212,3 +212,19 @@ def test_answer(
     scenario_memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
 ) -> None:
     check_answer(*answered(scenario_memories, history, now, question), expected)
+
+
+def test_an_offer_followed_by_its_start_is_taken() -> None:
+    taken = (
+        "2026-04-05T10:00",
+        "The interview at Terrafirma went well. Terrafirma offered me the job! I start on May 4th.",
+    )
+    (works,) = [f for f in facts_of(taken) if f.predicate == "works_at"]
+    assert (works.object, works.modality) == ("Terrafirma", "planned")
+    assert works.occurred_start is not None and works.occurred_start.startswith("2026-05-04")
+    person = "2026-04-05T10:00", "Marco offered me the job! I start on May 4th."  # a name, not said as a firm
+    assert not [f for f in facts_of(person) if f.predicate == "works_at"]
+    unsure = "2026-04-05T10:00", "Terrafirma Ltd offered me the job, but I'm not sure. I start on May 4th at Kelp."
+    assert not [f for f in facts_of(unsure) if f.predicate == "works_at" and f.object == "Terrafirma"]
+    turned_down = "2026-04-05T10:00", "Terrafirma Ltd offered me the job. I turned it down."
+    assert not [f for f in facts_of(turned_down) if f.predicate == "works_at"]

@@ -152,7 +152,12 @@ def offered_and_took(p: _Piece) -> None:
     if org is None or _a_person(org):
         return
     took = _TOOK_IT.match(p.turn.text, p.piece.char_start + m.end())
-    if took is None or _TOOK_ELSEWHERE.match(p.turn.text, took.end()) or _NOT_TAKEN.search(took.group()):
+    starting = _STARTING.match(p.turn.text, p.piece.char_start + m.end())  # "offered me the job! I start on May 4th"
+    if starting is not None and _NOT_TAKEN.search(starting.group()):
+        starting = None  # "offered me the job, but I'm not sure. I start on ..." (elsewhere, maybe)
+    if starting is None and (
+        took is None or _TOOK_ELSEWHERE.match(p.turn.text, took.end()) or _NOT_TAKEN.search(took.group())
+    ):
         return  # "... but I turned it down", "I said yes to Globex instead", "I took it as a sign"
     org = re.sub(r"^the\s+", "", org)
     c = _piece_clause(p, m.start(), m.end(), p.speaker)
@@ -172,6 +177,13 @@ def offered_and_took(p: _Piece) -> None:
 # the start said after an offer was taken: "I start on the 1st of July", "and I'll start there in August"
 _START_ON = re.compile(
     r"\bI(?:\s+will|['’]ll)?\s+start(?:\s+there)?\s+(?P<day>(?:on|in)\s+[^,.;:!?]+?)(?=\s+and\b|[,.;:!?]|$)"
+)
+
+
+# a start said right after the offer takes it: "Terrafirma offered me the job! I start on May 4th" (the offer's
+# sentence and the next one, nothing between that turns it down)
+_STARTING = re.compile(
+    r"[^.!?]{0,30}?[.!?]+\s*(?:and\s+|so\s+)?I(?:\s+will|['’]ll)?\s+start(?:\s+there)?\s+(?:on|in|next)\s"
 )
 
 
