@@ -10,7 +10,7 @@ import pytest
 
 from sodamem import Memory
 from sodamem.answer.due_plans import begins_after, due_plans, plan_news
-from sodamem.records import FactRecord, SearchHit
+from sodamem.records import FactRecord, FactSource, SearchHit
 
 from .scenario_histories import ABSTAIN, History, answered, check_answer
 
@@ -212,10 +212,18 @@ def test_a_plan_is_due_on_its_day_and_for_its_state_only() -> None:
 def test_a_move_told_of_is_due_only_when_dated_after_it_was_said() -> None:
     """ "Tom told me he's moving to Leeds in July" (said in May) is a plan, told; "Ana said she moved in March" is
     no plan at all."""
-    told = replace(plan("moved", "Leeds", "2026-07-01T00:00:00", said="2026-05-12T10:00:00"), modality="reported")
-    assert due_plans([told], ("lives_in",), datetime(2026, 8, 1)) == [told]
-    done = replace(plan("moved", "Porto", "2026-03-01T00:00:00", said="2026-05-12T10:00:00"), modality="reported")
+
+    def told(place: str, day: str, quote: str) -> FactRecord:
+        source = FactSource("s", 0, "s:0", 0, len(quote), quote, "2026-05-12T10:00:00")
+        said = plan("moved", place, day, said="2026-05-12T10:00:00")
+        return replace(said, modality="reported", sources=(source,))
+
+    moving = told("Leeds", "2026-07-01T00:00:00", "he's moving to Leeds in July")
+    assert due_plans([moving], ("lives_in",), datetime(2026, 8, 1)) == [moving]
+    done = told("Porto", "2026-03-01T00:00:00", "she moved to Porto in March")
     assert due_plans([done], ("lives_in",), datetime(2026, 8, 1)) == []
+    for hedged in ("he might move to Leeds in July", "he's thinking about moving to Leeds in July"):
+        assert due_plans([told("Leeds", "2026-07-01T00:00:00", hedged)], ("lives_in",), datetime(2026, 8, 1)) == []
 
 
 def test_a_plan_counts_only_after_what_held_began_and_was_said() -> None:

@@ -25,17 +25,22 @@ from sodamem.records import FactRecord
 
 # a pastime over, in words the yes/no reader does not take as an ending
 _OVER = re.compile(
-    r"\b(?:finished|ended|(?:is|was)\s+(?:(?:officially|now|finally|totally|definitely)\s+)?over|switched\s+to|no\s+more|done\s+with|not\s+for\s+me|kicked\s+off|"
+    r"\b(?:finished|ended|(?:is|was)\s+over|(?:is|was)\s+officially\s+over(?=\s*(?:[,.;:!?]|$))|switched\s+to|no\s+more|done\s+with|not\s+for\s+me|kicked\s+off|"
     r"for\s+good|haven['’]?t\s+been|gave\s+(?:it|that)\s+up|sold\s+my)\b",
     re.IGNORECASE,
 )
-_CLAUSES = re.compile(r"[,;:]|\s(?:and|but|so)\s")
+_NEXT_CLAUSE = re.compile(r"[,;:]|\s(?:and|but|so)\s")
 
 
 def _over(words: set[str], sentence: str) -> bool:
-    """Whether a clause of ``sentence`` that names the pastime says it is over ("salsa is officially over, ... and
-    I've started tennis lessons" ends salsa, not tennis)."""
-    return any(_OVER.search(clause) and overlap(words, clause) for clause in _CLAUSES.split(sentence))
+    """Whether ``sentence`` says the pastime is over: named before the words that end it ("The salsa classes with
+    Tom and Ana are finished", "tennis: done with it") or in their own clause ("done with pottery"); not a pastime
+    named after, in another clause ("salsa is officially over, ... and I've started tennis lessons")."""
+    for ended in _OVER.finditer(sentence):
+        after = _NEXT_CLAUSE.split(sentence[ended.end() :], maxsplit=1)[0]
+        if overlap(words, sentence[: ended.end()]) or overlap(words, after):
+            return True
+    return False
 
 
 _KINDS = r"(?:sports?|hobby|hobbies|activit(?:y|ies)|pastimes?|class(?:es)?|lessons|instruments?)"
@@ -65,7 +70,12 @@ def asks_for_activities(question: str) -> bool:
 
 def asks_for_sports(question: str) -> bool:
     """ "What sports do I play?", "What do I do for exercise?": sports only, no pottery."""
-    return _SPORT.search(question) is not None
+    return _SPORT.search(question) is not None and _NOT_ONLY_SPORT.search(question) is None
+
+
+_NOT_ONLY_SPORT = re.compile(
+    r"\b(?:hobby|hobbies|pastimes?|activit(?:y|ies)|class(?:es)?|lessons|instruments?)\b", re.I
+)
 
 
 _SPORT = re.compile(r"\b(?:sports?|exercise|fitness|workouts?)\b", re.IGNORECASE)

@@ -40,6 +40,7 @@ CALLED_OFF = re.compile(
 # words that move a plan's day, said of the plan: "the move got pushed to May 20th", "my start date got postponed",
 # "they pushed it back a week"; not "Google pushed an update", "my sister keeps pushing us to rethink the move"
 _PUT_OFF = r"(?:delayed|postponed|pushed|bumped|rescheduled|moved)"
+_DELAYED = r"(?:delayed|postponed|pushed|rescheduled)"
 _BEEN = r"(?:got|gets|was|is|are|were|has\s+been|have\s+been|['’]s\s+been|been)"
 # how the user names a plan without its object: "the move got delayed a month", "my start date got pushed"
 _PLAN_NOUNS = {
@@ -98,10 +99,22 @@ def _due(plan: FactRecord, asked_at: datetime) -> bool:
 
 
 def _dated_after_said(fact: FactRecord) -> bool:
-    """A reported plan: "Tom told me he's moving to Leeds in July", said in May, dated after it was said."""
-    return bool(fact.occurred_start) and instants.sort_key(fact.occurred_start or "") > instants.sort_key(
-        fact.mentioned_at
+    """A reported plan: "Tom told me he's moving to Leeds in July", said in May, dated after it was said, and said
+    as settled (not "he might move", "he's thinking about moving", "he's hoping to move")."""
+    quotes = " ".join(source.quote for source in fact.sources)
+    return (
+        bool(fact.occurred_start)
+        and instants.sort_key(fact.occurred_start or "") > instants.sort_key(fact.mentioned_at)
+        and _SETTLED.search(quotes) is not None
+        and _HEDGED.search(quotes) is None
     )
+
+
+_SETTLED = re.compile(r"\b(?:is|are|['’]s|['’]re)\s+(?:\w+ing)\b|\bwill\b|['’]ll\b|\bgoing\s+to\b", re.IGNORECASE)
+_HEDGED = re.compile(
+    r"\b(?:might|may|maybe|could|would|thinking|hoping|hopes?|considering|possibly|perhaps|if|unless|wants?|wanting)\b",
+    re.IGNORECASE,
+)
 
 
 def begins_after(plan: FactRecord, said: Iterable[FactRecord]) -> bool:
@@ -167,11 +180,17 @@ def _names_plan(plan: FactRecord) -> re.Pattern[str]:
     return re.compile(_plan_ref(plan), re.IGNORECASE)
 
 
-def _plan_ref(plan: FactRecord) -> str:
-    """How a sentence names ``plan``: its object ("Montreal", "Sam") or its noun ("the move", "my start date")."""
+def _plan_noun(plan: FactRecord) -> str:
+    """How a sentence names ``plan`` by its noun ("the move", "my start date"; "his move" for a relative's)."""
     noun = _PLAN_NOUNS.get(PLAN_STATES.get(plan.predicate, ""), "")
     if noun and plan.subject != _ASKER:  # a relative's: "his move", "my brother's move got pushed to next spring"
         noun = noun.replace(r"(?:the|my|our)\s+", r"(?:the|my|our|his|her|their|(?:my\s+)?[\w-]+['’]s)\s+", 1)
+    return noun
+
+
+def _plan_ref(plan: FactRecord) -> str:
+    """How a sentence names ``plan``: its object ("Montreal", "Sam") or its noun ("the move", "my start date")."""
+    noun = _plan_noun(plan)
     named = rf"(?<!\w){re.escape(plan.object or '')}(?!\w)" if plan.object else ""
     return "|".join(rf"\b{p}\b" if p is noun else p for p in (named, noun) if p)
 
@@ -181,8 +200,13 @@ def _put_off(plan: FactRecord) -> re.Pattern[str]:
     back", "his move to Galway got pushed", not "our broadband in Bristol got delayed") or object ("pushed it back a
     week", "postponed the move to May")."""
     ref = _plan_ref(plan)
-    where = r"(?:\s+(?:to|in|into|at|from|with)\s+(?:the\s+)?[\w'’-]+)?"
-    subject = rf"(?<!\bin\s)(?<!\bat\s)(?<!\bto\s)(?<!\bfor\s)(?<!\bfrom\s)(?:{ref}){where}\s+{_BEEN}\s+{_PUT_OFF}"
+    # the plan's noun with its place between, put off in words that only mean a delay: "his move to Galway got
+    # pushed to next spring" (not "our move to Teams got delayed", "my role at Acme has been moved to the team")
+    place = re.escape(plan.object or "") if plan.object else r"(?!)"
+    noun = _plan_noun(plan) or r"(?!)"
+    where = rf"\b{noun}\s+(?:to|in|into|at|from|with)\s+(?:the\s+)?{place}(?!\w)\s+{_BEEN}\s+{_DELAYED}"
+    plain = rf"(?<!\bin\s)(?<!\bat\s)(?<!\bto\s)(?<!\bfor\s)(?<!\bfrom\s)(?:{ref})\s+{_BEEN}\s+{_PUT_OFF}"
+    subject = rf"{plain}|{where}"
     objected = rf"\b{_PUT_OFF}\s+(?:it|{ref})(?=\s+(?:back|out|to|by|until|till|a|an|one|two|three|\d))"
     return re.compile(rf"{subject}|{objected}", re.IGNORECASE)
 

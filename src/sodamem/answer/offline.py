@@ -54,6 +54,7 @@ from sodamem.answer.sentence_checks import (
     ends_at_a_subject,
     is_kin,
     names_someone_new,
+    says_a_duration,
     says_a_place,
     speaks_of_a_third_person,
     stems_of,
@@ -81,7 +82,14 @@ from sodamem.answer.support import (
     word_weights,
 )
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
-from sodamem.answer.when_reader import Dated, asks_how_long_ago, asks_when_ahead, date_of, time_ago
+from sodamem.answer.when_reader import (
+    Dated,
+    asks_how_long_ago,
+    asks_how_long_had,
+    asks_when_ahead,
+    date_of,
+    time_ago,
+)
 from sodamem.answer.yes_no import (
     described_as,
     only_supposed,
@@ -225,7 +233,9 @@ class _Reader:
         named, everyone, elsewhere = self.speaker_check()
         if elsewhere:
             # "Where do I work now?" is read from the user's facts, however much the assistant talked about work
-            dated = asks_for_a_date(self.question) or asks_how_long_ago(self.question)
+            dated = (
+                asks_for_a_date(self.question) or asks_how_long_ago(self.question) or asks_how_long_had(self.question)
+            )
             mine = asks_of_me(self.question)
             state = self._current_state(self._state_reader()) if mine and not dated else None
             return state or self._abstain("said_by_another_speaker")
@@ -239,6 +249,8 @@ class _Reader:
             return self._when()
         if asks_how_long_ago(self.question):
             return self._how_long_ago()
+        if asks_how_long_had(self.question) and not self._says_a_span(sentences):
+            return self._how_long_had()  # a span said ("for 4 years now") is read as said, by the sentence readers
         kin = self._relatives_by_name()
         if kin is not None:
             return kin
@@ -342,6 +354,25 @@ class _Reader:
         if dated is None:
             return self._abstain("undated")
         return self._answer(f"{time_ago(dated.start, self.now)}, {dated.text}", dated.citations, dated.detail)
+
+    def _says_a_span(self, sentences: list[Sentence]) -> bool:
+        """Whether a top sentence says how long, of what the question names ("my group of friends for 4 years")."""
+        asked = (self._named_stems() or self._content_stems()) - {stem(w) for w in ("had", "have", "long")}
+        return any(
+            (says_a_duration(s.text) or _SINCE.search(s.text)) and overlap(asked, s.text)
+            for s in sentences[:LIST_ITEMS]
+        )
+
+    def _how_long_had(self) -> Answer:
+        """ "How long have we had Toffee?": the span from the day it was got ("We adopted a beagle called Toffee last
+        weekend") to the day asked, and that day ("about 6 months, since 7 February 2026 to 8 February 2026")."""
+        dated = self._dated()
+        if dated is None:
+            return self._abstain("undated")
+        span = time_ago(dated.start, self.now).removesuffix(" ago")
+        if span in ("today", "not yet"):
+            return self._abstain("not yet had")
+        return self._answer(f"about {span}, since {dated.text}", dated.citations, dated.detail)
 
     def dated(self) -> Dated | None:
         """The day the question asks about, read as for a when-question; None where nothing was found."""
@@ -591,6 +622,9 @@ class _Reader:
             flags=("offline", f"abstain:{why}"),
             evidence_tokens=self.evidence_tokens,
         )
+
+
+_SINCE = re.compile(r"\bsince\b", re.IGNORECASE)  # "had them since I was a boy": a span said
 
 
 def _holds(sentence: Sentence, spans: list[tuple[str, int, int, int]]) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import NAME, REL, REL_MOD, snake
+from sodamem.ingest.supersede import PARTNER_PREDICATES
 from sodamem.memory import Memory
 from sodamem.records import FactRecord
 
@@ -143,6 +144,15 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
     owned = memory.facts(status="all", subject=owner, user=user)
     named = [f for f in owned if f.kind == "relation" and f.predicate in predicates and f.object and f.sources]
     held = [f for f in named if f.status == "active" and f.affirms]
+    if not held and relation in PARTNER_PREDICATES:
+        # "Who is my fiancée?" after "my girlfriend Priya" (and "Priya and I are getting married"): the partner said
+        # by another word for one
+        held = [
+            f
+            for f in owned
+            if f.kind == "relation" and f.predicate in PARTNER_PREDICATES and f.object and f.sources
+            if f.status == "active" and f.affirms
+        ]
     if held:
         return NamedRelatives(sorted(held, key=_said_order), [], [])
     denials = [f for f in owned if f.kind == "relation" and f.status == "active" and f.denies and f.object]

@@ -62,7 +62,7 @@ _WHAT_DO = re.compile(
 _NOT_A_STATE = re.compile(
     r"\bwork(?:s|ing|ed)?\s+(?:on|out|with|through|together|hard)\b|\bfor\s+a\s+living\b"
     r"|\blive[sd]?\s+with\b"  # whom one lives with is no home ("Who does my sister live with?" is not York)
-    r"|\bcompany['’]s\b",  # "Which company's headphones did John choose?" asks no employer
+    r"|\bcompany['’]s\s+(?!name\b)",  # "Which company's headphones did John choose?" asks no employer
     re.IGNORECASE,
 )
 

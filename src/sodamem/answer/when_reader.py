@@ -41,6 +41,14 @@ class Dated:
     detail: str  # which words the date was read from, said when
 
 
+# "How long have we had Toffee?", "How long has Sam owned the van?": the span since it was got
+_HOW_LONG_HAD = re.compile(r"^\s*how\s+long\s+(?:have|has)\s+[\w'’-]+\s+(?:had|owned|kept)\b", re.IGNORECASE)
+
+
+def asks_how_long_had(question: str) -> bool:
+    return _HOW_LONG_HAD.search(question) is not None
+
+
 def asks_how_long_ago(question: str) -> bool:
     """ "How long ago did I move?", "How many weeks ago ...", "How long has it been since ..."."""
     return _HOW_LONG_AGO.search(question) is not None

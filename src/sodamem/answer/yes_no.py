@@ -25,9 +25,15 @@ _CEASED = re.compile(
     # lesson before the holidays")
     r"|\b(?:sang|played|taught|ran|did|had|worked|danced|swam|rode|raced|coached|performed)\s+(?:my|our)\s+"
     r"(?:very\s+)?(?P<last>(?:last|final)\s+(?:concert|gig|show|game|match|class|lesson|session|shift|race|"
-    r"performance|rehearsal|practice|day))\b(?!\s+(?:before|until|till|for\s+now|of\s+the\s+(?:season|term|year|month|week)))"
+    r"performance|rehearsal|practice|day))\b"
+    # (a break, not an ending, anywhere after it: "before my holiday, back in two weeks", "for a while", "this year")
+    r"(?![^.!?]*\b(?:before|until|till|for\s+now|for\s+a\s+while|back\s+in|this\s+(?:year|season|term)|tomorrow"
+    r"|of\s+the\s+(?:season|term|year|month|week|tournament|tour))\b)"
     # a thing named before it: "Puffin's gone, sold it to a guy from Cobh"
-    r"|\b(?:sold|got\s+rid\s+of|rehomed)\s+(?:it|him|her)\b(?!\s+back\b|\s+on\s+(?:the|this|that)\s+idea\b)"
+    # (the speaker's doing, at a clause's start or after "I"/"we": not "he sold it to me", "I nearly sold it")
+    r"|(?:(?<=\bI\s)|(?<=\bwe\s)|(?<=\bWe\s)|(?<=\bbut\s)|(?<=\band\s)|(?<=\bso\s)|(?<=^)|(?<=[,;.!?]\s))"
+    r"(?:sold|got\s+rid\s+of|rehomed)\s+(?:it|him|her)\b"
+    r"(?!\s+back\b|\s+on\s+(?:the|this|that)\s+idea\b|\s+to\s+(?:me|us)\b)"
     r"|\brehomed(?=\s+(?!(?:a|an|another|one|two|three|some|from)\b)\w)"  # "we rehomed luna", not "a greyhound"
     # a doing dropped: "dropped welding. too tired after shifts" (not "dropped everything", "dropped the kids off")
     r"|(?:(?<=\bI\s)|(?<=\bwe\s)|(?<=^)|(?<=[.!?]\s))dropped(?=\s+(?!(?:every|no|some|any)thing\b)[a-z]+ing(?:\s*(?:[.,;:!?]|$)|\s+(?:and|but|because|as|since|after|"
@@ -54,7 +60,7 @@ _CEASED = re.compile(
 # question in the present tense that does not ask about the ending ("Am I still with Tom?"), the statement says no.
 _ENDED = re.compile(
     r"\b(?:broke|broken|breaking)\s+up\b|\bsplit\s+up\b|\b(?:called|calling)\s+(?:it\s+)?off\b"
-    r"|\bcancell?(?:ed|ing)\b|\bfell\s+through\b|\bmoved\s+out\b|\b(?:is|are|'s|was)\s+(?:(?:officially|now|finally|totally|definitely)\s+)?(?:off|over)\b"
+    r"|\bcancell?(?:ed|ing)\b|\bfell\s+through\b|\bmoved\s+out\b|\b(?:is|are|'s|was)\s+(?:off|over)\b|\b(?:is|are|'s|was)\s+officially\s+(?:off|over)(?=\s*(?:[,.;:!?]|$))"
     r"|\bended\b|\bdivorced\b",
     re.IGNORECASE,
 )
@@ -325,12 +331,14 @@ _ENDING_AHEAD = {
     "dropping": "dropped",
     "giving up": "gave up",
 }
-# matched right after the ending word: "leaving my bike at the shop" leaves it somewhere, ending nothing
+# a thing left somewhere, right after "leaving": "leaving my bike at the shop", "leaving the kids with mum"; not
+# what one belongs to ("leaving my job at Acme", "my position at the council") nor a time ("at the end of June")
 _LEFT_AT = re.compile(
-    r"\s+(?:\w+\s+){1,3}?(?:at|with)\s+"
+    r"\s+(?!(?:my|our|the)\s+(?:[\w-]+\s+)?(?:job|role|position|post|band|choir|team|club|class|course|lessons?|firm|"
+    r"company|practice|membership|allotment|flat|house)\b)(?:\w+\s+){1,3}?(?:at|with)\s+"
     r"(?!the\s+(?:end|start|beginning|close)\b|\d|noon|midnight|christmas|easter|half\s+term|new\s+year)",
     re.IGNORECASE,
-)  # "at the end of June" is when, not where
+)
 _ENDING_AHEAD_WORDS = re.compile(r"\b(?:stopping|quitting|leaving|dropping|giving\s+up)\b", re.IGNORECASE)
 
 
@@ -338,7 +346,8 @@ def ended_by_now(sentence: str, question: str, said_at: datetime, now: datetime)
     """Whether ``sentence``, said at ``said_at``, ends what the present-tense ``question`` asks on a day that has
     passed by ``now``: "I'm stopping sax lessons at the end of June" to "Do I still take sax lessons?" in July."""
     ending = _ENDING_AHEAD_WORDS.search(sentence)
-    if ending is None or _FOR_A_WHILE.search(sentence) or _LEFT_AT.match(sentence, ending.end()):
+    left = ending is not None and ending.group().lower() == "leaving" and _LEFT_AT.match(sentence, ending.end())
+    if ending is None or _FOR_A_WHILE.search(sentence) or left:
         return False  # "stopping piano for a week", "leaving choir practice early", "leaving my Vespa at the garage"
     days = [m.spec for m in find_times(sentence, said_at, future=True) if m.char_start > ending.start()]
     if not days or days[0].end > now:

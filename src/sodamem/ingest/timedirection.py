@@ -52,8 +52,10 @@ _FUTURE = re.compile(
     r"|something|nothing|everything|anything)\b)\w+ing\b"
     # modals and needs look ahead ("we should go in July", "I have to work on Christmas", "let's meet Saturday");
     # their perfect looks back ("we should have gone in March")
-    # ("may" with its subject: not the month of "in May we went")
-    r"|(?:should|might|must|(?:i|we|you|they|he|she|it)\s+may\s+(?!\d|have\b)"
+    # ("may" with its subject and a doing: not the month of "in May we went", nor "you may remember", "I may be
+    # wrong but", "it may sound silly", "I may as well tell you", "she may well have left")
+    r"|(?:should|might|must|(?:i|we|they|he|she|it)\s+may\s+(?!\d|(?:not\s+|well\s+)?have\b|be\s+wrong\b|as\s+well\b"
+    r"|(?:not\s+)?(?:remember|recall|know|sound|seem|look)\b)"
     r"|needs?\s+to|ha(?:ve|s)\s+to|gotta|got\s+to|wants?\s+to|wanna|let['’]?s"
     r"|would\s+(?:love|like)|['’]d\s+(?:love|like|rather|better)|can['’]?t\s+make\s+it|(?:is|are|['’]s|['’]re)\s+due"
     # asking whether a time suits: "does Sunday at 3pm work?", "would Friday suit you?"

@@ -11,6 +11,7 @@ from sodamem.ingest.extract import rules_syntax as rs
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import Handler, _Clause, _is_name, _Mood, _object
 from sodamem.ingest.extract.rules_emit import _emit, _relation
+from sodamem.ingest.extract.rules_gender import name_gender
 from sodamem.ingest.extract.rules_modality import _mood, _say
 from sodamem.ingest.extract.rules_states import _org_fact, _through_time, no_longer_employed
 from sodamem.model import EntityRole, FactKind, Modality
@@ -270,7 +271,15 @@ def _event(c: _Clause, m: re.Match[str]) -> bool:
     if named and predicate in ("adopted", "bought") and mood.modality is M.ASSERTED and _is_name(named["name"]):
         unique = not obj.text.startswith("another")
         _relation(c.p, c.subj.name, named["rel"], named["name"], c.subj.start, obj.end, alias=unique)
-    if job and orgs and predicate in ("started", "quit", "lost") and mood.modality is M.ASSERTED:
+    joined_as = _JOINED_AS.match(obj.text) if predicate == "joined" and mood.polarity else None
+    if joined_as is not None and mood.modality in (M.ASSERTED, M.PLANNED) and not _a_first_name(joined_as["org"]):
+        # "I joined Monzo as a designer", "I'm joining Trent Dental as a partner from July 6th": working there (from
+        # that day), in that job
+        _org_fact(c, joined_as["org"], obj.end, mood)
+        if mood.modality is M.ASSERTED:
+            title = joined_as["job"]
+            _emit(c, K.ATTRIBUTE, "job", title, obj.end, mood, _say(c.subj.name, mood, "works as", "work as", title))
+    elif job and orgs and predicate in ("started", "quit", "lost") and mood.modality is M.ASSERTED:
         state = _Mood(M.ASSERTED, predicate == "started")
         _org_fact(c, orgs[0], obj.end, state)
     elif (
@@ -284,6 +293,14 @@ def _event(c: _Clause, m: re.Match[str]) -> bool:
         # "I quit Finch Labs": no longer works there (a denial ends only a works_at Finch Labs said before)
         _org_fact(c, what, obj.end, _Mood(M.ASSERTED, False))
     return done
+
+
+# a firm joined in a job: "Monzo as a designer", "Trent Dental as a partner"
+_JOINED_AS = re.compile(rf"(?P<org>{rv.NAME})\s+as\s+(?:an?\s+|the\s+|their\s+)?(?P<job>[a-z][\w -]{{1,40}}?)$")
+
+
+def _a_first_name(name: str) -> bool:
+    return name_gender(name.split()[0]) is not None
 
 
 # "my job", "my nursing job", "the role": a job held (not "quit work early", "left work at five")

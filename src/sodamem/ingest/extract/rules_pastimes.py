@@ -26,10 +26,38 @@ PRACTISE = re.compile(
 )
 _PRESENT = frozenset("play plays do does practise practice practises practices go goes".split())
 _SAID_AS = {"pla": ("plays", "play"), "do": ("does", "do"), "pra": ("practises", "practise"), "go": ("goes", "go")}
-# how long it has gone on: "for ten years", "since I was six", "for a while now"
-_LASTING = re.compile(r"\b(?:for|since)\b", re.IGNORECASE)
+# how long it has gone on: "for ten years", "since I was six", "for a while now" (not "for charity": once)
+_LASTING = re.compile(
+    r"\bsince\b|\bfor\s+(?:[\w-]+\s+){0,2}?(?:years?|months?|weeks?|ages|decades?|a\s+while|a\s+long\s+time)\b",
+    re.IGNORECASE,
+)
+# a job, a chore or a screen, not a pastime: "I do a lot of writing for work", "cooking for the kids", "painting and
+# decorating", "football on the Xbox"
+_NOT_FOR_FUN = re.compile(
+    r"\b(?:for|at)\s+(?:work|a\s+living|my\s+job|the\s+kids|my\s+kids|the\s+family)\b|\band\s+decorating\b"
+    r"|\bon\s+(?:the\s+|my\s+)?(?:xbox|playstation|ps\d|switch|pc|computer|phone|console|ipad|tablet)\b",
+    re.IGNORECASE,
+)
+_A_SPAN = re.compile(r"(?:for|since|over)\s", re.IGNORECASE)  # how long, not when: "for ten years"
+# a habit said of a time: "every Thursday", "on Saturdays", "twice a week" (not one day: "on Saturday against Leeds")
+_HABIT = re.compile(
+    r"\b(?:every|each|most|twice|once\s+a|usually|often|regularly|weekly|daily|weekends|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
+    re.IGNORECASE,
+)
 # a progressive that holds now rather than planning ahead: "I'm doing pilates these days"
-_THESE_DAYS = re.compile(r"\b(?:these\s+days|at\s+the\s+moment|nowadays|lately|right\s+now|currently)\b", re.IGNORECASE)
+_THESE_DAYS = re.compile(r"\b(?:these\s+days|at\s+the\s+moment|nowadays|lately|currently)\b", re.IGNORECASE)
+# a time gone by around it ("When I was young I play piano every day"), or an ending after it ("I've played football
+# since I was five but my knee is wrecked so that's it")
+_A_LIVING = re.compile(r"\b(?:it['’]?s|that['’]?s)\s+my\s+job\b|\bprofessionally\b|\bfor\s+a\s+living\b", re.I)
+_BACK_THEN = re.compile(
+    r"\b(?:when\s+I\s+was|as\s+a\s+(?:kid|child|teen|teenager|student)|growing\s+up|back\s+then|years\s+ago)\b",
+    re.IGNORECASE,
+)
+_BUT_OVER = re.compile(
+    r"\bbut\b[^.!?]*\b(?:that['’]?s\s+it|no\s+more|not\s+any\s?more|gave\s+(?:it\s+)?up|quit|stopped|done)\b",
+    re.IGNORECASE,
+)
 # what may lead a pastime after "do": "do yoga", "do a bit of boxing", "do some climbing" (not "do like hiking")
 _DONE_AS = re.compile(r"(?:(?:a\s+(?:bit|lot)\s+of|lots\s+of|some)\s+)?(?P<first>[\w-]+)", re.IGNORECASE)
 
@@ -47,6 +75,17 @@ def practise(c: _Clause, m: re.Match[str]) -> bool:
         return False  # "I do like hiking", "I do the cooking" (a chore)
     aux = c.aux
     rest = c.text[m.end() :]
+    if (
+        _NOT_FOR_FUN.search(rest[: len(obj.text) + 40])
+        or _A_LIVING.search(c.text)
+        or _BACK_THEN.search(c.text)
+        or _BUT_OVER.search(rest)
+    ):
+        return False  # a job or a chore, a time gone by, or over since
+    said = c.p.piece.text
+    dated = any(m.end() <= start < obj.end and not _A_SPAN.match(said, start) for start, _, _ in c.p.times)
+    if dated and not rs.PERFECT.search(aux) and not _HABIT.search(rest):
+        return False  # "I play football on Saturday against Leeds": a match that day
     if rs.PERFECT.search(aux):
         holds = verb not in _PRESENT and bool(_LASTING.search(rest))  # "I've played rugby for ten years"
     elif verb.endswith("ing"):

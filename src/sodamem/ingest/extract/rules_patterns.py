@@ -278,7 +278,14 @@ TASTE = re.compile(r"\b[Tt]he\s+(?P<adj>[a-z]+er)\s+the\s+better\b")
 # "First week at Coastline done", "Last day at Hollis is the 15th", "my last day there will be feb 25"
 FIRST_DAY = re.compile(
     rf"(?:^|\b[Mm]y\s+)(?P<which>[Ff]irst|[Ll]ast)\s+(?:full\s+)?(?:day|week|month|shift)\s+"
-    rf"(?:(?:at|of\s+work\s+at|working\s+at)\s+(?P<org>{ORG_NAME})(?![\w])|(?P<there>there)\b)"
-    r"(?P<ahead>\s+(?:is|will\s+be|['’]s)\b)?"
+    rf"(?:(?:at|of\s+work\s+at|working\s+at)\s+(?P<org>{ORG_NAME})(?![\w])|(?P<there>there)\b"
+    # "my last day is June 30th" alone: a job's, where the turn gives notice (``NOTICE``)
+    r"|(?P<bare>(?=(?:is|will\s+be)\b)))"
+    r"(?P<ahead>\s*(?<!\w)(?:is|will\s+be|['’]s)\b)?"
+)
+# notice given: "Handed in my notice at Brightsmile", "I resigned", "gave notice"
+NOTICE = re.compile(
+    rf"\b(?:[Hh]anded|[Gg]ave|[Pp]ut)\s+in\s+(?:my\s+)?notice(?:\s+at\s+(?P<org>{ORG_NAME})(?![\w]))?"
+    rf"|\b(?:[Gg]ave|[Gg]iven)\s+(?:my\s+)?notice(?:\s+at\s+(?P<org2>{ORG_NAME})(?![\w]))?|\b[Rr]esigned\b"
 )
 LEADING_FILLER = re.compile(r"^(?:(?:and|but|so|oh|well|honestly|yeah|yes|also|plus|ok|okay|now)\b[,\s]*)+", _I)

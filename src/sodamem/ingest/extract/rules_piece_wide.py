@@ -187,7 +187,11 @@ def _first_day(p: _Piece) -> None:
     m = rp.FIRST_DAY.search(p.piece.text)
     if m is None or (m["there"] and m["which"].lower() == "first"):
         return
-    org = re.sub(r"^the\s+", "", m["org"]) if m["org"] else None
+    notice = rp.NOTICE.search(p.turn.text) if m["bare"] is not None else None
+    if m["bare"] is not None and (notice is None or m["which"].lower() == "first"):
+        return  # "My last day is June 30th" of a holiday, a school year: only a job's where notice was given
+    named = m["org"] or (notice["org"] or notice["org2"] if notice is not None else None)
+    org = re.sub(r"^the\s+", "", named) if named else None
     first = m["which"].lower() == "first"
     said_at = m.start("ahead")
     day = _day_said(p.piece.text[said_at:]) if not first and m["ahead"] else None
@@ -204,7 +208,7 @@ def _first_day(p: _Piece) -> None:
 def _day_said(after: str) -> tuple[str, int] | None:
     """The day a last day is said to be ("is the 15th", "will be feb 25"), as words the resolver reads, and where they
     end in ``after``."""
-    m = re.match(r"\s+(?:is|will\s+be|['’]s)\s+(?P<day>[^,.;:!?]+?)(?=\s+and\b|[,.;:!?]|$)", after)
+    m = re.match(r"\s*(?:is|will\s+be|['’]s)\s+(?P<day>[^,.;:!?]+?)(?=\s+and\b|[,.;:!?]|$)", after)
     if m is None:
         return None
     words = as_time(m["day"])

@@ -153,8 +153,10 @@ def offered_and_took(p: _Piece) -> None:
         return
     took = _TOOK_IT.match(p.turn.text, p.piece.char_start + m.end())
     starting = _STARTING.match(p.turn.text, p.piece.char_start + m.end())  # "offered me the job! I start on May 4th"
-    if starting is not None and _NOT_TAKEN.search(starting.group()):
-        starting = None  # "offered me the job, but I'm not sure. I start on ..." (elsewhere, maybe)
+    if starting is not None and (
+        _NOT_TAKEN.search(starting.group()) or _START_HEDGED.match(p.turn.text, starting.end())
+    ):
+        starting = None  # "but I'm not sure. I start on ...", "I start on May 4th if I accept", "... at Brightwave"
     if starting is None and (
         took is None or _TOOK_ELSEWHERE.match(p.turn.text, took.end()) or _NOT_TAKEN.search(took.group())
     ):
@@ -166,6 +168,8 @@ def offered_and_took(p: _Piece) -> None:
         _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(p.speaker, mood, "works as", "work as", f"a {job}"))
     start = _START_ON.search(p.turn.text, p.piece.char_start + m.end(), p.piece.char_start + m.end() + 200)
     day = as_time(start["day"]) if start and mood.modality is M.ASSERTED and mood.polarity else None
+    if day is None and took is None:
+        return  # taken only by its start, whose day is not read: no employer yet
     if day is not None:  # "... I accepted. I start on the 1st of July": there from that day
         planned = _Mood(M.PLANNED, True)
         text = _say(p.speaker, planned, "works at", "work at", org)
@@ -184,6 +188,15 @@ _START_ON = re.compile(
 # sentence and the next one, nothing between that turns it down)
 _STARTING = re.compile(
     r"[^.!?]{0,30}?[.!?]+\s*(?:and\s+|so\s+)?I(?:\s+will|['’]ll)?\s+start(?:\s+there)?\s+(?:on|in|next)\s"
+)
+
+
+# what after "I start on ..." says it is not (yet) this job: a condition, a question, a doubt, another firm
+_START_HEDGED = re.compile(
+    r"[^.!]*?(?:\bif\b|\bunless\b|\?|\b(?:at|with|in\s+my\s+new)\s+(?-i:[A-Z])|\bstill\s+deciding\b|\bnot\s+sure\b"
+    r"|\bhaven['’]?t\s+decided\b|\bdeclin|\bturn(?:ed)?\s+(?:it\s+)?down\b|\bnope\b|\bwait\b)"
+    r"|[^.!]*[.!]+\s*(?:nope|no\s+wait|wait|actually|jk|not\s+really)\b",
+    re.IGNORECASE,
 )
 
 
