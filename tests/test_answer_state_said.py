@@ -4,10 +4,16 @@ offline reader)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from sodamem import Memory
 from sodamem.answer.state import state_predicates
+from sodamem.answer.state_sentences import state_sentences
+from sodamem.answer.support import Sentence
+from sodamem.records import SearchHit
+from sodamem.retrieve.query import analyze_query
 
 from .scenario_histories import ABSTAIN, History, answered, check_answer
 
@@ -48,3 +54,17 @@ def test_whom_i_live_with_is_read_from_a_sentence_about_a_home(scenario_memories
 def test_a_companys_product_asks_no_employer() -> None:
     assert state_predicates("Which company's headphones did John choose for gaming?") == ()
     assert state_predicates("Which company do I work for?") == ("works_at",)
+
+
+def said(text: str) -> Sentence:
+    hit = SearchHit("s", 0, "s:0", "user", 0, len(text), "2026-05-01T10:00:00", text, 1.0, text)
+    return Sentence(0, hit, 0, len(text), text, 1.0, 1.0)
+
+
+def test_the_askers_job_is_said_in_job_words_or_at_a_firm() -> None:
+    question = "Where do I work?"
+    sentences = [said("I sing in the Harbour Choir on Wednesdays."), said("I am still at Deloitte, loving it.")]
+    kept, _ = state_sentences(question, sentences, analyze_query(question, datetime(2026, 6, 1)), {"user"})
+    assert [s.text for s in kept] == ["I am still at Deloitte, loving it."]
+    kept, why = state_sentences(question, sentences[:1], analyze_query(question, datetime(2026, 6, 1)), {"user"})
+    assert (kept, why) == ([], "no state said")

@@ -36,11 +36,14 @@ _WORK = (
     frozenset(
         """work works working worked job jobs employer employed company firm office start started starting joined join
     hired role position shift shifts promoted promotion career boss colleague colleagues team contract internship
-    interned clients""".split()
+    interned clients office clinic hospital shop lab studio practice agency startup store salary""".split()
     )
     | rv.JOB_HEADS
 )
 _STATE_CUES = {"works_at": _WORK, "job": _WORK}
+# ... or a firm named where one works: "I'm at Deloitte now", "with Acme since May", "joined Kelp" (not "in the
+# Harbour Choir")
+_AT_A_FIRM = re.compile(r"\b(?:at|with|joined|for)\s+(?:the\s+)?(?-i:[A-Z])[\w&'’-]+")
 _ASKS_A_HOUSEMATE = re.compile(r"\b(?:flat|room|house)[\s-]?mates?\b", re.IGNORECASE)
 _HOUSEMATE_SAID = re.compile(
     r"\b(?:flat|room|house)[\s-]?mates?\b|\b(?:live|lives|living|lived)\s+with\b|\bmov(?:e|es|ed|ing)\s+in\b"
@@ -95,7 +98,11 @@ def state_sentences(
         # relative's is told any way: "Dad flew back to Karachi", "Hana is in Sheffield")
         cues = {w for predicate in wanted for w in _STATE_CUES.get(predicate, ())}
         if cues and asks_my_state(question, analysis):
-            sentences = [s for s in sentences if {t.word for t in tokens(s.text)} & (cues | keywords)]
+            sentences = [
+                s
+                for s in sentences
+                if {t.word for t in tokens(s.text)} & (cues | keywords) or _AT_A_FIRM.search(s.text)
+            ]
             if not sentences:
                 return [], "no state said"
         # "I want to work at Google someday" says where the user hopes to work, not where they do
