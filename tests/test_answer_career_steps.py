@@ -31,7 +31,7 @@ CASES = [
         DENTIST,
         "2026-08-01",
         "How long have we had Toffee?",
-        "about 6 months, since 7 February 2026 to 8 February 2026 (the weekend before 10 February 2026)",
+        "about 6 months (since 7 February 2026 to 8 February 2026 (the weekend before 10 February 2026))",
     ),
 ]
 

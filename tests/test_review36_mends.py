@@ -13,7 +13,7 @@ from sodamem.answer.state import state_predicates
 from sodamem.answer.yes_no import ended_by_now, says_it_ended
 from sodamem.ingest.timeparse import find_times
 
-from .scenario_histories import History, answered, check_answer
+from .scenario_histories import ABSTAIN, History, answered, check_answer
 
 
 @pytest.mark.parametrize(
@@ -83,6 +83,23 @@ def test_may_of_a_saying_looks_back(text: str) -> None:
     assert june.spec.start == datetime(2024, 6, 1)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Got my sister a job at Tesco", []),  # "Got ..." opens no clause of the speaker's but a promotion
+        ("Got an interview for a job at Google", []),
+        ("I got promoted to deputy sunday editor", [("job", "deputy sunday editor")]),  # a day inside the title
+        ("I'm thinking of joining Google as an engineer next year", []),
+        ("Joined Tinder as a joke", []),
+        ("I joined Dr Patel as a patient", []),
+    ],
+)
+def test_no_job_from_a_got_a_hedge_or_a_joke(text: str, expected: list[tuple[str, str]]) -> None:
+    with Memory(":memory:", embedder="none") as memory:
+        memory.add([{"role": "user", "text": text}], session_id="s", timestamp=datetime(2024, 5, 10, 10))
+        assert [(f.predicate, f.object) for f in memory.facts() if f.predicate in ("job", "works_at")] == expected
+
+
 def test_mixed_questions_ask_for_every_pastime() -> None:
     assert not asks_for_sports("What sport or hobby do I do?")
     assert not asks_for_sports("What hobbies and sports do I do?")
@@ -107,7 +124,25 @@ OFFER_IF: History = [
     ("2026-01-10T10:00", "I work at Globex."),
     ("2026-04-05T10:00", "Terrafirma Ltd offered me the job. I start on May 4th if I accept."),
 ]
+COLD: History = [("2024-05-10T10:00", "I had a cold last week, all better now")]
+SISTERS_PUPPY: History = [("2024-05-10T10:00", "My sister got a puppy called Rolo in May")]
+TOFFEE_FOR_YEARS: History = [("2024-05-10T10:00", "We've had Toffee for years, she's a good girl.")]
+BOUGHT_THE_VAN: History = [("2024-05-10T10:00", "Bought my van in March, best decision.")]
+HYGIENIST: History = [("2024-03-01T10:00", "I work at Brightsmile Dental as a hygienist.")]
+SISTER_RESIGNED: History = [
+    *HYGIENIST,
+    ("2024-05-10T10:00", "My sister resigned from Tesco. My last day is June 30th, then the school hols start"),
+]
+LANDLORD: History = [*HYGIENIST, ("2024-05-10T10:00", "Gave notice to my landlord, my last day is June 30th")]
+STRAVA: History = [*HYGIENIST, ("2024-05-10T10:00", "I joined Strava as a premium member")]
 CASES = [
+    ("had-a-cold", COLD, "2024-08-01", "How long have I had a cold?", ABSTAIN),
+    ("someone-elses-puppy", SISTERS_PUPPY, "2024-08-01", "How long have I had Rolo?", ABSTAIN),
+    ("a-span-said", TOFFEE_FOR_YEARS, "2024-08-01", "How long have we had Toffee?", "for years"),
+    ("got-without-i", BOUGHT_THE_VAN, "2024-08-01", "How long have I had my van?", "about 5 months (since March 2024)"),
+    ("someone-elses-notice", SISTER_RESIGNED, "2024-07-05", "Where do I work?", "Brightsmile Dental"),
+    ("notice-to-a-landlord", LANDLORD, "2024-07-05", "Where do I work?", "Brightsmile Dental"),
+    ("joined-as-no-job", STRAVA, "2024-07-05", "Where do I work?", "Brightsmile Dental"),
     ("a-hedged-move-told-of", TOM_MIGHT, "2026-08-20", "Where does Tom live?", "York"),
     ("another-move-delayed", TEAMS, "2026-07-01", "Where do I live?", "Galway (previously Dublin)"),
     ("a-role-moved", ROLE_MOVED, "2026-07-01", "Where do I work?", "Acme (previously Globex)"),

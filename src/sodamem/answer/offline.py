@@ -54,7 +54,6 @@ from sodamem.answer.sentence_checks import (
     ends_at_a_subject,
     is_kin,
     names_someone_new,
-    says_a_duration,
     says_a_place,
     speaks_of_a_third_person,
     stems_of,
@@ -83,6 +82,7 @@ from sodamem.answer.support import (
 )
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.answer.when_reader import (
+    GOT_IT,
     Dated,
     asks_how_long_ago,
     asks_how_long_had,
@@ -249,8 +249,8 @@ class _Reader:
             return self._when()
         if asks_how_long_ago(self.question):
             return self._how_long_ago()
-        if asks_how_long_had(self.question) and not self._says_a_span(sentences):
-            return self._how_long_had()  # a span said ("for 4 years now") is read as said, by the sentence readers
+        if asks_how_long_had(self.question):
+            return self._how_long_had(sentences)
         kin = self._relatives_by_name()
         if kin is not None:
             return kin
@@ -355,24 +355,31 @@ class _Reader:
             return self._abstain("undated")
         return self._answer(f"{time_ago(dated.start, self.now)}, {dated.text}", dated.citations, dated.detail)
 
-    def _says_a_span(self, sentences: list[Sentence]) -> bool:
-        """Whether a top sentence says how long, of what the question names ("my group of friends for 4 years")."""
+    def _how_long_had(self, sentences: list[Sentence]) -> Answer:
+        """ "How long have we had Toffee?": a span said of it ("We've had Toffee for years", "for 4 years now"), else
+        the span from the day the asker said they got it ("We adopted a beagle called Toffee last weekend") to the
+        day asked ("about 6 months (since 7 February 2026 to 8 February 2026)")."""
         asked = (self._named_stems() or self._content_stems()) - {stem(w) for w in ("had", "have", "long")}
-        return any(
-            (says_a_duration(s.text) or _SINCE.search(s.text)) and overlap(asked, s.text)
-            for s in sentences[:LIST_ITEMS]
-        )
-
-    def _how_long_had(self) -> Answer:
-        """ "How long have we had Toffee?": the span from the day it was got ("We adopted a beagle called Toffee last
-        weekend") to the day asked, and that day ("about 6 months, since 7 February 2026 to 8 February 2026")."""
+        for sentence in sentences[:LIST_ITEMS]:
+            found = _SPAN_SAID.search(sentence.text)
+            if found is not None and overlap(asked, sentence.text):
+                said = " ".join(found.group().split())
+                return self._answer(said, [self.evidence.sentence_citation(sentence)], f"said as '{said}'")
         dated = self._dated()
         if dated is None:
             return self._abstain("undated")
+        if not any(GOT_IT.search(c.quote) or GOT_IT.search(self._turn_text(c)) for c in dated.citations[:1]):
+            return self._abstain("not said as got")  # "I had a cold last week" dates no having of anything
         span = time_ago(dated.start, self.now).removesuffix(" ago")
         if span in ("today", "not yet"):
             return self._abstain("not yet had")
-        return self._answer(f"about {span}, since {dated.text}", dated.citations, dated.detail)
+        return self._answer(f"about {span} (since {dated.text})", dated.citations, dated.detail)
+
+    def _turn_text(self, citation: AnswerCitation) -> str:
+        try:
+            return self.evidence.turn_text(citation.session_id, citation.turn_index)
+        except KeyError:
+            return ""
 
     def dated(self) -> Dated | None:
         """The day the question asks about, read as for a when-question; None where nothing was found."""
@@ -624,7 +631,13 @@ class _Reader:
         )
 
 
-_SINCE = re.compile(r"\bsince\b", re.IGNORECASE)  # "had them since I was a boy": a span said
+# a span said: "since I was a boy", "for years", "for 4 years now", "forever"
+_SPAN_SAID = re.compile(
+    r"\bsince\s+[^,.;:!?]+|\bfor\s+(?:(?:about|nearly|almost|over|around|like)\s+)?(?:\d+|a|an|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|many)\s+(?:years?|months?|weeks?|days?|decades?)\b"
+    r"|\bfor\s+(?:years|ages|ever|a\s+while|so\s+long|a\s+long\s+time)\b|\bforever\b",
+    re.IGNORECASE,
+)
 
 
 def _holds(sentence: Sentence, spans: list[tuple[str, int, int, int]]) -> bool:

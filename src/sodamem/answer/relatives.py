@@ -144,14 +144,15 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
     owned = memory.facts(status="all", subject=owner, user=user)
     named = [f for f in owned if f.kind == "relation" and f.predicate in predicates and f.object and f.sources]
     held = [f for f in named if f.status == "active" and f.affirms]
-    if not held and relation in PARTNER_PREDICATES:
-        # "Who is my fiancée?" after "my girlfriend Priya" (and "Priya and I are getting married"): the partner said
-        # by another word for one
+    if not held and relation in _ENGAGED:
+        # "Who is my fiancée?" after "my girlfriend Priya" and "Priya and I are getting married": the partner said by
+        # another word, whom a wedding to come names
+        marrying = {entity_key(f.object or "") for f in owned if f.predicate == "spouse" and f.modality == "planned"}
         held = [
             f
             for f in owned
             if f.kind == "relation" and f.predicate in PARTNER_PREDICATES and f.object and f.sources
-            if f.status == "active" and f.affirms
+            if f.status == "active" and f.affirms and entity_key(f.object) in marrying
         ]
     if held:
         return NamedRelatives(sorted(held, key=_said_order), [], [])
@@ -160,6 +161,9 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
     ended = [f for f in named if f.affirms and entity_key(f.object or "") in ended_names]
     endings = [f for f in denials if any(entity_key(f.object or "") == entity_key(e.object or "") for e in ended)]
     return NamedRelatives([], sorted(ended, key=_said_order), endings)
+
+
+_ENGAGED = frozenset("fiance fiancé fiancee fiancée".split())
 
 
 def _said_order(fact: FactRecord) -> tuple[str, int, int, int]:

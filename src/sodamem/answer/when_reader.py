@@ -42,7 +42,15 @@ class Dated:
 
 
 # "How long have we had Toffee?", "How long has Sam owned the van?": the span since it was got
-_HOW_LONG_HAD = re.compile(r"^\s*how\s+long\s+(?:have|has)\s+[\w'’-]+\s+(?:had|owned|kept)\b", re.IGNORECASE)
+# (the asker's own: "I", "we"; another's thing is dated by their words, which this does not check)
+_HOW_LONG_HAD = re.compile(r"^\s*how\s+long\s+have\s+(?:I|we)\s+(?:had|owned|kept)\b", re.IGNORECASE)
+# the words that say a thing was got: "We adopted a beagle called Toffee", "bought my van", "got Miso from a rescue"
+# (said by the asker of themselves: "We adopted ...", "I finally bought ...", not "My sister got a puppy")
+GOT_IT = re.compile(
+    r"(?:^|\b[Ii]|\b[Ww]e)(?:['’]ve)?(?:\s+(?:just|finally|recently|also|have|had))?\s*"
+    r"(?i:got|bought|adopted|rescued|inherited|were\s+given|was\s+given|picked\s+up|brought\s+home|welcomed)\b"
+    r"(?!\s+(?:rid|back|home|off|over|up|ill|sick|married|engaged|divorced)\b)",
+)
 
 
 def asks_how_long_had(question: str) -> bool:

@@ -272,7 +272,7 @@ def _event(c: _Clause, m: re.Match[str]) -> bool:
         unique = not obj.text.startswith("another")
         _relation(c.p, c.subj.name, named["rel"], named["name"], c.subj.start, obj.end, alias=unique)
     joined_as = _JOINED_AS.match(obj.text) if predicate == "joined" and mood.polarity else None
-    if joined_as is not None and mood.modality in (M.ASSERTED, M.PLANNED) and not _a_first_name(joined_as["org"]):
+    if joined_as is not None and _joined_a_firm(c, joined_as, mood):
         # "I joined Monzo as a designer", "I'm joining Trent Dental as a partner from July 6th": working there (from
         # that day), in that job
         _org_fact(c, joined_as["org"], obj.end, mood)
@@ -299,8 +299,24 @@ def _event(c: _Clause, m: re.Match[str]) -> bool:
 _JOINED_AS = re.compile(rf"(?P<org>{rv.NAME})\s+as\s+(?:an?\s+|the\s+|their\s+)?(?P<job>[a-z][\w -]{{1,40}}?)$")
 
 
-def _a_first_name(name: str) -> bool:
-    return name_gender(name.split()[0]) is not None
+def _joined_a_firm(c: _Clause, joined: re.Match[str], mood: _Mood) -> bool:
+    """Whether "joined <Name> as a <job>" takes up a job: a job's word last ("as a designer", "as a partner"; not "as a
+    premium member", "as a joke", "as a volunteer"), no person or title ("joined Mum", "Dr Patel"), and said as done or
+    as settled ahead ("I'm joining ... from July 6th"; not "thinking of joining", "fingers crossed")."""
+    title = joined["job"].split()
+    org = joined["org"].split()
+    if not title or title[-1].lower() not in _JOB_WORDS or name_gender(org[0]) is not None or org[0] in _TITLES:
+        return False
+    if mood.modality is M.ASSERTED:
+        return True
+    return mood.modality is M.PLANNED and rs.COPULA.search(c.aux) is not None and not _HEDGE.search(c.text)
+
+
+_JOB_WORDS = (rv.JOB_HEADS | frozenset("partner associate".split())) - frozenset(
+    "volunteer blogger gamer athlete student member".split()
+)
+_TITLES = frozenset("Mum Mom Dad Mr Mrs Ms Miss Dr Doctor Professor Prof Sir Auntie Aunt Uncle Nan Gran".split())
+_HEDGE = re.compile(r"\b(?:thinking|hoping|hope|might|maybe|perhaps|fingers\s+crossed|if|unless)\b", re.IGNORECASE)
 
 
 # "my job", "my nursing job", "the role": a job held (not "quit work early", "left work at five")

@@ -68,12 +68,9 @@ def _at_org_as(c: _Clause, m: re.Match[str]) -> bool:
 
 def _promoted(c: _Clause, m: re.Match[str]) -> bool:
     job = m["job"]
-    offset = c.p.piece.text.find(job, m.start("job"))  # the piece's offsets: cut the job at a time said in it
-    cut = min(
-        (start - offset for start, _, _ in c.p.times if offset >= 0 and offset < start < offset + len(job)),
-        default=None,
-    )
-    job = job[:cut].strip() if cut is not None else job  # "promoted to senior dentist today": senior dentist
+    offset = c.p.piece.text.find(job, m.start("job"))  # the piece's offsets: a time said at the job's end is cut
+    ends = [(start, end) for start, end, _ in c.p.times if offset >= 0 and offset < start and end == offset + len(job)]
+    job = job[: ends[0][0] - offset].strip() if ends else job  # "promoted to senior dentist today": senior dentist
     if rs.object_rejected(job):
         return False
     mood = _mood(c, c.text[m.end() :])

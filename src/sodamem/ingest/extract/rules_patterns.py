@@ -283,9 +283,11 @@ FIRST_DAY = re.compile(
     r"|(?P<bare>(?=(?:is|will\s+be)\b)))"
     r"(?P<ahead>\s*(?<!\w)(?:is|will\s+be|['’]s)\b)?"
 )
-# notice given: "Handed in my notice at Brightsmile", "I resigned", "gave notice"
+# the speaker's notice given on a job: "I handed in my notice at Brightsmile", "Handed in my notice", "I've resigned"
+# (not a sister's, nor notice on a flat, a landlord or a gym: "gave notice on the flat", "resigned myself to")
 NOTICE = re.compile(
-    rf"\b(?:[Hh]anded|[Gg]ave|[Pp]ut)\s+in\s+(?:my\s+)?notice(?:\s+at\s+(?P<org>{ORG_NAME})(?![\w]))?"
-    rf"|\b(?:[Gg]ave|[Gg]iven)\s+(?:my\s+)?notice(?:\s+at\s+(?P<org2>{ORG_NAME})(?![\w]))?|\b[Rr]esigned\b"
+    rf"(?:^|[.!?]\s+|\bI\s+(?:have\s+|['’]ve\s+|just\s+|finally\s+)?)(?:[Hh]anded|[Gg]ave|[Pp]ut)\s+in\s+my\s+notice"
+    rf"(?:\s+at\s+(?P<org>{ORG_NAME})(?![\w]))?(?!\s+(?:on|to|for)\b)"
+    rf"|\bI\s+(?:have\s+|['’]ve\s+|just\s+|finally\s+)?resigned(?!\s+(?:myself|as|from)\b)"
 )
 LEADING_FILLER = re.compile(r"^(?:(?:and|but|so|oh|well|honestly|yeah|yes|also|plus|ok|okay|now)\b[,\s]*)+", _I)

@@ -190,11 +190,13 @@ def _first_day(p: _Piece) -> None:
     notice = rp.NOTICE.search(p.turn.text) if m["bare"] is not None else None
     if m["bare"] is not None and (notice is None or m["which"].lower() == "first"):
         return  # "My last day is June 30th" of a holiday, a school year: only a job's where notice was given
-    named = m["org"] or (notice["org"] or notice["org2"] if notice is not None else None)
+    named = m["org"] or (notice["org"] if notice is not None else None)
     org = re.sub(r"^the\s+", "", named) if named else None
     first = m["which"].lower() == "first"
     said_at = m.start("ahead")
     day = _day_said(p.piece.text[said_at:]) if not first and m["ahead"] else None
+    if m["bare"] is not None and day is None:
+        return  # "Handed in my notice, my last day is still being agreed": no day, no ending yet
     mood = _piece_mood(p) if first else _Mood(Modality.PLANNED if day else _piece_mood(p).modality, False, "no_longer")
     c = _piece_clause(p, m.start(), m.end(), p.speaker)
     if day is None:
