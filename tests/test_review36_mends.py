@@ -124,6 +124,7 @@ OFFER_IF: History = [
     ("2026-01-10T10:00", "I work at Globex."),
     ("2026-04-05T10:00", "Terrafirma Ltd offered me the job. I start on May 4th if I accept."),
 ]
+DIAGNOSED: History = [("2024-05-10T10:00", "I was diagnosed with diabetes back in 2019")]
 COLD: History = [("2024-05-10T10:00", "I had a cold last week, all better now")]
 SISTERS_PUPPY: History = [("2024-05-10T10:00", "My sister got a puppy called Rolo in May")]
 TOFFEE_FOR_YEARS: History = [("2024-05-10T10:00", "We've had Toffee for years, she's a good girl.")]
@@ -136,6 +137,7 @@ SISTER_RESIGNED: History = [
 LANDLORD: History = [*HYGIENIST, ("2024-05-10T10:00", "Gave notice to my landlord, my last day is June 30th")]
 STRAVA: History = [*HYGIENIST, ("2024-05-10T10:00", "I joined Strava as a premium member")]
 CASES = [
+    ("got-undated", DIAGNOSED, "2024-08-01", "How long have I had diabetes?", ABSTAIN),  # not "since 10 May 2024"
     ("had-a-cold", COLD, "2024-08-01", "How long have I had a cold?", ABSTAIN),
     ("someone-elses-puppy", SISTERS_PUPPY, "2024-08-01", "How long have I had Rolo?", ABSTAIN),
     ("a-span-said", TOFFEE_FOR_YEARS, "2024-08-01", "How long have we had Toffee?", "for years"),

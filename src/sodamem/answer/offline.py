@@ -83,6 +83,7 @@ from sodamem.answer.support import (
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.answer.when_reader import (
     GOT_IT,
+    UNDATED_DETAIL,
     Dated,
     asks_how_long_ago,
     asks_how_long_had,
@@ -370,6 +371,8 @@ class _Reader:
             return self._abstain("undated")
         if not any(GOT_IT.search(c.quote) or GOT_IT.search(self._turn_text(c)) for c in dated.citations[:1]):
             return self._abstain("not said as got")  # "I had a cold last week" dates no having of anything
+        if dated.detail.startswith(UNDATED_DETAIL):
+            return self._abstain("undated")  # no time word read: the day it was said is not the day it was got
         span = time_ago(dated.start, self.now).removesuffix(" ago")
         if span in ("today", "not yet"):
             return self._abstain("not yet had")

@@ -27,6 +27,7 @@ from sodamem.retrieve.pack import EvidenceItem, ResolvedTime
 from sodamem.retrieve.temporal import parse_iso
 
 TOP_HITS = 5  # how deep the when-reader looks for a dated fact
+UNDATED_DETAIL = "the day it was said"  # a date read from no time word, only from when it was said
 _HOW_LONG_AGO = re.compile(
     r"\bhow\s+(?:long|many\s+(?:days|weeks|months|years))\s+ago\b|\bhow\s+long\s+has\s+it\s+been\s+since\b",
     re.IGNORECASE,
@@ -45,10 +46,12 @@ class Dated:
 # (the asker's own: "I", "we"; another's thing is dated by their words, which this does not check)
 _HOW_LONG_HAD = re.compile(r"^\s*how\s+long\s+have\s+(?:I|we)\s+(?:had|owned|kept)\b", re.IGNORECASE)
 # the words that say a thing was got: "We adopted a beagle called Toffee", "bought my van", "got Miso from a rescue"
-# (said by the asker of themselves: "We adopted ...", "I finally bought ...", not "My sister got a puppy")
+# (said by the asker of themselves: "We adopted ...", "I finally bought ...", "I was diagnosed with ...", not "My
+# sister got a puppy")
 GOT_IT = re.compile(
     r"(?:^|\b[Ii]|\b[Ww]e)(?:['’]ve)?(?:\s+(?:just|finally|recently|also|have|had))?\s*"
-    r"(?i:got|bought|adopted|rescued|inherited|were\s+given|was\s+given|picked\s+up|brought\s+home|welcomed)\b"
+    r"(?i:got|bought|adopted|rescued|inherited|were\s+given|was\s+given|picked\s+up|brought\s+home|welcomed"
+    r"|was\s+diagnosed|got\s+diagnosed)\b"
     r"(?!\s+(?:rid|back|home|off|over|up|ill|sick|married|engaged|divorced)\b)",
 )
 
@@ -168,7 +171,7 @@ def date_of(
         cited = [evidence.hit_citation(hit, turn.id), *evidence.hit_words_citation(hit, turn.id, first.expression)]
         return Dated(when, first.start, cited, said_detail(first.expression, turn.timestamp))
     cited = [evidence.hit_citation(hit, turn.id if turn else "")]
-    return Dated(human_day(hit.timestamp), hit.timestamp, cited, f"the day it was said, in session {hit.session_id}")
+    return Dated(human_day(hit.timestamp), hit.timestamp, cited, f"{UNDATED_DETAIL}, in session {hit.session_id}")
 
 
 # "When is Sam's wedding?", "When was the concert?", "When is my dentist appointment?": when a thing is, by its noun
