@@ -1,5 +1,6 @@
 """The rules extractor and the offline reader read any chat without raising: turns built from the words the casual
-and careful rules key on (kin words before names, "shes", "im", corrections, moves, offers, dates), in any order."""
+and careful rules key on (kin words before names, "shes", "im", corrections, moves, offers, dates, habits, notice,
+joining as, how long had), in any order."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ _WORDS = [
     *"offered accepted I start on 12th 23rd 4th of May june sorry wait no , . ! : Havbrink Energy".split(),
     *"given gave sold dropped welding stopping quitting lessons at end started bouldering hobby".split(),
     *"have has been invited booked from a an interview last next week Friday yesterday".split(),
+    *"play do go climbing yoga rugby every twice for ten years Got promoted senior dentist today".split(),
+    *"Handed in notice resigned day is joining Trent Dental as partner fiancée girlfriend Priya".split(),
+    *"getting married may officially over sang concert choir it Puffin's gone had adopted Toffee".split(),
 ]
 _QUESTIONS = [
     "What hobby am I doing these days?",
@@ -24,6 +28,11 @@ _QUESTIONS = [
     "Do I still have Tom?",
     "When was my interview?",
     "how long did i work at havbrink?",
+    "What sports do I play?",
+    "Who is my fiancée?",
+    "How long have we had Toffee?",
+    "Where do I work?",
+    "Who is my flatmate?",
 ]
 
 
