@@ -125,6 +125,7 @@ OFFER_IF: History = [
     ("2026-04-05T10:00", "Terrafirma Ltd offered me the job. I start on May 4th if I accept."),
 ]
 DIAGNOSED: History = [("2024-05-10T10:00", "I was diagnosed with diabetes back in 2019")]
+BRACES_OFF: History = [("2024-05-10T10:00", "I finally got my braces off last month")]
 COLD: History = [("2024-05-10T10:00", "I had a cold last week, all better now")]
 SISTERS_PUPPY: History = [("2024-05-10T10:00", "My sister got a puppy called Rolo in May")]
 TOFFEE_FOR_YEARS: History = [("2024-05-10T10:00", "We've had Toffee for years, she's a good girl.")]
@@ -138,6 +139,7 @@ LANDLORD: History = [*HYGIENIST, ("2024-05-10T10:00", "Gave notice to my landlor
 STRAVA: History = [*HYGIENIST, ("2024-05-10T10:00", "I joined Strava as a premium member")]
 CASES = [
     ("got-undated", DIAGNOSED, "2024-08-01", "How long have I had diabetes?", ABSTAIN),  # not "since 10 May 2024"
+    ("braces-off", BRACES_OFF, "2024-08-01", "How long have I had braces?", ABSTAIN),
     ("had-a-cold", COLD, "2024-08-01", "How long have I had a cold?", ABSTAIN),
     ("someone-elses-puppy", SISTERS_PUPPY, "2024-08-01", "How long have I had Rolo?", ABSTAIN),
     ("a-span-said", TOFFEE_FOR_YEARS, "2024-08-01", "How long have we had Toffee?", "for years"),

@@ -52,7 +52,7 @@ GOT_IT = re.compile(
     r"(?:^|\b[Ii]|\b[Ww]e)(?:['’]ve)?(?:\s+(?:just|finally|recently|also|have|had))?\s*"
     r"(?i:got|bought|adopted|rescued|inherited|were\s+given|was\s+given|picked\s+up|brought\s+home|welcomed"
     r"|was\s+diagnosed|got\s+diagnosed)\b"
-    r"(?!\s+(?:rid|back|home|off|over|up|ill|sick|married|engaged|divorced)\b)",
+    r"(?!\s+(?:rid|back|home|off|over|up|ill|sick|married|engaged|divorced)\b|[^.!?]*\boff\b)",  # "got my braces off"
 )
 
 
