@@ -9,6 +9,7 @@ that day to the day asked: "5 days ago, 20 March 2026".
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -113,7 +114,7 @@ def date_of(
         timed = bool(strong) and bool(_times_in_sentences(evidence, p[1], strong, 1))
         return overlap(content, p[1].turn_text), timed, latest, -p[0]
 
-    hit = max(naming, key=said_as_much)[1] if naming else hits[0]
+    hit = max(naming, key=said_as_much)[1] if naming else _saying_more(hits, content, strong, said_as_much)
     # a hit naming the place or person only, its times said of other things ("Hello from Graz! ... Liesl moved out
     # last week" to "When was my Graz interview?"): the hit whose sentence says the thing asked with a time ("they've
     # invited me to an online interview next Friday"), if one does
@@ -185,6 +186,21 @@ _AHEAD = re.compile(r"^\s*when\s+(?:is|am|are|will|'s|do\s+(?:I|we|you)\s+have)\
 
 
 _PAST = re.compile(r"^\s*when\s+did\b", re.IGNORECASE)
+
+
+def _saying_more(
+    hits: list[SearchHit],
+    content: set[str],
+    strong: set[str],
+    said_as_much: Callable[[tuple[int, SearchHit]], tuple[int, bool, datetime | int, int]],
+) -> SearchHit:
+    """With nothing named, the top hit, unless another says more of the question with a time in a sentence saying
+    it ("the corolla's done. sold it last sat" over "my car is an old corolla", to "When did I sell the corolla?")."""
+    ranked = max(enumerate(hits), key=said_as_much)
+    best, top = ranked[1], hits[0]
+    if best is top or not strong or not said_as_much(ranked)[1]:
+        return top
+    return best if overlap(content, best.turn_text) > overlap(content, top.turn_text) else top
 
 
 def asks_when_ahead(question: str) -> bool:
