@@ -70,7 +70,15 @@ def pastime_name(what: str) -> str:
     return " ".join(words[: last + 1])
 
 
+def leading_word(what: str) -> str:
+    """The first word of a pastime phrase after an amount, bare: "a bit of boxing" -> "boxing", "the cooking" ->
+    "the"."""
+    first = _A_WORD.match(_AN_AMOUNT_OF.sub("", what))
+    return bare(first.group()) if first is not None else ""
+
+
 _AN_AMOUNT_OF = re.compile(r"^\s*(?:a\s+(?:bit|lot)\s+of|lots\s+of|some)\s+", re.IGNORECASE)
+_A_WORD = re.compile(r"[\w-]+")
 
 
 def bare(word: str) -> str:

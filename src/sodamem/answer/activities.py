@@ -25,7 +25,8 @@ from sodamem.records import FactRecord
 
 # a pastime over, in words the yes/no reader does not take as an ending
 _OVER = re.compile(
-    r"\b(?:finished|ended|(?:is|was)\s+over|(?:is|was)\s+officially\s+over(?=\s*(?:[,.;:!?]|$))|switched\s+to|no\s+more|done\s+with|not\s+for\s+me|kicked\s+off|"
+    r"\b(?:finished|ended|(?:is|was)\s+over|(?:is|was)\s+officially\s+over(?=\s*(?:[,.;:!?]|$))|switched\s+to"
+    r"|no\s+more|done\s+with|not\s+for\s+me|kicked\s+off|"
     r"for\s+good|haven['’]?t\s+been|gave\s+(?:it|that)\s+up|sold\s+my)\b",
     re.IGNORECASE,
 )
@@ -73,12 +74,10 @@ def asks_for_sports(question: str) -> bool:
     return _SPORT.search(question) is not None and _NOT_ONLY_SPORT.search(question) is None
 
 
-_NOT_ONLY_SPORT = re.compile(
-    r"\b(?:hobby|hobbies|pastimes?|activit(?:y|ies)|class(?:es)?|lessons|instruments?)\b", re.I
-)
-
-
 _SPORT = re.compile(r"\b(?:sports?|exercise|fitness|workouts?)\b", re.IGNORECASE)
+_NOT_ONLY_SPORT = re.compile(
+    r"\b(?:hobby|hobbies|pastimes?|activit(?:y|ies)|class(?:es)?|lessons|instruments?)\b", re.IGNORECASE
+)
 
 
 def current_activities(

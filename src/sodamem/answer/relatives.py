@@ -151,8 +151,13 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
         held = [
             f
             for f in owned
-            if f.kind == "relation" and f.predicate in PARTNER_PREDICATES and f.object and f.sources
-            if f.status == "active" and f.affirms and entity_key(f.object) in marrying
+            if f.kind == "relation"
+            and f.predicate in PARTNER_PREDICATES
+            and f.object
+            and f.sources
+            and f.status == "active"
+            and f.affirms
+            and entity_key(f.object) in marrying
         ]
     if held:
         return NamedRelatives(sorted(held, key=_said_order), [], [])

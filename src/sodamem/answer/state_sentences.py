@@ -36,7 +36,7 @@ _WORK = (
     frozenset(
         """work works working worked job jobs employer employed company firm office start started starting joined join
     hired role position shift shifts promoted promotion career boss colleague colleagues team contract internship
-    interned clients office clinic hospital shop lab studio practice agency startup store salary""".split()
+    interned clients clinic hospital shop lab studio practice agency startup store salary""".split()
     )
     | rv.JOB_HEADS
 )
@@ -117,14 +117,15 @@ def state_sentences(
             sentences = [s for s in sentences if s.speaker != USER_ROLE or _SAYS_I.search(s.text)]
             if not sentences:
                 return [], "not said of the user"
-    if (asks_about_housemates(question) or _ASKS_A_HOUSEMATE.search(question)) and question_kind(question) != "yes_no":
+    kind = question_kind(question)
+    if (asks_about_housemates(question) or _ASKS_A_HOUSEMATE.search(question)) and kind != "yes_no":
         # "Who do I live with?" is read from a sentence about a home or its people, not "I sing in the choir"
         asked = question_stems(question)
         sentences = [
             s
             for s in sentences
             if _HOUSEMATE_SAID.search(s.text)
-            and (question_kind(question) != "who" or names_someone_new(s.text, asked) or _kin_not_asked(s.text, asked))
+            and (kind != "who" or names_someone_new(s.text, asked) or _kin_not_asked(s.text, asked))
         ]
         if not sentences:
             return [], "no housemate said"

@@ -43,8 +43,8 @@ class Dated:
     detail: str  # which words the date was read from, said when
 
 
-# "How long have we had Toffee?", "How long has Sam owned the van?": the span since it was got
-# (the asker's own: "I", "we"; another's thing is dated by their words, which this does not check)
+# "How long have we had Toffee?", "How long have I owned the van?": the span since it was got (the asker's own
+# things only: another's is dated by their words, which ``GOT_IT`` does not read)
 _HOW_LONG_HAD = re.compile(r"^\s*how\s+long\s+have\s+(?:I|we)\s+(?:had|owned|kept)\b", re.IGNORECASE)
 # the words that say a thing was got: "We adopted a beagle called Toffee", "bought my van", "got Miso from a rescue"
 # (said by the asker of themselves: "We adopted ...", "I finally bought ...", "I was diagnosed with ...", not "My
@@ -196,9 +196,9 @@ def _saying_more(
 ) -> SearchHit:
     """With nothing named, the top hit, unless another says more of the question with a time in a sentence saying
     it ("the corolla's done. sold it last sat" over "my car is an old corolla", to "When did I sell the corolla?")."""
-    ranked = max(enumerate(hits), key=said_as_much)
+    said, ranked = max((said_as_much(p), p) for p in enumerate(hits))
     best, top = ranked[1], hits[0]
-    if best is top or not strong or not said_as_much(ranked)[1]:
+    if best is top or not strong or not said[1]:
         return top
     return best if overlap(content, best.turn_text) > overlap(content, top.turn_text) else top
 

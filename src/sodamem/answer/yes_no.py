@@ -60,7 +60,9 @@ _CEASED = re.compile(
 # question in the present tense that does not ask about the ending ("Am I still with Tom?"), the statement says no.
 _ENDED = re.compile(
     r"\b(?:broke|broken|breaking)\s+up\b|\bsplit\s+up\b|\b(?:called|calling)\s+(?:it\s+)?off\b"
-    r"|\bcancell?(?:ed|ing)\b|\bfell\s+through\b|\bmoved\s+out\b|\b(?:is|are|'s|was)\s+(?:off|over)\b|\b(?:is|are|'s|was)\s+officially\s+(?:off|over)(?=\s*(?:[,.;:!?]|$))"
+    r"|\bcancell?(?:ed|ing)\b|\bfell\s+through\b|\bmoved\s+out\b|\b(?:is|are|'s|was)\s+(?:off|over)\b"
+    # ("officially" only at a clause's end: "salsa is officially over", not "the season is now over until spring")
+    r"|\b(?:is|are|'s|was)\s+officially\s+(?:off|over)(?=\s*(?:[,.;:!?]|$))"
     r"|\bended\b|\bdivorced\b",
     re.IGNORECASE,
 )

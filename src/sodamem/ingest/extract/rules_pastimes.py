@@ -15,7 +15,7 @@ from sodamem.ingest.extract.rules_clause import _Clause, _object
 from sodamem.ingest.extract.rules_emit import _emit
 from sodamem.ingest.extract.rules_modality import _mood, _say
 from sodamem.model import FactKind, Modality
-from sodamem.pastimes import DETERMINERS, PASTIMES, bare, is_pastime, pastime_name
+from sodamem.pastimes import DETERMINERS, PASTIMES, is_pastime, leading_word, pastime_name
 
 K, M = FactKind, Modality
 
@@ -25,7 +25,17 @@ PRACTISE = re.compile(
     re.IGNORECASE,
 )
 _PRESENT = frozenset("play plays do does practise practice practises practices go goes".split())
-_SAID_AS = {"pla": ("plays", "play"), "do": ("does", "do"), "pra": ("practises", "practise"), "go": ("goes", "go")}
+# how the fact says each verb form: "user plays rugby", "user does yoga"
+_SAID_AS = {
+    form: said
+    for said, forms in {
+        ("plays", "play"): "play plays playing played",
+        ("does", "do"): "do does doing done",
+        ("practises", "practise"): "practise practice practises practices practising practicing practised practiced",
+        ("goes", "go"): "go goes",
+    }.items()
+    for form in forms.split()
+}
 # how long it has gone on: "for ten years", "since I was six", "for a while now" (not "for charity": once)
 _LASTING = re.compile(
     r"\bsince\b|\bfor\s+(?:[\w-]+\s+){0,2}?(?:years?|months?|weeks?|ages|decades?|a\s+while|a\s+long\s+time)\b",
@@ -47,9 +57,10 @@ _HABIT = re.compile(
 )
 # a progressive that holds now rather than planning ahead: "I'm doing pilates these days"
 _THESE_DAYS = re.compile(r"\b(?:these\s+days|at\s+the\s+moment|nowadays|lately|currently)\b", re.IGNORECASE)
+# a job: "I play drums in a band, it's my job"
+_A_LIVING = re.compile(r"\b(?:it['’]?s|that['’]?s)\s+my\s+job\b|\bprofessionally\b|\bfor\s+a\s+living\b", re.I)
 # a time gone by around it ("When I was young I play piano every day"), or an ending after it ("I've played football
 # since I was five but my knee is wrecked so that's it")
-_A_LIVING = re.compile(r"\b(?:it['’]?s|that['’]?s)\s+my\s+job\b|\bprofessionally\b|\bfor\s+a\s+living\b", re.I)
 _BACK_THEN = re.compile(
     r"\b(?:when\s+I\s+was|as\s+a\s+(?:kid|child|teen|teenager|student)|growing\s+up|back\s+then|years\s+ago)\b",
     re.IGNORECASE,
@@ -58,8 +69,6 @@ _BUT_OVER = re.compile(
     r"\bbut\b[^.!?]*\b(?:that['’]?s\s+it|no\s+more|not\s+any\s?more|gave\s+(?:it\s+)?up|quit|stopped|done)\b",
     re.IGNORECASE,
 )
-# what may lead a pastime after "do": "do yoga", "do a bit of boxing", "do some climbing" (not "do like hiking")
-_DONE_AS = re.compile(r"(?:(?:a\s+(?:bit|lot)\s+of|lots\s+of|some)\s+)?(?P<first>[\w-]+)", re.IGNORECASE)
 
 
 def practise(c: _Clause, m: re.Match[str]) -> bool:
@@ -67,8 +76,7 @@ def practise(c: _Clause, m: re.Match[str]) -> bool:
     obj = _object(c, m.end(), roles=True)
     if not is_pastime(obj.text):
         return False
-    first = _DONE_AS.match(obj.text)
-    head = bare(first["first"]) if first is not None else ""
+    head = leading_word(obj.text)  # "do yoga", "do a bit of boxing" (not "do like hiking", "do the cooking")
     if verb in ("go", "goes") and not (head.endswith("ing") and head in PASTIMES):
         return False  # "I go to yoga" is a going, read by the going rules
     if verb.startswith("do") and head not in PASTIMES and (head not in DETERMINERS or head == "the"):
@@ -83,10 +91,11 @@ def practise(c: _Clause, m: re.Match[str]) -> bool:
     ):
         return False  # a job or a chore, a time gone by, or over since
     said = c.p.piece.text
+    perfect = rs.PERFECT.search(aux) is not None
     dated = any(m.end() <= start < obj.end and not _A_SPAN.match(said, start) for start, _, _ in c.p.times)
-    if dated and not rs.PERFECT.search(aux) and not _HABIT.search(rest):
+    if dated and not perfect and not _HABIT.search(rest):
         return False  # "I play football on Saturday against Leeds": a match that day
-    if rs.PERFECT.search(aux):
+    if perfect:
         holds = verb not in _PRESENT and bool(_LASTING.search(rest))  # "I've played rugby for ten years"
     elif verb.endswith("ing"):
         holds = bool(rs.COPULA.search(aux)) and bool(_THESE_DAYS.search(rest))
@@ -97,7 +106,7 @@ def practise(c: _Clause, m: re.Match[str]) -> bool:
     mood = _mood(c, rest, state=True)
     if mood.modality is not M.ASSERTED or not mood.polarity or mood.note:
         return False  # "I don't play rugby any more", "I used to play", "I might do yoga"
-    pres, base = _SAID_AS[verb[:3] if verb.startswith(("pla", "pra")) else verb[:2]]
+    pres, base = _SAID_AS[verb]
     name = pastime_name(obj.text)  # "the piano most evenings": the piano
     text = _say(c.subj.name, mood, pres, base, name)
     return _emit(c, K.STATE, "practises", name, obj.end, mood, text, roles=obj.roles)
