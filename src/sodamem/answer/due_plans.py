@@ -27,6 +27,7 @@ PLAN_STATES = {
     "moved": "lives_in",
     "lives_in": "lives_in",
     "housemate": "housemate",
+    "job": "job",  # "Starting at Talkdesk on June 1st as a design lead"
 }
 
 CALLED_OFF = re.compile(
@@ -43,10 +44,12 @@ _PUT_OFF = r"(?:delayed|postponed|pushed|bumped|rescheduled|moved)"
 _DELAYED = r"(?:delayed|postponed|pushed|rescheduled)"
 _BEEN = r"(?:got|gets|was|is|are|were|has\s+been|have\s+been|['’]s\s+been|been)"
 # how the user names a plan without its object: "the move got delayed a month", "my start date got pushed"
+_A_START = r"(?:the|my)\s+(?:new\s+)?(?:job|start(?:\s+date)?|starting\s+date|offer|position|role|onboarding)"
 _PLAN_NOUNS = {
-    "works_at": r"(?:the|my)\s+(?:new\s+)?(?:job|start(?:\s+date)?|starting\s+date|offer|position|role|onboarding)",
+    "works_at": _A_START,
     "lives_in": r"(?:the|my|our)\s+(?:big\s+)?(?:move|moving\s+(?:date|day)|relocation|move[\s-]in(?:\s+date)?)",
     "housemate": r"(?:the|(?:his|her|their)\s+)?move[\s-]in(?:\s+date)?",
+    "job": _A_START,
 }
 _ASKER = "user"  # the subject of the asker's own plans (``state_reader.USER_ROLE``)
 _DELAY = re.compile(rf"\b(?:by\s+)?(?P<n>{tw.NUM})\s+(?P<unit>day|week|fortnight|month)s?\b", re.IGNORECASE)
@@ -64,13 +67,17 @@ class PlanNews:
 
 def due_plans(plans: Iterable[FactRecord], wanted: tuple[str, ...], asked_at: datetime) -> list[FactRecord]:
     """The dated plans among ``plans`` that take up one of the ``wanted`` states on or before ``asked_at``, the
-    latest day first."""
+    latest day first, and on one day in ``wanted``'s order ("What is my job?": the title before the employer)."""
     due = [
         f
         for f in plans
         if _due(f, asked_at) and f.polarity and f.object and PLAN_STATES.get(f.predicate) in wanted and _takes_up(f)
     ]
-    return sorted(due, key=lambda f: instants.sort_key(f.occurred_start or ""), reverse=True)
+    return sorted(
+        due,
+        key=lambda f: (instants.sort_key(f.occurred_start or ""), -wanted.index(PLAN_STATES[f.predicate])),
+        reverse=True,
+    )
 
 
 def _takes_up(plan: FactRecord) -> bool:
@@ -171,9 +178,16 @@ def rescheduled(plan: FactRecord, hits: Iterable[SearchHit]) -> FactRecord | Non
 
 def news_query(plan: FactRecord) -> str:
     """Search words for what was said of ``plan`` since: its object, how it is named, and words of calling off."""
-    nouns = {"works_at": "job start", "lives_in": "move moving", "housemate": "moving in"}
+    nouns = {"works_at": "job start", "job": "job start", "lives_in": "move moving", "housemate": "moving in"}
     noun = nouns.get(PLAN_STATES.get(plan.predicate, ""), "")
-    return f"{plan.object or ''} {noun} cancelled postponed delayed pushed"
+    return f"{' '.join(_names(plan))} {noun} cancelled postponed delayed pushed"
+
+
+def _names(plan: FactRecord) -> list[str]:
+    """What names ``plan``: its object, and the employer a job is taken up at ("the Monzo job fell through" calls
+    off "Starting at Monzo as a product manager")."""
+    named = [plan.object] if plan.object else []
+    return named + [entity for role, entity in plan.roles if role == "organization" and entity not in named]
 
 
 def _names_plan(plan: FactRecord) -> re.Pattern[str]:
@@ -191,7 +205,7 @@ def _plan_noun(plan: FactRecord) -> str:
 def _plan_ref(plan: FactRecord) -> str:
     """How a sentence names ``plan``: its object ("Montreal", "Sam") or its noun ("the move", "my start date")."""
     noun = _plan_noun(plan)
-    named = rf"(?<!\w){re.escape(plan.object or '')}(?!\w)" if plan.object else ""
+    named = "|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in _names(plan))
     return "|".join(rf"\b{p}\b" if p is noun else p for p in (named, noun) if p)
 
 

@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sodamem import instants
-from sodamem.answer.due_plans import begins_after, due_endings, due_plans, latest_word, news_query, rescheduled
+from sodamem.answer.due_plans import (
+    PLAN_STATES,
+    begins_after,
+    due_endings,
+    due_plans,
+    latest_word,
+    news_query,
+    rescheduled,
+)
 from sodamem.answer.relatives import (
     Relative,
     kin_words,
@@ -45,6 +53,7 @@ from sodamem.answer.state_questions import (
     same_value_said,
     value,
 )
+from sodamem.answer.titles import job_left
 from sodamem.answer.yes_no import asks_a_wish
 from sodamem.ingest.entities import entity_key, value_key
 from sodamem.ingest.extract.rules_vocabulary import snake
@@ -139,10 +148,17 @@ class StateReader:
             if anchor["side"].lower() == "before" and names_said(anchor["what"], value(came)) and went:
                 return StateReading(f"{value(went[0])} (before {value(came)})", (went[0], came))
             planned = None
+        titles = [f for f in facts if f.predicate == "job"]
+        if (
+            wanted[0] == "job" and titles
+        ):  # "What is my job?": the title held, not the employer (nor one a start took up)
+            facts = titles
+            planned = planned if planned is None or PLAN_STATES[planned.cited[0].predicate] == "job" else None
         if planned is not None and not self.analysis.history_intent:
             return planned
-        if not facts and any(self._ended_by_plan(f) for f in self._said_for(wanted)):
-            return StateReading(abstain="ended")  # "my last day there will be feb 25", asked in March
+        if not facts and any(self._ended_by_plan(f) or self._left_with_employer(f) for f in self._said_for(wanted)):
+            # "my last day there will be feb 25", asked in March; "I quit Bean There", asked the job after
+            return StateReading(abstain="ended")
         if not facts:
             if any(self._ends_a_value(f) for f in self._denials_for(wanted)):
                 return StateReading(abstain="denied")  # "I no longer live in London", and nothing said since
@@ -397,7 +413,7 @@ class StateReader:
         subjects = [m.name for m in self.analysis.entities]
         if not subjects and person_asked_of(self.question):
             return []  # "What does Leah do?", and no fact names Leah: not the facts of whoever else
-        return [f for f in self._said_for(wanted) if self._ended_by_plan(f) is None]
+        return [f for f in self._said_for(wanted) if self._ended_by_plan(f) is None and not self._left_with_employer(f)]
 
     def _said_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
         """The asked states that hold (then), about the people the question names, before dated endings."""
@@ -426,6 +442,14 @@ class StateReader:
             if ends > began and said <= instants.sort_key(ending.mentioned_at):
                 return ending
         return None
+
+    def _left_with_employer(self, job: FactRecord) -> bool:
+        """Whether ``job`` ended with its employer by the time asked (``answer/titles.py``)."""
+        if job.predicate != "job":
+            return False
+        starts = self._as_said_since(due_plans(self._active_of(job.subject), ("works_at",), self._asked_at()))
+        facts = self.memory.facts(status="all", subject=job.subject, user=self.user)
+        return job_left(job, facts, starts, self._asked_at())
 
     def _held(self, subject: str | None) -> list[FactRecord]:
         """The facts that hold: today's, or for "Where did Maya live in March?" those that held at the end of the

@@ -41,6 +41,7 @@ from sodamem.ingest.extract import rules_pastimes as rpa
 from sodamem.ingest.extract import rules_patterns as rp
 from sodamem.ingest.extract import rules_syntax as rs
 from sodamem.ingest.extract import rules_taking_up as rt
+from sodamem.ingest.extract import rules_titles as rti
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.base import Extraction, SessionView
 from sodamem.ingest.extract.rules_case import as_typed, with_capital_i
@@ -317,6 +318,7 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
     (rl.TOGETHER, rl._together, "person"),
     (rl.BEEN_IN_SINCE, rl._been_in_since, "person"),
     (rp.START_AT, _start_at, "person"),
+    (rti.START_AS, rti.start_as, "person"),
     (rt.TOOK_JOB, rt.took_job, "person"),
     (rt.MOVING_IN, rt.moving_in, "others"),
     (rt.MOVING_OUT, rt.moving_out, "others"),

@@ -13,7 +13,8 @@ from sodamem.ingest.extract.rules_clause import Handler, _Clause, _is_name, _Moo
 from sodamem.ingest.extract.rules_emit import _emit, _relation
 from sodamem.ingest.extract.rules_gender import name_gender
 from sodamem.ingest.extract.rules_modality import _mood, _say
-from sodamem.ingest.extract.rules_states import _org_fact, _through_time, no_longer_employed
+from sodamem.ingest.extract.rules_states import _org_fact, _through_time, emit_job, no_longer_employed
+from sodamem.ingest.extract.rules_titles import title_after
 from sodamem.model import EntityRole, FactKind, Modality
 
 K, M = FactKind, Modality
@@ -144,20 +145,26 @@ def _moved_out(c: _Clause, m: re.Match[str]) -> bool:
 
 def _start_at(c: _Clause, m: re.Match[str]) -> bool:
     """ "I started at Google last week": working there since; "I start at Spotify in two weeks", "Starting at
-    Studio Dumbar on July 1st": a plan, dated, and no job yet."""
+    Studio Dumbar on July 1st": a plan, dated, and no job yet; with a title said ("... as a design lead"), the job
+    too (``rules_titles``)."""
     verb, org = m["verb"], re.sub(r"^the\s+", "", m["org"])
     if verb == "starting" and c.aux and not (rs.COPULA.search(c.aux) or rs.PLAN.search(c.aux)):
         return False
     end = _through_time(c, m.end())
     mood = _mood(c, c.text[end:], ing=verb == "starting")
     roles = (EntityRole("organization", org),)
+    title = title_after(c, m.end())  # "Starting at Talkdesk on June 1st as a design lead"
     if verb == "started":
         _emit(
             c, K.EVENT, "started", org, end, mood, _say(c.subj.name, mood, "started at", "start at", org), roles=roles
         )
+        if title is not None and mood.modality is M.ASSERTED and mood.polarity:
+            emit_job(c, *title, mood, roles)
         return _org_fact(c, org, end, mood) if mood.modality is M.ASSERTED else True
     planned = _Mood(M.PLANNED, mood.polarity) if mood.modality is M.ASSERTED else mood
     text = _say(c.subj.name, planned, "starts at", "start at", org)
+    if title is not None and planned.modality is M.PLANNED and planned.polarity:
+        emit_job(c, *title, planned, roles)
     return _emit(c, K.EVENT, "started", org, end, planned, text, roles=roles)
 
 
@@ -277,8 +284,7 @@ def _event(c: _Clause, m: re.Match[str]) -> bool:
         # that day), in that job
         _org_fact(c, joined_as["org"], obj.end, mood)
         if mood.modality is M.ASSERTED:
-            title = joined_as["job"]
-            _emit(c, K.ATTRIBUTE, "job", title, obj.end, mood, _say(c.subj.name, mood, "works as", "work as", title))
+            emit_job(c, joined_as["job"], obj.end, mood)
     elif job and orgs and predicate in ("started", "quit", "lost") and mood.modality is M.ASSERTED:
         state = _Mood(M.ASSERTED, predicate == "started")
         _org_fact(c, orgs[0], obj.end, state)

@@ -13,7 +13,7 @@ from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _Clause, _is_name, _Mood
 from sodamem.ingest.extract.rules_emit import _emit
 from sodamem.ingest.extract.rules_modality import _mood, _say
-from sodamem.ingest.extract.rules_states import _a, _org_fact, _state_mood, _through_time, no_longer_employed
+from sodamem.ingest.extract.rules_states import _org_fact, _state_mood, _through_time, emit_job, no_longer_employed
 from sodamem.model import FactKind, Modality
 
 K, M = FactKind, Modality
@@ -62,7 +62,7 @@ def _at_org_as(c: _Clause, m: re.Match[str]) -> bool:
         job = m["job"]
         if rs.object_rejected(job):
             return False
-        _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+        emit_job(c, job, m.end(), mood)
     return _org_fact(c, m["org"], m.end(), mood)
 
 
@@ -74,7 +74,7 @@ def _promoted(c: _Clause, m: re.Match[str]) -> bool:
     if rs.object_rejected(job):
         return False
     mood = _mood(c, c.text[m.end() :])
-    return _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+    return emit_job(c, job, m.end(), mood)
 
 
 def _no_job(c: _Clause, m: re.Match[str]) -> bool:

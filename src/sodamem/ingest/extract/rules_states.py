@@ -13,7 +13,7 @@ from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _Clause, _is_name, _Mood, _object, _split_roles
 from sodamem.ingest.extract.rules_emit import _emit, _relation
 from sodamem.ingest.extract.rules_modality import _mood, _say
-from sodamem.model import FactKind, Modality
+from sodamem.model import EntityRole, FactKind, Modality
 
 K, M = FactKind, Modality
 
@@ -119,7 +119,7 @@ def _job(c: _Clause, m: re.Match[str]) -> bool:
         return False  # "an asthmatic runner"; not "a professional cyclist", "a full-time travel blogger"
     mood = _mood(c, state=True)
     end = m.end()
-    done = _emit(c, K.ATTRIBUTE, "job", job, end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+    done = emit_job(c, job, end, mood)
     if m["org"]:
         _org_fact(c, m["org"], end, mood, student=job == "student")
     return done
@@ -128,8 +128,10 @@ def _job(c: _Clause, m: re.Match[str]) -> bool:
 _FOR_A_LIVING = re.compile(r"(?:professional|pro|full-time|full\s+time|paid|semi-pro)\b")
 
 
-def _a(noun: str) -> str:
-    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+def emit_job(c: _Clause, job: str, end: int, mood: _Mood, roles: tuple[EntityRole, ...] = ()) -> bool:
+    """The subject's job ("works as a UX designer"), in ``mood``; ``roles``: the employer it is taken up at."""
+    text = _say(c.subj.name, mood, "works as", "work as", rv.a_or_an(job))
+    return _emit(c, K.ATTRIBUTE, "job", job, end, mood, text, roles=roles)
 
 
 def _from(c: _Clause, m: re.Match[str]) -> bool:
@@ -165,7 +167,7 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
         if rs.object_rejected(job):
             return False
         job = re.sub(r"^an?\s+", "", job)
-        _emit(c, K.ATTRIBUTE, "job", job, obj.end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+        emit_job(c, job, obj.end, mood)
         if org:
             _org_fact(c, org, obj.end, mood)
         return True
@@ -190,7 +192,7 @@ def _teach(c: _Clause, m: re.Match[str]) -> bool:
         return False  # "taught a class at ...", "teach there at ..."
     mood = _state_mood(c, verb == "taught", m.end())
     job = f"{what} teacher" if what else "teacher"
-    _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+    emit_job(c, job, m.end(), mood)
     return _org_fact(c, m["org"], m.end(), mood)
 
 
@@ -206,7 +208,7 @@ def _org_and_job(c: _Clause, org: str, end: int, mood: _Mood) -> str:
     if as_job is not None:
         job = as_job["job"]
         if not rs.object_rejected(job) and not _NOT_A_JOB.match(job):
-            _emit(c, K.ATTRIBUTE, "job", job, end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+            emit_job(c, job, end, mood)
         org = org[: as_job.start()]
     return _NOW_AFTER.sub("", org)  # "at Boots now as a pharmacist"
 
@@ -232,7 +234,7 @@ def _new_job(c: _Clause, m: re.Match[str]) -> bool:
     title = " ".join(m["title"].split())
     job = m["job"] or (title if title and title.split()[-1] in rv.JOB_HEADS else None)
     if job and not rs.object_rejected(job) and not _NOT_A_JOB.match(job):
-        _emit(c, K.ATTRIBUTE, "job", job, obj.end, mood, _say(c.subj.name, mood, "works as", "work as", _a(job)))
+        emit_job(c, job, obj.end, mood)
     return _org_fact(c, org, obj.end, mood)
 
 

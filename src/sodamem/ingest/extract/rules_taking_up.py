@@ -20,7 +20,7 @@ from sodamem.ingest.extract.rules_gender import name_gender
 from sodamem.ingest.extract.rules_life import _A_STAY
 from sodamem.ingest.extract.rules_modality import _mood, _piece_mood, _say
 from sodamem.ingest.extract.rules_piece_wide import NOT_A_NAME
-from sodamem.ingest.extract.rules_states import _org_fact, _through_time
+from sodamem.ingest.extract.rules_states import _org_fact, _through_time, emit_job
 from sodamem.model import FactKind, Modality
 
 K, M = FactKind, Modality
@@ -125,7 +125,7 @@ def intro_job(p: _Piece) -> None:
         _emit(c, K.ATTRIBUTE, "name", m["name"], m.end("name"), mood, f"{speaker} is called {m['name']}")
         _alias(p, speaker, m["name"])
     job = m["job"]
-    _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(speaker, mood, "works as", "work as", f"a {job}"))
+    emit_job(c, job, m.end(), mood)
     _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(speaker, mood, "works at", "work at", org))
 
 
@@ -165,7 +165,7 @@ def offered_and_took(p: _Piece) -> None:
     c = _piece_clause(p, m.start(), m.end(), p.speaker)
     mood = _piece_mood(p)
     if job is not None:
-        _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(p.speaker, mood, "works as", "work as", f"a {job}"))
+        emit_job(c, job, m.end(), mood)
     start = _START_ON.search(p.turn.text, p.piece.char_start + m.end(), p.piece.char_start + m.end() + 200)
     day = as_time(start["day"]) if start and mood.modality is M.ASSERTED and mood.polarity else None
     if day is None and took is None:

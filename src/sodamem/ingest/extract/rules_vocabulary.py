@@ -27,6 +27,25 @@ def words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+# letter names that begin with a vowel sound ("an HR manager", "an MRI technician"; "a UX designer")
+_VOWEL_LETTERS = frozenset("AEFHILMNORSX")
+# words spelt with a vowel that begin with a consonant sound ("a uni lecturer", "a European"), and the reverse
+_YOU_SOUND = re.compile(r"(?:uni|use|usu|uti|ure|eu|ewe|one\b|once\b)", re.IGNORECASE)
+_SILENT_H = re.compile(r"(?:hour|honest|honou?r|heir)", re.IGNORECASE)
+
+
+def a_or_an(noun: str) -> str:
+    """``noun`` with the indefinite article its first sound takes: "an engineer", "a UX designer", "an HR manager"."""
+    first = noun.split()[0] if noun.split() else ""
+    if len(first) > 1 and first.isupper():  # an acronym, said letter by letter
+        vowel = first[0] in _VOWEL_LETTERS
+    elif _YOU_SOUND.match(first):
+        vowel = False
+    else:
+        vowel = first[:1].lower() in "aeiou" or bool(_SILENT_H.match(first))
+    return f"{'an' if vowel else 'a'} {noun}"
+
+
 def phrases(text: str) -> frozenset[str]:
     """Comma-separated phrases (multi-word entries)."""
     return frozenset(p.strip() for p in text.split(",") if p.strip())

@@ -1,0 +1,47 @@
+"""Whether a job title still holds: a title said with its employer ("I'm a barista at Bean There") is that employer's
+job, and ends when the employer is left ("I quit Bean There") or another takes its place ("First week at Lumen
+Health", "I start at Talkdesk on June 1st", once that day has come); "I quit my job" ends any title. A title said
+with no employer ("I'm a nurse") outlives any employer: a nurse moving hospitals is still a nurse.
+
+Facts of the job slot and of the employer slot never supersede each other at ingestion (``ingest/supersede.py``), so
+whether a title outlived its employer is read here, at question time, like the plans of ``due_plans``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import datetime
+
+from sodamem import instants
+from sodamem.records import FactRecord
+
+
+def job_left(job: FactRecord, facts: Iterable[FactRecord], starts: Iterable[FactRecord], asked_at: datetime) -> bool:
+    """Whether ``job`` ended by ``asked_at``: its employer left or replaced since it was said. ``facts``: the
+    subject's facts, superseded ones too; ``starts``: the subject's dated plans to start at an employer whose day has
+    come (``due_plans``), less those called off."""
+    if job.predicate != "job" or not job.sources:
+        return False
+    quote = " ".join(source.quote for source in job.sources)
+    said = instants.sort_key(job.mentioned_at)
+    employers = [f for f in facts if f.predicate == "works_at" and f.modality == "asserted"]
+    since = [
+        f
+        for f in employers
+        if said < instants.sort_key(f.mentioned_at) and instants.at_or_before(f.mentioned_at, asked_at)
+    ]
+    if any(f.denies and (not f.object or _names(quote, f.object)) for f in since):
+        return True  # "I quit Bean There", "I quit my job"
+    if not any(f.affirms and f.object and _names(quote, f.object) for f in employers):
+        return False  # "I'm a nurse": no employer to leave
+    replaced = [f for f in since if f.affirms and f.object and not _names(quote, f.object)]
+    started = [
+        p for p in starts if said < instants.sort_key(p.occurred_start or "") and not _names(quote, p.object or "")
+    ]
+    return bool(replaced or started)
+
+
+def _names(quote: str, employer: str) -> bool:
+    """Whether ``quote`` names ``employer`` as a word ("Bean" in "a barista at Bean There")."""
+    return bool(employer) and re.search(rf"(?<!\w){re.escape(employer)}(?!\w)", quote, re.IGNORECASE) is not None
