@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from sodamem.ingest.extract import rules_life as rl
 from sodamem.ingest.extract import rules_pastimes as rpa
@@ -66,6 +67,7 @@ from sodamem.ingest.extract.rules_events import (
     _trip,
 )
 from sodamem.ingest.extract.rules_gender import name_gender
+from sodamem.ingest.extract.rules_intro import intro_fragments
 from sodamem.ingest.extract.rules_piece_wide import (
     _attributes,
     _favourites,
@@ -353,6 +355,7 @@ _PIECE_RULES: tuple[Callable[[_Piece], None], ...] = (
     _taste,
     _first_day,
     rt.intro_job,
+    partial(intro_fragments, try_clause=_try_clause),
     rt.offered_and_took,
     rt.weeks_in,
     rt.move_set,

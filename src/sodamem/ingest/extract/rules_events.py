@@ -277,7 +277,8 @@ def _event(c: _Clause, m: re.Match[str]) -> bool:
     named = rp.NAMED_PET.search(obj.text)
     if named and predicate in ("adopted", "bought") and mood.modality is M.ASSERTED and _is_name(named["name"]):
         unique = not obj.text.startswith("another")
-        _relation(c.p, c.subj.name, named["rel"], named["name"], c.subj.start, obj.end, alias=unique)
+        kind = rv.BREEDS.get(named["rel"].lower(), named["rel"])  # "adopted a greyhound named Lulu": a dog
+        _relation(c.p, c.subj.name, kind, named["name"], c.subj.start, obj.end, alias=unique)
     joined_as = _JOINED_AS.match(obj.text) if predicate == "joined" and mood.polarity else None
     if joined_as is not None and _joined_a_firm(c, joined_as, mood):
         # "I joined Monzo as a designer", "I'm joining Trent Dental as a partner from July 6th": working there (from

@@ -10,6 +10,7 @@ import re
 
 from sodamem.ingest.extract.rules_vocabulary import (
     ATTRIBUTES,
+    BREEDS,
     COUNTS,
     DIETS,
     JOB_HEADS,
@@ -112,7 +113,7 @@ AT_ORG = re.compile(_WORK_HOW + r"\s+(?:at|for)\s+")
 ORG_SPLIT = re.compile(rf"\s+(?:at|for|with)\s+(?P<org>{ORG_NAME})(?![\w])")  # "St. David's"
 FROM = re.compile(rf"{P}(?:(?P<grew>grew\s+up\s+in)|(?:originally\s+)?from)\s+(?P<place>{ORG_NAME})(?![\w])")
 NAMED_PET = re.compile(
-    rf"^(?:a|an|another|the)\s+(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\s+(?:named|called)\s+(?P<name>{NAME})(?![\w])"
+    rf"^(?:a|an|another|the)\s+(?:[a-z]+\s+)?(?P<rel>{REL_ONE}|{alt(BREEDS)})\s+(?:named|called)\s+(?P<name>{NAME})(?![\w])"
 )
 # "I'm settled in", "I live up on Cerro Alegre"
 LIVE = re.compile(

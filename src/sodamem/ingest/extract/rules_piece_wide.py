@@ -26,6 +26,7 @@ def _relations(p: _Piece) -> None:
             if _is_name(m["name"]):
                 _relation(p, p.speaker, m["rel"], m["name"], m.start(), m.end())
     _named_after(p, text)
+    _pets_had(p, text)
     for m in rp.POSS_REL_NAMED.finditer(text):
         if _is_name(m["name"]) and _is_name(m["owner"]):
             _relation(p, m["owner"], m["rel"], m["name"], m.start(), m.end())
@@ -33,6 +34,33 @@ def _relations(p: _Piece) -> None:
         owner = p.antecedents.get(m.start())
         if owner is not None and _is_name(m["name"]):
             _relation(p, owner, m["rel"], m["name"], m.start(), m.end())
+
+
+# "got two dogs, a pitbull named Tank and a chihuahua named Peanut", "I have a cat called Miso": pets one has
+_PETS_HAD = re.compile(
+    r"(?:^|\bI\s+|\bwe\s+|\bI['’]ve\s+|\bwe['’]ve\s+)(?:have|got|own|(?:have|has)\s+got)\s+"
+    rf"(?:(?:a|an|one|two|three|four|\d+|a\s+couple\s+of)\s+(?:{rv.alt(rv.PET_KINDS)}|pets|dogs|cats)\b[,:;—–-]*\s*)?"
+    rf"(?=(?:an?\s+)?(?:[a-z]+\s+)?(?:{rv.alt(rv.PET_KINDS)})\s+(?:named|called)\s)",
+    re.IGNORECASE,
+)
+_PET_NAMED_HERE = re.compile(
+    rf"(?:an?\s+)?(?:[a-z]+\s+)?(?P<rel>{rv.alt(rv.PET_KINDS)})\s+(?:named|called)\s+(?P<name>{rv.NAME_WORD})(?![\w'’])"
+)
+
+
+def _pets_had(p: _Piece, text: str) -> None:
+    """The speaker's pets named where they say they have them: each "a <pet or breed> named <Name>" of the list."""
+    m = _PETS_HAD.search(text)
+    if m is None or p.question:
+        return
+    at = m.end()
+    while (pet := _PET_NAMED_HERE.match(text, at)) is not None and _is_name(pet["name"]):
+        kind = rv.BREEDS.get(pet["rel"].lower(), pet["rel"])  # "a pitbull named Tank": a dog
+        _relation(p, p.speaker, kind, pet["name"], pet.start(), pet.end(), alias=False)
+        joined = re.match(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)", text[pet.end() :])
+        if joined is None:
+            break
+        at = pet.end() + joined.end()
 
 
 def _named_after(p: _Piece, text: str) -> None:

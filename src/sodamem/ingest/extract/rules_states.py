@@ -301,11 +301,13 @@ def _live(c: _Clause, m: re.Match[str]) -> bool:
     verb = m["verb"]
     # "I'm based in Leeds", not "a novel based in Leeds"; "My father has settled in Ålesund"
     settled = verb == "settled" and rs.PERFECT.search(c.aux)
-    if verb in ("living", "based", "settled") and not rs.COPULA.search(c.aux) and not settled:
+    # ... and "Settled in Porto finally", "Lena here, based in Berlin": no subject typed, the speaker's own
+    dropped = c.subj.start == c.subj.end == 0 or (c.subj.start == c.subj.end and not c.aux and c.subj.name == c.speaker)
+    if verb in ("living", "based", "settled") and not rs.COPULA.search(c.aux) and not settled and not dropped:
         return False
     obj = _object(c, m.end(), roles=True)  # "in London with my wife Anna": the place, before "my" is renamed
     place, roles = obj.text, obj.roles
-    named = re.match(rf"{rv.ORG_NAME}(?=\s+(?:with|near|for|since|because|and\s+[a-z]))", place)
+    named = re.match(rf"{rv.ORG_NAME}(?=\s+(?:with|w/|w\s|near|for|since|because|and\s+[a-z]))", place)
     place = named.group() if named else place  # "in Porto with her husband Rui": Porto
     locations = [r.entity for r in roles if r.role == "location"]
     if _THE_PLACE.fullmatch(place):  # "here in Trondheim, and I have lived in the city for seven years"

@@ -230,6 +230,7 @@ SECOND_VERB_OF = re.compile(
 )
 PRO_DROP = re.compile(
     r"^(?:(?:just|finally|recently|also|officially)\s+)?(?:went|visited|bought|started|finished|adopted|moved|joined|met|lost|graduated|ran|completed|signed|"
-    r"attended|tried|quit|sold|painted|won|switched|took|gonna|planning|hoping|thinking|starting|got\s+promoted)\b",
+    r"attended|tried|quit|sold|painted|won|switched|took|gonna|planning|hoping|thinking|starting|got\s+promoted|"
+    r"settled\s+in|based\s+in)\b",
     re.IGNORECASE,
 )

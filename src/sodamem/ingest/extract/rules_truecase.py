@@ -24,7 +24,7 @@ import sys
 from functools import cache
 from importlib import resources
 
-from sodamem.ingest.extract.rules_vocabulary import NAME_STOP, REL_SINGLE
+from sodamem.ingest.extract.rules_vocabulary import NAME_STOP, PET_KINDS, REL_SINGLE
 
 _WORD = r"(?<![\w'’-])[a-zà-öø-ÿ][a-zà-öø-ÿ'’-]*"  # a whole word typed in lower case, not the tail of "Lingvara"
 _TITLECASE = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]")
@@ -46,6 +46,14 @@ _RELATIONS = "|".join(sorted((re.escape(r) for r in REL_SINGLE), key=len, revers
 _AFTER_RELATION = re.compile(rf"\b(?:(?:{_RELATIONS}|mate)\s+(?:called\s+|named\s+)?|called\s+|named\s+)(?P<w>{_WORD})")
 _BEFORE_BRACKETS = re.compile(rf"(?P<w>{_WORD})\s*\((?:my\s+|our\s+|the\s+)?[a-z -]{{2,30}}\)")
 _POSSESSIVE = re.compile(rf"(?P<w>{_WORD})['’]s\b")
+# "a pitbull named tank", "our cat called biscuit": after a pet, "named"/"called" gives a name even of a common word
+# (there only: "tank" elsewhere stays a word)
+_NOUN_NAMED = re.compile(
+    rf"\b(?:a|an|the|my|our|his|her|their)\s+(?:[\w-]+\s+)?(?:{'|'.join(sorted(PET_KINDS))})\s+(?:named|called)\s+"
+    rf"(?P<w>{_WORD})"
+)
+# "hey, lena here", "yo. ricky here": a name introducing its writer
+_HERE = re.compile(rf"(?:^|[.!?]\s+|\b(?:hi|hello|hey|hiya|heya|yo|oi)\W+)(?P<w>{_WORD})\s+here\b")
 # words a name runs on with: "thistlecroft vets", "nidelva handball club", "salt river day clinic"
 _NAME_TAIL = frozenset(
     """vets vet hospital clinic pharmacy club school college university uni academy institute museum centre center
@@ -97,7 +105,7 @@ def rare(word: str) -> bool:
 def names_found(text: str) -> set[str]:
     """The words of a lower-case turn standing where names stand that are rare enough to be names."""
     found: set[str] = set()
-    for pattern in (_SENTENCE_START, _PREPOSITION, _AFTER_RELATION, _BEFORE_BRACKETS, _POSSESSIVE):
+    for pattern in (_SENTENCE_START, _PREPOSITION, _AFTER_RELATION, _BEFORE_BRACKETS, _POSSESSIVE, _HERE):
         for m in pattern.finditer(text):
             word = m["w"].strip("'’-")
             if word.endswith(("'s", "’s")):
@@ -127,6 +135,9 @@ def true_cased(text: str, names: set[str]) -> str:
     out = list(text)
     for m in _LOWER_START.finditer(text):
         out[m.end() - 1] = _upper(out[m.end() - 1])
+    for m in _NOUN_NAMED.finditer(text):  # "a pitbull named tank": Tank there, and "tank" a word elsewhere
+        if m["w"].lower() not in NAME_STOP and m["w"].lower() not in _STOP_BEFORE_NAME:
+            out[m.start("w")] = _upper(out[m.start("w")])
     for m in _BARE_KIN.finditer(text):  # "also mum told me shes moving": Mum, as a name stands
         out[m.start()] = _upper(out[m.start()])
     phrases = [n for n in names if " " in n]

@@ -102,6 +102,17 @@ NON_UNIQUE_RELS = words(
     housemate teacher coach therapist mentor aunt auntie uncle niece nephew"""
 )
 REL = alt(REL_SINGLE | REL_PLURAL)
+# a pet named by its breed is that kind of pet: "a pitbull named Tank" is a dog
+BREEDS = {
+    **dict.fromkeys(
+        """pitbull chihuahua greyhound labrador lab terrier poodle beagle collie spaniel retriever dachshund pug husky
+        corgi bulldog schnauzer rottweiler whippet lurcher staffie staffy cockapoo labradoodle goldendoodle cavapoo
+        pomeranian mutt sheepdog""".split(),
+        "dog",
+    ),
+    **dict.fromkeys("tabby siamese ragdoll bengal sphynx moggy".split(), "cat"),
+}
+PET_KINDS = frozenset("dog cat puppy pup kitten kitty rabbit bunny hamster parrot horse pony".split()) | BREEDS.keys()
 REL_ONE = alt(REL_SINGLE)
 REL_MOD = (
     r"(?:(?:little|big|older|younger|elder|eldest|oldest|youngest|baby|twin|new|old|late|dear|lovely|sweet|step|"

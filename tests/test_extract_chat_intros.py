@@ -1,0 +1,94 @@
+"""Introductions typed as chat fragments ("yo. ricky here, graphic designer, based in austin tx"), homes said without
+"I" ("settled in porto finally"), and pets named by breed where one says one has them ("got two dogs, a pitbull
+named tank and a chihuahua named peanut"): the facts, and the answers they give (real rules extractor, offline
+reader)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from sodamem import Memory
+
+from .scenario_histories import History, answered, check_answer
+
+Fact = tuple[str, str | None]
+
+
+def facts(text: str) -> list[Fact]:
+    with Memory(":memory:", embedder="none") as memory:
+        memory.add([{"role": "user", "text": text}], session_id="s", timestamp=datetime(2026, 5, 20, 10))
+        return sorted((f.predicate, f.object) for f in memory.facts() if f.kind != "event")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "yo. ricky here, graphic designer, freelance mostly, based in austin tx.",
+            [("job", "graphic designer"), ("lives_in", "Austin tx"), ("name", "Ricky")],
+        ),
+        (
+            "hey, lena here. ux researcher at zalando in berlin, live in neukölln w my girlfriend mia.",
+            [
+                ("girlfriend", "Mia"),
+                ("job", "ux researcher"),
+                ("lives_in", "Neukölln"),
+                ("name", "Lena"),
+                ("works_at", "Zalando"),
+            ],
+        ),
+        (
+            "Hi, Kwame here, junior doctor at Leeds General, living in Headingley.",
+            [("job", "junior doctor"), ("lives_in", "Headingley"), ("name", "Kwame"), ("works_at", "Leeds General")],
+        ),
+        (
+            "Sarah here. Graphic designer, based in Leeds.",
+            [("job", "graphic designer"), ("lives_in", "Leeds"), ("name", "Sarah")],
+        ),
+        ("settled in porto finally. flat is small but the light is amazing", [("lives_in", "Porto")]),
+        # not an introduction: the fragments may describe anyone
+        ("Met a guy at the party, graphic designer, based in Leeds.", []),
+        ("My sister, a nurse, lives in York.", []),
+        # pets named where one says one has them, a breed being its kind
+        ("got two dogs, a pitbull named tank and a chihuahua named peanut.", [("dog", "Peanut"), ("dog", "Tank")]),
+        ("I adopted a greyhound named Lulu.", [("dog", "Lulu")]),
+        ("We saw a dog named Rex at the park.", []),
+    ],
+)
+def test_chat_fragments(text: str, expected: list[Fact]) -> None:
+    assert facts(text) == expected
+
+
+RICKY: History = [
+    ("2025-05-02T21:00", "yo. ricky here, graphic designer, freelance mostly, based in austin tx."),
+    ("2025-05-02T21:01", "got two dogs, a pitbull named tank and a chihuahua named peanut. they run my life"),
+    ("2025-07-01T10:00", "tank has a new chew toy, he destroyed it in an hour"),
+]
+LENA: History = [
+    ("2025-08-04T21:00", "hey, lena here. ux researcher at zalando in berlin, live in neukölln w my girlfriend mia."),
+]
+CASES = [
+    ("home-from-intro", RICKY, "2025-08-01", "Where do I live?", "Austin tx"),
+    ("job-from-intro", RICKY, "2025-08-01", "What is my job?", "graphic designer"),
+    ("employer-from-intro", LENA, "2025-09-01", "Where do I work?", "Zalando"),
+    ("neighbourhood-from-intro", LENA, "2025-09-01", "Where do I live?", "Neukölln"),
+]
+
+
+@pytest.mark.parametrize(("history", "now", "question", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_answer_from_an_intro(
+    scenario_memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
+) -> None:
+    check_answer(*answered(scenario_memories, history, now, question), expected)
+
+
+def test_a_common_word_named_as_a_pet_stays_a_word_elsewhere() -> None:
+    with Memory(":memory:", embedder="none") as memory:
+        for turn in RICKY:
+            said = datetime.fromisoformat(turn[0])
+            memory.add([{"role": "user", "text": turn[1]}], session_id=f"s{said:%Y%m%d}", timestamp=said)
+        dogs = sorted(f.object or "" for f in memory.facts() if f.predicate == "dog")
+        assert dogs == ["Peanut", "Tank"]
+        assert memory.ask("What are my dogs called?", now=datetime(2025, 8, 1), offline=True).answer == "Tank, Peanut"
