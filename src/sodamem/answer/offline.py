@@ -41,10 +41,12 @@ from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.relatives import (
+    pets_died,
     relative_asked_about,
     relative_mentioned,
     relative_named_asked,
     relative_said,
+    relative_subjects,
     relatives_asked_by_name,
     relatives_named,
 )
@@ -225,7 +227,12 @@ class _Reader:
         )
         entities = [m for m in self.analysis.entities if m.name != USER_ROLE or about_asker]
         relatives = relatives_named(self.question, USER_ROLE)
-        mentioned = [relative_mentioned(relative, (h.turn_text for h in self.hits)) for relative in relatives]
+        # a relative whose relation a fact holds counts too: "her name's Ros ... seeing each other" is a girlfriend
+        mentioned = [
+            relative_mentioned(relative, (h.turn_text for h in self.hits))
+            or bool(relative_subjects(self.memory, self.user, relative)[0])
+            for relative in relatives
+        ]
         # "Who is my partner?" is about "I'm dating Emil", though no word of it is said
         if not entities and not overlap(self._content_stems(), self.hits[0].turn_text) and not any(mentioned):
             return self._abstain("unrelated")
@@ -442,7 +449,9 @@ class _Reader:
             for f in self.memory.facts(subject=m.name, user=self.user)
             if any((s.session_id, s.turn_index) in read for s in f.sources)
         ]
-        return self._from_facts(by_predicate(self.question, self._content_stems() - self._entity_stems(), facts))
+        dead = pets_died(self.memory, self.user, facts, self.question)  # "Which dogs do I have?": not one that died
+        living = [f for f in facts if f.id not in dead]
+        return self._from_facts(by_predicate(self.question, self._content_stems() - self._entity_stems(), living))
 
     def _from_facts(self, found: FactAnswer | None) -> Answer | None:
         return self._answer(found.text, self._fact_citations(found.facts), found.detail) if found else None

@@ -12,8 +12,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sodamem import instants
 from sodamem.ingest.entities import entity_key
-from sodamem.ingest.extract.rules_vocabulary import NAME, REL, REL_MOD, snake
+from sodamem.ingest.extract.rules_vocabulary import NAME, PET_KINDS, REL, REL_MOD, snake
 from sodamem.ingest.supersede import PARTNER_PREDICATES
 from sodamem.memory import Memory
 from sodamem.records import FactRecord
@@ -159,6 +160,13 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
             and f.affirms
             and entity_key(f.object) in marrying
         ]
+    deaths = pets_died(memory, user, held, question)
+    if deaths:  # "Which dogs do I have now?" after "Peanut passed away": Peanut no longer
+        living = [f for f in held if f.id not in deaths]
+        if living:
+            return NamedRelatives(sorted(living, key=_said_order), [], [])
+        gone = [f for f in held if f.id in deaths]
+        return NamedRelatives([], sorted(gone, key=_said_order), list(dict.fromkeys(deaths.values())))
     if held:
         return NamedRelatives(sorted(held, key=_said_order), [], [])
     denials = [f for f in owned if f.kind == "relation" and f.status == "active" and f.denies and f.object]
@@ -169,6 +177,30 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
 
 
 _ENGAGED = frozenset("fiance fiancé fiancee fiancée".split())
+
+
+_ASKS_THE_PAST = re.compile(r"\b(?:was|were|did|used\s+to|had)\b", re.IGNORECASE)
+
+
+def pets_died(memory: Memory, user: str, held: list[FactRecord], question: str) -> dict[int, FactRecord]:
+    """The pets among ``held`` said to have died since they were named (a relation fact's id -> the death said), for
+    a question of what one has now ("What are my dogs called?"; not "What was my dog called?"): a pet that died is
+    had no more, while a grandmother who died is still one's grandmother."""
+    deaths: dict[int, FactRecord] = {}
+    if _ASKS_THE_PAST.search(question):
+        return deaths
+    for pet in held:
+        if pet.predicate not in PET_KINDS or not pet.object:
+            continue
+        said = instants.sort_key(pet.mentioned_at)
+        died = [
+            f
+            for f in memory.facts(status="active", subject=pet.object, user=user)
+            if f.predicate == "died" and f.affirms and instants.sort_key(f.mentioned_at) >= said and f.sources
+        ]
+        if died:
+            deaths[pet.id] = died[0]
+    return deaths
 
 
 def _said_order(fact: FactRecord) -> tuple[str, int, int, int]:

@@ -318,6 +318,7 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
     (rl.NO_JOB, rl._no_job, "person"),
     (rl.MARRIED_NAME, rl._married_name, "person"),
     (rl.TOGETHER, rl._together, "person"),
+    (rl.DIED, rl._died, "person"),
     (rl.BEEN_IN_SINCE, rl._been_in_since, "person"),
     (rp.START_AT, _start_at, "person"),
     (rti.START_AS, rti.start_as, "person"),

@@ -1,7 +1,7 @@
 """Rules after a subject for the other ways people say where they work and with whom they live: "I'm employed at
 Siemens", "I got hired by Siemens", "I'm at Siemens now as a data engineer", "I've been at Siemens for two years",
 "I've been promoted to senior engineer", "I'm between jobs", "I married Rui last
-summer", "Rui and I have been together for five years".
+summer", "Rui and I have been together for five years", and a death ("Peanut passed away last night").
 """
 
 from __future__ import annotations
@@ -44,6 +44,14 @@ _A_STAY = re.compile(  # "since last week", "the food is amazing", "flying home 
     re.IGNORECASE,
 )
 TOGETHER = re.compile(P + r"(?:been\s+)?(?:together|a\s+couple)\s+(?:for|since)\b")
+# "Peanut passed away last night", "Biscuit died on Sunday", "we had to have Moth put down": nothing after the verb but
+# a time or the sentence's end ("passed his test", "died laughing" are no deaths)
+DIED = re.compile(
+    P + r"(?:(?:sadly|finally|peacefully|just)\s+)?(?P<verb>passed\s+away|passed|died|was\s+put\s+(?:down|to\s+sleep)|"
+    r"crossed\s+the\s+rainbow\s+bridge)"
+    r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:last|yesterday|today|this|on|in|at|a\s+(?:few|couple)|after|overnight|peacefully|"
+    r"in\s+(?:her|his|their)\s+sleep|two|three|\d|weeks?|days?|ago)\b)"
+)
 
 
 def _employed(c: _Clause, m: re.Match[str]) -> bool:
@@ -113,3 +121,16 @@ def _together(c: _Clause, m: re.Match[str]) -> bool:
     mood = _Mood(M.ASSERTED, True)
     text = f"{partner} is {c.p.speaker}'s partner"
     return _emit(c, K.RELATION, "partner", partner, m.end(), mood, text, subject=c.p.speaker)
+
+
+def _died(c: _Clause, m: re.Match[str]) -> bool:
+    """ "Peanut passed away last night": an event of the one who died, dated (``answer/relatives.py`` ends a pet of that
+    name with it)."""
+    name = c.subj.name
+    if name == c.speaker or (c.aux and not re.fullmatch(r"\s*(?:has|had|'s|just)?\s*", c.aux)):
+        return False  # "I died laughing"; "he would have died", "she might die"
+    mood = _mood(c, c.text[m.end() :])
+    if mood.modality is not M.ASSERTED or not mood.polarity:
+        return False
+    end = _through_time(c, m.end())
+    return _emit(c, K.EVENT, "died", None, end, mood, f"{name} died")

@@ -48,6 +48,8 @@ _BEFORE_BRACKETS = re.compile(rf"(?P<w>{_WORD})\s*\((?:my\s+|our\s+|the\s+)?[a-z
 _POSSESSIVE = re.compile(rf"(?P<w>{_WORD})['’]s\b")
 # "a pitbull named tank", "our cat called biscuit": after a pet, "named"/"called" gives a name even of a common word
 # (there only: "tank" elsewhere stays a word)
+# "her name's ros", "his name is kasper": a name, whatever word it is
+_NAME_IS = re.compile(rf"\bname(?:\s+is|['’]s|s)\s+(?P<w>{_WORD})")
 _NOUN_NAMED = re.compile(
     rf"\b(?:a|an|the|my|our|his|her|their)\s+(?:[\w-]+\s+)?(?:{'|'.join(sorted(PET_KINDS))})\s+(?:named|called)\s+"
     rf"(?P<w>{_WORD})"
@@ -135,7 +137,7 @@ def true_cased(text: str, names: set[str]) -> str:
     out = list(text)
     for m in _LOWER_START.finditer(text):
         out[m.end() - 1] = _upper(out[m.end() - 1])
-    for m in _NOUN_NAMED.finditer(text):  # "a pitbull named tank": Tank there, and "tank" a word elsewhere
+    for m in (*_NOUN_NAMED.finditer(text), *_NAME_IS.finditer(text)):  # "a pitbull named tank": Tank there only
         if m["w"].lower() not in NAME_STOP and m["w"].lower() not in _STOP_BEFORE_NAME:
             out[m.start("w")] = _upper(out[m.start("w")])
     for m in _BARE_KIN.finditer(text):  # "also mum told me shes moving": Mum, as a name stands

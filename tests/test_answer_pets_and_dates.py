@@ -1,0 +1,67 @@
+"""Pets that died and someone one started seeing, told in lower case: "peanut passed away last night" ends the dog
+Peanut for what one has now (not for what one had, and never a relative: a grandmother who died is still one's
+grandmother); "i met someone on hinge. her name's ros" is whom one dates, and "What's my girlfriend's name?" reads it
+though no sentence says "girlfriend" (real rules extractor, offline reader)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from sodamem import Memory
+
+from .scenario_histories import ABSTAIN, History, answered, check_answer
+
+RICKY: History = [
+    ("2025-05-02T21:00", "got two dogs, a pitbull named tank and a chihuahua named peanut. they run my life"),
+    ("2025-10-09T08:00", "peanut passed away last night. she was 16. she just went to sleep"),
+    ("2025-12-21T15:00", "adopted a rescue greyhound named lulu, retired racer, 4 yrs old. tank is obsessed with her"),
+]
+GRANDMA: History = [
+    ("2025-05-02T21:00", "My grandma Rose is turning 90 next week!"),
+    ("2025-10-09T08:00", "My grandma Rose passed away on Sunday."),
+]
+JESS: History = [
+    (
+        "2025-12-02T10:00",
+        "ok so. i met someone on hinge. her name's ros, she's a vet. we've been seeing each other since halloween",
+    ),
+]
+CASES = [
+    ("dogs-now", RICKY, "2026-05-01", "Which dogs do I have now?", "Tank, Lulu"),
+    ("dogs-called", RICKY, "2026-05-01", "What are my dogs called?", "Tank, Lulu"),
+    ("a-death-dated", RICKY, "2026-05-01", "When did Peanut die?", "8 October 2025 to 9 October 2025"),
+    ("grandma-still-grandma", GRANDMA, "2026-05-01", "What is my grandma's name?", "Rose"),
+    ("girlfriend-by-dating", JESS, "2026-03-01", "What's my girlfriend's name?", "Ros"),
+    ("dating", JESS, "2026-03-01", "Who am I dating?", "Ros"),
+    ("not-a-wife", JESS, "2026-03-01", "Who is my wife?", ABSTAIN),
+]
+
+
+@pytest.mark.parametrize(("history", "now", "question", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_answer_or_abstain(
+    scenario_memories: dict[int, Memory], history: History, now: str, question: str, expected: str | None
+) -> None:
+    check_answer(*answered(scenario_memories, history, now, question), expected)
+
+
+def deaths(text: str) -> list[str]:
+    with Memory(":memory:", embedder="none") as memory:
+        memory.add([{"role": "user", "text": text}], session_id="s", timestamp=datetime(2026, 5, 20, 10))
+        return [f.subject for f in memory.facts() if f.predicate == "died"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("peanut passed away last night.", ["Peanut"]),
+        ("Biscuit died in her sleep.", ["Biscuit"]),
+        ("My grandma Rose passed away on Sunday.", ["Rose"]),
+        ("Tom passed his driving test!", []),
+        ("I died laughing at that.", []),
+        ("Tom would have died if he'd seen it.", []),
+    ],
+)
+def test_a_death_is_said(text: str, expected: list[str]) -> None:
+    assert deaths(text) == expected
