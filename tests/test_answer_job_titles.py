@@ -43,6 +43,19 @@ NURSE_ANYWHERE: History = [
     ("2026-01-05T09:00", "I'm a nurse."),
     ("2026-04-02T09:00", "I started at Royal Free Hospital last week."),
 ]
+PUSHED: History = [
+    ("2026-01-05T09:00", "I'm a teacher at Hillside Primary."),
+    ("2026-04-02T09:00", "I start at Monzo as a product manager on June 1st!"),
+    ("2026-05-20T09:00", "My start date got pushed back a month."),
+]
+SAME_FIRM: History = [
+    ("2026-01-05T09:00", "I'm a barista at Bean There."),
+    ("2026-04-02T09:00", "I've worked at Bean There Coffee for two years now."),
+]
+LIFEGUARD: History = [
+    ("2026-01-05T09:00", "I'm a student at Leeds Uni."),
+    ("2026-04-02T09:00", "I'll be working as a lifeguard this summer."),
+]
 QUIT_MY_JOB: History = [
     ("2026-01-05T09:00", "I'm a nurse."),
     ("2026-04-02T09:00", "I quit my job at the hospital yesterday."),
@@ -72,9 +85,16 @@ CASES = [
     ),
     ("start-called-off", CALLED_OFF, "2026-11-30", "What is my job?", "teacher"),
     ("new-employer-ends-its-title", NURSE, "2026-11-30", "What is my job?", "Royal Free (previously St James's)"),
-    ("untied-title-outlives-employer", NURSE_ANYWHERE, "2026-11-30", "What is my job?", "nurse"),
+    ("untied-title-outlives-employer", NURSE_ANYWHERE, "2026-11-30", "What is my job title?", "nurse"),
+    # ... while "What is my job?" names the newer of the two, the firm started at
+    ("firm-started-since-a-title", NURSE_ANYWHERE, "2026-11-30", "What is my job?", "Royal Free Hospital"),
+    ("start-pushed-back", PUSHED, "2026-06-15", "What is my job?", "teacher"),
+    ("same-firm-named-longer", SAME_FIRM, "2026-11-30", "What is my job?", "barista"),
+    ("a-summer-job-is-no-title", LIFEGUARD, "2026-12-01", "What is my job?", "student"),
     ("new-employer-for-where", NURSE, "2026-11-30", "Where do I work?", "Royal Free (previously St James's)"),
-    ("quit-my-job-ends-title", QUIT_MY_JOB, "2026-11-30", "What is my job?", ABSTAIN),
+    # a title said alone outlives a job quit that names no employer: it may have been a second one
+    ("quit-my-job-keeps-lone-title", QUIT_MY_JOB, "2026-11-30", "What is my job?", "nurse"),
+    ("title-asked-in-the-past", BARISTA, "2026-11-30", "What was my job?", "barista"),
 ]
 
 
@@ -117,6 +137,11 @@ def jobs(text: str) -> list[tuple[str | None, str, str]]:
         ("I work as a UX designer at Farfetch.", [("UX designer", "asserted", "user works as a UX designer")]),
         ("I started as a volunteer at Oxfam.", []),  # no job's word
         ("I start at Aviva as planned on Monday.", []),
+        ("Starting as a DJ at my mate's bar on Friday, just a one-off gig.", []),
+        ("Starting as a lifeguard at the lido in July, just for the summer.", []),
+        ("Starting as a manager was the hardest thing I've ever done.", []),
+        ("I started at Tesco as a cashier when I was 16.", []),
+        ("I started at Google as an intern in 2019.", []),
         ("I'm not starting at Monzo as a product manager after all.", []),
     ],
 )
@@ -135,6 +160,13 @@ def test_a_title_said_with_a_start(text: str, expected: list[tuple[str, str, str
         ("hourly worker", "an hourly worker"),
         ("nurse", "a nurse"),
         ("one-man band", "a one-man band"),
+        ("NASA engineer", "a NASA engineer"),  # an acronym said as a word
+        ("ux researcher", "a ux researcher"),
+        ("hr manager", "an hr manager"),
+        ("uninsured driver", "an uninsured driver"),
+        ("urologist", "a urologist"),
+        ("8th grade teacher", "an 8th grade teacher"),
+        ("X-ray technician", "an X-ray technician"),
     ],
 )
 def test_the_article_follows_the_first_sound(noun: str, expected: str) -> None:

@@ -51,6 +51,18 @@ def facts(text: str) -> list[Fact]:
         # not an introduction: the fragments may describe anyone
         ("Met a guy at the party, graphic designer, based in Leeds.", []),
         ("My sister, a nurse, lives in York.", []),
+        ("Nurse here, need advice on night shifts.", []),  # a job, not a name
+        ("Newbie here, based in Leeds.", []),
+        ("Sam here, using my brother's phone.", []),  # someone else typing
+        ("Sam here, Alex's flatmate. She's asleep.", []),
+        ("Tom here. Looking for a web designer, based in Bath.", [("name", "Tom")]),  # the designer's Bath
+        ("Sam here, need a good plumber.", [("name", "Sam")]),
+        ("Priya here, former police officer, aspiring writer.", [("name", "Priya")]),
+        ("Sam here, living in a nightmare with this boiler.", [("name", "Sam")]),
+        # a sentence opening "Based in ..." about something else
+        ("Based in Leeds, the novel follows two sisters.", []),
+        ("Came over from Jamaica in 1962. Settled in Bristol and never left.", []),
+        ("We've got a lab called Helix at work.", []),
         # pets named where one says one has them, a breed being its kind
         ("got two dogs, a pitbull named tank and a chihuahua named peanut.", [("dog", "Peanut"), ("dog", "Tank")]),
         ("I adopted a greyhound named Lulu.", [("dog", "Lulu")]),

@@ -81,9 +81,14 @@ def due_plans(plans: Iterable[FactRecord], wanted: tuple[str, ...], asked_at: da
 
 
 def _takes_up(plan: FactRecord) -> bool:
-    """Whether a plan names what it takes up: an employer for a start, a place (a name) for a move."""
+    """Whether a plan names what it takes up: an employer for a start, a place (a name) for a move, a title said with
+    a start."""
     if plan.predicate == "started":
         return ("organization", plan.object) in plan.roles
+    if plan.predicate == "job":  # a title taken up with a start ("Starting at Talkdesk ... as a design lead"), not
+        # any job planned ("I'll be working as a lifeguard this summer")
+        quote = " ".join(source.quote for source in plan.sources)
+        return re.search(r"\bstart(?:s|ing)?\b", quote, re.IGNORECASE) is not None
     if plan.predicate == "moved":
         return (plan.object or "")[:1].isupper() or any(role == "location" for role, _ in plan.roles)
     return True

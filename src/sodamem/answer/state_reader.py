@@ -66,6 +66,7 @@ USER_ROLE = "user"  # the asker's "I" and "my": the speaker "user" of a user/ass
 _ALTERNATIVES = re.compile(r"\bor\b", re.IGNORECASE)
 _ASKS_WHO = re.compile(r"\s*who(?:m|se)?\b", re.IGNORECASE)
 _ASKS_A_MOVE = re.compile(r"^\s*where\s+(?:is|are)\s+.+?\s+moving\b", re.IGNORECASE)
+_LOOKS_BACK = re.compile(r"\b(?:was|were|did|used\s+to|before)\b", re.IGNORECASE)  # "What was my job?"
 _HOW_LONG = re.compile(r"\s*how\s+long\b", re.IGNORECASE)  # a span ("How old is Kuba?" is a state: an age)
 Span = tuple[str, int, int, int]  # session_id, turn_index, char_start, char_end of a fact's source
 STATE_PREDICATES = frozenset(p for predicates in STATE_KEYWORDS.values() for p in predicates if not p.endswith("*"))
@@ -148,11 +149,10 @@ class StateReader:
             if anchor["side"].lower() == "before" and names_said(anchor["what"], value(came)) and went:
                 return StateReading(f"{value(went[0])} (before {value(came)})", (went[0], came))
             planned = None
-        titles = [f for f in facts if f.predicate == "job"]
-        if (
-            wanted[0] == "job" and titles
-        ):  # "What is my job?": the title held, not the employer (nor one a start took up)
-            facts = titles
+        if wanted[0] == "job" and self._title_newest(facts):
+            # "What is my job?": the title, not the employer said with it or before it (a firm started at since is
+            # the newer answer: "I'm a waitress", then "I started at Deloitte last week")
+            facts = [f for f in facts if f.predicate == "job"]
             planned = planned if planned is None or PLAN_STATES[planned.cited[0].predicate] == "job" else None
         if planned is not None and not self.analysis.history_intent:
             return planned
@@ -443,13 +443,24 @@ class StateReader:
                 return ending
         return None
 
+    def _title_newest(self, facts: list[FactRecord]) -> bool:
+        """Whether a title among ``facts`` was said no earlier than any employer among them."""
+        said = [instants.sort_key(f.mentioned_at) for f in facts if f.predicate == "job"]
+        firms = [instants.sort_key(f.mentioned_at) for f in facts if f.predicate == "works_at"]
+        return bool(said) and max(said) >= max(firms, default=datetime.min)
+
     def _left_with_employer(self, job: FactRecord) -> bool:
         """Whether ``job`` ended with its employer by the time asked (``answer/titles.py``)."""
         if job.predicate != "job":
             return False
-        starts = self._as_said_since(due_plans(self._active_of(job.subject), ("works_at",), self._asked_at()))
+        if _LOOKS_BACK.search(self.question):
+            return False  # "What was my job before I quit?": the title held then
+        asked_at = self._asked_at()
+        # the starts whose day has come, on the day said since ("my start date got pushed back a month")
+        said = self._as_said_since(due_plans(self._active_of(job.subject), ("works_at",), asked_at))
+        starts = due_plans(said, ("works_at",), asked_at)
         facts = self.memory.facts(status="all", subject=job.subject, user=self.user)
-        return job_left(job, facts, starts, self._asked_at())
+        return job_left(job, facts, starts, asked_at)
 
     def _held(self, subject: str | None) -> list[FactRecord]:
         """The facts that hold: today's, or for "Where did Maya live in March?" those that held at the end of the

@@ -1,7 +1,7 @@
 """Whether a job title still holds: a title said with its employer ("I'm a barista at Bean There") is that employer's
 job, and ends when the employer is left ("I quit Bean There") or another takes its place ("First week at Lumen
-Health", "I start at Talkdesk on June 1st", once that day has come); "I quit my job" ends any title. A title said
-with no employer ("I'm a nurse") outlives any employer: a nurse moving hospitals is still a nurse.
+Health", "I start at Talkdesk on June 1st", once that day has come); "I quit my job" (naming none) ends it too. A title
+said with no employer ("I'm a nurse") outlives any employer and any job quit: a nurse moving hospitals is still a nurse.
 
 Facts of the job slot and of the employer slot never supersede each other at ingestion (``ingest/supersede.py``), so
 whether a title outlived its employer is read here, at question time, like the plans of ``due_plans``.
@@ -31,10 +31,11 @@ def job_left(job: FactRecord, facts: Iterable[FactRecord], starts: Iterable[Fact
         for f in employers
         if said < instants.sort_key(f.mentioned_at) and instants.at_or_before(f.mentioned_at, asked_at)
     ]
+    tied = any(f.affirms and f.object and _names(quote, f.object) for f in employers)
+    if not tied:
+        return False  # "I'm a nurse": no employer to leave ("I quit my job at the pub" may be a second one)
     if any(f.denies and (not f.object or _names(quote, f.object)) for f in since):
         return True  # "I quit Bean There", "I quit my job"
-    if not any(f.affirms and f.object and _names(quote, f.object) for f in employers):
-        return False  # "I'm a nurse": no employer to leave
     replaced = [f for f in since if f.affirms and f.object and not _names(quote, f.object)]
     started = [
         p for p in starts if said < instants.sort_key(p.occurred_start or "") and not _names(quote, p.object or "")
@@ -43,5 +44,16 @@ def job_left(job: FactRecord, facts: Iterable[FactRecord], starts: Iterable[Fact
 
 
 def _names(quote: str, employer: str) -> bool:
-    """Whether ``quote`` names ``employer`` as a word ("Bean" in "a barista at Bean There")."""
-    return bool(employer) and re.search(rf"(?<!\w){re.escape(employer)}(?!\w)", quote, re.IGNORECASE) is not None
+    """Whether ``quote`` names ``employer`` as words, in full or by its first words ("Bean" in "a barista at Bean
+    There"; "Bean There Coffee" too, the same firm named longer)."""
+    words = employer.split()
+    for n in range(len(words), 0, -1):
+        named = " ".join(words[:n])
+        if len(named) < 3 or named.lower() in _NOT_A_FIRM:
+            break
+        if re.search(rf"(?<!\w){re.escape(named)}(?!\w)", quote, re.IGNORECASE) is not None:
+            return True
+    return False
+
+
+_NOT_A_FIRM = frozenset("the st saint new old".split())  # first words naming no firm alone ("St" of "St James's")

@@ -158,7 +158,7 @@ def _start_at(c: _Clause, m: re.Match[str]) -> bool:
         _emit(
             c, K.EVENT, "started", org, end, mood, _say(c.subj.name, mood, "started at", "start at", org), roles=roles
         )
-        if title is not None and mood.modality is M.ASSERTED and mood.polarity:
+        if title is not None and mood.modality is M.ASSERTED and mood.polarity and not _LONG_AGO.search(c.text):
             emit_job(c, *title, mood, roles)
         return _org_fact(c, org, end, mood) if mood.modality is M.ASSERTED else True
     planned = _Mood(M.PLANNED, mood.polarity) if mood.modality is M.ASSERTED else mood
@@ -242,6 +242,8 @@ def _simple_event(predicate: str, pres: str, base: str) -> Handler:
     return handler
 
 
+# a start long past, whose title is no job held now: "I started at Tesco as a cashier when I was 16", "... in 2015"
+_LONG_AGO = re.compile(r"\b(?:when\s+I\s+was|(?:19|20)\d\d|years?\s+ago|back\s+in|and\s+(?:left|quit))\b")
 _BEFORE_WHERE = re.compile(r"(?P<head>\S+(?:\s+\S+){0,3}?)\s+(?:at|in|near|with|on|from)\s")
 
 

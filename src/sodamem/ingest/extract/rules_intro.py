@@ -17,9 +17,11 @@ from sodamem.ingest.extract import rules_syntax as rs
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _is_name, _Piece, _piece_clause, _Subject
 from sodamem.ingest.extract.rules_emit import _alias, _emit
+from sodamem.ingest.extract.rules_gender import name_gender
 from sodamem.ingest.extract.rules_modality import _piece_mood
 from sodamem.ingest.extract.rules_piece_wide import NOT_A_NAME
 from sodamem.ingest.extract.rules_states import _org_fact, emit_job
+from sodamem.ingest.extract.rules_truecase import rare
 from sodamem.model import FactKind
 
 _GREETING = r"(?i:hi|hello|hey|hiya|heya|yo|oi|howdy|hallo|morning|evening)(?:\s+there)?"
@@ -28,15 +30,29 @@ HERE_INTRO = re.compile(rf"^(?:{_GREETING}\s*[,!.]*\s+)?(?P<name>{rv.NAME_WORD})
 # a greeting alone before the introduction's sentence ("yo. ricky here, ...")
 _GREETING_ONLY = re.compile(rf"^\W*{_GREETING}\W*$")
 _SAYS_I = re.compile(r"(?:I|I['’]m|Im|I\s+am|we|we['’]re|my)\b", re.IGNORECASE)
+# a fragment about someone or something else, after which the rest of the sentence may be theirs
+_ABOUT_ANOTHER = re.compile(
+    r"(?:need|needs|want|wants|looking|searching|hiring|asking|question|help|my|his|her|their|our|your|the|"
+    r"boyfriend|girlfriend|wife|husband|partner|mum|mom|dad|sister|brother|son|daughter|friend|\w+['’]s)\b",
+    re.IGNORECASE,
+)
 _FRAGMENT_CUT = re.compile(r"\s*(?:[,;:]|\s[—–-])\s*")
+# words that make a fragment no job of the speaker's: a verb or possessive before the job ("need a good plumber",
+# "wife is a nurse", "hate my manager"), and a job not held ("former police officer", "aspiring writer")
+_NOT_A_TITLE_WORD = (
+    r"(?!(?:need|needs|want|wants|hate|love|like|looking|my|his|her|their|our|your|is|are|was|were|of|about|for|"
+    r"question|former|ex|aspiring|amateur|wannabe|retired|future|would-be|wife|husband|partner|daughter|son|mum|mom|"
+    r"dad|sister|brother|friend|the|a|an|and|or|not|no)\b)"
+)
 # "graphic designer", "a ux researcher at Zalando in Berlin", "art director at Blue Fin Creative"
 _JOB_FRAGMENT = re.compile(
-    rf"(?:(?:a|an)\s+)?(?P<job>(?:[\w-]+\s+){{0,3}}?(?:{rv.alt(rv.JOB_HEADS)}|dev))"
+    rf"(?:(?:a|an)\s+)?(?P<job>(?:{_NOT_A_TITLE_WORD}[\w-]+\s+){{0,3}}?(?:{rv.alt(rv.JOB_HEADS)}|dev))"
     rf"(?:\s+(?:at|for|with)\s+(?P<org>{rv.ORG_NAME}))?(?![\w'’])",
     re.IGNORECASE,
 )
 # "based in Austin", "live in Neukölln", "living in Porto these days": where the speaker lives, as a state rule reads it
-_HOME_FRAGMENT = re.compile(r"(?:based|live|living|settled)\s+(?:in|near)\s", re.IGNORECASE)
+# (a place by its name: not "living in a nightmare")
+_HOME_FRAGMENT = re.compile(rf"(?i:based|live|living|settled)\s+(?i:in|near)\s+(?={rv.ORG_NAME})(?!(?i:the|a|an)\s)")
 # what a job fragment may hold after its job: a place ("in Berlin"), "mostly", "full time"
 _JOB_TAIL = re.compile(
     rf"(?:\s+(?:in|near)\s+{rv.ORG_NAME}|\s+(?:mostly|now|atm|currently|full[\s-]time|part[\s-]time))*[\s.!]*",
@@ -52,13 +68,33 @@ def intro_fragments(p: _Piece, try_clause: Callable[[_Piece, _Subject, str], Non
     text = p.piece.text
     m = HERE_INTRO.match(text)
     start = 0
-    if m is not None and _opens_turn(p) and _is_name(m["name"]) and m["name"].lower() not in NOT_A_NAME:
+    if m is not None and _opens_turn(p) and _a_name(m["name"]) and not _SOMEONE_ELSE.search(text):
         _named(p, m)
         start = m.end()
     elif not _follows_intro(p):
         return
     for fragment in _fragments(text, start):
+        if _ABOUT_ANOTHER.match(text, fragment[0]):
+            break  # "boyfriend's a chef, based in munich", "Looking for a web designer, based in Bath": not the speaker
         _read_fragment(p, fragment, try_clause)
+
+
+def _a_name(word: str) -> bool:
+    """A given name, or a word no dictionary holds that is no demonym ("Ricky", "Oksana"; not "Nurse", "Newbie",
+    "Londoner": "Nurse here, ..." introduces no one by name)."""
+    if not _is_name(word) or word.lower() in NOT_A_NAME:
+        return False
+    return name_gender(word) is not None or (rare(word) and not word.lower().endswith(_DEMONYM_ENDINGS))
+
+
+_DEMONYM_ENDINGS = ("er", "ian", "ese", "ish", "ite")
+# someone else typing for the user: "Sam here, using my brother's phone", "Sam here, Alex's flatmate"
+_SOMEONE_ELSE = re.compile(
+    r"\b(?:using|borrowing|on)\s+(?:my|his|her|their|\w+['’]s)\s+(?:\w+['’]s\s+)?(?:phone|account|laptop|computer)\b"
+    r"|\b\w+['’]s\s+(?:flatmate|roommate|housemate|partner|wife|husband|mum|mom|dad|friend|sister|brother|son|"
+    r"daughter|boyfriend|girlfriend|colleague)\b|\bon\s+behalf\b|\btyping\s+for\b",
+    re.IGNORECASE,
+)
 
 
 def _opens_turn(p: _Piece) -> bool:
@@ -75,7 +111,7 @@ def _follows_intro(p: _Piece) -> bool:
         return False
     before = p.turn.pieces[index - 1].text
     m = HERE_INTRO.match(before)
-    return m is not None and not before[m.end() :].strip(" .!,;:—–-")
+    return m is not None and _a_name(m["name"]) and not before[m.end() :].strip(" .!,;:—–-")
 
 
 def _named(p: _Piece, m: re.Match[str]) -> None:

@@ -229,8 +229,10 @@ SECOND_VERB_OF = re.compile(
     r"(?:\s+now)?(?=\s+(?:lives|works|teaches|studies)\s+(?:as|at|in|for)\b)"
 )
 PRO_DROP = re.compile(
-    r"^(?:(?:just|finally|recently|also|officially)\s+)?(?:went|visited|bought|started|finished|adopted|moved|joined|met|lost|graduated|ran|completed|signed|"
-    r"attended|tried|quit|sold|painted|won|switched|took|gonna|planning|hoping|thinking|starting|got\s+promoted|"
-    r"settled\s+in|based\s+in)\b",
+    r"^(?:(?:(?:just|finally|recently|also|officially)\s+)?(?:went|visited|bought|started|finished|adopted|moved|"
+    r"joined|met|lost|graduated|ran|completed|signed|attended|tried|quit|sold|painted|won|switched|took|gonna|"
+    r"planning|hoping|thinking|starting|got\s+promoted)\b"
+    # "settled in porto finally": a home said alone (not "Based in Leeds, the novel ...", "Settled in Bristol and ...")
+    r"|(?:settled|based)\s+in\s+[A-ZÀ-Þ][\w'’-]*(?:\s+(?:finally|now|at\s+last))?\s*(?:[.!]|$))",
     re.IGNORECASE,
 )

@@ -19,7 +19,7 @@ from sodamem.model import FactKind, Modality
 
 K, M = FactKind, Modality
 TITLE_WORDS = (rv.JOB_HEADS | frozenset("lead partner associate".split())) - frozenset(
-    "volunteer blogger gamer athlete student member".split()
+    "volunteer blogger gamer athlete student member captain dj".split()
 )
 # what never continues "head of <field>": a preposition, a time word, a conjunction
 _NOT_A_FIELD = r"(?:on|in|at|from|for|to|with|by|next|this|starting|and|but|so|after|before|when|once)\b"
@@ -35,11 +35,19 @@ START_AS = re.compile(
 )
 
 
+# a start that takes up no job: a gig, a season, a one-off; "Starting as a manager was hard" (a start as subject)
+_NO_JOB_TAKEN = re.compile(
+    r"\b(?:one[\s-]off|gig|for\s+the\s+(?:summer|season|holidays?)|this\s+summer|temp(?:orary|orarily)?|"
+    r"cover(?:ing)?\s+for|for\s+(?:a|one|the)\s+(?:night|day|week|weekend|match|game))\b",
+    re.IGNORECASE,
+)
+
+
 def title_after(c: _Clause, at: int) -> tuple[str, int] | None:
     """The job title said as "as a <title>" at ``at`` or after a time said there ("on June 1st as a design lead"),
     and the end of the title and of a time said right after it."""
     m = _AS_TITLE.match(c.text, at) or _AS_TITLE.match(c.text, _through_time(c, at))
-    if m is None:
+    if m is None or _NO_JOB_TAKEN.search(c.text) or re.match(r"\s+(?:was|is|has|had|will)\b", c.text[m.end() :]):
         return None
     return " ".join(m["job"].split()), _through_time(c, m.end())
 

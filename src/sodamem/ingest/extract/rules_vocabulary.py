@@ -29,21 +29,32 @@ def words(text: str) -> frozenset[str]:
 
 # letter names that begin with a vowel sound ("an HR manager", "an MRI technician"; "a UX designer")
 _VOWEL_LETTERS = frozenset("AEFHILMNORSX")
+# acronyms typed in lower case, said letter by letter ("an hr manager", "a ux designer")
+_LOWER_ACRONYMS = frozenset("ux ui hr it qa seo nhs ceo cto cfo coo vp pr gp rn sql aws eu".split())
 # words spelt with a vowel that begin with a consonant sound ("a uni lecturer", "a European"), and the reverse
-_YOU_SOUND = re.compile(r"(?:uni|use|usu|uti|ure|eu|ewe|one\b|once\b)", re.IGNORECASE)
+_YOU_SOUND = re.compile(r"(?:uni(?!n)|us[eu]|uti|ur[aeiou]|eu|ewe|one\b|once\b)", re.IGNORECASE)
 _SILENT_H = re.compile(r"(?:hour|honest|honou?r|heir)", re.IGNORECASE)
+_EIGHT_ELEVEN = re.compile(r"(?:8|11|18)(?!\d)|8\d\d(?!\d)")  # "an 8th grade teacher", "an 11-plus tutor"
 
 
 def a_or_an(noun: str) -> str:
-    """``noun`` with the indefinite article its first sound takes: "an engineer", "a UX designer", "an HR manager"."""
+    """``noun`` with the indefinite article its first sound takes: "an engineer", "a UX designer", "an HR manager",
+    "a NASA engineer" (an acronym said as a word)."""
     first = noun.split()[0] if noun.split() else ""
-    if len(first) > 1 and first.isupper():  # an acronym, said letter by letter
-        vowel = first[0] in _VOWEL_LETTERS
+    letters = first.split("-")[0]
+    if first[:1].isdigit():
+        vowel = _EIGHT_ELEVEN.match(first) is not None
+    elif (
+        letters.lower() in _LOWER_ACRONYMS
+        or (len(letters) == 1 and letters.isupper())
+        or (letters.isupper() and (len(letters) <= 3 or not re.search(r"[AEIOU]", letters[1:])))
+    ):
+        vowel = letters[:1].upper() in _VOWEL_LETTERS  # said letter by letter: "an HR", "an X-ray", "an NHS"
     elif _YOU_SOUND.match(first):
         vowel = False
     else:
         vowel = first[:1].lower() in "aeiou" or bool(_SILENT_H.match(first))
-    return f"{'an' if vowel else 'a'} {noun}"
+    return f"{'an' if vowel else 'a'} {noun}".rstrip()
 
 
 def phrases(text: str) -> frozenset[str]:
@@ -105,7 +116,7 @@ REL = alt(REL_SINGLE | REL_PLURAL)
 # a pet named by its breed is that kind of pet: "a pitbull named Tank" is a dog
 BREEDS = {
     **dict.fromkeys(
-        """pitbull chihuahua greyhound labrador lab terrier poodle beagle collie spaniel retriever dachshund pug husky
+        """pitbull chihuahua greyhound labrador terrier poodle beagle collie spaniel retriever dachshund pug husky
         corgi bulldog schnauzer rottweiler whippet lurcher staffie staffy cockapoo labradoodle goldendoodle cavapoo
         pomeranian mutt sheepdog""".split(),
         "dog",
