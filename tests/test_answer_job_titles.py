@@ -139,6 +139,10 @@ def jobs(text: str) -> list[tuple[str | None, str, str]]:
         ("I start at Aviva as planned on Monday.", []),
         ("Starting as a DJ at my mate's bar on Friday, just a one-off gig.", []),
         ("Starting as a lifeguard at the lido in July, just for the summer.", []),
+        (
+            "I start at Google as a software engineer this summer.",
+            [("software engineer", "planned", "user plans to work as a software engineer")],
+        ),
         ("Starting as a manager was the hardest thing I've ever done.", []),
         ("I started at Tesco as a cashier when I was 16.", []),
         ("I started at Google as an intern in 2019.", []),

@@ -18,6 +18,7 @@ RICKY: History = [
     ("2025-10-09T08:00", "peanut passed away last night. she was 16. she just went to sleep"),
     ("2025-12-21T15:00", "adopted a rescue greyhound named lulu, retired racer, 4 yrs old. tank is obsessed with her"),
 ]
+PHONE: History = [("2025-11-09T08:00", "my phone died this morning, so annoying")]
 GRANDMA: History = [
     ("2025-05-02T21:00", "My grandma Rose is turning 90 next week!"),
     ("2025-10-09T08:00", "My grandma Rose passed away on Sunday."),
@@ -28,14 +29,26 @@ JESS: History = [
         "ok so. i met someone on hinge. her name's ros, she's a vet. we've been seeing each other since halloween",
     ),
 ]
+TWO_MAXES: History = [
+    ("2025-05-02T21:00", "I have two dogs, a dog named Biscuit and a dog named Max."),
+    ("2025-10-09T08:00", "My uncle Max passed away on Sunday."),
+]
+CONFERENCE: History = [("2025-12-02T10:00", "I met someone at the conference. Her name is Priya, she might hire me!")]
+TOGETHER: History = [("2025-12-02T10:00", "Sam and I have been together for five years.")]
 CASES = [
     ("dogs-now", RICKY, "2026-05-01", "Which dogs do I have now?", "Tank, Lulu"),
     ("dogs-called", RICKY, "2026-05-01", "What are my dogs called?", "Tank, Lulu"),
     ("a-death-dated", RICKY, "2026-05-01", "When did Peanut die?", "8 October 2025 to 9 October 2025"),
+    ("still-have-a-pet-that-died", RICKY, "2026-05-01", "Do I still have Peanut?", "No"),
+    ("still-have-a-living-pet", RICKY, "2026-05-01", "Do I still have Tank?", "Yes"),
+    ("a-phone-that-died-is-still-had", PHONE, "2026-05-01", "Do I still have my phone?", "Yes"),
     ("grandma-still-grandma", GRANDMA, "2026-05-01", "What is my grandma's name?", "Rose"),
     ("girlfriend-by-dating", JESS, "2026-03-01", "What's my girlfriend's name?", "Ros"),
     ("dating", JESS, "2026-03-01", "Who am I dating?", "Ros"),
     ("not-a-wife", JESS, "2026-03-01", "Who is my wife?", ABSTAIN),
+    ("an-uncle-is-no-dog", TWO_MAXES, "2026-05-01", "What are my dogs called?", "Biscuit, Max"),
+    ("met-at-a-conference-is-no-date", CONFERENCE, "2026-03-01", "Who am I dating?", ABSTAIN),
+    ("a-partner-is-no-wife", TOGETHER, "2026-03-01", "Who is my wife?", ABSTAIN),
 ]
 
 
@@ -61,6 +74,10 @@ def deaths(text: str) -> list[str]:
         ("Tom passed his driving test!", []),
         ("I died laughing at that.", []),
         ("Tom would have died if he'd seen it.", []),
+        ("Biscuit passed on his dinner again last night.", []),  # "passed" alone: as often an exam as a death
+        ("Leo passed today!!", []),
+        ("Panicked, thought Biscuit had died, turns out he was asleep.", []),
+        ("I had a horrible dream that Biscuit died last night.", []),
     ],
 )
 def test_a_death_is_said(text: str, expected: list[str]) -> None:

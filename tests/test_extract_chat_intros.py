@@ -63,6 +63,15 @@ def facts(text: str) -> list[Fact]:
         ("Based in Leeds, the novel follows two sisters.", []),
         ("Came over from Jamaica in 1962. Settled in Bristol and never left.", []),
         ("We've got a lab called Helix at work.", []),
+        (
+            "I have two dogs, a black lab called Bruno and a collie called Meg.",
+            [("dog", "Bruno"), ("dog", "Meg"), ("has_dog", "2")],
+        ),
+        (
+            "ricky here. dad of two, graphic designer, live in austin",
+            [("job", "graphic designer"), ("lives_in", "Austin"), ("name", "Ricky")],
+        ),
+        ("Sebastian here, graphic designer.", [("job", "graphic designer"), ("name", "Sebastian")]),
         # pets named where one says one has them, a breed being its kind
         ("got two dogs, a pitbull named tank and a chihuahua named peanut.", [("dog", "Peanut"), ("dog", "Tank")]),
         ("I adopted a greyhound named Lulu.", [("dog", "Lulu")]),

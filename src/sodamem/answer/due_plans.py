@@ -88,7 +88,7 @@ def _takes_up(plan: FactRecord) -> bool:
     if plan.predicate == "job":  # a title taken up with a start ("Starting at Talkdesk ... as a design lead"), not
         # any job planned ("I'll be working as a lifeguard this summer")
         quote = " ".join(source.quote for source in plan.sources)
-        return re.search(r"\bstart(?:s|ing)?\b", quote, re.IGNORECASE) is not None
+        return re.search(r"\b(?:start(?:s|ing)?|join(?:s|ing)?|from)\b", quote, re.IGNORECASE) is not None
     if plan.predicate == "moved":
         return (plan.object or "")[:1].isupper() or any(role == "location" for role, _ in plan.roles)
     return True

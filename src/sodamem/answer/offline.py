@@ -42,11 +42,11 @@ from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.relatives import (
     pets_died,
+    relation_said,
     relative_asked_about,
     relative_mentioned,
     relative_named_asked,
     relative_said,
-    relative_subjects,
     relatives_asked_by_name,
     relatives_named,
 )
@@ -230,7 +230,7 @@ class _Reader:
         # a relative whose relation a fact holds counts too: "her name's Ros ... seeing each other" is a girlfriend
         mentioned = [
             relative_mentioned(relative, (h.turn_text for h in self.hits))
-            or bool(relative_subjects(self.memory, self.user, relative)[0])
+            or relation_said(self.memory, self.user, relative)
             for relative in relatives
         ]
         # "Who is my partner?" is about "I'm dating Emil", though no word of it is said

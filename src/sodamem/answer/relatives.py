@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from sodamem import instants
 from sodamem.ingest.entities import entity_key
-from sodamem.ingest.extract.rules_vocabulary import NAME, PET_KINDS, REL, REL_MOD, snake
+from sodamem.ingest.extract.rules_vocabulary import NAME, PET_KINDS, REL, REL_MOD, REL_SINGLE, snake
 from sodamem.ingest.supersede import PARTNER_PREDICATES
 from sodamem.memory import Memory
 from sodamem.records import FactRecord
@@ -179,6 +179,8 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
 _ENGAGED = frozenset("fiance fiancé fiancee fiancée".split())
 
 
+# "My uncle Max passed away": a person of that name, not the dog Max
+_A_PERSON_DIED = re.compile(rf"\b(?:{'|'.join(sorted(k for k in REL_SINGLE if k not in PET_KINDS))})\b", re.IGNORECASE)
 _ASKS_THE_PAST = re.compile(r"\b(?:was|were|did|used\s+to|had)\b", re.IGNORECASE)
 
 
@@ -196,7 +198,11 @@ def pets_died(memory: Memory, user: str, held: list[FactRecord], question: str) 
         died = [
             f
             for f in memory.facts(status="active", subject=pet.object, user=user)
-            if f.predicate == "died" and f.affirms and instants.sort_key(f.mentioned_at) >= said and f.sources
+            if f.predicate == "died"
+            and f.affirms
+            and instants.sort_key(f.mentioned_at) >= said
+            and f.sources
+            and not _A_PERSON_DIED.search(" ".join(s.quote for s in f.sources))
         ]
         if died:
             deaths[pet.id] = died[0]
@@ -235,6 +241,19 @@ def relative_facts(memory: Memory, user: str, relative: Relative, predicates: tu
         return RelativeFacts([], [])
     who = entity_key(facts[0].subject)
     return RelativeFacts(facts, [r for r in relations if r.object and entity_key(r.object) == who])
+
+
+def relation_said(memory: Memory, user: str, relative: Relative) -> bool:
+    """Whether a relation fact names such a relative by the asked word ("my girlfriend"), or, for a girlfriend or
+    boyfriend, as someone one dates; a "partner" is no answer to "Who is my wife?"."""
+    words = {relative.relation, relative.relation.removesuffix("s")}
+    if relative.relation in ("girlfriend", "boyfriend", "gf", "bf"):
+        words.add("dating")
+    owner = person_of(memory, user, relative)
+    return any(
+        f.kind == "relation" and f.predicate in {snake(w) for w in words} and f.object and f.affirms
+        for f in memory.facts(status="active", subject=owner, user=user)
+    )
 
 
 def relative_mentioned(relative: Relative, texts: Iterable[str]) -> bool:

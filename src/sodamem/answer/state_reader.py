@@ -66,7 +66,10 @@ USER_ROLE = "user"  # the asker's "I" and "my": the speaker "user" of a user/ass
 _ALTERNATIVES = re.compile(r"\bor\b", re.IGNORECASE)
 _ASKS_WHO = re.compile(r"\s*who(?:m|se)?\b", re.IGNORECASE)
 _ASKS_A_MOVE = re.compile(r"^\s*where\s+(?:is|are)\s+.+?\s+moving\b", re.IGNORECASE)
-_LOOKS_BACK = re.compile(r"\b(?:was|were|did|used\s+to|before)\b", re.IGNORECASE)  # "What was my job?"
+# "What was my job?", "What did I do before I quit?", "What job did I have before Tesco?"
+_LOOKS_BACK = re.compile(
+    r"^\s*\w+(?:\s+\w+)?\s+(?:was|were|did)\b(?!.*\bnow\b)|\bused\s+to\b|\bbefore\s+(?:I|[A-Z])", re.IGNORECASE
+)
 _HOW_LONG = re.compile(r"\s*how\s+long\b", re.IGNORECASE)  # a span ("How old is Kuba?" is a state: an age)
 Span = tuple[str, int, int, int]  # session_id, turn_index, char_start, char_end of a fact's source
 STATE_PREDICATES = frozenset(p for predicates in STATE_KEYWORDS.values() for p in predicates if not p.endswith("*"))

@@ -94,12 +94,11 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
     asked = question_stems(question) | described
     # a thing one has, gone to live with someone else: "Pătrunjel moves to my parents' in Turda next weekend" (not
     # "for the weekend while we were in Rome")
-    went = (
-        _WENT_TO_SOMEONE.finditer(sentence)
-        if _ASKS_TO_HAVE.search(question) and not _FOR_A_WHILE.search(sentence)
-        else iter(())
-    )
-    for ended in (*_ENDED.finditer(sentence), *went):
+    having = _ASKS_TO_HAVE.search(question) is not None
+    went = _WENT_TO_SOMEONE.finditer(sentence) if having and not _FOR_A_WHILE.search(sentence) else iter(())
+    # a pet had no more: "peanut passed away last night" to "Do I still have Peanut?" (not a phone that died)
+    died = _DIED.finditer(sentence) if having and not _A_DEVICE.search(question) else iter(())
+    for ended in (*_ENDED.finditer(sentence), *went, *died):
         if _intent_or_again(sentence, ended) or {t.stem for t in tokens(ended.group())} & asked:
             continue
         if {t.stem for t in tokens(_what_ended(sentence[: ended.start()]))} & asked:
@@ -157,6 +156,8 @@ _PARTED_WITH = re.compile(
 )
 _A_PRONOUN = re.compile(r"\b(?:it|him|her)$", re.IGNORECASE)
 _ASKS_TO_HAVE = re.compile(r"\b(?:have|has|own|owns|got|keep|keeps)\b", re.IGNORECASE)
+_DIED = re.compile(r"\b(?:passed\s+away|(?:was|got)\s+put\s+(?:down|to\s+sleep)|died)\b", re.IGNORECASE)
+_A_DEVICE = re.compile(r"\b(?:phone|laptop|battery|car|van|tablet|computer|pc|ipad|kindle|watch|bike|plant)s?\b", re.I)
 
 # "a band called The Wee Hours": the noun a named thing is described by
 _CALLED = re.compile(

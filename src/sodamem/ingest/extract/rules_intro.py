@@ -32,8 +32,9 @@ _GREETING_ONLY = re.compile(rf"^\W*{_GREETING}\W*$")
 _SAYS_I = re.compile(r"(?:I|I['’]m|Im|I\s+am|we|we['’]re|my)\b", re.IGNORECASE)
 # a fragment about someone or something else, after which the rest of the sentence may be theirs
 _ABOUT_ANOTHER = re.compile(
-    r"(?:need|needs|want|wants|looking|searching|hiring|asking|question|help|my|his|her|their|our|your|the|"
-    r"boyfriend|girlfriend|wife|husband|partner|mum|mom|dad|sister|brother|son|daughter|friend|\w+['’]s)\b",
+    r"(?:need|needs|want|wants|looking|searching|hiring|asking|question|help|his|her|their|your|the|"
+    r"(?:my\s+)?(?:boyfriend|girlfriend|wife|husband|partner|mum|mom|dad|sister|brother|son|daughter|friend)"
+    r"(?:['’]s|\s+(?:is|was|works|lives))|\w+['’]s)\b",
     re.IGNORECASE,
 )
 _FRAGMENT_CUT = re.compile(r"\s*(?:[,;:]|\s[—–-])\s*")
@@ -80,14 +81,13 @@ def intro_fragments(p: _Piece, try_clause: Callable[[_Piece, _Subject, str], Non
 
 
 def _a_name(word: str) -> bool:
-    """A given name, or a word no dictionary holds that is no demonym ("Ricky", "Oksana"; not "Nurse", "Newbie",
-    "Londoner": "Nurse here, ..." introduces no one by name)."""
+    """A given name, or a word no dictionary holds ("Ricky", "Oksana"; not "Nurse", "Newbie": "Nurse here, ..."
+    introduces no one by name)."""
     if not _is_name(word) or word.lower() in NOT_A_NAME:
         return False
-    return name_gender(word) is not None or (rare(word) and not word.lower().endswith(_DEMONYM_ENDINGS))
+    return name_gender(word) is not None or rare(word)
 
 
-_DEMONYM_ENDINGS = ("er", "ian", "ese", "ish", "ite")
 # someone else typing for the user: "Sam here, using my brother's phone", "Sam here, Alex's flatmate"
 _SOMEONE_ELSE = re.compile(
     r"\b(?:using|borrowing|on)\s+(?:my|his|her|their|\w+['’]s)\s+(?:\w+['’]s\s+)?(?:phone|account|laptop|computer)\b"

@@ -44,10 +44,10 @@ _A_STAY = re.compile(  # "since last week", "the food is amazing", "flying home 
     re.IGNORECASE,
 )
 TOGETHER = re.compile(P + r"(?:been\s+)?(?:together|a\s+couple)\s+(?:for|since)\b")
-# "Peanut passed away last night", "Biscuit died on Sunday", "we had to have Moth put down": nothing after the verb but
-# a time or the sentence's end ("passed his test", "died laughing" are no deaths)
+# "Peanut passed away last night", "Biscuit died on Sunday", "Moth was put to sleep": nothing after the verb but a
+# time or the sentence's end ("died laughing" is no death; "passed" alone is an exam as often as a death)
 DIED = re.compile(
-    P + r"(?:(?:sadly|finally|peacefully|just)\s+)?(?P<verb>passed\s+away|passed|died|was\s+put\s+(?:down|to\s+sleep)|"
+    P + r"(?:(?:sadly|finally|peacefully|just)\s+)?(?P<verb>passed\s+away|died|was\s+put\s+(?:down|to\s+sleep)|"
     r"crossed\s+the\s+rainbow\s+bridge)"
     r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:last|yesterday|today|this|on|in|at|a\s+(?:few|couple)|after|overnight|peacefully|"
     r"in\s+(?:her|his|their)\s+sleep|two|three|\d|weeks?|days?|ago)\b)"
@@ -123,12 +123,20 @@ def _together(c: _Clause, m: re.Match[str]) -> bool:
     return _emit(c, K.RELATION, "partner", partner, m.end(), mood, text, subject=c.p.speaker)
 
 
+_NOT_SO = re.compile(
+    r"\b(?:thought|think|dream|dreamt|dreamed|worried|scared|afraid|feared|if|imagine|nearly|almost|pretend)\b",
+    re.IGNORECASE,
+)
+
+
 def _died(c: _Clause, m: re.Match[str]) -> bool:
     """ "Peanut passed away last night": an event of the one who died, dated (``answer/relatives.py`` ends a pet of that
     name with it)."""
     name = c.subj.name
-    if name == c.speaker or (c.aux and not re.fullmatch(r"\s*(?:has|had|'s|just)?\s*", c.aux)):
-        return False  # "I died laughing"; "he would have died", "she might die"
+    if name == c.speaker or (c.aux and not re.fullmatch(r"\s*(?:has|'s|just)?\s*", c.aux)):
+        return False  # "I died laughing"; "he would have died", "thought Biscuit had died"
+    if _NOT_SO.search(c.text[: c.subj.start]):
+        return False  # "I had a horrible dream that Biscuit died", "thought he died"
     mood = _mood(c, c.text[m.end() :])
     if mood.modality is not M.ASSERTED or not mood.polarity:
         return False

@@ -242,10 +242,11 @@ PRONOUN_NAMED_ANYWHERE = re.compile(
     rf"(?:^|(?<=[\s,;—–-]))(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name(?:\s+is|['’]s)|(?:[Ss]he|[Hh]e|[Ii]t)(?:['’]s|\s+is)\s+"
     rf"(?:called|named))\s+(?P<name>{NAME})(?![\w])"
 )
-# "I'm seeing someone new.", "i met someone on hinge.": someone one dates, named in the next words
+# "I'm seeing someone new.", "i met someone on hinge.": someone one dates, named in the next words (not "met someone
+# at work", at a conference)
 SEEING_SOMEONE = re.compile(
     r"\b(?:seeing|dating|met)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))(?:\s+new)?"
-    r"(?:\s+(?:on|at|through|via)\s+[\w-]+(?:\s+[\w-]+)?)?\W*$"
+    r"(?:\s+on\s+(?:hinge|tinder|bumble|grindr|raya|okcupid|the\s+apps?|an?\s+(?:dating\s+)?app))?\W*$"
 )
 MENTIONED = re.compile(rf"\b(?:[Aa]|[Aa]n|[Aa]nother|[Mm]y|[Oo]ur)\s+{REL_MOD}(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\b")
 LAST_MENTIONED = re.compile(

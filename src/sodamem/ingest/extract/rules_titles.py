@@ -37,7 +37,7 @@ START_AS = re.compile(
 
 # a start that takes up no job: a gig, a season, a one-off; "Starting as a manager was hard" (a start as subject)
 _NO_JOB_TAKEN = re.compile(
-    r"\b(?:one[\s-]off|gig|for\s+the\s+(?:summer|season|holidays?)|this\s+summer|temp(?:orary|orarily)?|"
+    r"\b(?:one[\s-]off|for\s+the\s+(?:summer|season|holidays?)|temp(?:orary|orarily)?|"
     r"cover(?:ing)?\s+for|for\s+(?:a|one|the)\s+(?:night|day|week|weekend|match|game))\b",
     re.IGNORECASE,
 )

@@ -49,7 +49,12 @@ _POSSESSIVE = re.compile(rf"(?P<w>{_WORD})['’]s\b")
 # "a pitbull named tank", "our cat called biscuit": after a pet, "named"/"called" gives a name even of a common word
 # (there only: "tank" elsewhere stays a word)
 # "her name's ros", "his name is kasper": a name, whatever word it is
-_NAME_IS = re.compile(rf"\bname(?:\s+is|['’]s|s)\s+(?P<w>{_WORD})")
+_NAME_IS = re.compile(rf"\b(?:his|her|their|its)\s+name(?:\s+is|['’]s|s)\s+(?P<w>{_WORD})")
+# what follows "her name is" that names no one: "her name is everywhere", "his name is down for the 10k"
+_NOT_A_NAME_SAID = frozenset(
+    """everywhere nowhere somewhere down up on in out off spelled spelt pronounced mud not literally also still now
+    already written printed listed missing wrong gone there here like really actually very so too""".split()
+)
 _NOUN_NAMED = re.compile(
     rf"\b(?:a|an|the|my|our|his|her|their)\s+(?:[\w-]+\s+)?(?:{'|'.join(sorted(PET_KINDS))})\s+(?:named|called)\s+"
     rf"(?P<w>{_WORD})"
@@ -137,8 +142,12 @@ def true_cased(text: str, names: set[str]) -> str:
     out = list(text)
     for m in _LOWER_START.finditer(text):
         out[m.end() - 1] = _upper(out[m.end() - 1])
-    for m in (*_NOUN_NAMED.finditer(text), *_NAME_IS.finditer(text)):  # "a pitbull named tank": Tank there only
+    for m in _NOUN_NAMED.finditer(text):  # "a pitbull named tank": Tank there only
         if m["w"].lower() not in NAME_STOP and m["w"].lower() not in _STOP_BEFORE_NAME:
+            out[m.start("w")] = _upper(out[m.start("w")])
+    for m in _NAME_IS.finditer(text):  # "her name's ros", "her name's grace"; not "her name is everywhere"
+        word = m["w"].lower()
+        if word not in NAME_STOP and word not in _STOP_BEFORE_NAME and word not in _NOT_A_NAME_SAID:
             out[m.start("w")] = _upper(out[m.start("w")])
     for m in _BARE_KIN.finditer(text):  # "also mum told me shes moving": Mum, as a name stands
         out[m.start()] = _upper(out[m.start()])

@@ -121,6 +121,7 @@ BREEDS = {
         pomeranian mutt sheepdog""".split(),
         "dog",
     ),
+    **dict.fromkeys(("black lab", "chocolate lab", "yellow lab", "golden lab"), "dog"),  # not "a lab called Helix"
     **dict.fromkeys("tabby siamese ragdoll bengal sphynx moggy".split(), "cat"),
 }
 PET_KINDS = frozenset("dog cat puppy pup kitten kitty rabbit bunny hamster parrot horse pony".split()) | BREEDS.keys()
