@@ -37,6 +37,13 @@ _ABOUT_ANOTHER = re.compile(
     r"(?:['’]s|\s+(?:is|was|works|lives))|\w+['’]s)\b",
     re.IGNORECASE,
 )
+# someone else typing for the user: "Sam here, using my brother's phone", "Sam here, Alex's flatmate"
+_SOMEONE_ELSE = re.compile(
+    r"\b(?:using|borrowing|on)\s+(?:my|his|her|their|\w+['’]s)\s+(?:\w+['’]s\s+)?(?:phone|account|laptop|computer)\b"
+    r"|\b\w+['’]s\s+(?:flatmate|roommate|housemate|partner|wife|husband|mum|mom|dad|friend|sister|brother|son|"
+    r"daughter|boyfriend|girlfriend|colleague)\b|\bon\s+behalf\b|\btyping\s+for\b",
+    re.IGNORECASE,
+)
 _FRAGMENT_CUT = re.compile(r"\s*(?:[,;:]|\s[—–-])\s*")
 # words that make a fragment no job of the speaker's: a verb or possessive before the job ("need a good plumber",
 # "wife is a nurse", "hate my manager"), and a job not held ("former police officer", "aspiring writer")
@@ -88,15 +95,6 @@ def _a_name(word: str) -> bool:
     return name_gender(word) is not None or rare(word)
 
 
-# someone else typing for the user: "Sam here, using my brother's phone", "Sam here, Alex's flatmate"
-_SOMEONE_ELSE = re.compile(
-    r"\b(?:using|borrowing|on)\s+(?:my|his|her|their|\w+['’]s)\s+(?:\w+['’]s\s+)?(?:phone|account|laptop|computer)\b"
-    r"|\b\w+['’]s\s+(?:flatmate|roommate|housemate|partner|wife|husband|mum|mom|dad|friend|sister|brother|son|"
-    r"daughter|boyfriend|girlfriend|colleague)\b|\bon\s+behalf\b|\btyping\s+for\b",
-    re.IGNORECASE,
-)
-
-
 def _opens_turn(p: _Piece) -> bool:
     """Whether ``p`` opens its turn, or follows only a greeting ("yo. ricky here")."""
     if p.piece.index == 0:
@@ -115,6 +113,7 @@ def _follows_intro(p: _Piece) -> bool:
 
 
 def _named(p: _Piece, m: re.Match[str]) -> None:
+    """The speaker's name ("ricky here": the user is called Ricky), and an alias where the speaker is a role."""
     name, speaker = m["name"], p.speaker
     if name.lower() == speaker.lower():
         return
