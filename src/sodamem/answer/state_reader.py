@@ -94,6 +94,7 @@ class StateReader:
     hits: list[SearchHit]
     now: datetime  # when the question is asked
     _active: dict[str | None, list[FactRecord]] = field(default_factory=dict)  # a subject's active facts, read once
+    _left: dict[int, bool] = field(default_factory=dict)  # a title's ending, judged once (it searches the memory)
 
     def _active_of(self, subject: str | None) -> list[FactRecord]:
         """Today's facts of ``subject`` (None: everyone's), read once per question."""
@@ -456,6 +457,11 @@ class StateReader:
         """Whether ``job`` ended with its employer by the time asked (``answer/titles.py``)."""
         if job.predicate != "job":
             return False
+        if job.id not in self._left:
+            self._left[job.id] = self._job_left(job)
+        return self._left[job.id]
+
+    def _job_left(self, job: FactRecord) -> bool:
         if _LOOKS_BACK.search(self.question):
             return False  # "What was my job before I quit?": the title held then
         asked_at = self._asked_at()

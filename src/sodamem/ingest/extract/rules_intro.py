@@ -30,18 +30,20 @@ HERE_INTRO = re.compile(rf"^(?:{_GREETING}\s*[,!.]*\s+)?(?P<name>{rv.NAME_WORD})
 # a greeting alone before the introduction's sentence ("yo. ricky here, ...")
 _GREETING_ONLY = re.compile(rf"^\W*{_GREETING}\W*$")
 _SAYS_I = re.compile(r"(?:I|I['’]m|Im|I\s+am|we|we['’]re|my)\b", re.IGNORECASE)
+# the people a fragment may be about instead of the speaker
+_KIN = "wife|husband|partner|mum|mom|dad|sister|brother|son|daughter|friend"
 # a fragment about someone or something else, after which the rest of the sentence may be theirs
 _ABOUT_ANOTHER = re.compile(
     r"(?:need|needs|want|wants|looking|searching|hiring|asking|question|help|his|her|their|your|the|"
-    r"(?:my\s+)?(?:boyfriend|girlfriend|wife|husband|partner|mum|mom|dad|sister|brother|son|daughter|friend)"
+    rf"(?:my\s+)?(?:boyfriend|girlfriend|{_KIN})"
     r"(?:['’]s|\s+(?:is|was|works|lives))|\w+['’]s)\b",
     re.IGNORECASE,
 )
 # someone else typing for the user: "Sam here, using my brother's phone", "Sam here, Alex's flatmate"
 _SOMEONE_ELSE = re.compile(
     r"\b(?:using|borrowing|on)\s+(?:my|his|her|their|\w+['’]s)\s+(?:\w+['’]s\s+)?(?:phone|account|laptop|computer)\b"
-    r"|\b\w+['’]s\s+(?:flatmate|roommate|housemate|partner|wife|husband|mum|mom|dad|friend|sister|brother|son|"
-    r"daughter|boyfriend|girlfriend|colleague)\b|\bon\s+behalf\b|\btyping\s+for\b",
+    rf"|\b\w+['’]s\s+(?:flatmate|roommate|housemate|colleague|boyfriend|girlfriend|{_KIN})\b"
+    r"|\bon\s+behalf\b|\btyping\s+for\b",
     re.IGNORECASE,
 )
 _FRAGMENT_CUT = re.compile(r"\s*(?:[,;:]|\s[—–-])\s*")
@@ -49,8 +51,7 @@ _FRAGMENT_CUT = re.compile(r"\s*(?:[,;:]|\s[—–-])\s*")
 # "wife is a nurse", "hate my manager"), and a job not held ("former police officer", "aspiring writer")
 _NOT_A_TITLE_WORD = (
     r"(?!(?:need|needs|want|wants|hate|love|like|looking|my|his|her|their|our|your|is|are|was|were|of|about|for|"
-    r"question|former|ex|aspiring|amateur|wannabe|retired|future|would-be|wife|husband|partner|daughter|son|mum|mom|"
-    r"dad|sister|brother|friend|the|a|an|and|or|not|no)\b)"
+    rf"question|former|ex|aspiring|amateur|wannabe|retired|future|would-be|{_KIN}|the|a|an|and|or|not|no)\b)"
 )
 # "graphic designer", "a ux researcher at Zalando in Berlin", "art director at Blue Fin Creative"
 _JOB_FRAGMENT = re.compile(

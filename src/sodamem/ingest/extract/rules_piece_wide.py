@@ -39,12 +39,12 @@ def _relations(p: _Piece) -> None:
 # "got two dogs, a pitbull named Tank and a chihuahua named Peanut", "I have a cat called Miso": pets one has
 _PETS_HAD = re.compile(
     r"(?:^|\bI\s+|\bwe\s+|\bI['’]ve\s+|\bwe['’]ve\s+)(?:have|got|own|(?:have|has)\s+got)\s+"
-    rf"(?:(?:a|an|one|two|three|four|\d+|a\s+couple\s+of)\s+(?:{rv.alt(rv.PET_KINDS)}|pets|dogs|cats)\b[,:;—–-]*\s*)?"
-    rf"(?=(?:an?\s+)?(?:[a-z]+\s+)?(?:{rv.alt(rv.PET_KINDS)})\s+(?:named|called)\s)",
+    rf"(?:(?:a|an|one|two|three|four|\d+|a\s+couple\s+of)\s+(?:{rv.PET_KIND}|pets|dogs|cats)\b[,:;—–-]*\s*)?"
+    rf"(?=(?:an?\s+)?(?:[a-z]+\s+)?(?:{rv.PET_KIND})\s+(?:named|called)\s)",
     re.IGNORECASE,
 )
 _PET_NAMED_HERE = re.compile(
-    rf"(?:an?\s+)?(?:[a-z]+\s+)?(?P<rel>{rv.alt(rv.PET_KINDS)})\s+(?:named|called)\s+(?P<name>{rv.NAME_WORD})(?![\w'’])"
+    rf"(?:an?\s+)?(?:[a-z]+\s+)?(?P<rel>{rv.PET_KIND})\s+(?:named|called)\s+(?P<name>{rv.NAME_WORD})(?![\w'’])"
 )
 
 

@@ -24,7 +24,7 @@ import sys
 from functools import cache
 from importlib import resources
 
-from sodamem.ingest.extract.rules_vocabulary import NAME_STOP, PET_KINDS, REL_SINGLE
+from sodamem.ingest.extract.rules_vocabulary import NAME_STOP, PET_KIND, REL_SINGLE
 
 _WORD = r"(?<![\w'’-])[a-zà-öø-ÿ][a-zà-öø-ÿ'’-]*"  # a whole word typed in lower case, not the tail of "Lingvara"
 _TITLECASE = re.compile(r"(?<![\w'’])[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]")
@@ -56,7 +56,7 @@ _NOT_A_NAME_SAID = frozenset(
     already written printed listed missing wrong gone there here like really actually very so too""".split()
 )
 _NOUN_NAMED = re.compile(
-    rf"\b(?:a|an|the|my|our|his|her|their)\s+(?:[\w-]+\s+)?(?:{'|'.join(sorted(PET_KINDS))})\s+(?:named|called)\s+"
+    rf"\b(?:a|an|the|my|our|his|her|their)\s+(?:[\w-]+\s+)?(?:{PET_KIND})\s+(?:named|called)\s+"
     rf"(?P<w>{_WORD})"
 )
 # "hey, lena here", "yo. ricky here": a name introducing its writer

@@ -125,6 +125,7 @@ BREEDS = {
     **dict.fromkeys("tabby siamese ragdoll bengal sphynx moggy".split(), "cat"),
 }
 PET_KINDS = frozenset("dog cat puppy pup kitten kitty rabbit bunny hamster parrot horse pony".split()) | BREEDS.keys()
+PET_KIND = alt(PET_KINDS)
 REL_ONE = alt(REL_SINGLE)
 REL_MOD = (
     r"(?:(?:little|big|older|younger|elder|eldest|oldest|youngest|baby|twin|new|old|late|dear|lovely|sweet|step|"
