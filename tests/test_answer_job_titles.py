@@ -95,6 +95,11 @@ CASES = [
     # a title said alone outlives a job quit that names no employer: it may have been a second one
     ("quit-my-job-keeps-lone-title", QUIT_MY_JOB, "2026-11-30", "What is my job?", "nurse"),
     ("title-asked-in-the-past", BARISTA, "2026-11-30", "What was my job?", "barista"),
+    # a yes/no question of the title: it ended with the employer quit, cited with the quitting
+    ("still-the-title-after-quitting", BARISTA, "2026-11-30", "Do I still work as a barista?", "No"),
+    ("still-the-title-before-quitting", BARISTA, "2026-03-01", "Do I still work as a barista?", "Yes"),
+    # moving to another employer may keep the job: no "No" from that alone
+    ("still-the-title-at-a-new-employer", NURSE, "2026-11-30", "Do I still work as a nurse?", "Yes"),
 ]
 
 

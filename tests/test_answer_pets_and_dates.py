@@ -1,7 +1,8 @@
 """Pets that died and someone one started seeing, told in lower case: "peanut passed away last night" ends the dog
 Peanut for what one has now (not for what one had, and never a relative: a grandmother who died is still one's
-grandmother); "i met someone on hinge. her name's ros" is whom one dates, and "What's my girlfriend's name?" reads it
-though no sentence says "girlfriend" (real rules extractor, offline reader)."""
+grandmother), and so do "we had to put Biscuit down" and "we lost Biscuit last week"; "i met someone on hinge. her
+name's ros" is whom one dates, and "What's my girlfriend's name?" reads it though no sentence says "girlfriend" (real
+rules extractor, offline reader)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,17 @@ TWO_MAXES: History = [
 ]
 CONFERENCE: History = [("2025-12-02T10:00", "I met someone at the conference. Her name is Priya, she might hire me!")]
 TOGETHER: History = [("2025-12-02T10:00", "Sam and I have been together for five years.")]
+PUT_DOWN: History = [
+    ("2025-05-02T21:00", "My dog Biscuit loves the beach."),
+    ("2025-10-09T08:00", "We had to put Biscuit down yesterday. Heartbroken."),
+]
+LOST: History = [
+    ("2025-05-02T21:00", "My dog Biscuit loves the beach."),
+    ("2025-10-09T08:00", "We lost Biscuit last week. The house is so quiet."),
+]
+NEW_PUPPY: History = [*PUT_DOWN, ("2025-11-01T08:00", "We got a new puppy, her name is Pip!")]
+ANOTHER_DOG: History = [*PUT_DOWN, ("2025-11-01T08:00", "We adopted another dog last weekend!")]
+FOUND_AGAIN: History = [*LOST, ("2025-11-01T08:00", "Update: Biscuit is home!! Someone found him in the next village.")]
 CASES = [
     ("dogs-now", RICKY, "2026-05-01", "Which dogs do I have now?", "Tank, Lulu"),
     ("dogs-called", RICKY, "2026-05-01", "What are my dogs called?", "Tank, Lulu"),
@@ -49,6 +61,17 @@ CASES = [
     ("an-uncle-is-no-dog", TWO_MAXES, "2026-05-01", "What are my dogs called?", "Biscuit, Max"),
     ("met-at-a-conference-is-no-date", CONFERENCE, "2026-03-01", "Who am I dating?", ABSTAIN),
     ("a-partner-is-no-wife", TOGETHER, "2026-03-01", "Who is my wife?", ABSTAIN),
+    ("put-down-is-had-no-more", PUT_DOWN, "2026-05-01", "Do I still have Biscuit?", "No"),
+    ("lost-is-had-no-more", LOST, "2026-05-01", "Do I still have Biscuit?", "No"),
+    ("no-dog-after-the-only-one-died", PUT_DOWN, "2026-05-01", "Do I have a dog?", "No"),
+    ("a-dog-left-after-one-died", RICKY, "2026-05-01", "Do I have a dog?", "Yes"),
+    ("a-dog-before-it-died", PUT_DOWN, "2025-06-01", "Do I have a dog?", "Yes"),
+    ("a-puppy-is-a-dog", NEW_PUPPY, "2026-05-01", "Do I have a dog?", "Yes"),
+    ("lower-case-name", PUT_DOWN, "2026-05-01", "do i still have biscuit?", "No"),
+    ("dogs-called-before-the-death", PUT_DOWN, "2025-06-01", "What are my dogs called?", "Biscuit"),
+    # a dog said since the last death, unnamed: the sentences decide, never a "No" from the names alone
+    ("an-unnamed-dog-since", ANOTHER_DOG, "2026-05-01", "Do I have a dog?", "Yes"),
+    ("lost-and-found", FOUND_AGAIN, "2026-05-01", "Do I still have Biscuit?", "Yes"),
 ]
 
 
@@ -78,6 +101,26 @@ def deaths(text: str) -> list[str]:
         ("Leo passed today!!", []),
         ("Panicked, thought Biscuit had died, turns out he was asleep.", []),
         ("I had a horrible dream that Biscuit died last night.", []),
+        ("We had to put Biscuit down yesterday.", ["Biscuit"]),
+        ("I had Biscuit put to sleep on Monday.", ["Biscuit"]),
+        ("sadly we lost our dog Rex yesterday", ["Rex"]),
+        ("We lost Biscuit in the park for an hour.", []),  # lost, and found
+        ("I lost Sam's number.", []),
+        ("We might have to put Biscuit down.", []),
+        ("We had to put Biscuit down for a nap.", []),
+        ("If we lost Biscuit I'd cry.", []),
+        ("Did you put Biscuit down?", []),
+        ("My husband and I had to put Biscuit down last night.", ["Biscuit"]),
+        ("We lost Biscuit to cancer last month.", ["Biscuit"]),
+        ("We lost Biscuit yesterday but found him an hour later!", []),
+        ("We lost Biscuit on Tuesday, he got out of the garden. Posters up everywhere.", []),
+        ("I put Biscuit down this morning and he ran straight to his bowl.", []),
+        ("Finally put Leo down last night after two hours of screaming.", []),  # a baby asleep
+        ("We lost Netflix last week because the card expired.", []),
+        ("We lost Chelsea yesterday, 2-1, gutted.", []),
+        ("We nearly lost Biscuit last week.", []),
+        ("Mum wants us to put Biscuit down but I refuse.", []),
+        ("Thank god we didn't have to put Biscuit down in the end.", []),
     ],
 )
 def test_a_death_is_said(text: str, expected: list[str]) -> None:

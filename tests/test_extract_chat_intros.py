@@ -61,6 +61,12 @@ def facts(text: str) -> list[Fact]:
         ("Sam here, living in a nightmare with this boiler.", [("name", "Sam")]),
         # a sentence opening "Based in ..." about something else
         ("Based in Leeds, the novel follows two sisters.", []),
+        ("Based in Manchester, working as a nurse.", [("job", "nurse"), ("lives_in", "Manchester")]),
+        ("based in Leeds, working at Asda.", [("lives_in", "Leeds"), ("works_at", "Asda")]),
+        ("Based in Leeds, working on my novel.", []),
+        ("Based in Leeds, working as a nurse is my dream though.", []),
+        ("Based in Bristol, working as hard as ever lol", []),
+        ("Moved to York last week, now working at Tesco.", [("lives_in", "York"), ("works_at", "Tesco")]),
         ("Came over from Jamaica in 1962. Settled in Bristol and never left.", []),
         ("We've got a lab called Helix at work.", []),
         (

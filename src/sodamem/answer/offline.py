@@ -41,6 +41,7 @@ from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.relatives import (
+    pets_asked,
     pets_died,
     relation_said,
     relative_asked_about,
@@ -259,7 +260,7 @@ class _Reader:
             return self._how_long_ago()
         if asks_how_long_had(self.question):
             return self._how_long_had(sentences)
-        kin = self._relatives_by_name()
+        kin = self._relatives_by_name() or self._pets_asked()
         if kin is not None:
             return kin
         state_reader = self._state_reader()
@@ -321,10 +322,20 @@ class _Reader:
             return None  # none said, or all ended: the sentence readers go on
         return self._answer(", ".join(found.names), self._fact_citations(list(found.cited)))
 
+    def _pets_asked(self) -> Answer | None:
+        """ "Do I have a dog?", "Do I still have Biscuit?" after the dog named died: no, citing the death; yes, citing
+        a dog alive."""
+        pets = pets_asked(self.memory, self.user, self.question, USER_ROLE, self.now)
+        if pets is None:
+            return None
+        if pets.living:
+            return self._answer("Yes", self._fact_citations(pets.living[:1]), pets.living[0].text)
+        return self._answer("No", self._fact_citations(pets.deaths), "; ".join(f.text for f in pets.deaths))
+
     def _relatives_by_name(self) -> Answer | None:
         """ "What are my children's names?", "Who is Ines married to?": the relation facts that name them; "Who is
         my boyfriend?" after "Tom and I broke up": no one, and who was."""
-        kin = relatives_asked_by_name(self.memory, self.user, self.question, USER_ROLE)
+        kin = relatives_asked_by_name(self.memory, self.user, self.question, USER_ROLE, self.now)
         if kin.held:
             names = ", ".join(dict.fromkeys(f.object for f in kin.held if f.object))
             return self._answer(names, self._fact_citations(kin.held), "; ".join(f.text for f in kin.held))
@@ -449,7 +460,8 @@ class _Reader:
             for f in self.memory.facts(subject=m.name, user=self.user)
             if any((s.session_id, s.turn_index) in read for s in f.sources)
         ]
-        dead = pets_died(self.memory, self.user, facts, self.question)  # "Which dogs do I have?": not one that died
+        # "Which dogs do I have?": not one that died
+        dead = pets_died(self.memory, self.user, facts, self.question, self.now)
         living = [f for f in facts if f.id not in dead]
         return self._from_facts(by_predicate(self.question, self._content_stems() - self._entity_stems(), living))
 

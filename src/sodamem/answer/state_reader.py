@@ -53,7 +53,7 @@ from sodamem.answer.state_questions import (
     same_value_said,
     value,
 )
-from sodamem.answer.titles import job_left
+from sodamem.answer.titles import job_ending
 from sodamem.answer.yes_no import asks_a_wish
 from sodamem.ingest.entities import entity_key, value_key
 from sodamem.ingest.extract.rules_vocabulary import snake
@@ -94,7 +94,8 @@ class StateReader:
     hits: list[SearchHit]
     now: datetime  # when the question is asked
     _active: dict[str | None, list[FactRecord]] = field(default_factory=dict)  # a subject's active facts, read once
-    _left: dict[int, bool] = field(default_factory=dict)  # a title's ending, judged once (it searches the memory)
+    # a title's ending, judged once (it searches the memory)
+    _left: dict[int, FactRecord | None] = field(default_factory=dict)
 
     def _active_of(self, subject: str | None) -> list[FactRecord]:
         """Today's facts of ``subject`` (None: everyone's), read once per question."""
@@ -230,6 +231,10 @@ class StateReader:
             return StateReading("Yes", (holding[0],))
         for fact in self._said_for(wanted):  # "Do I still work at Hollis?" after its last day
             ending = self._ended_by_plan(fact) if named(value(fact)) else None
+            # "Do I still work as a barista?" after "I quit Bean There", the barista's employer (not after a move
+            # to another employer, which may be the same job)
+            quit = self._ended_with_employer(fact) if named(value(fact)) else None
+            ending = ending or (quit if quit is not None and quit.denies else None)
             if ending is not None:
                 return StateReading("No", (fact, ending))
         denied = [f for f in self._denials_for(wanted) if named(value(f))]
@@ -455,21 +460,25 @@ class StateReader:
 
     def _left_with_employer(self, job: FactRecord) -> bool:
         """Whether ``job`` ended with its employer by the time asked (``answer/titles.py``)."""
+        return self._ended_with_employer(job) is not None
+
+    def _ended_with_employer(self, job: FactRecord) -> FactRecord | None:
+        """The fact that ended ``job`` with its employer by the time asked (``titles.job_ending``), or None."""
         if job.predicate != "job":
-            return False
+            return None
         if job.id not in self._left:
-            self._left[job.id] = self._job_left(job)
+            self._left[job.id] = self._job_ending(job)
         return self._left[job.id]
 
-    def _job_left(self, job: FactRecord) -> bool:
+    def _job_ending(self, job: FactRecord) -> FactRecord | None:
         if _LOOKS_BACK.search(self.question):
-            return False  # "What was my job before I quit?": the title held then
+            return None  # "What was my job before I quit?": the title held then
         asked_at = self._asked_at()
         # the starts whose day has come, on the day said since ("my start date got pushed back a month")
         said = self._as_said_since(due_plans(self._active_of(job.subject), ("works_at",), asked_at))
         starts = due_plans(said, ("works_at",), asked_at)
         facts = self.memory.facts(status="all", subject=job.subject, user=self.user)
-        return job_left(job, facts, starts, asked_at)
+        return job_ending(job, facts, starts, asked_at)
 
     def _held(self, subject: str | None) -> list[FactRecord]:
         """The facts that hold: today's, or for "Where did Maya live in March?" those that held at the end of the

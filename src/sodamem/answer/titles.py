@@ -17,12 +17,15 @@ from sodamem import instants
 from sodamem.records import FactRecord
 
 
-def job_left(job: FactRecord, facts: Iterable[FactRecord], starts: Iterable[FactRecord], asked_at: datetime) -> bool:
-    """Whether ``job`` ended by ``asked_at``: its employer left or replaced since it was said. ``facts``: the
-    subject's facts, superseded ones too; ``starts``: the subject's dated plans to start at an employer whose day has
-    come (``due_plans``), less those called off."""
+def job_ending(
+    job: FactRecord, facts: Iterable[FactRecord], starts: Iterable[FactRecord], asked_at: datetime
+) -> FactRecord | None:
+    """The fact that ended ``job`` by ``asked_at``, its employer left or replaced since it was said: the employer's
+    denial ("I quit Bean There"), the employer said since in its place, or the start at one whose day has come
+    (``starts``: the subject's dated plans to start at an employer whose day has come, less those called off);
+    ``facts``: the subject's facts, superseded ones too. None while the title holds."""
     if job.predicate != "job" or not job.sources:
-        return False
+        return None
     quote = " ".join(source.quote for source in job.sources)
     said = instants.sort_key(job.mentioned_at)
     employers = [f for f in facts if f.predicate == "works_at" and f.modality == "asserted"]
@@ -33,14 +36,21 @@ def job_left(job: FactRecord, facts: Iterable[FactRecord], starts: Iterable[Fact
     ]
     tied = any(f.affirms and f.object and _names(quote, f.object) for f in employers)
     if not tied:
-        return False  # "I'm a nurse": no employer to leave ("I quit my job at the pub" may be a second one)
-    if any(f.denies and (not f.object or _names(quote, f.object)) for f in since):
-        return True  # "I quit Bean There", "I quit my job"
+        return None  # "I'm a nurse": no employer to leave ("I quit my job at the pub" may be a second one)
+    left = [f for f in since if f.denies and (not f.object or _names(quote, f.object))]
+    back = [f for f in since if f.affirms and f.object and _names(quote, f.object)]
+    if left and not (back and _latest(back) > _latest(left)):
+        return left[0]  # "I quit Bean There", "I quit my job" (not "Went back to Bean There" since)
     replaced = [f for f in since if f.affirms and f.object and not _names(quote, f.object)]
     started = [
         p for p in starts if said < instants.sort_key(p.occurred_start or "") and not _names(quote, p.object or "")
     ]
-    return bool(replaced or started)
+    ended_by = replaced or started
+    return ended_by[0] if ended_by else None
+
+
+def _latest(facts: list[FactRecord]) -> datetime:
+    return max(instants.sort_key(f.mentioned_at) for f in facts)
 
 
 def _names(quote: str, employer: str) -> bool:

@@ -178,6 +178,10 @@ def _extract_piece(p: _Piece) -> None:
     if rs.PRO_DROP.match(text):
         lowered = text[0].lower() + text[1:]
         _try_clause(p, _Subject(p.speaker, 0, 0), lowered)
+        working = rs.WORKING_AFTER.search(lowered)
+        if working is not None:  # "Based in Manchester, working as a nurse"
+            then = working.start("then")
+            _try_clause(p, _Subject(p.speaker, then, then, dropped=True), lowered)
     for m in rs.SUBJECT.finditer(text):
         subject = _subject(p, m)
         if subject is not None:
@@ -319,6 +323,7 @@ _RULES: tuple[tuple[re.Pattern[str], Handler, str], ...] = (
     (rl.MARRIED_NAME, rl._married_name, "person"),
     (rl.TOGETHER, rl._together, "person"),
     (rl.DIED, rl._died, "person"),
+    (rl.PUT_DOWN, rl.put_down, "any"),
     (rl.BEEN_IN_SINCE, rl._been_in_since, "person"),
     (rp.START_AT, _start_at, "person"),
     (rti.START_AS, rti.start_as, "person"),

@@ -23,6 +23,7 @@ class _Subject:
     companions: tuple[str, ...] = ()
     third: bool = False  # a third-person singular subject: "Priya", "my sister" (so "Priya like ..." is no clause)
     tentative: bool = False  # a capitalised word never seen mid-sentence: perhaps no name at all ("Change starts")
+    dropped: bool = False  # left out, its verb a fragment's: "Based in Manchester, working as a nurse"
 
 
 @dataclass(slots=True)

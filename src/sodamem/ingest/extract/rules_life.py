@@ -1,7 +1,8 @@
 """Rules after a subject for the other ways people say where they work and with whom they live: "I'm employed at
 Siemens", "I got hired by Siemens", "I'm at Siemens now as a data engineer", "I've been at Siemens for two years",
 "I've been promoted to senior engineer", "I'm between jobs", "I married Rui last
-summer", "Rui and I have been together for five years", and a death ("Peanut passed away last night").
+summer", "Rui and I have been together for five years", and a death ("Peanut passed away last night", "we had to
+put Biscuit down", "we lost Biscuit last week").
 """
 
 from __future__ import annotations
@@ -51,6 +52,25 @@ DIED = re.compile(
     r"crossed\s+the\s+rainbow\s+bridge)"
     r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:last|yesterday|today|this|on|in|at|a\s+(?:few|couple)|after|overnight|peacefully|"
     r"in\s+(?:her|his|their)\s+sleep|two|three|\d|weeks?|days?|ago)\b)"
+)
+
+# "we had to put Biscuit down", "had to have Moth put to sleep", "we lost Biscuit last week", "lost our dog Rex to
+# cancer": a death said of its object ("put Leo down for the night", "put Biscuit down on the sofa", "lost Biscuit in
+# the park" are none; ``put_down`` checks what follows)
+PUT_DOWN = re.compile(
+    P + rf"(?P<to>to\s+)?(?:put\s+(?P<put>{rv.NAME_WORD})\s+(?:down|to\s+sleep)"
+    rf"|(?:had|have)\s+(?P<had>{rv.NAME_WORD})\s+put\s+(?:down|to\s+sleep)"
+    rf"|lost\s+(?P<kind>(?:our|my)\s+(?:{rv.PET_KIND})\s+)?(?P<lost>{rv.NAME_WORD})"
+    r"(?P<cause>\s+to\s+(?:cancer|old\s+age|(?:kidney|heart|liver)\s+failure|a\s+(?:tumou?r|stroke|heart\s+attack)))?)"
+    r"(?![\w'’-])"
+)
+_PAST_AUX = re.compile(r"(?:\s*(?:just|finally|sadly|have|has|had|'ve))*\s*")
+# what, in the same turn, says the one "lost" was lost another way: found again, a match, a game, a break-up
+_LOST_OTHERWISE = re.compile(
+    r"\b(?:found|turned\s+up|came\s+(?:back|home)|is\s+(?:back|home)|escaped|got\s+out|ran\s+off|missing|posters?|"
+    r"search(?:ing|ed)?|looking\s+for|match|game|score|season|league|final|cup|ex|divorce|custody|split\s+up|"
+    r"broke\s+up|kept)\b|\d\s*[-–]\s*\d",
+    re.IGNORECASE,
 )
 
 
@@ -142,3 +162,32 @@ def _died(c: _Clause, m: re.Match[str]) -> bool:
         return False
     end = _through_time(c, m.end())
     return _emit(c, K.EVENT, "died", None, end, mood, f"{name} died")
+
+
+def put_down(c: _Clause, m: re.Match[str]) -> bool:
+    """ "We had to put Biscuit down yesterday", "we lost Biscuit last week": a death, the event of the one it names
+    (as ``_died``). Only "had to" puts down ("finally put Leo down" is a baby asleep), only with nothing after it but
+    a time and the sentence's end, never a plan or a wish ("may have to put Biscuit down"), a question, or a loss the
+    turn tells otherwise ("lost Biscuit yesterday but found him", "we lost Chelsea 2-1")."""
+    name = m["put"] or m["had"] or m["lost"]
+    if not _is_name(name) or name in (c.speaker, c.subj.name) or c.p.question:
+        return False
+    if not _PAST_AUX.fullmatch(c.aux) or _NOT_SO.search(c.text[: c.subj.start]):
+        return False  # "might have to put Biscuit down", "we nearly lost Biscuit", "I dreamt we lost Biscuit"
+    had_to = bool(m["to"]) and c.aux.endswith("had")
+    if m["to"] and not had_to:
+        return False  # "refuse to put Biscuit down", "going to have to"
+    if m["put"] and not had_to:
+        return False  # "put Leo down last night", "put Biscuit down this morning and he ran to his bowl"
+    if m["had"] and m["to"] is None and not m.group().lstrip().startswith("had"):
+        return False  # "have Biscuit put down" only after "had to"
+    if m["lost"] and (c.subj.name != c.speaker and c.subj.name.lower() != "we" and not c.subj.companions):
+        return False  # "Chelsea lost Drogba"
+    if m["lost"] and _LOST_OTHERWISE.search(c.p.turn.text):
+        return False
+    end = _through_time(c, m.end())
+    closes = r"\s*(?:[.!?]|$)" if m["lost"] and not (m["kind"] or m["cause"]) else r"\s*(?:[.!?,;]|$)"
+    if not re.match(closes, c.text[end:]):
+        return False  # "lost Biscuit in the park", "put Biscuit down on the scale", "lost Netflix because ..."
+    asserted = _Mood(M.ASSERTED, True)
+    return _emit(c, K.EVENT, "died", None, end, asserted, f"{name} died", subject=name)

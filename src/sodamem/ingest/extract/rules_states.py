@@ -154,7 +154,7 @@ def _org_fact(c: _Clause, org: str, end: int, mood: _Mood, *, student: bool = Fa
 
 def _work(c: _Clause, m: re.Match[str]) -> bool:
     text, verb = c.text, m["verb"]
-    if verb == "working" and not rs.COPULA.search(c.aux):
+    if verb == "working" and not rs.COPULA.search(c.aux) and not c.subj.dropped:
         return False
     mood = _state_mood(c, verb == "worked", m.end())
     as_ = rp.WORK_AS.match(text, m.end())

@@ -228,11 +228,21 @@ SECOND_VERB_OF = re.compile(
     rf"(?<![\w'’])(?P<name>{NAME_WORD})\s+(?:left|quit|moved|lives|works|teaches|studies)\b[^,.;:!?]*?\s+and"
     r"(?:\s+now)?(?=\s+(?:lives|works|teaches|studies)\s+(?:as|at|in|for)\b)"
 )
+# a job said as a fragment after one ("Based in Manchester, working as a nurse", "Moved to York, now working at Tesco"):
+# ``then`` starts a clause of the speaker's; only a title or a firm and the sentence's end ("working as hard as ever",
+# "working for the weekend", "working at home mostly" are none)
+_WORKING = (
+    r",(?P<then>\s+(?:now\s+)?working\s+(?:as\s+an?(?:\s+[a-z][\w-]*){1,3}|at\s+[A-ZÀ-Þ][\w'’&-]*"
+    r"(?:\s+[A-ZÀ-Þ][\w'’&-]*){0,3})\s*(?:[.!]|$))"
+)
+WORKING_AFTER = re.compile(_WORKING)
 PRO_DROP = re.compile(
     r"^(?:(?:(?:just|finally|recently|also|officially)\s+)?(?:went|visited|bought|started|finished|adopted|moved|"
     r"joined|met|lost|graduated|ran|completed|signed|attended|tried|quit|sold|painted|won|switched|took|gonna|"
     r"planning|hoping|thinking|starting|got\s+promoted)\b"
-    # "settled in porto finally": a home said alone (not "Based in Leeds, the novel ...", "Settled in Bristol and ...")
-    r"|(?:settled|based)\s+in\s+[A-ZÀ-Þ][\w'’-]*(?:\s+(?:finally|now|at\s+last))?\s*(?:[.!]|$))",
+    # "settled in porto finally": a home said alone (not "Based in Leeds, the novel ...", "Settled in Bristol and ..."),
+    # or before a job
+    r"|(?:settled|based)\s+in\s+[A-ZÀ-Þ][\w'’-]*(?:\s+(?:finally|now|at\s+last))?\s*"
+    rf"(?:[.!]|$|(?=(?-i:{_WORKING.replace('?P<then>', '')}))))",
     re.IGNORECASE,
 )
