@@ -82,6 +82,27 @@ def facts(text: str) -> list[Fact]:
         ("got two dogs, a pitbull named tank and a chihuahua named peanut.", [("dog", "Peanut"), ("dog", "Tank")]),
         ("I adopted a greyhound named Lulu.", [("dog", "Lulu")]),
         ("We saw a dog named Rex at the park.", []),
+        # a common word right after one's own pet names it, in lower case, there only
+        (
+            "live in bristol w my boyfriend callum and our cat pickle (she's a tabby and a menace)",
+            [("boyfriend", "Callum"), ("cat", "Pickle")],
+        ),
+        ("my dog biscuit, hes 3", [("age", "3"), ("dog", "Biscuit")]),
+        ("my dog walker is late again", []),
+        ("our cat died.", []),
+        ("my cat sleeps all day", []),
+        ("walked my dog lmao", []),
+        ("took my dog out, then coffee", []),
+        ("booked my dog trainer, finally", []),
+        ("met a cute spaniel on my walk, his name is alfie!", []),  # a breed met, not got
+        # a breed named after it is a dog; someone else's is not the speaker's
+        ("adopted a rescue greyhound!! her name's lulu, retired racer, 4 yrs old", [("dog", "Lulu")]),
+        ("My brother got a greyhound. Her name is Luna.", []),
+        # "a grey boy called Moth" after a pet names it; after a relative it names no one
+        ("in other news i adopted a second cat!! grey boy called moth. pickle hates him", [("cat", "Moth")]),
+        ("Got a new puppy, a little girl called Bea!", [("puppy", "Bea")]),
+        ("My sister had a baby, a girl called Ava.", [("has_baby", "1")]),
+        ("I adopted a cat. The boy called Tom next door loves her.", []),
     ],
 )
 def test_chat_fragments(text: str, expected: list[Fact]) -> None:

@@ -39,6 +39,7 @@ from sodamem.answer.corrections import CorrectedSentence, corrected_sentence, sa
 from sodamem.answer.date_gaps import asks_a_gap, gap_text
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
+from sodamem.answer.medications import read_medications
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.relatives import (
     pets_asked,
@@ -214,9 +215,14 @@ class _Reader:
             # "Who is my fiancée?", "Where do I work?" (after "I start at Spotify on March 3rd") are read from the
             # facts, whether or not the search found their words
             return (
-                self._relatives_by_name() or self._facts_alone() or self._activities() or self._abstain("no evidence")
+                self._relatives_by_name()
+                or self._facts_alone()
+                or self._activities()
+                or self._medications()
+                or self._abstain("no evidence")
             )
-        activities = self._activities()  # "What hobby am I doing?": read from the facts, though no hit says "hobby"
+        # "What hobby am I doing?", "What medication am I on?": read from the facts, though no hit says "hobby"
+        activities = self._activities() or self._medications()
         if activities is not None:
             return activities
         # the asker ("my", "I") counts as named only where the question asks where they are or one of their states
@@ -309,6 +315,14 @@ class _Reader:
         """A current state read from the facts alone, where the search found no words."""
         reading = self._state_reader().read()
         if reading is None or reading.abstain is not None or not reading.cited:
+            return None
+        return self._answer(reading.text, self._fact_citations(list(reading.cited)))
+
+    def _medications(self) -> Answer | None:
+        """ "What medication am I on?", "Am I still on amlodipine?": the medicines started and not stopped since
+        (``medications``)."""
+        reading = read_medications(self.memory, self.user, USER_ROLE, self.question, self.now)
+        if reading is None:
             return None
         return self._answer(reading.text, self._fact_citations(list(reading.cited)))
 

@@ -68,6 +68,7 @@ from sodamem.ingest.extract.rules_events import (
 )
 from sodamem.ingest.extract.rules_gender import name_gender
 from sodamem.ingest.extract.rules_intro import intro_fragments
+from sodamem.ingest.extract.rules_medication import medications
 from sodamem.ingest.extract.rules_piece_wide import (
     _attributes,
     _favourites,
@@ -368,4 +369,5 @@ _PIECE_RULES: tuple[Callable[[_Piece], None], ...] = (
     rt.move_on,
     rt.here_in,
     rt.arrived_after_move,
+    medications,
 )

@@ -238,9 +238,11 @@ WORK_THERE_IS = re.compile(
     r"^(?:(?:[Aa]nd|[Bb]ut|[Ss]o|[Aa]lso|[Aa]nyway|[Oo]h)\s*,?\s*)?(?:[Mm]y\s+(?:new\s+)?|[Tt]he\s+new\s+)?"
     rf"(?:[Ww]ork|[Jj]ob)\s+at\s+(?P<org>{ORG_NAME})\s+(?:is|has\s+been|was|['’]s)\b"
 )
+# (``described``: "a grey boy called Moth", said of a pet only)
 PRONOUN_NAMED_ANYWHERE = re.compile(
     rf"(?:^|(?<=[\s,;—–-]))(?:(?:[Hh]er|[Hh]is|[Ii]ts|[Tt]heir)\s+name(?:\s+is|['’]s)|(?:[Ss]he|[Hh]e|[Ii]t)(?:['’]s|\s+is)\s+"
-    rf"(?:called|named))\s+(?P<name>{NAME})(?![\w])"
+    rf"(?:called|named)|(?P<described>(?:[Aa]n?\s+)?(?:(?!(?i:the|my|his|her|their|our|your)\s)[A-Za-z][a-z]+\s+){{0,2}}"
+    rf"(?:boy|girl|lad|lass|fella)\s+(?:called|named)))\s+(?P<name>{NAME})(?![\w])"
 )
 # "I'm seeing someone new.", "i met someone on hinge.": someone one dates, named in the next words (not "met someone
 # at work", at a conference)
@@ -248,7 +250,10 @@ SEEING_SOMEONE = re.compile(
     r"\b(?:seeing|dating|met)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))(?:\s+new)?"
     r"(?:\s+on\s+(?:hinge|tinder|bumble|grindr|raya|okcupid|the\s+apps?|an?\s+(?:dating\s+)?app))?\W*$"
 )
-MENTIONED = re.compile(rf"\b(?:[Aa]|[Aa]n|[Aa]nother|[Mm]y|[Oo]ur)\s+{REL_MOD}(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\b")
+# (a breed too: "adopted a rescue greyhound!! her name's lulu" names a dog)
+MENTIONED = re.compile(
+    rf"\b(?:[Aa]|[Aa]n|[Aa]nother|[Mm]y|[Oo]ur)\s+{REL_MOD}(?:[a-z]+\s+)?(?P<rel>{REL_ONE}|{alt(BREEDS)})\b"
+)
 LAST_MENTIONED = re.compile(
     rf"\b(?:[Aa]|[Aa]n|[Aa]nother|[Mm]y|[Oo]ur)\s+{REL_MOD}(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\b"
     r"(?:[ \t]+[\w'’-]+){0,4}\W*$"

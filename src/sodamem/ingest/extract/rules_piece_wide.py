@@ -63,9 +63,13 @@ def _pets_had(p: _Piece, text: str) -> None:
         at = pet.end() + joined.end()
 
 
+_GOT = re.compile(r"\b(?:adopt\w*|got|get|getting|bought|rescued|brought\s+home|picked\s+up|welcomed|have|has)\b", re.I)
+
+
 def _named_after(p: _Piece, text: str) -> None:
     """A name said after the relative or pet it names: "I adopted a cat on Saturday. Her name is Mochi.", "found a
-    new roommate, her name is Ananya", "I'm seeing someone new. His name is Kasper." (someone one dates)."""
+    new roommate, her name is Ananya", "I'm seeing someone new. His name is Kasper." (someone one dates), "adopted a
+    second cat!! grey boy called moth" (a pet only)."""
     for named in rp.PRONOUN_NAMED_ANYWHERE.finditer(text):
         if not _is_name(named["name"]):
             continue
@@ -80,8 +84,13 @@ def _named_after(p: _Piece, text: str) -> None:
             # "a dog", "a new roommate": the speaker's only where no one else is the sentence's subject ("My brother
             # got a new dog. Her name is Luna." names the brother's dog, not a brother)
             mentioned = None if _OTHERS_OPEN.match(said) else mentioned
+        if named["described"] and (mentioned is None or mentioned["rel"].lower() not in rv.PET_KINDS):
+            continue  # "My sister had a baby, a girl called Ava" names no sister
+        if mentioned is not None and mentioned["rel"].lower() in rv.BREEDS and not _GOT.search(said):
+            continue  # "met a cute spaniel on my walk, his name is alfie": a breed is one's pet only when got
         if mentioned is not None:
-            _relation(p, p.speaker, mentioned["rel"], named["name"], named.start(), named.end())
+            kind = rv.BREEDS.get(mentioned["rel"].lower(), mentioned["rel"])  # "a rescue greyhound": a dog
+            _relation(p, p.speaker, kind, named["name"], named.start(), named.end())
         elif rp.SEEING_SOMEONE.search(before.rstrip(",;—–- ")):
             c = _piece_clause(p, named.start(), named.end(), p.speaker)
             text_ = f"{p.speaker} is dating {named['name']}"
@@ -107,9 +116,10 @@ NOT_A_NAME = frozenset(
 )
 # a sentence whose subject is someone else: "My brother got ...", "Tom adopted ..." (not "Also found ...", "I got ...")
 _OTHERS_OPEN = re.compile(
-    r"^\W*(?:(?i:so|and|also|oh|well|btw|just|quick\s+update|update|news|big\s+news)\W+)*"
+    r"^\W*(?:(?i:so|and|also|oh|well|btw|just|quick\s+update|update|news|big\s+news|in\s+other\s+news|anyway|ok|"
+    r"okay)\W+)*"
     r"(?:(?i:my|our|his|her|their)\s+\w|(?!(?i:I|I['’]\w+|we|also|so|and|just|oh|well|quick|update|found|got|"
-    r"adopted|bought|met|finally)\b)[A-Z][a-z]+\s+[a-z])"
+    r"adopted|bought|met|finally|in|anyway|ok|okay|big|news)\b)[A-Z][a-z]+\s+[a-z])"
 )
 
 
