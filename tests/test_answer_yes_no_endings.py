@@ -127,7 +127,27 @@ BIKE_LEFT_AT_THE_SHOP: History = [
     ("2026-03-10T19:05", "I bought a road bike, a blue Bianchi."),
     ("2026-05-08T19:05", "I'm leaving my bike at the shop on Monday, the gears are slipping."),
 ]
+SMOKE_FREE: History = [
+    ("2025-05-01T09:00", "trying to quit smoking, day 3 lol"),
+    ("2025-10-20T09:00", "smoke free since oct 6!! using patches this time, way better"),
+]
+GLUTEN_FREE: History = [
+    ("2025-05-01T09:00", "I eat a lot of bread."),
+    ("2025-10-20T09:00", "Went gluten free last month, feel great."),
+]
+TRYING_DAIRY_FREE: History = [
+    ("2025-05-01T09:00", "I love cheese."),
+    ("2025-10-20T09:00", "I'm trying to go dairy free."),
+]
+FREE_ON_SATURDAY: History = [
+    ("2025-05-01T09:00", "My flatmate Tom pays half the rent."),
+    ("2025-10-20T09:00", "Tom is free on Saturday if you want to meet."),
+]
 CASES = [
+    ("smoke-free", SMOKE_FREE, "2026-01-01", "Do I still smoke?", "No"),
+    ("gluten-free", GLUTEN_FREE, "2026-01-01", "Do I eat gluten?", "No"),
+    ("trying-to-go-dairy-free", TRYING_DAIRY_FREE, "2026-01-01", "Do I eat dairy?", "Yes"),
+    ("free-on-a-day", FREE_ON_SATURDAY, "2026-01-01", "Do I still live with Tom?", "Yes"),
     ("left-somewhere-is-kept", BIKE_LEFT_AT_THE_SHOP, "2026-10-01", "Do I still have my bike?", "Yes"),
     ("lent-for-a-while", LENT_FOR_A_WHILE, "2026-10-01", "Do I still have Rex?", "Yes"),
     ("visiting-for-a-while", VISITING, "2026-10-01", "Do I still have Pip?", "Yes"),

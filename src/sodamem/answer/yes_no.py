@@ -56,6 +56,11 @@ _CEASED = re.compile(
     r"rehearsal|practice|session|meeting|class\s+early)\b)",
     re.IGNORECASE,
 )
+# what one can be "free" of ("smoke free"): a habit or a food, not a person or a day
+_WITHOUT = (
+    *"smoke smoking nicotine vape alcohol booze drink sugar gluten dairy".split(),
+    *"lactose meat caffeine carb wheat drug debt".split(),
+)
 # Words that say their subject itself ended ("Tom and I broke up", "the trip got cancelled", "Dev moved out"): to a
 # question in the present tense that does not ask about the ending ("Am I still with Tom?"), the statement says no.
 _ENDED = re.compile(
@@ -63,8 +68,14 @@ _ENDED = re.compile(
     r"|\bcancell?(?:ed|ing)\b|\bfell\s+through\b|\bmoved\s+out\b|\b(?:is|are|'s|was)\s+(?:off|over)\b"
     # ("officially" only at a clause's end: "salsa is officially over", not "the season is now over until spring")
     r"|\b(?:is|are|'s|was)\s+officially\s+(?:off|over)(?=\s*(?:[,.;:!?]|$))"
-    r"|\bended\b|\bdivorced\b",
+    r"|\bended\b|\bdivorced\b"
+    # what one is now without: "smoke free since oct 6", "two weeks smoke-free", "went gluten free" (not "a free
+    # trial", "Tom is free on Saturday")
+    rf"|(?:{'|'.join(f'(?<={w})' for w in _WITHOUT)})[\s-]free\b",
     re.IGNORECASE,
+)
+_GOING_FOR = re.compile(
+    r"\b(?:trying|try|want|wants|wanna|hope|hoping|plan|planning|going\s+to|gonna|thinking|considering|might)\b", re.I
 )
 _INTENT_BEFORE = re.compile(
     r"\b(?:(?:should|would|could|might)(?:['’]ve|\s+have)|trying|try|want|wants|wanted|going|plan|planning|hope|hoping|"
@@ -101,6 +112,8 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
     for ended in (*_ENDED.finditer(sentence), *went, *died):
         if _intent_or_again(sentence, ended) or {t.stem for t in tokens(ended.group())} & asked:
             continue
+        if ended.group().lower().endswith("free") and _GOING_FOR.search(sentence[: ended.start()]):
+            continue  # "I'm trying to go dairy free"
         if {t.stem for t in tokens(_what_ended(sentence[: ended.start()]))} & asked:
             return True  # "Tom and I broke up", not "we went to the cinema, the movie ended"
     ceased = _CEASED.search(sentence)
