@@ -33,6 +33,10 @@ BACK_ON: History = [
     ("2026-02-05T09:00", "I came off sertraline."),
     ("2026-04-05T09:00", "Back on sertraline, it's fine."),
 ]
+STATINS: History = [
+    ("2026-01-05T09:00", "I'm on statins now."),
+    ("2026-03-05T09:00", "I stopped my statin, muscle aches."),
+]
 THYROID: History = [
     ("2026-01-05T09:00", "I take levothyroxine for my thyroid."),
     ("2026-02-05T09:00", "I'm on sertraline too."),
@@ -50,6 +54,10 @@ CASES = [
     ("back-on", BACK_ON, "2026-06-01", "Am I still on sertraline?", "Yes"),
     ("purpose-said-after", THYROID, "2026-06-01", "What medication am I on for my thyroid?", "levothyroxine"),
     ("every-one-that-holds", THYROID, "2026-06-01", "What medication am I on?", "sertraline, levothyroxine"),
+    ("singular-and-plural-are-one", STATINS, "2026-06-01", "Am I still on statins?", "No"),
+    ("a-kind-of-is-no-purpose", THYROID, "2026-06-01", "What kind of medication am I on?", "sertraline, levothyroxine"),
+    # none for the purpose asked: the sentences answer, not every medicine
+    ("no-medicine-for-it", THYROID, "2026-06-01", "What medication am I on for my knee?", ABSTAIN),
 ]
 
 
@@ -98,6 +106,10 @@ def medicines(text: str) -> list[tuple[str, str]]:
         ("I've been put on sertraline by my GP.", [("started_medication", "sertraline")]),
         ("I'm on 50mg of sertraline now.", [("started_medication", "sertraline")]),
         ("I'm off the sertraline now", [("stopped_medication", "sertraline")]),
+        ("My mum is back on sertraline.", []),
+        ("Back on sertraline, it's fine.", [("started_medication", "sertraline")]),
+        ("They switched me to ramipril.", [("started_medication", "ramipril")]),
+        ("I'm on 5mg amlodipine.", [("started_medication", "amlodipine")]),
     ],
 )
 def test_medicines_said(text: str, expected: list[tuple[str, str]]) -> None:

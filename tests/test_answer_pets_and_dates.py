@@ -44,6 +44,12 @@ LOST: History = [
     ("2025-05-02T21:00", "My dog Biscuit loves the beach."),
     ("2025-10-09T08:00", "We lost Biscuit last week. The house is so quiet."),
 ]
+UNCLE_MAX: History = [
+    ("2025-05-02T21:00", "I have two dogs, a dog named Biscuit and a dog named Max."),
+    ("2025-10-09T08:00", "Max, my uncle, passed away on Sunday."),
+]
+OLD_VIDEO: History = [*LOST, ("2025-11-01T08:00", "Found an old video of Biscuit, cried.")]
+PUPPIES: History = [*PUT_DOWN, ("2025-11-01T08:00", "We got two puppies!")]
 NEW_PUPPY: History = [*PUT_DOWN, ("2025-11-01T08:00", "We got a new puppy, her name is Pip!")]
 ANOTHER_DOG: History = [*PUT_DOWN, ("2025-11-01T08:00", "We adopted another dog last weekend!")]
 FOUND_AGAIN: History = [*LOST, ("2025-11-01T08:00", "Update: Biscuit is home!! Someone found him in the next village.")]
@@ -72,6 +78,9 @@ CASES = [
     # a dog said since the last death, unnamed: the sentences decide, never a "No" from the names alone
     ("an-unnamed-dog-since", ANOTHER_DOG, "2026-05-01", "Do I have a dog?", "Yes"),
     ("lost-and-found", FOUND_AGAIN, "2026-05-01", "Do I still have Biscuit?", "Yes"),
+    ("an-uncle-named-after", UNCLE_MAX, "2026-05-01", "What are my dogs called?", "Biscuit, Max"),
+    ("a-video-found-is-no-dog-found", OLD_VIDEO, "2026-05-01", "Do I still have Biscuit?", "No"),
+    ("puppies-since", PUPPIES, "2026-05-01", "Do I have any puppies?", "Yes"),
 ]
 
 
@@ -110,6 +119,8 @@ def deaths(text: str) -> list[str]:
         ("We had to put Biscuit down for a nap.", []),
         ("If we lost Biscuit I'd cry.", []),
         ("Did you put Biscuit down?", []),
+        ("We lost Biscuit last week. Missing him so much.", ["Biscuit"]),
+        ("lost our dog Rex to cancer. Still looking for his old photos", ["Rex"]),
         ("My husband and I had to put Biscuit down last night.", ["Biscuit"]),
         ("We lost Biscuit to cancer last month.", ["Biscuit"]),
         ("We lost Biscuit yesterday but found him an hour later!", []),

@@ -139,6 +139,14 @@ TRYING_DAIRY_FREE: History = [
     ("2025-05-01T09:00", "I love cheese."),
     ("2025-10-20T09:00", "I'm trying to go dairy free."),
 ]
+SMOKE_FREE_HOTEL: History = [
+    ("2025-05-01T09:00", "I smoke about ten a day."),
+    ("2025-10-20T09:00", "The hotel is smoke free, so annoying."),
+]
+SUGAR_FREE_GUM: History = [
+    ("2025-05-01T09:00", "I eat way too much sugar."),
+    ("2025-10-20T09:00", "I chew sugar free gum at work."),
+]
 FREE_ON_SATURDAY: History = [
     ("2025-05-01T09:00", "My flatmate Tom pays half the rent."),
     ("2025-10-20T09:00", "Tom is free on Saturday if you want to meet."),
@@ -148,6 +156,8 @@ CASES = [
     ("gluten-free", GLUTEN_FREE, "2026-01-01", "Do I eat gluten?", "No"),
     ("trying-to-go-dairy-free", TRYING_DAIRY_FREE, "2026-01-01", "Do I eat dairy?", "Yes"),
     ("free-on-a-day", FREE_ON_SATURDAY, "2026-01-01", "Do I still live with Tom?", "Yes"),
+    ("a-place-smoke-free", SMOKE_FREE_HOTEL, "2026-01-01", "Do I still smoke?", "Yes"),
+    ("a-thing-sugar-free", SUGAR_FREE_GUM, "2026-01-01", "Do I eat sugar?", "Yes"),
     ("left-somewhere-is-kept", BIKE_LEFT_AT_THE_SHOP, "2026-10-01", "Do I still have my bike?", "Yes"),
     ("lent-for-a-while", LENT_FOR_A_WHILE, "2026-10-01", "Do I still have Rex?", "Yes"),
     ("visiting-for-a-while", VISITING, "2026-10-01", "Do I still have Pip?", "Yes"),

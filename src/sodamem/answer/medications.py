@@ -1,8 +1,8 @@
 """The asker's medicines now ("What medication am I on?", "What meds do I take now?", "Am I still on amlodipine?"):
 those whose latest start (``started_medication``, ``ingest/extract/rules_medication.py``) was said after their latest
 stop, by the time asked, latest first. "What blood pressure medication am I on now?" keeps those whose turns say
-"blood pressure" where any does: a switch ("switched me from amlodipine to ramipril") leaves the new one's turn without
-the words, and then every one that holds answers.
+"blood pressure", and one switched to from such a one ("switched me from amlodipine to ramipril" says no purpose, the
+amlodipine's start did); where none is, the sentences answer.
 
 Pure reading over the memory's facts and search.
 """
@@ -25,7 +25,7 @@ _ASKS_WHICH = re.compile(
     r"\s+(?:currently\s+|still\s+|now\s+)?(?:on|taking|take|prescribed)\b(?![^?]*\b(?:before|in\s+\w+\s+\d{4}|last\s+year)\b)",
     re.IGNORECASE,
 )
-# "What medication am I on for my thyroid?": what it is for, said after
+# "What medication am I on for my thyroid?": what it is for, said after (anchored: one match at most)
 _FOR = re.compile(
     r"\bfor\s+(?:my|the|his|her)?\s*(?P<what>[a-z][a-z -]*?)\s*(?:now|currently|these\s+days)?\s*\??\s*$", re.I
 )
@@ -48,37 +48,50 @@ class MedicationReading:
 def read_medications(
     memory: Memory, user: str, asker: str, question: str, asked_at: datetime
 ) -> MedicationReading | None:
-    """The reading of a medication question; None when the question asks none or no medicine was said."""
+    """The reading of a medication question; None when the question asks none, no medicine was said, or none said
+    is for the purpose asked (the sentences decide then)."""
     which, still = _ASKS_WHICH.match(question), _ASKS_STILL.match(question)
     if which is None and still is None:
         return None
     latest = _latest_events(memory, user, asker, asked_at)
     if still is not None:
-        event = latest.get(still["med"].lower())
+        event = latest.get(_key(still["med"]))
         if event is None:
             return None  # never said: the sentences decide
         return MedicationReading("Yes" if event.predicate == _STARTED else "No", (event,))
-    taking = [e for e in latest.values() if e.predicate == _STARTED]
-    stopped = [e for e in latest.values() if e.predicate == _STOPPED]
-    purpose = " ".join(
-        [which["purpose"].strip() if which is not None else "", *(m["what"] for m in _FOR.finditer(question))]
-    ).strip()
-    if which is not None and purpose:
-        said_for = _turns_saying(memory, user, purpose)
-        for_it = [e for e in taking if any((src.session_id, src.turn_index) in said_for for src in e.sources)]
-        taking = for_it or taking
+    if which is None:
+        return None
+    events = list(latest.values())
+    after = _FOR.search(question)
+    words = _purpose_words(" ".join([which["purpose"], after["what"] if after else ""]))
+    if words:  # "What blood pressure medication am I on?": those for it, a switch's new one taking the old one's
+        said_for = _turns_saying(memory, user, words, asked_at)
+        events = [e for e in events if _for_it(e, said_for, memory, user, asker, asked_at)]
+    taking = [e for e in events if e.predicate == _STARTED]
+    stopped = [e for e in events if e.predicate == _STOPPED]
     if taking:
         taking.sort(key=lambda e: instants.sort_key(e.mentioned_at), reverse=True)
-        return MedicationReading(", ".join(e.object or "" for e in taking), tuple(taking))
+        return MedicationReading(", ".join(str(e.object) for e in taking), tuple(taking))
     if stopped:
-        names = ", ".join(dict.fromkeys(e.object or "" for e in stopped))
+        names = ", ".join(dict.fromkeys(str(e.object) for e in stopped))
         return MedicationReading(f"none now (previously {names})", tuple(stopped))
     return None
 
 
+def _key(medicine: str) -> str:
+    """A medicine as compared: "Statins" and "statin" are one."""
+    return medicine.lower().removesuffix("s")
+
+
 def _latest_events(memory: Memory, user: str, asker: str, asked_at: datetime) -> dict[str, FactRecord]:
     """Each medicine's latest start or stop said by ``asked_at`` (a stop wins a tie: "switched from X to X")."""
-    events = [
+    events = _events(memory, user, asker, asked_at)
+    events.sort(key=lambda f: (instants.sort_key(f.mentioned_at), f.predicate == _STOPPED))
+    return {_key(str(f.object)): f for f in events}
+
+
+def _events(memory: Memory, user: str, asker: str, asked_at: datetime) -> list[FactRecord]:
+    return [
         f
         for f in memory.facts(status="all", subject=asker, user=user)
         if f.predicate in (_STARTED, _STOPPED)
@@ -87,17 +100,41 @@ def _latest_events(memory: Memory, user: str, asker: str, asked_at: datetime) ->
         and f.sources
         and instants.at_or_before(f.mentioned_at, asked_at)
     ]
-    events.sort(key=lambda f: (instants.sort_key(f.mentioned_at), f.predicate == _STOPPED))
-    return {f.object.lower(): f for f in events if f.object}
 
 
-def _turns_saying(memory: Memory, user: str, purpose: str) -> set[tuple[str, int]]:
+# words of a question that name no purpose: "What other medication ...", "What kind of meds ..."
+_NOT_A_PURPOSE = frozenset("my the a an for of kind kinds sort type types other current daily new prescription".split())
+
+
+def _purpose_words(purpose: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z]+", purpose.lower()) if w not in _NOT_A_PURPOSE]
+
+
+def _turns_saying(memory: Memory, user: str, words: list[str], asked_at: datetime) -> set[tuple[str, int]]:
     """The turns that say every word of the purpose asked ("blood pressure"), as (session, turn)."""
-    words = [w for w in re.findall(r"[a-z]+", purpose.lower()) if w not in ("my", "the", "a", "for", "of")]
-    if not words:
-        return set()
     return {
         (hit.session_id, hit.turn_index)
-        for hit in memory.search(" ".join(words), k=20, user=user)
+        for hit in memory.search(" ".join(words), k=20, user=user, now=asked_at)
         if all(re.search(rf"\b{re.escape(w)}", hit.turn_text, re.IGNORECASE) for w in words)
     }
+
+
+def _for_it(
+    event: FactRecord, said_for: set[tuple[str, int]], memory: Memory, user: str, asker: str, asked_at: datetime
+) -> bool:
+    """Whether a medicine's event is for the purpose: its turns say it, or it was switched to in a turn that stopped
+    one whose own start said it ("switched me from amlodipine to ramipril")."""
+    turns = {(s.session_id, s.turn_index) for s in event.sources}
+    if turns & said_for:
+        return True
+    switched_from = [
+        f
+        for f in _events(memory, user, asker, asked_at)
+        if f.predicate == _STOPPED and {(s.session_id, s.turn_index) for s in f.sources} & turns
+    ]
+    started_for = {
+        _key(str(f.object))
+        for f in _events(memory, user, asker, asked_at)
+        if f.predicate == _STARTED and {(s.session_id, s.turn_index) for s in f.sources} & said_for
+    }
+    return any(_key(str(f.object)) in started_for for f in switched_from)

@@ -216,15 +216,16 @@ class _Reader:
             # facts, whether or not the search found their words
             return (
                 self._relatives_by_name()
+                or self._pets_asked()
                 or self._facts_alone()
                 or self._activities()
                 or self._medications()
                 or self._abstain("no evidence")
             )
         # "What hobby am I doing?", "What medication am I on?": read from the facts, though no hit says "hobby"
-        activities = self._activities() or self._medications()
-        if activities is not None:
-            return activities
+        from_facts = self._activities() or self._medications()
+        if from_facts is not None:
+            return from_facts
         # the asker ("my", "I") counts as named only where the question asks where they are or one of their states
         # ("Which city am I in?"); "What is my mother's name?" needs the best hit to share a word with it
         about_asker = (

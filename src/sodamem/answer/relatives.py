@@ -132,9 +132,7 @@ class NamedRelatives:
     endings: list[FactRecord]
 
 
-def relatives_asked_by_name(
-    memory: Memory, user: str, question: str, asker: str, asked_at: datetime | None = None
-) -> NamedRelatives:
+def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str, asked_at: datetime) -> NamedRelatives:
     """For "What are my children's names?" / "Who is Priya's fiancé?": the relation facts that name them (kin words
     count: "children" are the kids, sons and daughters the user spoke of), oldest first; a pet's death counts once
     said by ``asked_at``."""
@@ -190,7 +188,7 @@ _ASKS_THE_PAST = re.compile(r"\b(?:was|were|did|used\s+to|had)\b", re.IGNORECASE
 
 
 def pets_died(
-    memory: Memory, user: str, held: list[FactRecord], question: str, asked_at: datetime | None = None
+    memory: Memory, user: str, held: list[FactRecord], question: str, asked_at: datetime
 ) -> dict[int, FactRecord]:
     """The pets among ``held`` said to have died since they were named (a relation fact's id -> the death said), for
     a question of what one has now ("What are my dogs called?"; not "What was my dog called?"): a pet that died is
@@ -208,7 +206,7 @@ def pets_died(
             if f.predicate == "died"
             and f.affirms
             and instants.sort_key(f.mentioned_at) >= said
-            and (asked_at is None or instants.at_or_before(f.mentioned_at, asked_at))
+            and instants.at_or_before(f.mentioned_at, asked_at)
             and f.sources
             and not _a_person_died(pet.object, f)
         ]
@@ -218,25 +216,27 @@ def pets_died(
 
 
 # "Update: Biscuit is home!! Someone found him": a pet "lost" was lost and found
-_FOUND = re.compile(
-    r"\b(?:found|is\s+(?:home|back)|came\s+(?:home|back)|turned\s+up|safe\s+and\s+sound)\b", re.IGNORECASE
+_FOUND = (
+    r"\b(?:found\s+(?:him|her|them|{name})|{name}\s+(?:is|'s)\s+(?:home|back)|came\s+(?:home|back)|turned\s+up|"
+    r"safe\s+and\s+sound)\b"
 )
 _LOST = re.compile(r"\blost\b", re.IGNORECASE)
 
 
-def _found_since(memory: Memory, user: str, name: str, death: FactRecord, asked_at: datetime | None) -> bool:
+def _found_since(memory: Memory, user: str, name: str, death: FactRecord, asked_at: datetime) -> bool:
     """Whether ``death`` was said as a loss ("we lost Biscuit last week") and a turn said after it (by ``asked_at``)
     names the pet as found again."""
     if not any(_LOST.search(source.quote) for source in death.sources):
         return False
     named = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
+    found = re.compile(_FOUND.format(name=re.escape(name)), re.IGNORECASE)  # not "found an old video of Biscuit"
     said = instants.sort_key(death.mentioned_at)
     return any(
         instants.sort_key(hit.timestamp) > said
-        and (asked_at is None or instants.at_or_before(hit.timestamp, asked_at))
+        and instants.at_or_before(hit.timestamp, asked_at)
         and named.search(hit.turn_text)
-        and _FOUND.search(hit.turn_text)
-        for hit in memory.search(f"{name} found home back", k=10, user=user)
+        and found.search(hit.turn_text)
+        for hit in memory.search(f"{name} found home back", k=10, user=user, now=asked_at)
     )
 
 
@@ -248,7 +248,15 @@ _HAVE_A_PET = re.compile(
     r"(?i:\s+(?:now|anymore|any\s+more|still|at\s+the\s+moment))?\s*\??\s*$"
 )
 # the words of each kind's young and breeds: a puppy is a dog, a beagle one too
-_KIND_OF = {**BREEDS, "puppy": "dog", "pup": "dog", "kitten": "cat", "kitty": "cat", "bunny": "rabbit", "pony": "horse"}
+_YOUNG = {"puppy": "dog", "pup": "dog", "kitten": "cat", "kitty": "cat", "bunny": "rabbit", "pony": "horse"}
+_KIND_OF = {**BREEDS, **_YOUNG}
+
+
+def _kind_query(kind: str) -> str:
+    """A search for turns speaking of a kind of pet: the kind and its young, singular and plural (the breeds are too
+    many words for one search; a turn found is then read for them all)."""
+    words = [kind, *(w for w, k in _YOUNG.items() if k == kind)]
+    return " ".join(f for w in words for f in (w, f"{w[:-1]}ies" if w.endswith("y") else f"{w}s"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +273,7 @@ def pets_asked(memory: Memory, user: str, question: str, asker: str, asked_at: d
     the named pets alive (none) and the deaths said by ``asked_at``. None when the question asks no such thing, no
     named pet of it died, or, for a kind, the asker spoke of one since the last death ("we adopted another dog"): the
     sentence readers answer then, as they always did."""
-    m = _HAVE_A_PET.match(question)
+    m = _HAVE_A_PET.match(re.sub(r"\b(pupp|kitt|bunn|pon)ies\b", r"\1y", question, flags=re.IGNORECASE))
     if m is None:
         return None
     said_kind = (m["kind"] or "").lower()
@@ -289,18 +297,23 @@ def pets_asked(memory: Memory, user: str, question: str, asker: str, asked_at: d
 def _spoken_of_since(memory: Memory, user: str, kind: str, since: datetime, asked_at: datetime) -> bool:
     """Whether a turn said after ``since`` (and by ``asked_at``) names a pet of ``kind`` ("we adopted another dog")."""
     words = [w for w, k in _KIND_OF.items() if k == kind] + [kind]
-    said = re.compile(rf"\b(?:{'|'.join(map(re.escape, words))})s?\b", re.IGNORECASE)
+    forms = {f for w in words for f in (w, f"{w}s", f"{w}es", f"{w[:-1]}ies" if w.endswith("y") else w)}
+    said = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(forms)))})\b", re.IGNORECASE)
     return any(
         instants.sort_key(hit.timestamp) > since
         and instants.at_or_before(hit.timestamp, asked_at)
         and said.search(hit.turn_text)
-        for hit in memory.search(kind, k=20, user=user, now=asked_at)
+        for hit in memory.search(_kind_query(kind), k=20, user=user, now=asked_at)
     )
 
 
 def _a_person_died(name: str, death: FactRecord) -> bool:
-    """Whether ``death`` is said of a person named ``name`` ("my uncle Max passed away"): a kin word names them."""
-    person = re.compile(rf"\b{_PERSONS}\s+{re.escape(name)}\b", re.IGNORECASE)
+    """Whether ``death`` is said of a person named ``name``: a kin word names them, before or beside the name ("my
+    uncle Max passed away", "Max, my uncle, passed away")."""
+    named = re.escape(name)
+    person = re.compile(
+        rf"\b{_PERSONS}\s+{named}\b|\b{named},?\s+(?:my|our|his|her|their)\s+{_PERSONS}\b", re.IGNORECASE
+    )
     return any(person.search(source.quote) for source in death.sources)
 
 

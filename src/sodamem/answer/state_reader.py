@@ -95,7 +95,7 @@ class StateReader:
     now: datetime  # when the question is asked
     _active: dict[str | None, list[FactRecord]] = field(default_factory=dict)  # a subject's active facts, read once
     # a title's ending, judged once (it searches the memory)
-    _left: dict[int, FactRecord | None] = field(default_factory=dict)
+    _endings: dict[int, FactRecord | None] = field(default_factory=dict)
 
     def _active_of(self, subject: str | None) -> list[FactRecord]:
         """Today's facts of ``subject`` (None: everyone's), read once per question."""
@@ -231,10 +231,11 @@ class StateReader:
             return StateReading("Yes", (holding[0],))
         for fact in self._said_for(wanted):  # "Do I still work at Hollis?" after its last day
             ending = self._ended_by_plan(fact) if named(value(fact)) else None
-            # "Do I still work as a barista?" after "I quit Bean There", the barista's employer (not after a move
-            # to another employer, which may be the same job)
-            quit = self._ended_with_employer(fact) if named(value(fact)) else None
-            ending = ending or (quit if quit is not None and quit.denies else None)
+            if ending is None and named(value(fact)):
+                # "Do I still work as a barista?" after "I quit Bean There", the barista's employer (not after a move
+                # to another employer, which may be the same job)
+                left = self._ended_with_employer(fact)
+                ending = left if left is not None and left.denies else None
             if ending is not None:
                 return StateReading("No", (fact, ending))
         denied = [f for f in self._denials_for(wanted) if named(value(f))]
@@ -466,9 +467,9 @@ class StateReader:
         """The fact that ended ``job`` with its employer by the time asked (``titles.job_ending``), or None."""
         if job.predicate != "job":
             return None
-        if job.id not in self._left:
-            self._left[job.id] = self._job_ending(job)
-        return self._left[job.id]
+        if job.id not in self._endings:
+            self._endings[job.id] = self._job_ending(job)
+        return self._endings[job.id]
 
     def _job_ending(self, job: FactRecord) -> FactRecord | None:
         if _LOOKS_BACK.search(self.question):

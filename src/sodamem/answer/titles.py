@@ -40,7 +40,8 @@ def job_ending(
     left = [f for f in since if f.denies and (not f.object or _names(quote, f.object))]
     back = [f for f in since if f.affirms and f.object and _names(quote, f.object)]
     if left and not (back and _latest(back) > _latest(left)):
-        return left[0]  # "I quit Bean There", "I quit my job" (not "Went back to Bean There" since)
+        # "I quit Bean There", "I quit my job" (not "I started at Bean There again" since): the latest quit
+        return max(left, key=lambda f: instants.sort_key(f.mentioned_at))
     replaced = [f for f in since if f.affirms and f.object and not _names(quote, f.object)]
     started = [
         p for p in starts if said < instants.sort_key(p.occurred_start or "") and not _names(quote, p.object or "")

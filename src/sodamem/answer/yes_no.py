@@ -71,12 +71,29 @@ _ENDED = re.compile(
     r"|\bended\b|\bdivorced\b"
     # what one is now without: "smoke free since oct 6", "two weeks smoke-free", "went gluten free" (not "a free
     # trial", "Tom is free on Saturday")
-    rf"|(?:{'|'.join(f'(?<={w})' for w in _WITHOUT)})[\s-]free\b",
+    rf"|(?:{'|'.join(f'(?<={w})' for w in _WITHOUT)})[\s-]free\b"
+    # then nothing it describes: "smoke free since oct 6", not "sugar free gum", "gluten free bread"
+    r"(?=\s*(?:[.!?,;:)]|$)|\s+(?:since|for|now|last|this|again|and|but|so|lol|already|at\s+last|finally|\d))",
     re.IGNORECASE,
 )
 _GOING_FOR = re.compile(
     r"\b(?:trying|try|want|wants|wanna|hope|hoping|plan|planning|going\s+to|gonna|thinking|considering|might)\b", re.I
 )
+# a thing said to be free of it: "The hotel is smoke free", "my flat's smoke free"
+_SOMETHING_IS = re.compile(
+    r"\b(?:the|this|that|our|my|his|her|their|your)\s+[\w-]+(?:\s+is|\s+are|\s+was|\s+were|['’]s)\b", re.IGNORECASE
+)
+
+
+def _free_of_it_myself(before: str) -> bool:
+    """Whether the clause before "<habit> free" says the speaker is now without it, not that they try to be ("trying
+    to go dairy free") nor that something else is ("The hotel is smoke free")."""
+    clause = re.split(r"[.!?,;]", before)[-1]
+    if _GOING_FOR.search(clause):
+        return False
+    return not _SOMETHING_IS.search(clause)
+
+
 _INTENT_BEFORE = re.compile(
     r"\b(?:(?:should|would|could|might)(?:['’]ve|\s+have)|trying|try|want|wants|wanted|going|plan|planning|hope|hoping|"
     r"need|needs|should|might|thinking\s+(?:of|about))"
@@ -112,8 +129,8 @@ def says_it_ended(sentence: str, question: str, described: frozenset[str] = froz
     for ended in (*_ENDED.finditer(sentence), *went, *died):
         if _intent_or_again(sentence, ended) or {t.stem for t in tokens(ended.group())} & asked:
             continue
-        if ended.group().lower().endswith("free") and _GOING_FOR.search(sentence[: ended.start()]):
-            continue  # "I'm trying to go dairy free"
+        if ended.group().lower().endswith("free") and not _free_of_it_myself(sentence[: ended.start()]):
+            continue  # "I'm trying to go dairy free", "The hotel is smoke free"
         if {t.stem for t in tokens(_what_ended(sentence[: ended.start()]))} & asked:
             return True  # "Tom and I broke up", not "we went to the cinema, the movie ended"
     ceased = _CEASED.search(sentence)

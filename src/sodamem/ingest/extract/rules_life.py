@@ -67,9 +67,9 @@ PUT_DOWN = re.compile(
 _PAST_AUX = re.compile(r"(?:\s*(?:just|finally|sadly|have|has|had|'ve))*\s*")
 # what, in the same turn, says the one "lost" was lost another way: found again, a match, a game, a break-up
 _LOST_OTHERWISE = re.compile(
-    r"\b(?:found|turned\s+up|came\s+(?:back|home)|is\s+(?:back|home)|escaped|got\s+out|ran\s+off|missing|posters?|"
-    r"search(?:ing|ed)?|looking\s+for|match|game|score|season|league|final|cup|ex|divorce|custody|split\s+up|"
-    r"broke\s+up|kept)\b|\d\s*[-–]\s*\d",
+    r"\b(?:found|turned\s+up|came\s+(?:back|home)|is\s+(?:back|home)|escaped|got\s+out|ran\s+off|"
+    r"(?:is|went|gone|still)\s+missing|posters?|search(?:ing|ed)?|match|game|score|season|league|ex|divorce|custody|"
+    r"split\s+up|broke\s+up|kept)\b|\d\s*[-–]\s*\d",
     re.IGNORECASE,
 )
 
@@ -183,8 +183,8 @@ def put_down(c: _Clause, m: re.Match[str]) -> bool:
         return False  # "have Biscuit put down" only after "had to"
     if m["lost"] and (c.subj.name != c.speaker and c.subj.name.lower() != "we" and not c.subj.companions):
         return False  # "Chelsea lost Drogba"
-    if m["lost"] and _LOST_OTHERWISE.search(c.p.turn.text):
-        return False
+    if m["lost"] and not (m["kind"] or m["cause"]) and _LOST_OTHERWISE.search(c.p.turn.text):
+        return False  # ("lost our dog Rex", "lost Rex to cancer" say a death whatever else the turn says)
     end = _through_time(c, m.end())
     closes = r"\s*(?:[.!?]|$)" if m["lost"] and not (m["kind"] or m["cause"]) else r"\s*(?:[.!?,;]|$)"
     if not re.match(closes, c.text[end:]):

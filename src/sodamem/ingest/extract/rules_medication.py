@@ -43,17 +43,18 @@ _DOSE = r"(?:\s+\d+(?:\.\d+)?\s?(?:mg|mcg|µg|g|ml|iu|units?))?"
 # the speaker as the subject, said or left out at a sentence's start: "I ...", "I've ...", "Finally ..."
 _I = r"(?:\bI(?:['’]ve|\s+have|['’]d|\s+had)?\s+|(?:^|(?<=[.!?]\s))(?=\w))(?:finally\s+|just\s+|now\s+|also\s+)?"
 # "put me on amlodipine", "started me on metformin", "prescribed me sertraline", "I'm on sertraline now", "I've been
-# taking ramipril", "I started taking melatonin", "I've been put on sertraline", "back on sertraline", "I'm on 50mg
-# of sertraline"
+# taking ramipril", "I started taking melatonin", "I've been put on sertraline", "Back on sertraline" (opening its
+# sentence: not "Mum's back on sertraline"), "I'm on 50mg of sertraline", "they switched me to ramipril"
 _STARTED = re.compile(
     r"\b(?:(?:put|started|starting|got)\s+me\s+on|prescribed\s+me|(?:I\s+(?:was|got)|I['’]ve\s+been|I\s+have\s+been)"
     r"\s+prescribed|(?:I['’]?m|I\s+am|I['’]ve\s+been|I\s+have\s+been)"
-    r"\s+(?:now\s+|also\s+|currently\s+|back\s+)?(?:on|taking)|(?:I['’]?m\s+|I\s+am\s+|^)?back\s+on"
+    r"\s+(?:now\s+|also\s+|currently\s+|back\s+)?(?:on|taking)|(?:^|(?<=[.!?]\s))back\s+on"
+    r"|(?:switched|moved|changed)\s+me\s+(?:over\s+)?(?:on)?to"
     r"|(?:I['’]ve|I\s+have|I)\s+(?:been|got|was)\s+put\s+on"
     r"|I\s+(?:now\s+|also\s+)?(?:take|started(?:\s+taking)?|began(?:\s+taking)?)"
     # the subject left out: "Also started taking melatonin for sleep" (not an order: "Take ibuprofen")
     r"|(?:^|(?<=[.!?]\s))(?:also\s+|just\s+|finally\s+)?(?:started|began)\s+(?:taking|on))"
-    rf"\s+(?:\d+\s?(?:mg|mcg)\s+of\s+)?(?:the\s+|some\s+)?{_MED}{_DOSE}\b",
+    rf"\s+(?:\d+\s?(?:mg|mcg)\s+(?:of\s+)?)?(?:the\s+|some\s+)?{_MED}{_DOSE}\b",
     re.IGNORECASE,
 )
 # "I came off the citalopram", "I stopped taking melatonin", "I'm no longer on sertraline", "I'm off the sertraline

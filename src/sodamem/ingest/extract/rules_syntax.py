@@ -232,10 +232,10 @@ SECOND_VERB_OF = re.compile(
 # ``then`` starts a clause of the speaker's; only a title or a firm and the sentence's end ("working as hard as ever",
 # "working for the weekend", "working at home mostly" are none)
 _WORKING = (
-    r",(?P<then>\s+(?:now\s+)?working\s+(?:as\s+an?(?:\s+[a-z][\w-]*){1,3}|at\s+[A-ZÀ-Þ][\w'’&-]*"
-    r"(?:\s+[A-ZÀ-Þ][\w'’&-]*){0,3})\s*(?:[.!]|$))"
+    r"\s+(?:now\s+)?working\s+(?:as\s+an?(?:\s+[a-z][\w-]*){1,3}|at\s+[A-ZÀ-Þ][\w'’&-]*"
+    r"(?:\s+[A-ZÀ-Þ][\w'’&-]*){0,3})\s*(?:[.!]|$)"
 )
-WORKING_AFTER = re.compile(_WORKING)
+WORKING_AFTER = re.compile(rf",(?P<then>{_WORKING})")
 PRO_DROP = re.compile(
     r"^(?:(?:(?:just|finally|recently|also|officially)\s+)?(?:went|visited|bought|started|finished|adopted|moved|"
     r"joined|met|lost|graduated|ran|completed|signed|attended|tried|quit|sold|painted|won|switched|took|gonna|"
@@ -243,6 +243,6 @@ PRO_DROP = re.compile(
     # "settled in porto finally": a home said alone (not "Based in Leeds, the novel ...", "Settled in Bristol and ..."),
     # or before a job
     r"|(?:settled|based)\s+in\s+[A-ZÀ-Þ][\w'’-]*(?:\s+(?:finally|now|at\s+last))?\s*"
-    rf"(?:[.!]|$|(?=(?-i:{_WORKING.replace('?P<then>', '')}))))",
+    rf"(?:[.!]|$|(?=(?-i:,{_WORKING}))))",
     re.IGNORECASE,
 )

@@ -59,17 +59,20 @@ _NOUN_NAMED = re.compile(
     rf"\b(?:(?:a|an|the|my|our|his|her|their)\s+)?(?:[\w-]+\s+)?(?:{PET_KIND}|boy|girl|lad|lass|fella)\s+(?:named|called)\s+"
     rf"(?P<w>{_WORD})"
 )
+# what follows "called" that is no name: "the girl called back later", "named below"
+_NOT_CALLED = frozenset("back below above out off up in later again earlier today yesterday me him her us them".split())
 # "our cat pickle (she's a tabby)", "my dog biscuit, he's 3": a word right after one's own pet, and then a bracket or
 # a comma, names it (there only); not "my dog walker", "took my dog out, then", "missing my dog badly, ..."
-_OWN_PET_WORD = re.compile(rf"\b(?:my|our)\s+(?:[a-z-]+\s+)?(?:{PET_KIND})\s+(?P<w>{_WORD})(?=\s*\(|,\s)")
+_OWN_PET_WORD = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+(?:[a-z-]+\s+)?(?:{PET_KIND})\s+(?P<w>{_WORD})(?=\s*\(|,\s)")
 _NOT_A_PET_NAME = frozenset(
     """food litter bed beds toy toys tree flap sitter walker walkers groomer trainer hutch tank cage pen bowl door lead
     leash park friendly people owner owners insurance kibble treats vet vets box carrier crate run walk walks nap naps
     too also though tho lol lmao haha tbh btw obvs idk omg rn sm ngl fr now today tonight yesterday again already
     still anymore either aswell home back out in up off down over away around sick ill asleep outside inside upstairs
-    downstairs first last ok okay mostly twice once ate""".split()
+    downstairs first last ok okay mostly twice once ate badly really finally literally seriously honestly
+    sleeps barks eats runs loves hates needs gets died passed ran slept barked""".split()
 )
-_VERBAL = ("ed", "ing", "s", "ly")  # "our cat died", "my dog sleeps", "badly": no name (a name ending in s is lost)
+_VERBAL = ("ing",)  # "my dog walking" (an ending only: Fred, Molly and Boots are names; verbs are listed above)
 # "hey, lena here", "yo. ricky here": a name introducing its writer
 _HERE = re.compile(rf"(?:^|[.!?]\s+|\b(?:hi|hello|hey|hiya|heya|yo|oi)\W+)(?P<w>{_WORD})\s+here\b")
 # words a name runs on with: "thistlecroft vets", "nidelva handball club", "salt river day clinic"
@@ -154,7 +157,8 @@ def true_cased(text: str, names: set[str]) -> str:
     for m in _LOWER_START.finditer(text):
         out[m.end() - 1] = _upper(out[m.end() - 1])
     for m in _NOUN_NAMED.finditer(text):  # "a pitbull named tank": Tank there only
-        if m["w"].lower() not in NAME_STOP and m["w"].lower() not in _STOP_BEFORE_NAME:
+        word = m["w"].lower()
+        if word not in NAME_STOP and word not in _STOP_BEFORE_NAME and word not in _NOT_CALLED:
             out[m.start("w")] = _upper(out[m.start("w")])
     for m in _OWN_PET_WORD.finditer(text):  # "our cat pickle (she's a tabby)": Pickle there only
         word = m["w"].lower()
