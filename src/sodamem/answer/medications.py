@@ -53,7 +53,8 @@ def read_medications(
     which, still = _ASKS_WHICH.match(question), _ASKS_STILL.match(question)
     if which is None and still is None:
         return None
-    latest = _latest_events(memory, user, asker, asked_at)
+    said = _events(memory, user, asker, asked_at)  # read once: the purpose check below looks at them all again
+    latest = _latest_events(said)
     if still is not None:
         event = latest.get(_key(still["med"]))
         if event is None:
@@ -66,7 +67,8 @@ def read_medications(
     words = _purpose_words(" ".join([which["purpose"], after["what"] if after else ""]))
     if words:  # "What blood pressure medication am I on?": those for it, a switch's new one taking the old one's
         said_for = _turns_saying(memory, user, words, asked_at)
-        events = [e for e in events if _for_it(e, said_for, memory, user, asker, asked_at)]
+        started_for = {_key(str(f.object)) for f in said if f.predicate == _STARTED and _turns(f) & said_for}
+        events = [e for e in events if _for_it(e, said_for, started_for, said)]
     taking = [e for e in events if e.predicate == _STARTED]
     stopped = [e for e in events if e.predicate == _STOPPED]
     if taking:
@@ -83,14 +85,14 @@ def _key(medicine: str) -> str:
     return medicine.lower().removesuffix("s")
 
 
-def _latest_events(memory: Memory, user: str, asker: str, asked_at: datetime) -> dict[str, FactRecord]:
-    """Each medicine's latest start or stop said by ``asked_at`` (a stop wins a tie: "switched from X to X")."""
-    events = _events(memory, user, asker, asked_at)
-    events.sort(key=lambda f: (instants.sort_key(f.mentioned_at), f.predicate == _STOPPED))
-    return {_key(str(f.object)): f for f in events}
+def _latest_events(events: list[FactRecord]) -> dict[str, FactRecord]:
+    """Each medicine's latest start or stop among ``events`` (a stop wins a tie: "switched from X to X")."""
+    ordered = sorted(events, key=lambda f: (instants.sort_key(f.mentioned_at), f.predicate == _STOPPED))
+    return {_key(str(f.object)): f for f in ordered}
 
 
 def _events(memory: Memory, user: str, asker: str, asked_at: datetime) -> list[FactRecord]:
+    """The asker's medicine starts and stops said by ``asked_at``."""
     return [
         f
         for f in memory.facts(status="all", subject=asker, user=user)
@@ -119,22 +121,14 @@ def _turns_saying(memory: Memory, user: str, words: list[str], asked_at: datetim
     }
 
 
-def _for_it(
-    event: FactRecord, said_for: set[tuple[str, int]], memory: Memory, user: str, asker: str, asked_at: datetime
-) -> bool:
-    """Whether a medicine's event is for the purpose: its turns say it, or it was switched to in a turn that stopped
-    one whose own start said it ("switched me from amlodipine to ramipril")."""
-    turns = {(s.session_id, s.turn_index) for s in event.sources}
+def _turns(fact: FactRecord) -> set[tuple[str, int]]:
+    return {(s.session_id, s.turn_index) for s in fact.sources}
+
+
+def _for_it(event: FactRecord, said_for: set[tuple[str, int]], started_for: set[str], events: list[FactRecord]) -> bool:
+    """Whether a medicine's event is for the purpose: its turns say it (``said_for``), or it was switched to in a
+    turn that stopped one whose own start said it (``started_for``: "switched me from amlodipine to ramipril")."""
+    turns = _turns(event)
     if turns & said_for:
         return True
-    switched_from = [
-        f
-        for f in _events(memory, user, asker, asked_at)
-        if f.predicate == _STOPPED and {(s.session_id, s.turn_index) for s in f.sources} & turns
-    ]
-    started_for = {
-        _key(str(f.object))
-        for f in _events(memory, user, asker, asked_at)
-        if f.predicate == _STARTED and {(s.session_id, s.turn_index) for s in f.sources} & said_for
-    }
-    return any(_key(str(f.object)) in started_for for f in switched_from)
+    return any(f.predicate == _STOPPED and _turns(f) & turns and _key(str(f.object)) in started_for for f in events)

@@ -39,9 +39,9 @@ def job_ending(
         return None  # "I'm a nurse": no employer to leave ("I quit my job at the pub" may be a second one)
     left = [f for f in since if f.denies and (not f.object or _names(quote, f.object))]
     back = [f for f in since if f.affirms and f.object and _names(quote, f.object)]
-    if left and not (back and _latest(back) > _latest(left)):
-        # "I quit Bean There", "I quit my job" (not "I started at Bean There again" since): the latest quit
-        return max(left, key=lambda f: instants.sort_key(f.mentioned_at))
+    last_quit = _newest(left)
+    if last_quit is not None and not (back and _said(_newest(back)) > _said(last_quit)):
+        return last_quit  # the latest "I quit Bean There", "I quit my job" (not "I started at Bean There again" since)
     replaced = [f for f in since if f.affirms and f.object and not _names(quote, f.object)]
     started = [
         p for p in starts if said < instants.sort_key(p.occurred_start or "") and not _names(quote, p.object or "")
@@ -50,8 +50,12 @@ def job_ending(
     return ended_by[0] if ended_by else None
 
 
-def _latest(facts: list[FactRecord]) -> datetime:
-    return max(instants.sort_key(f.mentioned_at) for f in facts)
+def _newest(facts: list[FactRecord]) -> FactRecord | None:
+    return max(facts, key=_said, default=None)
+
+
+def _said(fact: FactRecord | None) -> datetime:
+    return instants.sort_key(fact.mentioned_at) if fact is not None else datetime.min
 
 
 def _names(quote: str, employer: str) -> bool:

@@ -71,8 +71,7 @@ _NOT_A_PET_NAME = frozenset(
     still anymore either aswell home back out in up off down over away around sick ill asleep outside inside upstairs
     downstairs first last ok okay mostly twice once ate badly really finally literally seriously honestly
     sleeps barks eats runs loves hates needs gets died passed ran slept barked""".split()
-)
-_VERBAL = ("ing",)  # "my dog walking" (an ending only: Fred, Molly and Boots are names; verbs are listed above)
+)  # verbs listed, not guessed from an ending (Fred, Molly and Boots are names); only "-ing" is judged by its ending
 # "hey, lena here", "yo. ricky here": a name introducing its writer
 _HERE = re.compile(rf"(?:^|[.!?]\s+|\b(?:hi|hello|hey|hiya|heya|yo|oi)\W+)(?P<w>{_WORD})\s+here\b")
 # words a name runs on with: "thistlecroft vets", "nidelva handball club", "salt river day clinic"
@@ -162,7 +161,7 @@ def true_cased(text: str, names: set[str]) -> str:
             out[m.start("w")] = _upper(out[m.start("w")])
     for m in _OWN_PET_WORD.finditer(text):  # "our cat pickle (she's a tabby)": Pickle there only
         word = m["w"].lower()
-        if not (word in NAME_STOP or word in _STOP_BEFORE_NAME or word in _NOT_A_PET_NAME or word.endswith(_VERBAL)):
+        if not (word in NAME_STOP or word in _STOP_BEFORE_NAME or word in _NOT_A_PET_NAME or word.endswith("ing")):
             out[m.start("w")] = _upper(out[m.start("w")])
     for m in _NAME_IS.finditer(text):  # "her name's ros", "her name's grace"; not "her name is everywhere"
         word = m["w"].lower()
