@@ -41,6 +41,16 @@ THYROID: History = [
     ("2026-01-05T09:00", "I take levothyroxine for my thyroid."),
     ("2026-02-05T09:00", "I'm on sertraline too."),
 ]
+TWO_AT_ONCE: History = [
+    ("2026-01-05T09:00", "I take metformin and insulin for my diabetes."),
+    ("2026-03-05T09:00", "I stopped the insulin, the tablets are enough now."),
+]
+# a stop said after the time it names: "in March", said in May
+YEAR: History = [
+    ("2025-01-10T09:00", "Doctor has put me on citalopram."),
+    ("2025-05-20T09:00", "I came off the citalopram in March, feeling much better."),
+    ("2025-06-15T09:00", "They put me on propranolol for the panic attacks."),
+]
 CASES = [
     ("switched-to", PRESSURE, "2026-04-01", "What blood pressure medication am I on now?", "ramipril"),
     ("two-at-once", PRESSURE, "2026-02-15", "What meds am I taking?", "melatonin, ramipril"),
@@ -56,6 +66,13 @@ CASES = [
     ("every-one-that-holds", THYROID, "2026-06-01", "What medication am I on?", "sertraline, levothyroxine"),
     ("singular-and-plural-are-one", STATINS, "2026-06-01", "Am I still on statins?", "No"),
     ("a-kind-of-is-no-purpose", THYROID, "2026-06-01", "What kind of medication am I on?", "sertraline, levothyroxine"),
+    ("both-listed", TWO_AT_ONCE, "2026-02-01", "What meds am I taking?", "metformin, insulin"),
+    ("one-of-two-stopped", TWO_AT_ONCE, "2026-04-01", "What meds am I taking?", "metformin"),
+    ("then-a-month", YEAR, "2025-09-01", "What medication was I on in February?", "citalopram"),
+    ("then-stopped-by-the-month-named", YEAR, "2025-09-01", "Was I on citalopram in April?", "No"),
+    ("then-started-in-the-month", YEAR, "2025-09-01", "Was I taking propranolol in June?", "Yes"),
+    ("then-started-within", YEAR, "2025-09-01", "Which meds was I taking in June?", "propranolol"),
+    ("now-after-both", YEAR, "2025-09-01", "What medication am I on?", "propranolol"),
     # none for the purpose asked: the sentences answer, not every medicine
     ("no-medicine-for-it", THYROID, "2026-06-01", "What medication am I on for my knee?", ABSTAIN),
 ]
@@ -110,6 +127,21 @@ def medicines(text: str) -> list[tuple[str, str]]:
         ("Back on sertraline, it's fine.", [("started_medication", "sertraline")]),
         ("They switched me to ramipril.", [("started_medication", "ramipril")]),
         ("I'm on 5mg amlodipine.", [("started_medication", "amlodipine")]),
+        ("I take metformin and insulin.", [("started_medication", "insulin"), ("started_medication", "metformin")]),
+        (
+            "I'm on sertraline, propranolol and omeprazole now.",
+            [
+                ("started_medication", "omeprazole"),
+                ("started_medication", "propranolol"),
+                ("started_medication", "sertraline"),
+            ],
+        ),
+        ("I'm on sertraline and feeling better.", [("started_medication", "sertraline")]),
+        ("I take metformin and my wife takes insulin.", [("started_medication", "metformin")]),
+        (
+            "I stopped taking melatonin and ibuprofen.",
+            [("stopped_medication", "ibuprofen"), ("stopped_medication", "melatonin")],
+        ),
     ],
 )
 def test_medicines_said(text: str, expected: list[tuple[str, str]]) -> None:

@@ -15,6 +15,7 @@ from datetime import datetime
 
 from sodamem import instants
 from sodamem.memory import Memory
+from sodamem.model import TimeSpec
 from sodamem.records import FactRecord
 
 _STARTED, _STOPPED = "started_medication", "stopped_medication"
@@ -28,6 +29,17 @@ _ASKS_WHICH = re.compile(
 # "What medication am I on for my thyroid?": what it is for, said after (anchored: one match at most)
 _FOR = re.compile(
     r"\bfor\s+(?:my|the|his|her)?\s*(?P<what>[a-z][a-z -]*?)\s*(?:now|currently|these\s+days)?\s*\??\s*$", re.I
+)
+# "What medication was I on in January?", "Which meds did I take last year?": those taken at some time the question
+# names (with no time named, the sentences answer)
+_ASKS_WHICH_THEN = re.compile(
+    rf"^\s*(?:what|which)\s+(?P<purpose>(?:[\w-]+\s+){{0,3}}?){_MEDICINES}\s+(?:was\s+I|were\s+we|did\s+I|had\s+I\s+been)"
+    r"\s+(?:on|taking|take|prescribed)\b",
+    re.IGNORECASE,
+)
+# "Was I on sertraline in March?", "Was I still taking melatonin last summer?"
+_ASKS_STILL_THEN = re.compile(
+    r"^\s*(?:was\s+I|were\s+we)\s+(?:still\s+)?(?:on|taking)\s+(?:the\s+)?(?P<med>[A-Za-z][a-z-]+)\b", re.IGNORECASE
 )
 # "Am I still on amlodipine?", "Do I still take melatonin?", "Am I taking sertraline?"
 _ASKS_STILL = re.compile(
@@ -46,10 +58,13 @@ class MedicationReading:
 
 
 def read_medications(
-    memory: Memory, user: str, asker: str, question: str, asked_at: datetime
+    memory: Memory, user: str, asker: str, question: str, asked_at: datetime, window: TimeSpec | None = None
 ) -> MedicationReading | None:
     """The reading of a medication question; None when the question asks none, no medicine was said, or none said
-    is for the purpose asked (the sentences decide then)."""
+    is for the purpose asked (the sentences decide then). ``window``: the time the question names ("in January"),
+    which a question in the past tense asks of."""
+    if window is not None and (_ASKS_WHICH_THEN.match(question) or _ASKS_STILL_THEN.match(question)):
+        return _read_then(_events(memory, user, asker, asked_at), question, window)
     which, still = _ASKS_WHICH.match(question), _ASKS_STILL.match(question)
     if which is None and still is None:
         return None
@@ -72,12 +87,50 @@ def read_medications(
     taking = [e for e in events if e.predicate == _STARTED]
     stopped = [e for e in events if e.predicate == _STOPPED]
     if taking:
-        taking.sort(key=lambda e: instants.sort_key(e.mentioned_at), reverse=True)
+        # latest said first; those said in one turn in the order said ("metformin and insulin")
+        taking.sort(key=lambda e: (instants.sort_key(e.mentioned_at), -e.sources[0].char_end), reverse=True)
         return MedicationReading(", ".join(str(e.object) for e in taking), tuple(taking))
     if stopped:
         names = ", ".join(dict.fromkeys(str(e.object) for e in stopped))
         return MedicationReading(f"none now (previously {names})", tuple(stopped))
     return None
+
+
+def _read_then(said: list[FactRecord], question: str, window: TimeSpec) -> MedicationReading | None:
+    """ "What medication was I on in January?": each medicine taken at some time in ``window`` (taken as it began,
+    or started in it), by when each start and stop happened (the time its words name: "I came off the citalopram
+    in May", said in July, stopped it in May), cited by the start that makes it so. "Was I on sertraline in
+    March?": Yes or No, citing its last start or stop by then. Purposes are not read here: the sentences decide."""
+    start, end = (instants.sort_key(t.isoformat()) for t in (window.start, window.end))
+    by_medicine: dict[str, list[FactRecord]] = {}
+    for event in sorted(said, key=lambda f: (_happened(f), f.predicate == _STOPPED)):
+        by_medicine.setdefault(_key(str(event.object)), []).append(event)
+    taken: dict[str, FactRecord] = {}
+    for key, events in by_medicine.items():
+        before = [e for e in events if _happened(e) < start]
+        during = [e for e in events if start <= _happened(e) < end and e.predicate == _STARTED]
+        if before and before[-1].predicate == _STARTED:
+            taken[key] = before[-1]
+        elif during:
+            taken[key] = during[0]
+    still = _ASKS_STILL_THEN.match(question)
+    if still is not None:
+        key = _key(still["med"])
+        if key in taken:
+            return MedicationReading("Yes", (taken[key],))
+        # none said by then: "I'm on propranolol", said in June, may have held in February too (the sentences decide)
+        known = [e for e in by_medicine.get(key, []) if _happened(e) < end]
+        return MedicationReading("No", (known[-1],)) if known else None
+    which = _ASKS_WHICH_THEN.match(question)
+    if which is None or not taken or _purpose_words(which["purpose"]) or _FOR.search(question):
+        return None
+    cited = sorted(taken.values(), key=_happened)
+    return MedicationReading(", ".join(str(e.object) for e in cited), tuple(cited))
+
+
+def _happened(event: FactRecord) -> datetime:
+    """When a start or stop happened: the time its words name, else when it was said."""
+    return instants.sort_key(event.occurred_start or event.mentioned_at)
 
 
 def _key(medicine: str) -> str:

@@ -40,10 +40,9 @@ from sodamem.answer.date_gaps import asks_a_gap, gap_text
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.medications import read_medications
+from sodamem.answer.pets import pets_asked, pets_died
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.relatives import (
-    pets_asked,
-    pets_died,
     relation_said,
     relative_asked_about,
     relative_mentioned,
@@ -322,7 +321,7 @@ class _Reader:
     def _medications(self) -> Answer | None:
         """ "What medication am I on?", "Am I still on amlodipine?": the medicines started and not stopped since
         (``medications``)."""
-        reading = read_medications(self.memory, self.user, USER_ROLE, self.question, self.now)
+        reading = read_medications(self.memory, self.user, USER_ROLE, self.question, self.now, self.analysis.window)
         if reading is None:
             return None
         return self._answer(reading.text, self._fact_citations(list(reading.cited)))

@@ -109,3 +109,9 @@ def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
 
 def _relation(fact: FactRecord, name: str) -> bool:
     return fact.kind == FactKind.RELATION and fact.object == name and bool(fact.sources)
+
+
+def said_order(fact: FactRecord) -> tuple[str, int, int, int]:
+    """Where a relation fact's name was said ("two kids, Mia and Leo": Mia first, though both cite one span)."""
+    source = fact.sources[0]
+    return source.timestamp, source.turn_index, source.char_start, source.quote.find(fact.object or "")

@@ -150,7 +150,7 @@ _NOT_SO = re.compile(
 
 
 def _died(c: _Clause, m: re.Match[str]) -> bool:
-    """ "Peanut passed away last night": an event of the one who died, dated (``answer/relatives.py`` ends a pet of that
+    """ "Peanut passed away last night": an event of the one who died, dated (``answer/pets.py`` ends a pet of that
     name with it)."""
     name = c.subj.name
     if name == c.speaker or (c.aux and not re.fullmatch(r"\s*(?:has|'s|just)?\s*", c.aux)):

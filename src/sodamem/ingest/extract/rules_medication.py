@@ -1,7 +1,8 @@
 """Medicines the speaker starts and stops: "Doctor has put me on amlodipine 5mg", "I'm on sertraline now", "they
-switched me from amlodipine to ramipril", "I came off the citalopram in May". Each is an event of the speaker's,
-``started_medication`` or ``stopped_medication`` with the medicine as its object; ``answer/medications.py`` reads
-which still hold. A switch is both: the old one stopped, the new one started.
+switched me from amlodipine to ramipril", "I came off the citalopram in May", "I take metformin and insulin" (each
+one listed). Each is an event of the speaker's, ``started_medication`` or ``stopped_medication`` with the medicine
+as its object; ``answer/medications.py`` reads which still hold. A switch is both: the old one stopped, the new one
+started.
 
 A word is a medicine by a list of common ones or by the endings drug names share (``-pril``, ``-olol``, ``-statin``,
 ...), so "put me on nights" or "I'm on holiday" is none. Only what the speaker says happened counts: not a wish, a
@@ -82,6 +83,11 @@ _NOT_DONE = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_START = re.compile(r"[.!?,;:]\s*|\s(?:and|but|so|because)\s", re.IGNORECASE)
+# the next medicine of a list after one: "I take metformin and insulin", "I'm on sertraline, propranolol and
+# omeprazole" (a word that is no medicine ends it: "I'm on sertraline and feeling better")
+_AND_MORE = re.compile(
+    rf"(?:\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|&|plus)\s+)(?:the\s+|some\s+|my\s+)?{_MED}{_DOSE}\b", re.IGNORECASE
+)
 
 
 def is_medication(word: str) -> bool:
@@ -104,6 +110,18 @@ def medications(p: _Piece) -> None:
         for m in pattern.finditer(text):
             if is_medication(m["med"]) and _done(text, m.start()):
                 _medicine(p, predicate, m["med"], m.start(), m.end())
+                for more in _listed_after(text, m.end()):
+                    _medicine(p, predicate, more["med"], m.start(), more.end())
+
+
+def _listed_after(text: str, end: int) -> list[re.Match[str]]:
+    """The medicines listed after one that ends at ``end`` ("metformin and insulin"), up to the first word that is
+    none."""
+    listed = []
+    while (more := _AND_MORE.match(text, end)) is not None and is_medication(more["med"]):
+        listed.append(more)
+        end = more.end()
+    return listed
 
 
 def _done(text: str, start: int) -> bool:
