@@ -60,6 +60,10 @@ QUIT_MY_JOB: History = [
     ("2026-01-05T09:00", "I'm a nurse."),
     ("2026-04-02T09:00", "I quit my job at the hospital yesterday."),
 ]
+BACK_AT_WORK: History = [
+    *BARISTA,
+    ("2026-06-01T09:00", "Started back at Bean There on Monday, the new manager is lovely."),
+]
 CASES = [
     ("title-come-due", DESIGNER, "2026-11-30", "What is my job?", "design lead (previously UX designer)"),
     ("title-asked-as-title", DESIGNER, "2026-11-30", "What is my job title?", "design lead (previously UX designer)"),
@@ -98,6 +102,9 @@ CASES = [
     # a yes/no question of the title: it ended with the employer quit, cited with the quitting
     ("still-the-title-after-quitting", BARISTA, "2026-11-30", "Do I still work as a barista?", "No"),
     ("still-the-title-before-quitting", BARISTA, "2026-03-01", "Do I still work as a barista?", "Yes"),
+    # back at the employer quit: the title holds again
+    ("still-the-title-back-at-work", BACK_AT_WORK, "2026-11-30", "Do I still work as a barista?", "Yes"),
+    ("where-back-at-work", BACK_AT_WORK, "2026-11-30", "Where do I work?", "Bean There"),
     # moving to another employer may keep the job: no "No" from that alone
     ("still-the-title-at-a-new-employer", NURSE, "2026-11-30", "Do I still work as a nurse?", "Yes"),
 ]
@@ -114,6 +121,32 @@ def jobs(text: str) -> list[tuple[str | None, str, str]]:
     with Memory(":memory:", embedder="none") as memory:
         memory.add([{"role": "user", "text": text}], session_id="s", timestamp=datetime(2026, 5, 20, 10))
         return [(f.object, f.modality, f.text) for f in memory.facts() if f.predicate == "job"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I went back to work at Costa.", ["Costa"]),
+        ("Started back at Costa on Monday.", ["Costa"]),
+        ("I'm back working at Costa.", ["Costa"]),
+        ("Back at Costa as a shift supervisor now!", ["Costa"]),
+        ("Costa rehired me!", ["Costa"]),
+        ("Costa took me back.", ["Costa"]),
+        # a visit, a partner, someone else's, a maybe, a question, a denial
+        ("I went back to Costa for a flat white.", []),
+        ("I'm back at Costa, the usual table.", []),
+        ("Tom took me back after the fight.", []),
+        ("My sister started back at Tesco.", []),
+        ("I might go back to work at Costa.", []),
+        ("Should I go back to work at Costa?", []),
+        ("I'm not going back to work at Costa.", []),
+    ],
+)
+def test_back_at_an_employer(text: str, expected: list[str]) -> None:
+    with Memory(":memory:", embedder="none") as memory:
+        memory.add([{"role": "user", "text": text}], session_id="s", timestamp=datetime(2026, 5, 20, 10))
+        said = [f.object for f in memory.facts() if f.predicate == "works_at" and f.affirms]
+    assert said == expected
 
 
 @pytest.mark.parametrize(

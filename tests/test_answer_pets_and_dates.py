@@ -53,6 +53,14 @@ PUPPIES: History = [*PUT_DOWN, ("2025-11-01T08:00", "We got two puppies!")]
 NEW_PUPPY: History = [*PUT_DOWN, ("2025-11-01T08:00", "We got a new puppy, her name is Pip!")]
 ANOTHER_DOG: History = [*PUT_DOWN, ("2025-11-01T08:00", "We adopted another dog last weekend!")]
 FOUND_AGAIN: History = [*LOST, ("2025-11-01T08:00", "Update: Biscuit is home!! Someone found him in the next village.")]
+TWO_DOGS: History = [
+    ("2025-05-02T21:00", "We have two dogs, Biscuit and Rex."),
+    ("2025-10-09T08:00", "We had to put Biscuit down yesterday. Heartbroken."),
+]
+THREE_DOGS: History = [
+    ("2025-05-02T21:00", "We have three dogs now. My dog Biscuit is the oldest, my dog Rex the naughtiest."),
+    ("2025-10-09T08:00", "Biscuit passed away last night."),
+]
 CASES = [
     ("dogs-now", RICKY, "2026-05-01", "Which dogs do I have now?", "Tank, Lulu"),
     ("dogs-called", RICKY, "2026-05-01", "What are my dogs called?", "Tank, Lulu"),
@@ -81,6 +89,11 @@ CASES = [
     ("an-uncle-named-after", UNCLE_MAX, "2026-05-01", "What are my dogs called?", "Biscuit, Max"),
     ("a-video-found-is-no-dog-found", OLD_VIDEO, "2026-05-01", "Do I still have Biscuit?", "No"),
     ("puppies-since", PUPPIES, "2026-05-01", "Do I have any puppies?", "Yes"),
+    # how many: those counted or named, less the deaths said by the time asked
+    ("how-many-after-a-death", TWO_DOGS, "2026-05-01", "How many dogs do I have?", "one (Rex)"),
+    ("how-many-before-the-death", TWO_DOGS, "2025-06-01", "How many dogs do I have?", "two"),
+    ("how-many-none-left", PUT_DOWN, "2026-05-01", "How many dogs do we have now?", "none now (previously Biscuit)"),
+    ("how-many-counted-beyond-the-names", THREE_DOGS, "2026-05-01", "How many dogs do I have?", "two"),
 ]
 
 

@@ -40,7 +40,7 @@ from sodamem.answer.date_gaps import asks_a_gap, gap_text
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.medications import read_medications
-from sodamem.answer.pets import pets_asked, pets_died
+from sodamem.answer.pets import pets_asked, pets_counted, pets_died
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.relatives import (
     relation_said,
@@ -338,10 +338,13 @@ class _Reader:
 
     def _pets_asked(self) -> Answer | None:
         """ "Do I have a dog?", "Do I still have Biscuit?" after the dog named died: no, citing the death; yes, citing
-        a dog alive."""
+        a dog alive. "How many dogs do I have?": those left (``pets_counted``)."""
         pets = pets_asked(self.memory, self.user, self.question, USER_ROLE, self.now)
         if pets is None:
-            return None
+            counted = pets_counted(self.memory, self.user, self.question, USER_ROLE, self.now)
+            if counted is None:
+                return None
+            return self._answer(counted.text, self._fact_citations(counted.cited))
         if pets.living:
             return self._answer("Yes", self._fact_citations(pets.living[:1]), pets.living[0].text)
         return self._answer("No", self._fact_citations(pets.deaths), "; ".join(f.text for f in pets.deaths))

@@ -153,3 +153,77 @@ def _a_person_died(name: str, death: FactRecord) -> bool:
         rf"\b{_PERSONS}\s+{named}\b|\b{named},?\s+(?:my|our|his|her|their)\s+{_PERSONS}\b", re.IGNORECASE
     )
     return any(person.search(source.quote) for source in death.sources)
+
+
+# "How many dogs do I have?", "How many cats have we got now?", "How many puppies do I own?"
+_HOW_MANY = re.compile(
+    rf"^\s*(?i:how\s+many)\s+(?P<kind>(?i:{PET_KIND}))s?\s+(?i:do|have)\s+(?i:I|we)\s+(?i:still\s+)?"
+    r"(?i:have|own|got)?(?i:\s+(?:now|at\s+the\s+moment|these\s+days))?\s*\??\s*$"
+)
+_COUNTS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10,
+}  # fmt: skip
+_COUNT_WORDS = {n: w for w, n in _COUNTS.items() if w not in ("a", "an")}
+
+
+@dataclass(frozen=True, slots=True)
+class PetsCounted:
+    """How many pets of a kind one has now, where a named one died: the number's words, and the facts it rests on
+    (the living pets' relation facts, then the deaths)."""
+
+    text: str
+    cited: list[FactRecord]
+
+
+def pets_counted(memory: Memory, user: str, question: str, asker: str, asked_at: datetime) -> PetsCounted | None:
+    """For "How many dogs do I have?" after "We have two dogs, Biscuit and Rex" and "we had to put Biscuit down":
+    "one (Rex)". The pets counted are the most said ("two dogs") or named; those whose death was said by
+    ``asked_at`` are taken off. None when no named pet of the kind died, or one of the kind was spoken of since the
+    last death ("we adopted another dog"): the sentences answer then, as they always did."""
+    m = _HOW_MANY.match(re.sub(r"\b(pupp|kitt|bunn|pon)ies\b", r"\1y", question, flags=re.IGNORECASE))
+    if m is None:
+        return None
+    said_kind = m["kind"].lower()
+    kind = _KIND_OF.get(said_kind, said_kind)
+    owned = memory.facts(status="active", subject=asker, user=user)
+    pets = [
+        f
+        for f in owned
+        if f.kind == "relation" and f.predicate in PET_KINDS and f.object and f.affirms and f.sources
+        if _KIND_OF.get(f.predicate, f.predicate) == kind and instants.at_or_before(f.mentioned_at, asked_at)
+    ]
+    deaths = pets_died(memory, user, pets, question, asked_at)
+    if not deaths:
+        return None
+    last_death = max(instants.sort_key(f.mentioned_at) for f in deaths.values())
+    if _spoken_of_since(memory, user, kind, last_death, asked_at):
+        return None
+    names = {entity_key(f.object or "") for f in pets}
+    turns = {(s.session_id, s.turn_id) for f in pets for s in f.sources}
+    texts = [memory.turn(turn_id, session_id=session, user=user).text for session, turn_id in turns]
+    total = max(len(names), *(_count_said(text, said_kind, kind) for text in texts))
+    living = sorted((f for f in pets if f.id not in deaths), key=said_order)
+    gone = {entity_key(f.object or "") for f in pets if f.id in deaths}
+    left = total - len(gone)
+    cited = [*living, *dict.fromkeys(deaths.values())]
+    if left <= 0:
+        previously = ", ".join(dict.fromkeys(f.object or "" for f in pets if f.id in deaths))
+        return PetsCounted(f"none now (previously {previously})", cited)
+    count = _COUNT_WORDS.get(left, str(left))
+    living_names = list(dict.fromkeys(f.object or "" for f in living))
+    return PetsCounted(f"{count} ({', '.join(living_names)})" if len(living_names) == left else count, cited)
+
+
+def _count_said(text: str, said_kind: str, kind: str) -> int:
+    """The most pets of the kind the speaker counts as their own in a turn that names one ("We have two dogs, Biscuit
+    and Rex": 2; "my three rescue dogs": 3; not "my sister has four dogs"), 0 when none is counted."""
+    words = {said_kind, kind}
+    kinds = "|".join(re.escape(w) for w in sorted(words))
+    counted = re.compile(
+        rf"\b(?:(?:I|we)(?:\s+have|\s+own|['’]ve\s+got|\s+have\s+got)|my|our)\s+(?P<n>\d+|{'|'.join(_COUNTS)})\s+"
+        rf"(?:[a-z]+\s+)?(?:{kinds})(?:s|es)?\b",
+        re.IGNORECASE,
+    )
+    found = [m["n"].lower() for m in counted.finditer(text)]
+    return max((int(n) if n.isdigit() else _COUNTS[n] for n in found), default=0)

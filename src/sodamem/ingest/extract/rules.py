@@ -365,6 +365,7 @@ _PIECE_RULES: tuple[Callable[[_Piece], None], ...] = (
     partial(intro_fragments, try_clause=_try_clause),
     rt.offered_and_took,
     rt.weeks_in,
+    rt.back_at_job,
     rt.move_set,
     rt.move_on,
     rt.here_in,

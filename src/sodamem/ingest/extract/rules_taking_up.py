@@ -220,6 +220,37 @@ def weeks_in(p: _Piece) -> None:
     _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(p.speaker, mood, "works at", "work at", org))
 
 
+# back at a job one had: "I went back to work at Costa", "Started back at Costa on Monday", "I'm back working at
+# Costa", "back at Costa as a shift lead", "Costa rehired me", "Costa took me back" (not "I went back to Costa for a
+# flat white", "I'm back at Costa" alone: a customer says those too)
+BACK_AT_JOB = re.compile(
+    r"(?:(?:\bI(?:['’]ve|\s+have)?\s+|(?:^|(?<=[.!?]\s)))(?i:went|gone|going|go)\s+back\s+to\s+work(?:ing)?\s+(?:at|for)"
+    r"|(?:\bI(?:['’]ve|\s+have)?\s+|(?:^|(?<=[.!?]\s)))(?i:start(?:ed|ing))\s+back\s+at"
+    r"|(?:\bI['’]m|\bI\s+am|(?:^|(?<=[.!?]\s)))\s*(?:now\s+)?back\s+(?:working|work)\s+(?:at|for))"
+    rf"\s+(?P<org>{rv.ORG_NAME})(?![\w'’])"
+    rf"|(?:^|(?<=[.!?]\s))(?:(?:I['’]m|I\s+am)\s+)?[Bb]ack\s+at\s+(?P<org2>{rv.ORG_NAME})\s+as\s+(?:an?\s+|the\s+)?{_JOB_PHRASE}"
+    rf"|(?P<org3>{rv.ORG_NAME})\s+(?:(?:has|have)\s+)?(?:re-?hired\s+me|hired\s+me\s+back|took\s+me\s+back|(?:has|have)\s+taken\s+me\s+back)\b"
+)
+
+
+def back_at_job(p: _Piece) -> None:
+    """ "Started back at Costa on Monday", "Costa rehired me": the speaker works there again (after a quit, the
+    employer said since in its place)."""
+    lowered = p.piece.text.lower()
+    if "back" not in lowered and "hired" not in lowered:
+        return
+    for m in BACK_AT_JOB.finditer(p.piece.text):
+        org = m["org"] or m["org2"] or m["org3"]
+        if p.question or _a_person(org) or org.lower() in NOT_A_NAME:
+            continue  # "Tom took me back": a partner's
+        org = re.sub(r"^(?i:the)\s+", "", org)
+        c = _piece_clause(p, m.start(), m.end(), p.speaker)
+        mood = _piece_mood(p)
+        if m["job"]:
+            emit_job(c, m["job"], m.end(), mood)
+        _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(p.speaker, mood, "works at", "work at", org))
+
+
 def took_job(c: _Clause, m: re.Match[str]) -> bool:
     what, org = m["what"] or m["what2"], m["org"] or m["org2"]
     if what == "offer" and m["verb"] in ("got", "get"):
