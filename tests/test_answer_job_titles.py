@@ -105,6 +105,10 @@ CASES = [
     # back at the employer quit: the title holds again
     ("still-the-title-back-at-work", BACK_AT_WORK, "2026-11-30", "Do I still work as a barista?", "Yes"),
     ("where-back-at-work", BACK_AT_WORK, "2026-11-30", "Where do I work?", "Bean There"),
+    # the title asked with no state word: the same reading
+    ("am-i-still-the-title-after-quitting", BARISTA, "2026-11-30", "Am I still a barista?", "No"),
+    ("am-i-still-the-title-before-quitting", BARISTA, "2026-03-01", "Am I still a barista?", "Yes"),
+    ("am-i-still-the-title-back-at-work", BACK_AT_WORK, "2026-11-30", "Am I still a barista?", "Yes"),
     # moving to another employer may keep the job: no "No" from that alone
     ("still-the-title-at-a-new-employer", NURSE, "2026-11-30", "Do I still work as a nurse?", "Yes"),
 ]

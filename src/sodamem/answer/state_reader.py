@@ -70,6 +70,8 @@ _ASKS_A_MOVE = re.compile(r"^\s*where\s+(?:is|are)\s+.+?\s+moving\b", re.IGNOREC
 _LOOKS_BACK = re.compile(
     r"^\s*\w+(?:\s+\w+)?\s+(?:was|were|did)\b(?!.*\bnow\b)|\bused\s+to\b|\bbefore\s+(?:I|[A-Z])", re.IGNORECASE
 )
+# "Am I still a barista?", "Am I a nurse now?": a title asked with no state word (only where one was said)
+_AM_I_A = re.compile(r"^\s*am\s+I\s+(?:still\s+|now\s+|currently\s+)?(?:an?)\s+\w", re.IGNORECASE)
 _HOW_LONG = re.compile(r"\s*how\s+long\b", re.IGNORECASE)  # a span ("How old is Kuba?" is a state: an age)
 Span = tuple[str, int, int, int]  # session_id, turn_index, char_start, char_end of a fact's source
 STATE_PREDICATES = frozenset(p for predicates in STATE_KEYWORDS.values() for p in predicates if not p.endswith("*"))
@@ -116,7 +118,7 @@ class StateReader:
         moving = _ASKS_A_MOVE.search(self.question) and relative_asked_about(self.question, USER_ROLE)
         if moving:  # "Where is my mum moving to?": her planned move, whatever its day ("shes moving to nelson")
             return self._relative_plan(moving, ("lives_in",), [], any_day=True)
-        wanted = state_predicates(self.question)
+        wanted = state_predicates(self.question) or self._title_asked()
         if not wanted or asks_a_wish(self.question):
             return None  # "Where do I want to work?" asks no state that holds
         if _HOW_LONG.match(self.question):
@@ -424,6 +426,14 @@ class StateReader:
         if not subjects and person_asked_of(self.question):
             return []  # "What does Leah do?", and no fact names Leah: not the facts of whoever else
         return [f for f in self._said_for(wanted) if self._ended_by_plan(f) is None and not self._left_with_employer(f)]
+
+    def _title_asked(self) -> tuple[str, ...]:
+        """ "Am I still a barista?": ``("job",)`` where a title said of the asker is the one named (the yes/no of
+        "Do I still work as a barista?" then answers it); else nothing ("Am I a good cook?" asks no job)."""
+        if not _AM_I_A.match(self.question):
+            return ()
+        said = [f for f in self.memory.facts(status="all", subject=USER_ROLE, user=self.user) if f.predicate == "job"]
+        return ("job",) if any(f.object and self._names_value(f.object) for f in said) else ()
 
     def _said_for(self, wanted: tuple[str, ...]) -> list[FactRecord]:
         """The asked states that hold (then), about the people the question names, before dated endings."""
