@@ -62,7 +62,7 @@ QUIT_MY_JOB: History = [
 ]
 BACK_AT_WORK: History = [
     *BARISTA,
-    ("2026-06-01T09:00", "Started back at Bean There on Monday, the new manager is lovely."),
+    ("2026-06-01T09:00", "Went back to work at Bean There on Monday, the new manager is lovely."),
 ]
 CASES = [
     ("title-come-due", DESIGNER, "2026-11-30", "What is my job?", "design lead (previously UX designer)"),
@@ -109,6 +109,8 @@ CASES = [
     ("am-i-still-the-title-after-quitting", BARISTA, "2026-11-30", "Am I still a barista?", "No"),
     ("am-i-still-the-title-before-quitting", BARISTA, "2026-03-01", "Am I still a barista?", "Yes"),
     ("am-i-still-the-title-back-at-work", BACK_AT_WORK, "2026-11-30", "Am I still a barista?", "Yes"),
+    # back at the firm the title was said with: the title, not the firm, is the job
+    ("the-job-back-at-work", BACK_AT_WORK, "2026-11-30", "What is my job?", "barista"),
     # moving to another employer may keep the job: no "No" from that alone
     ("still-the-title-at-a-new-employer", NURSE, "2026-11-30", "Do I still work as a nurse?", "Yes"),
 ]
@@ -131,19 +133,30 @@ def jobs(text: str) -> list[tuple[str | None, str, str]]:
     ("text", "expected"),
     [
         ("I went back to work at Costa.", ["Costa"]),
-        ("Started back at Costa on Monday.", ["Costa"]),
+        ("Went back to work for Deloitte after the baby.", ["Deloitte"]),
         ("I'm back working at Costa.", ["Costa"]),
         ("Back at Costa as a shift supervisor now!", ["Costa"]),
+        ("I started back at Costa as a supervisor.", ["Costa"]),
         ("Costa rehired me!", ["Costa"]),
-        ("Costa took me back.", ["Costa"]),
-        # a visit, a partner, someone else's, a maybe, a question, a denial
+        ("Costa hired me back as a shift supervisor.", ["Costa"]),
+        # a visit, a lift, a partner, a club, a holiday, someone else's, a maybe, a wish, a question, a denial, long ago
         ("I went back to Costa for a flat white.", []),
         ("I'm back at Costa, the usual table.", []),
-        ("Tom took me back after the fight.", []),
-        ("My sister started back at Tesco.", []),
+        ("Costa took me back.", []),
+        ("Uber took me back home.", []),
+        ("She rehired me.", []),
+        ("Started back at Slimming World on Monday.", []),
+        ("I went back to work at Christmas.", []),
+        ("My sister started back at Tesco as a cashier.", []),
         ("I might go back to work at Costa.", []),
+        ("If Costa rehired me I'd be thrilled.", []),
         ("Should I go back to work at Costa?", []),
         ("I'm not going back to work at Costa.", []),
+        ("I never went back to work at Costa.", []),
+        ("When I went back to work at Costa after uni, I was only 22.", []),
+        ("Years ago Costa rehired me.", []),
+        ("I'm back working at Costa from next week.", []),
+        ("I went back to work for Amazon over Christmas for extra cash.", []),
     ],
 )
 def test_back_at_an_employer(text: str, expected: list[str]) -> None:

@@ -46,6 +46,11 @@ TWO_AT_ONCE: History = [
     ("2026-03-05T09:00", "I stopped the insulin, the tablets are enough now."),
 ]
 # a stop said after the time it names: "in March", said in May
+# a stop said by a span ("last year") after a start within it: after the start
+LAST_YEAR: History = [
+    ("2024-06-10T09:00", "I'm on citalopram now."),
+    ("2025-02-10T09:00", "I came off the citalopram last year, feeling good."),
+]
 YEAR: History = [
     ("2025-01-10T09:00", "Doctor has put me on citalopram."),
     ("2025-05-20T09:00", "I came off the citalopram in March, feeling much better."),
@@ -73,6 +78,12 @@ CASES = [
     ("then-started-in-the-month", YEAR, "2025-09-01", "Was I taking propranolol in June?", "Yes"),
     ("then-started-within", YEAR, "2025-09-01", "Which meds was I taking in June?", "propranolol"),
     ("now-after-both", YEAR, "2025-09-01", "What medication am I on?", "propranolol"),
+    ("then-prescribed-is-started-then", YEAR, "2025-09-01", "What medication was I prescribed in June?", "propranolol"),
+    # a stop "last year" after a start that June: open in July (no No from the facts; the sentences answer from "I'm
+    # on citalopram now"), over by February
+    ("then-a-stop-within-its-span-after-the-start", LAST_YEAR, "2025-03-01", "Was I on citalopram in July?", "Yes"),
+    ("then-a-stop-said-by-a-span-before-the-window", LAST_YEAR, "2025-03-01", "Was I on citalopram in February?", "No"),
+    ("did-i-take", YEAR, "2025-09-01", "Did I take citalopram in February?", "Yes"),
     # none for the purpose asked: the sentences answer, not every medicine
     ("no-medicine-for-it", THYROID, "2026-06-01", "What medication am I on for my knee?", ABSTAIN),
 ]
@@ -138,6 +149,16 @@ def medicines(text: str) -> list[tuple[str, str]]:
         ),
         ("I'm on sertraline and feeling better.", [("started_medication", "sertraline")]),
         ("I take metformin and my wife takes insulin.", [("started_medication", "metformin")]),
+        (
+            "im on sertraline, propranolol and omeprazole atm",
+            [("started_medication", m) for m in ("omeprazole", "propranolol", "sertraline")],
+        ),
+        # a medicine that starts a clause of its own is no item of the list
+        ("I stopped the insulin, metformin is enough now.", [("stopped_medication", "insulin")]),
+        ("I came off citalopram, sertraline now.", [("stopped_medication", "citalopram")]),
+        ("I stopped sertraline and propranolol helped.", [("stopped_medication", "sertraline")]),
+        ("I'm on sertraline, ibuprofen didn't help.", [("started_medication", "sertraline")]),
+        ("im on sertraline and propranolol might get added next month", [("started_medication", "sertraline")]),
         (
             "I stopped taking melatonin and ibuprofen.",
             [("stopped_medication", "ibuprofen"), ("stopped_medication", "melatonin")],

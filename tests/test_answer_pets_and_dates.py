@@ -61,6 +61,29 @@ THREE_DOGS: History = [
     ("2025-05-02T21:00", "We have three dogs now. My dog Biscuit is the oldest, my dog Rex the naughtiest."),
     ("2025-10-09T08:00", "Biscuit passed away last night."),
 ]
+COUNTED_APART: History = [
+    ("2025-05-01T21:00", "I have 3 dogs, it's chaos."),
+    ("2025-05-02T21:00", "I have a dog called Biscuit, he's the oldest."),
+    ("2025-10-09T08:00", "We had to put Biscuit down yesterday. Heartbroken."),
+]
+ANOTHER_BEFORE: History = [
+    ("2025-05-02T21:00", "We have two dogs, Biscuit and Rex."),
+    ("2025-07-02T21:00", "We adopted another dog!"),
+    ("2025-10-09T08:00", "Rex passed away last night."),
+]
+PUPPY_UNNAMED_BY_FACTS: History = [
+    ("2025-05-01T21:00", "we got our 8 week puppy Pip today!"),
+    ("2025-05-02T21:00", "we also have a dog called Biscuit"),
+    ("2025-10-09T08:00", "We had to put Biscuit down yesterday."),
+]
+DREAM: History = [
+    ("2025-05-02T21:00", "We have two dogs, Biscuit and Rex."),
+    ("2025-10-09T08:00", "Biscuit died in my dream last night, woke up crying."),
+]
+DAD_MAX: History = [
+    ("2025-05-02T21:00", "We have two dogs, Biscuit and Max."),
+    ("2025-10-09T08:00", "My dad, Max, passed away."),
+]
 CASES = [
     ("dogs-now", RICKY, "2026-05-01", "Which dogs do I have now?", "Tank, Lulu"),
     ("dogs-called", RICKY, "2026-05-01", "What are my dogs called?", "Tank, Lulu"),
@@ -94,7 +117,28 @@ CASES = [
     ("how-many-before-the-death", TWO_DOGS, "2025-06-01", "How many dogs do I have?", "two"),
     ("how-many-none-left", PUT_DOWN, "2026-05-01", "How many dogs do we have now?", "none now (previously Biscuit)"),
     ("how-many-counted-beyond-the-names", THREE_DOGS, "2026-05-01", "How many dogs do I have?", "two"),
+    ("how-many-counted-in-another-turn", COUNTED_APART, "2026-05-01", "How many dogs do I have?", "two"),
+    ("how-many-a-breed-not-named", TWO_DOGS, "2026-05-01", "How many beagles do I have?", ABSTAIN),
+    ("how-many-a-person-of-the-name-died", DAD_MAX, "2026-05-01", "How many dogs do I have?", "two"),
+    (
+        "a-person-of-the-name-died-named-after-the-kin",
+        DAD_MAX,
+        "2026-05-01",
+        "What are my dogs called?",
+        "Biscuit, Max",
+    ),
+    ("a-death-in-a-dream", DREAM, "2026-05-01", "What are my dogs called?", "Biscuit, Rex"),
 ]
+
+
+@pytest.mark.parametrize("history", [ANOTHER_BEFORE, PUPPY_UNNAMED_BY_FACTS])
+def test_a_dog_got_that_no_fact_counts_leaves_it_to_the_sentences(
+    scenario_memories: dict[int, Memory], history: History
+) -> None:
+    """ "We adopted another dog", "we got our 8 week puppy Pip" (no fact names Pip): the count is not known, so no
+    count less the death ("one (Biscuit)", "none now")."""
+    _, answer = answered(scenario_memories, history, "2026-05-01", "How many dogs do I have?")
+    assert "(" not in answer.answer and "none" not in answer.answer
 
 
 @pytest.mark.parametrize(("history", "now", "question", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])

@@ -34,12 +34,14 @@ _FOR = re.compile(
 # names (with no time named, the sentences answer)
 _ASKS_WHICH_THEN = re.compile(
     rf"^\s*(?:what|which)\s+(?P<purpose>(?:[\w-]+\s+){{0,3}}?){_MEDICINES}\s+(?:was\s+I|were\s+we|did\s+I|had\s+I\s+been)"
-    r"\s+(?:on|taking|take|prescribed)\b",
+    r"\s+(?:on|taking|take|(?P<given>prescribed|given|started\s+on|put\s+on))\b",
     re.IGNORECASE,
 )
-# "Was I on sertraline in March?", "Was I still taking melatonin last summer?"
+# "Was I on sertraline in March?", "Was I still taking melatonin last summer?", "Did I take ibuprofen in May?"
 _ASKS_STILL_THEN = re.compile(
-    r"^\s*(?:was\s+I|were\s+we)\s+(?:still\s+)?(?:on|taking)\s+(?:the\s+)?(?P<med>[A-Za-z][a-z-]+)\b", re.IGNORECASE
+    r"^\s*(?:(?:was\s+I|were\s+we)\s+(?:still\s+)?(?:on|taking)|did\s+I\s+(?:still\s+)?take)\s+(?:the\s+)?"
+    r"(?P<med>[A-Za-z][a-z-]+)\b",
+    re.IGNORECASE,
 )
 # "Am I still on amlodipine?", "Do I still take melatonin?", "Am I taking sertraline?"
 _ASKS_STILL = re.compile(
@@ -63,8 +65,9 @@ def read_medications(
     """The reading of a medication question; None when the question asks none, no medicine was said, or none said
     is for the purpose asked (the sentences decide then). ``window``: the time the question names ("in January"),
     which a question in the past tense asks of."""
-    if window is not None and (_ASKS_WHICH_THEN.match(question) or _ASKS_STILL_THEN.match(question)):
-        return _read_then(_events(memory, user, asker, asked_at), question, window)
+    which_then, still_then = _ASKS_WHICH_THEN.match(question), _ASKS_STILL_THEN.match(question)
+    if window is not None and (which_then or still_then):
+        return _read_then(_events(memory, user, asker, asked_at), window, still_then, which_then)
     which, still = _ASKS_WHICH.match(question), _ASKS_STILL.match(question)
     if which is None and still is None:
         return None
@@ -88,7 +91,7 @@ def read_medications(
     stopped = [e for e in events if e.predicate == _STOPPED]
     if taking:
         # latest said first; those said in one turn in the order said ("metformin and insulin")
-        taking.sort(key=lambda e: (instants.sort_key(e.mentioned_at), -e.sources[0].char_end), reverse=True)
+        taking.sort(key=lambda e: (instants.sort_key(e.mentioned_at), *_said_before(e)), reverse=True)
         return MedicationReading(", ".join(str(e.object) for e in taking), tuple(taking))
     if stopped:
         names = ", ".join(dict.fromkeys(str(e.object) for e in stopped))
@@ -96,41 +99,91 @@ def read_medications(
     return None
 
 
-def _read_then(said: list[FactRecord], question: str, window: TimeSpec) -> MedicationReading | None:
-    """ "What medication was I on in January?": each medicine taken at some time in ``window`` (taken as it began,
-    or started in it), by when each start and stop happened (the time its words name: "I came off the citalopram
-    in May", said in July, stopped it in May), cited by the start that makes it so. "Was I on sertraline in
-    March?": Yes or No, citing its last start or stop by then. Purposes are not read here: the sentences decide."""
-    start, end = (instants.sort_key(t.isoformat()) for t in (window.start, window.end))
-    by_medicine: dict[str, list[FactRecord]] = {}
-    for event in sorted(said, key=lambda f: (_happened(f), f.predicate == _STOPPED)):
-        by_medicine.setdefault(_key(str(event.object)), []).append(event)
+def _read_then(
+    said: list[FactRecord], window: TimeSpec, still: re.Match[str] | None, which: re.Match[str] | None
+) -> MedicationReading | None:
+    """ "What medication was I on in January?" (``which``): each medicine taken at some time in ``window`` (taken as
+    it began, or started in it), by when each start and stop happened (``_happened``), cited by the start that makes
+    it so. "Was I on sertraline in March?" (``still``): Yes or No, citing its last start or stop by then. A stop said
+    by a span the window begins in ("last year") leaves it open: not listed, and no Yes or No. Purposes are not read
+    here: the sentences decide."""
+    by_medicine: dict[str, list[_Happened]] = {}
+    for happened in sorted(_happened(said), key=lambda h: (instants.sort_key(h.when), h.event.predicate == _STOPPED)):
+        by_medicine.setdefault(_key(str(happened.event.object)), []).append(happened)
+    start, end = window.start, window.end
     taken: dict[str, FactRecord] = {}
+    began: dict[str, FactRecord] = {}  # those started within the window
+    open_then: set[str] = set()  # stopped at a time not known to be before the window
     for key, events in by_medicine.items():
-        before = [e for e in events if _happened(e) < start]
-        during = [e for e in events if start <= _happened(e) < end and e.predicate == _STARTED]
-        if before and before[-1].predicate == _STARTED:
-            taken[key] = before[-1]
+        before = [h for h in events if instants.before(h.when, start)]
+        during = [
+            h.event
+            for h in events
+            if not instants.before(h.when, start) and instants.before(h.when, end) and h.event.predicate == _STARTED
+        ]
+        if before and before[-1].event.predicate == _STARTED:
+            taken[key] = before[-1].event
         elif during:
             taken[key] = during[0]
-    still = _ASKS_STILL_THEN.match(question)
+        elif before and not instants.at_or_before(before[-1].until, start):
+            open_then.add(key)
+        if during:
+            began[key] = during[0]
     if still is not None:
         key = _key(still["med"])
         if key in taken:
             return MedicationReading("Yes", (taken[key],))
         # none said by then: "I'm on propranolol", said in June, may have held in February too (the sentences decide)
-        known = [e for e in by_medicine.get(key, []) if _happened(e) < end]
-        return MedicationReading("No", (known[-1],)) if known else None
-    which = _ASKS_WHICH_THEN.match(question)
-    if which is None or not taken or _purpose_words(which["purpose"]) or _FOR.search(question):
+        known = [h.event for h in by_medicine.get(key, []) if instants.before(h.when, end)]
+        return MedicationReading("No", (known[-1],)) if known and key not in open_then else None
+    if which is None or _purpose_words(which["purpose"]) or _FOR.search(which.string):
         return None
-    cited = sorted(taken.values(), key=_happened)
+    if which["given"] or re.search(r"\bnew\b", which["purpose"], re.IGNORECASE):
+        # "What medication was I prescribed in March?", "What new meds was I on in March?": those started then
+        taken = began
+    if not taken:
+        return None
+    cited = [h.event for events in by_medicine.values() for h in events if h.event in taken.values()]
     return MedicationReading(", ".join(str(e.object) for e in cited), tuple(cited))
 
 
-def _happened(event: FactRecord) -> datetime:
-    """When a start or stop happened: the time its words name, else when it was said."""
-    return instants.sort_key(event.occurred_start or event.mentioned_at)
+@dataclass(frozen=True, slots=True)
+class _Happened:
+    """When a start or stop happened, as stored text: from ``when`` to ``until`` (the same, but for a stop said by a
+    span: "I came off it last year")."""
+
+    when: str
+    until: str
+    event: FactRecord
+
+
+def _happened(events: list[FactRecord]) -> list[_Happened]:
+    """When each start or stop happened: the time its words name, else when it was said. A stop named by a span
+    ("last year", "this month") happened no earlier than a start of the same medicine said before it within that
+    span: "I came off the citalopram last year", after "I'm on citalopram" said that June, was after June."""
+    starts = [e for e in events if e.predicate == _STARTED]
+    timed = []
+    for event in events:
+        when = event.occurred_start or event.mentioned_at
+        until = when
+        if event.predicate == _STOPPED and event.occurred_end:
+            until = event.occurred_end
+            earlier_said = [
+                s.occurred_start or s.mentioned_at
+                for s in starts
+                if _key(str(s.object)) == _key(str(event.object))
+                and instants.sort_key(s.mentioned_at) < instants.sort_key(event.mentioned_at)
+            ]
+            within = [t for t in earlier_said if instants.sort_key(t) < instants.sort_key(until)]
+            when = max([when, *within], key=instants.sort_key)
+        timed.append(_Happened(when, until, event))
+    return timed
+
+
+def _said_before(event: FactRecord) -> tuple[int, int]:
+    """A key that puts what was said first in a turn, and the turn first in a session, last (sorted in reverse)."""
+    source = event.sources[0]
+    return -source.turn_index, -source.char_end
 
 
 def _key(medicine: str) -> str:

@@ -132,11 +132,16 @@ def pets_asked(memory: Memory, user: str, question: str, asker: str, asked_at: d
     return PetsAsked(sorted(living, key=said_order), list(dict.fromkeys(deaths.values())))
 
 
-def _spoken_of_since(memory: Memory, user: str, kind: str, since: datetime, asked_at: datetime) -> bool:
-    """Whether a turn said after ``since`` (and by ``asked_at``) names a pet of ``kind`` ("we adopted another dog")."""
+def _kind_said(kind: str) -> re.Pattern[str]:
+    """The words of a kind of pet in a turn: the kind, its young and breeds, singular and plural."""
     words = [w for w, k in _KIND_OF.items() if k == kind] + [kind]
     forms = {f for w in words for f in (w, f"{w}s", f"{w}es", f"{w[:-1]}ies" if w.endswith("y") else w)}
-    said = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(forms)))})\b", re.IGNORECASE)
+    return re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(forms)))})\b", re.IGNORECASE)
+
+
+def _spoken_of_since(memory: Memory, user: str, kind: str, since: datetime, asked_at: datetime) -> bool:
+    """Whether a turn said after ``since`` (and by ``asked_at``) names a pet of ``kind`` ("we adopted another dog")."""
+    said = _kind_said(kind)
     return any(
         instants.sort_key(hit.timestamp) > since
         and instants.at_or_before(hit.timestamp, asked_at)
@@ -147,10 +152,10 @@ def _spoken_of_since(memory: Memory, user: str, kind: str, since: datetime, aske
 
 def _a_person_died(name: str, death: FactRecord) -> bool:
     """Whether ``death`` is said of a person named ``name``: a kin word names them, before or beside the name ("my
-    uncle Max passed away", "Max, my uncle, passed away")."""
+    uncle Max passed away", "My dad, Max, passed away", "Max, my uncle, passed away")."""
     named = re.escape(name)
     person = re.compile(
-        rf"\b{_PERSONS}\s+{named}\b|\b{named},?\s+(?:my|our|his|her|their)\s+{_PERSONS}\b", re.IGNORECASE
+        rf"\b{_PERSONS},?\s+{named}\b|\b{named},?\s+(?:my|our|his|her|their)\s+{_PERSONS}\b", re.IGNORECASE
     )
     return any(person.search(source.quote) for source in death.sources)
 
@@ -160,11 +165,12 @@ _HOW_MANY = re.compile(
     rf"^\s*(?i:how\s+many)\s+(?P<kind>(?i:{PET_KIND}))s?\s+(?i:do|have)\s+(?i:I|we)\s+(?i:still\s+)?"
     r"(?i:have|own|got)?(?i:\s+(?:now|at\s+the\s+moment|these\s+days))?\s*\??\s*$"
 )
-_COUNTS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10,
-}  # fmt: skip
-_COUNT_WORDS = {n: w for w, n in _COUNTS.items() if w not in ("a", "an")}
+# a pet of the kind got since the pets were counted or named: "we adopted another dog", "got a third dog, Luna"
+_NEW_PET = re.compile(
+    r"\b(?:another|new|second|third|fourth|adopt(?:ed|ing)?|rescued?|got\s+(?:a|an|our|my)|bought\s+(?:a|an)|brought\s+home"
+    r"|welcomed?|joined\s+the\s+family)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,31 +184,37 @@ class PetsCounted:
 
 def pets_counted(memory: Memory, user: str, question: str, asker: str, asked_at: datetime) -> PetsCounted | None:
     """For "How many dogs do I have?" after "We have two dogs, Biscuit and Rex" and "we had to put Biscuit down":
-    "one (Rex)". The pets counted are the most said ("two dogs") or named; those whose death was said by
-    ``asked_at`` are taken off. None when no named pet of the kind died, or one of the kind was spoken of since the
-    last death ("we adopted another dog"): the sentences answer then, as they always did."""
+    "one (Rex)". The pets counted are the most the asker counted before the last death ("I have 3 dogs": the
+    ``has_dog`` facts) or those named, less those whose death was said by ``asked_at``. A breed or a young asked
+    ("How many beagles ...") counts those named by that word. None when no named pet of the kind died, or a pet of
+    the kind was got that no fact counts or names ("we adopted another dog"): the sentences answer then."""
     m = _HOW_MANY.match(re.sub(r"\b(pupp|kitt|bunn|pon)ies\b", r"\1y", question, flags=re.IGNORECASE))
     if m is None:
         return None
     said_kind = m["kind"].lower()
     kind = _KIND_OF.get(said_kind, said_kind)
-    owned = memory.facts(status="active", subject=asker, user=user)
+    owned = [f for f in memory.facts(status="active", subject=asker, user=user) if f.affirms and f.sources]
+    owned = [f for f in owned if instants.at_or_before(f.mentioned_at, asked_at)]
     pets = [
         f
         for f in owned
-        if f.kind == "relation" and f.predicate in PET_KINDS and f.object and f.affirms and f.sources
-        if _KIND_OF.get(f.predicate, f.predicate) == kind and instants.at_or_before(f.mentioned_at, asked_at)
+        if f.kind == "relation" and f.predicate in PET_KINDS and f.object
+        if (f.predicate == said_kind if said_kind != kind else _KIND_OF.get(f.predicate, f.predicate) == kind)
     ]
     deaths = pets_died(memory, user, pets, question, asked_at)
     if not deaths:
         return None
     last_death = max(instants.sort_key(f.mentioned_at) for f in deaths.values())
-    if _spoken_of_since(memory, user, kind, last_death, asked_at):
+    # every count said before it, superseded ones too: "I have 3 dogs", then "I have a dog called Biscuit" (has_dog 1)
+    counts = [
+        f
+        for f in memory.facts(status="all", subject=asker, user=user)
+        if f.predicate == f"has_{said_kind}" and f.affirms and instants.sort_key(f.mentioned_at) < last_death
+    ]
+    if _got_otherwise(memory, user, kind, asked_at, [*pets, *counts, *deaths.values()]):
         return None
     names = {entity_key(f.object or "") for f in pets}
-    turns = {(s.session_id, s.turn_id) for f in pets for s in f.sources}
-    texts = [memory.turn(turn_id, session_id=session, user=user).text for session, turn_id in turns]
-    total = max(len(names), *(_count_said(text, said_kind, kind) for text in texts))
+    total = max([len(names), *(int(f.object or "0") for f in counts if (f.object or "").isdigit())])
     living = sorted((f for f in pets if f.id not in deaths), key=said_order)
     gone = {entity_key(f.object or "") for f in pets if f.id in deaths}
     left = total - len(gone)
@@ -215,15 +227,18 @@ def pets_counted(memory: Memory, user: str, question: str, asker: str, asked_at:
     return PetsCounted(f"{count} ({', '.join(living_names)})" if len(living_names) == left else count, cited)
 
 
-def _count_said(text: str, said_kind: str, kind: str) -> int:
-    """The most pets of the kind the speaker counts as their own in a turn that names one ("We have two dogs, Biscuit
-    and Rex": 2; "my three rescue dogs": 3; not "my sister has four dogs"), 0 when none is counted."""
-    words = {said_kind, kind}
-    kinds = "|".join(re.escape(w) for w in sorted(words))
-    counted = re.compile(
-        rf"\b(?:(?:I|we)(?:\s+have|\s+own|['’]ve\s+got|\s+have\s+got)|my|our)\s+(?P<n>\d+|{'|'.join(_COUNTS)})\s+"
-        rf"(?:[a-z]+\s+)?(?:{kinds})(?:s|es)?\b",
-        re.IGNORECASE,
+_COUNT_WORDS = dict(enumerate("zero one two three four five six seven eight nine ten".split()))
+
+
+def _got_otherwise(memory: Memory, user: str, kind: str, asked_at: datetime, known: list[FactRecord]) -> bool:
+    """Whether a turn said by ``asked_at`` speaks of getting a pet of ``kind`` ("we adopted another dog", "we got our
+    8 week puppy Pip today!") that no fact counted or named: none of ``known``'s turns."""
+    known_turns = {(s.session_id, s.turn_index) for f in known for s in f.sources}
+    said = _kind_said(kind)
+    return any(
+        instants.at_or_before(hit.timestamp, asked_at)
+        and (hit.session_id, hit.turn_index) not in known_turns
+        and said.search(hit.turn_text)
+        and _NEW_PET.search(hit.turn_text)
+        for hit in memory.search(_kind_query(kind), k=20, user=user, now=asked_at)
     )
-    found = [m["n"].lower() for m in counted.finditer(text)]
-    return max((int(n) if n.isdigit() else _COUNTS[n] for n in found), default=0)

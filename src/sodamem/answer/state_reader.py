@@ -53,7 +53,7 @@ from sodamem.answer.state_questions import (
     same_value_said,
     value,
 )
-from sodamem.answer.titles import job_ending
+from sodamem.answer.titles import job_ending, said_with
 from sodamem.answer.yes_no import asks_a_wish
 from sodamem.ingest.entities import entity_key, value_key
 from sodamem.ingest.extract.rules_vocabulary import snake
@@ -464,9 +464,15 @@ class StateReader:
         return None
 
     def _title_newest(self, facts: list[FactRecord]) -> bool:
-        """Whether a title among ``facts`` was said no earlier than any employer among them."""
-        said = [instants.sort_key(f.mentioned_at) for f in facts if f.predicate == "job"]
-        firms = [instants.sort_key(f.mentioned_at) for f in facts if f.predicate == "works_at"]
+        """Whether a title among ``facts`` was said no earlier than any employer among them, but the one it was said
+        with ("I'm a barista at Bean There", then "Bean There rehired me": still the barista)."""
+        titles = [f for f in facts if f.predicate == "job"]
+        said = [instants.sort_key(f.mentioned_at) for f in titles]
+        firms = [
+            instants.sort_key(f.mentioned_at)
+            for f in facts
+            if f.predicate == "works_at" and not any(said_with(t, f) for t in titles)
+        ]
         return bool(said) and max(said) >= max(firms, default=datetime.min)
 
     def _left_with_employer(self, job: FactRecord) -> bool:

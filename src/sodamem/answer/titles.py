@@ -50,6 +50,13 @@ def job_ending(
     return ended_by[0] if ended_by else None
 
 
+def said_with(job: FactRecord, employer: FactRecord) -> bool:
+    """Whether the title ``job`` was said with ``employer``'s firm ("I'm a barista at Bean There"): back there is
+    back at that job."""
+    quote = " ".join(source.quote for source in job.sources)
+    return bool(employer.object) and _names(quote, employer.object or "")
+
+
 def _newest(facts: list[FactRecord]) -> FactRecord | None:
     return max(facts, key=_said, default=None)
 

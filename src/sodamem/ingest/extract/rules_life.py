@@ -149,14 +149,17 @@ _NOT_SO = re.compile(
 )
 
 
+_IN_A_DREAM = re.compile(r"\s+in\s+(?:my|a|his|her|their|the|last\s+night['’]s)\s+(?:dream|nightmare)", re.IGNORECASE)
+
+
 def _died(c: _Clause, m: re.Match[str]) -> bool:
     """ "Peanut passed away last night": an event of the one who died, dated (``answer/pets.py`` ends a pet of that
     name with it)."""
     name = c.subj.name
     if name == c.speaker or (c.aux and not re.fullmatch(r"\s*(?:has|'s|just)?\s*", c.aux)):
         return False  # "I died laughing"; "he would have died", "thought Biscuit had died"
-    if _NOT_SO.search(c.text[: c.subj.start]):
-        return False  # "I had a horrible dream that Biscuit died", "thought he died"
+    if _NOT_SO.search(c.text[: c.subj.start]) or _IN_A_DREAM.match(c.text, m.end()):
+        return False  # "I had a horrible dream that Biscuit died", "thought he died", "Biscuit died in my dream"
     mood = _mood(c, c.text[m.end() :])
     if mood.modality is not M.ASSERTED or not mood.polarity:
         return False

@@ -84,10 +84,19 @@ _NOT_DONE = re.compile(
 )
 _CLAUSE_START = re.compile(r"[.!?,;:]\s*|\s(?:and|but|so|because)\s", re.IGNORECASE)
 # the next medicine of a list after one: "I take metformin and insulin", "I'm on sertraline, propranolol and
-# omeprazole" (a word that is no medicine ends it: "I'm on sertraline and feeling better")
-_AND_MORE = re.compile(
-    rf"(?:\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|&|plus)\s+)(?:the\s+|some\s+|my\s+)?{_MED}{_DOSE}\b", re.IGNORECASE
+# omeprazole". A word that is no medicine ends it ("I'm on sertraline and feeling better"), and so does one that
+# starts a clause of its own: "I stopped the insulin, metformin is enough now", "I'm on sertraline, ibuprofen didn't
+# help". A stop lists only with "and" ("I came off citalopram, sertraline now" is a switch).
+_LIST_END = (
+    r"(?=\s*(?:[.,;:!?)]|$|and\b|&|plus\b|for\b|now\b|too\b|as\s+well\b|daily\b|each\b|every\b|at\s+night\b|"
+    r"in\s+the\s+(?:morning|evening)\b|twice\b|once\b|atm\b|at\s+the\s+moment\b|currently\b|right\s+now\b|"
+    r"these\s+days\b|a\s+day\b|\d))"
 )
+_AND_MORE = re.compile(
+    rf"(?:\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|&|plus)\s+)(?:the\s+|some\s+|my\s+)?{_MED}{_DOSE}\b{_LIST_END}",
+    re.IGNORECASE,
+)
+_AND_MORE_STOPPED = re.compile(rf",?\s+(?:and|&)\s+(?:the\s+|my\s+)?{_MED}{_DOSE}\b{_LIST_END}", re.IGNORECASE)
 
 
 def is_medication(word: str) -> bool:
@@ -110,15 +119,17 @@ def medications(p: _Piece) -> None:
         for m in pattern.finditer(text):
             if is_medication(m["med"]) and _done(text, m.start()):
                 _medicine(p, predicate, m["med"], m.start(), m.end())
-                for more in _listed_after(text, m.end()):
+                for more in _listed_after(
+                    text, m.end(), _AND_MORE if predicate == "started_medication" else _AND_MORE_STOPPED
+                ):
                     _medicine(p, predicate, more["med"], m.start(), more.end())
 
 
-def _listed_after(text: str, end: int) -> list[re.Match[str]]:
+def _listed_after(text: str, end: int, more_of_it: re.Pattern[str]) -> list[re.Match[str]]:
     """The medicines listed after one that ends at ``end`` ("metformin and insulin"), up to the first word that is
     none."""
     listed = []
-    while (more := _AND_MORE.match(text, end)) is not None and is_medication(more["med"]):
+    while (more := more_of_it.match(text, end)) is not None and is_medication(more["med"]):
         listed.append(more)
         end = more.end()
     return listed

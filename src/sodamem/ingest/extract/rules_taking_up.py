@@ -220,34 +220,71 @@ def weeks_in(p: _Piece) -> None:
     _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(p.speaker, mood, "works at", "work at", org))
 
 
-# back at a job one had: "I went back to work at Costa", "Started back at Costa on Monday", "I'm back working at
-# Costa", "back at Costa as a shift lead", "Costa rehired me", "Costa took me back" (not "I went back to Costa for a
-# flat white", "I'm back at Costa" alone: a customer says those too)
+# back at a job one had: "I went back to work at Costa", "I'm back working at Costa", "Back at Costa as a shift
+# lead", "I started back at Costa as a supervisor", "Costa rehired me", "Costa hired me back as a shift lead". Not "I
+# went back to Costa for a flat white" or "I'm back at Costa" alone (a customer says those too), not "started back at
+# Slimming World" without a job's title, not "Costa took me back" (a lift home, a partner, a trip down memory lane
+# say it too), not "went back to work at Christmas". Done, not to come: "Going back to work at Costa next week" is
+# left out (a start whose day is read is ``offered_and_took``'s).
+_SENTENCE_START = r"(?:^|(?<=[.!?]\s))"
+_AS_A_JOB = rf"\s+as\s+(?:an?\s+|the\s+)?{_JOB_PHRASE}"
+
+
+def _as_a_job(n: int) -> str:
+    """ "as a shift supervisor", its title in the group ``job<n>`` (a pattern names each group once)."""
+    return _AS_A_JOB.replace("(?P<job>", f"(?P<job{n}>")
+
+
 BACK_AT_JOB = re.compile(
-    r"(?:(?:\bI(?:['’]ve|\s+have)?\s+|(?:^|(?<=[.!?]\s)))(?i:went|gone|going|go)\s+back\s+to\s+work(?:ing)?\s+(?:at|for)"
-    r"|(?:\bI(?:['’]ve|\s+have)?\s+|(?:^|(?<=[.!?]\s)))(?i:start(?:ed|ing))\s+back\s+at"
-    r"|(?:\bI['’]m|\bI\s+am|(?:^|(?<=[.!?]\s)))\s*(?:now\s+)?back\s+(?:working|work)\s+(?:at|for))"
-    rf"\s+(?P<org>{rv.ORG_NAME})(?![\w'’])"
-    rf"|(?:^|(?<=[.!?]\s))(?:(?:I['’]m|I\s+am)\s+)?[Bb]ack\s+at\s+(?P<org2>{rv.ORG_NAME})\s+as\s+(?:an?\s+|the\s+)?{_JOB_PHRASE}"
-    rf"|(?P<org3>{rv.ORG_NAME})\s+(?:(?:has|have)\s+)?(?:re-?hired\s+me|hired\s+me\s+back|took\s+me\s+back|(?:has|have)\s+taken\s+me\s+back)\b"
+    rf"(?:(?:\bI(?:['’]ve|\s+have)?\s+|{_SENTENCE_START})(?i:went|gone)\s+back\s+to\s+work(?:ing)?\s+(?:at|for)"
+    rf"|(?:\bI['’]m|\bI\s+am|{_SENTENCE_START})\s*(?:now\s+)?back\s+(?:working|work)\s+(?:at|for))"
+    rf"\s+(?P<org>{rv.ORG_NAME})(?![\w'’])(?:{_as_a_job(1)})?"
+    rf"|(?:\bI\s+|{_SENTENCE_START})(?:(?i:started)\s+back|(?:I['’]m|I\s+am\s+)?(?i:back))\s+at\s+(?P<org2>{rv.ORG_NAME})"
+    rf"{_as_a_job(2)}"
+    rf"|{_SENTENCE_START}(?P<org3>{rv.ORG_NAME})\s+(?:(?:has|have)\s+)?(?:re-?hired\s+me|hired\s+me\s+back)\b"
+    rf"(?:{_as_a_job(3)})?"
+)
+# what in its sentence makes it no return now: a condition, a wish, a maybe, a denial, long ago, a day to come ("If
+# Costa rehired me ...", "I wish I'd gone back to work at Costa", "I never went back to work at Costa", "Years ago
+# Costa rehired me")
+_NO_RETURN = re.compile(
+    r"\b(?:if|when|whether|unless|wish|hope|hoping|want|wanted|might|may|could|would|should|will|maybe|never|not"
+    r"|no\s+way|years\s+ago|back\s+then|used\s+to|jk|kidding"
+    # to come, or a short stint: "back working at Costa from next week", "went back to work for Amazon over Christmas"
+    r"|next\s+(?:week|month|year|\w+day)|tomorrow|soon|over\s+(?:christmas|the\s+(?:holidays|summer))"
+    r"|for\s+the\s+(?:summer|holidays|season))\b|n['’]t\b|['’](?:d|ll)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+# who rehires one that is no employer named: a pronoun, a relative, nobody ("She rehired me", "Mum hired me back")
+_NOT_AN_EMPLOYER = frozenset(
+    "she he they it we you nobody everyone everybody someone somebody mum mom mam dad mother father wife husband "
+    "boyfriend girlfriend partner ex".split()
 )
 
 
 def back_at_job(p: _Piece) -> None:
-    """ "Started back at Costa on Monday", "Costa rehired me": the speaker works there again (after a quit, the
+    """ "I went back to work at Costa", "Costa rehired me": the speaker works there again (after a quit, the
     employer said since in its place)."""
     lowered = p.piece.text.lower()
-    if "back" not in lowered and "hired" not in lowered:
+    if p.question or ("back" not in lowered and "hired" not in lowered):
         return
     for m in BACK_AT_JOB.finditer(p.piece.text):
         org = m["org"] or m["org2"] or m["org3"]
-        if p.question or _a_person(org) or org.lower() in NOT_A_NAME:
-            continue  # "Tom took me back": a partner's
+        first = org.split()[0].lower()
+        if _a_person(org) or org.lower() in NOT_A_NAME or first in _NOT_AN_EMPLOYER or first in rv.REL_SINGLE:
+            continue  # "Tom rehired me", "She hired me back": a person, not where one works
+        text = p.piece.text
+        sentence_start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start() + 1)), default=0)
+        ends = _SENTENCE_END.search(text, m.end())
+        if as_time(org) is not None or _NO_RETURN.search(text, sentence_start, ends.end() if ends else len(text)):
+            continue  # "went back to work at Christmas"; "If Costa rehired me I'd be thrilled"
         org = re.sub(r"^(?i:the)\s+", "", org)
         c = _piece_clause(p, m.start(), m.end(), p.speaker)
         mood = _piece_mood(p)
-        if m["job"]:
-            emit_job(c, m["job"], m.end(), mood)
+        job = m["job1"] or m["job2"] or m["job3"]
+        if job:
+            emit_job(c, job, m.end(), mood)
         _emit(c, K.STATE, "works_at", org, m.end(), mood, _say(p.speaker, mood, "works at", "work at", org))
 
 
