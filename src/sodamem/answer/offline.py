@@ -42,6 +42,7 @@ from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.medications import read_medications
 from sodamem.answer.pets import pets_asked, pets_counted, pets_died
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
+from sodamem.answer.question_words import SPEAKER_CHECK_DEPTH, QuestionWords
 from sodamem.answer.relatives import (
     relation_said,
     relative_asked_about,
@@ -53,12 +54,8 @@ from sodamem.answer.relatives import (
 )
 from sodamem.answer.sentence_checks import (
     ANSWER_TYPES,
-    FIRST_PERSON,
-    ends_at_a_subject,
-    is_kin,
     names_someone_new,
     says_a_place,
-    speaks_of_a_third_person,
     stems_of,
 )
 from sodamem.answer.spans import (
@@ -78,10 +75,6 @@ from sodamem.answer.support import (
     LIST_ITEMS,
     Sentence,
     distinct_turns,
-    rank_sentences,
-    said_by_someone_else,
-    speakers_named,
-    word_weights,
 )
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.answer.when_reader import (
@@ -107,22 +100,14 @@ from sodamem.memory import Memory
 from sodamem.porter import stem
 from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.evidence import evidence_items
-from sodamem.retrieve.fts_query import STOPWORDS
 from sodamem.retrieve.pack import EvidenceItem, build_pack
-from sodamem.retrieve.query import EntityMatch, QueryAnalysis, analyze_query
+from sodamem.retrieve.query import QueryAnalysis, analyze_query
 from sodamem.retrieve.search import SearchMode
 from sodamem.retrieve.temporal import parse_iso
 
 __all__ = ["answer_offline", "human_day", "human_span", "said_by_another_speaker"]
 
-# Abstain when another speaker's sentence covers this share of the question's words and the named person's best
-# covers less than OTHER_SPEAKER_MARGIN below it (tuned on the LoCoMo dev split, docs/bench.md).
-OTHER_SPEAKER_COVERAGE = 0.3
-OTHER_SPEAKER_MARGIN = 0.2
 SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hits
-SPEAKER_CHECK_DEPTH = 40  # who said what is compared over this many (the search lifts the named person's turns)
-_WORD = re.compile(r"[^\W_]+")
-_LAST_SENTENCE = re.compile(r"[^.!?]*[.!?]*$")
 
 
 def answer_offline(
@@ -182,7 +167,7 @@ def said_by_another_speaker(
     hits = memory.search(question, k=SPEAKER_CHECK_DEPTH, user=owner, now=asked, mode=mode)
     if not hits:
         return False
-    return _Reader(memory, owner, question, analysis, hits, [], 0, asked).speaker_check()[2]
+    return QuestionWords(memory, owner, question, analysis, hits).speaker_check()[2]
 
 
 def _known_then(memory: Memory, owner: str, analysis: QueryAnalysis) -> QueryAnalysis:
@@ -205,9 +190,11 @@ class _Reader:
     evidence_tokens: int
     now: datetime  # when the question is asked
     evidence: EvidenceView = field(init=False)
+    words: QuestionWords = field(init=False)
 
     def __post_init__(self) -> None:
         self.evidence = EvidenceView(self.hits, self.items)
+        self.words = QuestionWords(self.memory, self.user, self.question, self.analysis, self.hits)
 
     def read(self) -> Answer:
         if not self.hits or not self.items:
@@ -241,11 +228,11 @@ class _Reader:
             for relative in relatives
         ]
         # "Who is my partner?" is about "I'm dating Emil", though no word of it is said
-        if not entities and not overlap(self._content_stems(), self.hits[0].turn_text) and not any(mentioned):
+        if not entities and not overlap(self.words.content_stems(), self.hits[0].turn_text) and not any(mentioned):
             return self._abstain("unrelated")
         if not all(mentioned):
             return self._abstain("unknown relative")  # "What is my wife's name?", and no wife was mentioned
-        named, everyone, elsewhere = self.speaker_check()
+        named, everyone, elsewhere = self.words.speaker_check()
         if elsewhere:
             # "Where do I work now?" is read from the user's facts, however much the assistant talked about work
             dated = (
@@ -290,8 +277,8 @@ class _Reader:
             return by_predicate
         if sentences and question_kind(self.question) != "yes_no":
             # "Where does Joost work?" is not read from the user's "I'm still at Fernhill"
-            people = self._third_persons()
-            sentences = [s for s in sentences if not self._of_someone_else(s, people)]
+            people = self.words.third_persons()
+            sentences = [s for s in sentences if not self.words.of_someone_else(s, people)]
             if not sentences:
                 return self._abstain("about someone else")
             relative = relative_asked_about(self.question, USER_ROLE) or relative_named_asked(self.question, USER_ROLE)
@@ -364,17 +351,6 @@ class _Reader:
             )
         return None
 
-    def speaker_check(self) -> tuple[str | None, list[Sentence], bool]:
-        """(the person talking whom the question names, every sentence of the hits ranked by support, whether the
-        words that match the question were said by someone other than that person)."""
-        named = self._named_speaker()
-        stems = self._support_stems()
-        everyone = rank_sentences(stems, self.hits, word_weights(stems, self.hits), depth=SPEAKER_CHECK_DEPTH)
-        elsewhere = named is not None and said_by_someone_else(
-            everyone, named, OTHER_SPEAKER_COVERAGE, OTHER_SPEAKER_MARGIN
-        )
-        return named, everyone, elsewhere
-
     # -- the three readers ---------------------------------------------------------------------------------------
 
     def _when(self) -> Answer:
@@ -395,7 +371,7 @@ class _Reader:
         """ "How long have we had Toffee?": a span said of it ("We've had Toffee for years", "for 4 years now"), else
         the span from the day the asker said they got it ("We adopted a beagle called Toffee last weekend") to the
         day asked ("about 6 months (since 7 February 2026 to 8 February 2026)")."""
-        asked = (self._named_stems() or self._content_stems()) - {stem(w) for w in ("had", "have", "long")}
+        asked = (self.words.named_stems() or self.words.content_stems()) - {stem(w) for w in ("had", "have", "long")}
         for sentence in sentences[:LIST_ITEMS]:
             found = _SPAN_SAID.search(sentence.text)
             if found is not None and overlap(asked, sentence.text):
@@ -425,7 +401,7 @@ class _Reader:
 
     def _dated(self) -> Dated | None:
         ahead = asks_when_ahead(self.question)
-        content, named = self._content_stems(), self._named_stems()
+        content, named = self.words.content_stems(), self.words.named_stems()
         mine = asks_of_me(self.question)
         speaker = USER_ROLE if mine else None
         evidence = self.evidence
@@ -456,7 +432,7 @@ class _Reader:
             return None
         entities = self.analysis.entities
         aliased = [m for m in entities if m.matched.casefold() != m.name.casefold()]
-        if not aliased and len(entities) == 1 and not self._content_stems() - self._entity_stems():
+        if not aliased and len(entities) == 1 and not self.words.content_stems() - self.words.entity_stems():
             return self._from_facts(relations_of(entities[0].name, self.memory.facts(user=self.user)))
         if len(aliased) != 1:
             return None
@@ -480,17 +456,17 @@ class _Reader:
         # "Which dogs do I have?": not one that died
         dead = pets_died(self.memory, self.user, facts, self.question, self.now)
         living = [f for f in facts if f.id not in dead]
-        return self._from_facts(by_predicate(self.question, self._content_stems() - self._entity_stems(), living))
+        return self._from_facts(
+            by_predicate(self.question, self.words.content_stems() - self.words.entity_stems(), living)
+        )
 
     def _from_facts(self, found: FactAnswer | None) -> Answer | None:
         return self._answer(found.text, self._fact_citations(found.facts), found.detail) if found else None
 
-    def _entity_stems(self) -> set[str]:
-        return {w for m in self.analysis.entities for w in question_stems(m.matched)}
-
     def _short_answer(self, sentences: list[Sentence]) -> Answer:
         """The span of the best supported sentence that answers the question (the whole sentence in ``detail``);
         a question asking for several things gets the spans of the best few sentences, comma-separated."""
+        words = self.words
         if not sentences:
             hit = self.hits[0]
             turn = self.evidence.turn_item(hit)
@@ -512,13 +488,13 @@ class _Reader:
         if kind == "yes_no":
             # "Does Maya have a cat?" is no "Yes" from "Good question.": the sentence must say what is asked, and
             # not ask it ("Did you climb Scafell Pike?")
-            asked = self._support_stems()
+            asked = self.words.support_stems()
             said = asked - other_senses(self.question, best.text)  # not the "fired" of "I'm fired up"
             if asked and (not overlap(said, best.text) or best.text.rstrip().endswith("?")):
                 return self._abstain("unsupported")
             described = described_as(self.question, (h.turn_text for h in self.hits))  # "a band called X"
             speakers = {h.speaker for h in self.hits}  # who talks is not named in their own words
-            talking = {w for s in speakers for w in question_stems(s)} | self._speaker_alias_stems(speakers)
+            talking = {w for s in speakers for w in question_stems(s)} | self.words.speaker_alias_stems(speakers)
             named = specifics(self.question) - described - talking  # one of them, where it asks "X or Y"
             if named and not named & stems_of(best.text):
                 return self._abstain("unsupported")  # "Am I allergic to shellfish?" from "allergic to peanuts"
@@ -532,10 +508,10 @@ class _Reader:
             if reply == "Yes" and ended_by(best, self.question, self.now):
                 reply = "No"  # "i'm stopping sax lessons at the end of june", asked in September
             spans.append(reply)
-        elif not overlap(self._content_stems() | self._entity_stems(), best.text) and not self._speaks(best):
+        elif not overlap(words.content_stems() | words.entity_stems(), best.text) and not words.speaks(best):
             return self._abstain("unsupported")  # "How old is Mia?" is not read from "My flight is on the 20th"
-        elif (asked := self._content_stems() - self._entity_stems() - ANSWER_TYPES) and not overlap(asked, best.text):
-            if not self._speaks(best):  # "Where was Priya born?" is not the user's "Priya and I got engaged"
+        elif (asked := words.content_stems() - words.entity_stems() - ANSWER_TYPES) and not overlap(asked, best.text):
+            if not words.speaks(best):  # "Where was Priya born?" is not the user's "Priya and I got engaged"
                 return self._abstain("unsupported")
         else:
             fixed = corrected_sentence(self.memory, self.user, best.hit.session_id, best.hit.turn_index, best.text)
@@ -578,74 +554,7 @@ class _Reader:
         ]
         return max(later, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index), default=None)
 
-    def _third_persons(self) -> list[EntityMatch]:
-        """The third persons the question asks about: not the asker, nobody talking, named or kin ("my mum"), and
-        the question's subject ("does Joost", not "Marta's")."""
-        speakers = {h.speaker for h in self.hits}
-        talking = self._speaker_alias_stems(speakers)
-        return [
-            m
-            for m in self.analysis.entities
-            if m.name not in (USER_ROLE, *speakers)
-            and m.matched.lower() not in FIRST_PERSON  # the asker, whatever their name ("I" is Dev)
-            and not question_stems(m.name) & talking  # a speaker called by name ("What does Dev teach?")
-            and (m.matched[:1].isupper() or is_kin(m.matched))
-            and ends_at_a_subject(self.question[: m.char_start])  # the subject: "does Joost", not "Marta's"
-        ]  # named, or kin ("my mum"): not "dogs"
-
-    def _of_someone_else(self, sentence: Sentence, people: list[EntityMatch]) -> bool:
-        """Whether ``sentence`` neither names the third persons asked about (``_third_persons``) nor speaks of
-        anyone as "he", "she" or "they": then it speaks of someone else, its speaker most likely."""
-        if not people or self._speaks(sentence) or speaks_of_a_third_person(sentence.text):
-            return False
-        # the sentence before it in the turn counts too: "wout and fenne are engaged!! after like 4 months together"
-        before = sentence.hit.turn_text[: sentence.start].rstrip()
-        lead = _LAST_SENTENCE.search(before)
-        words = stems_of(sentence.text) | (stems_of(lead.group()) if lead else set())
-        return not any((question_stems(m.matched) | question_stems(m.name)) & words for m in people)
-
-    # -- which sentences, and whether they answer ----------------------------------------------------------------
-
-    def _speaks(self, sentence: Sentence) -> bool:
-        """Whether the sentence's speaker is someone the question names (the asker's "I" names the user)."""
-        asker = sentence.speaker == USER_ROLE and any(m.name == USER_ROLE for m in self.analysis.entities)
-        return asker or bool(question_stems(sentence.speaker) & self._entity_stems())
-
-    def _named_speaker(self) -> str | None:
-        """The one person talking whom the question names (None for none or several, or a one-voice memory)."""
-        speakers = {h.speaker for h in self.hits}
-        named = speakers_named(self.question, self.hits)
-        return named[0] if len(named) == 1 and len(speakers) > 1 else None
-
-    def _support_stems(self) -> set[str]:
-        speakers = {h.speaker for h in self.hits}
-        names = {w for speaker in speakers for w in question_stems(speaker)} | self._speaker_alias_stems(speakers)
-        content = self._content_stems() & question_stems(self.question)
-        return (content - names) or content
-
     # -- helpers ---------------------------------------------------------------------------------------------------
-
-    def _speaker_alias_stems(self, speakers: set[str]) -> set[str]:
-        """The question's words naming an entity that one of the speakers is ("Maya" when the speaker "user" said
-        "I'm Maya"): every turn of that speaker is about them, so the name does not tell sentences apart."""
-        if not self.analysis.entities:
-            return set()
-        speaker_entities = set(self.memory.store.speaker_entities(self.user, speakers).values())
-        return {w for m in self.analysis.entities if m.entity_pk in speaker_entities for w in question_stems(m.matched)}
-
-    def _content_stems(self) -> set[str]:
-        words = {w.lower() for term in self.analysis.content_terms for w in _WORD.findall(term)}
-        return {stem(w) for w in words if w not in STOPWORDS}
-
-    def _named_stems(self) -> set[str]:
-        """The words naming someone or something other than the asker and the people talking: entities, and
-        capitalised words after the first ("Spotify" in "When do I start at Spotify?", though no fact names it)."""
-        named = {w for m in self.analysis.entities if m.name != USER_ROLE for w in question_stems(m.matched)}
-        capitalised = re.findall(r"(?<=\s)[A-Z][\w'’-]+", self.question)
-        named |= {w for word in capitalised if word != "I" for w in question_stems(word)}
-        # the people talking: their own words do not name them ("Maria" is in "Hey Maria!", not in what she said)
-        speakers = {h.speaker for h in self.hits}
-        return named - {w for s in speakers for w in question_stems(s)} - self._speaker_alias_stems(speakers)
 
     def _answer(self, text: str, citations: list[AnswerCitation], detail: str = "") -> Answer:
         unique = tuple(dict.fromkeys(citations))
