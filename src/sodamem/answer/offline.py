@@ -41,6 +41,7 @@ from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.medications import read_medications
 from sodamem.answer.pets import pets_asked, pets_counted, pets_died
+from sodamem.answer.plans_kept import plan_outcome
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.question_words import SPEAKER_CHECK_DEPTH, QuestionWords
 from sodamem.answer.relatives import (
@@ -507,6 +508,10 @@ class _Reader:
             reply = yes_or_no(best.text, self.question, described)
             if reply == "Yes" and ended_by(best, self.question, self.now):
                 reply = "No"  # "i'm stopping sax lessons at the end of june", asked in September
+            outcome = plan_outcome(self.memory, self.user, self.question, best, asked, self.now)
+            if reply == "Yes" and outcome is not None:  # "Did I run the Porto half?" from "signed up for it"
+                reply = outcome.reply
+                chosen = [best, outcome.said_by] if outcome.said_by not in (None, best) else [best]
             spans.append(reply)
         elif not overlap(words.content_stems() | words.entity_stems(), best.text) and not words.speaks(best):
             return self._abstain("unsupported")  # "How old is Mia?" is not read from "My flight is on the 20th"
