@@ -193,3 +193,17 @@ def deaths(text: str) -> list[str]:
 )
 def test_a_death_is_said(text: str, expected: list[str]) -> None:
     assert deaths(text) == expected
+
+
+def test_an_assistants_suggestion_is_no_pet_got() -> None:
+    """ "When you're ready, adopting another dog can help." (the assistant's) leaves the count as the user said it."""
+    with Memory(":memory:", embedder="fake") as memory:
+        for when, role, text in [
+            ("2025-05-02T21:00", "user", "We have two dogs, Biscuit and Rex."),
+            ("2025-10-09T08:00", "user", "We had to put Biscuit down yesterday. Heartbroken."),
+            ("2025-10-09T08:05", "assistant", "When you're ready, adopting another dog can help."),
+        ]:
+            said = datetime.fromisoformat(when)
+            memory.add([{"role": role, "text": text}], session_id=f"s{said:%Y%m%d%H%M}", timestamp=said)
+        answer = memory.ask("How many dogs do I have?", now=datetime(2026, 5, 1), offline=True)
+    assert answer.answer == "one (Rex)"

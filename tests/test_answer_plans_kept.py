@@ -46,6 +46,14 @@ TOM_PULLED_OUT: History = [
 BOOKED_JUST_PAST: History = [
     ("2026-12-05T10:00", "registered for the porto half in november on a whim and ran it, so proud"),
 ]
+IN_MAY: History = [
+    ("2026-02-05T09:00", "signed up for the porto half marathon in november"),
+    ("2026-05-05T09:00", "In May I had to cancel the Porto half, knee injury."),
+]
+SAID_AGAIN: History = [
+    ("2026-05-02T09:00", "Going to a conference in Lisbon in July"),
+    ("2026-06-10T09:00", "So excited for Lisbon next month!"),
+]
 CASES = [
     ("called-off-later", PORTO, "2026-01-10", "Did I run the Porto half marathon?", "No"),
     ("not-yet", PORTO, "2025-06-01", "Did I run the Porto half marathon?", "not yet (planned in november)"),
@@ -63,6 +71,9 @@ CASES = [
     # done, whatever the sentence says ahead
     ("done-weeks-ago", QUIT_SMOKING, "2026-03-20", "Did I quit smoking?", "Yes"),
     ("booked-just-past-and-done", BOOKED_JUST_PAST, "2026-12-20", "Did I run the Porto half?", "Yes"),
+    # "May" the month is no hedge; a plan said again is still a plan
+    ("cancelled-in-may", IN_MAY, "2026-12-01", "Did I run the Porto half marathon?", "No"),
+    ("said-again-before-its-time", SAID_AGAIN, "2026-06-20", "Did I go to Lisbon?", "not yet (planned next month)"),
     # the calling off is what is asked
     ("asks-the-cancelling", GYM, "2026-01-10", "Did I cancel my gym membership?", "Yes"),
 ]

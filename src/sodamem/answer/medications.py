@@ -181,9 +181,10 @@ def _happened(events: list[FactRecord]) -> list[_Happened]:
 
 
 def _said_before(event: FactRecord) -> tuple[int, int]:
-    """A key that puts what was said first in a turn, and the turn first in a session, last (sorted in reverse)."""
+    """A key, for a reverse sort, that puts a later turn first and, within a turn, what was said first first
+    ("metformin and insulin": metformin, then insulin)."""
     source = event.sources[0]
-    return -source.turn_index, -source.char_end
+    return source.turn_index, -source.char_end
 
 
 def _key(medicine: str) -> str:

@@ -508,10 +508,13 @@ class _Reader:
             reply = yes_or_no(best.text, self.question, described)
             if reply == "Yes" and ended_by(best, self.question, self.now):
                 reply = "No"  # "i'm stopping sax lessons at the end of june", asked in September
-            outcome = plan_outcome(self.memory, self.user, self.question, best, asked, self.now)
-            if reply == "Yes" and outcome is not None:  # "Did I run the Porto half?" from "signed up for it"
+            outcome = (
+                plan_outcome(self.memory, self.user, self.question, best, asked, self.now) if reply == "Yes" else None
+            )
+            if outcome is not None:  # "Did I run the Porto half?" from "signed up for it"
                 reply = outcome.reply
-                chosen = [best, outcome.said_by] if outcome.said_by not in (None, best) else [best]
+                if outcome.said_by is not None and outcome.said_by not in chosen:
+                    chosen = [*chosen, outcome.said_by]  # the plan's sentence, and the one that calls it off
             spans.append(reply)
         elif not overlap(words.content_stems() | words.entity_stems(), best.text) and not words.speaks(best):
             return self._abstain("unsupported")  # "How old is Mia?" is not read from "My flight is on the 20th"

@@ -211,7 +211,7 @@ def pets_counted(memory: Memory, user: str, question: str, asker: str, asked_at:
         for f in memory.facts(status="all", subject=asker, user=user)
         if f.predicate == f"has_{said_kind}" and f.affirms and instants.sort_key(f.mentioned_at) < last_death
     ]
-    if _got_otherwise(memory, user, kind, asked_at, [*pets, *counts, *deaths.values()]):
+    if _got_otherwise(memory, user, asker, kind, asked_at, [*pets, *counts, *deaths.values()]):
         return None
     names = {entity_key(f.object or "") for f in pets}
     total = max([len(names), *(int(f.object or "0") for f in counts if (f.object or "").isdigit())])
@@ -230,13 +230,18 @@ def pets_counted(memory: Memory, user: str, question: str, asker: str, asked_at:
 _COUNT_WORDS = dict(enumerate("zero one two three four five six seven eight nine ten".split()))
 
 
-def _got_otherwise(memory: Memory, user: str, kind: str, asked_at: datetime, known: list[FactRecord]) -> bool:
-    """Whether a turn said by ``asked_at`` speaks of getting a pet of ``kind`` ("we adopted another dog", "we got our
-    8 week puppy Pip today!") that no fact counted or named: none of ``known``'s turns."""
+def _got_otherwise(
+    memory: Memory, user: str, asker: str, kind: str, asked_at: datetime, known: list[FactRecord]
+) -> bool:
+    """Whether a statement of the asker's said by ``asked_at`` speaks of getting a pet of ``kind`` ("we adopted
+    another dog", "we got our 8 week puppy Pip today!") that no fact counted or named: none of ``known``'s turns (an
+    assistant's "adopting another dog can help" is none)."""
     known_turns = {(s.session_id, s.turn_index) for f in known for s in f.sources}
     said = _kind_said(kind)
     return any(
-        instants.at_or_before(hit.timestamp, asked_at)
+        hit.speaker == asker
+        and not hit.turn_text.rstrip().endswith("?")
+        and instants.at_or_before(hit.timestamp, asked_at)
         and (hit.session_id, hit.turn_index) not in known_turns
         and said.search(hit.turn_text)
         and _NEW_PET.search(hit.turn_text)

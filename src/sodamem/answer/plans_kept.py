@@ -59,7 +59,7 @@ _CALLED_OFF_AFTER = re.compile(
 )
 # what before a cancelling word makes it no calling off, or someone else's
 _HEDGED = re.compile(
-    r"\b(?:almost|nearly|might|may|could|would|should|thought\s+about|thinking\s+about|considering|if|not|never|"
+    r"\b(?:almost|nearly|might|(?<!\bin\s)(?-i:may)|could|would|should|thought\s+about|thinking\s+about|considering|if|not|never|"
     r"wasn['’]?t|isn['’]?t|won['’]?t|don['’]?t|hope|hoping|wanted|want|he|she|they|his|her|their|friend|sister|"
     r"brother|mum|mom|dad|partner|wife|husband|boyfriend|girlfriend|boss)\b",
     re.IGNORECASE,
@@ -95,14 +95,21 @@ def plan_outcome(
         return None
     if calls_off(best.text, what):
         return PlanOutcome("No", best)
-    said_at = parse_iso(best.hit.timestamp)
-    ahead = _planned_ahead(best.text, what, said_at) if said_at is not None else None
+    ahead = _planned_ahead(best.text, what, parse_iso(best.hit.timestamp))
     if ahead is None:
         return None
     later = _latest_turn_naming(memory, user, question, best, what, now)
     if later:
         off = next((s for s in later if calls_off(s.text, what)), None)
-        return PlanOutcome("No", off) if off is not None else None
+        if off is not None:
+            return PlanOutcome("No", off)
+        # "So excited for Lisbon next month!": the plan said again, not done
+        renewed = [
+            p for s in later if (p := _planned_ahead(s.text, what, parse_iso(s.hit.timestamp), again=True)) is not None
+        ]
+        if not renewed:
+            return None  # spoken of since, not as planned or called off: the sentences decide
+        ahead = renewed[0]
     start, asked_at = instants.comparable(ahead[0], now)
     return PlanOutcome(f"{'not yet' if start > asked_at else 'not known'} (planned {ahead[1]})", None)
 
@@ -138,15 +145,20 @@ def _not_the_speakers(before: str) -> bool:
     return any(name_gender(word.capitalize()) is not None for word in re.findall(r"\b[A-Za-z][a-z]+\b", before))
 
 
-def _planned_ahead(text: str, what: set[str], said_at: datetime) -> tuple[datetime, str] | None:
+def _planned_ahead(
+    text: str, what: set[str], said_at: datetime | None, again: bool = False
+) -> tuple[datetime, str] | None:
     """(when, its words) of a time ahead of ``said_at`` in a clause of ``text`` that names one of ``what`` and says
-    it as planned ("going to a conference in lisbon in july"); None when no clause does."""
+    it as planned ("going to a conference in lisbon in july"); None when no clause does. ``again``: a plan already
+    said, spoken of again, needs no word of planning ("so excited for Lisbon next month!")."""
+    if said_at is None:
+        return None
     naming = [c for c in _clauses(text) if stems_of(c) & what]
     if any(_said_done(c, said_at) for c in naming):
         return None  # "quit smoking 3 weeks ago, next month will be my first smoke free birthday"
     for clause in naming:
         planning = _PLANNING.search(clause)
-        if planning is None or _not_the_speakers(clause[: planning.start()]):
+        if (planning is None and not again) or _not_the_speakers(clause[: planning.start() if planning else 0]):
             continue  # "my sister is going to japan in april" is no plan of the speaker's
         for mention in _times(clause, said_at):
             start, said = instants.comparable(mention.spec.start, said_at)
@@ -157,10 +169,7 @@ def _planned_ahead(text: str, what: set[str], said_at: datetime) -> tuple[dateti
 
 def _said_done(clause: str, said_at: datetime) -> bool:
     """Whether ``clause`` dates its doing before it was said ("quit smoking 3 weeks ago")."""
-    return not _PLANNING.search(clause) and any(
-        instants.comparable(m.spec.end, said_at)[0] <= instants.comparable(m.spec.end, said_at)[1]
-        for m in find_times(clause, said_at)
-    )
+    return not _PLANNING.search(clause) and any(_at_or_before(m.spec.end, said_at) for m in find_times(clause, said_at))
 
 
 def _times(clause: str, said_at: datetime) -> list[TimeMention]:
@@ -170,7 +179,7 @@ def _times(clause: str, said_at: datetime) -> list[TimeMention]:
     if not _BOOKED.search(clause):
         return found
     recent = said_at - timedelta(days=_JUST_PAST_DAYS)
-    if all(instants.comparable(m.spec.end, recent)[0] >= instants.comparable(m.spec.end, recent)[1] for m in found):
+    if not any(_at_or_before(m.spec.end, recent) for m in found):
         return found
     return find_times(clause, said_at, future=True)
 
@@ -195,3 +204,9 @@ def _latest_turn_naming(
         return []
     latest = max(naming, key=lambda s: (instants.sort_key(s.hit.timestamp), s.hit.turn_index))
     return [s for s in naming if (s.hit.session_id, s.hit.turn_index) == (latest.hit.session_id, latest.hit.turn_index)]
+
+
+def _at_or_before(when: datetime, than: datetime) -> bool:
+    """``when`` no later than ``than``, compared as ``instants`` compares them."""
+    first, second = instants.comparable(when, than)
+    return first <= second

@@ -66,7 +66,7 @@ class QuestionWords:
         ]  # named, or kin ("my mum"): not "dogs"
 
     def of_someone_else(self, sentence: Sentence, people: list[EntityMatch]) -> bool:
-        """Whether ``sentence`` neither names the third persons asked about (``_third_persons``) nor speaks of
+        """Whether ``sentence`` neither names the third persons asked about (``third_persons``) nor speaks of
         anyone as "he", "she" or "they": then it speaks of someone else, its speaker most likely."""
         if not people or self.speaks(sentence) or speaks_of_a_third_person(sentence.text):
             return False

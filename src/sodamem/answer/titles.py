@@ -43,6 +43,8 @@ def job_ending(
     if last_quit is not None and not (back and _said(_newest(back)) > _said(last_quit)):
         return last_quit  # the latest "I quit Bean There", "I quit my job" (not "I started at Bean There again" since)
     replaced = [f for f in since if f.affirms and f.object and not _names(quote, f.object)]
+    if back:  # back at the title's firm: only a firm said since then replaces it ("Bean There rehired me")
+        replaced = [f for f in replaced if _said(f) > _said(_newest(back))]
     started = [
         p for p in starts if said < instants.sort_key(p.occurred_start or "") and not _names(quote, p.object or "")
     ]

@@ -88,9 +88,9 @@ _CLAUSE_START = re.compile(r"[.!?,;:]\s*|\s(?:and|but|so|because)\s", re.IGNOREC
 # starts a clause of its own: "I stopped the insulin, metformin is enough now", "I'm on sertraline, ibuprofen didn't
 # help". A stop lists only with "and" ("I came off citalopram, sertraline now" is a switch).
 _LIST_END = (
-    r"(?=\s*(?:[.,;:!?)]|$|and\b|&|plus\b|for\b|now\b|too\b|as\s+well\b|daily\b|each\b|every\b|at\s+night\b|"
-    r"in\s+the\s+(?:morning|evening)\b|twice\b|once\b|atm\b|at\s+the\s+moment\b|currently\b|right\s+now\b|"
-    r"these\s+days\b|a\s+day\b|\d))"
+    r"(?!\s+(?:is|was|are|were|did|does|do|didn['’]?t|doesn['’]?t|don['’]?t|isn['’]?t|wasn['’]?t|has|had|have|helps?|"
+    r"works?|makes?|made|might|may|could|would|should|will|won['’]?t|can|can['’]?t|gives?|gave|got|gets|seems?|"
+    r"im|i['’]m|is|was|\w+ed)\b)"
 )
 _AND_MORE = re.compile(
     rf"(?:\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|&|plus)\s+)(?:the\s+|some\s+|my\s+)?{_MED}{_DOSE}\b{_LIST_END}",

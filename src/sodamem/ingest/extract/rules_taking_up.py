@@ -239,7 +239,7 @@ BACK_AT_JOB = re.compile(
     rf"(?:(?:\bI(?:['’]ve|\s+have)?\s+|{_SENTENCE_START})(?i:went|gone)\s+back\s+to\s+work(?:ing)?\s+(?:at|for)"
     rf"|(?:\bI['’]m|\bI\s+am|{_SENTENCE_START})\s*(?:now\s+)?back\s+(?:working|work)\s+(?:at|for))"
     rf"\s+(?P<org>{rv.ORG_NAME})(?![\w'’])(?:{_as_a_job(1)})?"
-    rf"|(?:\bI\s+|{_SENTENCE_START})(?:(?i:started)\s+back|(?:I['’]m|I\s+am\s+)?(?i:back))\s+at\s+(?P<org2>{rv.ORG_NAME})"
+    rf"|(?:\bI\s+|{_SENTENCE_START})(?:(?i:started)\s+back|(?:I['’]m\s+|I\s+am\s+)?(?i:back))\s+at\s+(?P<org2>{rv.ORG_NAME})"
     rf"{_as_a_job(2)}"
     rf"|{_SENTENCE_START}(?P<org3>{rv.ORG_NAME})\s+(?:(?:has|have)\s+)?(?:re-?hired\s+me|hired\s+me\s+back)\b"
     rf"(?:{_as_a_job(3)})?"
@@ -248,7 +248,8 @@ BACK_AT_JOB = re.compile(
 # Costa rehired me ...", "I wish I'd gone back to work at Costa", "I never went back to work at Costa", "Years ago
 # Costa rehired me")
 _NO_RETURN = re.compile(
-    r"\b(?:if|when|whether|unless|wish|hope|hoping|want|wanted|might|may|could|would|should|will|maybe|never|not"
+    r"\b(?:if|when|whether|unless|wish|hope|hoping|want|wanted|might|(?<!\bin\s)(?-i:may)|could|would|should|will"
+    r"|maybe|never|not"
     r"|no\s+way|years\s+ago|back\s+then|used\s+to|jk|kidding"
     # to come, or a short stint: "back working at Costa from next week", "went back to work for Amazon over Christmas"
     r"|next\s+(?:week|month|year|\w+day)|tomorrow|soon|over\s+(?:christmas|the\s+(?:holidays|summer))"
