@@ -143,7 +143,8 @@ def _read_then(
         taken = began
     if not taken:
         return None
-    cited = [h.event for events in by_medicine.values() for h in events if h.event in taken.values()]
+    chosen = {e.id for e in taken.values()}
+    cited = [h.event for events in by_medicine.values() for h in events if h.event.id in chosen]
     return MedicationReading(", ".join(str(e.object) for e in cited), tuple(cited))
 
 

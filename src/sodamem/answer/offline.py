@@ -329,10 +329,7 @@ class _Reader:
         a dog alive. "How many dogs do I have?": those left (``pets_counted``)."""
         pets = pets_asked(self.memory, self.user, self.question, USER_ROLE, self.now)
         if pets is None:
-            counted = pets_counted(self.memory, self.user, self.question, USER_ROLE, self.now)
-            if counted is None:
-                return None
-            return self._answer(counted.text, self._fact_citations(counted.cited))
+            return self._from_facts(pets_counted(self.memory, self.user, self.question, USER_ROLE, self.now))
         if pets.living:
             return self._answer("Yes", self._fact_citations(pets.living[:1]), pets.living[0].text)
         return self._answer("No", self._fact_citations(pets.deaths), "; ".join(f.text for f in pets.deaths))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sodamem import instants
-from sodamem.answer.predicate_facts import said_order
+from sodamem.answer.predicate_facts import FactAnswer, said_order
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import BREEDS, PET_KIND, PET_KINDS, REL_SINGLE
 from sodamem.memory import Memory
@@ -173,16 +173,7 @@ _NEW_PET = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class PetsCounted:
-    """How many pets of a kind one has now, where a named one died: the number's words, and the facts it rests on
-    (the living pets' relation facts, then the deaths)."""
-
-    text: str
-    cited: list[FactRecord]
-
-
-def pets_counted(memory: Memory, user: str, question: str, asker: str, asked_at: datetime) -> PetsCounted | None:
+def pets_counted(memory: Memory, user: str, question: str, asker: str, asked_at: datetime) -> FactAnswer | None:
     """For "How many dogs do I have?" after "We have two dogs, Biscuit and Rex" and "we had to put Biscuit down":
     "one (Rex)". The pets counted are the most the asker counted before the last death ("I have 3 dogs": the
     ``has_dog`` facts) or those named, less those whose death was said by ``asked_at``. A breed or a young asked
@@ -221,10 +212,10 @@ def pets_counted(memory: Memory, user: str, question: str, asker: str, asked_at:
     cited = [*living, *dict.fromkeys(deaths.values())]
     if left <= 0:
         previously = ", ".join(dict.fromkeys(f.object or "" for f in pets if f.id in deaths))
-        return PetsCounted(f"none now (previously {previously})", cited)
+        return FactAnswer(f"none now (previously {previously})", cited, "")
     count = _COUNT_WORDS.get(left, str(left))
     living_names = list(dict.fromkeys(f.object or "" for f in living))
-    return PetsCounted(f"{count} ({', '.join(living_names)})" if len(living_names) == left else count, cited)
+    return FactAnswer(f"{count} ({', '.join(living_names)})" if len(living_names) == left else count, cited, "")
 
 
 _COUNT_WORDS = dict(enumerate("zero one two three four five six seven eight nine ten".split()))

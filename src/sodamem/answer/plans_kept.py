@@ -110,8 +110,7 @@ def plan_outcome(
         if not renewed:
             return None  # spoken of since, not as planned or called off: the sentences decide
         ahead = renewed[0]
-    start, asked_at = instants.comparable(ahead[0], now)
-    return PlanOutcome(f"{'not yet' if start > asked_at else 'not known'} (planned {ahead[1]})", None)
+    return PlanOutcome(f"{'not known' if _at_or_before(ahead[0], now) else 'not yet'} (planned {ahead[1]})", None)
 
 
 def calls_off(text: str, what: set[str]) -> bool:
@@ -161,8 +160,7 @@ def _planned_ahead(
         if (planning is None and not again) or _not_the_speakers(clause[: planning.start() if planning else 0]):
             continue  # "my sister is going to japan in april" is no plan of the speaker's
         for mention in _times(clause, said_at):
-            start, said = instants.comparable(mention.spec.start, said_at)
-            if start > said:
+            if not _at_or_before(mention.spec.start, said_at):
                 return mention.spec.start, mention.spec.expression
     return None
 

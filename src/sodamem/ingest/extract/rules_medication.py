@@ -90,7 +90,7 @@ _CLAUSE_START = re.compile(r"[.!?,;:]\s*|\s(?:and|but|so|because)\s", re.IGNOREC
 _LIST_END = (
     r"(?!\s+(?:is|was|are|were|did|does|do|didn['’]?t|doesn['’]?t|don['’]?t|isn['’]?t|wasn['’]?t|has|had|have|helps?|"
     r"works?|makes?|made|might|may|could|would|should|will|won['’]?t|can|can['’]?t|gives?|gave|got|gets|seems?|"
-    r"im|i['’]m|is|was|\w+ed)\b)"
+    r"im|i['’]m|\w+ed)\b)"
 )
 _AND_MORE = re.compile(
     rf"(?:\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|&|plus)\s+)(?:the\s+|some\s+|my\s+)?{_MED}{_DOSE}\b{_LIST_END}",

@@ -257,11 +257,8 @@ _NO_RETURN = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
-# who rehires one that is no employer named: a pronoun, a relative, nobody ("She rehired me", "Mum hired me back")
-_NOT_AN_EMPLOYER = frozenset(
-    "she he they it we you nobody everyone everybody someone somebody mum mom mam dad mother father wife husband "
-    "boyfriend girlfriend partner ex".split()
-)
+# who rehires one that is no employer named: a pronoun, nobody, a relative (those of ``REL_SINGLE``, and these)
+_NOT_AN_EMPLOYER = frozenset("she he they it we you nobody everyone everybody someone somebody mam ex".split())
 
 
 def back_at_job(p: _Piece) -> None:
