@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from sodamem import Memory, Session, Turn
-from sodamem.answer.llm_loop import answer_with_llm
+from sodamem.answer import llm_loop
 from sodamem.llm.client import ChatClient
 from sodamem.llm.config import LLMConfig
 from sodamem.llm.fake_server import FakeChatServer, FakeReply
@@ -30,6 +31,9 @@ from sodamem.llm.prompts.read_answer import (
 from sodamem.llm.replay import CachingChatClient, ReplayCache, canonical_request, request_key
 from tests.conftest import make_session
 
+# These tests are about the model's reading: the offline reader's answers to the asker's own states ("Where did I
+# move to?"), which the loop takes without asking the model, are tested in test_answer_llm_offline_states.py.
+answer_with_llm = functools.partial(llm_loop.answer_with_llm, offline_states=False)
 NOW = datetime(2024, 6, 1, 12, 0)
 QUESTION = "Where did I move to?"
 
@@ -359,6 +363,23 @@ def test_the_compact_reader_prompt_is_pure_fenced_and_chosen_for_local_models() 
     assert "abstain" not in schema["properties"]  # the compact reply abstains by saying "not in memory"
     # the full prompt's schema is the one recorded replies were keyed on: no cap on the answer
     assert "maxLength" not in reader_schema(["E1"]).model_json_schema()["properties"]["answer"]
+
+
+@pytest.mark.parametrize(
+    ("question", "pack", "told"),
+    [
+        ("Am I still with Callum?", "[E3] user (turn s2:0): callum and i broke up", True),
+        ("What's my job?", "[E1] fact (active): user's job is nurse\n[E2] user (turn s1:0): night shifts again", True),
+        ("Where does Callum live?", "[E3] user (turn s2:0): callum moved to swindon", False),  # no I, me, my
+        ("What did I paint?", "[E1] Melanie (turn 3): I painted a sunset", False),  # LoCoMo: no speaker user
+        ("Did I mention my user manual?", "[E1] assistant (turn s1:1): your user manual is here", False),
+    ],
+)
+def test_a_first_person_question_over_a_users_lines_is_told_who_asks(question: str, pack: str, told: bool) -> None:
+    content = compact_reader_messages(question, pack, NOW)[1]["content"]
+    note = "Asked by: user (the question's I, me and my are the speaker user of the evidence)"
+    assert (note in content) is told
+    assert (note in choose_reader_prompt("compact-dated").messages(question, pack, NOW)[1]["content"]) is told
 
 
 def test_the_compact_reader_on_request_and_its_short_answer_cited_from_the_list(mem: Memory) -> None:

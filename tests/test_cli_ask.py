@@ -34,7 +34,7 @@ def test_offline_answer_is_the_current_fact_with_what_it_replaced(
         monkeypatch.delenv(name, raising=False)
     answer = ask(db, capsys, "Where does Maya live now?")
     assert "Manchester" in answer["answer"] and "Leeds" in answer["answer"]
-    assert answer["flags"] == ["offline"] and answer["abstained"] is False
+    assert answer["flags"] == ["offline", "read:named_state"] and answer["abstained"] is False
     assert answer["cost"] == {"input_tokens": 0, "output_tokens": 0, "usd": 0.0}
     keys = {"session_id", "turn_index", "turn_id", "char_start", "char_end", "quote"}
     assert answer["citations"] and all(keys <= c.keys() for c in answer["citations"])

@@ -2,7 +2,12 @@
 
 ``answer_with_llm(memory, question, client)``:
 
-0. with ``speaker_guard`` (the default), asks the offline reader's speaker rule first
+0. with ``offline_states`` (the default), asks the offline reader first and takes its answer, flagged
+   ``offline_state:<reading>``, where it read a state of the asker's life from the stored facts (a state slot,
+   relatives, pets, medicines, pastimes) or a yes/no from what was said after the sentence that says it (an ending,
+   a plan called off: ``OFFLINE_STATES``); no LLM is asked. Small models answer "Am I still with Callum?" as "not in
+   memory" from "Callum and I split up", and "Did I run the Porto half?" as "Yes" from "signed up for it"
+   (docs/bench.md). Then, with ``speaker_guard`` (the default), asks the offline reader's speaker rule
    (``offline.said_by_another_speaker``): when the question names one of the people talking and the words that match
    it were said by someone else, the answer is "not in memory" (flag ``said_by_another_speaker``) and no LLM is
    asked. Small models answer such a question from the other person's words (docs/bench.md);
@@ -67,7 +72,7 @@ from sodamem.answer.llm_reply import (
     validate_citations,
     without_ids,
 )
-from sodamem.answer.offline import answer_offline, said_by_another_speaker
+from sodamem.answer.offline import Reading, answer_offline, said_by_another_speaker
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
 from sodamem.bench.metrics import count_tokens
 from sodamem.errors import SodaMemError
@@ -86,6 +91,12 @@ from sodamem.retrieve.temporal import parse_iso
 log = logging.getLogger(__name__)
 
 _EXPAND_RADIUS = 2
+# The offline reader's readings the LLM loop takes as they are: states its rules track through changes. Not a named
+# entity's fact picked by the question's predicate words, nor a person named by a relation: on LoCoMo's tuning slices
+# those misread ("What kind of game ...?": "shooting guard") where the model reads the turn.
+OFFLINE_STATES = frozenset(
+    {Reading.STATE, Reading.KIN, Reading.PETS, Reading.MEDICINES, Reading.PASTIMES, Reading.CHANGED}
+)
 _MAX_SEARCH_K = 20
 
 
@@ -136,6 +147,7 @@ def answer_with_llm(
     concise_answers: bool = True,
     focus_tokens: int | None = None,
     list_budget_tokens: int | None = None,
+    offline_states: bool = True,
 ) -> Answer:
     """Answer ``question`` from ``memory`` with ``client`` (see the module docstring).
 
@@ -143,7 +155,7 @@ def answer_with_llm(
     ``budget_tokens``): the budget of the merged pack the reader sees; ``max_llm_tokens``: stop planning once the
     call has spent this many LLM tokens (the reader call is always made); ``search_mode``: the search behind every
     pack (``bm25`` to measure the same loop on flat evidence); ``reader_prompt``: ``full``, ``compact`` or
-    ``auto`` (compact for a local model; ``prompts.read_answer``); ``speaker_guard``: step 0 above;
+    ``auto`` (compact for a local model; ``prompts.read_answer``); ``offline_states``, ``speaker_guard``: step 0 above;
     ``cited_dates``: a when-question's answer is said as the date it states, else as the date of the evidence it
     cites (``answer/cited_date.py``);
     ``concise_answers``: any other one-sentence answer drops the words that only restate the question
@@ -158,6 +170,8 @@ def answer_with_llm(
         budget_tokens = list_budget_tokens
     start = (client.usage.prompt_tokens, client.usage.completion_tokens)
     flags: list[str] = []
+    if offline_states and (state := _offline_state(memory, question, now, user)) is not None:
+        return state
     if speaker_guard and said_by_another_speaker(memory, question, now=now, user=user, mode=search_mode):
         return Answer(
             question=question,
@@ -287,6 +301,15 @@ def answer_with_llm(
         evidence_tokens=final.used_tokens,
         detail=detail,
     )
+
+
+def _offline_state(memory: Memory, question: str, now: datetime | None, user: str | None) -> Answer | None:
+    """The offline reader's answer where it is one of ``OFFLINE_STATES`` (flag ``offline_state:<reading>``)."""
+    ruled = answer_offline(memory, question, now=now, user=user)
+    taken = [r for r in OFFLINE_STATES if f"read:{r.value}" in ruled.flags]
+    if not taken:
+        return None
+    return dataclasses.replace(ruled, flags=(*ruled.flags, f"offline_state:{taken[0].value}"))
 
 
 # -- planner actions ---------------------------------------------------------------------------------------------

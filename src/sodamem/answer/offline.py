@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from enum import StrEnum
 
 from sodamem import instants
 from sodamem.answer.activities import asks_for_activities, asks_for_sports, current_activities
@@ -106,9 +107,27 @@ from sodamem.retrieve.query import QueryAnalysis, analyze_query
 from sodamem.retrieve.search import SearchMode
 from sodamem.retrieve.temporal import parse_iso
 
-__all__ = ["answer_offline", "human_day", "human_span", "said_by_another_speaker"]
+__all__ = ["Reading", "answer_offline", "human_day", "human_span", "said_by_another_speaker"]
 
 SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hits
+
+
+class Reading(StrEnum):
+    """How an answer was read, where it was not cut from the sentence the search ranked best (flag
+    ``read:<reading>``): from the stored facts (the asker's state slots, relatives, pets, medicines, pastimes; a
+    person named by a relation; a named entity's fact whose predicate the question asks for), or a yes/no decided by
+    what was said after that sentence (an ending, a plan called off or never said done)."""
+
+    STATE = "state"  # the asker's, or a relative's of the asker ("Where does my brother live?")
+    NAMED_STATE = "named_state"  # a person's named in the question ("Where does Joost work?")
+    KIN = "kin"
+    NAMED_KIN = "named_kin"
+    PETS = "pets"
+    MEDICINES = "medicines"
+    PASTIMES = "pastimes"
+    RELATION = "relation"
+    PREDICATE = "predicate"
+    CHANGED = "changed"
 
 
 def answer_offline(
@@ -304,7 +323,7 @@ class _Reader:
         reading = self._state_reader().read()
         if reading is None or reading.abstain is not None or not reading.cited:
             return None
-        return self._answer(reading.text, self._fact_citations(list(reading.cited)))
+        return self._state_answer(reading.text, list(reading.cited))
 
     def _medications(self) -> Answer | None:
         """ "What medication am I on?", "Am I still on amlodipine?": the medicines started and not stopped since
@@ -312,7 +331,7 @@ class _Reader:
         reading = read_medications(self.memory, self.user, USER_ROLE, self.question, self.now, self.analysis.window)
         if reading is None:
             return None
-        return self._answer(reading.text, self._fact_citations(list(reading.cited)))
+        return self._answer(reading.text, self._fact_citations(list(reading.cited)), via=Reading.MEDICINES)
 
     def _activities(self) -> Answer | None:
         """ "What hobby am I doing these days?": the pastimes the asker started and has not ended (``activities``)."""
@@ -322,17 +341,20 @@ class _Reader:
         found = current_activities(self.memory, self.user, USER_ROLE, self.now, sports=sports)
         if found is None or not found.names:
             return None  # none said, or all ended: the sentence readers go on
-        return self._answer(", ".join(found.names), self._fact_citations(list(found.cited)))
+        return self._answer(", ".join(found.names), self._fact_citations(list(found.cited)), via=Reading.PASTIMES)
 
     def _pets_asked(self) -> Answer | None:
         """ "Do I have a dog?", "Do I still have Biscuit?" after the dog named died: no, citing the death; yes, citing
         a dog alive. "How many dogs do I have?": those left (``pets_counted``)."""
         pets = pets_asked(self.memory, self.user, self.question, USER_ROLE, self.now)
         if pets is None:
-            return self._from_facts(pets_counted(self.memory, self.user, self.question, USER_ROLE, self.now))
+            return self._from_facts(
+                pets_counted(self.memory, self.user, self.question, USER_ROLE, self.now), Reading.PETS
+            )
         if pets.living:
-            return self._answer("Yes", self._fact_citations(pets.living[:1]), pets.living[0].text)
-        return self._answer("No", self._fact_citations(pets.deaths), "; ".join(f.text for f in pets.deaths))
+            return self._answer("Yes", self._fact_citations(pets.living[:1]), pets.living[0].text, via=Reading.PETS)
+        deaths = "; ".join(f.text for f in pets.deaths)
+        return self._answer("No", self._fact_citations(pets.deaths), deaths, via=Reading.PETS)
 
     def _relatives_by_name(self) -> Answer | None:
         """ "What are my children's names?", "Who is Ines married to?": the relation facts that name them; "Who is
@@ -340,13 +362,15 @@ class _Reader:
         kin = relatives_asked_by_name(self.memory, self.user, self.question, USER_ROLE, self.now)
         if kin.held:
             names = ", ".join(dict.fromkeys(f.object for f in kin.held if f.object))
-            return self._answer(names, self._fact_citations(kin.held), "; ".join(f.text for f in kin.held))
+            held = "; ".join(f.text for f in kin.held)
+            via = Reading.KIN if _of_asker(kin.held) else Reading.NAMED_KIN
+            return self._answer(names, self._fact_citations(kin.held), held, via=via)
         if kin.ended:
             names = ", ".join(dict.fromkeys(f.object for f in kin.ended if f.object))
             cited = [*kin.ended, *kin.endings]
-            return self._answer(
-                f"no one now (previously {names})", self._fact_citations(cited), "; ".join(f.text for f in cited)
-            )
+            detail = "; ".join(f.text for f in cited)
+            via = Reading.KIN if _of_asker(cited) else Reading.NAMED_KIN
+            return self._answer(f"no one now (previously {names})", self._fact_citations(cited), detail, via=via)
         return None
 
     # -- the three readers ---------------------------------------------------------------------------------------
@@ -411,7 +435,11 @@ class _Reader:
             return None
         if reading.abstain is not None:
             return self._abstain(reading.abstain)
-        return self._answer(reading.text, self._fact_citations(list(reading.cited)))
+        return self._state_answer(reading.text, list(reading.cited))
+
+    def _state_answer(self, text: str, facts: list[FactRecord]) -> Answer:
+        via = Reading.STATE if _of_asker(facts) else Reading.NAMED_STATE
+        return self._answer(text, self._fact_citations(facts), via=via)
 
     def _fact_citations(self, facts: list[FactRecord]) -> list[AnswerCitation]:
         """Each fact's sources, one citation a span; a fact read through a pronoun ("He lives in Leeds") also cites
@@ -431,13 +459,15 @@ class _Reader:
         entities = self.analysis.entities
         aliased = [m for m in entities if m.matched.casefold() != m.name.casefold()]
         if not aliased and len(entities) == 1 and not self.words.content_stems() - self.words.entity_stems():
-            return self._from_facts(relations_of(entities[0].name, self.memory.facts(user=self.user)))
+            return self._from_facts(relations_of(entities[0].name, self.memory.facts(user=self.user)), Reading.RELATION)
         if len(aliased) != 1:
             return None
         match = aliased[0]  # the other names asked must stand inside it ("Priya" in "Priya's fiancé")
         if not all(match.char_start <= m.char_start and m.char_end <= match.char_end for m in entities):
             return None
-        return self._from_facts(named_by_relation(match.matched, match.name, self.memory.facts(user=self.user)))
+        return self._from_facts(
+            named_by_relation(match.matched, match.name, self.memory.facts(user=self.user)), Reading.RELATION
+        )
 
     def _predicate_facts(self) -> Answer | None:
         """The values of the named entities' facts whose predicate the question asks for ("What is Maya's dog
@@ -455,11 +485,14 @@ class _Reader:
         dead = pets_died(self.memory, self.user, facts, self.question, self.now)
         living = [f for f in facts if f.id not in dead]
         return self._from_facts(
-            by_predicate(self.question, self.words.content_stems() - self.words.entity_stems(), living)
+            by_predicate(self.question, self.words.content_stems() - self.words.entity_stems(), living),
+            Reading.PREDICATE,
         )
 
-    def _from_facts(self, found: FactAnswer | None) -> Answer | None:
-        return self._answer(found.text, self._fact_citations(found.facts), found.detail) if found else None
+    def _from_facts(self, found: FactAnswer | None, via: Reading) -> Answer | None:
+        if found is None:
+            return None
+        return self._answer(found.text, self._fact_citations(found.facts), found.detail, via=via)
 
     def _short_answer(self, sentences: list[Sentence]) -> Answer:
         """The span of the best supported sentence that answers the question (the whole sentence in ``detail``);
@@ -483,6 +516,7 @@ class _Reader:
         chosen = distinct_turns(sentences, count)
         spans: list[str] = []
         best = chosen[0]
+        via: Reading | None = None
         if kind == "yes_no":
             # "Does Maya have a cat?" is no "Yes" from "Good question.": the sentence must say what is asked, and
             # not ask it ("Did you climb Scafell Pike?")
@@ -503,13 +537,15 @@ class _Reader:
             best = latest_saying_as_much(self.question, best, [*sentences, *endings], asked, described, self.now)
             chosen = [named_by, best] if best in endings and named_by is not best else [best]  # what ties them
             reply = yes_or_no(best.text, self.question, described)
+            if best in endings:
+                via = Reading.CHANGED  # "Am I still with Callum?" answered by a later "Callum and I split up"
             if reply == "Yes" and ended_by(best, self.question, self.now):
-                reply = "No"  # "i'm stopping sax lessons at the end of june", asked in September
+                reply, via = "No", Reading.CHANGED  # "i'm stopping sax lessons at the end of june", asked in September
             outcome = (
                 plan_outcome(self.memory, self.user, self.question, best, asked, self.now) if reply == "Yes" else None
             )
             if outcome is not None:  # "Did I run the Porto half?" from "signed up for it"
-                reply = outcome.reply
+                reply, via = outcome.reply, Reading.CHANGED
                 if outcome.said_by is not None and outcome.said_by not in chosen:
                     chosen = [*chosen, outcome.said_by]  # the plan's sentence, and the one that calls it off
             spans.append(reply)
@@ -535,7 +571,7 @@ class _Reader:
                 spans.append(span)
         citations = [self.evidence.sentence_citation(s) for s in chosen]
         detail = f"{best.speaker}: {' '.join(best.text.split())}"
-        return self._answer(", ".join(spans), citations, detail=detail)
+        return self._answer(", ".join(spans), citations, detail=detail, via=via)
 
     def _corrected_answer(self, best: Sentence, fixed: CorrectedSentence, kind: QuestionKind) -> Answer:
         """The answer read from the words that correct ``best``: the corrected value, else the span of the
@@ -561,7 +597,9 @@ class _Reader:
 
     # -- helpers ---------------------------------------------------------------------------------------------------
 
-    def _answer(self, text: str, citations: list[AnswerCitation], detail: str = "") -> Answer:
+    def _answer(
+        self, text: str, citations: list[AnswerCitation], detail: str = "", *, via: Reading | None = None
+    ) -> Answer:
         unique = tuple(dict.fromkeys(citations))
         return Answer(
             question=self.question,
@@ -570,7 +608,7 @@ class _Reader:
             citations=unique,
             steps=1,
             cost=Cost(),
-            flags=("offline",),
+            flags=("offline", f"read:{via.value}") if via else ("offline",),
             evidence_tokens=self.evidence_tokens,
         )
 
@@ -593,6 +631,11 @@ _SPAN_SAID = re.compile(
     r"|\bfor\s+(?:years|ages|ever|a\s+while|so\s+long|a\s+long\s+time)\b|\bforever\b",
     re.IGNORECASE,
 )
+
+
+def _of_asker(facts: list[FactRecord]) -> bool:
+    """Whether ``facts`` are the asker's (the speaker "user" of a user/assistant log), or tie a relative to them."""
+    return any(f.subject == USER_ROLE for f in facts)
 
 
 def _holds(sentence: Sentence, spans: list[tuple[str, int, int, int]]) -> bool:

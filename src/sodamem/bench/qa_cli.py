@@ -40,6 +40,7 @@ QA_OPTION_NAMES = (
     "concise_answers",
     "focus_tokens",
     "list_budget",
+    "offline_states",
 )
 EVIDENCE_SOURCES = {"memory": "auto", "bm25": "bm25"}  # --evidence: the search behind the LLM loop's packs
 
@@ -64,6 +65,7 @@ class QAOptions:
     concise_answers: bool = True
     focus_tokens: int | None = None
     list_budget: int | None = None
+    offline_states: bool = True
 
     @classmethod
     def pop_from(cls, options: dict[str, Any]) -> tuple[bool, QAOptions]:
@@ -148,6 +150,13 @@ def qa_options(func: Any) -> Any:
             show_default=True,
             help="QA with an LLM answerer: abstain without asking the LLM when the question names one person and "
             "the words matching it were said by another (the offline reader's rule).",
+        ),
+        click.option(
+            "--offline-states/--no-offline-states",
+            default=True,
+            show_default=True,
+            help="QA with an LLM answerer: take the offline reader's answer without asking the LLM where it reads a "
+            "state of the asker's life from the stored facts or a yes/no from a later ending or a plan called off.",
         ),
         click.option(
             "--cited-dates/--no-cited-dates",
@@ -238,6 +247,7 @@ def run_qa_cli(
             concise_answers=qa.concise_answers,
             focus_tokens=qa.focus_tokens,
             list_budget_tokens=qa.list_budget,
+            offline_states=qa.offline_states,
         )
         offline_budget = qa.budget or DEFAULT_BUDGET["offline"]
         with_baseline = qa.baseline and qa.answerer != "offline"
@@ -264,6 +274,7 @@ def run_qa_cli(
         "concise_answers": qa.concise_answers if qa.answerer != "offline" else None,
         "focus_tokens": qa.focus_tokens if qa.answerer != "offline" else None,
         "list_budget_tokens": qa.list_budget if qa.answerer != "offline" else None,
+        "offline_states": qa.offline_states if qa.answerer != "offline" else None,
         "llm_calls": calls,
         **setup.notes,
         **load_notes,

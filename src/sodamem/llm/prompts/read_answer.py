@@ -54,6 +54,9 @@ SCHEMA_NAME = "reader_reply"
 NOT_IN_MEMORY = "not in memory"
 MAX_COMPACT_ANSWER_CHARS = 200
 MAX_QUOTE_CHARS = 300
+ASKER = "user"  # the speaker whose "I" a question of a user/assistant log is
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b", re.IGNORECASE)
+_ASKERS_LINE = re.compile(rf"^\[E\d+\] {ASKER} \(", re.MULTILINE)
 
 
 class ReaderReply(BaseModel):
@@ -297,6 +300,8 @@ def _compact_messages(system: str, question: str, pack_text: str, now: datetime 
     lines = [f"Question: {asked}"]
     if now is not None:
         lines.append(f"Asked on: {now.strftime('%Y-%m-%d (%A)')}")
+    if asked_by_the_user(question, pack_text):
+        lines.append(f"Asked by: {ASKER} (the question's I, me and my are the speaker {ASKER} of the evidence)")
     lines += [
         "",
         f"<<<EVIDENCE {tag}>>>",
@@ -307,6 +312,13 @@ def _compact_messages(system: str, question: str, pack_text: str, now: datetime 
         "Reply with the JSON object only.",
     ]
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(lines)}]
+
+
+def asked_by_the_user(question: str, pack_text: str) -> bool:
+    """Whether ``question`` says "I", "me" or "my" over evidence that holds the speaker ``ASKER``'s lines: a user's
+    question to their assistant about their own log. Qwen2.5-1.5B answered "Am I still with Callum?" with "not in
+    memory" beside "Callum is no longer user's partner" until told who "I" is (docs/bench.md)."""
+    return _FIRST_PERSON.search(question) is not None and _ASKERS_LINE.search(pack_text) is not None
 
 
 @dataclass(frozen=True, slots=True)
