@@ -9,10 +9,11 @@ import pytest
 
 from sodamem import Memory
 from sodamem.answer.cited_date import asks_for_a_date, cited_date, date_answer, stated_date, states_a_date
+from sodamem.answer.llm_loop import answer_with_llm
 from sodamem.llm.fake_server import FakeChatServer
 from sodamem.retrieve.pack import EvidenceItem
 from tests import test_answer_llm
-from tests.test_answer_llm import NOW, answer_with_llm, id_of_line, make_client, plan, read
+from tests.test_answer_llm import NOW, id_of_line, make_client, plan, read
 
 dialogue = test_answer_llm.dialogue  # Maya's and Sam's few turns, said at NOW (a fixture)
 

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from sodamem import Memory
 from sodamem.answer.concise import concise_answer
+from sodamem.answer.llm_loop import answer_with_llm
 from sodamem.llm.fake_server import FakeChatServer
 from tests import test_answer_llm
-from tests.test_answer_llm import NOW, QUESTION, answer_with_llm, id_of_line, make_client, read, user_message
+from tests.test_answer_llm import NOW, QUESTION, id_of_line, make_client, read, user_message
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Iterator
@@ -13,7 +12,7 @@ from typing import Any
 import pytest
 
 from sodamem import Memory, Session, Turn
-from sodamem.answer import llm_loop
+from sodamem.answer.llm_loop import answer_with_llm
 from sodamem.llm.client import ChatClient
 from sodamem.llm.config import LLMConfig
 from sodamem.llm.fake_server import FakeChatServer, FakeReply
@@ -22,6 +21,7 @@ from sodamem.llm.prompts.fences import fence_tag
 from sodamem.llm.prompts.plan_search import PlannerAction, planner_messages
 from sodamem.llm.prompts.read_answer import (
     MAX_COMPACT_ANSWER_CHARS,
+    STILL_RULE,
     ReaderReply,
     choose_reader_prompt,
     compact_reader_messages,
@@ -31,9 +31,6 @@ from sodamem.llm.prompts.read_answer import (
 from sodamem.llm.replay import CachingChatClient, ReplayCache, canonical_request, request_key
 from tests.conftest import make_session
 
-# These tests are about the model's reading: the offline reader's answers to the asker's own states ("Where did I
-# move to?"), which the loop takes without asking the model, are tested in test_answer_llm_offline_states.py.
-answer_with_llm = functools.partial(llm_loop.answer_with_llm, offline_states=False)
 NOW = datetime(2024, 6, 1, 12, 0)
 QUESTION = "Where did I move to?"
 
@@ -366,20 +363,24 @@ def test_the_compact_reader_prompt_is_pure_fenced_and_chosen_for_local_models() 
 
 
 @pytest.mark.parametrize(
-    ("question", "pack", "told"),
+    ("question", "told"),
     [
-        ("Am I still with Callum?", "[E3] user (turn s2:0): callum and i broke up", True),
-        ("What's my job?", "[E1] fact (active): user's job is nurse\n[E2] user (turn s1:0): night shifts again", True),
-        ("Where does Callum live?", "[E3] user (turn s2:0): callum moved to swindon", False),  # no I, me, my
-        ("What did I paint?", "[E1] Melanie (turn 3): I painted a sunset", False),  # LoCoMo: no speaker user
-        ("Did I mention my user manual?", "[E1] assistant (turn s1:1): your user manual is here", False),
+        ("Am I still with Callum?", True),
+        ("do i still smoke", True),
+        ("Does Tom still live in Leeds?", True),
+        ("Have you still got my CV?", True),
+        ("Would Caroline still want to pursue counseling?", False),  # LoCoMo's one "still": an inference
+        ("Where do I still have an account?", False),  # a wh-question asks what, not whether
+        ("Am I with Callum?", False),
     ],
 )
-def test_a_first_person_question_over_a_users_lines_is_told_who_asks(question: str, pack: str, told: bool) -> None:
-    content = compact_reader_messages(question, pack, NOW)[1]["content"]
-    note = "Asked by: user (the question's I, me and my are the speaker user of the evidence)"
-    assert (note in content) is told
-    assert (note in choose_reader_prompt("compact-dated").messages(question, pack, NOW)[1]["content"]) is told
+def test_a_question_whether_a_state_goes_on_gets_the_rule_for_endings(question: str, told: bool) -> None:
+    pack = "[E1] user (turn s1:0): callum and i broke up"
+    for name in ("compact", "compact-dated", "compact-quote"):
+        system = choose_reader_prompt(name).messages(question, pack, NOW)[0]["content"]
+        assert (STILL_RULE in system) is told
+        assert system.replace(STILL_RULE, "") == choose_reader_prompt(name).messages("Q?", pack, NOW)[0]["content"]
+    assert (STILL_RULE in reader_messages(question, pack, NOW)[0]["content"]) is False  # the full prompt: as it was
 
 
 def test_the_compact_reader_on_request_and_its_short_answer_cited_from_the_list(mem: Memory) -> None:

@@ -1,7 +1,8 @@
-"""The LLM loop takes the offline reader's answer, and asks no model, where the rules read a state of the asker's
-life through its changes (``offline_states``): "Am I still with Callum?" after "Callum and I broke up", "Where do I
-live?" after a move. A named person's state in a dialogue between named people (LoCoMo's shape) still goes to the
-model, and so does anything the rules cut from a sentence. Fake server over real loopback HTTP; real rules."""
+"""With ``offline_states`` (off by default) the LLM loop takes the offline reader's answer, and asks no model, where
+the rules read a state of the asker's life through its changes: "Am I still with Callum?" after "Callum and I broke
+up", "Where do I live?" after a move. A named person's state in a dialogue between named people (LoCoMo's shape)
+still goes to the model, and so does anything the rules cut from a sentence. Fake server over real loopback HTTP;
+real rules."""
 
 from __future__ import annotations
 
@@ -49,9 +50,9 @@ def test_a_state_the_rules_track_is_answered_without_asking_the_model(
     assert offline.answer == expected and f"read:{reading.value}" in offline.flags
     # the model would say "not in memory", as Qwen2.5-1.5B did on "Am I still with Callum?"
     with FakeChatServer([plan("answer"), read("not in memory", [], abstain=True)]) as server:
-        taken = answer_with_llm(callum, question, make_client(server), now=ASKED)
+        taken = answer_with_llm(callum, question, make_client(server), now=ASKED, offline_states=True)
         assert server.chat_requests == []
-        asked = answer_with_llm(callum, question, make_client(server), now=ASKED, offline_states=False)
+        asked = answer_with_llm(callum, question, make_client(server), now=ASKED)  # off by default
         requests = len(server.chat_requests)
     assert taken.answer == expected and f"offline_state:{reading.value}" in taken.flags
     assert taken.citations == offline.citations and taken.cost.input_tokens == 0
@@ -66,7 +67,7 @@ def test_a_sentence_the_rules_cut_still_goes_to_the_model(callum: Memory) -> Non
     offline = callum.ask(question, now=ASKED, offline=True)
     assert not any(flag.startswith("read:") for flag in offline.flags)
     with FakeChatServer([plan("answer"), read("not in memory", [], abstain=True)]) as server:
-        answer = answer_with_llm(callum, question, make_client(server), now=ASKED)
+        answer = answer_with_llm(callum, question, make_client(server), now=ASKED, offline_states=True)
         assert len(server.chat_requests) >= 1
     assert not any(flag.startswith("offline_state:") for flag in answer.flags)
 
@@ -83,7 +84,9 @@ def test_a_named_persons_state_in_a_dialogue_goes_to_the_model(tmp_path: Path) -
         offline = memory.ask("Where does Sam live?", now=ASKED, offline=True)
         assert offline.answer == "Bristol" and f"read:{Reading.NAMED_STATE.value}" in offline.flags
         with FakeChatServer([plan("answer"), read("not in memory", [], abstain=True)]) as server:
-            answer = answer_with_llm(memory, "Where does Sam live?", make_client(server), now=ASKED)
+            answer = answer_with_llm(
+                memory, "Where does Sam live?", make_client(server), now=ASKED, offline_states=True
+            )
             assert len(server.chat_requests) >= 1
     assert answer.abstained and not any(flag.startswith("offline_state:") for flag in answer.flags)
 

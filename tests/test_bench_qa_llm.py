@@ -120,9 +120,7 @@ def test_longmemeval_qa_with_the_llm_as_answerer_and_judge(tmp_path: Path, monke
         monkeypatch.setenv("SODAMEM_LLM_BASE_URL", server.base_url)
         monkeypatch.setenv("SODAMEM_LLM_MODEL", "gpt-4o-mini")
         args = ["longmemeval", "--qa", "--data", str(lme_fixture(tmp_path)), "--embedder", "fake"]
-        # every question to the model: the offline reader would answer "Where do I live now?" itself
-        llm = ["--answerer", "llm", "--no-offline-states"]
-        result = CliRunner().invoke(bench, [*args, *llm, "--judge", "--json", str(out)])
+        result = CliRunner().invoke(bench, [*args, "--answerer", "llm", "--judge", "--json", str(out)])
         bodies = [r.body for r in server.chat_requests]
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text("utf-8"))

@@ -65,7 +65,7 @@ class QAOptions:
     concise_answers: bool = True
     focus_tokens: int | None = None
     list_budget: int | None = None
-    offline_states: bool = True
+    offline_states: bool = False
 
     @classmethod
     def pop_from(cls, options: dict[str, Any]) -> tuple[bool, QAOptions]:
@@ -153,7 +153,7 @@ def qa_options(func: Any) -> Any:
         ),
         click.option(
             "--offline-states/--no-offline-states",
-            default=True,
+            default=False,
             show_default=True,
             help="QA with an LLM answerer: take the offline reader's answer without asking the LLM where it reads a "
             "state of the asker's life from the stored facts or a yes/no from a later ending or a plan called off.",

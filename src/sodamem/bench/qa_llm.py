@@ -159,7 +159,7 @@ def answer_fn(
     concise_answers: bool = True,
     focus_tokens: int | None = None,
     list_budget_tokens: int | None = None,
-    offline_states: bool = True,
+    offline_states: bool = False,
 ) -> AnswerFn:
     """The function that answers one question for ``answerer`` (``client`` is needed by the LLM answerers);
     ``search_mode`` is the LLM loop's search (the offline reader always uses the memory's own)."""

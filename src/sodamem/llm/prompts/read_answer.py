@@ -54,9 +54,13 @@ SCHEMA_NAME = "reader_reply"
 NOT_IN_MEMORY = "not in memory"
 MAX_COMPACT_ANSWER_CHARS = 200
 MAX_QUOTE_CHARS = 300
-ASKER = "user"  # the speaker whose "I" a question of a user/assistant log is
-_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b", re.IGNORECASE)
-_ASKERS_LINE = re.compile(rf"^\[E\d+\] {ASKER} \(", re.MULTILINE)
+# "Am I still with Callum?", "Does Tom still live in Leeds?": whether a state goes on (not "Would she still ...?")
+_ASKS_IF_STILL = re.compile(r"^\s*(?:am|are|is|do|does|have|has)\b[^?]*\bstill\b", re.IGNORECASE)
+STILL_RULE = (
+    '- "Am I still ...?", "Do I still ...?": answer No when the evidence says it ended (broke up, moved out, sold, '
+    "gave up, quit, died), Yes when the latest evidence says it goes on.\n"
+)
+_RULES_END = "- Check the evidence is about"
 
 
 class ReaderReply(BaseModel):
@@ -300,8 +304,6 @@ def _compact_messages(system: str, question: str, pack_text: str, now: datetime 
     lines = [f"Question: {asked}"]
     if now is not None:
         lines.append(f"Asked on: {now.strftime('%Y-%m-%d (%A)')}")
-    if asked_by_the_user(question, pack_text):
-        lines.append(f"Asked by: {ASKER} (the question's I, me and my are the speaker {ASKER} of the evidence)")
     lines += [
         "",
         f"<<<EVIDENCE {tag}>>>",
@@ -311,14 +313,16 @@ def _compact_messages(system: str, question: str, pack_text: str, now: datetime 
         f"Question: {asked}",
         "Reply with the JSON object only.",
     ]
+    if asks_if_still(question):
+        system = system.replace(_RULES_END, STILL_RULE + _RULES_END, 1)
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(lines)}]
 
 
-def asked_by_the_user(question: str, pack_text: str) -> bool:
-    """Whether ``question`` says "I", "me" or "my" over evidence that holds the speaker ``ASKER``'s lines: a user's
-    question to their assistant about their own log. Qwen2.5-1.5B answered "Am I still with Callum?" with "not in
-    memory" beside "Callum is no longer user's partner" until told who "I" is (docs/bench.md)."""
-    return _FIRST_PERSON.search(question) is not None and _ASKERS_LINE.search(pack_text) is not None
+def asks_if_still(question: str) -> bool:
+    """Whether ``question`` asks if a state still holds ("Am I still with Callum?"). The compact prompts then carry
+    ``STILL_RULE``: without it Qwen2.5-1.5B answered "not in memory" beside "Callum is no longer user's partner", as
+    nothing said the state went on (docs/bench.md)."""
+    return _ASKS_IF_STILL.search(question) is not None
 
 
 @dataclass(frozen=True, slots=True)
