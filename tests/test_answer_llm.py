@@ -371,6 +371,9 @@ def test_the_compact_reader_prompt_is_pure_fenced_and_chosen_for_local_models() 
         ("Have you still got my CV?", True),
         ("Would Caroline still want to pursue counseling?", False),  # LoCoMo's one "still": an inference
         ("Where do I still have an account?", False),  # a wh-question asks what, not whether
+        ("Is Tom happy, even though he still works there?", False),  # "still" in a later clause
+        ("Am I allowed to still eat cheese?", False),
+        ("Does my mum's boyfriend still live in Leeds?", True),
         ("Am I with Callum?", False),
     ],
 )

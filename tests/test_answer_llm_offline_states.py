@@ -1,6 +1,6 @@
 """With ``offline_states`` (off by default) the LLM loop takes the offline reader's answer, and asks no model, where
-the rules read a state of the asker's life through its changes: "Am I still with Callum?" after "Callum and I broke
-up", "Where do I live?" after a move. A named person's state in a dialogue between named people (LoCoMo's shape)
+the rules read a state of the asker's life through its changes: "Am I still seeing Callum?" after "Callum and I
+broke up", "Where do I live?" after a move. A named person's state in a dialogue between named people (LoCoMo's shape)
 still goes to the model, and so does anything the rules cut from a sentence. Fake server over real loopback HTTP;
 real rules."""
 
@@ -39,7 +39,7 @@ def callum() -> Iterator[Memory]:
 @pytest.mark.parametrize(
     ("question", "expected", "reading"),
     [
-        ("Am I still with Callum?", "No", Reading.CHANGED),  # a later ending decides the yes/no
+        ("Am I still seeing Callum?", "No", Reading.CHANGED),  # a later ending decides what "seeing" said
         ("Where do I live?", "Leeds", Reading.STATE),  # the asker's state slot
     ],
 )
@@ -62,8 +62,14 @@ def test_a_state_the_rules_track_is_answered_without_asking_the_model(
     assert requests >= 1 and asked.abstained  # without the option, the model's reply stands
 
 
-def test_a_sentence_the_rules_cut_still_goes_to_the_model(callum: Memory) -> None:
-    question = "How do I feel about the flat?"
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How do I feel about the flat?",
+        "Am I still with Callum?",  # the best sentence is the break-up itself: nothing after it decides
+    ],
+)
+def test_a_sentence_the_rules_cut_still_goes_to_the_model(callum: Memory, question: str) -> None:
     offline = callum.ask(question, now=ASKED, offline=True)
     assert not any(flag.startswith("read:") for flag in offline.flags)
     with FakeChatServer([plan("answer"), read("not in memory", [], abstain=True)]) as server:

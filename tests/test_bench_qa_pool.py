@@ -120,3 +120,13 @@ def test_focused_runs_are_labelled_and_never_pooled_with_whole_turn_runs(tmp_pat
     assert "fake-model · memory evidence (lines cut to 25 tok) · full prompt" in table.output
     result, _ = _pool(tmp_path, focused, whole)
     assert result.exit_code == 2 and "focus_tokens: None against 25" in result.output
+
+
+def test_runs_taking_the_offline_readers_states_never_pool_with_runs_that_do_not(tmp_path: Path) -> None:
+    taking = run_json(tmp_path, "taking", *FAKE, "--sample", "2", "--offline-states")
+    plain = run_json(tmp_path, "plain", *FAKE, "--sample", "3", "--sample-skip", "2")
+    assert json.loads(taking.read_text("utf-8"))["notes"]["offline_states"] is True
+    # off, the option leaves no note: a run from before it existed pools with one made after
+    assert "offline_states" not in json.loads(plain.read_text("utf-8"))["notes"]
+    result, _ = _pool(tmp_path, plain, taking)
+    assert result.exit_code == 2 and "offline_states: True against None" in result.output

@@ -3,16 +3,17 @@
 ``answer_with_llm(memory, question, client)``:
 
 0. with ``offline_states`` (off by default), asks the offline reader first and takes its answer, flagged
-   ``offline_state:<reading>``, where it read a state of the asker's life from the stored facts (a state slot,
-   relatives, pets, medicines, pastimes) or a yes/no from what was said after the sentence that says it (an ending,
-   a plan called off: ``OFFLINE_STATES``); no LLM is asked. Small models answer "Am I still with Callum?" as "not in
-   memory" from "Callum and I split up", and "Did I run the Porto half?" as "Yes" from "signed up for it". Off by
-   default: on two probes of casual histories the rules' readings never tuned on (docs/bench.md, fortieth session)
-   it scored below the model alone (33 against 34 and 22 against 24 of 60), though above it on the probe the rules
-   were written from. Then, with ``speaker_guard`` (the default), asks the offline reader's speaker rule
-   (``offline.said_by_another_speaker``): when the question names one of the people talking and the words that match
-   it were said by someone else, the answer is "not in memory" (flag ``said_by_another_speaker``) and no LLM is
-   asked. Small models answer such a question from the other person's words (docs/bench.md);
+   ``offline_state:<reading>``, where it read a state of the asker's own from the stored facts (a state slot,
+   relatives by name, pets, medicines, pastimes) or a yes/no the best sentence does not settle alone (a later
+   ending, its time passed, a plan called off or never said done: ``OFFLINE_STATES``); no LLM is asked. Small
+   models answer "Am I still with Callum?" as "not in memory" from "Callum and I split up", and "Did I run the Porto
+   half?" as "Yes" from "signed up for it". Off by default: on two probes of casual histories the rules were never
+   tuned on (docs/bench.md, fortieth session) it scored below the model alone (33 against 34 and 23 against 25 of
+   60), though above it on the probe the rules were written from. Then, with ``speaker_guard`` (the default),
+   asks the offline reader's speaker rule (``offline.said_by_another_speaker``): when the question names one of the
+   people talking and the words that match it were said by someone else, the answer is "not in memory" (flag
+   ``said_by_another_speaker``) and no LLM is asked. Small models answer such a question from the other person's
+   words (docs/bench.md);
 1. starts from ``memory.evidence(question, budget_tokens=...)`` (the density ranking, cut to a budget; with
    ``focus_tokens``, long turn lines cut to their sentences that match the question, ``retrieve.focus``);
 2. asks the PLANNER (``prompts.plan_search``) for one structured JSON action per step: ``search`` (runs
@@ -307,7 +308,7 @@ def answer_with_llm(
 
 def _offline_state(memory: Memory, question: str, now: datetime | None, user: str | None) -> Answer | None:
     """The offline reader's answer where it is one of ``OFFLINE_STATES`` (flag ``offline_state:<reading>``)."""
-    ruled = answer_offline(memory, question, now=now, user=user)
+    ruled = answer_offline(memory, question, now=now, user=user)  # its own budget: the answer it gives alone
     taken = [r for r in OFFLINE_STATES if f"read:{r.value}" in ruled.flags]
     if not taken:
         return None

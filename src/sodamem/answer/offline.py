@@ -115,12 +115,13 @@ SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hi
 class Reading(StrEnum):
     """How an answer was read, where it was not cut from the sentence the search ranked best (flag
     ``read:<reading>``): from the stored facts (the asker's state slots, relatives, pets, medicines, pastimes; a
-    person named by a relation; a named entity's fact whose predicate the question asks for), or a yes/no decided by
-    what was said after that sentence (an ending, a plan called off or never said done)."""
+    person named by a relation; a named entity's fact whose predicate the question asks for), or a yes/no that the
+    best sentence does not settle alone (a later sentence saying as much or ending it, its time passed since, a plan
+    called off or never said done)."""
 
-    STATE = "state"  # the asker's, or a relative's of the asker ("Where does my brother live?")
-    NAMED_STATE = "named_state"  # a person's named in the question ("Where does Joost work?")
-    KIN = "kin"
+    STATE = "state"  # the asker's own ("Where do I live?"; subject "user")
+    NAMED_STATE = "named_state"  # anyone else's: "Where does Joost work?", "Where does my brother live?"
+    KIN = "kin"  # the asker's relatives by name ("What are my children's names?")
     NAMED_KIN = "named_kin"
     PETS = "pets"
     MEDICINES = "medicines"
@@ -537,8 +538,8 @@ class _Reader:
             best = latest_saying_as_much(self.question, best, [*sentences, *endings], asked, described, self.now)
             chosen = [named_by, best] if best in endings and named_by is not best else [best]  # what ties them
             reply = yes_or_no(best.text, self.question, described)
-            if best in endings:
-                via = Reading.CHANGED  # "Am I still with Callum?" answered by a later "Callum and I split up"
+            if _place(best) != _place(named_by):
+                via = Reading.CHANGED  # "Am I still seeing Callum?" answered by a later "Callum and I split up"
             if reply == "Yes" and ended_by(best, self.question, self.now):
                 reply, via = "No", Reading.CHANGED  # "i'm stopping sax lessons at the end of june", asked in September
             outcome = (
@@ -631,6 +632,11 @@ _SPAN_SAID = re.compile(
     r"|\bfor\s+(?:years|ages|ever|a\s+while|so\s+long|a\s+long\s+time)\b|\bforever\b",
     re.IGNORECASE,
 )
+
+
+def _place(sentence: Sentence) -> tuple[str, int, int]:
+    """Where ``sentence`` was said: its session, turn and start (sentences compare on their scores too)."""
+    return sentence.hit.session_id, sentence.hit.turn_index, sentence.start
 
 
 def _of_asker(facts: list[FactRecord]) -> bool:

@@ -274,7 +274,8 @@ def run_qa_cli(
         "concise_answers": qa.concise_answers if qa.answerer != "offline" else None,
         "focus_tokens": qa.focus_tokens if qa.answerer != "offline" else None,
         "list_budget_tokens": qa.list_budget if qa.answerer != "offline" else None,
-        "offline_states": qa.offline_states if qa.answerer != "offline" else None,
+        # recorded only when on, so a run without it pools with the runs made before the option existed
+        **({"offline_states": True} if qa.offline_states and qa.answerer != "offline" else {}),
         "llm_calls": calls,
         **setup.notes,
         **load_notes,

@@ -290,10 +290,14 @@ def _sample_lines(notes: dict[str, Any]) -> list[str]:
     return ["", *[f"- {p}" for p in parts]] if parts else []
 
 
+_NOT_ITS_OWN = ("fallback:", "offline_state:")  # answers the offline reader gave in the LLM loop's place
+
+
 def _citation_checks(results: list[QAResult]) -> dict[str, int]:
-    """Citation validity of the answers the answerer itself grounded (no fallback, no abstention): how many cite,
-    their citations, how many quotes re-read from the store, and the ids it cited that its evidence never had."""
-    own = [r for r in results if not r.abstained and not any(f.startswith("fallback:") for f in r.flags)]
+    """Citation validity of the answers the answerer itself grounded (no fallback, no abstention, none taken from
+    the offline reader): how many cite, their citations, how many quotes re-read from the store, and the ids it cited
+    that its evidence never had."""
+    own = [r for r in results if not r.abstained and not any(f.startswith(_NOT_ITS_OWN) for f in r.flags)]
     return {
         "answers": len(own),
         "cited": sum(r.citations for r in own),

@@ -55,7 +55,10 @@ NOT_IN_MEMORY = "not in memory"
 MAX_COMPACT_ANSWER_CHARS = 200
 MAX_QUOTE_CHARS = 300
 # "Am I still with Callum?", "Does Tom still live in Leeds?": whether a state goes on (not "Would she still ...?")
-_ASKS_IF_STILL = re.compile(r"^\s*(?:am|are|is|do|does|have|has)\b[^?]*\bstill\b", re.IGNORECASE)
+# a subject of a few words between ("Does my brother still ..."), not a later clause ("Is Tom happy, though he still")
+_ASKS_IF_STILL = re.compile(
+    r"^\s*(?:am|are|is|do|does|have|has)\s+(?:[\w']+\s+){1,3}?(?<!\bto\s)still\b", re.IGNORECASE
+)
 STILL_RULE = (
     '- "Am I still ...?", "Do I still ...?": answer No when the evidence says it ended (broke up, moved out, sold, '
     "gave up, quit, died), Yes when the latest evidence says it goes on.\n"
