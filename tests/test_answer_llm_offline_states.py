@@ -14,7 +14,7 @@ import pytest
 
 from sodamem import Memory
 from sodamem.answer.llm_loop import OFFLINE_STATES, answer_with_llm
-from sodamem.answer.offline import Reading
+from sodamem.answer.types import Reading
 from sodamem.llm.fake_server import FakeChatServer
 from sodamem.model import Session, Turn
 

@@ -75,8 +75,8 @@ from sodamem.answer.llm_reply import (
     validate_citations,
     without_ids,
 )
-from sodamem.answer.offline import Reading, answer_offline, said_by_another_speaker
-from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
+from sodamem.answer.offline import answer_offline, said_by_another_speaker
+from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost, Reading, reading_of
 from sodamem.bench.metrics import count_tokens
 from sodamem.errors import SodaMemError
 from sodamem.llm.client import LLMError, LLMReplyError, LLMRequestError
@@ -309,10 +309,10 @@ def answer_with_llm(
 def _offline_state(memory: Memory, question: str, now: datetime | None, user: str | None) -> Answer | None:
     """The offline reader's answer where it is one of ``OFFLINE_STATES`` (flag ``offline_state:<reading>``)."""
     ruled = answer_offline(memory, question, now=now, user=user)  # its own budget: the answer it gives alone
-    taken = [r for r in OFFLINE_STATES if f"read:{r.value}" in ruled.flags]
-    if not taken:
+    reading = reading_of(ruled)
+    if reading not in OFFLINE_STATES:
         return None
-    return dataclasses.replace(ruled, flags=(*ruled.flags, f"offline_state:{taken[0].value}"))
+    return dataclasses.replace(ruled, flags=(*ruled.flags, f"offline_state:{reading}"))
 
 
 # -- planner actions ---------------------------------------------------------------------------------------------

@@ -30,7 +30,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from enum import StrEnum
 
 from sodamem import instants
 from sodamem.answer.activities import asks_for_activities, asks_for_sports, current_activities
@@ -78,7 +77,7 @@ from sodamem.answer.support import (
     Sentence,
     distinct_turns,
 )
-from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost
+from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost, Reading
 from sodamem.answer.when_reader import (
     GOT_IT,
     UNDATED_DETAIL,
@@ -107,28 +106,9 @@ from sodamem.retrieve.query import QueryAnalysis, analyze_query
 from sodamem.retrieve.search import SearchMode
 from sodamem.retrieve.temporal import parse_iso
 
-__all__ = ["Reading", "answer_offline", "human_day", "human_span", "said_by_another_speaker"]
+__all__ = ["answer_offline", "human_day", "human_span", "said_by_another_speaker"]
 
 SENTENCE_DEPTH = 10  # the answer is read from the sentences of this many top hits
-
-
-class Reading(StrEnum):
-    """How an answer was read, where it was not cut from the sentence the search ranked best (flag
-    ``read:<reading>``): from the stored facts (the asker's state slots, relatives, pets, medicines, pastimes; a
-    person named by a relation; a named entity's fact whose predicate the question asks for), or a yes/no that the
-    best sentence does not settle alone (a later sentence saying as much or ending it, its time passed since, a plan
-    called off or never said done)."""
-
-    STATE = "state"  # the asker's own ("Where do I live?"; subject "user")
-    NAMED_STATE = "named_state"  # anyone else's: "Where does Joost work?", "Where does my brother live?"
-    KIN = "kin"  # the asker's relatives by name ("What are my children's names?")
-    NAMED_KIN = "named_kin"
-    PETS = "pets"
-    MEDICINES = "medicines"
-    PASTIMES = "pastimes"
-    RELATION = "relation"
-    PREDICATE = "predicate"
-    CHANGED = "changed"
 
 
 def answer_offline(
@@ -609,7 +589,7 @@ class _Reader:
             citations=unique,
             steps=1,
             cost=Cost(),
-            flags=("offline", f"read:{via.value}") if via else ("offline",),
+            flags=("offline", via.flag) if via else ("offline",),
             evidence_tokens=self.evidence_tokens,
         )
 

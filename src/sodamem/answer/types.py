@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
 ABSTAIN_TEXT = "not in memory"
+READ_FLAG = "read:"  # the flag prefix that names how the offline reader read an answer (``Reading``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,3 +50,31 @@ class Answer:
         data["citations"] = [asdict(c) for c in self.citations]
         data["flags"] = list(self.flags)
         return data
+
+
+class Reading(StrEnum):
+    """How an answer was read, where it was not cut from the sentence the search ranked best (flag
+    ``read:<reading>``): from the stored facts (the asker's state slots, relatives, pets, medicines, pastimes; a
+    person named by a relation; a named entity's fact whose predicate the question asks for), or a yes/no that the
+    best sentence does not settle alone (a later sentence saying as much or ending it, its time passed since, a plan
+    called off or never said done)."""
+
+    STATE = "state"  # the asker's own ("Where do I live?"; subject "user")
+    NAMED_STATE = "named_state"  # anyone else's: "Where does Joost work?", "Where does my brother live?"
+    KIN = "kin"  # the asker's relatives by name ("What are my children's names?")
+    NAMED_KIN = "named_kin"
+    PETS = "pets"
+    MEDICINES = "medicines"
+    PASTIMES = "pastimes"
+    RELATION = "relation"
+    PREDICATE = "predicate"
+    CHANGED = "changed"
+
+    @property
+    def flag(self) -> str:
+        return f"{READ_FLAG}{self.value}"
+
+
+def reading_of(answer: Answer) -> Reading | None:
+    """The ``Reading`` an answer's ``read:<reading>`` flag names; None for an answer cut from a sentence."""
+    return next((Reading(f.removeprefix(READ_FLAG)) for f in answer.flags if f.startswith(READ_FLAG)), None)
