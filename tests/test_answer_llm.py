@@ -22,6 +22,7 @@ from sodamem.llm.prompts.plan_search import PlannerAction, planner_messages
 from sodamem.llm.prompts.read_answer import (
     MAX_COMPACT_ANSWER_CHARS,
     STILL_RULE,
+    WHO_IS_RULE,
     ReaderReply,
     choose_reader_prompt,
     compact_reader_messages,
@@ -384,6 +385,30 @@ def test_a_question_whether_a_state_goes_on_gets_the_rule_for_endings(question: 
         assert (STILL_RULE in system) is told
         assert system.replace(STILL_RULE, "") == choose_reader_prompt(name).messages("Q?", pack, NOW)[0]["content"]
     assert (STILL_RULE in reader_messages(question, pack, NOW)[0]["content"]) is False  # the full prompt: as it was
+
+
+@pytest.mark.parametrize(
+    ("question", "told"),
+    [
+        ("Who is Finn?", True),
+        ("who's dev", True),
+        ("Who was Anthony?", True),
+        ("Who is Mia Chen?", True),
+        ("Who is my main supervisor now?", False),  # asks for a name
+        ("Who was my best man?", False),
+        ("Who is the user dating now?", False),
+        ("Who is dating Marcus?", False),
+        ("Who did I open the restaurant with?", False),
+        ("Who is Melanie a fan of in terms of modern music?", False),
+    ],
+)
+def test_a_question_who_a_named_person_is_gets_the_rule_for_relations(question: str, told: bool) -> None:
+    pack = "[E1] fact (active): Graham's grandson is Finn (source s1:0)"
+    for name in ("compact", "compact-dated", "compact-quote"):
+        system = choose_reader_prompt(name).messages(question, pack, NOW)[0]["content"]
+        assert (WHO_IS_RULE in system) is told
+        assert system.replace(WHO_IS_RULE, "") == choose_reader_prompt(name).messages("Q?", pack, NOW)[0]["content"]
+    assert (WHO_IS_RULE in reader_messages(question, pack, NOW)[0]["content"]) is False  # the full prompt: as it was
 
 
 def test_the_compact_reader_on_request_and_its_short_answer_cited_from_the_list(mem: Memory) -> None:

@@ -63,6 +63,16 @@ STILL_RULE = (
     '- "Am I still ...?", "Do I still ...?": answer No when the evidence says it ended (broke up, moved out, sold, '
     "gave up, quit, died), Yes when the latest evidence says it goes on.\n"
 )
+# "Who is Finn?", "who's dev": who a named person is to someone (not "Who is my boss?", "Who is dating Tom?")
+_ASKS_WHO_SOMEONE_IS = re.compile(
+    r"^\s*who(?:'s|\s+is|\s+was)\s+(?!(?:my|your|his|her|their|our|the|this|that|it|a|an)\b)(?![\w'-]+ing\b)"
+    r"[\w'-]+(?:\s+[\w'-]+)?\s*\??\s*$",
+    re.IGNORECASE,
+)
+WHO_IS_RULE = (
+    '- "Who is Finn?": answer what Finn is to the person, as the evidence says it (like "Ana\'s grandson" or '
+    '"her boss"), not the name alone.\n'
+)
 _RULES_END = "- Check the evidence is about"
 
 
@@ -318,6 +328,8 @@ def _compact_messages(system: str, question: str, pack_text: str, now: datetime 
     ]
     if asks_if_still(question):
         system = system.replace(_RULES_END, STILL_RULE + _RULES_END, 1)
+    elif asks_who_someone_is(question):
+        system = system.replace(_RULES_END, WHO_IS_RULE + _RULES_END, 1)
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(lines)}]
 
 
@@ -326,6 +338,12 @@ def asks_if_still(question: str) -> bool:
     ``STILL_RULE``: without it Qwen2.5-1.5B answered "not in memory" beside "Callum is no longer user's partner", as
     nothing said the state went on (docs/bench.md)."""
     return _ASKS_IF_STILL.search(question) is not None
+
+
+def asks_who_someone_is(question: str) -> bool:
+    """Whether ``question`` asks who a named person is ("Who is Finn?"). The compact prompts then carry
+    ``WHO_IS_RULE``: without it Qwen2.5-1.5B answered "Finn" beside "Graham's grandson is Finn" (docs/bench.md)."""
+    return _ASKS_WHO_SOMEONE_IS.search(question) is not None
 
 
 @dataclass(frozen=True, slots=True)
