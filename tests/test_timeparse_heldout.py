@@ -102,6 +102,25 @@ def test_generalised_rules(text: str, expression: str, start: str, end: str, gra
 @pytest.mark.parametrize(
     ("text", "start"),
     [
+        ("vet says torn CCL, surgery on the 27th. ~$4k ugh", "2023-05-27"),  # a probe's miss: read as April 27th
+        ("dentist on the 14th", "2023-06-14"),
+        ("Tank's surgery on the 27th, fingers crossed", "2023-05-27"),
+        ("interview on monday", "2023-05-22"),
+        ("flight on friday", "2023-05-19"),
+        ("party on the 3rd was great", "2023-05-03"),  # a past verb after it: a report
+        ("my interview on Monday went well", "2023-05-15"),
+        ("the meeting on Friday dragged on forever", "2023-05-12"),
+        ("he had surgery on the 27th", "2023-04-27"),  # a past verb before it
+    ],
+)
+def test_an_event_named_with_no_verb_is_on_the_agenda(text: str, start: str) -> None:
+    mentions = find_times(text, WED)
+    assert [m.spec.start for m in mentions] == [datetime.fromisoformat(start)], text
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
         ("my lease ends in July", "2023-07-01"),  # a timetable in the simple present
         ("the show airs on Thursday", "2023-05-18"),
         ("we should go in July", "2023-07-01"),  # modals and needs

@@ -296,6 +296,8 @@ def verb_direction(text: str, start: int, end: int, default: Callable[[], bool])
     if not _CLAUSE_START.search(text, max(0, start - 6), start):
         if _PAST_EVENT_BEFORE.search(text, max(0, start - 40), start):  # "Biscuit had surgery on Friday, she's ..."
             return False
+        if _AGENDA_BEFORE.search(text, max(0, start - 40), start):  # "vet says torn CCL, surgery on the 27th"
+            return not (_BEHIND_AFTER.match(text, end) or _past_verb_after(text, end))
         if _subject_past_before(text, start):
             return False
         return default() or _copula_before(text, start)
@@ -344,4 +346,25 @@ _CLOCK_BEFORE = re.compile(rf"\b(?:at|@)\s+{_CLOCK}\s+(?:on\s+)?$", re.IGNORECAS
 _CLOCK_AFTER = re.compile(rf"\s+(?:at|@)\s+{_CLOCK}(?![\d:])", re.IGNORECASE)
 
 # An expression opens its clause at the start of the text or after punctuation or "and/but/so".
+# A scheduled event named with no verb, opening its clause, is an agenda item, ahead: "vet says torn CCL, surgery on
+# the 27th", "dentist on the 14th", "flight friday"; a past verb after the time makes it a report ("party on the 3rd
+# was great").
+_AGENDA_BEFORE = re.compile(
+    r"(?:^|[.!?,;:(]\s*|\b(?:and|but|so|then|also|plus)\s+)(?:(?:my|his|her|our|their|the|a|an|[\w-]+['’]s)\s+)?"
+    r"(?:[\w-]+\s+)?(?:surgery|op|operation|appointment|appt|interview|exam|test|scan|flight|wedding|meeting|hearing"
+    r"|trial|gig|concert|recital|deadline|checkup|check-up|dentist|doctor|vet|haircut|viewing|audition|ceremony"
+    r"|funeral|graduation|procedure|induction|orientation|court\s+date|due\s+date|ultrasound|mot|service)"
+    r"\s+(?:(?:is|'s)\s+)?(?:(?:on|at|for)\s+)?$",
+    re.IGNORECASE,
+)
+_WORD_AFTER = re.compile(r"\s+(?P<word>[a-z]+)\b", re.IGNORECASE)
+
+
+def _past_verb_after(text: str, end: int) -> bool:
+    """Whether the word right after ``end`` is a past form: "my interview on Monday went well"."""
+    m = _WORD_AFTER.match(text, end)
+    word = m["word"].lower() if m else ""
+    return word in _PAST_WORDS or (word.endswith("ed") and word not in _PRESENT_ED_WORDS)
+
+
 _CLAUSE_START = re.compile(r"(?:^|[.!?,;:]\s*|\b(?:and|but|so)\s+)$", re.IGNORECASE)
