@@ -400,6 +400,15 @@ def test_a_question_whether_a_state_goes_on_gets_the_rule_for_endings(question: 
         ("Who is dating Marcus?", False),
         ("Who did I open the restaurant with?", False),
         ("Who is Melanie a fan of in terms of modern music?", False),
+        ("Who’s Finn?", True),  # a phone's apostrophe
+        ("Who is Anthony, again?", True),
+        ("Who's Dev to Ricky?", True),
+        ("Who is Dr. Patel?", True),
+        ("Who is Bing?", True),  # a name ending in -ing, capitalised
+        ("Who is Graham's grandson?", False),  # a name asked for, through a possessive
+        ("Who is allergic?", False),  # a description, not a name
+        ("Who is still single?", False),
+        ("who is dating marcus", False),
     ],
 )
 def test_a_question_who_a_named_person_is_gets_the_rule_for_relations(question: str, told: bool) -> None:

@@ -161,7 +161,7 @@ def date_of(
         citations = [evidence.item_citation(best), *evidence.words_citation(best, expression)]
         return Dated(when, best.occurred_start, citations, said_detail(expression, best.timestamp))
     if turn is not None and times:
-        said = _best_said(times, hit.turn_text, content)
+        said = _best_said(times, hit.turn_text, content, content - named - _LIGHT_VERBS)
         first = _ahead_of(said, turn.timestamp) if ahead else said
         fixed = corrected_time(memory, user, hit.session_id, hit.turn_index, first)
         if fixed is not None:  # "I hurt my knee on Thursday." "Sorry, it was Wednesday, not Thursday."
@@ -248,15 +248,17 @@ _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 _CLAUSE = re.compile(r"[^.!?,;]+?(?=[.!?,;]|\s(?:and|but|so)\s|$)")
 
 
-def _best_said(times: tuple[ResolvedTime, ...], text: str, content: set[str]) -> ResolvedTime:
+def _best_said(times: tuple[ResolvedTime, ...], text: str, content: set[str], thing: set[str]) -> ResolvedTime:
     """Of a turn's times, the one whose clause says most of the question ("we fly out on the 21st", not "mum turns
-    70 on 25 july", to "What day do we fly out?"); the first among equals."""
+    70 on 25 july", to "What day do we fly out?"); among equals, the one said with the thing asked (``thing``: the
+    question's words less its names: "surgery on the 27th", not "tank has been limping for like a week", to "When
+    was Tank's surgery?"); then the first."""
     clauses = [m.group() for m in _CLAUSE.finditer(text)]
 
-    def said_with(time: ResolvedTime) -> int:
-        return max((overlap(content, c) for c in clauses if time.expression in c), default=0)
+    def said_with(time: ResolvedTime, words: set[str]) -> int:
+        return max((overlap(words, c) for c in clauses if time.expression in c), default=0)
 
-    return max(times, key=lambda t: (said_with(t), -times.index(t)))
+    return max(times, key=lambda t: (said_with(t, content), said_with(t, thing), -times.index(t)))
 
 
 def time_ago(start: str, now: datetime) -> str:

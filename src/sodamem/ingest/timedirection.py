@@ -296,8 +296,8 @@ def verb_direction(text: str, start: int, end: int, default: Callable[[], bool])
     if not _CLAUSE_START.search(text, max(0, start - 6), start):
         if _PAST_EVENT_BEFORE.search(text, max(0, start - 40), start):  # "Biscuit had surgery on Friday, she's ..."
             return False
-        if _AGENDA_BEFORE.search(text, max(0, start - 40), start):  # "vet says torn CCL, surgery on the 27th"
-            return not (_BEHIND_AFTER.match(text, end) or _past_verb_after(text, end))
+        if _agenda_ahead(text, start, end):  # "vet says torn CCL, surgery on the 27th"
+            return True
         if _subject_past_before(text, start):
             return False
         return default() or _copula_before(text, start)
@@ -345,26 +345,38 @@ _CLOCK = r"(?:\d{1,2}(?::\d\d)?\s*(?:[ap]\.?m\.?)?|noon|midday)"
 _CLOCK_BEFORE = re.compile(rf"\b(?:at|@)\s+{_CLOCK}\s+(?:on\s+)?$", re.IGNORECASE)
 _CLOCK_AFTER = re.compile(rf"\s+(?:at|@)\s+{_CLOCK}(?![\d:])", re.IGNORECASE)
 
-# An expression opens its clause at the start of the text or after punctuation or "and/but/so".
-# A scheduled event named with no verb, opening its clause, is an agenda item, ahead: "vet says torn CCL, surgery on
-# the 27th", "dentist on the 14th", "flight friday"; a past verb after the time makes it a report ("party on the 3rd
-# was great").
+# A scheduled event named with no verb, right after a present saying in its sentence, is on the agenda, ahead: "vet
+# says torn CCL, surgery on the 27th", "doc says it's fine, scan on friday to be sure". Alone it is as often a report
+# ("the wedding on the 5th? amazing.", "surgery on the 27th! she's home now") and keeps the cue words' direction; a
+# past form after it in its sentence or the next one makes it a report ("... surgery on the 27th. all went fine").
 _AGENDA_BEFORE = re.compile(
-    r"(?:^|[.!?,;:(]\s*|\b(?:and|but|so|then|also|plus)\s+)(?:(?:my|his|her|our|their|the|a|an|[\w-]+['’]s)\s+)?"
-    r"(?:[\w-]+\s+)?(?:surgery|op|operation|appointment|appt|interview|exam|test|scan|flight|wedding|meeting|hearing"
-    r"|trial|gig|concert|recital|deadline|checkup|check-up|dentist|doctor|vet|haircut|viewing|audition|ceremony"
-    r"|funeral|graduation|procedure|induction|orientation|court\s+date|due\s+date|ultrasound|mot|service)"
-    r"\s+(?:(?:is|'s)\s+)?(?:(?:on|at|for)\s+)?$",
+    r"[,;:(]\s*(?:(?:my|his|her|our|their|the|a|an|[\w-]+['’]s)\s+)?(?:(?![\w-]+ed\b)[\w-]+\s+)?"
+    r"(?:surgery|op|operation|appointment|appt|interview|exam|scan|flight|hearing|checkup|check-up|procedure"
+    r"|ultrasound|induction|orientation|court\s+date|due\s+date)\s+(?:(?:is|['’]s)\s+)?(?:(?:on|at|for)\s+)?$",
     re.IGNORECASE,
 )
-_WORD_AFTER = re.compile(r"\s+(?P<word>[a-z]+)\b", re.IGNORECASE)
+# the present saying before it, in its sentence: "vet says", "the doctor reckons", "they've told me", "it's"
+_PRESENT_SAYING = re.compile(
+    r"\b(?:says|say|reckons|thinks|wants|needs|has|have|is|are|['’]s|['’]re|['’]ve\s+(?:booked|scheduled|told\s+\w+))"
+    r"\b[^.!?]*$",
+    re.IGNORECASE,
+)
+_TWO_SENTENCES = re.compile(r"[^.!?]*[.!?]*[^.!?]*")
 
 
-def _past_verb_after(text: str, end: int) -> bool:
-    """Whether the word right after ``end`` is a past form: "my interview on Monday went well"."""
-    m = _WORD_AFTER.match(text, end)
-    word = m["word"].lower() if m else ""
-    return word in _PAST_WORDS or (word.endswith("ed") and word not in _PRESENT_ED_WORDS)
+def _agenda_ahead(text: str, start: int, end: int) -> bool:
+    """Whether the expression at text[start:end] dates an agenda item said after a present saying (see above)."""
+    if not _AGENDA_BEFORE.search(text, max(0, start - 40), start):
+        return False
+    sentence = text.rfind(".", 0, start), text.rfind("!", 0, start), text.rfind("?", 0, start)
+    clause = _AGENDA_BEFORE.search(text, max(0, start - 40), start)
+    assert clause is not None
+    if not _PRESENT_SAYING.search(text, max(sentence) + 1, clause.start() + 1):
+        return False
+    after = _TWO_SENTENCES.match(text, end)
+    words = re.findall(r"[a-z]+", after.group().lower()) if after else []
+    return not any(w in _PAST_WORDS or (w.endswith("ed") and w not in _PRESENT_ED_WORDS) for w in words)
 
 
+# An expression opens its clause at the start of the text or after punctuation or "and/but/so".
 _CLAUSE_START = re.compile(r"(?:^|[.!?,;:]\s*|\b(?:and|but|so)\s+)$", re.IGNORECASE)

@@ -63,12 +63,14 @@ STILL_RULE = (
     '- "Am I still ...?", "Do I still ...?": answer No when the evidence says it ended (broke up, moved out, sold, '
     "gave up, quit, died), Yes when the latest evidence says it goes on.\n"
 )
-# "Who is Finn?", "who's dev": who a named person is to someone (not "Who is my boss?", "Who is dating Tom?")
+# "Who is Finn?", "who's dev", "Who's Dev to Ricky?", "Who is Anthony, again?": who a named person is to someone; not
+# "Who is my boss?", "Who is Tom's wife?" (a name asked for), nor "Who is allergic?" (a description, not a name)
 _ASKS_WHO_SOMEONE_IS = re.compile(
-    r"^\s*who(?:'s|\s+is|\s+was)\s+(?!(?:my|your|his|her|their|our|the|this|that|it|a|an)\b)(?![\w'-]+ing\b)"
-    r"[\w'-]+(?:\s+[\w'-]+)?\s*\??\s*$",
+    r"^\s*who(?:['’]s|\s+is|\s+was)\s+(?P<name>[\w.-]+(?:\s+[\w.-]+){0,2}?)"
+    r"(?:\s+to\s+[\w.-]+(?:\s+[\w.-]+)?|,?\s+(?:again|exactly|now))?\s*[?!.]*\s*$",
     re.IGNORECASE,
 )
+_NOT_A_NAME = frozenset("my your his her their our the this that it a an".split())
 WHO_IS_RULE = (
     '- "Who is Finn?": answer what Finn is to the person, as the evidence says it (like "Ana\'s grandson" or '
     '"her boss"), not the name alone.\n'
@@ -343,7 +345,15 @@ def asks_if_still(question: str) -> bool:
 def asks_who_someone_is(question: str) -> bool:
     """Whether ``question`` asks who a named person is ("Who is Finn?"). The compact prompts then carry
     ``WHO_IS_RULE``: without it Qwen2.5-1.5B answered "Finn" beside "Graham's grandson is Finn" (docs/bench.md)."""
-    return _ASKS_WHO_SOMEONE_IS.search(question) is not None
+    m = _ASKS_WHO_SOMEONE_IS.match(question)
+    if m is None:
+        return False
+    words = m["name"].split()
+    if words[0].lower() in _NOT_A_NAME:
+        return False
+    if question != question.lower():  # a name is capitalised where the asker capitalises at all
+        return all(word[0].isupper() for word in words)
+    return not any(word.endswith("ing") for word in words)  # "who is dating marcus"
 
 
 @dataclass(frozen=True, slots=True)
