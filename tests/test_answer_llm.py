@@ -379,12 +379,16 @@ def test_the_compact_reader_prompt_is_pure_fenced_and_chosen_for_local_models() 
     ],
 )
 def test_a_question_whether_a_state_goes_on_gets_the_rule_for_endings(question: str, told: bool) -> None:
-    pack = "[E1] user (turn s1:0): callum and i broke up"
+    _check_rule_told(STILL_RULE, question, "[E1] user (turn s1:0): callum and i broke up", told)
+
+
+def _check_rule_told(rule: str, question: str, pack: str, told: bool) -> None:
+    """Each compact prompt carries ``rule`` for ``question`` as ``told``, nothing else changed; the full one never."""
     for name in ("compact", "compact-dated", "compact-quote"):
         system = choose_reader_prompt(name).messages(question, pack, NOW)[0]["content"]
-        assert (STILL_RULE in system) is told
-        assert system.replace(STILL_RULE, "") == choose_reader_prompt(name).messages("Q?", pack, NOW)[0]["content"]
-    assert (STILL_RULE in reader_messages(question, pack, NOW)[0]["content"]) is False  # the full prompt: as it was
+        assert (rule in system) is told
+        assert system.replace(rule, "") == choose_reader_prompt(name).messages("Q?", pack, NOW)[0]["content"]
+    assert (rule in reader_messages(question, pack, NOW)[0]["content"]) is False  # the full prompt: as it was
 
 
 @pytest.mark.parametrize(
@@ -412,12 +416,7 @@ def test_a_question_whether_a_state_goes_on_gets_the_rule_for_endings(question: 
     ],
 )
 def test_a_question_who_a_named_person_is_gets_the_rule_for_relations(question: str, told: bool) -> None:
-    pack = "[E1] fact (active): Graham's grandson is Finn (source s1:0)"
-    for name in ("compact", "compact-dated", "compact-quote"):
-        system = choose_reader_prompt(name).messages(question, pack, NOW)[0]["content"]
-        assert (WHO_IS_RULE in system) is told
-        assert system.replace(WHO_IS_RULE, "") == choose_reader_prompt(name).messages("Q?", pack, NOW)[0]["content"]
-    assert (WHO_IS_RULE in reader_messages(question, pack, NOW)[0]["content"]) is False  # the full prompt: as it was
+    _check_rule_told(WHO_IS_RULE, question, "[E1] fact (active): Graham's grandson is Finn (source s1:0)", told)
 
 
 def test_the_compact_reader_on_request_and_its_short_answer_cited_from_the_list(mem: Memory) -> None:
