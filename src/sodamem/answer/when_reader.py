@@ -107,7 +107,8 @@ def date_of(
     # on the 22nd", not "The interview went well ... I accepted on the 8th of May"); then a past question reads the
     # latest (the plan is said before it is done: "we're taking my stuff down on the 4th", then "we moved on the 11th
     # in the end"); else the best-ranked
-    strong = content - named - _LIGHT_VERBS
+    thing_words = content - named - _LIGHT_VERBS  # the words of the thing asked, less its names
+    strong = thing_words
 
     def said_as_much(p: tuple[int, SearchHit]) -> tuple[int, bool, datetime | int, int]:
         latest = instants.sort_key(p[1].timestamp) if not ahead and _PAST.match(question) else 0
@@ -161,7 +162,7 @@ def date_of(
         citations = [evidence.item_citation(best), *evidence.words_citation(best, expression)]
         return Dated(when, best.occurred_start, citations, said_detail(expression, best.timestamp))
     if turn is not None and times:
-        said = _best_said(times, hit.turn_text, content, content - named - _LIGHT_VERBS)
+        said = _best_said(times, hit.turn_text, content, thing_words)
         first = _ahead_of(said, turn.timestamp) if ahead else said
         fixed = corrected_time(memory, user, hit.session_id, hit.turn_index, first)
         if fixed is not None:  # "I hurt my knee on Thursday." "Sorry, it was Wednesday, not Thursday."

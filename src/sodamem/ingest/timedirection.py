@@ -366,12 +366,11 @@ _TWO_SENTENCES = re.compile(r"[^.!?]*[.!?]*[^.!?]*")
 
 def _agenda_ahead(text: str, start: int, end: int) -> bool:
     """Whether the expression at text[start:end] dates an agenda item said after a present saying (see above)."""
-    if not _AGENDA_BEFORE.search(text, max(0, start - 40), start):
-        return False
-    sentence = text.rfind(".", 0, start), text.rfind("!", 0, start), text.rfind("?", 0, start)
     clause = _AGENDA_BEFORE.search(text, max(0, start - 40), start)
-    assert clause is not None
-    if not _PRESENT_SAYING.search(text, max(sentence) + 1, clause.start() + 1):
+    if clause is None:
+        return False
+    sentence_start = max(text.rfind(end_mark, 0, start) for end_mark in ".!?") + 1
+    if not _PRESENT_SAYING.search(text, sentence_start, clause.start() + 1):
         return False
     after = _TWO_SENTENCES.match(text, end)
     words = re.findall(r"[a-z]+", after.group().lower()) if after else []
