@@ -122,6 +122,20 @@ def test_an_event_named_with_no_verb_is_on_the_agenda(text: str, start: str) -> 
 @pytest.mark.parametrize(
     ("text", "start"),
     [
+        ("surgery on the 27th went well", "2023-04-27"),  # a review's find: no time was read at all
+        ("my exam on the 3rd went badly", "2023-05-03"),
+        ("the recital on the 9th got cancelled", "2023-05-09"),
+        ("the party on the 12th had a great turnout", "2023-05-12"),
+        ("the interview on the 22nd should be fine", "2023-05-22"),  # a modal looks ahead
+    ],
+)
+def test_a_day_of_the_month_before_its_outcome(text: str, start: str) -> None:
+    _check_one_start(text, start)
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
         ("my lease ends in July", "2023-07-01"),  # a timetable in the simple present
         ("the show airs on Thursday", "2023-05-18"),
         ("we should go in July", "2023-07-01"),  # modals and needs

@@ -240,7 +240,10 @@ _DAY_OF_MONTH = (
     rf"the\s+(?:(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)|(?P<dayword>{tw.ORDINAL_DAY_ALT}))"
     r"(?:\s+of\s+(?P<rel>this|last|next)\s+month)?"
     r"(?=\s*(?:$|[.,;:!?)]|(?:at|and|or|but|so|because|when|while|as|if|then|too|for|in|with|we|i|you|he|she|they"
-    r"|it|my|our|this|last|next|was|is|will|works|suits)\b))"
+    r"|it|my|our|this|last|next|was|is|will|works|suits"
+    # the event's outcome said after its date ("surgery on the 27th went well")
+    r"|went|got|had|has|should|would|could|might|must|can|did|does|turned|ended|came|fell|finally|still"
+    r"|isn't|wasn't)\b))"
 )
 
 
