@@ -119,6 +119,7 @@ def rare(word: str) -> bool:
     stems |= {w[:-2], w[:-1], w[:-3]} if w.endswith("ed") else set()  # picked, moved, shopped
     stems |= {w[:-3], w[:-3] + "e", w[:-4]} if w.endswith("ing") else set()  # bouldering, driving, shopping
     stems |= {w[:-2], w[:-1]} if w.endswith(("er", "ly")) else set()
+    stems = {stem for stem in stems if len(stem) >= 3}  # "ines" is no plural of "in", nor "ives" of "iv"
     return not (stems & common or w.endswith(("ing", "ed", "ly")))
 
 
