@@ -130,3 +130,13 @@ def test_runs_taking_the_offline_readers_states_never_pool_with_runs_that_do_not
     assert "offline_states" not in json.loads(plain.read_text("utf-8"))["notes"]
     result, _ = _pool(tmp_path, plain, taking)
     assert result.exit_code == 2 and "offline_states: True against None" in result.output
+
+
+def test_runs_without_the_offline_relations_never_pool_with_runs_that_take_them(tmp_path: Path) -> None:
+    asking = run_json(tmp_path, "asking", *FAKE, "--sample", "2", "--no-offline-relations")
+    default = run_json(tmp_path, "default", *FAKE, "--sample", "3", "--sample-skip", "2")
+    assert json.loads(asking.read_text("utf-8"))["notes"]["offline_relations"] is False
+    # on, the default leaves no note: a run from before the option existed pools with one made after
+    assert "offline_relations" not in json.loads(default.read_text("utf-8"))["notes"]
+    result, _ = _pool(tmp_path, default, asking)
+    assert result.exit_code == 2 and "offline_relations: False against None" in result.output

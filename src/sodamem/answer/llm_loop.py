@@ -9,11 +9,14 @@
    models answer "Am I still with Callum?" as "not in memory" from "Callum and I split up", and "Did I run the Porto
    half?" as "Yes" from "signed up for it". Off by default: on two probes of casual histories the rules were never
    tuned on (docs/bench.md, fortieth session) it scored below the model alone (33 against 34 and 23 against 25 of
-   60), though above it on the probe the rules were written from. Then, with ``speaker_guard`` (the default),
-   asks the offline reader's speaker rule (``offline.said_by_another_speaker``): when the question names one of the
-   people talking and the words that match it were said by someone else, the answer is "not in memory" (flag
-   ``said_by_another_speaker``) and no LLM is asked. Small models answer such a question from the other person's
-   words (docs/bench.md);
+   60), though above it on the probe the rules were written from. With ``offline_relations`` (the default), a
+   question of who a named person is ("Who is Finn?") takes the offline reader's answer where it read the relation
+   a stored fact names ("Graham's grandson"; flag ``offline_relation``): Qwen2.5-1.5B answered 4 of 12 such
+   questions of a sealed probe with its rule for them, the offline reader 10 (docs/bench.md). Then, with
+   ``speaker_guard`` (the default), asks the offline reader's speaker rule (``offline.said_by_another_speaker``):
+   when the question names one of the people talking and the words that match it were said by someone else, the
+   answer is "not in memory" (flag ``said_by_another_speaker``) and no LLM is asked. Small models answer such a
+   question from the other person's words (docs/bench.md);
 1. starts from ``memory.evidence(question, budget_tokens=...)`` (the density ranking, cut to a budget; with
    ``focus_tokens``, long turn lines cut to their sentences that match the question, ``retrieve.focus``);
 2. asks the PLANNER (``prompts.plan_search``) for one structured JSON action per step: ``search`` (runs
@@ -84,7 +87,7 @@ from sodamem.llm.prices import PriceSpec, PriceTable, cost_usd
 from sodamem.llm.prompts.plan_search import SCHEMA_NAME as PLANNER_SCHEMA
 from sodamem.llm.prompts.plan_search import PlannerAction, planner_messages
 from sodamem.llm.prompts.read_answer import SCHEMA_NAME as READER_SCHEMA
-from sodamem.llm.prompts.read_answer import choose_reader_prompt
+from sodamem.llm.prompts.read_answer import asks_who_someone_is, choose_reader_prompt
 from sodamem.llm.replay import JsonChatClient
 from sodamem.memory import Memory
 from sodamem.retrieve.pack import EvidenceItem, EvidencePack, build_pack
@@ -151,6 +154,7 @@ def answer_with_llm(
     focus_tokens: int | None = None,
     list_budget_tokens: int | None = None,
     offline_states: bool = False,
+    offline_relations: bool = True,
 ) -> Answer:
     """Answer ``question`` from ``memory`` with ``client`` (see the module docstring).
 
@@ -158,9 +162,9 @@ def answer_with_llm(
     ``budget_tokens``): the budget of the merged pack the reader sees; ``max_llm_tokens``: stop planning once the
     call has spent this many LLM tokens (the reader call is always made); ``search_mode``: the search behind every
     pack (``bm25`` to measure the same loop on flat evidence); ``reader_prompt``: ``full``, ``compact`` or
-    ``auto`` (compact for a local model; ``prompts.read_answer``); ``offline_states``, ``speaker_guard``: step 0 above;
-    ``cited_dates``: a when-question's answer is said as the date it states, else as the date of the evidence it
-    cites (``answer/cited_date.py``);
+    ``auto`` (compact for a local model; ``prompts.read_answer``); ``offline_states``, ``offline_relations``,
+    ``speaker_guard``: step 0 above; ``cited_dates``: a when-question's answer is said as the date it states,
+    else as the date of the evidence it cites (``answer/cited_date.py``);
     ``concise_answers``: any other one-sentence answer drops the words that only restate the question
     (``answer/concise.py``); ``focus_tokens``: every pack's turn lines longer than this are cut to the sentences
     that match the question or the planner's query (``retrieve.focus``); ``list_budget_tokens``: ``budget_tokens``
@@ -175,6 +179,8 @@ def answer_with_llm(
     flags: list[str] = []
     if offline_states and (state := _offline_state(memory, question, now, user)) is not None:
         return state
+    if offline_relations and (relation := _offline_relation(memory, question, now, user)) is not None:
+        return relation
     if speaker_guard and said_by_another_speaker(memory, question, now=now, user=user, mode=search_mode):
         return Answer(
             question=question,
@@ -313,6 +319,17 @@ def _offline_state(memory: Memory, question: str, now: datetime | None, user: st
     if reading not in OFFLINE_STATES:
         return None
     return dataclasses.replace(ruled, flags=(*ruled.flags, f"offline_state:{reading}"))
+
+
+def _offline_relation(memory: Memory, question: str, now: datetime | None, user: str | None) -> Answer | None:
+    """For "Who is Finn?", the offline reader's answer where it read the relation a stored fact names ("Graham's
+    grandson"; flag ``offline_relation``)."""
+    if not asks_who_someone_is(question):
+        return None
+    ruled = answer_offline(memory, question, now=now, user=user)
+    if reading_of(ruled) is not Reading.RELATION:
+        return None
+    return dataclasses.replace(ruled, flags=(*ruled.flags, "offline_relation"))
 
 
 # -- planner actions ---------------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ QA_OPTION_NAMES = (
     "focus_tokens",
     "list_budget",
     "offline_states",
+    "offline_relations",
 )
 EVIDENCE_SOURCES = {"memory": "auto", "bm25": "bm25"}  # --evidence: the search behind the LLM loop's packs
 
@@ -66,6 +67,7 @@ class QAOptions:
     focus_tokens: int | None = None
     list_budget: int | None = None
     offline_states: bool = False
+    offline_relations: bool = True
 
     @classmethod
     def pop_from(cls, options: dict[str, Any]) -> tuple[bool, QAOptions]:
@@ -159,6 +161,13 @@ def qa_options(func: Any) -> Any:
             "state of the asker's life from the stored facts or a yes/no from a later ending or a plan called off.",
         ),
         click.option(
+            "--offline-relations/--no-offline-relations",
+            default=True,
+            show_default=True,
+            help="QA with an LLM answerer: answer 'Who is Finn?' with the relation a stored fact names ('Graham's "
+            "grandson', the offline reader's reading) without asking the LLM.",
+        ),
+        click.option(
             "--cited-dates/--no-cited-dates",
             default=True,
             show_default=True,
@@ -248,6 +257,7 @@ def run_qa_cli(
             focus_tokens=qa.focus_tokens,
             list_budget_tokens=qa.list_budget,
             offline_states=qa.offline_states,
+            offline_relations=qa.offline_relations,
         )
         offline_budget = qa.budget or DEFAULT_BUDGET["offline"]
         with_baseline = qa.baseline and qa.answerer != "offline"
@@ -276,6 +286,8 @@ def run_qa_cli(
         "list_budget_tokens": qa.list_budget if qa.answerer != "offline" else None,
         # recorded only when on, so a run without it pools with the runs made before the option existed
         **({"offline_states": True} if qa.offline_states and qa.answerer != "offline" else {}),
+        # recorded only when off: on LoCoMo no question is answered by it (docs/bench.md, forty-second session)
+        **({"offline_relations": False} if not qa.offline_relations and qa.answerer != "offline" else {}),
         "llm_calls": calls,
         **setup.notes,
         **load_notes,

@@ -160,6 +160,7 @@ def answer_fn(
     focus_tokens: int | None = None,
     list_budget_tokens: int | None = None,
     offline_states: bool = False,
+    offline_relations: bool = True,
 ) -> AnswerFn:
     """The function that answers one question for ``answerer`` (``client`` is needed by the LLM answerers);
     ``search_mode`` is the LLM loop's search (the offline reader always uses the memory's own)."""
@@ -189,6 +190,7 @@ def answer_fn(
         focus_tokens=focus_tokens,
         list_budget_tokens=list_budget_tokens,
         offline_states=offline_states,
+        offline_relations=offline_relations,
     )
 
 

@@ -18,7 +18,8 @@ from sodamem.bench.qa_types import QAResult, QARun
 
 # What a run measured: pooled runs must agree on all of it (notes keys, then summary keys).
 SAME_NOTES = ("data", "budget_tokens", "max_steps", "evidence", "reader_prompt", "speaker_guard", "cited_dates",
-              "concise_answers", "focus_tokens", "list_budget_tokens", "offline_states")  # fmt: skip
+              "concise_answers", "focus_tokens", "list_budget_tokens", "offline_states",
+              "offline_relations")  # fmt: skip
 SAME_SUMMARY = ("dataset", "answerer", "model", "judge", "embedder", "score_name")
 # Notes that say which slice a run read, kept per run under ``pooled_from``.
 SLICE_NOTES = ("sample", "sample_skip")

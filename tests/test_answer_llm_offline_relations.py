@@ -1,0 +1,64 @@
+"""With ``offline_relations`` (the default) the LLM loop answers "Who is Finn?" with the relation a stored fact names
+("user's grandson", the offline reader's reading) and asks no model: Qwen2.5-1.5B answered such questions with the
+name itself. Any other question, and one whose relation no fact names, still goes to the model. Fake server over real
+loopback HTTP; real rules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from sodamem import Memory
+from sodamem.answer.llm_loop import answer_with_llm
+from sodamem.answer.types import Reading
+from sodamem.llm.fake_server import FakeChatServer
+
+from .scenario_histories import History, remembered
+from .test_answer_llm import make_client, plan, read
+
+ASKED = datetime(2026, 1, 10, 12, 0)
+GRAHAM: History = [
+    ("2025-03-01T10:00", "My grandson Finn is staying with us this weekend, he's nine."),
+    ("2025-05-02T10:00", "Went to the match with Ossie, we had a laugh."),
+]
+
+
+@pytest.fixture(scope="module")
+def graham() -> Iterator[Memory]:
+    memory = remembered(GRAHAM)
+    yield memory
+    memory.close()
+
+
+def test_who_a_named_person_is_is_read_off_the_relation_fact(graham: Memory) -> None:
+    offline = graham.ask("Who is Finn?", now=ASKED, offline=True)
+    assert "grandson" in offline.answer and f"read:{Reading.RELATION.value}" in offline.flags
+    # the model would answer with the name, as Qwen2.5-1.5B did
+    with FakeChatServer([plan("answer"), read("Finn [E1]", ["E1"])]) as server:
+        taken = answer_with_llm(graham, "Who is Finn?", make_client(server), now=ASKED)
+        assert server.chat_requests == []
+        asked = answer_with_llm(graham, "Who is Finn?", make_client(server), now=ASKED, offline_relations=False)
+        requests = len(server.chat_requests)
+    assert taken.answer == offline.answer and "offline_relation" in taken.flags
+    assert taken.citations == offline.citations and taken.citations and taken.cost.input_tokens == 0
+    for citation in taken.citations:
+        turn = graham.turn(citation.turn_id, session_id=citation.session_id)
+        assert turn.text[citation.char_start : citation.char_end] == citation.quote
+    assert requests >= 1 and asked.answer.startswith("Finn") and "offline_relation" not in asked.flags
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Who is my grandson?",  # asks for a name: the model reads it
+        "Who is Ossie?",  # no fact names what Ossie is to anyone
+        "When did I go to the match?",
+    ],
+)
+def test_other_questions_go_to_the_model(graham: Memory, question: str) -> None:
+    with FakeChatServer([plan("answer"), read("not in memory", [], abstain=True)]) as server:
+        answer = answer_with_llm(graham, question, make_client(server), now=ASKED)
+        assert len(server.chat_requests) >= 1
+    assert answer.abstained and "offline_relation" not in answer.flags
