@@ -48,6 +48,16 @@ def facts(*texts: str) -> set[Fact]:
         ("Two weeks in at Octopus and I'm loving it honestly.", {(K.STATE, "works_at", SPEAKER, "Octopus", A, True)}),
         ("Took the Coastline job. Handed in my notice today.", {(K.STATE, "works_at", SPEAKER, "Coastline", A, True)}),
         ("I accepted the offer from Zalando!", {(K.STATE, "works_at", SPEAKER, "Zalando", A, True)}),
+        # a job taken with "a" or "my": nothing was read from these
+        ("I accepted an offer from Brightwater, start May", {(K.STATE, "works_at", SPEAKER, "Brightwater", A, True)}),
+        ("I got a part-time job at the Lantern Cafe", {(K.STATE, "works_at", SPEAKER, "Lantern Cafe", A, True)}),
+        (
+            "I finally landed a new job as a line cook at Rosemary's Kitchen!",
+            {
+                (K.STATE, "works_at", SPEAKER, "Rosemary's Kitchen", A, True),
+                (K.ATTRIBUTE, "job", SPEAKER, "line cook", A, True),
+            },
+        ),
         ("Sam moved in last Thursday with her cat.", {(K.RELATION, "housemate", SPEAKER, "Sam", A, True)}),
         ("So Sam's moving in on May 1st!", {(K.PLAN, "housemate", SPEAKER, "Sam", P, True)}),
         ("My partner Sam moved in with me last month.", {(K.RELATION, "housemate", SPEAKER, "Sam", A, True)}),
@@ -147,6 +157,10 @@ def test_announcement_gives_fact(text: str, expected: set[Fact]) -> None:
         "My friend Tom, a teacher at Hillcrest, says hi.",  # no self-introduction
         "So now I'm an asthmatic runner, cool cool.",  # a runner for fun
         "I got a summer job offer at Tesco.",
+        "I got an offer from Zalando, still deciding.",
+        "We got a new job at the Smith house, painting the fence.",  # a task at a house
+        "I need to get a job at a bank.",
+        "If I take a job at Monzo I'd have to move.",
         "Google offered me a job as an engineer but I turned it down.",
         "we moved to town last year.",
         "our old house in Leeds was cold.",

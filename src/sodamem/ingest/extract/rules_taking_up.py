@@ -38,12 +38,16 @@ WEEKS_IN = re.compile(
     r"(?i:(?:one|two|three|four|five|six|a\s+few|a|\d+)\s+(?:days?|weeks?|months?))\s+in\s+at\s+"
     rf"(?P<org>{rv.ORG_NAME})(?![\w])"
 )
-# "took the Coastline job", "accepted the offer from Zalando", "took the job at Monzo" (an offer only got is none)
+# "took the Coastline job", "accepted the offer from Zalando", "took the job at Monzo" (an offer only got is none);
+# "got a job as a nurse at St Mary's", "landed a new role with Ørsted", "took a full-time job at Blue Fin"
+_JOB_KINDS = r"(?:(?:new|full[- ]time|part[- ]time|permanent|proper|real|dream|temp|summer)\s+)*"
 TOOK_JOB = re.compile(
-    P + r"(?P<verb>took|take|taken|taking|accepted|accept|accepting|landed|land|got|get)\s+(?:the|that)\s+"
+    P + r"(?P<verb>took|take|taken|taking|accepted|accept|accepting|landed|land|got|get)\s+"
+    rf"(?:(?:the|that)\s+|(?:an?|my)\s+{_JOB_KINDS})"
     rf"(?:(?P<org>{rv.ORG_NAME})\s+(?P<what>job|role|position|offer|gig)\b"
-    rf"|(?P<what2>job|role|position|offer|gig)\s+(?:at|with|from)\s+(?P<org2>{rv.ORG_NAME})(?![\w]))"
-    # not "the Google job interview", nor an offer on a house
+    rf"|(?P<what2>job|role|position|offer|gig)(?:\s+as\s+(?:an?\s+)?{_JOB_PHRASE})?\s+(?:at|with|from)\s+"
+    rf"(?P<org2>{rv.ORG_NAME})(?![\w])(?!\s+(?:house|home|place|site|property|flat|apartment|residence)\b))"
+    # not "the Google job interview", nor an offer on a house; a job at "the Smith house" is a task
     r"(?!\s+(?:interview|application|fair|search|listing|posting|ad|advert|description|on|for)\b)"
 )
 # "Lingvara (a localisation company) offered me project manager and i took it", "I got offered head chef at the Lantern
@@ -295,6 +299,8 @@ def took_job(c: _Clause, m: re.Match[str]) -> bool:
     mood = _mood(c, c.text[m.end() :])
     if mood.modality is not M.ASSERTED or not mood.polarity or rs.object_rejected(org):
         return False  # "Didn't get the Monzo job", "if I take the Monzo job"
+    if m["job"] and not rs.object_rejected(m["job"]):
+        emit_job(c, m["job"], m.end("job"), mood)
     return _org_fact(c, org, m.end(), mood)
 
 
