@@ -48,6 +48,14 @@ def facts(*texts: str) -> set[Fact]:
         ("Two weeks in at Octopus and I'm loving it honestly.", {(K.STATE, "works_at", SPEAKER, "Octopus", A, True)}),
         ("Took the Coastline job. Handed in my notice today.", {(K.STATE, "works_at", SPEAKER, "Coastline", A, True)}),
         ("I accepted the offer from Zalando!", {(K.STATE, "works_at", SPEAKER, "Zalando", A, True)}),
+        # working for oneself is the job, said with the subject left out too (a dev probe's miss)
+        (
+            "big move: i quit hartwell. going freelance, doing bookkeeping for small businesses",
+            {(K.ATTRIBUTE, "job", SPEAKER, "freelance", A, True)},
+        ),
+        ("I'm self-employed now.", {(K.ATTRIBUTE, "job", SPEAKER, "self-employed", A, True)}),
+        ("Went freelance in May.", {(K.ATTRIBUTE, "job", SPEAKER, "freelance", A, True)}),
+        ("I quit meat. going vegan, eating beans mostly", {(K.ATTRIBUTE, "diet", SPEAKER, "vegan", A, True)}),
         # a job taken with "a" or "my": nothing was read from these
         ("I accepted an offer from Brightwater, start May", {(K.STATE, "works_at", SPEAKER, "Brightwater", A, True)}),
         ("I got a part-time job at the Lantern Cafe", {(K.STATE, "works_at", SPEAKER, "Lantern Cafe", A, True)}),
@@ -158,6 +166,10 @@ def test_announcement_gives_fact(text: str, expected: set[Fact]) -> None:
         "So now I'm an asthmatic runner, cool cool.",  # a runner for fun
         "I got a summer job offer at Tesco.",
         "I got an offer from Zalando, still deciding.",
+        "I do freelance work on weekends.",
+        "Is it worth going freelance?",
+        "freelance rates are brutal",
+        "going to the gym later",
         "We got a new job at the Smith house, painting the fence.",  # a task at a house
         "I need to get a job at a bank.",
         "If I take a job at Monzo I'd have to move.",

@@ -41,6 +41,13 @@ DIET = re.compile(
     rf"supposed\s+to\s+be)\s+)*)(?P<obj>{alt(DIETS)})(?![\w-])"
     r"(?!\s+(?:food|restaurant|place|option|dish|recipe|meal|cafe|café|version|cookbook|friendly|menu|cheese))"
 )
+# "going freelance", "I'm self-employed now", "went freelance last year": working for oneself is the job (not "a
+# freelance designer", whose job the job rules read, nor "freelance work" wanted)
+SELF_EMPLOYED = re.compile(
+    P + r"(?P<pre>(?:(?:now|officially|fully|finally|going|gone|went|go|turned|turning|become|became|becoming)\s+)*)"
+    r"(?P<obj>freelance|freelancing|self[\s-]employed)(?![\w-])(?!\s+(?:[a-z]+(?:er|or|ist|ant)|work|gigs?|jobs?"
+    r"|projects?|clients?|contracts?|basis|rates?)\b)"
+)
 CHANGE_VERB = re.compile(r"\b(?:going|gone|went|go|turned|turning|become|became|becoming|switch\w*|started)\b")
 REL_STATUS = re.compile(
     P + r"(?P<pre>(?:(?:now|still|happily|recently|newly|finally|just|getting|got|get|gotten)\s+)*)"

@@ -28,6 +28,16 @@ def _diet(c: _Clause, m: re.Match[str]) -> bool:
     return _emit(c, K.ATTRIBUTE, "diet", diet, m.end(), mood, _say(c.subj.name, mood, "is", "be", diet))
 
 
+def _self_employed(c: _Clause, m: re.Match[str]) -> bool:
+    """ "I quit Hartwell. Going freelance, doing bookkeeping": working for oneself is the job now, after the one it
+    ends ("job" is functional: ``ingest.supersede``)."""
+    if not (rs.COPULA.search(c.aux) or rp.CHANGE_VERB.search(m["pre"])):
+        return False  # "I do freelance", "want to freelance"
+    mood = _mood(c, c.text[m.end() :], state=True)
+    job = "freelance" if m["obj"].lower().startswith("freelanc") else "self-employed"
+    return _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(c.subj.name, mood, "is", "be", job))
+
+
 def _rel_status(c: _Clause, m: re.Match[str]) -> bool:
     got = re.search(r"\b(?:get|got|getting|gotten)\b", m["pre"])
     if not (rs.COPULA.search(c.aux) or got):

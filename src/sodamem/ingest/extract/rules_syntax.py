@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from sodamem.ingest.extract.rules_vocabulary import (
+    DIETS,
     NAME,
     NAME_WORD,
     REL,
@@ -239,7 +240,9 @@ WORKING_AFTER = re.compile(rf",(?P<then>{_WORKING})")
 PRO_DROP = re.compile(
     r"^(?:(?:(?:just|finally|recently|also|officially)\s+)?(?:went|visited|bought|started|finished|adopted|moved|"
     r"joined|met|lost|graduated|ran|completed|signed|attended|tried|quit|sold|painted|won|switched|took|gonna|"
-    r"planning|hoping|thinking|starting|got\s+promoted)\b"
+    r"planning|hoping|thinking|starting|got\s+promoted"
+    # "going freelance", "going vegan": a change of one's own state said alone ("going to the gym" is none)
+    rf"|going(?=\s+(?:freelance|self[\s-]employed|{alt(DIETS)})(?![\w-])))\b"
     # "settled in porto finally": a home said alone (not "Based in Leeds, the novel ...", "Settled in Bristol and ..."),
     # or before a job
     r"|(?:settled|based)\s+in\s+[A-ZÀ-Þ][\w'’-]*(?:\s+(?:finally|now|at\s+last))?\s*"
