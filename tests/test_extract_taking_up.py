@@ -56,6 +56,13 @@ def facts(*texts: str) -> set[Fact]:
         ("I'm self-employed now.", {(K.ATTRIBUTE, "job", SPEAKER, "self-employed", A, True)}),
         ("Went freelance in May.", {(K.ATTRIBUTE, "job", SPEAKER, "freelance", A, True)}),
         ("I quit meat. going vegan, eating beans mostly", {(K.ATTRIBUTE, "diet", SPEAKER, "vegan", A, True)}),
+        # the firm by the name it is called, and a job said with its subject left out (dev probes' misses)
+        (
+            "im a backend dev at a fintech in lisbon called Paylo",
+            {(K.STATE, "works_at", SPEAKER, "Paylo", A, True), (K.ATTRIBUTE, "job", SPEAKER, "backend dev", A, True)},
+        ),
+        ("also working weekends at chatime (bubble tea)", {(K.STATE, "works_at", SPEAKER, "Chatime", A, True)}),
+        ("Working for Google now, it's wild", {(K.STATE, "works_at", SPEAKER, "Google", A, True)}),
         # a job taken with "a" or "my": nothing was read from these
         ("I accepted an offer from Brightwater, start May", {(K.STATE, "works_at", SPEAKER, "Brightwater", A, True)}),
         ("I got a part-time job at the Lantern Cafe", {(K.STATE, "works_at", SPEAKER, "Lantern Cafe", A, True)}),
@@ -167,6 +174,8 @@ def test_announcement_gives_fact(text: str, expected: set[Fact]) -> None:
         "I got a summer job offer at Tesco.",
         "I got an offer from Zalando, still deciding.",
         "I do freelance work on weekends.",
+        "Working at home today.",
+        "Working with Sam on the deck today.",
         "Is it worth going freelance?",
         "freelance rates are brutal",
         "going to the gym later",
@@ -248,3 +257,9 @@ def test_a_home_said_plainly_is_not_replaced_by_its_flat() -> None:
     said = facts("We did it, we live in Manchester now! Writing this from a sea of boxes in our new flat in Ancoats.")
     assert (K.STATE, "lives_in", SPEAKER, "Manchester", A, True) in said
     assert not {f for f in said if f[1] == "lives_in" and f[3] == "Ancoats"}
+
+
+def test_a_town_called_by_its_name_is_no_employer() -> None:
+    got = facts("I'm a nurse at a hospital in a town called Hove.")
+    assert (K.ATTRIBUTE, "job", SPEAKER, "nurse", A, True) in got
+    assert not {f for f in got if f[1] == "works_at"}, got

@@ -177,9 +177,10 @@ def _extract_piece(p: _Piece) -> None:
     text = p.piece.text
     for rule in _PIECE_RULES:
         rule(p)
-    if rs.PRO_DROP.match(text):
+    if (dropped := rs.PRO_DROP.match(text)) is not None:
         lowered = text[0].lower() + text[1:]
-        _try_clause(p, _Subject(p.speaker, 0, 0), lowered)
+        # "working weekends at Chatime" said alone is the speaker's job, as after "Based in Leeds," below
+        _try_clause(p, _Subject(p.speaker, 0, 0, dropped=dropped.group().lower().endswith("working")), lowered)
         working = rs.WORKING_AFTER.search(lowered)
         if working is not None:  # "Based in Manchester, working as a nurse"
             then = working.start("then")

@@ -90,9 +90,14 @@ AGE = re.compile(
     + r"))(?:\s+years?\s+old|\s*y/?o)?"
     r"(?=\s*(?:[,.!;)]|$)|\s+(?:and|now|today|yesterday|this|next|last|but|so|soon)\b)"
 )
+# "a nurse at St Mary's"; "a backend dev at a fintech in lisbon called Paylo": the firm by its name (not "a town
+# called Hove", where the firm is not named)
+_FIRM_CALLED = (
+    r"(?:a|an)\s+(?:(?!(?:town|city|village|country|suburb|area|street|road)\b)[\w-]+\s+){1,4}?(?:called|named)"
+)
 JOB = re.compile(
     P + rf"(?:a|an)\s+(?P<job>(?:{_NOT_JOB_MOD}[\w-]+\s+){{0,3}}?(?:{alt(JOB_HEADS)}))(?![\w'’-])"
-    rf"(?:\s+(?:at|for|with)\s+(?P<org>{ORG_NAME})(?![\w]))?"
+    rf"(?:\s+(?:at|for|with)\s+(?:{_FIRM_CALLED}\s+)?(?P<org>{ORG_NAME})(?![\w]))?"
 )
 WORK = re.compile(P + r"(?P<verb>work|works|worked|working)(?![\w'’])")
 # "I teach chemistry at Lincoln Park High School": a teacher, and where

@@ -242,7 +242,10 @@ PRO_DROP = re.compile(
     r"joined|met|lost|graduated|ran|completed|signed|attended|tried|quit|sold|painted|won|switched|took|gonna|"
     r"planning|hoping|thinking|starting|got\s+promoted"
     # "going freelance", "going vegan": a change of one's own state said alone ("going to the gym" is none)
-    rf"|going(?=\s+(?:freelance|self[\s-]employed|{alt(DIETS)})(?![\w-])))\b"
+    rf"|going(?=\s+(?:freelance|self[\s-]employed|{alt(DIETS)})(?![\w-]))"
+    # "also working weekends at Chatime": a job said alone, at a place by its name ("working at home" is none)
+    r"|working(?=\s+(?:(?:part[\s-]time|full[\s-]time|weekends|nights|evenings|mornings|shifts)\s+)?(?:at|for)\s+"
+    r"(?-i:[A-Z])))\b"
     # "settled in porto finally": a home said alone (not "Based in Leeds, the novel ...", "Settled in Bristol and ..."),
     # or before a job
     r"|(?:settled|based)\s+in\s+[A-ZÀ-Þ][\w'’-]*(?:\s+(?:finally|now|at\s+last))?\s*"
