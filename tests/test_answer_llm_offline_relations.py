@@ -62,3 +62,31 @@ def test_other_questions_go_to_the_model(graham: Memory, question: str) -> None:
         answer = answer_with_llm(graham, question, make_client(server), now=ASKED)
         assert len(server.chat_requests) >= 1
     assert answer.abstained and "offline_relation" not in answer.flags
+
+
+@pytest.mark.parametrize(
+    "history",
+    [
+        [  # an ending the rules read as no denial
+            ("2025-03-01T10:00", "Finn is my boss, he's fair."),
+            ("2025-06-01T10:00", "I quit my job last week, so Finn is no longer my boss."),
+        ],
+        [("2025-03-01T10:00", "My late husband Finn loved this song.")],  # said as past where it was named
+        [  # two people of one name
+            ("2025-03-01T10:00", "My grandson Finn is staying with us this weekend."),
+            ("2025-04-01T10:00", "My neighbour Finn fixed the fence."),
+        ],
+    ],
+    ids=["ended-since", "late", "two-of-one-name"],
+)
+def test_a_relation_that_may_not_stand_goes_to_the_model(history: History) -> None:
+    memory = remembered(history)
+    try:
+        offline = memory.ask("Who is Finn?", now=ASKED, offline=True)
+        assert f"read:{Reading.RELATION.value}" in offline.flags  # the rules read one: the model is asked anyway
+        with FakeChatServer([plan("answer"), read("not in memory", [], abstain=True)]) as server:
+            answer = answer_with_llm(memory, "Who is Finn?", make_client(server), now=ASKED)
+            assert len(server.chat_requests) >= 1
+        assert "offline_relation" not in answer.flags
+    finally:
+        memory.close()

@@ -132,11 +132,11 @@ def test_runs_taking_the_offline_readers_states_never_pool_with_runs_that_do_not
     assert result.exit_code == 2 and "offline_states: True against None" in result.output
 
 
-def test_runs_without_the_offline_relations_never_pool_with_runs_that_take_them(tmp_path: Path) -> None:
-    asking = run_json(tmp_path, "asking", *FAKE, "--sample", "2", "--no-offline-relations")
-    default = run_json(tmp_path, "default", *FAKE, "--sample", "3", "--sample-skip", "2")
-    assert json.loads(asking.read_text("utf-8"))["notes"]["offline_relations"] is False
-    # on, the default leaves no note: a run from before the option existed pools with one made after
-    assert "offline_relations" not in json.loads(default.read_text("utf-8"))["notes"]
-    result, _ = _pool(tmp_path, default, asking)
-    assert result.exit_code == 2 and "offline_relations: False against None" in result.output
+def test_runs_taking_the_offline_relations_never_pool_with_runs_that_do_not(tmp_path: Path) -> None:
+    taking = run_json(tmp_path, "taking", *FAKE, "--sample", "2")  # on by default
+    asking = run_json(tmp_path, "asking", *FAKE, "--sample", "3", "--sample-skip", "2", "--no-offline-relations")
+    assert json.loads(taking.read_text("utf-8"))["notes"]["offline_relations"] is True
+    # off, the option leaves no note: a run from before it existed (when no answer was taken) pools with one made after
+    assert "offline_relations" not in json.loads(asking.read_text("utf-8"))["notes"]
+    result, _ = _pool(tmp_path, asking, taking)
+    assert result.exit_code == 2 and "offline_relations: True against None" in result.output

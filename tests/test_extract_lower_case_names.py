@@ -34,9 +34,11 @@ def test_rare_words_may_be_names_and_common_ones_are_not() -> None:
         assert rare(name), name
     for word in ("the", "work", "gym", "vets", "leeks", "bouldering", "lol", "uni", "yoga", "moved"):
         assert not rare(word), word
-    # a plural or past form of a word of two letters is none: "ines" was read as "in" + "es" (a dev probe's miss)
+    # "ines" is no plural of "in" (a dev probe's miss), while chat plurals stay words
     for name in ("ines", "inês", "ives"):
         assert rare(name), name
+    for word in ("bros", "pics", "vids", "fams", "favs", "lols", "oks", "sous", "goes", "coders", "influencers"):
+        assert not rare(word), word
     assert names_found("and my sister ines lives in lisbon") == {"ines", "lisbon"}
 
 

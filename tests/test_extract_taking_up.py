@@ -63,8 +63,8 @@ def facts(*texts: str) -> set[Fact]:
         ),
         ("also working weekends at chatime (bubble tea)", {(K.STATE, "works_at", SPEAKER, "Chatime", A, True)}),
         ("Working for Google now, it's wild", {(K.STATE, "works_at", SPEAKER, "Google", A, True)}),
-        # a job taken with "a" or "my": nothing was read from these
-        ("I accepted an offer from Brightwater, start May", {(K.STATE, "works_at", SPEAKER, "Brightwater", A, True)}),
+        # a job taken with "a" or "my" (the first read nothing)
+        ("I got a Saturday job at Tesco.", {(K.STATE, "works_at", SPEAKER, "Tesco", A, True)}),
         ("I got a part-time job at the Lantern Cafe", {(K.STATE, "works_at", SPEAKER, "Lantern Cafe", A, True)}),
         (
             "I finally landed a new job as a line cook at Rosemary's Kitchen!",
@@ -180,6 +180,12 @@ def test_announcement_gives_fact(text: str, expected: set[Fact]) -> None:
         "freelance rates are brutal",
         "going to the gym later",
         "We got a new job at the Smith house, painting the fence.",  # a task at a house
+        "We got a new job at the Old Smith house.",
+        "I accepted an offer from Vodafone to upgrade my phone.",  # "an offer": a deal as often as a job
+        "I landed a gig at the Blue Note next month.",  # a night's booking
+        "I got a job with Dad at the garage.",
+        "I got a London job.",  # the capital word names no employer
+        "I got the Saturday job at Boots.",
         "I need to get a job at a bank.",
         "If I take a job at Monzo I'd have to move.",
         "Google offered me a job as an engineer but I turned it down.",

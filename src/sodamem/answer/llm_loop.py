@@ -11,8 +11,9 @@
    tuned on (docs/bench.md, fortieth session) it scored below the model alone (33 against 34 and 23 against 25 of
    60), though above it on the probe the rules were written from. With ``offline_relations`` (the default), a
    question of who a named person is ("Who is Finn?") takes the offline reader's answer where it read the relation
-   a stored fact names ("Graham's grandson"; flag ``offline_relation``): Qwen2.5-1.5B answered 4 of 12 such
-   questions of a sealed probe with its rule for them, the offline reader 10 (docs/bench.md). Then, with
+   a stored fact names ("Graham's grandson"; flag ``offline_relation``), one relation said as holding and nothing
+   said of the person since that may have ended it (``answer/relation_settled.py``): Qwen2.5-1.5B answered 4 of 12
+   such questions of a sealed probe with its rule for them, the offline reader 10 (docs/bench.md). Then, with
    ``speaker_guard`` (the default), asks the offline reader's speaker rule (``offline.said_by_another_speaker``):
    when the question names one of the people talking and the words that match it were said by someone else, the
    answer is "not in memory" (flag ``said_by_another_speaker``) and no LLM is asked. Small models answer such a
@@ -79,6 +80,7 @@ from sodamem.answer.llm_reply import (
     without_ids,
 )
 from sodamem.answer.offline import answer_offline, said_by_another_speaker
+from sodamem.answer.relation_settled import relation_settled
 from sodamem.answer.types import ABSTAIN_TEXT, Answer, AnswerCitation, Cost, Reading, reading_of
 from sodamem.bench.metrics import count_tokens
 from sodamem.errors import SodaMemError
@@ -87,7 +89,7 @@ from sodamem.llm.prices import PriceSpec, PriceTable, cost_usd
 from sodamem.llm.prompts.plan_search import SCHEMA_NAME as PLANNER_SCHEMA
 from sodamem.llm.prompts.plan_search import PlannerAction, planner_messages
 from sodamem.llm.prompts.read_answer import SCHEMA_NAME as READER_SCHEMA
-from sodamem.llm.prompts.read_answer import asks_who_someone_is, choose_reader_prompt
+from sodamem.llm.prompts.read_answer import choose_reader_prompt, who_is_asked
 from sodamem.llm.replay import JsonChatClient
 from sodamem.memory import Memory
 from sodamem.retrieve.pack import EvidenceItem, EvidencePack, build_pack
@@ -322,12 +324,13 @@ def _offline_state(memory: Memory, question: str, now: datetime | None, user: st
 
 
 def _offline_relation(memory: Memory, question: str, now: datetime | None, user: str | None) -> Answer | None:
-    """For "Who is Finn?", the offline reader's answer where it read the relation a stored fact names ("Graham's
-    grandson"; flag ``offline_relation``)."""
-    if not asks_who_someone_is(question):
+    """For "Who is Finn?", the offline reader's answer where it read the one relation a stored fact names ("Graham's
+    grandson"; flag ``offline_relation``) and nothing said since may have ended it (``relation_settled``)."""
+    name = who_is_asked(question)
+    if name is None:
         return None
     ruled = answer_offline(memory, question, now=now, user=user)
-    if reading_of(ruled) is not Reading.RELATION:
+    if reading_of(ruled) is not Reading.RELATION or not relation_settled(memory, ruled, name, now, user):
         return None
     return dataclasses.replace(ruled, flags=(*ruled.flags, "offline_relation"))
 

@@ -286,8 +286,8 @@ def run_qa_cli(
         "list_budget_tokens": qa.list_budget if qa.answerer != "offline" else None,
         # recorded only when on, so a run without it pools with the runs made before the option existed
         **({"offline_states": True} if qa.offline_states and qa.answerer != "offline" else {}),
-        # recorded only when off: on LoCoMo no question is answered by it (docs/bench.md, forty-second session)
-        **({"offline_relations": False} if not qa.offline_relations and qa.answerer != "offline" else {}),
+        # recorded only when on, as the option was off (absent) in the runs made before it existed
+        **({"offline_relations": True} if qa.offline_relations and qa.answerer != "offline" else {}),
         "llm_calls": calls,
         **setup.notes,
         **load_notes,

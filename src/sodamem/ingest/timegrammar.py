@@ -241,9 +241,10 @@ _DAY_OF_MONTH = (
     r"(?:\s+of\s+(?P<rel>this|last|next)\s+month)?"
     r"(?=\s*(?:$|[.,;:!?)]|(?:at|and|or|but|so|because|when|while|as|if|then|too|for|in|with|we|i|you|he|she|they"
     r"|it|my|our|this|last|next|was|is|will|works|suits"
-    # the event's outcome said after its date ("surgery on the 27th went well")
-    r"|went|got|had|has|should|would|could|might|must|can|did|does|turned|ended|came|fell|finally|still"
-    r"|isn't|wasn't)\b))"
+    # the event's outcome said after its date ("surgery on the 27th went well"): past forms only, as a modal or a
+    # present after it leaves the direction open ("dinner on the 22nd could be fun") and follows ordinals too ("on
+    # the 3rd can of red bull", "the guy on the 3rd has a dog")
+    r"|went|got|had|did|turned|ended|wasn['’]t)\b))"
 )
 
 

@@ -39,14 +39,19 @@ WEEKS_IN = re.compile(
     rf"(?P<org>{rv.ORG_NAME})(?![\w])"
 )
 # "took the Coastline job", "accepted the offer from Zalando", "took the job at Monzo" (an offer only got is none);
-# "got a job as a nurse at St Mary's", "landed a new role with Ørsted", "took a full-time job at Blue Fin"
-_JOB_KINDS = r"(?:(?:new|full[- ]time|part[- ]time|permanent|proper|real|dream|temp|summer)\s+)*"
+# "got a job as a nurse at St Mary's", "landed a new role with Orsted", "got a Saturday job at Boots": with "a" or
+# "my" only a job, role or position at a firm named after it ("an offer" is as often a phone deal or a house sale,
+# "a gig" a night's booking, and in "a London job" the capital word names no employer)
+_JOB_KINDS = (
+    r"(?:(?i:new|full[- ]time|part[- ]time|permanent|proper|real|dream|temp|summer|winter|christmas|easter|holiday"
+    r"|weekend|saturday|sunday|evening|night|office|remote|first)\s+)*"
+)
+_NOT_AN_EMPLOYER_AFTER = r"(?![\w])(?!\s+(?:house|home|place|site|property|flat|apartment|residence)\b)"
 TOOK_JOB = re.compile(
     P + r"(?P<verb>took|take|taken|taking|accepted|accept|accepting|landed|land|got|get)\s+"
-    rf"(?:(?:the|that)\s+|(?:an?|my)\s+{_JOB_KINDS})"
-    rf"(?:(?P<org>{rv.ORG_NAME})\s+(?P<what>job|role|position|offer|gig)\b"
-    rf"|(?P<what2>job|role|position|offer|gig)(?:\s+as\s+(?:an?\s+)?{_JOB_PHRASE})?\s+(?:at|with|from)\s+"
-    rf"(?P<org2>{rv.ORG_NAME})(?![\w])(?!\s+(?:house|home|place|site|property|flat|apartment|residence)\b))"
+    rf"(?:(?:the|that)\s+(?P<org>(?>{rv.ORG_NAME}))\s+(?P<what>job|role|position|offer|gig)\b"
+    rf"|(?:(?:the|that)\s+(?P<what2>job|role|position|offer|gig)|(?:an?|my)\s+{_JOB_KINDS}(?P<what3>job|role|position))"
+    rf"(?:\s+as\s+(?:an?\s+)?{_JOB_PHRASE})?\s+(?:at|with|from)\s+(?P<org2>(?>{rv.ORG_NAME})){_NOT_AN_EMPLOYER_AFTER})"
     # not "the Google job interview", nor an offer on a house; a job at "the Smith house" is a task
     r"(?!\s+(?:interview|application|fair|search|listing|posting|ad|advert|description|on|for)\b)"
 )
@@ -291,11 +296,14 @@ def back_at_job(p: _Piece) -> None:
 
 
 def took_job(c: _Clause, m: re.Match[str]) -> bool:
-    what, org = m["what"] or m["what2"], m["org"] or m["org2"]
+    what, org = m["what"] or m["what2"] or m["what3"], m["org"] or m["org2"]
     if what == "offer" and m["verb"] in ("got", "get"):
         return False  # "I got the offer from Zalando": not taken yet
     if _a_person(org) or re.fullmatch(r"(?:the\s+)?[A-Z]\w+s", org):
         return False  # "accepted the offer from the Hendersons": a family, not an employer
+    first = re.sub(r"^(?i:the)\s+", "", org).split()[0]
+    if first.lower() in rv.REL_SINGLE or first.lower() in _NOT_AN_EMPLOYER or as_time(org) is not None:
+        return False  # "a job with Dad at the garage", "the Saturday job"
     mood = _mood(c, c.text[m.end() :])
     if mood.modality is not M.ASSERTED or not mood.polarity or rs.object_rejected(org):
         return False  # "Didn't get the Monzo job", "if I take the Monzo job"

@@ -88,7 +88,7 @@ _CASUAL = frozenset(
     brunch yoga pilates lockdown quarantine covid physio vets rehab daycare netflix spotify airbnb uber whatsapp
     insta tiktok youtube zoom gonna wanna gotta kinda sorta dunno lemme gimme cuz coz cos tho thru pls plz thx ty
     xx xxx bday hubby wifey mum mom dad mam nan nana gran granny grandma grandpa telly footy bestie bff sis
-    bro bootcamp startup podcast wifi""".split()
+    bro bootcamp startup podcast wifi pic vid fam fav""".split()
 )
 
 
@@ -112,14 +112,15 @@ def rare(word: str) -> bool:
     w = word.lower().strip("'’-")
     if len(w) < 3 or not w.isalpha() or w in NAME_STOP or w in _CASUAL:
         return False
-    common = common_words()
+    common = common_words() | _CASUAL
     if w in common:
         return False
-    stems = {w[:-1], w[:-2], w[:-3] + "y"} if w.endswith("s") else set()  # vets, leeks, hamstrings, parties
+    # vets, leeks, hamstrings, parties, goes; but "ines" is no plural of "in", nor "ives" of "iv"
+    two_shorter = w[:-2] if len(w) > 4 or w[:-2].endswith("o") else ""
+    stems = {w[:-1], two_shorter, w[:-3] + "y"} if w.endswith("s") else set()
     stems |= {w[:-2], w[:-1], w[:-3]} if w.endswith("ed") else set()  # picked, moved, shopped
     stems |= {w[:-3], w[:-3] + "e", w[:-4]} if w.endswith("ing") else set()  # bouldering, driving, shopping
     stems |= {w[:-2], w[:-1]} if w.endswith(("er", "ly")) else set()
-    stems = {stem for stem in stems if len(stem) >= 3}  # "ines" is no plural of "in", nor "ives" of "iv"
     return not (stems & common or w.endswith(("ing", "ed", "ly")))
 
 

@@ -345,15 +345,22 @@ def asks_if_still(question: str) -> bool:
 def asks_who_someone_is(question: str) -> bool:
     """Whether ``question`` asks who a named person is ("Who is Finn?"). The compact prompts then carry
     ``WHO_IS_RULE``: without it Qwen2.5-1.5B answered "Finn" beside "Graham's grandson is Finn" (docs/bench.md)."""
+    return who_is_asked(question) is not None
+
+
+def who_is_asked(question: str) -> str | None:
+    """The name ``question`` asks who is ("Who is Finn?": "Finn"; see ``asks_who_someone_is``), else None."""
     m = _ASKS_WHO_SOMEONE_IS.match(question)
     if m is None:
-        return False
+        return None
     words = m["name"].split()
     if words[0].lower() in _NOT_A_NAME:
-        return False
+        return None
     if question != question.lower():  # a name is capitalised where the asker capitalises at all
-        return all(word[0].isupper() for word in words)
-    return not any(word.endswith("ing") for word in words)  # "who is dating marcus"
+        named = all(word[0].isupper() for word in words)
+    else:
+        named = not any(word.endswith("ing") for word in words)  # "who is dating marcus"
+    return m["name"] if named else None
 
 
 @dataclass(frozen=True, slots=True)

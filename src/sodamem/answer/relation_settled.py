@@ -1,0 +1,40 @@
+"""Whether the relation the stored facts name for "Who is Finn?" still stands, so the LLM loop may take the offline
+reader's answer ("user's boss") without asking the model: the facts keep no "former", "late" or later ending that
+the rules did not read as a denial ("I quit, Finn is no longer my boss"; "Sarah and I are divorced now"), so any
+sign of one leaves the question to the model, which reads the turns.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from sodamem import instants
+from sodamem.answer.types import Answer
+from sodamem.memory import Memory
+
+# "my old boss Finn", "my late husband", "my ex Sarah": said as past when it was named
+_PAST_RELATION = re.compile(r"\b(?:former|old|ex|late|previous|then|one-time|erstwhile)\b", re.IGNORECASE)
+# said of the person since: the relation may have ended
+_ENDING = re.compile(
+    r"\b(?:no\s+longer|any\s?more|not\s+(?:my|our|her|his)\b|ex\b|former|divorc\w*|split|broke\s+up|separated"
+    r"|passed\s+away|died|funeral|left|quit|retired|fired|laid\s+off|moved\s+out|fell\s+out)",
+    re.IGNORECASE,
+)
+
+
+def relation_settled(memory: Memory, answer: Answer, name: str, now: datetime | None, user: str | None) -> bool:
+    """Whether ``answer`` (the offline reader's relation reading for "Who is <name>?") names one relation, said as
+    holding where it was named, and no turn said since by ``now`` speaks of ``name`` with an ending word."""
+    if ", " in answer.answer or not answer.citations:
+        return False  # several relations: one person, or two of one name
+    if any(_PAST_RELATION.search(c.quote) for c in answer.citations):
+        return False
+    named_at = max(instants.sort_key(c.timestamp) for c in answer.citations)
+    mentioned = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
+    for hit in memory.search(f"{name} no longer anymore left ex", k=10, user=user, now=now):
+        since = instants.sort_key(hit.timestamp) > named_at
+        by_now = now is None or instants.at_or_before(hit.timestamp, now)
+        if since and by_now and mentioned.search(hit.turn_text) and _ENDING.search(hit.turn_text):
+            return False
+    return True
