@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sodamem import Memory
 from sodamem.ingest.extract.rules_truecase import names_found, rare, true_cased, typed_lower
 
-from .scenario_histories import History, answered, check_answer, made_memories
+from .scenario_histories import History, answered, check_answer, made_memories, remembered
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +40,10 @@ def test_rare_words_may_be_names_and_common_ones_are_not() -> None:
     for word in ("bros", "pics", "vids", "fams", "favs", "lols", "oks", "sous", "goes", "coders", "influencers"):
         assert not rare(word), word
     assert names_found("and my sister ines lives in lisbon") == {"ines", "lisbon"}
+    # an employer left, in a session that never named it where names stand (dev probes' misses)
+    assert names_found("quit chatime. the manager was awful") == {"chatime"}
+    assert names_found("leaving mirabella end of the month") == {"mirabella"}
+    assert names_found("quit smoking, left early") == set()
 
 
 def test_names_are_found_where_names_stand() -> None:
@@ -187,3 +191,17 @@ def test_a_passive_move_of_the_speaker_is_a_move() -> None:
         said = "We were moved to Aberdeen when my husband got posted there."
         memory.add([{"role": "user", "text": said}], session_id="s1", timestamp=datetime(2024, 5, 1, 12))
         assert ("lives_in", "Aberdeen") in {(f.predicate, f.object) for f in memory.facts(status="all")}
+
+
+def test_an_employer_quit_in_a_later_lower_case_session_is_left() -> None:
+    memory = remembered(
+        [
+            ("2025-09-15T10:00", "also working weekends at chatime (bubble tea) for money"),
+            ("2025-12-05T10:00", "quit chatime. the manager was awful, kept changing my shifts"),
+        ]
+    )
+    try:
+        employers = [f for f in memory.facts(status="active") if f.predicate == "works_at"]
+        assert [(f.object, f.affirms) for f in employers] == [("Chatime", False)], employers
+    finally:
+        memory.close()

@@ -35,7 +35,7 @@ _LOWER_START = re.compile(r"(?:^|[.!?]\s+)[a-zà-öø-ÿ]")
 LOWER_I = re.compile(r"(?<![\w'’.(-])i(?=['’](?:m|ve|d|ll)\b|(?:m|ve)\b(?![’'])|(?![\w'’.)-]))")
 _SENTENCE_START = re.compile(rf"(?:^|[.!?]\s+|\n\s*)(?P<w>{_WORD})")
 _PREPOSITION = re.compile(
-    rf"\b(?:at|in|to|from|near|with|for|joined|joining|visit|visiting|outside|around)\s+(?P<w>{_WORD})"
+    rf"\b(?:at|in|to|from|near|with|for|joined|joining|quit|left|leaving|visit|visiting|outside|around)\s+(?P<w>{_WORD})"
 )
 _PREPOSITION_PAIR = re.compile(
     rf"\b(?:at|in|to|from|near|with|for|joined|joining)\s+(?P<w>[a-zà-öø-ÿ]+)\s(?P<w2>{_WORD})"
