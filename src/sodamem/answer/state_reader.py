@@ -167,10 +167,38 @@ class StateReader:
             # "my last day there will be feb 25", asked in March; "I quit Bean There", asked the job after
             return StateReading(abstain="ended")
         if not facts:
-            if any(self._ends_a_value(f) for f in self._denials_for(wanted)):
-                return StateReading(abstain="denied")  # "I no longer live in London", and nothing said since
-            return None
+            ending = [f for f in self._denials_for(wanted) if self._ends_a_value(f)]
+            if not ending:
+                return None
+            left = self._left_before(ending, anchor)
+            return left or StateReading(abstain="denied")  # "I no longer live in London", and nothing said since
         return self._state_answer(facts, [])
+
+    def _left_before(self, endings: list[FactRecord], anchor: re.Match[str] | None) -> StateReading | None:
+        """For "Where did I work before the library job?" after "quit chatime", with no value said since: the value
+        the latest ending ended (cited with where it was said), where the question names another."""
+        if anchor is None or anchor["side"].lower() != "before":
+            return None
+        latest = max(endings, key=lambda f: instants.sort_key(f.mentioned_at))
+        ended = [
+            f
+            for f in self.memory.history(latest.id, user=self.user)
+            if f.affirms and f.object and f.modality == "asserted" and f.id != latest.id
+        ]
+        if not ended and latest.object and self._quit_said(latest):
+            ended = [latest]  # "i quit hartwell", the employer never said as one: it was one till then
+        if not ended or names_said(anchor["what"], value(ended[-1])):
+            return None
+        return StateReading(value(ended[-1]), tuple(dict.fromkeys((ended[-1], latest))))
+
+    def _quit_said(self, denial: FactRecord) -> bool:
+        """Whether ``denial`` was said as leaving its value ("I quit Hartwell"): a quit in the same turn."""
+        where = {(s.session_id, s.turn_index) for s in denial.sources}
+        return any(
+            f.predicate in ("quit", "left") and same_value_said(value(f), value(denial))
+            for f in self._active_of(denial.subject)
+            if any((s.session_id, s.turn_index) in where for s in f.sources)
+        )
 
     def others_states(self) -> tuple[list[Span], list[Span]]:
         """Where the hits say a state of someone other than the person asked about, or another state of theirs:

@@ -1,0 +1,65 @@
+"""'Where did I work before <the next thing>?' after an employer was left and no employer said since
+(``StateReader._left_before``): the one left, cited with where it was said and where it was left; the reader
+abstained ("denied"), as it still does for what holds now."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from .scenario_histories import History, remembered
+
+ASKED = datetime(2026, 1, 10)
+CHATIME: History = [
+    ("2025-09-15T10:00", "also working weekends at chatime (bubble tea) for money"),
+    ("2025-12-05T10:00", "quit chatime. the manager was awful"),
+    ("2025-12-05T10:05", "yes!! got a job at the uni library instead, 12 hrs a week"),
+]
+HARTWELL: History = [  # the employer never said as one: "i quit hartwell" says it was
+    ("2025-11-20T10:00", "big move: i quit hartwell. going freelance, doing bookkeeping"),
+]
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "expected", "quotes"),
+    [
+        (
+            CHATIME,
+            "Where did I work before the library job?",
+            "Chatime",
+            ["also working weekends at chatime", "quit chatime"],
+        ),
+        (HARTWELL, "Where did I work before I went freelance?", "Hartwell", ["i quit hartwell"]),
+    ],
+)
+def test_the_employer_left_is_the_one_before(history: History, question: str, expected: str, quotes: list[str]) -> None:
+    memory = remembered(history)
+    try:
+        answer = memory.ask(question, now=ASKED, offline=True)
+        assert answer.answer == expected and "read:state" in answer.flags
+        assert [c.quote for c in answer.citations] == quotes
+    finally:
+        memory.close()
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Where do I work now?", "Where did I work before Chatime?"],  # nothing holds now; nothing before Chatime
+)
+def test_what_holds_now_or_before_the_one_left_is_not_said(question: str) -> None:
+    memory = remembered(CHATIME)
+    try:
+        answer = memory.ask(question, now=ASKED, offline=True)
+        assert answer.abstained and "abstain:denied" in answer.flags
+    finally:
+        memory.close()
+
+
+def test_a_denial_said_without_leaving_names_no_employer_before() -> None:
+    memory = remembered([("2025-11-20T10:00", "I don't work at Google, I'm a nurse.")])
+    try:
+        answer = memory.ask("Where did I work before I became a nurse?", now=ASKED, offline=True)
+        assert answer.answer != "Google"
+    finally:
+        memory.close()
