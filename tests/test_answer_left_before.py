@@ -16,8 +16,10 @@ CHATIME: History = [
     ("2025-12-05T10:00", "quit chatime. the manager was awful"),
     ("2025-12-05T10:05", "yes!! got a job at the uni library instead, 12 hrs a week"),
 ]
-HARTWELL: History = [  # the employer never said as one: "i quit hartwell" says it was
-    ("2025-11-20T10:00", "big move: i quit hartwell. going freelance, doing bookkeeping"),
+SHOPS: History = [
+    ("2025-01-10T10:00", "I work at Tesco now."),
+    ("2025-05-10T10:00", "I work at Aldi now, better pay."),
+    ("2025-09-10T10:00", "I quit Aldi last week."),
 ]
 
 
@@ -30,7 +32,6 @@ HARTWELL: History = [  # the employer never said as one: "i quit hartwell" says 
             "Chatime",
             ["also working weekends at chatime", "quit chatime"],
         ),
-        (HARTWELL, "Where did I work before I went freelance?", "Hartwell", ["i quit hartwell"]),
     ],
 )
 def test_the_employer_left_is_the_one_before(history: History, question: str, expected: str, quotes: list[str]) -> None:
@@ -44,11 +45,22 @@ def test_the_employer_left_is_the_one_before(history: History, question: str, ex
 
 
 @pytest.mark.parametrize(
-    "question",
-    ["Where do I work now?", "Where did I work before Chatime?"],  # nothing holds now; nothing before Chatime
+    ("history", "question"),
+    [
+        (CHATIME, "Where do I work now?"),  # nothing holds now
+        (CHATIME, "Where did I work before Chatime?"),
+        (CHATIME, "Where did I work before I started at Chatime?"),  # the value named past the phrase's start
+        (CHATIME, "Where did I work before 2020?"),  # a time, not the next thing
+        (SHOPS, "Where did I work before Tesco?"),  # a value of the history: not the one left since
+        # a quit of a firm never said as one's employer names none ("i quit instagram")
+        (
+            [("2025-11-20T10:00", "big move: i quit hartwell. going freelance")],
+            "Where did I work before I went freelance?",
+        ),
+    ],
 )
-def test_what_holds_now_or_before_the_one_left_is_not_said(question: str) -> None:
-    memory = remembered(CHATIME)
+def test_what_holds_now_or_before_a_named_value_is_not_said(history: History, question: str) -> None:
+    memory = remembered(history)
     try:
         answer = memory.ask(question, now=ASKED, offline=True)
         assert answer.abstained and "abstain:denied" in answer.flags

@@ -72,12 +72,17 @@ def test_other_questions_go_to_the_model(graham: Memory, question: str) -> None:
             ("2025-06-01T10:00", "I quit my job last week, so Finn is no longer my boss."),
         ],
         [("2025-03-01T10:00", "My late husband Finn loved this song.")],  # said as past where it was named
+        [("2025-03-01T10:00", "Finn was my boss until I quit.")],  # ended where it was named
+        [  # ended later in the same session, whose turns share one time
+            ("2025-03-01T10:00", "Finn is my boss, he's fair."),
+            ("2025-03-01T10:00", "Update: I quit today, so Finn is no longer my boss."),
+        ],
         [  # two people of one name
             ("2025-03-01T10:00", "My grandson Finn is staying with us this weekend."),
             ("2025-04-01T10:00", "My neighbour Finn fixed the fence."),
         ],
     ],
-    ids=["ended-since", "late", "two-of-one-name"],
+    ids=["ended-since", "late", "until", "same-session", "two-of-one-name"],
 )
 def test_a_relation_that_may_not_stand_goes_to_the_model(history: History) -> None:
     memory = remembered(history)

@@ -39,6 +39,8 @@ def test_rare_words_may_be_names_and_common_ones_are_not() -> None:
         assert rare(name), name
     for word in ("bros", "pics", "vids", "fams", "favs", "lols", "oks", "sous", "goes", "coders", "influencers"):
         assert not rare(word), word
+    assert rare("tess")  # a chat word ("ty") is no stem of a name
+    assert names_found("i quit ngl") == set()
     assert names_found("and my sister ines lives in lisbon") == {"ines", "lisbon"}
     # an employer left, in a session that never named it where names stand (dev probes' misses)
     assert names_found("quit chatime. the manager was awful") == {"chatime"}

@@ -174,6 +174,12 @@ def test_announcement_gives_fact(text: str, expected: set[Fact]) -> None:
         "I got a summer job offer at Tesco.",
         "I got an offer from Zalando, still deciding.",
         "I do freelance work on weekends.",
+        # a second review's finds: a state as its sentence's subject, a time, a parent, a place or a person called
+        "going freelance sounds scary",
+        "Working at Amazon as an intern was brutal.",
+        "Working at Christmas",
+        "Working for Dad",
+        "I got a job from Indeed.",
         "Working at home today.",
         "Working with Sam on the deck today.",
         "Is it worth going freelance?",
@@ -265,7 +271,20 @@ def test_a_home_said_plainly_is_not_replaced_by_its_flat() -> None:
     assert not {f for f in said if f[1] == "lives_in" and f[3] == "Ancoats"}
 
 
-def test_a_town_called_by_its_name_is_no_employer() -> None:
-    got = facts("I'm a nurse at a hospital in a town called Hove.")
-    assert (K.ATTRIBUTE, "job", SPEAKER, "nurse", A, True) in got
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("I'm a nurse at a hospital in a town called Hove.", "nurse"),
+        ("I'm a teacher at a school in a place called Hove.", "teacher"),
+        ("I'm a waiter at a restaurant with a chef called Marco.", "waiter"),  # a person called
+    ],
+)
+def test_a_town_called_by_its_name_is_no_employer(text: str, job: str) -> None:
+    got = facts(text)
+    assert (K.ATTRIBUTE, "job", SPEAKER, job, A, True) in got
     assert not {f for f in got if f[1] == "works_at"}, got
+
+
+@pytest.mark.parametrize("text", ["going vegan is not for me", "Going keto worked wonders for my dad."])
+def test_a_diet_as_its_sentences_subject_is_none_of_the_speakers(text: str) -> None:
+    assert not {f for f in facts(text) if f[1] == "diet"}, facts(text)

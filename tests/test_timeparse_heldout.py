@@ -127,6 +127,7 @@ def test_an_event_named_with_no_verb_is_on_the_agenda(text: str, start: str) -> 
         ("the recital on the 9th got cancelled", "2023-05-09"),
         ("the party on the 12th had a great turnout", "2023-05-12"),
         ("the exam on the 3rd wasn’t too bad", "2023-05-03"),
+        ("my scan on the 2nd came back clear", "2023-05-02"),
     ],
 )
 def test_a_day_of_the_month_before_its_outcome(text: str, start: str) -> None:

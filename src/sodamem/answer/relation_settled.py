@@ -17,24 +17,30 @@ from sodamem.memory import Memory
 _PAST_RELATION = re.compile(r"\b(?:former|old|ex|late|previous|then|one-time|erstwhile)\b", re.IGNORECASE)
 # said of the person since: the relation may have ended
 _ENDING = re.compile(
-    r"\b(?:no\s+longer|any\s?more|not\s+(?:my|our|her|his)\b|ex\b|former|divorc\w*|split|broke\s+up|separated"
-    r"|passed\s+away|died|funeral|left|quit|retired|fired|laid\s+off|moved\s+out|fell\s+out)",
+    r"\b(?:no\s+longer|any\s?more|not\s+(?:my|our|her|his)|ex|former|divorc\w*|split|broke\s+up|separated"
+    r"|passed\s+away|died|funeral|left|quit|retired|fired|laid\s+off|moved\s+out|fell\s+out|until)\b",
     re.IGNORECASE,
 )
 
 
 def relation_settled(memory: Memory, answer: Answer, name: str, now: datetime | None, user: str | None) -> bool:
     """Whether ``answer`` (the offline reader's relation reading for "Who is <name>?") names one relation, said as
-    holding where it was named, and no turn said since by ``now`` speaks of ``name`` with an ending word."""
+    holding where it was named (no ending in that turn: "My husband Finn and I divorced"), and no turn said after it
+    by ``now``, in its session or a later one, speaks of ``name`` with an ending word."""
     if ", " in answer.answer or not answer.citations:
         return False  # several relations: one person, or two of one name
     if any(_PAST_RELATION.search(c.quote) for c in answer.citations):
         return False
-    named_at = max(instants.sort_key(c.timestamp) for c in answer.citations)
-    mentioned = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
-    for hit in memory.search(f"{name} no longer anymore left ex", k=10, user=user, now=now):
-        since = instants.sort_key(hit.timestamp) > named_at
+    mentioned = re.compile(rf"\b{re.escape(name.split()[0])}\b", re.IGNORECASE)  # "Finn Jones" is "Finn" too
+    named = [memory.turn(c.turn_id, session_id=c.session_id, user=user) for c in answer.citations]
+    if any(_ENDING.search(turn.text) for turn in named):
+        return False
+    # after where it was named: a later time, or later in the same session (whose turns may share one time)
+    last = max((instants.sort_key(c.timestamp), c.session_id, c.turn_index) for c in answer.citations)
+    for hit in memory.search(f"{name} no longer anymore left ex", k=20, user=user, now=now):
+        said = instants.sort_key(hit.timestamp)
+        after = said > last[0] or (hit.session_id == last[1] and hit.turn_index > last[2])
         by_now = now is None or instants.at_or_before(hit.timestamp, now)
-        if since and by_now and mentioned.search(hit.turn_text) and _ENDING.search(hit.turn_text):
+        if after and by_now and mentioned.search(hit.turn_text) and _ENDING.search(hit.turn_text):
             return False
     return True

@@ -58,6 +58,7 @@ from sodamem.answer.yes_no import asks_a_wish
 from sodamem.ingest.entities import entity_key, value_key
 from sodamem.ingest.extract.rules_vocabulary import snake
 from sodamem.ingest.supersede import HOUSEMATE_PREDICATES, is_functional, same_value
+from sodamem.ingest.timeparse import find_times
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.query import QueryAnalysis
@@ -176,29 +177,27 @@ class StateReader:
 
     def _left_before(self, endings: list[FactRecord], anchor: re.Match[str] | None) -> StateReading | None:
         """For "Where did I work before the library job?" after "quit chatime", with no value said since: the value
-        the latest ending ended (cited with where it was said), where the question names another."""
+        the latest ending ended (cited with where it was said), where the question names no value of that history
+        and no time ("before Tesco" after Tesco, Aldi and "I quit Aldi" is not Aldi)."""
         if anchor is None or anchor["side"].lower() != "before":
             return None
+        if find_times(anchor["what"], self.now) or re.search(r"\b(?:1[89]|20)\d\d\b", anchor["what"]):
+            return None  # "before 2020", "before last summer": a time, not the next thing
         latest = max(endings, key=lambda f: instants.sort_key(f.mentioned_at))
+        history = [f for f in self.memory.history(latest.id, user=self.user) if f.object]
+        if any(_names_within(anchor["what"], value(f)) for f in history):
+            return None
         ended = [
             f
-            for f in self.memory.history(latest.id, user=self.user)
-            if f.affirms and f.object and f.modality == "asserted" and f.id != latest.id
+            for f in history
+            if f.affirms
+            and f.modality == "asserted"
+            and f.id != latest.id
+            and (not latest.object or same_value_said(value(f), value(latest)))
         ]
-        if not ended and latest.object and self._quit_said(latest):
-            ended = [latest]  # "i quit hartwell", the employer never said as one: it was one till then
-        if not ended or names_said(anchor["what"], value(ended[-1])):
+        if not ended:
             return None
-        return StateReading(value(ended[-1]), tuple(dict.fromkeys((ended[-1], latest))))
-
-    def _quit_said(self, denial: FactRecord) -> bool:
-        """Whether ``denial`` was said as leaving its value ("I quit Hartwell"): a quit in the same turn."""
-        where = {(s.session_id, s.turn_index) for s in denial.sources}
-        return any(
-            f.predicate in ("quit", "left") and same_value_said(value(f), value(denial))
-            for f in self._active_of(denial.subject)
-            if any((s.session_id, s.turn_index) in where for s in f.sources)
-        )
+        return StateReading(value(ended[-1]), (ended[-1], latest))
 
     def others_states(self) -> tuple[list[Span], list[Span]]:
         """Where the hits say a state of someone other than the person asked about, or another state of theirs:
@@ -547,6 +546,11 @@ class StateReader:
             for f in self._held(s)
             if f.denies and f.modality != "planned" and asked(f.predicate, wanted)
         ]
+
+
+def _names_within(words: str, said: str) -> bool:
+    """Whether ``words`` name ``said`` anywhere ("before I started at Chatime" names Chatime)."""
+    return re.search(rf"(?<!\w){re.escape(said.casefold())}(?!\w)", words.casefold()) is not None
 
 
 def _anchored(question: str, chain: list[FactRecord]) -> StateReading | None:

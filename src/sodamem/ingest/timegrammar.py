@@ -244,7 +244,7 @@ _DAY_OF_MONTH = (
     # the event's outcome said after its date ("surgery on the 27th went well"): past forms only, as a modal or a
     # present after it leaves the direction open ("dinner on the 22nd could be fun") and follows ordinals too ("on
     # the 3rd can of red bull", "the guy on the 3rd has a dog")
-    r"|went|got|had|did|turned|ended|wasn['’]t)\b))"
+    r"|went|got|had|did|turned|ended|came\s+back|wasn['’]t)\b))"
 )
 
 

@@ -93,7 +93,8 @@ AGE = re.compile(
 # "a nurse at St Mary's"; "a backend dev at a fintech in lisbon called Paylo": the firm by its name (not "a town
 # called Hove", where the firm is not named)
 _FIRM_CALLED = (
-    r"(?:a|an)\s+(?:(?!(?:town|city|village|country|suburb|area|street|road)\b)[\w-]+\s+){1,4}?(?:called|named)"
+    r"(?:a|an)\s+(?:(?!(?:town|city|village|country|suburb|area|street|road|place|with|chef|guy|man|woman|owner)\b)"
+    r"[\w-]+\s+){1,4}?(?:called|named)"
 )
 JOB = re.compile(
     P + rf"(?:a|an)\s+(?P<job>(?:{_NOT_JOB_MOD}[\w-]+\s+){{0,3}}?(?:{alt(JOB_HEADS)}))(?![\w'’-])"

@@ -301,6 +301,8 @@ def took_job(c: _Clause, m: re.Match[str]) -> bool:
         return False  # "I got the offer from Zalando": not taken yet
     if _a_person(org) or re.fullmatch(r"(?:the\s+)?[A-Z]\w+s", org):
         return False  # "accepted the offer from the Hendersons": a family, not an employer
+    if m["what3"] and re.search(r"\sfrom\s+$", m.group()[: m.start("org2") - m.start()]):
+        return False  # "a job from Indeed": where it was found, not who employs
     first = re.sub(r"^(?i:the)\s+", "", org).split()[0]
     if first.lower() in rv.REL_SINGLE or first.lower() in _NOT_AN_EMPLOYER or as_time(org) is not None:
         return False  # "a job with Dad at the garage", "the Saturday job"

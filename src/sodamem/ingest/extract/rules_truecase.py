@@ -88,7 +88,7 @@ _CASUAL = frozenset(
     brunch yoga pilates lockdown quarantine covid physio vets rehab daycare netflix spotify airbnb uber whatsapp
     insta tiktok youtube zoom gonna wanna gotta kinda sorta dunno lemme gimme cuz coz cos tho thru pls plz thx ty
     xx xxx bday hubby wifey mum mom dad mam nan nana gran granny grandma grandpa telly footy bestie bff sis
-    bro bootcamp startup podcast wifi pic vid fam fav""".split()
+    bro bootcamp startup podcast wifi pic vid fam fav ngl tbf smh istg rn fr""".split()
 )
 
 
@@ -112,8 +112,8 @@ def rare(word: str) -> bool:
     w = word.lower().strip("'’-")
     if len(w) < 3 or not w.isalpha() or w in NAME_STOP or w in _CASUAL:
         return False
-    common = common_words() | _CASUAL
-    if w in common:
+    common = common_words()
+    if w in common or (w.endswith("s") and w[:-1] in _CASUAL):  # "pics", "favs": a chat word's plural
         return False
     # vets, leeks, hamstrings, parties, goes; but "ines" is no plural of "in", nor "ives" of "iv"
     two_shorter = w[:-2] if len(w) > 4 or w[:-2].endswith("o") else ""
