@@ -290,11 +290,8 @@ def _sample_lines(notes: dict[str, Any]) -> list[str]:
     return ["", *[f"- {p}" for p in parts]] if parts else []
 
 
-_NOT_ITS_OWN = (
-    "fallback:",
-    "offline_state:",
-    "offline_relation",
-)  # answers the offline reader gave in the LLM loop's place
+# answers the offline reader gave in the LLM loop's place
+_NOT_ITS_OWN = ("fallback:", "offline_state:", "offline_relation")
 
 
 def _citation_checks(results: list[QAResult]) -> dict[str, int]:

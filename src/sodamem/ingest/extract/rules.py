@@ -180,7 +180,7 @@ def _extract_piece(p: _Piece) -> None:
     if (dropped := rs.PRO_DROP.match(text)) is not None:
         lowered = text[0].lower() + text[1:]
         # "working weekends at Chatime" said alone is the speaker's job, as after "Based in Leeds," below
-        _try_clause(p, _Subject(p.speaker, 0, 0, dropped=dropped.group().lower().endswith("working")), lowered)
+        _try_clause(p, _Subject(p.speaker, 0, 0, dropped=dropped["working"] is not None), lowered)
         working = rs.WORKING_AFTER.search(lowered)
         if working is not None:  # "Based in Manchester, working as a nurse"
             then = working.start("then")

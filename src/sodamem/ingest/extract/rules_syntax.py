@@ -238,18 +238,18 @@ _WORKING = (
 )
 WORKING_AFTER = re.compile(rf",(?P<then>{_WORKING})")
 PRO_DROP = re.compile(
-    r"^(?:(?:(?:just|finally|recently|also|officially)\s+)?(?:went|visited|bought|started|finished|adopted|moved|"
+    r"^(?:(?:(?:just|finally|recently|also|officially)\s+)?(?:(?:went|visited|bought|started|finished|adopted|moved|"
     r"joined|met|lost|graduated|ran|completed|signed|attended|tried|quit|sold|painted|won|switched|took|gonna|"
     r"planning|hoping|thinking|starting|got\s+promoted)\b"
     # "going freelance", "going vegan": a change of one's own state said alone ("going to the gym" is none)
-    rf"|(?:(?:just|finally|recently|also|officially)\s+)?(?:going(?=\s+(?:freelance|self[\s-]employed|{alt(DIETS)})(?![\w-]))"
+    rf"|(?:going(?=\s+(?:freelance|self[\s-]employed|{alt(DIETS)})(?![\w-]))"
     # "also working weekends at Chatime": a job said alone, at a place by its name ("working at home" is none; not a
     # time or a parent: "Working at Christmas", "Working for Dad")
-    r"|working(?=\s+(?:(?:part[\s-]time|full[\s-]time|weekends|nights|evenings|mornings|shifts)\s+)?(?:at|for)\s+"
-    r"(?!(?:christmas|easter|thanksgiving|dad|mum|mom|home)\b)(?-i:[A-Z])))\b"
+    r"|(?P<working>working)(?=\s+(?:(?:part[\s-]time|full[\s-]time|weekends|nights|evenings|mornings|shifts)\s+)?"
+    r"(?:at|for)\s+(?!(?:christmas|easter|thanksgiving|dad|mum|mom|home)\b)(?-i:[A-Z])))\b"
     # ... neither as the subject of its sentence: "going vegan is not for me", "Working at Amazon was brutal"
     r"(?![^,.;:!?]*?\b(?:is|was|were|sounds|seems|seemed|worked|works|isn['’]t|wasn['’]t|would|could|might|will|has"
-    r"|had)\b)"
+    r"|had)\b))"
     # "settled in porto finally": a home said alone (not "Based in Leeds, the novel ...", "Settled in Bristol and ..."),
     # or before a job
     r"|(?:settled|based)\s+in\s+[A-ZÀ-Þ][\w'’-]*(?:\s+(?:finally|now|at\s+last))?\s*"
