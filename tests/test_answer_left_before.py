@@ -14,8 +14,10 @@ ASKED = datetime(2026, 1, 10)
 CHATIME: History = [
     ("2025-09-15T10:00", "also working weekends at chatime (bubble tea) for money"),
     ("2025-12-05T10:00", "quit chatime. the manager was awful"),
-    ("2025-12-05T10:05", "yes!! got a job at the uni library instead, 12 hrs a week"),
+    ("2025-12-05T10:05", "yes!! got a new job instead, 12 hrs a week"),  # no workplace said
 ]
+# the same, with the next workplace said
+LIBRARY: History = [*CHATIME[:2], ("2025-12-05T10:05", "yes!! got a job at the uni library instead, 12 hrs a week")]
 SHOPS: History = [
     ("2025-01-10T10:00", "I work at Tesco now."),
     ("2025-05-10T10:00", "I work at Aldi now, better pay."),
@@ -68,6 +70,19 @@ def test_what_holds_now_or_before_a_named_value_is_not_said(history: History, qu
         memory.close()
 
 
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Where did I work before the library job?", "Chatime (before uni library)"),
+        ("Where do I work now?", "uni library (previously Chatime)"),
+    ],
+)
+def test_with_the_next_workplace_said_the_history_answers(question: str, expected: str) -> None:
+    with remembered(LIBRARY) as memory:
+        answer = memory.ask(question, now=ASKED, offline=True)
+    assert answer.answer == expected and "read:state" in answer.flags
+
+
 def test_a_denial_said_without_leaving_names_no_employer_before() -> None:
     memory = remembered([("2025-11-20T10:00", "I don't work at Google, I'm a nurse.")])
     try:
@@ -75,3 +90,18 @@ def test_a_denial_said_without_leaving_names_no_employer_before() -> None:
         assert answer.answer != "Google"
     finally:
         memory.close()
+
+
+MOVED: History = [
+    ("2025-01-10T10:00", "I work at Tesco in Bristol."),
+    ("2025-06-10T10:00", "I moved to Leeds last week."),
+]
+
+
+def test_a_clause_after_before_asks_the_state_before_it_not_the_state_it_names() -> None:
+    """ "Where did I work before I moved to Leeds?" asks an employer (the move names a home, not a job)."""
+    with remembered(MOVED) as memory:
+        answer = memory.ask("Where did I work before I moved to Leeds?", now=ASKED, offline=True)
+        lived = memory.ask("Where did I live before I moved to Leeds?", now=ASKED, offline=True)
+    assert answer.answer == "Tesco" and [c.quote for c in answer.citations] == ["I work at Tesco in Bristol"]
+    assert lived.abstained  # no home is known before Leeds

@@ -288,3 +288,71 @@ def test_a_town_called_by_its_name_is_no_employer(text: str, job: str) -> None:
 @pytest.mark.parametrize("text", ["going vegan is not for me", "Going keto worked wonders for my dad."])
 def test_a_diet_as_its_sentences_subject_is_none_of_the_speakers(text: str) -> None:
     assert not {f for f in facts(text) if f[1] == "diet"}, facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate", "value"),
+    [
+        ("I'm going freelance in March.", "job", "freelance"),
+        ("Going freelance from January!", "job", "freelance"),
+        ("I'm going vegan next month.", "diet", "vegan"),
+        ("going vegan tomorrow lol", "diet", "vegan"),
+    ],
+)
+def test_a_change_with_a_time_to_come_is_a_plan(text: str, predicate: str, value: str) -> None:
+    got = {f for f in facts(text) if f[1] == predicate}
+    assert got == {(K.PLAN, predicate, SPEAKER, value, P, True)}, facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate", "value"),
+    [
+        ("I'm going freelance.", "job", "freelance"),
+        ("I went vegan in March.", "diet", "vegan"),
+        ("I've been going vegan since March", "diet", "vegan"),
+    ],
+)
+def test_a_change_said_now_or_past_holds(text: str, predicate: str, value: str) -> None:
+    assert (K.ATTRIBUTE, predicate, SPEAKER, value, A, True) in facts(text), facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I work at Tesco in Bristol.", "Tesco"),
+        ("I work at Google in London now.", "Google"),
+        ("I work at Tesco on weekends.", "Tesco"),
+        ("I work at Bank of America in Charlotte.", "Bank of America"),
+        ("I work at St. Mary's Hospital in Leeds.", "St. Mary's Hospital"),
+    ],
+)
+def test_an_employer_then_where_or_when_one_works_there(text: str, employer: str) -> None:
+    assert {f[3] for f in facts(text) if f[1] == "works_at"} == {employer}, facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("yes!! got a job at the uni library instead, 12 hrs a week", "uni library"),
+        ("I got a job at the local library.", "local library"),
+        ("I got a new job at the hospital in town", "hospital"),
+        ("got my dream job at Pixar", "Pixar"),
+        ("landed a role at Deloitte!", "Deloitte"),
+    ],
+)
+def test_a_job_got_at_a_definite_workplace_or_said_alone(text: str, employer: str) -> None:
+    assert {f[3] for f in facts(text) if f[1] == "works_at"} == {employer}, facts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I got a job at a cafe near home.",
+        "I got a job at the same place.",
+        "I got a job at the moment",
+        "I started a new job at the weekend",
+        "got a cold at the weekend",
+    ],
+)
+def test_no_workplace_from_an_indefinite_place_or_a_time(text: str) -> None:
+    assert not {f for f in facts(text) if f[1] == "works_at"}, facts(text)

@@ -99,12 +99,21 @@ def named_by_relation(words: str, name: str, facts: Iterable[FactRecord]) -> Fac
 
 def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
     """What the relation facts naming ``name`` say that person is to others ("Maya's manager is Grace": "Maya's
-    manager"), in the order of ``facts``."""
-    said = [f for f in facts if _relation(f, name) and f.text.endswith(f" is {name}")]
+    manager"), or was ("Finn is no longer user's boss": "user's former boss"), in the order of ``facts``."""
+    said: list[tuple[str, FactRecord]] = []
+    for fact in facts:
+        if not _relation(fact, name):
+            continue
+        if fact.text.endswith(f" is {name}"):
+            said.append((fact.text[: -len(f" is {name}")], fact))
+        elif fact.denies and fact.text.startswith(ended := f"{name} is no longer "):
+            owner, _, relation = fact.text[len(ended) :].rpartition("'s ")
+            if owner and relation:
+                said.append((f"{owner}'s former {relation}", fact))
     if not said:
         return None
-    roles = ", ".join(dict.fromkeys(f.text[: -len(f" is {name}")] for f in said))
-    return FactAnswer(roles, said, "; ".join(f.text for f in said))
+    roles = ", ".join(dict.fromkeys(role for role, _ in said))
+    return FactAnswer(roles, [f for _, f in said], "; ".join(f.text for _, f in said))
 
 
 def _relation(fact: FactRecord, name: str) -> bool:

@@ -119,7 +119,10 @@ class StateReader:
         moving = _ASKS_A_MOVE.search(self.question) and relative_asked_about(self.question, USER_ROLE)
         if moving:  # "Where is my mum moving to?": her planned move, whatever its day ("shes moving to nelson")
             return self._relative_plan(moving, ("lives_in",), [], any_day=True)
-        wanted = state_predicates(self.question) or self._title_asked()
+        # "Where did I work before I moved to Leeds?" asks where one worked, not lived
+        clause = ANCHOR.search(self.question)
+        asked = self.question[: clause.start()] if clause is not None else self.question
+        wanted = state_predicates(asked) or state_predicates(self.question) or self._title_asked()
         if not wanted or asks_a_wish(self.question):
             return None  # "Where do I want to work?" asks no state that holds
         if _HOW_LONG.match(self.question):

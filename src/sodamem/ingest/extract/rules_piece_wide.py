@@ -14,6 +14,7 @@ from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _object, _Piece
 from sodamem.ingest.extract.rules_corrections import as_time
 from sodamem.ingest.extract.rules_emit import _alias, _emit, _relation
 from sodamem.ingest.extract.rules_modality import _piece_mood, _say
+from sodamem.ingest.extract.rules_past_relations import ended_relations, past_relation, past_word
 from sodamem.model import FactKind, Modality
 
 K = FactKind
@@ -24,16 +25,27 @@ def _relations(p: _Piece) -> None:
     for pattern in (rp.REL_NAMED, rp.NAME_PAREN_REL, rp.REL_IS_NAMED, rp.NAME_IS_MY_REL, rp.PET_NAMED):
         for m in pattern.finditer(text):
             if _is_name(m["name"]):
-                _relation(p, p.speaker, m["rel"], m["name"], m.start(), m.end())
+                _relation_said(p, p.speaker, m)
     _named_after(p, text)
     _pets_had(p, text)
+    ended_relations(p)
     for m in rp.POSS_REL_NAMED.finditer(text):
         if _is_name(m["name"]) and _is_name(m["owner"]):
-            _relation(p, m["owner"], m["rel"], m["name"], m.start(), m.end())
+            _relation_said(p, m["owner"], m)
     for m in rp.PRONOUN_REL_NAMED.finditer(text):
         owner = p.antecedents.get(m.start())
         if owner is not None and _is_name(m["name"]):
-            _relation(p, owner, m["rel"], m["name"], m.start(), m.end())
+            _relation_said(p, owner, m)
+
+
+def _relation_said(p: _Piece, owner: str, m: re.Match[str]) -> None:
+    """A relation a pattern matched, as holding ("my boss Finn") or as over ("my old boss Finn", "Finn was my boss",
+    "my late husband Tom")."""
+    word = past_word(p.piece.text[m.start() : m.start("rel")], m["rel"])
+    if word is None:
+        _relation(p, owner, m["rel"], m["name"], m.start(), m.end())
+    else:
+        past_relation(p, owner, m["rel"], m["name"], m.start(), m.end(), word)
 
 
 # "got two dogs, a pitbull named Tank and a chihuahua named Peanut", "I have a cat called Miso": pets one has

@@ -18,10 +18,30 @@ from sodamem.model import EntityRole, FactKind, Modality
 K, M = FactKind, Modality
 
 
+# "going vegan in March", "going freelance from next month": a change still to come
+_GOING = re.compile(r"\bgoing\s*$")
+_TO_COME = re.compile(
+    r"^[\s,]*(?:(?:properly|officially|fully|full[\s-]time)\s+)?(?:(?:in|from|after|by|on|starting(?:\s+(?:in|on))?|come)"
+    r"\s+(?:the\s+new\s+year|january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|spring|summer|autumn|fall|winter|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next\b"
+    r"|a\s+(?:few\s+|couple\s+(?:of\s+)?)?(?:days?|weeks?|months?)\b|\d+\s+(?:days|weeks|months)\b)"
+    r"|next\s+(?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|tomorrow\b|soon\b)",
+    re.IGNORECASE,
+)
+
+
+def _change_mood(c: _Clause, m: re.Match[str]) -> _Mood:
+    """A diet or the job one works for oneself: "going vegan in March" is a change still to come (a plan)."""
+    mood = _mood(c, c.text[m.end() :], state=True)
+    if mood.modality is M.ASSERTED and _GOING.search(m["pre"]) and _TO_COME.match(c.text[m.end() :]):
+        return _Mood(M.PLANNED, mood.polarity)
+    return mood
+
+
 def _diet(c: _Clause, m: re.Match[str]) -> bool:
     if not (rs.COPULA.search(c.aux) or rp.CHANGE_VERB.search(m["pre"])):
         return False
-    mood = _mood(c, c.text[m.end() :], state=True)
+    mood = _change_mood(c, m)
     diet = " ".join(m["obj"].lower().split())
     if re.search(r"\bstarted\b", m["pre"]):  # "I started keto last Monday": when, too
         _emit(c, K.EVENT, "started", diet, m.end(), mood, _say(c.subj.name, mood, "started", "start", diet))
@@ -33,7 +53,7 @@ def _self_employed(c: _Clause, m: re.Match[str]) -> bool:
     ends ("job" is functional: ``ingest.supersede``)."""
     if not (rs.COPULA.search(c.aux) or rp.CHANGE_VERB.search(m["pre"])):
         return False  # "I do freelance", "want to freelance"
-    mood = _mood(c, c.text[m.end() :], state=True)
+    mood = _change_mood(c, m)
     job = "freelance" if m["obj"].lower().startswith("freelanc") else "self-employed"
     return _emit(c, K.ATTRIBUTE, "job", job, m.end(), mood, _say(c.subj.name, mood, "is", "be", job))
 
@@ -186,12 +206,20 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
         return False
     obj = _object(c, at.end())
     org = _org_and_job(c, obj.text, obj.end, mood)  # "at Google as a software engineer"
+    named = _NAME_THEN_WHERE.match(org)  # "at Tesco in Bristol", "at Google on weekends": Tesco, Google
+    org = named["org"] if named is not None else org
     capitalised = re.fullmatch(rv.ORG_NAME, org) is not None  # "St. Mary's Hospital"
     if rs.object_rejected(org) and not capitalised:
         return False
     if (not capitalised and not re.match(r"(?:a|an|the)\s", org)) or len(org.split()) > 5:
         return False
     return _org_fact(c, org, obj.end, mood)
+
+
+# an employer's name, then where or when one works there
+_NAME_THEN_WHERE = re.compile(
+    rf"(?P<org>{rv.ORG_NAME})\s+(?=(?:in|on|near|outside|around|off|during|since|every|most|with)\s)"
+)
 
 
 def _teach(c: _Clause, m: re.Match[str]) -> bool:
@@ -226,17 +254,31 @@ def _org_and_job(c: _Clause, org: str, end: int, mood: _Mood) -> str:
 _NOW_AFTER = re.compile(r"\s+(?:now|currently|nowadays|these\s+days)$")
 
 
+# "a job at the uni library (instead)": a definite workplace, up to two lower-case words before its kind
+_WORKPLACES = rv.alt(
+    """library hospital school uni university college cafe café restaurant bar pub shop store bakery gym clinic museum
+    hotel bank office factory warehouse farm nursery pharmacy supermarket council airport lab salon studio theatre
+    cinema zoo daycare agency bookshop bookstore garage surgery practice""".split()
+)
+_DEFINITE_WORKPLACE = re.compile(
+    rf"the\s+(?:[a-z][\w-]*\s+){{0,2}}?(?:{_WORKPLACES})(?=\s*$|\s+(?:on|in|near|downtown|here|there|instead)\b)"
+)
+
+
 def _new_job(c: _Clause, m: re.Match[str]) -> bool:
     if m["offer"] and m["verb"].startswith("g"):  # "got a job offer at X" is not yet a job there
         return False
     mood = _mood(c, c.text[m.end() :], ing=m["verb"].endswith("ing"))
     obj = _object(c, m.end())
     org = _org_and_job(c, obj.text, obj.end, mood)  # "at Orbital as a staff engineer"
-    named = re.match(rf"{rv.ORG_NAME}(?![\w'’])", org)
-    # a named employer only (not "at a cafe near home"), and where it is: "the Sonoran Water Lab on campus"
-    if named is None or not re.fullmatch(r"(?:\s+(?:on|in|near|downtown|here|there)\b.*)?", org[named.end() :]):
+    named = re.match(rf"{rv.ORG_NAME}(?![\w'’])", org) or _DEFINITE_WORKPLACE.match(org)
+    # a named employer or a definite one ("the uni library"), not "at a cafe near home"; and where it is: "the
+    # Sonoran Water Lab on campus"
+    if named is None or not re.fullmatch(r"(?:\s+(?:on|in|near|downtown|here|there|instead)\b.*)?", org[named.end() :]):
         return False
     org = named.group()
+    if org.startswith("the ") and rs.object_rejected(org[4:]):
+        return False
     if m["verb"].startswith("start"):  # "I started a new job at Lumen Health": when, too
         what = m["what"]
         _emit(c, K.EVENT, "started", what, m.end("what"), mood, _say(c.subj.name, mood, "started", "start", what))

@@ -240,7 +240,10 @@ WORKING_AFTER = re.compile(rf",(?P<then>{_WORKING})")
 PRO_DROP = re.compile(
     r"^(?:(?:(?:just|finally|recently|also|officially)\s+)?(?:(?:went|visited|bought|started|finished|adopted|moved|"
     r"joined|met|lost|graduated|ran|completed|signed|attended|tried|quit|sold|painted|won|switched|took|gonna|"
-    r"planning|hoping|thinking|starting|got\s+promoted)\b"
+    r"planning|hoping|thinking|starting|got\s+promoted|landed)\b"
+    # "got a job at the uni library": a job got, said alone ("got a cold" is none)
+    r"|got(?=\s+(?:a|an|my)\s+(?:(?:new|first|dream|proper|real|permanent|summer|saturday|weekend|part[\s-]time"
+    r"|full[\s-]time)\s+){0,2}(?:job|role|position)\s+(?:at|with)\s)"  # not "got my sister a job at Tesco"
     # "going freelance", "going vegan": a change of one's own state said alone ("going to the gym" is none)
     rf"|(?:going(?=\s+(?:freelance|self[\s-]employed|{alt(DIETS)})(?![\w-]))"
     # "also working weekends at Chatime": a job said alone, at a place by its name ("working at home" is none; not a
