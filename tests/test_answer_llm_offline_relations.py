@@ -81,8 +81,12 @@ def test_other_questions_go_to_the_model(graham: Memory, question: str) -> None:
             ("2025-03-01T10:00", "My grandson Finn is staying with us this weekend."),
             ("2025-04-01T10:00", "My neighbour Finn fixed the fence."),
         ],
+        [  # a couple's ending said without the name
+            ("2025-03-01T10:00", "My boyfriend Finn cooked tonight."),
+            ("2025-06-01T10:00", "We broke up last night. Feeling rough."),
+        ],
     ],
-    ids=["ended-since", "late", "until", "same-session", "two-of-one-name"],
+    ids=["ended-since", "late", "until", "same-session", "two-of-one-name", "we-broke-up"],
 )
 def test_a_relation_that_may_not_stand_goes_to_the_model(history: History) -> None:
     memory = remembered(history)

@@ -22,6 +22,13 @@ _ENDING = re.compile(
     re.IGNORECASE,
 )
 
+_COUPLE = re.compile(r"\b(?:boyfriend|girlfriend|partner|husband|wife|spouse|fianc[eé]e?|dating)\b", re.IGNORECASE)
+_COUPLE_ENDED = re.compile(
+    r"\b(?:we|i)\s+(?:(?:have|'ve|had)\s+)?(?:broke(?:n)?\s+up|split(?:\s+up)?|separated|divorced|got\s+divorced"
+    r"|called\s+it\s+(?:off|quits))\b|\b(?:we|i)['’]re\s+(?:over|done|separated|divorced)\b|\bbreak[\s-]?up\b",
+    re.IGNORECASE,
+)
+
 
 def relation_settled(memory: Memory, answer: Answer, name: str, now: datetime | None, user: str | None) -> bool:
     """Whether ``answer`` (the offline reader's relation reading for "Who is <name>?") names one relation, said as
@@ -37,10 +44,16 @@ def relation_settled(memory: Memory, answer: Answer, name: str, now: datetime | 
         return False
     # after where it was named: a later time, or later in the same session (whose turns may share one time)
     last = max((instants.sort_key(c.timestamp), c.session_id, c.turn_index) for c in answer.citations)
-    for hit in memory.search(f"{name} no longer anymore left ex", k=20, user=user, now=now):
+    couple = _COUPLE.search(answer.answer) is not None  # "We broke up last night" ends a partner, named or not
+    query = f"{name} no longer anymore left ex" + (" broke up split divorced separated" if couple else "")
+    for hit in memory.search(query, k=20, user=user, now=now):
         said = instants.sort_key(hit.timestamp)
         after = said > last[0] or (hit.session_id == last[1] and hit.turn_index > last[2])
         by_now = now is None or instants.at_or_before(hit.timestamp, now)
-        if after and by_now and mentioned.search(hit.turn_text) and _ENDING.search(hit.turn_text):
+        if not (after and by_now):
+            continue
+        if mentioned.search(hit.turn_text) and _ENDING.search(hit.turn_text):
+            return False
+        if couple and _COUPLE_ENDED.search(hit.turn_text):
             return False
     return True
