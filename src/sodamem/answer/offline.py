@@ -440,7 +440,8 @@ class _Reader:
         entities = self.analysis.entities
         aliased = [m for m in entities if m.matched.casefold() != m.name.casefold()]
         if not aliased and len(entities) == 1 and not self.words.content_stems() - self.words.entity_stems():
-            return self._from_facts(relations_of(entities[0].name, self.memory.facts(user=self.user)), Reading.RELATION)
+            facts = self.memory.facts(status="all", user=self.user)  # an ended relation is cited with its start
+            return self._from_facts(relations_of(entities[0].name, facts), Reading.RELATION)
         if len(aliased) != 1:
             return None
         match = aliased[0]  # the other names asked must stand inside it ("Priya" in "Priya's fiancé")

@@ -98,22 +98,28 @@ def named_by_relation(words: str, name: str, facts: Iterable[FactRecord]) -> Fac
 
 
 def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
-    """What the relation facts naming ``name`` say that person is to others ("Maya's manager is Grace": "Maya's
-    manager"), or was ("Finn is no longer user's boss": "user's former boss"), in the order of ``facts``."""
-    said: list[tuple[str, FactRecord]] = []
-    for fact in facts:
-        if not _relation(fact, name):
-            continue
+    """What the active relation facts naming ``name`` say that person is to others ("Maya's manager is Grace":
+    "Maya's manager"), or was ("Finn is no longer user's boss": "user's former boss", cited with the relation it
+    ended), in the order of ``facts`` (of any status)."""
+    named = [f for f in facts if _relation(f, name)]
+    said: list[tuple[str, list[FactRecord]]] = []
+    for fact in (f for f in named if f.status == "active"):
         if fact.text.endswith(f" is {name}"):
-            said.append((fact.text[: -len(f" is {name}")], fact))
+            said.append((fact.text[: -len(f" is {name}")], [fact]))
         elif fact.denies and fact.text.startswith(ended := f"{name} is no longer "):
             owner, _, relation = fact.text[len(ended) :].rpartition("'s ")
             if owner and relation:
-                said.append((f"{owner}'s former {relation}", fact))
+                held = [f for f in named if f.status == "superseded" and not f.denies and _same_relation(f, fact)]
+                said.append((f"{owner}'s former {relation}", [*held[-1:], fact]))
     if not said:
         return None
     roles = ", ".join(dict.fromkeys(role for role, _ in said))
-    return FactAnswer(roles, [f for _, f in said], "; ".join(f.text for _, f in said))
+    cited = list(dict.fromkeys(f for _, group in said for f in group))
+    return FactAnswer(roles, cited, "; ".join(f.text for f in cited))
+
+
+def _same_relation(a: FactRecord, b: FactRecord) -> bool:
+    return (a.subject, a.predicate, a.object) == (b.subject, b.predicate, b.object)
 
 
 def _relation(fact: FactRecord, name: str) -> bool:
