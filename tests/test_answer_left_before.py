@@ -30,7 +30,7 @@ SHOPS: History = [
     [
         (
             CHATIME,
-            "Where did I work before the library job?",
+            "Where did I work before the new job?",
             "Chatime",
             ["also working weekends at chatime", "quit chatime"],
         ),
@@ -105,3 +105,19 @@ def test_a_clause_after_before_asks_the_state_before_it_not_the_state_it_names()
         lived = memory.ask("Where did I live before I moved to Leeds?", now=ASKED, offline=True)
     assert answer.answer == "Tesco" and [c.quote for c in answer.citations] == ["I work at Tesco in Bristol"]
     assert lived.abstained  # no home is known before Leeds
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "expected"),
+    [
+        (MOVED, "Before I moved to Leeds, where did I work?", "Tesco"),
+        (
+            [("2025-01-10T10:00", "I live in York."), ("2025-06-10T10:00", "I just moved to Leeds!")],
+            "Before I moved to Leeds, where did I live?",
+            "York (before Leeds)",
+        ),
+    ],
+)
+def test_a_clause_may_come_first(history: History, question: str, expected: str) -> None:
+    with remembered(history) as memory:
+        assert memory.ask(question, now=ASKED, offline=True).answer == expected

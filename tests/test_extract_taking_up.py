@@ -356,3 +356,15 @@ def test_a_job_got_at_a_definite_workplace_or_said_alone(text: str, employer: st
 )
 def test_no_workplace_from_an_indefinite_place_or_a_time(text: str) -> None:
     assert not {f for f in facts(text) if f[1] == "works_at"}, facts(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["I work at Christmas in a toy shop", "I work at Easter every year on my uncle's farm"]
+)
+def test_a_holiday_before_where_one_works_is_no_employer(text: str) -> None:
+    assert not {f for f in facts(text) if f[1] == "works_at"}, facts(text)
+
+
+@pytest.mark.parametrize("text", ["I'm going vegan on Mondays", "I'm going vegan at last"])
+def test_a_habit_is_no_plan_to_come(text: str) -> None:
+    assert not {f for f in facts(text) if f[0] == K.PLAN}, facts(text)

@@ -176,6 +176,8 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
     ended_names = {entity_key(f.object or "") for f in denials}
     ended = [f for f in named if f.affirms and entity_key(f.object or "") in ended_names]
     endings = [f for f in denials if any(entity_key(f.object or "") == entity_key(e.object or "") for e in ended)]
+    if not ended:  # "my old boss Finn", and no "my boss Finn": known only as over
+        ended = [f for f in denials if f.predicate in predicates]
     return NamedRelatives([], sorted(ended, key=said_order), endings)
 
 

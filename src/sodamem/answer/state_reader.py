@@ -122,6 +122,8 @@ class StateReader:
         # "Where did I work before I moved to Leeds?" asks where one worked, not lived
         clause = ANCHOR.search(self.question)
         asked = self.question[: clause.start()] if clause is not None else self.question
+        if clause is not None and not asked.strip():  # "Before I moved to Leeds, where did I work?"
+            asked = clause["what"].partition(",")[2]
         wanted = state_predicates(asked) or state_predicates(self.question) or self._title_asked()
         if not wanted or asks_a_wish(self.question):
             return None  # "Where do I want to work?" asks no state that holds

@@ -66,11 +66,11 @@ def slot_of(kind: FactKind, predicate: str, modality: Modality, subject_key: str
         return f"{subject_key}|partner|{object_key}"
     if kind is FactKind.RELATION and predicate in HOUSEMATE_PREDICATES:
         return f"{subject_key}|housemate|{object_key}"
+    if kind in (FactKind.STATE, FactKind.ATTRIBUTE, FactKind.RELATION) and is_functional(predicate):
+        return f"{subject_key}|{predicate}"
     if kind is FactKind.RELATION and object_key:
         # one relation to one person: "Finn is no longer my boss" ends "my boss Finn"
         return f"{subject_key}|relation:{predicate}|{object_key}"
-    if kind in (FactKind.STATE, FactKind.ATTRIBUTE, FactKind.RELATION) and is_functional(predicate):
-        return f"{subject_key}|{predicate}"
     return None
 
 

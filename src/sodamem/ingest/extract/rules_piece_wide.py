@@ -14,7 +14,7 @@ from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _object, _Piece
 from sodamem.ingest.extract.rules_corrections import as_time
 from sodamem.ingest.extract.rules_emit import _alias, _emit, _relation
 from sodamem.ingest.extract.rules_modality import _piece_mood, _say
-from sodamem.ingest.extract.rules_past_relations import ended_relations, past_relation, past_word
+from sodamem.ingest.extract.rules_past_relations import ended_relation, ended_relations, late_relation, past_word
 from sodamem.model import FactKind, Modality
 
 K = FactKind
@@ -41,11 +41,14 @@ def _relations(p: _Piece) -> None:
 def _relation_said(p: _Piece, owner: str, m: re.Match[str]) -> None:
     """A relation a pattern matched, as holding ("my boss Finn") or as over ("my old boss Finn", "Finn was my boss",
     "my late husband Tom")."""
-    word = past_word(p.piece.text[m.start() : m.start("rel")], m["rel"])
+    text = p.piece.text
+    word = past_word(text[m.start() : m.start("rel")], m["rel"], text[m.end() :])
     if word is None:
         _relation(p, owner, m["rel"], m["name"], m.start(), m.end())
+    elif word == "late":
+        late_relation(p, owner, m["rel"], m["name"], m.start(), m.end())
     else:
-        past_relation(p, owner, m["rel"], m["name"], m.start(), m.end(), word)
+        ended_relation(p, owner, m["rel"], m["name"], m.start(), m.end())
 
 
 # "got two dogs, a pitbull named Tank and a chihuahua named Peanut", "I have a cat called Miso": pets one has

@@ -16,15 +16,17 @@ from sodamem.ingest.extract.rules_modality import _mood, _say
 from sodamem.model import EntityRole, FactKind, Modality
 
 K, M = FactKind, Modality
+# what may follow an employer's name: where it is, or that it replaced another ("at the uni library instead")
+_WHERE_AT_WORK = r"on|in|near|downtown|here|there|instead"
 
 
 # "going vegan in March", "going freelance from next month": a change still to come
 _GOING = re.compile(r"\bgoing\s*$")
 _TO_COME = re.compile(
     r"^[\s,]*(?:(?:properly|officially|fully|full[\s-]time)\s+)?(?:(?:in|from|after|by|on|starting(?:\s+(?:in|on))?|come)"
-    r"\s+(?:the\s+new\s+year|january|february|march|april|may|june|july|august|september|october|november|december"
-    r"|spring|summer|autumn|fall|winter|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next\b"
-    r"|a\s+(?:few\s+|couple\s+(?:of\s+)?)?(?:days?|weeks?|months?)\b|\d+\s+(?:days|weeks|months)\b)"
+    r"\s+(?:(?:the\s+new\s+year|january|february|march|april|may|june|july|august|september|october|november"
+    r"|december|spring|summer|autumn|fall|winter|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next"
+    r"|tomorrow)\b|a\s+(?:few\s+|couple\s+(?:of\s+)?)?(?:days?|weeks?|months?)\b|\d+\s+(?:days|weeks|months)\b)"
     r"|next\s+(?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|tomorrow\b|soon\b)",
     re.IGNORECASE,
 )
@@ -207,6 +209,8 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
     obj = _object(c, at.end())
     org = _org_and_job(c, obj.text, obj.end, mood)  # "at Google as a software engineer"
     named = _NAME_THEN_WHERE.match(org)  # "at Tesco in Bristol", "at Google on weekends": Tesco, Google
+    if named is not None and not _is_name(named["org"].split()[0]):
+        return False  # "I work at Christmas in a toy shop"
     org = named["org"] if named is not None else org
     capitalised = re.fullmatch(rv.ORG_NAME, org) is not None  # "St. Mary's Hospital"
     if rs.object_rejected(org) and not capitalised:
@@ -218,7 +222,7 @@ def _work(c: _Clause, m: re.Match[str]) -> bool:
 
 # an employer's name, then where or when one works there
 _NAME_THEN_WHERE = re.compile(
-    rf"(?P<org>{rv.ORG_NAME})\s+(?=(?:in|on|near|outside|around|off|during|since|every|most|with)\s)"
+    rf"(?P<org>{rv.ORG_NAME})\s+(?=(?:{_WHERE_AT_WORK}|outside|around|off|during|since|every|most|with)\s)"
 )
 
 
@@ -261,7 +265,7 @@ _WORKPLACES = rv.alt(
     cinema zoo daycare agency bookshop bookstore garage surgery practice""".split()
 )
 _DEFINITE_WORKPLACE = re.compile(
-    rf"the\s+(?:[a-z][\w-]*\s+){{0,2}}?(?:{_WORKPLACES})(?=\s*$|\s+(?:on|in|near|downtown|here|there|instead)\b)"
+    rf"the\s+(?:[a-z][\w-]*\s+){{0,2}}?(?:{_WORKPLACES})(?=\s*$|\s+(?:{_WHERE_AT_WORK})\b)"
 )
 
 
@@ -274,7 +278,7 @@ def _new_job(c: _Clause, m: re.Match[str]) -> bool:
     named = re.match(rf"{rv.ORG_NAME}(?![\w'’])", org) or _DEFINITE_WORKPLACE.match(org)
     # a named employer or a definite one ("the uni library"), not "at a cafe near home"; and where it is: "the
     # Sonoran Water Lab on campus"
-    if named is None or not re.fullmatch(r"(?:\s+(?:on|in|near|downtown|here|there|instead)\b.*)?", org[named.end() :]):
+    if named is None or not re.fullmatch(rf"(?:\s+(?:{_WHERE_AT_WORK})\b.*)?", org[named.end() :]):
         return False
     org = named.group()
     if org.startswith("the ") and rs.object_rejected(org[4:]):
