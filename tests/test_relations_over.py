@@ -115,9 +115,32 @@ def test_repeated_mentions_update_each_other() -> None:
     assert (older.status, newer.status) == ("superseded", "active") and older.text == newer.text
 
 
-def test_a_relation_known_only_as_over_names_no_one_now() -> None:
+def test_a_relation_known_only_as_over_says_who_was_not_that_no_one_is() -> None:
     with remembered([("2025-01-01T10:00", "My old boss Finn was nice.")]) as memory:
-        check_answer(memory, memory.ask("Who is my boss?", now=ASKED, offline=True), "no one now (previously Finn)")
+        check_answer(memory, memory.ask("Who is my boss?", now=ASKED, offline=True), "previously Finn")
+
+
+def test_the_new_holder_said_as_my_role_is_name_answers() -> None:
+    said = "My new boss is Inês, she is very direct but fair, more than my former boss Vasco."
+    with remembered([("2025-01-01T10:00", said)]) as memory:
+        check_answer(memory, memory.ask("Who is my boss now?", now=ASKED, offline=True), "Inês")
+
+
+@pytest.mark.parametrize(
+    ("said", "text"),
+    [
+        ("My boss is Finn.", "user's boss is Finn"),
+        ("My sister is Ana and she lives in Porto.", "user's sister is Ana"),
+        ("My manager is Ms. Patel.", "user's manager is Ms. Patel"),
+    ],
+)
+def test_my_relation_is_a_name(said: str, text: str) -> None:
+    assert [f.text for f in relation_facts(said)] == [text]
+
+
+@pytest.mark.parametrize("said", ["My mum is Irish.", "My boss is Finn's friend.", "My husband is Catholic."])
+def test_my_relation_is_no_name(said: str) -> None:
+    assert relation_facts(said) == []
 
 
 def test_an_ending_said_later_supersedes_the_relation_and_a_return_ends_the_ending() -> None:

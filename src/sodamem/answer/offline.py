@@ -352,6 +352,11 @@ class _Reader:
             detail = "; ".join(f.text for f in cited)
             via = Reading.KIN if _of_asker(cited) else Reading.NAMED_KIN
             return self._answer(f"no one now (previously {names})", self._fact_citations(cited), detail, via=via)
+        if kin.over:  # "my old boss Finn", and no boss said since: who was, not who is
+            names = ", ".join(dict.fromkeys(f.object for f in kin.over if f.object))
+            detail = "; ".join(f.text for f in kin.over)
+            via = Reading.KIN if _of_asker(kin.over) else Reading.NAMED_KIN
+            return self._answer(f"previously {names}", self._fact_citations(kin.over), detail, via=via)
         return None
 
     # -- the three readers ---------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sodamem.answer.pets import pets_died
@@ -131,6 +131,8 @@ class NamedRelatives:
     held: list[FactRecord]
     ended: list[FactRecord]
     endings: list[FactRecord]
+    # said only as over ("my old boss Finn"), and none said to hold: who was, not that no one is now
+    over: list[FactRecord] = field(default_factory=list)
 
 
 def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str, asked_at: datetime) -> NamedRelatives:
@@ -176,9 +178,8 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
     ended_names = {entity_key(f.object or "") for f in denials}
     ended = [f for f in named if f.affirms and entity_key(f.object or "") in ended_names]
     endings = [f for f in denials if any(entity_key(f.object or "") == entity_key(e.object or "") for e in ended)]
-    if not ended:  # "my old boss Finn", and no "my boss Finn": known only as over
-        ended = [f for f in denials if f.predicate in predicates]
-    return NamedRelatives([], sorted(ended, key=said_order), endings)
+    over = [] if ended else [f for f in denials if f.predicate in predicates]
+    return NamedRelatives([], sorted(ended, key=said_order), endings, sorted(over, key=said_order))
 
 
 _ENGAGED = frozenset("fiance fiancé fiancee fiancée".split())

@@ -236,6 +236,12 @@ REL_IS_NAMED = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})(?:['’]s\s+name(?:\s+is|['’]s)|(?:\s+is|['’]s)\s+(?:called|named))\s+"
     rf"(?P<name>{NAME})(?![\w])"
 )
+# "My new boss is Inês, she's direct", "My sister is Ana.": the name ends its clause ("my boss is Finn's friend" and
+# "my mum is Irish" name no one; see ``rules_piece_wide.NOT_A_NAME``)
+MY_REL_IS_NAME = re.compile(
+    rf"\b(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})\s+is\s+(?P<name>{NAME})"
+    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:and|but|so|now|though|btw|lol|haha)\b)"
+)
 NAME_IS_MY_REL = re.compile(
     rf"(?<![\w'’])(?P<name>{NAME})\s+(?:is|was)\s+(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})(?![\w'’])"
 )

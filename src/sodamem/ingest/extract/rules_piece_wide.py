@@ -26,6 +26,9 @@ def _relations(p: _Piece) -> None:
         for m in pattern.finditer(text):
             if _is_name(m["name"]):
                 _relation_said(p, p.speaker, m)
+    for m in rp.MY_REL_IS_NAME.finditer(text):
+        if _is_name(m["name"]) and m["name"].lower() not in NOT_A_NAME:
+            _relation_said(p, p.speaker, m)
     _named_after(p, text)
     _pets_had(p, text)
     ended_relations(p)
@@ -125,7 +128,10 @@ def _work_there_is(p: _Piece) -> None:
 # "Hi, I'm British.", "Hey, I'm Back!": words one says one is, not one's name
 NOT_A_NAME = frozenset(
     """british english irish scottish welsh american canadian australian german french spanish italian dutch polish
-    indian chinese japanese korean jewish muslim christian catholic hindu buddhist back home here exhausted tired
+    indian chinese japanese korean jewish muslim christian catholic hindu buddhist mexican brazilian portuguese swedish
+    norwegian danish finnish greek turkish russian ukrainian nigerian kenyan african european asian latino latina
+    filipino vietnamese thai pakistani arab persian iranian israeli egyptian moroccan swiss austrian belgian czech
+    hungarian romanian croatian serbian icelandic kiwi aussie welsh northern southern back home here exhausted tired
     fine good great okay ready done sorry new single married vegan vegetarian excited bored sick free busy late early
     alive confused curious stuck lost happy sad nervous retired pregnant""".split()
 )
