@@ -111,6 +111,7 @@ def test_a_clause_after_before_asks_the_state_before_it_not_the_state_it_names()
     ("history", "question", "expected"),
     [
         (MOVED, "Before I moved to Leeds, where did I work?", "Tesco"),
+        (MOVED, "Before I moved to Leeds where did I work?", "Tesco"),
         (
             [("2025-01-10T10:00", "I live in York."), ("2025-06-10T10:00", "I just moved to Leeds!")],
             "Before I moved to Leeds, where did I live?",

@@ -49,6 +49,17 @@ def test_who_a_named_person_is_is_read_off_the_relation_fact(graham: Memory) -> 
     assert requests >= 1 and asked.answer.startswith("Finn") and "offline_relation" not in asked.flags
 
 
+def test_a_bill_split_or_laundry_separated_ends_no_couple() -> None:
+    history = [
+        ("2025-03-01T10:00", "My boyfriend Finn cooked tonight."),
+        ("2025-06-01T10:00", "We split the bill with his sister and I separated the laundry."),
+    ]
+    with remembered(history) as memory, FakeChatServer([]) as server:
+        answer = answer_with_llm(memory, "Who is Finn?", make_client(server), now=ASKED)
+        assert server.chat_requests == []
+    assert answer.answer == "user's boyfriend" and "offline_relation" in answer.flags
+
+
 @pytest.mark.parametrize(
     "question",
     [

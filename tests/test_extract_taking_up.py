@@ -324,6 +324,7 @@ def test_a_change_said_now_or_past_holds(text: str, predicate: str, value: str) 
         ("I work at Tesco on weekends.", "Tesco"),
         ("I work at Bank of America in Charlotte.", "Bank of America"),
         ("I work at St. Mary's Hospital in Leeds.", "St. Mary's Hospital"),
+        ("I work at The Ivy in London.", "The Ivy"),
     ],
 )
 def test_an_employer_then_where_or_when_one_works_there(text: str, employer: str) -> None:

@@ -342,22 +342,18 @@ class _Reader:
         my boyfriend?" after "Tom and I broke up": no one, and who was."""
         kin = relatives_asked_by_name(self.memory, self.user, self.question, USER_ROLE, self.now)
         if kin.held:
-            names = ", ".join(dict.fromkeys(f.object for f in kin.held if f.object))
-            held = "; ".join(f.text for f in kin.held)
-            via = Reading.KIN if _of_asker(kin.held) else Reading.NAMED_KIN
-            return self._answer(names, self._fact_citations(kin.held), held, via=via)
+            return self._kin_answer("{}", kin.held, kin.held)
         if kin.ended:
-            names = ", ".join(dict.fromkeys(f.object for f in kin.ended if f.object))
-            cited = [*kin.ended, *kin.endings]
-            detail = "; ".join(f.text for f in cited)
-            via = Reading.KIN if _of_asker(cited) else Reading.NAMED_KIN
-            return self._answer(f"no one now (previously {names})", self._fact_citations(cited), detail, via=via)
+            return self._kin_answer("no one now (previously {})", kin.ended, [*kin.ended, *kin.endings])
         if kin.over:  # "my old boss Finn", and no boss said since: who was, not who is
-            names = ", ".join(dict.fromkeys(f.object for f in kin.over if f.object))
-            detail = "; ".join(f.text for f in kin.over)
-            via = Reading.KIN if _of_asker(kin.over) else Reading.NAMED_KIN
-            return self._answer(f"previously {names}", self._fact_citations(kin.over), detail, via=via)
+            return self._kin_answer("previously {}", kin.over, kin.over)
         return None
+
+    def _kin_answer(self, said: str, named: list[FactRecord], cited: list[FactRecord]) -> Answer:
+        """The names of ``named`` in the words ``said`` ("no one now (previously {})"), citing ``cited``."""
+        names = ", ".join(dict.fromkeys(f.object for f in named if f.object))
+        via = Reading.KIN if _of_asker(cited) else Reading.NAMED_KIN
+        return self._answer(said.format(names), self._fact_citations(cited), "; ".join(f.text for f in cited), via=via)
 
     # -- the three readers ---------------------------------------------------------------------------------------
 

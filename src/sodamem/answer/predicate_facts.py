@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sodamem.ingest.entities import entity_key
 from sodamem.model import FactKind
 from sodamem.porter import stem
 from sodamem.records import FactRecord
@@ -119,7 +120,7 @@ def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
 
 
 def _same_relation(a: FactRecord, b: FactRecord) -> bool:
-    return (a.subject, a.predicate, a.object) == (b.subject, b.predicate, b.object)
+    return (a.subject, a.predicate, entity_key(a.object or "")) == (b.subject, b.predicate, entity_key(b.object or ""))
 
 
 def _relation(fact: FactRecord, name: str) -> bool:

@@ -24,8 +24,9 @@ _ENDING = re.compile(
 
 _COUPLE = re.compile(r"\b(?:boyfriend|girlfriend|partner|husband|wife|spouse|fianc[eé]e?|dating)\b", re.IGNORECASE)
 _COUPLE_ENDED = re.compile(
-    r"\b(?:we|i)\s+(?:(?:have|'ve|had)\s+)?(?:broke(?:n)?\s+up|split(?:\s+up)?|separated|divorced|got\s+divorced"
-    r"|called\s+it\s+(?:off|quits))\b|\b(?:we|i)['’]re\s+(?:over|done|separated|divorced)\b|\bbreak[\s-]?up\b",
+    r"\b(?:we|i)\s+(?:(?:have|'ve|had)\s+)?(?:broke(?:n)?\s+up|split\s+up|(?:got\s+)?divorced|called\s+it\s+(?:off|quits)"
+    r"|separated(?!\s+(?:the|my|our|it|them|all)\b))\b|\bwe['’]re\s+(?:over|separated|divorced)\s*(?:[.,!;]|$)"
+    r"|\b(?:my|our|the)\s+break[\s-]?up\b",
     re.IGNORECASE,
 )
 

@@ -122,8 +122,9 @@ class StateReader:
         # "Where did I work before I moved to Leeds?" asks where one worked, not lived
         clause = ANCHOR.search(self.question)
         asked = self.question[: clause.start()] if clause is not None else self.question
-        if clause is not None and not asked.strip():  # "Before I moved to Leeds, where did I work?"
-            asked = clause["what"].partition(",")[2]
+        if clause is not None and not asked.strip():  # "Before I moved to Leeds(,) where did I work?"
+            asks = _WH_WORD.search(clause["what"])
+            asked = clause["what"][asks.start() :] if asks is not None else ""
         wanted = state_predicates(asked) or state_predicates(self.question) or self._title_asked()
         if not wanted or asks_a_wish(self.question):
             return None  # "Where do I want to work?" asks no state that holds
@@ -551,6 +552,9 @@ class StateReader:
             for f in self._held(s)
             if f.denies and f.modality != "planned" and asked(f.predicate, wanted)
         ]
+
+
+_WH_WORD = re.compile(r"\b(?:where|what|who|which|how|when)\b", re.IGNORECASE)
 
 
 def _names_within(words: str, said: str) -> bool:

@@ -15,8 +15,6 @@ import re
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _Piece, _piece_clause
 from sodamem.ingest.extract.rules_emit import _emit
-from sodamem.ingest.extract.rules_modality import _piece_mood
-from sodamem.ingest.supersede import PARTNER_PREDICATES
 from sodamem.model import FactKind, Modality
 
 # roles one leaves, or that leave: "my old boss" was, "my old friend" still is
@@ -27,11 +25,15 @@ ENDING_ROLES = rv.words(
 )
 _ROLE = rv.alt(ENDING_ROLES)
 _MY = r"(?:[Mm]y|[Oo]ur)\s+"
-_NOT_A_NAME_AFTER = rf"(?!\s+(?:{rv.REL}|date|crush|fling|situationship)\b)"  # "my ex Tinder date": no name
-# "my former boss Finn", "my ex-boss Finn", "my previous manager, Sarah"; "my ex Sarah" (a partner)
+# after "my ex Sarah": the end of the clause or a verb, not a noun ("my ex Uber driver", "my ex Tinder match")
+_VERB_OR_END = (
+    r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:[a-z]+(?:ed|s)|and|but|is|was|has|had|just|still|finally|keeps|again|too|who|that"
+    r"|at|in|on|from|to|for|with|last|yesterday|today|tonight)\b)"
+)
+# "my former boss Finn", "my ex-boyfriend called Tom", "my previous manager, Sarah"; "my ex Sarah", "my ex, Sarah,"
 _FORMER_NAMED = re.compile(
-    rf"\b{_MY}(?:(?:former|previous|ex)(?:\s+|\s*-\s*)(?P<rel>{_ROLE}),?\s+(?P<name>{rv.NAME})"
-    rf"|ex\s+(?P<partner>{rv.NAME_WORD}){_NOT_A_NAME_AFTER})(?![\w'’])"
+    rf"\b{_MY}(?:(?:former|previous|ex)(?:\s+|\s*-\s*)(?P<rel>{_ROLE}),?\s+(?:(?:called|named)\s+)?"
+    rf"(?P<name>{rv.NAME})(?![\w'’])|ex,?\s+(?P<partner>{rv.NAME}){_VERB_OR_END})"
 )
 # "Finn is no longer my boss", "Finn isn't my manager anymore", "Finn stopped being my coach"
 _NO_LONGER_MY = re.compile(
@@ -40,22 +42,25 @@ _NO_LONGER_MY = re.compile(
 )
 _PAST_MODIFIER = re.compile(r"\b(?P<word>old|late|former|previous|ex)[\s-]*$", re.IGNORECASE)
 _WAS_MY = re.compile(rf"\bwas\s+{_MY}")
-# "Finn was my partner for the pub quiz", "was my coach today", "was my boss at the time and he still is"
+# "Finn was my coach for the session today", "was my boss at the time and he still is": of one time, or still so
 _WAS_ONLY_THEN = re.compile(
-    r"^\s+(?:for|in|on|during|today|tonight|yesterday|this|last\s+night)\b|\bstill\b", re.IGNORECASE
+    r"^[^.!?;]*?\b(?:today|tonight|this\s+(?:morning|afternoon|evening|week)|for\s+the\s+(?:day|night|evening|"
+    r"session|game|match|quiz|race|project|weekend)|still)\b",
+    re.IGNORECASE,
 )
-# a wish, a hope, hearsay, a guess or a denial: "I wish Finn was my coach", "Sarah told me Finn is no longer ..."
+# a wish, a hope, hearsay, a guess or a denial before "Finn was my coach" / "Finn is no longer my boss"
 _NOT_SAID_AS_SO = re.compile(
-    r"\b(?:wish|wished|hope|hoping|if|unless|told|tells|said|says|heard|think|thought|guess|maybe|never|not|n['’]t"
-    r"|pretend\w*|imagine|whether)\b",
+    r"\b(?:wish|wished|hope|hoping|if|unless|told|tells|said|says|heard|think|thought|guess|maybe|never|not|"
+    r"pretend\w*|imagine|whether|reckons?|according|apparently|supposedly)\b|n['’]t\b",
     re.IGNORECASE,
 )
 
 
 def past_word(said: str, rel: str, after: str) -> str | None:
-    """How a relation the relation patterns matched was said as over: "late" ("my late husband Tom": ``said`` is
-    the text up to the relation word), "former" ("my old boss Finn", "Finn was my boss at Tesco": a role one
-    leaves; ``after`` follows the match), or None (it holds)."""
+    """How a relation the relation patterns matched was said: "late" ("my late husband Tom": ``said`` is the text up
+    to the relation word), "former" ("my old boss Finn", "Finn was my boss at Tesco": a role one leaves; ``after``
+    follows the match), "then" ("Finn was my partner for the quiz", "was my coach today": neither held nor over), or
+    None (it holds)."""
     modifier = _PAST_MODIFIER.search(said)
     if modifier is not None and modifier["word"].lower() == "late":
         return "late"
@@ -63,26 +68,33 @@ def past_word(said: str, rel: str, after: str) -> str | None:
         return None
     if modifier is not None:
         return "former"
-    was = _WAS_MY.search(said) is not None and rel.lower() not in PARTNER_PREDICATES  # "was my partner for the quiz"
-    return "former" if was and not _WAS_ONLY_THEN.search(after) else None
+    if _WAS_MY.search(said) is None:
+        return None
+    return "then" if rel.lower() == "partner" or _WAS_ONLY_THEN.search(after) else "former"
 
 
 def late_relation(p: _Piece, owner: str, rel: str, name: str, start: int, end: int) -> None:
-    """ "my late husband Tom": a relation of its own (``late_husband``), said with its word."""
-    rel = " ".join(rel.lower().split())
-    c = _piece_clause(p, start, end, owner)
-    _emit(c, FactKind.RELATION, rv.snake(f"late {rel}"), name, end, _piece_mood(p), f"{owner}'s late {rel} is {name}")
-
-
-def ended_relation(p: _Piece, owner: str, rel: str, name: str, start: int, end: int) -> None:
-    """The relation of ``owner`` to ``name`` said as over: a denial in its slot ("Finn is no longer user's boss");
-    none from a question, a wish, hearsay or a denial said before it in the piece."""
-    if p.question or _NOT_SAID_AS_SO.search(p.piece.text[:start]):
+    """ "my late husband Tom": the relation ended by a death, said with its word ("user's late husband is Tom"): a
+    denial in its slot, so it ends "my husband Tom" and names no husband now."""
+    if p.question:
         return
     rel = " ".join(rel.lower().split())
     c = _piece_clause(p, start, end, owner)
-    ended = _Mood(Modality.ASSERTED, False, "no_longer")
-    _emit(c, FactKind.RELATION, rv.snake(rel), name, end, ended, f"{name} is no longer {owner}'s {rel}")
+    _emit(c, FactKind.RELATION, rv.snake(rel), name, end, _OVER, f"{owner}'s late {rel} is {name}")
+
+
+def ended_relation(p: _Piece, owner: str, rel: str, name: str, start: int, end: int, *, clause: bool) -> None:
+    """The relation of ``owner`` to ``name`` said as over: a denial in its slot ("Finn is no longer user's boss");
+    none from a question, nor, for a clause ("Finn was my boss", "Finn is no longer my boss"; not a noun phrase such
+    as "my ex Tom"), from a wish, hearsay or a denial said before it in the piece ("I didn't say Finn was my boss")."""
+    if p.question or (clause and _NOT_SAID_AS_SO.search(p.piece.text[:start])):
+        return
+    rel = " ".join(rel.lower().split())
+    c = _piece_clause(p, start, end, owner)
+    _emit(c, FactKind.RELATION, rv.snake(rel), name, end, _OVER, f"{name} is no longer {owner}'s {rel}")
+
+
+_OVER = _Mood(Modality.ASSERTED, False, "no_longer")
 
 
 def ended_relations(p: _Piece) -> None:
@@ -92,7 +104,7 @@ def ended_relations(p: _Piece) -> None:
     for m in _FORMER_NAMED.finditer(text):
         name = m["name"] or m["partner"]
         if _is_name(name):
-            ended_relation(p, p.speaker, m["rel"] or "partner", name, m.start(), m.end())
+            ended_relation(p, p.speaker, m["rel"] or "partner", name, m.start(), m.end(), clause=False)
     for m in _NO_LONGER_MY.finditer(text):
         if _is_name(m["name"]) and (m["not"] is None or m["more"] is not None):
-            ended_relation(p, p.speaker, m["rel"], m["name"], m.start(), m.end())
+            ended_relation(p, p.speaker, m["rel"], m["name"], m.start(), m.end(), clause=True)

@@ -15,6 +15,7 @@ from sodamem.ingest.extract.rules_corrections import as_time
 from sodamem.ingest.extract.rules_emit import _alias, _emit, _relation
 from sodamem.ingest.extract.rules_modality import _piece_mood, _say
 from sodamem.ingest.extract.rules_past_relations import ended_relation, ended_relations, late_relation, past_word
+from sodamem.ingest.extract.rules_truecase import rare
 from sodamem.model import FactKind, Modality
 
 K = FactKind
@@ -27,7 +28,7 @@ def _relations(p: _Piece) -> None:
             if _is_name(m["name"]):
                 _relation_said(p, p.speaker, m)
     for m in rp.MY_REL_IS_NAME.finditer(text):
-        if _is_name(m["name"]) and m["name"].lower() not in NOT_A_NAME:
+        if _named_so(m, text):
             _relation_said(p, p.speaker, m)
     _named_after(p, text)
     _pets_had(p, text)
@@ -41,6 +42,25 @@ def _relations(p: _Piece) -> None:
             _relation_said(p, owner, m)
 
 
+# "My mum is Nepali", "my wife is Colombian", "my dad is Lebanese": what one is, not one's name
+_SAID_OF_A_PEOPLE = re.compile(r"(?:ese|ish|ian|ean|ic)$", re.IGNORECASE)
+_PERSON_SAID_NEXT = re.compile(r"^\s*(?:,\s*|\s+and\s+)(?:she|he|they|who)\b", re.IGNORECASE)
+
+
+def _named_so(m: re.Match[str], text: str) -> bool:
+    """Whether "my <relation> is <X>" names someone: X is a name, no word for what one is ("Irish", "Navy",
+    "Nepali"), no breed ("my dog is Labrador"), not said under "if"; a common word ("Grace", "Tom") only where a
+    pronoun follows ("My boss is Grace, she's fair")."""
+    name = m["name"]
+    first = name.split()[0].lower()
+    if not _is_name(name) or first in NOT_A_NAME or first in rv.BREEDS or _SAID_OF_A_PEOPLE.search(first):
+        return False
+    if re.search(r"\b(?:if|unless|whether)\b", text[: m.start()], re.IGNORECASE):
+        return False
+    titled = re.match(r"(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s", name) is not None  # "My manager is Ms. Patel."
+    return titled or rare(first) or _PERSON_SAID_NEXT.match(text[m.end() :]) is not None
+
+
 def _relation_said(p: _Piece, owner: str, m: re.Match[str]) -> None:
     """A relation a pattern matched, as holding ("my boss Finn") or as over ("my old boss Finn", "Finn was my boss",
     "my late husband Tom")."""
@@ -50,8 +70,12 @@ def _relation_said(p: _Piece, owner: str, m: re.Match[str]) -> None:
         _relation(p, owner, m["rel"], m["name"], m.start(), m.end())
     elif word == "late":
         late_relation(p, owner, m["rel"], m["name"], m.start(), m.end())
-    else:
-        ended_relation(p, owner, m["rel"], m["name"], m.start(), m.end())
+    elif word == "former":
+        clause = _WAS.search(text, m.start(), m.start("rel")) is not None  # "Finn was my boss", not "my old boss Finn"
+        ended_relation(p, owner, m["rel"], m["name"], m.start(), m.end(), clause=clause)
+
+
+_WAS = re.compile(r"\bwas\b")
 
 
 # "got two dogs, a pitbull named Tank and a chihuahua named Peanut", "I have a cat called Miso": pets one has
@@ -131,7 +155,8 @@ NOT_A_NAME = frozenset(
     indian chinese japanese korean jewish muslim christian catholic hindu buddhist mexican brazilian portuguese swedish
     norwegian danish finnish greek turkish russian ukrainian nigerian kenyan african european asian latino latina
     filipino vietnamese thai pakistani arab persian iranian israeli egyptian moroccan swiss austrian belgian czech
-    hungarian romanian croatian serbian icelandic kiwi aussie welsh northern southern back home here exhausted tired
+    hungarian romanian croatian serbian icelandic kiwi aussie nepali bengali punjabi somali iraqi saudi kuwaiti
+    yemeni omani emirati mormon sikh jain amish quaker northern southern back home here exhausted tired
     fine good great okay ready done sorry new single married vegan vegetarian excited bored sick free busy late early
     alive confused curious stuck lost happy sad nervous retired pregnant""".split()
 )
