@@ -3,9 +3,10 @@ was my boss", "Finn is no longer my boss", "Finn isn't my manager anymore"; and 
 
 An ended relation is a denial in that relation's slot ("Finn is no longer user's boss"), so it ends "my boss Finn"
 said before, and "Who is Finn?" reads "user's former boss". "Old" ends only a role one leaves ("my old friend" and
-"my old dog" still are). "Late" says the person died: a relation of its own ("user's late husband is Tom",
-predicate ``late_husband``), which neither ends a husband nor names one now. Nothing is read as over from a wish, a
-hope, hearsay or a denial ("I wish Finn was my coach", "Sarah told me Finn is no longer my boss").
+"my old dog" still are). "Late" says the person died: a denial said with its word ("user's late husband is Tom"),
+which ends "my husband Tom" and names no husband now. "Was" is over unless said of one time or as still so ("Finn
+was my coach today"); nothing is read as over from a clause under a wish, hearsay or a denial ("I wish Finn was my
+coach", "Sarah told me Finn is no longer my boss").
 """
 
 from __future__ import annotations
