@@ -209,3 +209,39 @@ def test_the_llm_loop_asks_the_model_about_a_relation_that_is_over(ended: Memory
     assert answer.answer.startswith("Your former boss") and [c.quote for c in answer.citations] == [
         "I quit the agency, so Finn is no longer my boss."
     ]
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "expected", "quotes"),
+    [
+        (["My boss Finn is great."], "Is Finn my boss?", "Yes", ["My boss Finn"]),
+        (
+            ["My boss Finn is great.", "Finn is no longer my boss."],
+            "Is Finn still my boss?",
+            "No",
+            ["My boss Finn", "Finn is no longer my boss"],
+        ),
+        (["My old boss Finn was strict."], "Is Finn my boss?", "No", ["My old boss Finn"]),
+        (
+            ["My boyfriend Tom is sweet.", "Tom and I broke up last week."],
+            "Is Tom still my boyfriend?",
+            "No",
+            ["My boyfriend Tom", "Tom and I broke up last week"],
+        ),
+    ],
+)
+def test_whether_a_relation_holds_is_read_off_the_latest_relation_fact(
+    history: list[str], question: str, expected: str, quotes: list[str]
+) -> None:
+    said = [(f"2025-0{i + 1}-01T10:00", text) for i, text in enumerate(history)]
+    with remembered(said) as memory:
+        answer = memory.ask(question, now=ASKED, offline=True)
+        check_answer(memory, answer, expected)
+        assert [c.quote for c in answer.citations] == quotes
+
+
+def test_whether_a_relation_holds_is_asked_of_its_time() -> None:
+    said = [("2025-01-01T10:00", "My boss Finn is great."), ("2025-06-01T10:00", "Finn is no longer my boss.")]
+    with remembered(said) as memory:
+        then = memory.ask("Is Finn still my boss?", now=datetime(2025, 3, 1), offline=True)
+        check_answer(memory, then, "Yes")

@@ -44,6 +44,7 @@ from sodamem.answer.pets import pets_asked, pets_counted, pets_died
 from sodamem.answer.plans_kept import plan_outcome
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.question_words import SPEAKER_CHECK_DEPTH, QuestionWords
+from sodamem.answer.relation_yes_no import relation_held
 from sodamem.answer.relatives import (
     relation_said,
     relative_asked_about,
@@ -254,7 +255,7 @@ class _Reader:
             return self._how_long_ago()
         if asks_how_long_had(self.question):
             return self._how_long_had(sentences)
-        kin = self._relatives_by_name() or self._pets_asked()
+        kin = self._relation_held() or self._relatives_by_name() or self._pets_asked()
         if kin is not None:
             return kin
         state_reader = self._state_reader()
@@ -336,6 +337,16 @@ class _Reader:
             return self._answer("Yes", self._fact_citations(pets.living[:1]), pets.living[0].text, via=Reading.PETS)
         deaths = "; ".join(f.text for f in pets.deaths)
         return self._answer("No", self._fact_citations(pets.deaths), deaths, via=Reading.PETS)
+
+    def _relation_held(self) -> Answer | None:
+        """ "Is Finn still my boss?": the latest relation fact about them said by now (``relation_yes_no``)."""
+        held = relation_held(self.memory, self.user, self.question, USER_ROLE, self.now)
+        if held is None:
+            return None
+        detail = "; ".join(f.text for f in held.cited)
+        return self._answer(
+            "Yes" if held.holds else "No", self._fact_citations(list(held.cited)), detail, via=Reading.KIN
+        )
 
     def _relatives_by_name(self) -> Answer | None:
         """ "What are my children's names?", "Who is Ines married to?": the relation facts that name them; "Who is

@@ -1,0 +1,61 @@
+"""Whether a named person holds a relation now ("Is Finn my boss?", "Is Tom still my boyfriend?"), read off the
+relation facts said by then: the latest decides, "Yes" where it says the relation ("my boss Finn"), "No" where it
+ends it ("Finn is no longer my boss", "my old boss Finn", "Tom and I broke up"), cited with what it ended. The
+sentence readers answered "Yes" from any sentence naming both.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from sodamem import instants
+from sodamem.answer.relatives import kin_words
+from sodamem.ingest.entities import entity_key
+from sodamem.ingest.extract.rules_vocabulary import NAME, REL, snake
+from sodamem.ingest.supersede import PARTNER_PREDICATES
+from sodamem.memory import Memory
+from sodamem.records import FactRecord
+
+_IS_NAME_MY_RELATION = re.compile(
+    rf"^\s*(?i:is)\s+(?P<name>{NAME})\s+(?i:still\s+)?(?i:my|our)\s+(?P<rel>(?i:{REL}))\s*\??\s*$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RelationHeld:
+    holds: bool
+    cited: tuple[FactRecord, ...]  # what decides it, after what it ended
+
+
+def relation_held(memory: Memory, user: str, question: str, asker: str, now: datetime) -> RelationHeld | None:
+    """For "Is <Name> (still) my <relation>?": whether the relation facts said by ``now`` last say it holds."""
+    m = _IS_NAME_MY_RELATION.match(question)
+    if m is None:
+        return None
+    relation = " ".join(m["rel"].lower().split())
+    words = {snake(w) for w in kin_words(relation)}
+    if words & PARTNER_PREDICATES:
+        words |= PARTNER_PREDICATES  # "Tom and I broke up" ends "my boyfriend Tom"
+    name = entity_key(m["name"])
+    said = sorted(
+        (
+            f
+            for f in memory.facts(status="all", subject=asker, user=user)
+            if f.kind == "relation"
+            and f.predicate in words
+            and entity_key(f.object or "") == name
+            and f.sources
+            and f.modality in ("asserted", "negated")
+            and instants.at_or_before(f.mentioned_at, now)
+        ),
+        key=lambda f: instants.sort_key(f.mentioned_at),
+    )
+    if not said:
+        return None
+    last = said[-1]
+    if last.affirms:
+        return RelationHeld(True, (last,))
+    ended = [f for f in said[:-1] if f.affirms]
+    return RelationHeld(False, (*ended[-1:], last))
