@@ -15,7 +15,7 @@ import re
 
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _Piece, _piece_clause
-from sodamem.ingest.extract.rules_emit import _emit
+from sodamem.ingest.extract.rules_emit import _emit, _relation
 from sodamem.model import FactKind, Modality
 
 # roles one leaves, or that leave: "my old boss" was, "my old friend" still is
@@ -57,7 +57,7 @@ _NOT_SAID_AS_SO = re.compile(
 )
 
 
-def past_word(said: str, rel: str, after: str) -> str | None:
+def _past_word(said: str, rel: str, after: str) -> str | None:
     """How a relation the relation patterns matched was said: "late" ("my late husband Tom": ``said`` is the text up
     to the relation word), "former" ("my old boss Finn", "Finn was my boss at Tesco": a role one leaves; ``after``
     follows the match), "then" ("Finn was my partner for the quiz", "was my coach today": neither held nor over), or
@@ -74,7 +74,22 @@ def past_word(said: str, rel: str, after: str) -> str | None:
     return "then" if rel.lower() == "partner" or _WAS_ONLY_THEN.search(after) else "former"
 
 
-def late_relation(p: _Piece, owner: str, rel: str, name: str, start: int, end: int) -> None:
+def relation_said(p: _Piece, owner: str, m: re.Match[str]) -> None:
+    """A relation a relation pattern matched (groups ``rel`` and ``name``): as holding ("my boss Finn"), as over
+    ("my old boss Finn", "Finn was my boss at Tesco"), late ("my late husband Tom"), or of one time only, which says
+    nothing ("Finn was my partner for the quiz")."""
+    text = p.piece.text
+    said = text[m.start() : m.start("rel")]
+    word = _past_word(said, m["rel"], text[m.end() :])
+    if word is None:
+        _relation(p, owner, m["rel"], m["name"], m.start(), m.end())
+    elif word == "late":
+        _late_relation(p, owner, m["rel"], m["name"], m.start(), m.end())
+    elif word == "former":  # a clause ("Finn was my boss") may stand under a wish or hearsay; "my old boss" not
+        _ended_relation(p, owner, m["rel"], m["name"], m.start(), m.end(), clause=_WAS_MY.search(said) is not None)
+
+
+def _late_relation(p: _Piece, owner: str, rel: str, name: str, start: int, end: int) -> None:
     """ "my late husband Tom": the relation ended by a death, said with its word ("user's late husband is Tom"): a
     denial in its slot, so it ends "my husband Tom" and names no husband now."""
     if p.question:
@@ -84,7 +99,7 @@ def late_relation(p: _Piece, owner: str, rel: str, name: str, start: int, end: i
     _emit(c, FactKind.RELATION, rv.snake(rel), name, end, _OVER, f"{owner}'s late {rel} is {name}")
 
 
-def ended_relation(p: _Piece, owner: str, rel: str, name: str, start: int, end: int, *, clause: bool) -> None:
+def _ended_relation(p: _Piece, owner: str, rel: str, name: str, start: int, end: int, *, clause: bool) -> None:
     """The relation of ``owner`` to ``name`` said as over: a denial in its slot ("Finn is no longer user's boss");
     none from a question, nor, for a clause ("Finn was my boss", "Finn is no longer my boss"; not a noun phrase such
     as "my ex Tom"), from a wish, hearsay or a denial said before it in the piece ("I didn't say Finn was my boss")."""
@@ -105,7 +120,7 @@ def ended_relations(p: _Piece) -> None:
     for m in _FORMER_NAMED.finditer(text):
         name = m["name"] or m["partner"]
         if _is_name(name):
-            ended_relation(p, p.speaker, m["rel"] or "partner", name, m.start(), m.end(), clause=False)
+            _ended_relation(p, p.speaker, m["rel"] or "partner", name, m.start(), m.end(), clause=False)
     for m in _NO_LONGER_MY.finditer(text):
         if _is_name(m["name"]) and (m["not"] is None or m["more"] is not None):
-            ended_relation(p, p.speaker, m["rel"], m["name"], m.start(), m.end(), clause=True)
+            _ended_relation(p, p.speaker, m["rel"], m["name"], m.start(), m.end(), clause=True)

@@ -14,7 +14,7 @@ from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _object, _Piece
 from sodamem.ingest.extract.rules_corrections import as_time
 from sodamem.ingest.extract.rules_emit import _alias, _emit, _relation
 from sodamem.ingest.extract.rules_modality import _piece_mood, _say
-from sodamem.ingest.extract.rules_past_relations import ended_relation, ended_relations, late_relation, past_word
+from sodamem.ingest.extract.rules_past_relations import ended_relations, relation_said
 from sodamem.ingest.extract.rules_truecase import rare
 from sodamem.model import FactKind, Modality
 
@@ -26,20 +26,20 @@ def _relations(p: _Piece) -> None:
     for pattern in (rp.REL_NAMED, rp.NAME_PAREN_REL, rp.REL_IS_NAMED, rp.NAME_IS_MY_REL, rp.PET_NAMED):
         for m in pattern.finditer(text):
             if _is_name(m["name"]):
-                _relation_said(p, p.speaker, m)
+                relation_said(p, p.speaker, m)
     for m in rp.MY_REL_IS_NAME.finditer(text):
         if _named_so(m, text):
-            _relation_said(p, p.speaker, m)
+            relation_said(p, p.speaker, m)
     _named_after(p, text)
     _pets_had(p, text)
     ended_relations(p)
     for m in rp.POSS_REL_NAMED.finditer(text):
         if _is_name(m["name"]) and _is_name(m["owner"]):
-            _relation_said(p, m["owner"], m)
+            relation_said(p, m["owner"], m)
     for m in rp.PRONOUN_REL_NAMED.finditer(text):
         owner = p.antecedents.get(m.start())
         if owner is not None and _is_name(m["name"]):
-            _relation_said(p, owner, m)
+            relation_said(p, owner, m)
 
 
 # "My mum is Nepali", "my wife is Colombian", "my dad is Lebanese": what one is, not one's name
@@ -59,23 +59,6 @@ def _named_so(m: re.Match[str], text: str) -> bool:
         return False
     titled = re.match(r"(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s", name) is not None  # "My manager is Ms. Patel."
     return titled or rare(first) or _PERSON_SAID_NEXT.match(text[m.end() :]) is not None
-
-
-def _relation_said(p: _Piece, owner: str, m: re.Match[str]) -> None:
-    """A relation a pattern matched, as holding ("my boss Finn") or as over ("my old boss Finn", "Finn was my boss",
-    "my late husband Tom")."""
-    text = p.piece.text
-    word = past_word(text[m.start() : m.start("rel")], m["rel"], text[m.end() :])
-    if word is None:
-        _relation(p, owner, m["rel"], m["name"], m.start(), m.end())
-    elif word == "late":
-        late_relation(p, owner, m["rel"], m["name"], m.start(), m.end())
-    elif word == "former":
-        clause = _WAS.search(text, m.start(), m.start("rel")) is not None  # "Finn was my boss", not "my old boss Finn"
-        ended_relation(p, owner, m["rel"], m["name"], m.start(), m.end(), clause=clause)
-
-
-_WAS = re.compile(r"\bwas\b")
 
 
 # "got two dogs, a pitbull named Tank and a chihuahua named Peanut", "I have a cat called Miso": pets one has
