@@ -103,15 +103,17 @@ def test_a_clause_after_before_asks_the_state_before_it_not_the_state_it_names()
     with remembered(MOVED) as memory:
         answer = memory.ask("Where did I work before I moved to Leeds?", now=ASKED, offline=True)
         lived = memory.ask("Where did I live before I moved to Leeds?", now=ASKED, offline=True)
-    assert answer.answer == "Tesco" and [c.quote for c in answer.citations] == ["I work at Tesco in Bristol"]
+    # the employer that held when the move began, cited with the move (``state_anchor``)
+    assert answer.answer == "Tesco (before Leeds)"
+    assert [c.quote for c in answer.citations] == ["I work at Tesco in Bristol", "I moved to Leeds last week"]
     assert lived.abstained  # no home is known before Leeds
 
 
 @pytest.mark.parametrize(
     ("history", "question", "expected"),
     [
-        (MOVED, "Before I moved to Leeds, where did I work?", "Tesco"),
-        (MOVED, "Before I moved to Leeds where did I work?", "Tesco"),
+        (MOVED, "Before I moved to Leeds, where did I work?", "Tesco (before Leeds)"),
+        (MOVED, "Before I moved to Leeds where did I work?", "Tesco (before Leeds)"),
         (
             [("2025-01-10T10:00", "I live in York."), ("2025-06-10T10:00", "I just moved to Leeds!")],
             "Before I moved to Leeds, where did I live?",

@@ -245,3 +245,26 @@ def test_whether_a_relation_holds_is_asked_of_its_time() -> None:
     with remembered(said) as memory:
         then = memory.ask("Is Finn still my boss?", now=datetime(2025, 3, 1), offline=True)
         check_answer(memory, then, "Yes")
+
+
+@pytest.mark.parametrize(
+    ("said", "question", "expected"),
+    [
+        (["My old boss Finn was strict.", "My manager Grace is nice."], "Who is my boss?", "Grace"),
+        (["My boss Finn is strict."], "Who is my manager?", "Finn"),
+        (["My manager Grace is nice."], "Is Grace my boss?", "Yes"),
+        (
+            ["My boss Finn is strict.", "Finn is no longer my manager."],
+            "Who is my boss?",
+            "no one now (previously Finn)",
+        ),
+        (["My boss Finn is strict.", "Finn is no longer my manager."], "Who is Finn?", "user's former manager"),
+        (["My boss Finn is strict.", "Finn isn't my manager anymore."], "Is Finn my boss?", "No"),
+    ],
+)
+def test_a_manager_is_the_boss_asked_of_and_ends_as_one(said: list[str], question: str, expected: str) -> None:
+    history = [(f"2025-0{i + 1}-01T10:00", text) for i, text in enumerate(said)]
+    with remembered(history) as memory:
+        answer = memory.ask(question, now=ASKED, offline=True)
+        check_answer(memory, answer, expected)
+        assert {c.quote for c in answer.citations} >= ({"My boss Finn"} if "My boss Finn is strict." in said else set())

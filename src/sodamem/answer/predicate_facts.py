@@ -18,11 +18,12 @@ manager".
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from sodamem.ingest.entities import entity_key
-from sodamem.model import FactKind
+from sodamem.ingest.supersede import SAME_RELATION
+from sodamem.model import FactKind, LinkType
 from sodamem.porter import stem
 from sodamem.records import FactRecord
 from sodamem.retrieve.fts_query import STOPWORDS
@@ -102,10 +103,17 @@ def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
     """What the active relation facts naming ``name`` say that person is to others ("Maya's manager is Grace":
     "Maya's manager"), or was ("Finn is no longer user's boss": "user's former boss", cited with the relation it
     ended), in the order of ``facts`` (of any status)."""
+    facts = list(facts)
     named = [f for f in facts if _relation(f, name)]
+    couple_ended = couple_endings(facts)
     said: list[tuple[str, list[FactRecord]]] = []
-    for fact in (f for f in named if f.status == "active"):
-        if fact.text.endswith(f" is {name}"):
+    for fact in named:
+        if fact.status != "active":
+            endings = ended_by(fact, couple_ended)  # "My boyfriend Tom", then "We broke up"
+            if endings and fact.affirms and fact.text.endswith(f" is {name}"):
+                owner, _, relation = fact.text[: -len(f" is {name}")].rpartition("'s ")
+                said.append((f"{owner}'s former {relation}", [fact, *endings]))
+        elif fact.text.endswith(f" is {name}"):
             said.append((fact.text[: -len(f" is {name}")], [fact]))
         elif fact.denies and fact.text.startswith(ended := f"{name} is no longer "):
             owner, _, relation = fact.text[len(ended) :].rpartition("'s ")
@@ -119,8 +127,34 @@ def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
     return FactAnswer(roles, cited, "; ".join(f.text for f in cited))
 
 
+def couple_endings(facts: Iterable[FactRecord]) -> dict[int, FactRecord]:
+    """A couple said as ended with no partner named ("We broke up", "I broke up with my boyfriend"), by id: each
+    ended whichever partner held then (``supersede.ends_any_partner``) and is linked to it as its ending."""
+    return {
+        f.id: f for f in facts if f.kind == FactKind.RELATION and f.predicate == "partner" and f.denies and not f.object
+    }
+
+
+def ended_by(fact: FactRecord, endings: Mapping[int, FactRecord]) -> list[FactRecord]:
+    """Those of ``endings`` that ended ``fact`` (a CONTRADICTS link into it)."""
+    return [
+        endings[link.fact_id]
+        for link in fact.links
+        if link.direction == "in" and link.type == LinkType.CONTRADICTS.value and link.fact_id in endings
+    ]
+
+
 def _same_relation(a: FactRecord, b: FactRecord) -> bool:
-    return (a.subject, a.predicate, entity_key(a.object or "")) == (b.subject, b.predicate, entity_key(b.object or ""))
+    """One relation of one owner to one person, whatever its word ("my boss Finn", "Finn is no longer my manager")."""
+    return (a.subject, _word(a.predicate), entity_key(a.object or "")) == (
+        b.subject,
+        _word(b.predicate),
+        entity_key(b.object or ""),
+    )
+
+
+def _word(predicate: str) -> str:
+    return SAME_RELATION.get(predicate, predicate)
 
 
 def _relation(fact: FactRecord, name: str) -> bool:

@@ -1,7 +1,7 @@
 """Whether a named person holds a relation now ("Is Finn my boss?", "Is Tom still my boyfriend?"), read off the
 relation facts said by then: the latest decides, "Yes" where it says the relation ("my boss Finn"), "No" where it
-ends it ("Finn is no longer my boss", "my old boss Finn", "Tom and I broke up"), cited with what it ended. The
-sentence readers answered "Yes" from any sentence naming both.
+ends it ("Finn is no longer my boss", "my old boss Finn", "Tom and I broke up", or "We broke up" after it), cited
+with what it ended. The sentence readers answered "Yes" from any sentence naming both.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sodamem import instants
+from sodamem.answer.predicate_facts import couple_endings, ended_by
 from sodamem.answer.relatives import kin_words
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import NAME, REL, snake
@@ -39,10 +40,11 @@ def relation_held(memory: Memory, user: str, question: str, asker: str, now: dat
     if words & PARTNER_PREDICATES:
         words |= PARTNER_PREDICATES  # "Tom and I broke up" ends "my boyfriend Tom"
     name = entity_key(m["name"])
+    owned = memory.facts(status="all", subject=asker, user=user)
     said = sorted(
         (
             f
-            for f in memory.facts(status="all", subject=asker, user=user)
+            for f in owned
             if f.kind == "relation"
             and f.predicate in words
             and entity_key(f.object or "") == name
@@ -56,6 +58,8 @@ def relation_held(memory: Memory, user: str, question: str, asker: str, now: dat
         return None
     last = said[-1]
     if last.affirms:
-        return RelationHeld(True, (last,))
+        # "We broke up" (no name) ended the partner that held then, once said by ``now``
+        endings = [f for f in ended_by(last, couple_endings(owned)) if instants.at_or_before(f.mentioned_at, now)]
+        return RelationHeld(not endings, (last, *endings[:1]))
     ended = [f for f in said[:-1] if f.affirms]
     return RelationHeld(False, (*ended[-1:], last))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from sodamem.answer.pets import pets_died
-from sodamem.answer.predicate_facts import said_order
+from sodamem.answer.predicate_facts import couple_endings, ended_by, said_order
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import NAME, REL, REL_MOD, snake
 from sodamem.ingest.supersede import PARTNER_PREDICATES
@@ -178,6 +178,13 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
     ended_names = {entity_key(f.object or "") for f in denials}
     ended = [f for f in named if f.affirms and entity_key(f.object or "") in ended_names]
     endings = [f for f in denials if any(entity_key(f.object or "") == entity_key(e.object or "") for e in ended)]
+    # "We broke up" ended whichever partner held then (``supersede.ends_any_partner``): linked from the ending
+    couple_ended = couple_endings(owned)
+    for fact in named:
+        by = ended_by(fact, couple_ended)
+        if by and fact.affirms and fact.status != "active" and fact not in ended:
+            ended.append(fact)
+            endings += [f for f in by if f not in endings]
     over = [] if ended else [f for f in denials if f.predicate in predicates]
     return NamedRelatives([], sorted(ended, key=said_order), endings, sorted(over, key=said_order))
 
@@ -250,6 +257,8 @@ _KIN_GROUPS = (  # each group names one relative
     "boyfriend bf partner dating",  # "I'm dating Emil": the boyfriend asked of
     "girlfriend gf partner dating",
     "fiance fiancé fiancee fiancée partner",
+    "boss manager supervisor",  # "my manager Grace" is the boss asked of
+    "therapist counsellor counselor",
 )
 _KIN_WORDS: dict[str, tuple[str, ...]] = {
     word: tuple(sorted({kin for group in _KIN_GROUPS if word in group.split() for kin in group.split()}))

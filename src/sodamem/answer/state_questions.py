@@ -38,8 +38,8 @@ def person_asked_of(question: str) -> str | None:
 
 _ANCHOR_VERB = (
     r"(?:(?:moving|going)\s+to\s+|working\s+at\s+|living\s+in\s+|joining\s+|being\s+"
-    # a clause naming the next value: "before I moved to Leeds", "after we started at Chatime"
-    r"|(?:I|we)\s+(?:(?:moved|relocated)\s+to|(?:started|began)\s+(?:working\s+)?at|joined)\s+)?"
+    # a clause naming the next value: "before I moved to Leeds", "after we started at Chatime", "I became a nurse"
+    r"|(?:I|we)\s+(?:(?:moved|relocated)\s+to|(?:started|began)\s+(?:working\s+)?at|joined|became(?:\s+an?)?)\s+)?"
 )
 ANCHOR = re.compile(rf"\b(?P<side>before|prior\s+to|after)\s+{_ANCHOR_VERB}(?P<what>.+)", re.IGNORECASE)
 

@@ -37,6 +37,7 @@ from sodamem.answer.relatives import (
 )
 from sodamem.answer.spans import asks_for_a_place, question_kind
 from sodamem.answer.state import STATE_KEYWORDS, state_predicates
+from sodamem.answer.state_anchor import anchored
 from sodamem.answer.state_questions import (
     ANCHOR,
     AT_OR_IN,
@@ -99,6 +100,9 @@ class StateReader:
     _active: dict[str | None, list[FactRecord]] = field(default_factory=dict)  # a subject's active facts, read once
     # a title's ending, judged once (it searches the memory)
     _endings: dict[int, FactRecord | None] = field(default_factory=dict)
+
+    def _all_of(self, subject: str) -> list[FactRecord]:
+        return self.memory.facts(status="all", subject=subject, user=self.user)
 
     def _active_of(self, subject: str | None) -> list[FactRecord]:
         """Today's facts of ``subject`` (None: everyone's), read once per question."""
@@ -387,9 +391,12 @@ class StateReader:
         ]  # a denial of no value ("I lost my job") replaced nothing by name; "Ember" is "Ember Health" again
         previous = replaced[-1] if replaced else None
         now_value = value(active)
-        anchored = _anchored(self.question, [*earlier, active])
-        if anchored is not None:  # "Where did I live before York?": the value before York, not before today's
-            return anchored
+        elsewhere = [f for f in self._all_of(active.subject) if _another_state(f, active)]
+        at = anchored(self.question, [*earlier, active], elsewhere)
+        if at is not None:  # "Where did I live before York?": the value before York, not before today's
+            if at.other is None:
+                return StateReading(abstain=f"nothing {at.side} {value(at.anchor)}")
+            return StateReading(f"{value(at.other)} ({at.side} {value(at.anchor)})", (at.other, at.anchor))
         asked = self.question.casefold()
         names_values = [v.casefold() in asked for v in (now_value, *(value(f) for f in earlier))]
         if not self.analysis.history_intent and names_values[0] and not any(names_values[1:]):
@@ -562,20 +569,6 @@ def _names_within(words: str, said: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(said.casefold())}(?!\w)", words.casefold()) is not None
 
 
-def _anchored(question: str, chain: list[FactRecord]) -> StateReading | None:
-    """For "before <value>" / "after <value>" naming a value of the slot's history: the other value said just
-    before (after) it, or an abstention where the history holds none."""
-    m = ANCHOR.search(question)
-    if m is None:
-        return None
-    said = [f for f in chain if f.modality == "asserted" and f.object]
-    named = [i for i, f in enumerate(said) if names_said(m["what"], value(f))]
-    if not named:
-        return None
-    at = named[0] if m["side"].lower() == "after" else named[-1]
-    anchor = said[at]
-    others = said[at + 1 :] if m["side"].lower() == "after" else said[:at][::-1]
-    other = next((f for f in others if not same_value_said(value(f), value(anchor))), None)
-    if other is None:
-        return StateReading(abstain=f"nothing {m['side'].lower()} {value(anchor)}")
-    return StateReading(f"{value(other)} ({m['side'].lower()} {value(anchor)})", (other, anchor))
+def _another_state(fact: FactRecord, asked: FactRecord) -> bool:
+    """A state of another slot than ``asked``'s ("I started at Aldi" for a question about homes)."""
+    return fact.kind in ("state", "attribute") and is_functional(fact.predicate) and fact.predicate != asked.predicate

@@ -4,14 +4,15 @@ A slot is (user, subject entity, predicate) for functional predicates, and (user
 for preferences. Sorting by a content-derived order key (time first) and recomputing the whole slot each time
 makes the outcome independent of ingestion order: the newest fact is active, each older one is superseded at
 the start of its successor and linked from it; a denial of a value that does not hold ends nothing, and a denial
-of no value ("I lost my job") ends any (``resolve_slot``).
+of no value ("I lost my job") ends any (``resolve_slot``). One slot reaches into others: a couple said as ended
+without a name ends the partner that held then, in that partner's slot (``ends_any_partner``).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -52,8 +53,20 @@ PARTNER_PREDICATES = frozenset(
 )
 
 
+def ends_any_partner(slot: str) -> str | None:
+    """The slot whose denials end this partner slot's partner too, or None: a couple said as ended without a name
+    ("We broke up", "I broke up with my boyfriend") sits in the nameless partner slot ``<subject>|partner|`` and
+    ends whichever named partner held then (``resolve_slot``'s ``guests``)."""
+    subject, kind, value = [*slot.split("|", 2), "", ""][:3]
+    return f"{subject}|partner|" if kind == "partner" and value else None
+
+
 # Living together, whatever it is called: "my roommate Carlos", "my flatmate Carlos", and "Carlos moved out".
 HOUSEMATE_PREDICATES = frozenset({"roommate", "flatmate", "housemate"})
+
+
+# One relation said by several words: "my manager Finn" is the boss "Finn is no longer my boss" ends.
+SAME_RELATION = {"manager": "boss", "supervisor": "boss", "counsellor": "therapist", "counselor": "therapist"}
 
 
 def slot_of(kind: FactKind, predicate: str, modality: Modality, subject_key: str, object_key: str) -> str | None:
@@ -69,8 +82,8 @@ def slot_of(kind: FactKind, predicate: str, modality: Modality, subject_key: str
     if kind in (FactKind.STATE, FactKind.ATTRIBUTE, FactKind.RELATION) and is_functional(predicate):
         return f"{subject_key}|{predicate}"
     if kind is FactKind.RELATION and object_key:
-        # one relation to one person: "Finn is no longer my boss" ends "my boss Finn"
-        return f"{subject_key}|relation:{predicate}|{object_key}"
+        # one relation to one person: "Finn is no longer my boss" ends "my boss Finn", and "my manager Finn"
+        return f"{subject_key}|relation:{SAME_RELATION.get(predicate, predicate)}|{object_key}"
     return None
 
 
@@ -122,15 +135,18 @@ class SlotLink:
     older: int
 
 
-def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLink]]:
+def resolve_slot(facts: list[SlotFact], guests: Sequence[SlotFact] = ()) -> tuple[list[SlotOutcome], list[SlotLink]]:
     """The slot's facts in time order. A fact that affirms a value ends the affirmation that held (SUPERSEDES, or
     UPDATES for the same value) and the denials of its own value (CONTRADICTS). A denial ends the affirmation of
     its value (CONTRADICTS) and an earlier denial of it (UPDATES); a denial of another value than the one that holds
     ("I used to live in Leeds" while living in London) ends nothing. What no later fact ended is active: at most one
-    affirmation, and the denials still true."""
+    affirmation, and the denials still true. ``guests``, denials of another slot (``ends_any_partner``), end the
+    affirmation that holds at their time (CONTRADICTS) and nothing else; they get no outcome here."""
+    guest_ids = {g.fact_id for g in guests if g.denies}
     # By instant first: the order key's time is text, which misorders times said with different offsets. Said at
     # one place, an affirmation before a denial: "My boyfriend Tom and I broke up" ends the boyfriend it names.
-    ordered = sorted(facts, key=_ordering(facts))
+    every = [*facts, *(g for g in guests if g.fact_id in guest_ids)]
+    ordered = sorted(every, key=_ordering(every))
     holding: SlotFact | None = None  # the affirmation that holds
     denied: dict[str, SlotFact] = {}  # value -> the denial of it that holds
     outcomes: list[SlotOutcome] = []
@@ -143,6 +159,11 @@ def resolve_slot(facts: list[SlotFact]) -> tuple[list[SlotOutcome], list[SlotLin
         links.append(SlotLink(kind, newer.fact_id, older.fact_id))
 
     for fact in ordered:
+        if fact.fact_id in guest_ids:
+            if holding is not None:
+                end(holding, fact, LinkType.CONTRADICTS)
+                holding = None
+            continue
         if fact.denies:
             # a denial of no value ("I lost my job") ends whatever value holds
             if holding is not None and (fact.value == ANY_VALUE or same_value(fact.value, holding.value)):

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sodamem.ingest.entities import entity_key, value_key
-from sodamem.ingest.supersede import SlotFact, resolve_slot, slot_of
+from sodamem.ingest.supersede import SlotFact, ends_any_partner, resolve_slot, slot_of
 from sodamem.model import FactKind, FactStatus, LinkType, Modality, NodeKind, TimeSpec
 from sodamem.store.connection import Connection
 from sodamem.store.hashes import text_hash
@@ -397,8 +397,10 @@ def stale_supersession(conn: Connection) -> dict[str, int]:
         fact = _slot_fact(int(fact_id), str(order), str(starts), obj, int(polarity), str(modality), str(said))
         in_slot.setdefault((user, expected), []).append(fact)
         stored[int(fact_id)] = (str(status), None if valid_to is None else str(valid_to))
-    for (user, _), slot_facts in in_slot.items():
-        outcomes, _ = resolve_slot(slot_facts)
+    for (user, slot), slot_facts in in_slot.items():
+        guest_slot = ends_any_partner(slot)
+        guests = in_slot.get((user, guest_slot), []) if guest_slot is not None else []
+        outcomes, _ = resolve_slot(slot_facts, guests)
         wrong = sum(stored[o.fact_id] != (o.status.value, o.valid_to) for o in outcomes)
         if wrong:
             stale[user] = stale.get(user, 0) + wrong
@@ -407,10 +409,12 @@ def stale_supersession(conn: Connection) -> dict[str, int]:
 
 def resolve_slots(conn: Connection, user: str, slots: Iterable[str]) -> None:
     """Recompute status, validity end and chain links of every fact in each slot (see ingest.supersede); the
-    slots' facts are read at once."""
-    slots = list(dict.fromkeys(slots))
+    slots' facts are read at once. A nameless partner slot is recomputed first, then every named partner slot it
+    ends (``ends_any_partner``), whose recomputation reads its denials as guests."""
+    slots = _with_partner_slots(conn, user, slots)
+    read = set(slots) | {g for g in map(ends_any_partner, slots) if g is not None}
     in_slot: dict[str, list[tuple[int, str, str, str | None, int, str, str]]] = {}
-    for part in chunked(sorted(set(slots))):
+    for part in chunked(sorted(read)):
         rows = conn.execute(
             "SELECT slot, id, order_key, valid_from, object, polarity, modality, mentioned_at FROM facts WHERE user = ?"
             f" AND slot IN ({','.join('?' * len(part))}) AND status != 'invalid' ORDER BY slot, id",
@@ -420,9 +424,11 @@ def resolve_slots(conn: Connection, user: str, slots: Iterable[str]) -> None:
             fact = (int(r[1]), str(r[2]), str(r[3]), r[4], int(r[5]), str(r[6]), str(r[7]))
             in_slot.setdefault(str(r[0]), []).append(fact)
     for slot in slots:
-        held = in_slot.pop(slot, [])
-        facts = [_slot_fact(*r) for r in held]
-        starts = {r[0]: r[2] for r in held}  # a link's time: its newer fact's start, as stored
+        held = in_slot.get(slot, [])
+        guest_slot = ends_any_partner(slot)
+        visiting = in_slot.get(guest_slot, []) if guest_slot is not None else []
+        facts, guests = [_slot_fact(*r) for r in held], [_slot_fact(*r) for r in visiting]
+        starts = {r[0]: r[2] for r in (*held, *visiting)}  # a link's time: its newer fact's start, as stored
         ids = [f.fact_id for f in facts]
         if not ids:
             continue
@@ -431,7 +437,14 @@ def resolve_slots(conn: Connection, user: str, slots: Iterable[str]) -> None:
             f"DELETE FROM links WHERE user = ? AND type IN (?, ?, ?) AND src_kind = 'fact' AND src_id IN ({marks})",
             (user, *SLOT_LINKS, *ids),
         )
-        outcomes, links = resolve_slot(facts)
+        if guests:  # the guests' links into this slot (a guest slot's own recomputation dropped them already)
+            guest_marks = ",".join("?" * len(guests))
+            conn.execute(
+                f"DELETE FROM links WHERE user = ? AND type IN (?, ?, ?) AND src_kind = 'fact' AND dst_kind = 'fact'"
+                f" AND src_id IN ({guest_marks}) AND dst_id IN ({marks})",
+                (user, *SLOT_LINKS, *(g.fact_id for g in guests), *ids),
+            )
+        outcomes, links = resolve_slot(facts, guests)
         for outcome in outcomes:
             conn.execute(
                 "UPDATE facts SET status = ?, valid_to = ? WHERE id = ? AND (status != ? OR valid_to IS NOT ?)",
@@ -439,6 +452,22 @@ def resolve_slots(conn: Connection, user: str, slots: Iterable[str]) -> None:
             )
         for link in links:
             _link(conn, user, link.type, NodeKind.FACT, link.newer, NodeKind.FACT, link.older, starts[link.newer])
+
+
+def _with_partner_slots(conn: Connection, user: str, slots: Iterable[str]) -> list[str]:
+    """``slots``, each nameless partner slot among them followed by the named partner slots its denials end (their
+    links from it are dropped with its own, so they are recomputed after it)."""
+    slots = list(dict.fromkeys(slots))
+    nameless = [s for s in slots if s.endswith("|partner|") and ends_any_partner(s) is None]
+    hosts: list[str] = []
+    for guest in nameless:
+        rows = conn.execute(
+            "SELECT DISTINCT slot FROM facts WHERE user = ? AND substr(slot, 1, ?) = ? AND slot != ? ORDER BY slot",
+            (user, len(guest), guest, guest),
+        )
+        hosts += [str(r[0]) for r in rows]
+    rest = [s for s in slots if s not in nameless and s not in hosts]
+    return [*nameless, *dict.fromkeys(hosts), *rest]
 
 
 def slots_of_sessions(conn: Connection, user: str, session_pks: Sequence[int]) -> set[str]:

@@ -1,5 +1,6 @@
 """Relations said as over: "my former boss Finn", "my ex-boss Finn", "my ex Sarah", "my old roommate Carlos", "Finn
-was my boss", "Finn is no longer my boss", "Finn isn't my manager anymore"; and "my late husband Tom".
+was my boss", "Finn is no longer my boss", "Finn isn't my manager anymore", "I broke up with my boyfriend Tom"; and
+"my late husband Tom".
 
 An ended relation is a denial in that relation's slot ("Finn is no longer user's boss"), so it ends "my boss Finn"
 said before, and "Who is Finn?" reads "user's former boss". "Old" ends only a role one leaves ("my old friend" and
@@ -41,6 +42,9 @@ _NO_LONGER_MY = re.compile(
     rf"(?<![\w'’])(?P<name>{rv.NAME})\s+(?:is\s+no\s+longer|(?P<not>isn['’]t|is\s+not)|(?:has\s+)?stopped\s+being)"
     rf"\s+{_MY}(?P<rel>{_ROLE})(?P<more>\s+any\s?more)?(?![\w'’])"
 )
+_PARTNER_ROLES = rv.words("partner husband wife boyfriend girlfriend fiance fiancé fiancee fiancée spouse")
+# right before "my boyfriend Tom": the couple ended ("broke up with", "divorced", "separated from")
+_BROKE_UP_WITH = re.compile(r"\b(?:(?:broke|split)\s+up\s+with|divorced|separated\s+from|dumped)\s+$", re.IGNORECASE)
 _PAST_MODIFIER = re.compile(r"\b(?P<word>old|late|former|previous|ex)[\s-]*$", re.IGNORECASE)
 _WAS_MY = re.compile(rf"\bwas\s+{_MY}")
 # "Finn was my coach for the session today", "was my boss at the time and he still is": of one time, or still so
@@ -81,6 +85,9 @@ def relation_said(p: _Piece, owner: str, m: re.Match[str]) -> None:
     text = p.piece.text
     said = text[m.start() : m.start("rel")]
     word = _past_word(said, m["rel"], text[m.end() :])
+    if word is None and _BROKE_UP_WITH.search(text[: m.start()]) and m["rel"].lower() in _PARTNER_ROLES:
+        # "I broke up with my boyfriend Tom": over, unless under a wish, a doubt or a denial ("if I divorced ...")
+        word = None if _NOT_SAID_AS_SO.search(text[: m.start()]) else "former"
     if word is None:
         _relation(p, owner, m["rel"], m["name"], m.start(), m.end())
     elif word == "late":

@@ -64,7 +64,10 @@ BREAK_UP = re.compile(
     P + r"(?:(?:finally|just|recently|officially|actually)\s+)?"
     r"(?P<verb>broke\s+up|split\s+up|separated|got\s+divorced|divorced|ended\s+things|"
     r"(?:called|broke)\s+off\s+(?:the|our)\s+engagement)"
-    rf"(?:\s+(?:with|from)?\s*(?P<name>{NAME}|me)(?![\w]))?"
+    rf"(?:\s+(?:with|from)?\s*(?P<name>{NAME}|me)(?![\w])"
+    # "I broke up with my boyfriend (Tom)", "I divorced my husband": a partner by role, perhaps named
+    r"|\s+(?:(?:with|from)\s+)?my\s+(?P<role>boyfriend|girlfriend|partner|husband|wife|fianc[eé]e?)"
+    rf"(?:\s+(?P<role_name>{NAME})(?![\w]))?)?"
     # and nothing it did it to: not "split up the bill", "broke up the argument", "split up at the mall"
      + ENDS_HERE
 )

@@ -95,23 +95,51 @@ _COUPLE_STATUSES = frozenset({"married", "engaged", "divorced", "separated"})
 
 def _break_up(c: _Clause, m: re.Match[str]) -> bool:
     """ "My boyfriend Tom and I broke up": Tom is no longer the speaker's partner (a denial in the couple's slot,
-    which ends "boyfriend Tom" and the like), and when it happened."""
+    which ends "boyfriend Tom" and the like), and when it happened. A couple said as ended without a name ("We broke
+    up", "I broke up with my boyfriend", "My wife and I separated") is a denial of no partner, which ends whichever
+    partner held then (``supersede.ends_any_partner``)."""
     speaker = c.p.speaker
+    role = m["role"] or ""  # "with my boyfriend"
     if c.subj.name == speaker:
-        partner = m["name"] if m["name"] and m["name"] != "me" else next(iter(c.subj.companions), None)
+        companion = next(iter(c.subj.companions), None)
+        partner = m["role_name"] or (m["name"] if m["name"] and m["name"] != "me" else companion)
+        if partner is not None and partner == companion and partner.startswith(f"{speaker}'s "):
+            role = partner.removeprefix(f"{speaker}'s ")  # "My wife and I separated"
+            if role not in _PARTNER_ROLES:
+                return False  # "My sister and I split up": no couple
+            partner = None
     elif m["name"] == "me":
         partner = c.subj.name  # "Tom broke up with me"
     else:
         return False  # someone else's couple: the relationship status rule reads "Hannah and Tom got divorced"
     mood = _mood(c, c.text[m.end() :])
-    if partner is None or not _is_name(partner) or mood.modality is not M.ASSERTED or not mood.polarity:
+    if mood.modality is not M.ASSERTED or not mood.polarity:
         return False
     end = _through_time(c, m.end())  # "broke up back in 2019": the ending is dated then, not when said
-    _emit(c, K.EVENT, "broke_up", partner, end, mood, f"{speaker} broke up with {partner}", subject=speaker)
     ended = _Mood(M.ASSERTED, False, "no_longer")
+    if partner is None:
+        if not role and not _COUPLE_WE.match(c.text, c.subj.start):
+            return False
+        if not role and not (_COUPLE_VERB.fullmatch(m["verb"]) or _COUPLE_SAID.search(c.text)):
+            return False  # "We split up and searched the woods": a group, unless a couple is spoken of
+        whom = f"{speaker}'s {role}" if role else "their partner"
+        _emit(c, K.EVENT, "broke_up", None, end, mood, f"{speaker} broke up with {whom}", subject=speaker)
+        return _emit(c, K.RELATION, "partner", None, end, ended, f"{speaker} and {whom} are no longer a couple")
+    if not _is_name(partner):
+        return False
+    _emit(c, K.EVENT, "broke_up", partner, end, mood, f"{speaker} broke up with {partner}", subject=speaker)
     return _emit(
         c, K.RELATION, "partner", partner, end, ended, f"{partner} is no longer {speaker}'s partner", subject=speaker
     )
+
+
+_PARTNER_ROLES = frozenset("boyfriend girlfriend partner husband wife fiance fiancé fiancee fiancée".split())
+_COUPLE_WE = re.compile(r"[Ww]e\b")
+# verbs said only of a couple; "split up" and "separated" are said of any group unless a couple is spoken of
+_COUPLE_VERB = re.compile(r"broke\s+up|(?:got\s+)?divorced|ended\s+things|(?:called|broke)\s+off\s+\w+\s+engagement")
+_COUPLE_SAID = re.compile(
+    r"\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[eé]e?|marriage|relationship|ex|dating)\b", re.IGNORECASE
+)
 
 
 def _dating(c: _Clause, m: re.Match[str]) -> bool:

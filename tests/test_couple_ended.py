@@ -1,0 +1,150 @@
+"""A couple said as ended without the partner's name: "We broke up", "I broke up with my boyfriend", "My husband and
+I separated". The ending is a denial of no partner in the nameless partner slot; it ends whichever named partner
+held then ("my boyfriend Tom"), in that partner's own slot, whatever order the sessions were stored in, and
+forgetting it brings the partner back. Real rules, real store."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from sodamem import Memory
+from sodamem.ingest.supersede import SlotFact, ends_any_partner, resolve_slot
+from sodamem.model import FactKind, FactStatus, LinkType
+from sodamem.records import FactRecord
+
+from .scenario_histories import check_answer, remembered
+
+TOM = ("2025-01-05T10:00", "My boyfriend Tom took me to Paris for my birthday.")
+BROKE_UP = ("2025-03-02T21:00", "We broke up last night, I'm a mess.")
+ASKED = datetime(2025, 6, 1, 12, 0)
+
+
+def _fact(fact_id: int, day: str, value: str, *, polarity: bool = True) -> SlotFact:
+    starts = f"2025-{day}T10:00:00"
+    return SlotFact(fact_id, f"{starts}|s|00000000|00000000|partner|{value}", starts, value, polarity, said=starts)
+
+
+def test_only_a_named_partner_slot_is_reached_by_the_nameless_one() -> None:
+    assert ends_any_partner("user|partner|tom") == "user|partner|"
+    assert ends_any_partner("user|partner|") is None
+    assert ends_any_partner("user|relation:boss|finn") is None
+    assert ends_any_partner("user|lives_in") is None
+
+
+def test_a_guest_denial_ends_the_partner_holding_at_its_time_and_gets_no_outcome() -> None:
+    tom, ending = _fact(1, "01-05", "tom"), _fact(9, "03-02", "", polarity=False)
+    outcomes, links = resolve_slot([tom], [ending])
+    assert [(o.fact_id, o.status) for o in outcomes] == [(1, FactStatus.SUPERSEDED)]
+    assert outcomes[0].valid_to == ending.starts
+    assert [(link.type, link.newer, link.older) for link in links] == [(LinkType.CONTRADICTS, 9, 1)]
+
+
+def test_a_guest_denial_said_before_the_partner_ends_nothing() -> None:
+    ending, tom = _fact(9, "01-05", "", polarity=False), _fact(1, "03-02", "tom")
+    outcomes, links = resolve_slot([tom], [ending])
+    assert [(o.fact_id, o.status) for o in outcomes] == [(1, FactStatus.ACTIVE)]
+    assert links == []
+
+
+def partner_facts(memory: Memory) -> list[FactRecord]:
+    return [f for f in memory.facts(status="all") if f.kind == FactKind.RELATION]
+
+
+@pytest.mark.parametrize(
+    ("said", "whom"),
+    [
+        ("We broke up last night, I'm a mess.", "their partner"),
+        ("we split up a few weeks ago, my boyfriend wanted kids", "their partner"),
+        ("My boyfriend and I broke up last week.", "user's boyfriend"),
+        ("I broke up with my girlfriend.", "user's girlfriend"),
+        ("I divorced my husband last year.", "user's husband"),
+        ("My wife and I separated in the spring.", "user's wife"),
+    ],
+)
+def test_a_couple_ended_without_a_name_is_a_denial_of_no_partner(said: str, whom: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        (fact,) = partner_facts(memory)
+    assert (fact.predicate, fact.object, fact.denies) == ("partner", None, True)
+    assert fact.text == f"user and {whom} are no longer a couple"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We broke up for Christmas on Friday.",  # a school term
+        "We split up and searched the woods.",  # a group, no couple spoken of
+        "My sister and I split up.",  # kin, no couple
+        "If we broke up, I'd be lost.",
+        "Hannah and Tom broke up.",  # someone else's couple: no partner of the speaker's
+    ],
+)
+def test_no_couple_of_the_speakers_ended(said: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert not [f for f in partner_facts(memory) if f.predicate == "partner" and f.object is None]
+
+
+def test_broke_up_with_my_boyfriend_by_name_is_over() -> None:
+    with remembered([("2025-03-02T10:00", "I broke up with my boyfriend Tom.")]) as memory:
+        active = [f for f in partner_facts(memory) if f.status == "active"]
+        assert [(f.predicate, f.object, f.denies) for f in active] == [("boyfriend", "Tom", True)]
+        check_answer(memory, memory.ask("Who is my boyfriend?", now=ASKED, offline=True), "previously Tom")
+
+
+def _tom(memory: Memory) -> FactRecord:
+    (tom,) = [f for f in partner_facts(memory) if f.object == "Tom" and f.affirms]
+    return tom
+
+
+@pytest.mark.parametrize("history", [[TOM, BROKE_UP], [BROKE_UP, TOM]], ids=["in order", "stored backwards"])
+def test_the_ending_supersedes_the_named_partner_whatever_the_order(history: list[tuple[str, str]]) -> None:
+    with remembered(history) as memory:
+        tom = _tom(memory)
+        (ending,) = [f for f in partner_facts(memory) if f.object is None]
+        assert tom.status == "superseded" and ending.status == "active"
+        assert tom.valid_to is not None and tom.valid_to.startswith("2025-03-0")
+        assert ("CONTRADICTS", "in", ending.id) in {(link.type, link.direction, link.fact_id) for link in tom.links}
+        assert memory.check().ok, memory.check().problems  # slot rules: as today's rules give them
+
+
+def test_forgetting_the_ending_brings_the_partner_back() -> None:
+    with remembered([TOM, BROKE_UP]) as memory:
+        memory.forget(session_id="s20250302")
+        tom = _tom(memory)
+        assert tom.status == "active" and tom.valid_to is None
+        assert not [link for link in tom.links if link.type == "CONTRADICTS"]
+        check_answer(memory, memory.ask("Who is my boyfriend?", now=ASKED, offline=True), "Tom")
+
+
+def test_a_partner_named_after_the_ending_holds() -> None:
+    history = [TOM, BROKE_UP, ("2025-05-01T10:00", "My girlfriend Ana is lovely.")]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Who is my girlfriend?", now=ASKED, offline=True), "Ana")
+
+
+@pytest.mark.parametrize(
+    ("question", "now", "expected", "quotes"),
+    [
+        ("Who is my boyfriend?", ASKED, "no one now (previously Tom)", ["My boyfriend Tom", "We broke up last night"]),
+        ("Is Tom still my boyfriend?", ASKED, "No", ["My boyfriend Tom", "We broke up last night"]),
+        ("Is Tom still my boyfriend?", datetime(2025, 2, 1), "Yes", ["My boyfriend Tom"]),
+        ("Who is Tom?", ASKED, "user's former boyfriend", ["My boyfriend Tom", "We broke up last night"]),
+    ],
+)
+def test_the_readers_say_the_partner_was(question: str, now: datetime, expected: str, quotes: list[str]) -> None:
+    with remembered([TOM, BROKE_UP]) as memory:
+        answer = memory.ask(question, now=now, offline=True)
+        check_answer(memory, answer, expected)
+        assert [c.quote for c in answer.citations] == quotes
+
+
+def test_every_backend_ends_the_partner_and_brings_him_back_when_the_ending_is_forgotten(memory: Memory) -> None:
+    for when, text in [BROKE_UP, TOM]:  # stored backwards: the partner's slot reads the ending as a guest
+        said = datetime.fromisoformat(when)
+        memory.add([{"role": "user", "text": text}], session_id=f"s{said:%Y%m%d}", timestamp=said)
+    assert _tom(memory).status == "superseded"
+    assert memory.check().ok, memory.check().problems
+    memory.forget(session_id="s20250302")
+    assert _tom(memory).status == "active"
+    assert memory.check().ok, memory.check().problems
