@@ -62,6 +62,36 @@ def test_a_state_before_an_anchor_of_any_slot(
         assert [c.quote for c in answer.citations] == quotes
 
 
+@pytest.mark.parametrize(
+    ("history", "question", "expected"),
+    [
+        (
+            [
+                ("2025-01-10T10:00", "I work at Tesco."),
+                ("2025-02-10T10:00", "My favorite city is Paris."),  # no move: no anchor
+                ("2025-04-10T10:00", "I work at Aldi now."),
+                ("2025-08-10T10:00", "I moved to Paris."),
+            ],
+            "Where did I work before I moved to Paris?",
+            "Aldi (before Paris)",
+        ),
+        (
+            [
+                ("2025-01-10T10:00", "I live in London."),
+                ("2025-02-10T10:00", "I started at Pizza Express."),  # "Pizza Express" is no "Pizza Hut"
+                ("2025-04-10T10:00", "I moved to York."),
+                ("2025-08-10T10:00", "I started at Pizza Hut."),
+            ],
+            "Where did I live before I started at Pizza Hut?",
+            "York (before Pizza Hut)",
+        ),
+    ],
+)
+def test_the_anchor_is_a_home_employer_or_job_named_whole(history: History, question: str, expected: str) -> None:
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask(question, now=ASKED, offline=True), expected)
+
+
 def test_an_anchor_that_began_before_every_value_of_the_slot_settles_nothing() -> None:
     history: History = [("2025-01-10T10:00", "I started at Aldi in 2019."), ("2025-03-10T10:00", "I moved to York.")]
     with remembered(history) as memory:

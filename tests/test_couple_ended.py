@@ -56,7 +56,10 @@ def partner_facts(memory: Memory) -> list[FactRecord]:
     ("said", "whom"),
     [
         ("We broke up last night, I'm a mess.", "their partner"),
-        ("we split up a few weeks ago, my boyfriend wanted kids", "their partner"),
+        ("We've broken up.", "their partner"),
+        ("We broke up for good.", "their partner"),
+        ("we split up a few weeks ago, the relationship was dead", "their partner"),
+        ("My girlfriend broke up with me.", "user's girlfriend"),
         ("My boyfriend and I broke up last week.", "user's boyfriend"),
         ("I broke up with my girlfriend.", "user's girlfriend"),
         ("I divorced my husband last year.", "user's husband"),
@@ -74,7 +77,11 @@ def test_a_couple_ended_without_a_name_is_a_denial_of_no_partner(said: str, whom
     "said",
     [
         "We broke up for Christmas on Friday.",  # a school term
-        "We split up and searched the woods.",  # a group, no couple spoken of
+        "We broke up on Friday for the Christmas holidays.",
+        "Our band was great until we broke up.",  # a group
+        "We split up and searched the woods.",
+        "We split up and my husband went left.",  # a partner, but no couple ending
+        "My husband and I split up, he took the left trail and I took the right.",
         "My sister and I split up.",  # kin, no couple
         "If we broke up, I'd be lost.",
         "Hannah and Tom broke up.",  # someone else's couple: no partner of the speaker's
@@ -82,7 +89,31 @@ def test_a_couple_ended_without_a_name_is_a_denial_of_no_partner(said: str, whom
 )
 def test_no_couple_of_the_speakers_ended(said: str) -> None:
     with remembered([("2025-03-02T10:00", said)]) as memory:
-        assert not [f for f in partner_facts(memory) if f.predicate == "partner" and f.object is None]
+        assert not [f for f in partner_facts(memory) if f.predicate == "partner" and f.denies]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I got separated from my husband Tom in the crowd.",  # a day out
+        "I almost broke up with my boyfriend Tom last week.",
+        "Sarah broke up with my boyfriend Tom.",  # not the speaker
+        "If I broke up with my boyfriend Tom, I'd move.",
+    ],
+)
+def test_a_named_partner_not_left_by_the_speaker_still_holds(said: str) -> None:
+    with remembered([TOM, ("2025-03-02T10:00", said)]) as memory:
+        question = "Who is my husband?" if "husband" in said else "Is Tom still my boyfriend?"
+        answer = memory.ask(question, now=ASKED, offline=True)
+        assert answer.answer in ("Yes", "Tom"), (answer.answer, answer.flags)
+        assert not [f for f in partner_facts(memory) if f.object == "Tom" and f.denies]
+
+
+def test_a_partner_again_since_the_ending_is_no_former_one() -> None:
+    history = [TOM, BROKE_UP, ("2025-05-01T10:00", "Tom and I are back together, my boyfriend Tom is sweet.")]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Who is Tom?", now=ASKED, offline=True), "user's boyfriend")
+        check_answer(memory, memory.ask("Who is my boyfriend?", now=ASKED, offline=True), "Tom")
 
 
 def test_broke_up_with_my_boyfriend_by_name_is_over() -> None:

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from sodamem.ingest.entities import entity_key
-from sodamem.ingest.supersede import SAME_RELATION
+from sodamem.ingest.supersede import PARTNER_PREDICATES, SAME_RELATION
 from sodamem.model import FactKind, LinkType
 from sodamem.porter import stem
 from sodamem.records import FactRecord
@@ -107,9 +107,11 @@ def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
     named = [f for f in facts if _relation(f, name)]
     couple_ended = couple_endings(facts)
     said: list[tuple[str, list[FactRecord]]] = []
+    # a partner again since ("We broke up", then "my boyfriend Tom is sweet"): no former one
+    again = any(f.status == "active" and f.affirms and f.predicate in PARTNER_PREDICATES for f in named)
     for fact in named:
         if fact.status != "active":
-            endings = ended_by(fact, couple_ended)  # "My boyfriend Tom", then "We broke up"
+            endings = [] if again else ended_by(fact, couple_ended)  # "My boyfriend Tom", then "We broke up"
             if endings and fact.affirms and fact.text.endswith(f" is {name}"):
                 owner, _, relation = fact.text[: -len(f" is {name}")].rpartition("'s ")
                 said.append((f"{owner}'s former {relation}", [fact, *endings]))

@@ -150,6 +150,8 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
     owned = memory.facts(status="all", subject=owner, user=user)
     named = [f for f in owned if f.kind == "relation" and f.predicate in predicates and f.object and f.sources]
     held = [f for f in named if f.status == "active" and f.affirms]
+    if relation in _ASKED_WORD_FIRST and any(f.predicate == snake(relation) for f in held):
+        held = [f for f in held if f.predicate == snake(relation)]  # "my manager Finn", "my boss Grace": the boss
     if not held and relation in _ENGAGED:
         # "Who is my fiancée?" after "my girlfriend Priya" and "Priya and I are getting married": the partner said by
         # another word, whom a wedding to come names
@@ -190,6 +192,8 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
 
 
 _ENGAGED = frozenset("fiance fiancé fiancee fiancée".split())
+# roles said by several words of which one may hold while another is said of someone else: the asked word first
+_ASKED_WORD_FIRST = frozenset("boss manager supervisor therapist counsellor counselor".split())
 
 
 def relative_subjects(memory: Memory, user: str, relative: Relative) -> tuple[list[FactRecord], list[str]]:

@@ -6,6 +6,7 @@ began.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -41,12 +42,17 @@ def anchored(question: str, chain: list[FactRecord], elsewhere: Iterable[FactRec
         return Anchored(side, anchor, other)
     if side == "after":
         return None  # "after I started at Aldi" may be any time since: the sentences say it better
-    began = [f for f in elsewhere if f.modality == "asserted" and f.object and names_said(m["what"], value(f))]
+    began = [f for f in elsewhere if f.modality == "asserted" and f.object and _names_whole(m["what"], value(f))]
     if not began:
         return None
     anchor = min(began, key=_start)
     held = [f for f in said if _start(f) < _start(anchor)]
     return Anchored(side, anchor, max(held, key=_start)) if held else None
+
+
+def _names_whole(words: str, said: str) -> bool:
+    """``words`` start with ``said`` as a whole name: "Pizza Hut" names no "pizza"."""
+    return names_said(words, said) and not re.match(rf"(?i:(?:the\s+)?{re.escape(said)})\s+[A-Z]", words)
 
 
 def _start(fact: FactRecord) -> datetime:

@@ -391,7 +391,8 @@ class StateReader:
         ]  # a denial of no value ("I lost my job") replaced nothing by name; "Ember" is "Ember Health" again
         previous = replaced[-1] if replaced else None
         now_value = value(active)
-        elsewhere = [f for f in self._all_of(active.subject) if _another_state(f, active)]
+        anchor = ANCHOR.search(self.question)
+        elsewhere = [f for f in self._all_of(active.subject) if _another_state(f, active)] if anchor else []
         at = anchored(self.question, [*earlier, active], elsewhere)
         if at is not None:  # "Where did I live before York?": the value before York, not before today's
             if at.other is None:
@@ -570,5 +571,9 @@ def _names_within(words: str, said: str) -> bool:
 
 
 def _another_state(fact: FactRecord, asked: FactRecord) -> bool:
-    """A state of another slot than ``asked``'s ("I started at Aldi" for a question about homes)."""
-    return fact.kind in ("state", "attribute") and is_functional(fact.predicate) and fact.predicate != asked.predicate
+    """A home, employer, job or study of another slot than ``asked``'s ("I started at Aldi" for a question about
+    homes); not a favourite or anything one has ("My favorite city is Paris" is no move to Paris)."""
+    return fact.predicate in _ANCHOR_PREDICATES and fact.predicate != asked.predicate
+
+
+_ANCHOR_PREDICATES = frozenset({"lives_in", "works_at", "job", "studies"})

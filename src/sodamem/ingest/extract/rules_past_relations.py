@@ -17,6 +17,7 @@ import re
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _Piece, _piece_clause
 from sodamem.ingest.extract.rules_emit import _emit, _relation
+from sodamem.ingest.extract.rules_patterns import NOT_A_COUPLE
 from sodamem.model import FactKind, Modality
 
 # roles one leaves, or that leave: "my old boss" was, "my old friend" still is
@@ -43,8 +44,12 @@ _NO_LONGER_MY = re.compile(
     rf"\s+{_MY}(?P<rel>{_ROLE})(?P<more>\s+any\s?more)?(?![\w'’])"
 )
 _PARTNER_ROLES = rv.words("partner husband wife boyfriend girlfriend fiance fiancé fiancee fiancée spouse")
-# right before "my boyfriend Tom": the couple ended ("broke up with", "divorced", "separated from")
-_BROKE_UP_WITH = re.compile(r"\b(?:(?:broke|split)\s+up\s+with|divorced|separated\s+from|dumped)\s+$", re.IGNORECASE)
+# right before "my boyfriend Tom", said by the speaker: the couple ended ("I broke up with", "I divorced"); not
+# "I almost broke up with", "I got separated from", "Sarah broke up with"
+_BROKE_UP_WITH = re.compile(
+    r"\bI(?:['’]ve)?\s+(?:(?:just|finally|recently|officially|actually|have|had)\s+)*"
+    r"(?:(?:broke|split)\s+up\s+with|divorced|separated\s+from|dumped)\s+$"
+)
 _PAST_MODIFIER = re.compile(r"\b(?P<word>old|late|former|previous|ex)[\s-]*$", re.IGNORECASE)
 _WAS_MY = re.compile(rf"\bwas\s+{_MY}")
 # "Finn was my coach for the session today", "was my boss at the time and he still is": of one time, or still so
@@ -86,8 +91,10 @@ def relation_said(p: _Piece, owner: str, m: re.Match[str]) -> None:
     said = text[m.start() : m.start("rel")]
     word = _past_word(said, m["rel"], text[m.end() :])
     if word is None and _BROKE_UP_WITH.search(text[: m.start()]) and m["rel"].lower() in _PARTNER_ROLES:
-        # "I broke up with my boyfriend Tom": over, unless under a wish, a doubt or a denial ("if I divorced ...")
-        word = None if _NOT_SAID_AS_SO.search(text[: m.start()]) else "former"
+        # "I broke up with my boyfriend Tom": over, unless under a wish, a doubt or a denial ("if I divorced ..."),
+        # or said of a day out ("I got separated from my husband Tom in the crowd")
+        ended = not (_NOT_SAID_AS_SO.search(text[: m.start()]) or NOT_A_COUPLE.search(text))
+        word = "former" if ended else None
     if word is None:
         _relation(p, owner, m["rel"], m["name"], m.start(), m.end())
     elif word == "late":

@@ -62,14 +62,21 @@ ENDS_HERE = (
 # "Tom and I broke up", "I split up with Tom", "Tom broke up with me", "I divorced Tom"
 BREAK_UP = re.compile(
     P + r"(?:(?:finally|just|recently|officially|actually)\s+)?"
-    r"(?P<verb>broke\s+up|split\s+up|separated|got\s+divorced|divorced|ended\s+things|"
+    r"(?P<verb>broke\s+up|broken\s+up|split\s+up|separated|got\s+divorced|divorced|ended\s+things|"
     r"(?:called|broke)\s+off\s+(?:the|our)\s+engagement)"
     rf"(?:\s+(?:with|from)?\s*(?P<name>{NAME}|me)(?![\w])"
     # "I broke up with my boyfriend (Tom)", "I divorced my husband": a partner by role, perhaps named
     r"|\s+(?:(?:with|from)\s+)?my\s+(?P<role>boyfriend|girlfriend|partner|husband|wife|fianc[eé]e?)"
     rf"(?:\s+(?P<role_name>{NAME})(?![\w]))?)?"
     # and nothing it did it to: not "split up the bill", "broke up the argument", "split up at the mall"
-     + ENDS_HERE
+    r"(?:\s+(?:again|for\s+good))?" + ENDS_HERE
+)
+# words of a group or a day out, not of a couple, anywhere in the piece: "Our band was great until we broke up", "We
+# broke up on Friday for the Christmas holidays", "I got separated from my husband in the crowd"
+NOT_A_COUPLE = re.compile(
+    r"\b(?:band|group|team|class|crowd|trail|conference|talks|search(?:ed|ing)?|mall|tour|holidays?|christmas"
+    r"|easter|half[\s-]term|term|school|festival|concert|queue|station|airport|party)\b",
+    re.IGNORECASE,
 )
 # "I'm dating Emil", "I'm seeing someone new, his name is Emil", "dating a guy called Emil" (not "seeing Tom tomorrow")
 DATING = re.compile(

@@ -65,6 +65,8 @@ def _rel_status(c: _Clause, m: re.Match[str]) -> bool:
     if not (rs.COPULA.search(c.aux) or got):
         return False
     status = " ".join(m["obj"].split())
+    if status == "separated" and rp.NOT_A_COUPLE.search(c.text):
+        return False  # "I got separated from my husband in the crowd"
     mood = _mood(c, c.text[m.end() :], ing=bool(got), state=True)
     end = _object(c, m.end()).end
     done = _emit(c, K.ATTRIBUTE, "relationship_status", status, end, mood, _say(c.subj.name, mood, "is", "be", status))
@@ -110,21 +112,28 @@ def _break_up(c: _Clause, m: re.Match[str]) -> bool:
             partner = None
     elif m["name"] == "me":
         partner = c.subj.name  # "Tom broke up with me"
+        if partner.startswith(f"{speaker}'s "):  # "My girlfriend broke up with me"
+            role, partner = partner.removeprefix(f"{speaker}'s "), None
+            if role not in _PARTNER_ROLES:
+                return False
     else:
         return False  # someone else's couple: the relationship status rule reads "Hannah and Tom got divorced"
     mood = _mood(c, c.text[m.end() :])
     if mood.modality is not M.ASSERTED or not mood.polarity:
         return False
+    if rp.NOT_A_COUPLE.search(c.text):
+        return False  # "Our band was great until we broke up", "Tom and I split up at the festival"
     end = _through_time(c, m.end())  # "broke up back in 2019": the ending is dated then, not when said
     ended = _Mood(M.ASSERTED, False, "no_longer")
     if partner is None:
         if not role and not _COUPLE_WE.match(c.text, c.subj.start):
             return False
         if not role and not (_COUPLE_VERB.fullmatch(m["verb"]) or _COUPLE_SAID.search(c.text)):
-            return False  # "We split up and searched the woods": a group, unless a couple is spoken of
+            return False  # "We split up and my husband went left": a couple only where their relationship is said
         whom = f"{speaker}'s {role}" if role else "their partner"
         _emit(c, K.EVENT, "broke_up", None, end, mood, f"{speaker} broke up with {whom}", subject=speaker)
-        return _emit(c, K.RELATION, "partner", None, end, ended, f"{speaker} and {whom} are no longer a couple")
+        text = f"{speaker} and {whom} are no longer a couple"
+        return _emit(c, K.RELATION, "partner", None, end, ended, text, subject=speaker)
     if not _is_name(partner):
         return False
     _emit(c, K.EVENT, "broke_up", partner, end, mood, f"{speaker} broke up with {partner}", subject=speaker)
@@ -136,10 +145,10 @@ def _break_up(c: _Clause, m: re.Match[str]) -> bool:
 _PARTNER_ROLES = frozenset("boyfriend girlfriend partner husband wife fiance fiancé fiancee fiancée".split())
 _COUPLE_WE = re.compile(r"[Ww]e\b")
 # verbs said only of a couple; "split up" and "separated" are said of any group unless a couple is spoken of
-_COUPLE_VERB = re.compile(r"broke\s+up|(?:got\s+)?divorced|ended\s+things|(?:called|broke)\s+off\s+\w+\s+engagement")
-_COUPLE_SAID = re.compile(
-    r"\b(?:boyfriend|girlfriend|husband|wife|partner|fianc[eé]e?|marriage|relationship|ex|dating)\b", re.IGNORECASE
+_COUPLE_VERB = re.compile(
+    r"brok(?:e|en)\s+up|(?:got\s+)?divorced|ended\s+things|(?:called|broke)\s+off\s+\w+\s+engagement"
 )
+_COUPLE_SAID = re.compile(r"\b(?:marriage|relationship|divorce|ex|dating|together|couple)\b", re.IGNORECASE)
 
 
 def _dating(c: _Clause, m: re.Match[str]) -> bool:
