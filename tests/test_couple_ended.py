@@ -179,3 +179,54 @@ def test_every_backend_ends_the_partner_and_brings_him_back_when_the_ending_is_f
     memory.forget(session_id="s20250302")
     assert _tom(memory).status == "active"
     assert memory.check().ok, memory.check().problems
+
+
+@pytest.mark.parametrize(
+    ("said", "partner"),
+    [
+        ("Jake and I are over.", "Jake"),
+        ("me and Jake are over", "Jake"),
+        ("Jake and I are done for good.", "Jake"),
+        ("Jake and I are done, my heart is broken.", "Jake"),
+        ("Jake and I aren't together anymore.", "Jake"),
+        ("Jake dumped me yesterday.", "Jake"),
+        ("I dumped Jake.", "Jake"),
+        ("Jake and I called it quits.", "Jake"),
+        ("we called it quits", None),
+        ("we're not together anymore", None),
+        ("We are no longer together.", None),
+        ("my divorce is final!", None),
+        ("I dumped my boyfriend.", None),
+    ],
+)
+def test_a_couple_said_as_over_in_casual_words(said: str, partner: str | None) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        endings = [f for f in partner_facts(memory) if f.predicate == "partner" and f.denies]
+    assert [(f.object, f.status) for f in endings] == [(partner, "active")]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Jake and I are done.",  # a task, as likely
+        "Jake and I are done, the deck looks great.",
+        "we're done!",
+        "We're done with dinner.",
+        "We're over the moon.",
+        "Is it over? Are Jake and I done?",
+        "My sister's divorce is final.",
+        "I dumped the old sofa.",
+        "We're done for the term.",
+    ],
+)
+def test_no_couple_over_is_read_where_none_is_said(said: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert not [f for f in partner_facts(memory) if f.predicate == "partner" and f.denies]
+
+
+def test_we_are_not_together_anymore_ends_the_boyfriend() -> None:
+    history = [TOM, ("2025-03-02T21:00", "honestly we're not together anymore, it's fine")]
+    with remembered(history) as memory:
+        answer = memory.ask("Who is my boyfriend?", now=ASKED, offline=True)
+        check_answer(memory, answer, "no one now (previously Tom)")
+        assert [c.quote for c in answer.citations][:1] == ["My boyfriend Tom"]

@@ -59,7 +59,7 @@ _WAS_ONLY_THEN = re.compile(
     re.IGNORECASE,
 )
 # a wish, a hope, hearsay, a guess or a denial before "Finn was my coach" / "Finn is no longer my boss"
-_NOT_SAID_AS_SO = re.compile(
+NOT_SAID_AS_SO = re.compile(
     r"\b(?:wish|wished|hope|hoping|if|unless|told|tells|said|says|heard|think|thought|guess|maybe|never|not|"
     r"pretend\w*|imagine|whether|reckons?|according|apparently|supposedly)\b|n['’]t\b",
     re.IGNORECASE,
@@ -93,7 +93,7 @@ def relation_said(p: _Piece, owner: str, m: re.Match[str]) -> None:
     if word is None and _BROKE_UP_WITH.search(text[: m.start()]) and m["rel"].lower() in _PARTNER_ROLES:
         # "I broke up with my boyfriend Tom": over, unless under a wish, a doubt or a denial ("if I divorced ..."),
         # or said of a day out ("I got separated from my husband Tom in the crowd")
-        ended = not (_NOT_SAID_AS_SO.search(text[: m.start()]) or NOT_A_COUPLE.search(text))
+        ended = not (NOT_SAID_AS_SO.search(text[: m.start()]) or NOT_A_COUPLE.search(text))
         word = "former" if ended else None
     if word is None:
         _relation(p, owner, m["rel"], m["name"], m.start(), m.end())
@@ -117,7 +117,7 @@ def _ended_relation(p: _Piece, owner: str, rel: str, name: str, start: int, end:
     """The relation of ``owner`` to ``name`` said as over: a denial in its slot ("Finn is no longer user's boss");
     none from a question, nor, for a clause ("Finn was my boss", "Finn is no longer my boss"; not a noun phrase such
     as "my ex Tom"), from a wish, hearsay or a denial said before it in the piece ("I didn't say Finn was my boss")."""
-    if p.question or (clause and _NOT_SAID_AS_SO.search(p.piece.text[:start])):
+    if p.question or (clause and NOT_SAID_AS_SO.search(p.piece.text[:start])):
         return
     rel = " ".join(rel.lower().split())
     c = _piece_clause(p, start, end, owner)

@@ -62,7 +62,8 @@ ENDS_HERE = (
 # "Tom and I broke up", "I split up with Tom", "Tom broke up with me", "I divorced Tom"
 BREAK_UP = re.compile(
     P + r"(?:(?:finally|just|recently|officially|actually)\s+)?"
-    r"(?P<verb>broke\s+up|broken\s+up|split\s+up|separated|got\s+divorced|divorced|ended\s+things|"
+    r"(?P<verb>broke\s+up|broken\s+up|split\s+up|separated|got\s+divorced|divorced|ended\s+things|dumped|"
+    r"called\s+it\s+quits|"
     r"(?:called|broke)\s+off\s+(?:the|our)\s+engagement)"
     rf"(?:\s+(?:with|from)?\s*(?P<name>{NAME}|me)(?![\w])"
     # "I broke up with my boyfriend (Tom)", "I divorced my husband": a partner by role, perhaps named

@@ -12,6 +12,7 @@ from sodamem.ingest.extract import rules_syntax as rs
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _object, _Piece, _piece_clause
 from sodamem.ingest.extract.rules_corrections import as_time
+from sodamem.ingest.extract.rules_couple_over import couples_over
 from sodamem.ingest.extract.rules_emit import _alias, _emit, _relation
 from sodamem.ingest.extract.rules_modality import _piece_mood, _say
 from sodamem.ingest.extract.rules_past_relations import ended_relations, relation_said
@@ -33,6 +34,7 @@ def _relations(p: _Piece) -> None:
     _named_after(p, text)
     _pets_had(p, text)
     ended_relations(p)
+    couples_over(p)
     for m in rp.POSS_REL_NAMED.finditer(text):
         if _is_name(m["name"]) and _is_name(m["owner"]):
             relation_said(p, m["owner"], m)

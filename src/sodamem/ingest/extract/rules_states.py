@@ -101,6 +101,8 @@ def _break_up(c: _Clause, m: re.Match[str]) -> bool:
     up", "I broke up with my boyfriend", "My wife and I separated") is a denial of no partner, which ends whichever
     partner held then (``supersede.ends_any_partner``)."""
     speaker = c.p.speaker
+    if m["verb"] == "dumped" and not (m["name"] or m["role"]):
+        return False  # "I dumped" says whom: "Jake dumped me", "I dumped my boyfriend"
     role = m["role"] or ""  # "with my boyfriend"
     if c.subj.name == speaker:
         companion = next(iter(c.subj.companions), None)
@@ -146,7 +148,7 @@ _PARTNER_ROLES = frozenset("boyfriend girlfriend partner husband wife fiance fia
 _COUPLE_WE = re.compile(r"[Ww]e\b")
 # verbs said only of a couple; "split up" and "separated" are said of any group unless a couple is spoken of
 _COUPLE_VERB = re.compile(
-    r"brok(?:e|en)\s+up|(?:got\s+)?divorced|ended\s+things|(?:called|broke)\s+off\s+\w+\s+engagement"
+    r"brok(?:e|en)\s+up|(?:got\s+)?divorced|ended\s+things|called\s+it\s+quits|(?:called|broke)\s+off\s+\w+\s+engagement"
 )
 _COUPLE_SAID = re.compile(r"\b(?:marriage|relationship|divorce|ex|dating|together|couple)\b", re.IGNORECASE)
 
