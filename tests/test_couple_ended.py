@@ -190,13 +190,20 @@ def test_every_backend_ends_the_partner_and_brings_him_back_when_the_ending_is_f
         ("Jake and I are done, my heart is broken.", "Jake"),
         ("Jake and I aren't together anymore.", "Jake"),
         ("Jake dumped me yesterday.", "Jake"),
-        ("I dumped Jake.", "Jake"),
-        ("Jake and I called it quits.", "Jake"),
-        ("we called it quits", None),
         ("we're not together anymore", None),
         ("We are no longer together.", None),
         ("my divorce is final!", None),
+        ("My divorce finally came through.", None),
+        ("My divorce from Tom is final.", "Tom"),
         ("I dumped my boyfriend.", None),
+        ("My boyfriend and I aren't together anymore.", None),
+        ("My wife and I are over.", None),
+        ("Me and my boyfriend are done for good.", None),
+        ("It's over between us.", None),
+        ("She dumped me.", None),
+        ("I got dumped last week.", None),
+        ("we're not together anymore because he cheated", None),
+        ("We called it quits, the relationship was dead.", None),
     ],
 )
 def test_a_couple_said_as_over_in_casual_words(said: str, partner: str | None) -> None:
@@ -217,6 +224,20 @@ def test_a_couple_said_as_over_in_casual_words(said: str, partner: str | None) -
         "My sister's divorce is final.",
         "I dumped the old sofa.",
         "We're done for the term.",
+        "Jake and I called it quits.",  # of anything, where no couple is spoken of
+        "We called it quits on the hike after two hours, too hot.",  # an outing
+        "Jake and I called it quits on the project.",
+        "We're not together now, he's working nights this week.",
+        "The meeting ran long but we're over now.",
+        "I started a company with Jake, but we're no longer together.",
+        "I dumped Netflix.",
+        "I dumped Jake.",  # the same words as "I dumped Netflix": only where a couple is spoken of
+        "Uber dumped me in the rain.",
+        "Once my divorce is final, I'm moving to Spain.",  # to come
+        "My divorce is final next month.",
+        "Jake and I are finished, my husband will be so proud.",
+        "My sister texted me: Jake and I are over.",  # passed on
+        "Jake and I aren't together, we're just friends.",
     ],
 )
 def test_no_couple_over_is_read_where_none_is_said(said: str) -> None:
@@ -230,3 +251,12 @@ def test_we_are_not_together_anymore_ends_the_boyfriend() -> None:
         answer = memory.ask("Who is my boyfriend?", now=ASKED, offline=True)
         check_answer(memory, answer, "no one now (previously Tom)")
         assert [c.quote for c in answer.citations][:1] == ["My boyfriend Tom"]
+
+
+def test_a_divorce_dated_long_ago_ends_no_husband_said_since() -> None:
+    history = [
+        ("2025-01-05T10:00", "My husband Sam is great."),
+        ("2025-03-02T10:00", "My divorce came through back in 2015."),
+    ]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Who is my husband?", now=ASKED, offline=True), "Sam")

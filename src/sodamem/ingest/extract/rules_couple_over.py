@@ -21,28 +21,42 @@ from sodamem.model import FactKind, Modality
 
 _OVER = _Mood(Modality.ASSERTED, False, "no_longer")
 _SAID = _Mood(Modality.ASSERTED, True)
+_ROLE = r"(?:boyfriend|girlfriend|partner|husband|wife|fianc[eé]e?)"
 
-# the pair opens its clause: "Jake and I", "me and Jake", "we"
+# the pair opens its clause: "Jake and I", "me and Jake", "my wife and I", "me and my boyfriend", "we"
 _PAIR = (
     rf"(?:^|(?<=[.!?;,:])\s*|\b(?i:and|but|so|ugh|well|yeah|now|honestly|basically|anyway)\s+)"
-    rf"(?:(?P<name>{rv.NAME})\s+and\s+I|[Mm]e\s+and\s+(?P<other>{rv.NAME})|(?P<we>[Ww]e))"
+    rf"(?:(?P<name>{rv.NAME})\s+and\s+I|[Mm]e\s+and\s+(?P<other>{rv.NAME})|(?:[Mm]y|[Mm]e\s+and\s+my)\s+"
+    rf"(?P<role>{_ROLE})(?:\s+and\s+I)?|(?P<we>[Ww]e))"
 )
-_END = r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:now|for\s+good|again|lol|haha|tbh)\b)"
+_END = r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:now|for\s+good|again|lol|haha|tbh|because|since|as\s+of|after)\b)"
 _COUPLE_OVER = re.compile(
     _PAIR + r"(?:\s+(?:are|r)|['’]re)\s+(?:(?:so|totally|officially|really|definitely|finally|completely)\s+)?"
-    r"(?P<state>over|done|through|finished|no\s+longer\s+together|not\s+together(?:\s+any\s?more)?)" + _END
+    r"(?P<state>over|done|through|finished|no\s+longer\s+together|not\s+together\s+any\s?more)" + _END
 )
-_NOT_TOGETHER = re.compile(_PAIR + r"\s+(?:aren['’]t|are\s+not)\s+together(?:\s+any\s?more)?" + _END)
+_NOT_TOGETHER = re.compile(_PAIR + r"\s+(?:aren['’]t|are\s+not)\s+together\s+any\s?more" + _END)
+# "It's over between us", "it's over between me and Jake"
+_OVER_BETWEEN = re.compile(rf"\b[Ii]t['’]?s\s+over\s+between\s+(?:us|me\s+and\s+(?P<name>{rv.NAME}))" + _END)
+# "She dumped me.", "I got dumped last week": said of a partner, the clause ending there or with a time
+_DUMPED = re.compile(
+    r"\b(?:(?:[Hh]e|[Ss]he)\s+(?:just\s+)?dumped\s+me|I\s+(?:just\s+)?got\s+dumped)"
+    r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:yesterday|today|last|this|over\s+text|by\s+text|after)\b)"
+)
 _FOR_GOOD = re.compile(r"\s+for\s+good\b")
+# a couple spoken of in the piece, where "we" or "done" could be said of anything
 _COUPLE_WORDS = re.compile(
-    r"\b(?:relationship|together|ex|dating|dumped|boyfriend|girlfriend|husband|wife|partner|heart\w*|single|marriage)\b",
-    re.IGNORECASE,
+    r"\b(?:relationship|dating|dumped|broke\s+up|heart\w*|single(?![\w-])|marriage|ex)\b", re.IGNORECASE
 )
-# "my divorce is final", "our divorce came through", "the divorce was finalised" said by one of the pair
+# "my divorce is final", "our divorce finally came through", "my divorce from Tom is final"; not "once my divorce
+# is final", "my divorce is final next month"
 _DIVORCE_FINAL = re.compile(
-    r"\b(?:[Mm]y|[Oo]ur)\s+divorce\s+(?:is|was|got|has\s+been|came|went|['’]s)\s+"
-    r"(?:(?:now|finally|officially)\s+)?(?:final(?:ised|ized)?|through|official|done)\b"
+    rf"\b(?:[Mm]y|[Oo]ur)\s+divorce(?:\s+from\s+(?P<name>{rv.NAME}))?\s+(?:(?:now|finally|officially|just)\s+)?"
+    r"(?:is|was|got|has\s+been|came|went|['’]s)\s+(?:(?:now|finally|officially)\s+)?"
+    r"(?:final(?:ised|ized)?|through|official|done)\b(?!\s+(?:next|soon|by|in\s+(?:a|an|two|three|few)|once)\b)"
 )
+_NOT_YET = re.compile(r"\b(?i:once|when|until|till|after|as\s+soon\s+as|before)\s+$")
+# passed on: "My sister texted me: Jake and I are over"
+_PASSED_ON = re.compile(r"\b(?:texted|messaged|wrote|posted|tweeted|replied|quoted|dms?|dm['’]d)\b", re.IGNORECASE)
 
 
 def couples_over(p: _Piece) -> None:
@@ -50,25 +64,45 @@ def couples_over(p: _Piece) -> None:
     text = p.piece.text
     if p.question or NOT_A_COUPLE.search(text):
         return
+    spoken_of = _COUPLE_WORDS.search(text) is not None
     for m in (*_COUPLE_OVER.finditer(text), *_NOT_TOGETHER.finditer(text)):
         partner = m["name"] or m["other"]
         if partner is not None and not _is_name(partner):
             continue
-        done = m.re is _COUPLE_OVER and m["state"] in ("done", "through", "finished")
-        if done and (partner is None or not (_FOR_GOOD.match(text, m.end()) or _COUPLE_WORDS.search(text))):
+        state = m["state"] if m.re is _COUPLE_OVER else "not together"
+        if state in ("done", "through", "finished") and (
+            not (partner or m["role"]) or not (_FOR_GOOD.match(text, m.end()) or spoken_of)
+        ):
             continue  # "Jake and I are done, the deck looks great": a task, unless a couple is spoken of
-        start = m.start("name") if m["name"] else m.start("other") if m["other"] else m.start("we")
-        _ended(p, partner, start, m.end())
+        if m["we"] and state == "over" and not spoken_of:
+            continue  # "The meeting ran long but we're over now"
+        start = next(m.start(g) for g in ("name", "other", "role", "we") if m[g])
+        _ended(p, partner, m["role"], start, m.end())
+    for m in _OVER_BETWEEN.finditer(text):
+        if m["name"] is None or _is_name(m["name"]):
+            _ended(p, m["name"], None, m.start(), m.end())
+    for m in _DUMPED.finditer(text):
+        _ended(p, None, None, m.start(), m.end())
     for m in _DIVORCE_FINAL.finditer(text):
-        _ended(p, None, m.start(), m.end())
+        if not _NOT_YET.search(text[: m.start()]) and (m["name"] is None or _is_name(m["name"])):
+            _ended(p, m["name"], None, m.start(), _through_time(p, m.end()))
 
 
-def _ended(p: _Piece, partner: str | None, start: int, end: int) -> None:
-    if NOT_SAID_AS_SO.search(p.piece.text[:start]):
-        return  # "I wish we were over", "Sarah says Jake and I are done"
+def _ended(p: _Piece, partner: str | None, role: str | None, start: int, end: int) -> None:
+    before = p.piece.text[:start]
+    if NOT_SAID_AS_SO.search(before) or _PASSED_ON.search(before):
+        return  # "I wish we were over", "Sarah says Jake and I are done", "My sister texted me: ..."
     speaker = p.speaker
     c = _piece_clause(p, start, end, speaker)
-    whom = partner or "their partner"
+    whom = partner or (f"{speaker}'s {role.lower()}" if role else "their partner")
     _emit(c, FactKind.EVENT, "broke_up", partner, end, _SAID, f"{speaker} broke up with {whom}", subject=speaker)
     text = f"{partner} is no longer {speaker}'s partner" if partner else f"{speaker} and {whom} are no longer a couple"
     _emit(c, FactKind.RELATION, "partner", partner, end, _OVER, text, subject=speaker)
+
+
+def _through_time(p: _Piece, end: int) -> int:
+    """``end``, or the end of a time said right after it ("came through back in 2015"): the ending is dated then."""
+    for start, stop, _ in p.times:
+        if start >= end and re.fullmatch(r"[\s,]*(?:back\s+)?(?:in\s+|on\s+)?", p.piece.text[end:start]):
+            return stop
+    return end

@@ -76,7 +76,8 @@ BREAK_UP = re.compile(
 # broke up on Friday for the Christmas holidays", "I got separated from my husband in the crowd"
 NOT_A_COUPLE = re.compile(
     r"\b(?:band|group|team|class|crowd|trail|conference|talks|search(?:ed|ing)?|mall|tour|holidays?|christmas"
-    r"|easter|half[\s-]term|term|school|festival|concert|queue|station|airport|party)\b",
+    r"|easter|half[\s-]term|term|school|festival|concert|queue|station|airport|party|company|business|startup"
+    r"|project)\b",
     re.IGNORECASE,
 )
 # "I'm dating Emil", "I'm seeing someone new, his name is Emil", "dating a guy called Emil" (not "seeing Tom tomorrow")

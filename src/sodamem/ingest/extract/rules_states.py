@@ -101,8 +101,13 @@ def _break_up(c: _Clause, m: re.Match[str]) -> bool:
     up", "I broke up with my boyfriend", "My wife and I separated") is a denial of no partner, which ends whichever
     partner held then (``supersede.ends_any_partner``)."""
     speaker = c.p.speaker
-    if m["verb"] == "dumped" and not (m["name"] or m["role"]):
-        return False  # "I dumped" says whom: "Jake dumped me", "I dumped my boyfriend"
+    verb = " ".join(m["verb"].split())
+    if verb == "dumped" and not ((m["name"] or m["role"]) and _DUMPED_ENDS.match(c.text, m.end())):
+        return False  # whom, and nothing after: "Jake dumped me.", not "Uber dumped me in the rain", "I dumped Netflix"
+    if verb == "dumped" and m["name"] not in ("me", None) and not _COUPLE_SAID.search(c.text):
+        return False  # "I dumped Verizon.": a person only where a couple is spoken of
+    if verb == "called it quits" and not _COUPLE_SAID.search(c.text):
+        return False  # "We called it quits on the hike after two hours"
     role = m["role"] or ""  # "with my boyfriend"
     if c.subj.name == speaker:
         companion = next(iter(c.subj.companions), None)
@@ -150,6 +155,7 @@ _COUPLE_WE = re.compile(r"[Ww]e\b")
 _COUPLE_VERB = re.compile(
     r"brok(?:e|en)\s+up|(?:got\s+)?divorced|ended\s+things|called\s+it\s+quits|(?:called|broke)\s+off\s+\w+\s+engagement"
 )
+_DUMPED_ENDS = re.compile(r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:yesterday|today|last|this|over\s+text|by\s+text|after)\b)")
 _COUPLE_SAID = re.compile(r"\b(?:marriage|relationship|divorce|ex|dating|together|couple)\b", re.IGNORECASE)
 
 
