@@ -142,10 +142,11 @@ def resolve_slot(facts: list[SlotFact], guests: Sequence[SlotFact] = ()) -> tupl
     ("I used to live in Leeds" while living in London) ends nothing. What no later fact ended is active: at most one
     affirmation, and the denials still true. ``guests``, denials of another slot (``ends_any_partner``), end the
     affirmation that holds at their time (CONTRADICTS) and nothing else; they get no outcome here."""
-    guest_ids = {g.fact_id for g in guests if g.denies}
+    visiting = [g for g in guests if g.denies]
+    guest_ids = {g.fact_id for g in visiting}
     # By instant first: the order key's time is text, which misorders times said with different offsets. Said at
     # one place, an affirmation before a denial: "My boyfriend Tom and I broke up" ends the boyfriend it names.
-    every = [*facts, *(g for g in guests if g.fact_id in guest_ids)]
+    every = [*facts, *visiting]
     ordered = sorted(every, key=_ordering(every))
     holding: SlotFact | None = None  # the affirmation that holds
     denied: dict[str, SlotFact] = {}  # value -> the denial of it that holds

@@ -16,18 +16,18 @@ from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _Piece, _piece_clause
 from sodamem.ingest.extract.rules_emit import _emit
 from sodamem.ingest.extract.rules_past_relations import NOT_SAID_AS_SO
-from sodamem.ingest.extract.rules_patterns import NOT_A_COUPLE
+from sodamem.ingest.extract.rules_patterns import DUMPED_ENDS, NOT_A_COUPLE, PARTNER_ROLE
+from sodamem.ingest.extract.rules_states import _through_time
 from sodamem.model import FactKind, Modality
 
 _OVER = _Mood(Modality.ASSERTED, False, "no_longer")
 _SAID = _Mood(Modality.ASSERTED, True)
-_ROLE = r"(?:boyfriend|girlfriend|partner|husband|wife|fianc[eé]e?)"
 
 # the pair opens its clause: "Jake and I", "me and Jake", "my wife and I", "me and my boyfriend", "we"
 _PAIR = (
     rf"(?:^|(?<=[.!?;,:])\s*|\b(?i:and|but|so|ugh|well|yeah|now|honestly|basically|anyway)\s+)"
     rf"(?:(?P<name>{rv.NAME})\s+and\s+I|[Mm]e\s+and\s+(?P<other>{rv.NAME})|(?:[Mm]y|[Mm]e\s+and\s+my)\s+"
-    rf"(?P<role>{_ROLE})(?:\s+and\s+I)?|(?P<we>[Ww]e))"
+    rf"(?P<role>{PARTNER_ROLE})(?:\s+and\s+I)?|(?P<we>[Ww]e))"
 )
 _END = r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:now|for\s+good|again|lol|haha|tbh|because|since|as\s+of|after)\b)"
 _COUPLE_OVER = re.compile(
@@ -38,10 +38,7 @@ _NOT_TOGETHER = re.compile(_PAIR + r"\s+(?:aren['’]t|are\s+not)\s+together\s+a
 # "It's over between us", "it's over between me and Jake"
 _OVER_BETWEEN = re.compile(rf"\b[Ii]t['’]?s\s+over\s+between\s+(?:us|me\s+and\s+(?P<name>{rv.NAME}))" + _END)
 # "She dumped me.", "I got dumped last week": said of a partner, the clause ending there or with a time
-_DUMPED = re.compile(
-    r"\b(?:(?:[Hh]e|[Ss]he)\s+(?:just\s+)?dumped\s+me|I\s+(?:just\s+)?got\s+dumped)"
-    r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:yesterday|today|last|this|over\s+text|by\s+text|after)\b)"
-)
+_DUMPED = re.compile(r"\b(?:(?:[Hh]e|[Ss]he)\s+(?:just\s+)?dumped\s+me|I\s+(?:just\s+)?got\s+dumped)" + DUMPED_ENDS)
 _FOR_GOOD = re.compile(r"\s+for\s+good\b")
 # a couple spoken of in the piece, where "we" or "done" could be said of anything
 _COUPLE_WORDS = re.compile(
@@ -85,7 +82,8 @@ def couples_over(p: _Piece) -> None:
         _ended(p, None, None, m.start(), m.end())
     for m in _DIVORCE_FINAL.finditer(text):
         if not _NOT_YET.search(text[: m.start()]) and (m["name"] is None or _is_name(m["name"])):
-            _ended(p, m["name"], None, m.start(), _through_time(p, m.end()))
+            said = _piece_clause(p, m.start(), m.end(), p.speaker)
+            _ended(p, m["name"], None, m.start(), _through_time(said, m.end()))  # "came through back in 2015"
 
 
 def _ended(p: _Piece, partner: str | None, role: str | None, start: int, end: int) -> None:
@@ -98,11 +96,3 @@ def _ended(p: _Piece, partner: str | None, role: str | None, start: int, end: in
     _emit(c, FactKind.EVENT, "broke_up", partner, end, _SAID, f"{speaker} broke up with {whom}", subject=speaker)
     text = f"{partner} is no longer {speaker}'s partner" if partner else f"{speaker} and {whom} are no longer a couple"
     _emit(c, FactKind.RELATION, "partner", partner, end, _OVER, text, subject=speaker)
-
-
-def _through_time(p: _Piece, end: int) -> int:
-    """``end``, or the end of a time said right after it ("came through back in 2015"): the ending is dated then."""
-    for start, stop, _ in p.times:
-        if start >= end and re.fullmatch(r"[\s,]*(?:back\s+)?(?:in\s+|on\s+)?", p.piece.text[end:start]):
-            return stop
-    return end

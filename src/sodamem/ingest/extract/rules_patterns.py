@@ -59,6 +59,10 @@ ENDS_HERE = (
     r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:last|yesterday|today|this|in|on|a\s+(?:few|couple|while|week|month|year)|after|"
     r"because|and|but|so|over|recently|back|two|three|four|five|six|several|weeks|months|years|ago)\b)"
 )
+# a partner by role: "my boyfriend", "my wife"
+PARTNER_ROLE = r"(?:boyfriend|girlfriend|partner|husband|wife|fianc[eé]e?)"
+# after "dumped me" / "dumped Jake": the clause's end, or when ("Jake dumped me yesterday"), not "dumped me in the rain"
+DUMPED_ENDS = r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:yesterday|today|last|this|over\s+text|by\s+text|after)\b)"
 # "Tom and I broke up", "I split up with Tom", "Tom broke up with me", "I divorced Tom"
 BREAK_UP = re.compile(
     P + r"(?:(?:finally|just|recently|officially|actually)\s+)?"
@@ -67,7 +71,7 @@ BREAK_UP = re.compile(
     r"(?:called|broke)\s+off\s+(?:the|our)\s+engagement)"
     rf"(?:\s+(?:with|from)?\s*(?P<name>{NAME}|me)(?![\w])"
     # "I broke up with my boyfriend (Tom)", "I divorced my husband": a partner by role, perhaps named
-    r"|\s+(?:(?:with|from)\s+)?my\s+(?P<role>boyfriend|girlfriend|partner|husband|wife|fianc[eé]e?)"
+    rf"|\s+(?:(?:with|from)\s+)?my\s+(?P<role>{PARTNER_ROLE})"
     rf"(?:\s+(?P<role_name>{NAME})(?![\w]))?)?"
     # and nothing it did it to: not "split up the bill", "broke up the argument", "split up at the mall"
     r"(?:\s+(?:again|for\s+good))?" + ENDS_HERE

@@ -102,7 +102,7 @@ def _break_up(c: _Clause, m: re.Match[str]) -> bool:
     partner held then (``supersede.ends_any_partner``)."""
     speaker = c.p.speaker
     verb = " ".join(m["verb"].split())
-    if verb == "dumped" and not ((m["name"] or m["role"]) and _DUMPED_ENDS.match(c.text, m.end())):
+    if verb == "dumped" and not ((m["name"] or m["role"]) and re.match(rp.DUMPED_ENDS, c.text[m.end() :])):
         return False  # whom, and nothing after: "Jake dumped me.", not "Uber dumped me in the rain", "I dumped Netflix"
     if verb == "dumped" and m["name"] not in ("me", None) and not _COUPLE_SAID.search(c.text):
         return False  # "I dumped Verizon.": a person only where a couple is spoken of
@@ -155,7 +155,6 @@ _COUPLE_WE = re.compile(r"[Ww]e\b")
 _COUPLE_VERB = re.compile(
     r"brok(?:e|en)\s+up|(?:got\s+)?divorced|ended\s+things|called\s+it\s+quits|(?:called|broke)\s+off\s+\w+\s+engagement"
 )
-_DUMPED_ENDS = re.compile(r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:yesterday|today|last|this|over\s+text|by\s+text|after)\b)")
 _COUPLE_SAID = re.compile(r"\b(?:marriage|relationship|divorce|ex|dating|together|couple)\b", re.IGNORECASE)
 
 
