@@ -10,6 +10,7 @@ from datetime import datetime
 import pytest
 
 from sodamem import Memory
+from sodamem.answer.ending_date import ending_dated
 from sodamem.ingest.supersede import SlotFact, ends_any_partner, resolve_slot
 from sodamem.model import FactKind, FactStatus, LinkType
 from sodamem.records import FactRecord
@@ -168,6 +169,36 @@ def test_the_readers_say_the_partner_was(question: str, now: datetime, expected:
         answer = memory.ask(question, now=now, offline=True)
         check_answer(memory, answer, expected)
         assert [c.quote for c in answer.citations] == quotes
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("When did I break up with Tom?", "1 March 2025 to 2 March 2025"),  # "last night", said on 2 March at 21:00
+        ("When did Tom and I split up?", "1 March 2025 to 2 March 2025"),
+        ("How long ago did I break up with Tom?", "3 months ago, 1 March 2025 to 2 March 2025"),
+    ],
+)
+def test_a_nameless_ending_dates_the_named_partners_break_up(question: str, expected: str) -> None:
+    with remembered([TOM, BROKE_UP]) as memory:
+        answer = memory.ask(question, now=ASKED, offline=True)
+        check_answer(memory, answer, expected)
+        assert [c.quote for c in answer.citations] == ["We broke up last night"]  # not the turn naming Tom
+
+
+def test_only_a_partner_a_nameless_ending_ended_is_dated_by_it() -> None:
+    ana = ("2025-01-20T10:00", "My friend Ana came over for dinner.")
+    with remembered([TOM, ana, BROKE_UP]) as memory:
+        assert ending_dated(memory, memory.user, "When did I break up with Ana?") is None  # a friend: the when-reader's
+        assert ending_dated(memory, memory.user, "When did I move to Leeds?") is None
+        asked = ending_dated(memory, memory.user, "When did I break up with Tom?")
+    assert asked is not None and asked.dated is not None and asked.dated.start == "2025-03-01T18:00:00"
+
+
+def test_a_break_up_asked_of_a_partner_still_held_is_not_dated() -> None:
+    with remembered([("2025-05-05T10:00", "Sam and I started dating.")]) as memory:
+        answer = memory.ask("When did I break up with Sam?", now=ASKED, offline=True)
+    assert answer.abstained  # not the day the dating began
 
 
 def test_every_backend_ends_the_partner_and_brings_him_back_when_the_ending_is_forgotten(memory: Memory) -> None:

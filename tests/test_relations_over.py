@@ -141,6 +141,7 @@ def test_the_new_holder_said_as_my_role_is_name_answers() -> None:
         ("My sister is Ana and she lives in Porto.", "user's sister is Ana"),
         ("My manager is Ms. Patel.", "user's manager is Ms. Patel"),
         ("My boss is Grace, she is fair.", "user's boss is Grace"),
+        ("My boss is Grace.", "user's boss is Grace"),  # "grace" is a word, but Grace a listed given name
     ],
 )
 def test_my_relation_is_a_name(said: str, text: str) -> None:
@@ -154,7 +155,6 @@ def test_my_relation_is_a_name(said: str, text: str) -> None:
         "My boss is Finn's friend.",
         "My husband is Catholic.",
         "My husband is Navy, so we move a lot.",  # an English word, and no pronoun after it
-        "My boss is Grace.",
         "My mum is Nepali.",
         "My wife is Colombian.",
         "My dog is Labrador.",

@@ -38,14 +38,17 @@ from sodamem.answer.cited_date import asks_for_a_date
 from sodamem.answer.corrections import CorrectedSentence, corrected_sentence, says_instead_of
 from sodamem.answer.date_gaps import asks_a_gap, gap_text
 from sodamem.answer.dates import human_day, human_span
+from sodamem.answer.ending_date import ending_dated
 from sodamem.answer.evidence_view import EvidenceView, fact_citation, overlap
 from sodamem.answer.medications import read_medications
 from sodamem.answer.pets import pets_asked, pets_counted, pets_died
 from sodamem.answer.plans_kept import plan_outcome
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.question_words import SPEAKER_CHECK_DEPTH, QuestionWords
+from sodamem.answer.relation_at import role_at
 from sodamem.answer.relation_yes_no import relation_held
 from sodamem.answer.relatives import (
+    asks_whom_dating,
     relation_said,
     relative_asked_about,
     relative_mentioned,
@@ -224,8 +227,10 @@ class _Reader:
         entities = [m for m in self.analysis.entities if m.name != USER_ROLE or about_asker]
         relatives = relatives_named(self.question, USER_ROLE)
         # a relative whose relation a fact holds counts too: "her name's Ros ... seeing each other" is a girlfriend
+        # ("Who am I seeing?" by the asker's own partner facts only: "My sister Ana is dating Marco" says "dating")
+        dating = asks_whom_dating(self.question)
         mentioned = [
-            relative_mentioned(relative, (h.turn_text for h in self.hits))
+            (not dating and relative_mentioned(relative, (h.turn_text for h in self.hits)))
             or relation_said(self.memory, self.user, relative)
             for relative in relatives
         ]
@@ -255,7 +260,7 @@ class _Reader:
             return self._how_long_ago()
         if asks_how_long_had(self.question):
             return self._how_long_had(sentences)
-        kin = self._relation_held() or self._relatives_by_name() or self._pets_asked()
+        kin = self._relation_held() or self._relation_at() or self._relatives_by_name() or self._pets_asked()
         if kin is not None:
             return kin
         state_reader = self._state_reader()
@@ -348,6 +353,16 @@ class _Reader:
             "Yes" if held.holds else "No", self._fact_citations(list(held.cited)), detail, via=Reading.KIN
         )
 
+    def _relation_at(self) -> Answer | None:
+        """ "Who was my boss before Omar?", "Who was I dating in March?" (``relation_at``)."""
+        found = role_at(self.question, self.memory.facts(status="all", subject=USER_ROLE, user=self.user), self.now)
+        if found is None:
+            return None
+        if not found.names:
+            return self._abstain("no holder then")  # "Who was my boss in 2019?", the first boss said in 2025
+        detail = "; ".join(f.text for f in found.cited)
+        return self._answer(", ".join(found.names), self._fact_citations(found.cited), detail, via=Reading.KIN)
+
     def _relatives_by_name(self) -> Answer | None:
         """ "What are my children's names?", "Who is Ines married to?": the relation facts that name them; "Who is
         my boyfriend?" after "Tom and I broke up": no one, and who was."""
@@ -415,6 +430,9 @@ class _Reader:
         return self._dated() if self.hits and self.items else None
 
     def _dated(self) -> Dated | None:
+        ended = ending_dated(self.memory, self.user, self.question)  # "When did I break up with Tom?"
+        if ended is not None:
+            return ended.dated
         ahead = asks_when_ahead(self.question)
         content, named = self.words.content_stems(), self.words.named_stems()
         mine = asks_of_me(self.question)

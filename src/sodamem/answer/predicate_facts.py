@@ -112,11 +112,16 @@ def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
     for fact in named:
         if fact.status != "active":
             endings = [] if again else ended_by(fact, couple_ended)  # "My boyfriend Tom", then "We broke up"
-            if endings and fact.affirms and fact.text.endswith(f" is {name}"):
-                owner, _, relation = fact.text[: -len(f" is {name}")].rpartition("'s ")
-                said.append((f"{owner}'s former {relation}", [fact, *endings]))
+            role = _role(fact, name, named) if endings and fact.affirms else None
+            if role is not None:
+                owner, relation, cited = role
+                was = f"{owner}'s former {relation}" if relation else f"someone {owner} dated"
+                said.append((was, [*cited, *endings]))
         elif fact.text.endswith(f" is {name}"):
             said.append((fact.text[: -len(f" is {name}")], [fact]))
+        elif fact.affirms and (role := _role(fact, name, named)) is not None:
+            owner, relation, cited = role
+            said.append((f"{owner}'s {relation}" if relation else f"someone {owner} dates", cited))
         elif fact.denies and fact.text.startswith(ended := f"{name} is no longer "):
             owner, _, relation = fact.text[len(ended) :].rpartition("'s ")
             if owner and relation:
@@ -127,6 +132,35 @@ def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
     roles = ", ".join(dict.fromkeys(role for role, _ in said))
     cited = list(dict.fromkeys(f for _, group in said for f in group))
     return FactAnswer(roles, cited, "; ".join(f.text for f in cited))
+
+
+def _role(fact: FactRecord, name: str, named: list[FactRecord]) -> tuple[str, str | None, list[FactRecord]] | None:
+    """Whose ``name`` is, by which word, and the facts saying so, for an affirming relation fact; one dated ("Sam and
+    I started dating") or a partner again ("Tom and I are back together") by the word said of them before
+    ("boyfriend" after "my boyfriend Tom", cited with it), else None (someone dated) or "partner"."""
+    text = fact.text
+    if text.endswith(f" is {name}"):
+        owner, _, relation = text[: -len(f" is {name}")].rpartition("'s ")
+        return (owner, relation, [fact]) if owner and relation else None
+    if text.endswith(f" is dating {name}"):
+        owner, default = text[: -len(f" is dating {name}")], None
+    elif text.endswith(f" is back together with {name}"):
+        owner, default = text[: -len(f" is back together with {name}")], "partner"
+    else:
+        return None
+    before = [
+        f
+        for f in named
+        if f.affirms
+        and f.predicate in PARTNER_PREDICATES
+        and f.text.startswith(f"{owner}'s ")
+        and f.text.endswith(f" is {name}")
+        and said_order(f) < said_order(fact)
+    ]
+    last = max(before, key=said_order, default=None)
+    if last is None:
+        return owner, default, [fact]
+    return owner, last.text[len(f"{owner}'s ") : -len(f" is {name}")], [last, fact]
 
 
 def couple_endings(facts: Iterable[FactRecord]) -> dict[int, FactRecord]:

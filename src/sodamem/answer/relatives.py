@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from sodamem import instants
 from sodamem.answer.pets import pets_died
 from sodamem.answer.predicate_facts import couple_endings, ended_by, said_order
 from sodamem.ingest.entities import entity_key
@@ -82,7 +83,27 @@ def relative_said(memory: Memory, user: str, relative: Relative) -> re.Pattern[s
     return re.compile(rf"(?<!\w)(?:{'|'.join([kin_said, *map(re.escape, names)])})(?!\w)")
 
 
+# "Who am I dating?", "Who am I seeing these days?": the asker's partner, by any word
+_DATING_ASKED = re.compile(
+    r"^\s*who\s+(?:am\s+I|['’]m\s+I)\s+(?:dating|seeing|going\s+out\s+with|in\s+a\s+relationship\s+with)"
+    r"(?:\s+(?:now|currently|these\s+days|at\s+the\s+moment|right\s+now))?\s*\??\s*$",
+    re.IGNORECASE,
+)
+
+
+def asks_whom_dating(question: str) -> bool:
+    """ "Who am I dating?", "Who am I seeing these days?"."""
+    return _DATING_ASKED.match(question) is not None
+
+
+def _dating_asked(question: str, asker: str) -> Relative | None:
+    """The asker's partner, by any word, where the question asks whom they date."""
+    return Relative(asker, "partner") if asks_whom_dating(question) else None
+
+
 def _spouse_asked(question: str, asker: str) -> Relative | None:
+    if (dating := _dating_asked(question, asker)) is not None:
+        return dating
     m = _MARRIED_TO.match(question)
     if m is None:
         return None
@@ -105,8 +126,10 @@ def person_of(memory: Memory, user: str, relative: Relative) -> str:
 
 
 def relatives_named(question: str, asker: str) -> list[Relative]:
-    """Every relative the question names: "What is my wife's name?" -> ``[Relative(asker, "wife")]``."""
-    return [_relative(m, asker) for m in _ANY_RELATIVE.finditer(question)]
+    """Every relative the question names: "What is my wife's name?" -> ``[Relative(asker, "wife")]``; "Who am I
+    seeing?" names the asker's partner."""
+    dating = _dating_asked(question, asker)
+    return [dating] if dating is not None else [_relative(m, asker) for m in _ANY_RELATIVE.finditer(question)]
 
 
 _NAMES_ASKED = re.compile(
@@ -152,6 +175,13 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
     held = [f for f in named if f.status == "active" and f.affirms]
     if relation in _ASKED_WORD_FIRST and any(f.predicate == snake(relation) for f in held):
         held = [f for f in held if f.predicate == snake(relation)]  # "my manager Finn", "my boss Grace": the boss
+    if relation in ONE_AT_A_TIME:
+        last = _last_begun(relation, [f for f in named if f.affirms], held)
+        if last and all(f.status != "active" for f in last):  # "I have a new boss, Grace", then "Grace quit"
+            left = {entity_key(f.object or "") for f in last}
+            gone = [f for f in owned if f.kind == "relation" and f.denies and entity_key(f.object or "") in left]
+            return NamedRelatives([], sorted(last, key=said_order), [f for f in gone if f.status == "active"])
+        held = [f for f in last if f.status == "active"] or held
     if not held and relation in _ENGAGED:
         # "Who is my fiancée?" after "my girlfriend Priya" and "Priya and I are getting married": the partner said by
         # another word, whom a wedding to come names
@@ -191,7 +221,26 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
     return NamedRelatives([], sorted(ended, key=said_order), endings, sorted(over, key=said_order))
 
 
+def _last_begun(relation: str, said: list[FactRecord], held: list[FactRecord]) -> list[FactRecord]:
+    """A role one has one of ("my manager, Priscilla", then "I now report to Luis"): its holders said last to begin,
+    ended or not (by the asked word, where it is said of one who holds)."""
+    if relation in _ASKED_WORD_FIRST and any(f.predicate == snake(relation) for f in held):
+        said = [f for f in said if f.predicate == snake(relation)]
+    latest = max((begins(f) for f in said), default=None)
+    return [f for f in said if begins(f) == latest]
+
+
+def begins(fact: FactRecord) -> datetime:
+    """When a relation began to hold: its ``valid_from``, else when it was said."""
+    return instants.sort_key(fact.valid_from or fact.mentioned_at)
+
+
 _ENGAGED = frozenset("fiance fiancé fiancee fiancée".split())
+# roles one has one of at a time, which pass from one holder to the next with nothing said of the first
+ONE_AT_A_TIME = frozenset(
+    """boss manager supervisor team_lead team_leader line_manager therapist counsellor counselor dentist gp landlord
+    landlady physio physiotherapist personal_trainer psychiatrist psychologist accountant""".split()
+)
 # roles said by several words of which one may hold while another is said of someone else: the asked word first
 _ASKED_WORD_FIRST = frozenset("boss manager supervisor therapist counsellor counselor".split())
 
@@ -230,17 +279,21 @@ def relation_said(memory: Memory, user: str, relative: Relative) -> bool:
     words = {relative.relation, relative.relation.removesuffix("s")}
     if relative.relation in ("girlfriend", "boyfriend", "gf", "bf"):
         words.add("dating")
+    status = "active"
+    if relative.relation == "partner":  # "Who am I seeing?": a partner by any word, one that was too
+        words, status = words | PARTNER_PREDICATES, "all"
     owner = person_of(memory, user, relative)
     return any(
         f.kind == "relation" and f.predicate in {snake(w) for w in words} and f.object and f.affirms
-        for f in memory.facts(status="active", subject=owner, user=user)
+        for f in memory.facts(status=status, subject=owner, user=user)
     )
 
 
 def relative_mentioned(relative: Relative, texts: Iterable[str]) -> bool:
     """Whether any of ``texts`` names such a relative ("mother" is also "mom"; "children" are also "my son")."""
     kin = {*kin_words(relative.relation), *_MENTIONED_AS.get(relative.relation, ())}
-    said = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, sorted(kin)))})s?(?!\w)", re.IGNORECASE)
+    words = "|".join(re.escape(k).replace("_", r"[\s-]+") for k in sorted(kin))  # "team_lead" is said "team lead"
+    said = re.compile(rf"(?<!\w)(?:{words})s?(?!\w)", re.IGNORECASE)
     return any(said.search(text) for text in texts)
 
 
@@ -261,8 +314,10 @@ _KIN_GROUPS = (  # each group names one relative
     "boyfriend bf partner dating",  # "I'm dating Emil": the boyfriend asked of
     "girlfriend gf partner dating",
     "fiance fiancé fiancee fiancée partner",
-    "boss manager supervisor",  # "my manager Grace" is the boss asked of
+    "boss manager supervisor team_lead team_leader line_manager",  # "my manager Grace" is the boss asked of
     "therapist counsellor counselor",
+    "physio physiotherapist",
+    "trainer personal_trainer",
 )
 _KIN_WORDS: dict[str, tuple[str, ...]] = {
     word: tuple(sorted({kin for group in _KIN_GROUPS if word in group.split() for kin in group.split()}))

@@ -22,6 +22,7 @@ from sodamem.bench.extract_setup import (
     pop_slice,
     slice_options,
 )
+from sodamem.bench.histories_cli import histories_command
 from sodamem.bench.locomo import CATEGORY_NAMES
 from sodamem.bench.packs_cli import packs_command
 from sodamem.bench.perf_cli import perf_command, pg_adds_command
@@ -532,6 +533,7 @@ def qa_locomo(**options: Any) -> None:
 
 
 bench.add_command(crash_command)
+bench.add_command(histories_command)
 bench.add_command(packs_command)
 bench.add_command(perf_command)
 bench.add_command(pg_adds_command)

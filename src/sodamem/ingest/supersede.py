@@ -66,7 +66,16 @@ HOUSEMATE_PREDICATES = frozenset({"roommate", "flatmate", "housemate"})
 
 
 # One relation said by several words: "my manager Finn" is the boss "Finn is no longer my boss" ends.
-SAME_RELATION = {"manager": "boss", "supervisor": "boss", "counsellor": "therapist", "counselor": "therapist"}
+SAME_RELATION = {
+    "manager": "boss",
+    "supervisor": "boss",
+    "team_lead": "boss",
+    "team_leader": "boss",
+    "line_manager": "boss",
+    "counsellor": "therapist",
+    "counselor": "therapist",
+    "physiotherapist": "physio",
+}
 
 
 def slot_of(kind: FactKind, predicate: str, modality: Modality, subject_key: str, object_key: str) -> str | None:

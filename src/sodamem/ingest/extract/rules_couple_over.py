@@ -1,5 +1,5 @@
 """A couple said as over in casual words the break-up verbs do not read: "Jake and I are over", "me and Jake are
-done", "we're not together anymore", "we are no longer together", "my divorce is final".
+done", "we're not together anymore", "we are no longer together", "my divorce is final", "I'm single again".
 
 Each is a denial of the speaker's partner, named where the pair names one ("Jake is no longer user's partner"),
 else of no partner, which ends whichever partner held then (``supersede.ends_any_partner``). Not read: "we're done"
@@ -39,6 +39,11 @@ _NOT_TOGETHER = re.compile(_PAIR + r"\s+(?:aren['’]t|are\s+not)\s+together\s+a
 _OVER_BETWEEN = re.compile(rf"\b[Ii]t['’]?s\s+over\s+between\s+(?:us|me\s+and\s+(?P<name>{rv.NAME}))" + _END)
 # "She dumped me.", "I got dumped last week": said of a partner, the clause ending there or with a time
 _DUMPED = re.compile(r"\b(?:(?:[Hh]e|[Ss]he)\s+(?:just\s+)?dumped\s+me|I\s+(?:just\s+)?got\s+dumped)" + DUMPED_ENDS)
+# "I'm single again", "i am officially single now": no partner now
+_SINGLE = re.compile(
+    r"\b(?:I['’]m|I\s+am|i['’]?m)\s+(?:(?:officially|finally|now|so|back\s+to\s+being)\s+)?single(?![\w-])"
+    r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:again|now|once\s+more|lol|haha|tbh|and|as\s+of|since)\b)"
+)
 _FOR_GOOD = re.compile(r"\s+for\s+good\b")
 # a couple spoken of in the piece, where "we" or "done" could be said of anything
 _COUPLE_WORDS = re.compile(
@@ -80,19 +85,24 @@ def couples_over(p: _Piece) -> None:
             _ended(p, m["name"], None, m.start(), m.end())
     for m in _DUMPED.finditer(text):
         _ended(p, None, None, m.start(), m.end())
+    for m in _SINGLE.finditer(text):
+        _ended(p, None, None, m.start(), m.end(), single=True)  # no break-up said: perhaps there was no one
     for m in _DIVORCE_FINAL.finditer(text):
         if not _NOT_YET.search(text[: m.start()]) and (m["name"] is None or _is_name(m["name"])):
             said = _piece_clause(p, m.start(), m.end(), p.speaker)
             _ended(p, m["name"], None, m.start(), _through_time(said, m.end()))  # "came through back in 2015"
 
 
-def _ended(p: _Piece, partner: str | None, role: str | None, start: int, end: int) -> None:
+def _ended(p: _Piece, partner: str | None, role: str | None, start: int, end: int, *, single: bool = False) -> None:
     before = p.piece.text[:start]
     if NOT_SAID_AS_SO.search(before) or _PASSED_ON.search(before):
         return  # "I wish we were over", "Sarah says Jake and I are done", "My sister texted me: ..."
     speaker = p.speaker
     c = _piece_clause(p, start, end, speaker)
     whom = partner or (f"{speaker}'s {role.lower()}" if role else "their partner")
+    if single:
+        _emit(c, FactKind.RELATION, "partner", None, end, _OVER, f"{speaker} has no partner", subject=speaker)
+        return
     _emit(c, FactKind.EVENT, "broke_up", partner, end, _SAID, f"{speaker} broke up with {whom}", subject=speaker)
     text = f"{partner} is no longer {speaker}'s partner" if partner else f"{speaker} and {whom} are no longer a couple"
     _emit(c, FactKind.RELATION, "partner", partner, end, _OVER, text, subject=speaker)

@@ -95,7 +95,7 @@ def _alias(p: _Piece, alias: str, canonical: str) -> None:
 
 
 def _relation(p: _Piece, owner: str, rel: str, name: str, start: int, end: int, *, alias: bool = True) -> None:
-    rel = " ".join(rel.lower().split())
+    rel = rv.role_said(rel)
     c = _piece_clause(p, start, end, owner)
     _emit(c, K.RELATION, rv.snake(rel), name, end, _piece_mood(p), f"{owner}'s {rel} is {name}")
     if alias and rel not in rv.NON_UNIQUE_RELS and not p.question:

@@ -24,8 +24,10 @@ from sodamem.model import FactKind, Modality
 ENDING_ROLES = rv.words(
     """partner husband wife boyfriend girlfriend fiance fiancé fiancee fiancée spouse colleague coworker co-worker
     boss manager mentor teacher coach therapist neighbour neighbor roommate flatmate housemate classmate teammate
-    landlord"""
-)
+    landlord landlady supervisor counsellor counselor dentist doctor GP physio physiotherapist trainer tutor vet
+    lawyer accountant hairdresser barber nanny babysitter psychiatrist psychologist"""
+) | {"team lead", "team leader", "line manager", "personal trainer"}
+_ENDING_LOWER = frozenset(r.lower() for r in ENDING_ROLES)
 _ROLE = rv.alt(ENDING_ROLES)
 _MY = r"(?:[Mm]y|[Oo]ur)\s+"
 # after "my ex Sarah": the end of the clause or a verb, not a noun ("my ex Uber driver", "my ex Tinder match")
@@ -74,7 +76,7 @@ def _past_word(said: str, rel: str, after: str) -> str | None:
     modifier = _PAST_MODIFIER.search(said)
     if modifier is not None and modifier["word"].lower() == "late":
         return "late"
-    if rel.lower() not in ENDING_ROLES:
+    if rel.lower() not in _ENDING_LOWER:
         return None
     if modifier is not None:
         return "former"
@@ -108,7 +110,7 @@ def _late_relation(p: _Piece, owner: str, rel: str, name: str, start: int, end: 
     denial in its slot, so it ends "my husband Tom" and names no husband now."""
     if p.question:
         return
-    rel = " ".join(rel.lower().split())
+    rel = rv.role_said(rel)
     c = _piece_clause(p, start, end, owner)
     _emit(c, FactKind.RELATION, rv.snake(rel), name, end, _OVER, f"{owner}'s late {rel} is {name}")
 
@@ -119,7 +121,7 @@ def _ended_relation(p: _Piece, owner: str, rel: str, name: str, start: int, end:
     as "my ex Tom"), from a wish, hearsay or a denial said before it in the piece ("I didn't say Finn was my boss")."""
     if p.question or (clause and NOT_SAID_AS_SO.search(p.piece.text[:start])):
         return
-    rel = " ".join(rel.lower().split())
+    rel = rv.role_said(rel)
     c = _piece_clause(p, start, end, owner)
     _emit(c, FactKind.RELATION, rv.snake(rel), name, end, _OVER, f"{name} is no longer {owner}'s {rel}")
 

@@ -242,6 +242,21 @@ BASE_FORMS = frozenset(
 # --- patterns over a whole piece ---------------------------------------------------------------------------------
 REL_NAMED = re.compile(rf"\b(?P<my>[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE}),?\s+(?P<name>{NAME})(?![\w])")
 NAME_PAREN_REL = re.compile(rf"(?P<name>{NAME})\s+\((?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})\)")
+# "Maya, my therapist, suggested journaling": a name and its relation said between commas or dashes (not a list:
+# "I invited Tom, my sister, and Ana", "Tom, my mum, my dad", "Tom, my sister, Ana and I")
+NAME_COMMA_REL = re.compile(
+    rf"(?<![,&]\s)(?<!\band\s)(?<!\bor\s)(?P<name>{NAME}),\s+(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})\s*"
+    rf"(?:,|\s[—–-])\s+(?!(?:and|or|&|my|our|his|her|their|the)\b|{NAME}\s*(?:,|and\b|&))"
+)
+# "I report to Dan now": one's manager
+REPORT_TO = re.compile(rf"\bI\s+(?:now\s+)?report\s+(?:directly\s+)?to\s+(?P<name>{NAME})(?![\w'’])")
+# "Grace from work invited me": someone one works with
+NAME_FROM_WORK = re.compile(
+    r"(?<!\bup\s)(?<!\bcollect\s)(?<!\bcollected\s)(?<!\bfetch\s)(?<!\bfetched\s)(?<!\bget\s)(?<!\bgot\s)"
+    r"(?<!\bdrive\s)(?<!\bdrove\s)(?<!\bbring\s)(?<!\bbrought\s)(?<!\bwalk\s)(?<!\bwalked\s)"  # "picked up Grace"
+    rf"(?<![\w'’])(?P<name>{NAME})\s+from\s+(?:work|the\s+office|my\s+(?:work|office|team|job))(?![\w'’])"
+    r"(?!\s+(?:interview|application|search|hunt|fair|that)\b)"
+)
 POSS_REL_NAMED = re.compile(
     rf"(?<![\w'’])(?P<owner>{NAME})['’]s\s+{REL_MOD}(?P<rel>{REL_ONE}),?\s+(?P<name>{NAME})(?![\w])"
 )
@@ -252,14 +267,17 @@ REL_IS_NAMED = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})(?:['’]s\s+name(?:\s+is|['’]s)|(?:\s+is|['’]s)\s+(?:called|named))\s+"
     rf"(?P<name>{NAME})(?![\w])"
 )
-# "My new boss is Inês, she's direct", "My sister is Ana.": the name ends its clause ("my boss is Finn's friend" and
-# "my mum is Irish" name no one; see ``rules_piece_wide.NOT_A_NAME``)
+# "My new boss is Inês, she's direct", "My sister is Ana.", "My manager there is Grace": the name ends its clause
+# ("my boss is Finn's friend" and "my mum is Irish" name no one; see ``rules_piece_wide.NOT_A_NAME``)
 MY_REL_IS_NAME = re.compile(
-    rf"\b(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})\s+is\s+(?P<name>{NAME})"
+    rf"\b(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})(?:\s+(?:there|here|now|at\s+work))?\s+is"
+    rf"(?:\s+(?:now|officially))?\s+(?P<name>{NAME})"
     r"(?=\s*(?:[.,;:!?)]|$)|\s+(?:and|but|so|now|though|btw|lol|haha)\b)"
 )
+# "Dan is my boss", "Dan's my new boss", "Grace is now my manager", "Finn was my boss" (over: ``rules_past_relations``)
 NAME_IS_MY_REL = re.compile(
-    rf"(?<![\w'’])(?P<name>{NAME})\s+(?:is|was)\s+(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})(?![\w'’])"
+    rf"(?<![\w'’])(?P<name>{NAME})(?:(?:\s+is|['’]s)(?:\s+(?:now|also|still|officially))?|\s+was)\s+(?:[Mm]y|[Oo]ur)\s+"
+    rf"{REL_MOD}(?P<rel>{REL_ONE})(?![\w'’])"
 )
 PET_NAMED = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+)?(?P<rel>{REL_ONE})\s+(?:named|called)\s+(?P<name>{NAME})(?![\w])"

@@ -12,10 +12,13 @@ from sodamem.ingest.extract import rules_syntax as rs
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _object, _Piece, _piece_clause
 from sodamem.ingest.extract.rules_corrections import as_time
+from sodamem.ingest.extract.rules_couple_begun import couples_begun
 from sodamem.ingest.extract.rules_couple_over import couples_over
 from sodamem.ingest.extract.rules_emit import _alias, _emit, _relation
+from sodamem.ingest.extract.rules_gender import name_gender
 from sodamem.ingest.extract.rules_modality import _piece_mood, _say
-from sodamem.ingest.extract.rules_past_relations import ended_relations, relation_said
+from sodamem.ingest.extract.rules_past_relations import NOT_SAID_AS_SO, ended_relations, relation_said
+from sodamem.ingest.extract.rules_role_changes import role_changes
 from sodamem.ingest.extract.rules_truecase import rare
 from sodamem.model import FactKind, Modality
 
@@ -24,17 +27,24 @@ K = FactKind
 
 def _relations(p: _Piece) -> None:
     text = p.piece.text
-    for pattern in (rp.REL_NAMED, rp.NAME_PAREN_REL, rp.REL_IS_NAMED, rp.NAME_IS_MY_REL, rp.PET_NAMED):
+    named_in = (rp.REL_NAMED, rp.NAME_PAREN_REL, rp.NAME_COMMA_REL, rp.REL_IS_NAMED, rp.NAME_IS_MY_REL, rp.PET_NAMED)
+    for pattern in named_in:
         for m in pattern.finditer(text):
             if _is_name(m["name"]):
                 relation_said(p, p.speaker, m)
+    for pattern, relation in ((rp.NAME_FROM_WORK, "coworker"), (rp.REPORT_TO, "manager")):
+        for m in pattern.finditer(text):
+            if _said_as_a_person(m, text) and not p.question and not NOT_SAID_AS_SO.search(text[: m.start()]):
+                _relation(p, p.speaker, relation, m["name"], m.start(), m.end())
     for m in rp.MY_REL_IS_NAME.finditer(text):
-        if _named_so(m, text):
+        if not p.question and _named_so(m, text):  # not "My boss is Grace, right?"
             relation_said(p, p.speaker, m)
     _named_after(p, text)
     _pets_had(p, text)
     ended_relations(p)
     couples_over(p)
+    couples_begun(p)
+    role_changes(p)
     for m in rp.POSS_REL_NAMED.finditer(text):
         if _is_name(m["name"]) and _is_name(m["owner"]):
             relation_said(p, m["owner"], m)
@@ -44,6 +54,15 @@ def _relations(p: _Piece) -> None:
             relation_said(p, owner, m)
 
 
+def _said_as_a_person(m: re.Match[str], text: str) -> bool:
+    """A name, and at the sentence's start one that is no common word ("Heard from work that ..." names no one)."""
+    name = m["name"]
+    if not _is_name(name):
+        return False
+    opening = not text[: m.start()].strip(" \t\"'“‘(")
+    return not opening or name_gender(name) is not None or rare(name.split()[0])
+
+
 # "My mum is Nepali", "my wife is Colombian", "my dad is Lebanese": what one is, not one's name
 _SAID_OF_A_PEOPLE = re.compile(r"(?:ese|ish|ian|ean|ic)$", re.IGNORECASE)
 _PERSON_SAID_NEXT = re.compile(r"^\s*(?:,\s*|\s+and\s+)(?:she|he|they|who)\b", re.IGNORECASE)
@@ -51,8 +70,8 @@ _PERSON_SAID_NEXT = re.compile(r"^\s*(?:,\s*|\s+and\s+)(?:she|he|they|who)\b", r
 
 def _named_so(m: re.Match[str], text: str) -> bool:
     """Whether "my <relation> is <X>" names someone: X is a name, no word for what one is ("Irish", "Navy",
-    "Nepali"), no breed ("my dog is Labrador"), not said under "if"; a common word ("Grace", "Tom") only where a
-    pronoun follows ("My boss is Grace, she's fair")."""
+    "Nepali"), no breed ("my dog is Labrador"), not said under "if"; a common word only where it is a listed given
+    name ("Grace", "Tom") or a pronoun follows ("My boss is Hope, she's fair")."""
     name = m["name"]
     first = name.split()[0].lower()
     if not _is_name(name) or first in NOT_A_NAME or first in rv.BREEDS or _SAID_OF_A_PEOPLE.search(first):
@@ -60,7 +79,8 @@ def _named_so(m: re.Match[str], text: str) -> bool:
     if re.search(r"\b(?:if|unless|whether)\b", text[: m.start()], re.IGNORECASE):
         return False
     titled = re.match(r"(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s", name) is not None  # "My manager is Ms. Patel."
-    return titled or rare(first) or _PERSON_SAID_NEXT.match(text[m.end() :]) is not None
+    given = name_gender(name) is not None  # "My boss is Grace.": a listed given name, though "grace" is a word
+    return titled or given or rare(first) or _PERSON_SAID_NEXT.match(text[m.end() :]) is not None
 
 
 # "got two dogs, a pitbull named Tank and a chihuahua named Peanut", "I have a cat called Miso": pets one has

@@ -1,0 +1,216 @@
+"""Roles that change hands ("Omar replaced Finn as my boss", "My boss Finn quit today", "I now report to Luis"),
+the holder asked of now (the last one said to begin, for a role one has one of) and at another time ("Who was my
+boss before Omar?", "Who was I dating in March?"). Real rules, real store; every answer cites its turns."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from sodamem import Memory
+from sodamem.answer.relation_at import role_at
+from sodamem.model import FactKind
+
+from .scenario_histories import check_answer, remembered
+
+ASKED = datetime(2025, 12, 1, 12, 0)
+
+
+def relations(memory: Memory) -> list[tuple[str, str | None, bool, str]]:
+    return [
+        (f.predicate, f.object, f.denies, f.text) for f in memory.facts(status="all") if f.kind == FactKind.RELATION
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("Priya took over as my manager.", [("manager", "Priya", False)]),
+        ("Omar replaced Finn as my boss.", [("boss", "Finn", True), ("boss", "Omar", False)]),
+        ("I have a new boss, Grace.", [("boss", "Grace", False)]),
+        ("Got a new boss today: Grace.", [("boss", "Grace", False)]),
+        ("Grace is now my manager.", [("manager", "Grace", False)]),
+        ("My landlord is now Mr. Shaw.", [("landlord", "Mr. Shaw", False)]),
+        ("My boss Finn quit today.", [("boss", "Finn", False), ("boss", "Finn", True)]),
+        ("Finn, my manager, left the company.", [("manager", "Finn", False), ("manager", "Finn", True)]),
+        ("My therapist Anna retired last month.", [("therapist", "Anna", False), ("therapist", "Anna", True)]),
+    ],
+)
+def test_a_role_changing_hands(said: str, expected: list[tuple[str, str, bool]]) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert sorted(r[:3] for r in relations(memory)) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Priya is taking over as my manager next week.",  # not yet
+        "Sarah says Omar replaced Finn as my boss.",  # hearsay
+        "Did Omar replace Finn as my boss?",
+        "Priya took over as my manager next week.",
+    ],
+)
+def test_no_role_changing_hands(said: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert not [r for r in relations(memory) if r[1] in ("Priya", "Omar")]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My boss Finn quit smoking.",  # a habit
+        "My boyfriend Tom left.",  # the room
+        "Sarah says my boss Finn quit.",
+        "My boss Finn left yesterday for a conference.",  # "left" ends only an employer
+        "My boss Finn left the team meeting early.",
+        "My boss Finn left the job to me.",
+        "My boss Finn left and I had the office to myself.",
+        "My teammate Ana left.",
+    ],
+)
+def test_no_one_left_a_role(said: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert not [r for r in relations(memory) if r[2]]
+
+
+FINN = ("2025-01-05T10:00", "My boss Finn is strict.")
+OMAR = ("2025-05-05T10:00", "Omar replaced Finn as my boss.")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected", "quotes"),
+    [
+        ("Who is my boss?", "Omar", ["Omar replaced Finn as my boss"]),
+        ("Who is Finn?", "user's former boss", ["My boss Finn", "Omar replaced Finn as my boss"]),
+        ("Who was my boss before Omar?", "Finn", ["My boss Finn", "Omar replaced Finn as my boss"]),
+        ("Who was my boss after Finn?", "Omar", ["Omar replaced Finn as my boss", "My boss Finn"]),
+        ("Who was my boss in March?", "Finn", ["My boss Finn"]),
+        ("Who was my manager in November?", "Omar", ["Omar replaced Finn as my boss"]),
+    ],
+)
+def test_the_holder_now_and_at_another_time(question: str, expected: str, quotes: list[str]) -> None:
+    with remembered([FINN, OMAR]) as memory:
+        answer = memory.ask(question, now=ASKED, offline=True)
+        check_answer(memory, answer, expected)
+        assert [c.quote for c in answer.citations] == quotes
+
+
+def test_a_role_one_has_one_of_is_the_last_one_said_to_begin() -> None:
+    history = [
+        ("2024-02-05T17:30", "Quarterly review with my manager, Priscilla, went fine."),
+        ("2024-11-25T16:40", "Reorg at work: Wendy moved up to director, and I now report to Luis Ortega."),
+    ]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Who's my manager?", now=ASKED, offline=True), "Luis Ortega")
+    sisters = [("2024-02-05T17:30", "My sister Ana called."), ("2024-11-25T16:40", "My sister Bea visited.")]
+    with remembered(sisters) as memory:  # one has several sisters at once
+        check_answer(memory, memory.ask("Who is my sister?", now=ASKED, offline=True), "Ana, Bea")
+
+
+DATED = [
+    ("2025-01-05T10:00", "My boyfriend Tom took me to Paris."),
+    ("2025-03-20T10:00", "We broke up last night."),
+    ("2025-05-05T10:00", "Sam and I started dating."),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Who was I dating in March?", "Tom"),  # until the 19th
+        ("Who was I dating before Sam?", "Tom"),
+        ("Who was my boyfriend in February?", "Tom"),
+        ("Who was I dating in June?", "Sam"),
+    ],
+)
+def test_whom_the_asker_dated_at_another_time(question: str, expected: str) -> None:
+    with remembered(DATED) as memory:
+        check_answer(memory, memory.ask(question, now=ASKED, offline=True), expected)
+
+
+def test_no_holder_known_after_the_holdings_said_ended() -> None:
+    history = [FINN, ("2025-03-02T10:00", "My boss Finn quit today.")]
+    with remembered(history) as memory:
+        answer = memory.ask("Who was my boss in June?", now=ASKED, offline=True)
+        assert answer.abstained and "abstain:no holder then" in answer.flags
+        check_answer(memory, memory.ask("Who was my boss in February?", now=ASKED, offline=True), "Finn")
+
+
+def test_a_holding_said_soon_after_the_time_asked_held_then_and_one_said_long_after_says_nothing() -> None:
+    history = [
+        ("2025-01-04T18:20", "ugh, first date tonight with this guy Marco I matched with on hinge"),
+        ("2025-02-14T23:10", "Marco asked me to be his girlfriend over dinner tonight!!"),
+    ]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Who was I dating back in January?", now=ASKED, offline=True), "Marco")
+        found = role_at("Who was I dating in 2019?", memory.facts(status="all"), ASKED)
+    assert found is not None and found.names == []
+
+
+def test_started_seeing_someone_is_dating_them_and_who_one_sees_is_read_without_a_fact() -> None:
+    said = "I've started seeing Daniel. Nothing serious yet, we're taking it slow, but he makes me laugh."
+    with remembered([("2024-10-20T19:40", said)]) as memory:
+        assert ("dating", "Daniel", False, "user is dating Daniel") in relations(memory)
+        check_answer(memory, memory.ask("Who am I seeing these days?", now=ASKED, offline=True), "Daniel")
+    with remembered([("2024-10-20T19:40", "I've started seeing Dr. Lee for my knee.")]) as memory:
+        assert relations(memory) == []
+
+
+def test_a_professional_is_read_from_a_sentence_not_naming_the_role() -> None:
+    said = "finally went to the dentist. Dr. Okafor says I need a filling, booked in for next week, dreading it"
+    with remembered([("2025-01-20T09:50", said)]) as memory:
+        answer = memory.ask("Who's my dentist?", now=ASKED, offline=True)
+    assert "Okafor" in answer.answer
+
+
+@pytest.mark.parametrize(
+    "said", ["Grace was also my doctor.", "Finn was still my boss then.", "Finn was my boss once."]
+)
+def test_a_role_said_with_was_holds_no_more(said: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert not [f for f in memory.facts(status="active") if f.kind == FactKind.RELATION and f.affirms]
+
+
+GRACE_LEFT = [
+    FINN,
+    ("2025-05-05T10:00", "I have a new boss, Grace."),
+    ("2025-08-05T10:00", "My boss Grace quit today."),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Who is my boss?", "no one now (previously Grace)"),  # not Finn, whom Grace followed
+        ("Who was my boss in June?", "Grace"),  # Finn's holding ended when Grace's began
+        ("Who was my boss in February?", "Finn"),
+        ("Who was my boss in September?", None),
+        ("Who was my boss before Finn?", None),  # no one said before him
+    ],
+)
+def test_a_role_one_has_one_of_passes_from_holder_to_holder(question: str, expected: str | None) -> None:
+    with remembered(GRACE_LEFT) as memory:
+        check_answer(memory, memory.ask(question, now=ASKED, offline=True), expected)
+
+
+def test_roles_one_has_several_of_are_not_placed_in_time() -> None:
+    sisters = [("2024-02-05T17:30", "My sister Ana called."), ("2024-11-25T16:40", "My sister Bea visited.")]
+    with remembered(sisters) as memory:
+        assert role_at("Who was my sister before Bea?", memory.facts(status="all"), ASKED) is None
+
+
+def test_whom_one_sees_is_not_read_from_another_couple() -> None:
+    with remembered([("2025-03-02T10:00", "My sister Ana is dating Marco.")]) as memory:
+        assert memory.ask("Who am I seeing?", now=ASKED, offline=True).abstained
+
+
+def test_a_holder_named_that_no_rule_read_is_left_to_the_sentences() -> None:
+    history = [
+        ("2024-10-22T07:15", "Joined a gym. My personal trainer is Mike, he is tough."),
+        ("2024-12-12T19:00", "Mike changed gyms, so I was passed on to a new trainer, Bex."),
+    ]
+    with remembered(history) as memory:
+        assert role_at("Who was my personal trainer before Bex?", memory.facts(status="all"), ASKED) is None
+        answer = memory.ask("Who was my personal trainer before Bex?", now=ASKED, offline=True)
+    assert "Mike" in answer.answer
