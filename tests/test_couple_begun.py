@@ -264,3 +264,38 @@ def test_one_dated_keeps_the_word_said_of_them_before() -> None:
 def test_a_professional_is_asked_of_by_its_words(said: str, question: str, expected: str) -> None:
     with remembered([("2025-01-05T10:00", said)]) as memory:
         check_answer(memory, memory.ask(question, now=ASKED, offline=True), expected)
+
+
+@pytest.mark.parametrize(
+    ("said", "question"),
+    [
+        ("I met Nina at the gym, we are friends now.", "Who is Nina?"),
+        ("Ben proposed last night!", "Who is Ben?"),
+        ("Sam asked me out and we went for dinner!", "who is sam"),
+    ],
+)
+def test_who_someone_is_with_no_relation_read_is_the_sentence_said_of_them(said: str, question: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        check_answer(memory, memory.ask(question, now=ASKED, offline=True), said)  # not a piece of it ("met")
+
+
+@pytest.mark.parametrize(
+    ("said", "question", "expected"),
+    [
+        ("Ana and Ben were at the party last night.", "who was at the party?", "Ana and Ben"),  # no name asked
+        ("Ben was late to the meeting again.", "who was late?", "Ben"),
+    ],
+)
+def test_a_lower_case_who_question_asking_no_name_keeps_its_span(said: str, question: str, expected: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        check_answer(memory, memory.ask(question, now=ASKED, offline=True), expected)
+
+
+def test_who_someone_is_is_not_read_from_a_question_or_the_assistant() -> None:
+    with remembered([("2025-03-02T10:00", "Do you think Nina likes me?")]) as memory:
+        assert memory.ask("Who is Nina?", now=ASKED, offline=True).abstained
+    with Memory(":memory:", embedder="fake") as memory:
+        said = datetime(2025, 3, 2, 10)
+        turns = [{"role": "user", "text": "I'm off out tonight."}, {"role": "assistant", "text": "Have fun with Nina!"}]
+        memory.add(turns, session_id="s1", timestamp=said)
+        assert memory.ask("Who is Nina?", now=ASKED, offline=True).abstained

@@ -214,3 +214,57 @@ def test_a_holder_named_that_no_rule_read_is_left_to_the_sentences() -> None:
         assert role_at("Who was my personal trainer before Bex?", memory.facts(status="all"), ASKED) is None
         answer = memory.ask("Who was my personal trainer before Bex?", now=ASKED, offline=True)
     assert "Mike" in answer.answer
+
+
+GRACE_NEW = [FINN, ("2025-05-05T10:00", "I have a new boss, Grace.")]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Who is my boss?", "Grace"),
+        ("Who is my manager?", "Grace"),  # one role, whatever its word
+        ("Is Finn still my boss?", "No"),  # a new holder ends the last, though nothing is said of him
+        ("Is Grace my boss?", "Yes"),
+        ("Who is Finn?", "user's former boss"),
+    ],
+)
+def test_the_readers_agree_once_a_role_changes_hands(question: str, expected: str) -> None:
+    with remembered(GRACE_NEW) as memory:
+        answer = memory.ask(question, now=ASKED, offline=True)
+        check_answer(memory, answer, expected)
+        if question.startswith(("Is Finn", "Who is Finn")):
+            assert [c.quote for c in answer.citations] == ["My boss Finn", "I have a new boss, Grace"]
+
+
+def test_a_multi_word_role_has_one_holder_at_a_time() -> None:
+    history = [
+        ("2025-01-05T10:00", "My line manager Bex is lovely."),
+        ("2025-05-05T10:00", "My new line manager is Sam."),
+    ]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Who is my line manager?", now=ASKED, offline=True), "Sam")
+        check_answer(memory, memory.ask("Who was my line manager in March?", now=ASKED, offline=True), "Bex")
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "expected"),
+    [
+        ([("2025-05-05T10:00", "Omar replaced Finn as my boss.")], "Who was my boss in March?", "Finn"),
+        ([("2025-05-05T10:00", "Omar replaced Finn as my boss.")], "Who was my boss before Omar?", "Finn"),
+        ([("2025-02-03T10:00", "I have a new boss, Grace.")], "Who was my boss in January?", None),  # new in February
+        (
+            [
+                ("2025-01-05T10:00", "My boss Finn Walsh is strict."),
+                ("2025-05-05T10:00", "I have a new boss, Omar Haddad."),
+            ],
+            "Who was my boss before Omar?",  # a name of his
+            "Finn Walsh",
+        ),
+    ],
+)
+def test_a_holding_placed_by_what_was_said_of_its_start(
+    history: list[tuple[str, str]], question: str, expected: str | None
+) -> None:
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask(question, now=ASKED, offline=True), expected)

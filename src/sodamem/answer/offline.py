@@ -101,6 +101,7 @@ from sodamem.answer.yes_no import (
 )
 from sodamem.bench.metrics import count_tokens
 from sodamem.ingest.extract.rules_vocabulary import NON_UNIQUE_RELS, REL_SINGLE
+from sodamem.llm.prompts.read_answer import who_is_asked
 from sodamem.memory import Memory
 from sodamem.porter import stem
 from sodamem.records import FactRecord, SearchHit
@@ -469,7 +470,7 @@ class _Reader:
             return None
         entities = self.analysis.entities
         aliased = [m for m in entities if m.matched.casefold() != m.name.casefold()]
-        if not aliased and len(entities) == 1 and not self.words.content_stems() - self.words.entity_stems():
+        if not aliased and self._asks_who_one_is():
             facts = self.memory.facts(status="all", user=self.user)  # an ended relation is cited with its start
             return self._from_facts(relations_of(entities[0].name, facts), Reading.RELATION)
         if len(aliased) != 1:
@@ -479,6 +480,15 @@ class _Reader:
             return None
         return self._from_facts(
             named_by_relation(match.matched, match.name, self.memory.facts(user=self.user)), Reading.RELATION
+        )
+
+    def _asks_who_one_is(self) -> bool:
+        """ "Who is Grace?": a who-question naming one person and nothing else."""
+        entities = self.analysis.entities
+        return (
+            question_kind(self.question) == "who"
+            and len(entities) == 1
+            and not self.words.content_stems() - self.words.entity_stems()
         )
 
     def _predicate_facts(self) -> Answer | None:
@@ -576,8 +586,19 @@ class _Reader:
                 cited = [self.evidence.sentence_citation(best), self.evidence.sentence_citation(later)]
                 span = " ".join(later.text[start:end].split())
                 return self._answer(span, cited, detail=f"{later.speaker}: {' '.join(later.text.split())}")
+        # "Who is Nina?" with no relation read: what a statement naming her says ("I met Nina at the gym, we are
+        # friends now"), not a piece of it ("met"); none from a question or the assistant's words
+        asked_name = who_is_asked(self.question)
+        naming = [s for s in sentences if asked_name is not None and _names(asked_name, s.text)]
+        said_of = [s for s in naming if not s.is_question and s.speaker not in _NOT_THE_ASKER]
+        whole = bool(naming) and kind != "yes_no"
+        if whole and not said_of:
+            return self._abstain("not said of them")  # "Do you think Nina likes me?", the assistant's "Have fun"
+        if whole and best not in said_of:
+            best = said_of[0]
+            chosen = [best]
         for sentence in chosen if kind != "yes_no" else ():
-            start, end = answer_span(self.question, sentence.text, kind)
+            start, end = (0, len(sentence.text)) if whole else answer_span(self.question, sentence.text, kind)
             span = " ".join(sentence.text[start:end].split())
             if span and span not in spans:
                 spans.append(span)
@@ -653,6 +674,16 @@ def _place(sentence: Sentence) -> tuple[str, int, int]:
 def _of_asker(facts: list[FactRecord]) -> bool:
     """Whether ``facts`` are the asker's (the speaker "user" of a user/assistant log), or tie a relative to them."""
     return any(f.subject == USER_ROLE for f in facts)
+
+
+_NOT_THE_ASKER = frozenset({"assistant", "system"})
+
+
+def _names(name: str, text: str) -> bool:
+    """Whether ``text`` says ``name`` as a name: capitalised ("who is sam" names the "Sam" of "Sam asked me out"; "who
+    was at the party" names no one)."""
+    said = name if name != name.lower() else name.title()
+    return re.search(rf"(?<![\w'’]){re.escape(said)}(?![\w])", text) is not None
 
 
 def _holds(sentence: Sentence, spans: list[tuple[str, int, int, int]]) -> bool:

@@ -109,9 +109,11 @@ def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
     said: list[tuple[str, list[FactRecord]]] = []
     # a partner again since ("We broke up", then "my boyfriend Tom is sweet"): no former one
     again = any(f.status == "active" and f.affirms and f.predicate in PARTNER_PREDICATES for f in named)
+    by_id = {f.id: f for f in facts}
     for fact in named:
         if fact.status != "active":
             endings = [] if again else ended_by(fact, couple_ended)  # "My boyfriend Tom", then "We broke up"
+            endings = endings or replaced_by(fact, by_id)  # "my boss Finn", then "I have a new boss, Grace"
             role = _role(fact, name, named) if endings and fact.affirms else None
             if role is not None:
                 owner, relation, cited = role
@@ -161,6 +163,21 @@ def _role(fact: FactRecord, name: str, named: list[FactRecord]) -> tuple[str, st
     if last is None:
         return owner, default, [fact]
     return owner, last.text[len(f"{owner}'s ") : -len(f" is {name}")], [last, fact]
+
+
+def replaced_by(fact: FactRecord, facts: Mapping[int, FactRecord]) -> list[FactRecord]:
+    """Those of ``facts`` (by id) that took ``fact``'s role from its holder ("I have a new boss, Grace" after "my boss
+    Finn": a role one has one holder of, ``supersede.ONE_HOLDER_ROLES``): another holder said since, linked as its
+    successor."""
+    return [
+        newer
+        for link in fact.links
+        if link.direction == "in"
+        and link.type == LinkType.SUPERSEDES.value
+        and (newer := facts.get(link.fact_id)) is not None
+        and newer.affirms
+        and entity_key(newer.object or "") != entity_key(fact.object or "")
+    ]
 
 
 def couple_endings(facts: Iterable[FactRecord]) -> dict[int, FactRecord]:

@@ -1,8 +1,8 @@
 """Who held a role at another time, pure over relation facts: "Who was my boss before Omar?" (the one whose holding
 began last before Omar's did), "Who was my manager after Finn?", "Who was I dating in March?" (those whose holding
-overlaps March). Only roles one has one of at a time (a boss, a therapist, a landlord: ``relatives.ONE_AT_A_TIME``)
-and partners: one has sisters and friends at once. A holding runs from the fact's ``valid_from`` to its ``valid_to``
-(where a later fact of its slot ended it) or, for a role one has one of, to the next holder's start.
+overlaps March). Only roles one has one holder of at a time (a boss, a therapist, a landlord:
+``supersede.ONE_HOLDER_ROLES``) and partners: one has sisters and friends at once. A holding runs from the fact's
+``valid_from`` to its ``valid_to`` (where a later fact of its slot ended it: a denial, or the role's next holder).
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sodamem import instants
-from sodamem.answer.relatives import ONE_AT_A_TIME, begins, kin_words
+from sodamem.answer.relatives import kin_words
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import NAME, REL, REL_MOD, snake
-from sodamem.ingest.supersede import PARTNER_PREDICATES
+from sodamem.ingest.supersede import ONE_HOLDER_ROLES, PARTNER_PREDICATES, role_of
 from sodamem.ingest.timeparse import find_times
 from sodamem.records import FactRecord
 
@@ -45,63 +45,78 @@ def role_at(question: str, facts: Iterable[FactRecord], now: datetime) -> RoleAt
         return None
     relation = (m["rel"] or "").lower()
     if m["dating"] or relation in PARTNER_PREDICATES:
-        wanted, one_at_a_time = PARTNER_PREDICATES, False
-    elif snake(relation) in ONE_AT_A_TIME:
-        wanted, one_at_a_time = frozenset(snake(w) for w in kin_words(relation)), True
+        wanted = PARTNER_PREDICATES
+    elif role_of(snake(relation)) in ONE_HOLDER_ROLES:
+        wanted = frozenset(snake(w) for w in kin_words(relation)) | {snake(relation)}
     else:
         return None  # "Who was my sister before Bea?": sisters are had at once
-    held = sorted(
-        (f for f in facts if f.kind == "relation" and f.predicate in wanted and f.affirms and f.object and f.sources),
-        key=begins,
-    )
+    facts = [f for f in facts if f.kind == "relation" and f.predicate in wanted and f.object and f.sources]
+    held = sorted((f for f in facts if f.affirms), key=begins)
     if not held:
         return None
+    left = [f for f in facts if f.denies]  # "Omar replaced Finn as my boss": Finn held it before
     if m["side"]:
-        return _beside(held, m["what"], m["side"].lower())
+        return _beside(held, left, m["what"], m["side"].lower())
     times = [t for t in find_times(m["what"], now) if t.char_start <= 8 and t.char_end >= len(m["what"]) - 1]
     if not times:
         return None
     start = instants.sort_key(times[0].spec.start.isoformat())
     end = instants.sort_key(times[0].spec.end.isoformat())
-    spans = _spans(held, one_at_a_time)
-    during = [f for f, (began, over) in zip(held, spans, strict=True) if began < end and (over is None or over > start)]
+    during = [f for f in held if begins(f) < end and (f.valid_to is None or instants.sort_key(f.valid_to) > start)]
     if not during and begins(held[0]) >= end:
+        # before any holding said: one said soon after held then already, unless said as begun then; one said to
+        # leave soon after held it until then
         first = [f for f in held if begins(f) == begins(held[0])]
-        return _holders(first, []) if begins(held[0]) - end <= _SAID_SOON_AFTER else RoleAt([], [])
+        gone = sorted(
+            (f for f in left if end <= begins(f) <= begins(held[0]) and begins(f) - end <= _SAID_SOON_AFTER), key=begins
+        )
+        if gone:
+            return _holders(gone[:1], [])
+        soon = begins(held[0]) - end <= _SAID_SOON_AFTER and not any(_BEGUN_THEN.search(_said(f)) for f in first)
+        return _holders(first, []) if soon else RoleAt([], [])
     return _holders(during, [])
 
 
-def _spans(held: list[FactRecord], one_at_a_time: bool) -> list[tuple[datetime, datetime | None]]:
-    """Each holding's start and end (None: holds still); a role one has one of ends at the next holder's start."""
-    spans = []
-    for n, fact in enumerate(held):
-        ended = instants.sort_key(fact.valid_to) if fact.valid_to else None
-        key = entity_key(fact.object or "")
-        after = [begins(f) for f in held[n + 1 :] if entity_key(f.object or "") != key and begins(f) > begins(fact)]
-        if one_at_a_time and after and (ended is None or after[0] < ended):
-            ended = after[0]
-        spans.append((begins(fact), ended))
-    return spans
+# a holding said as begun when said ("I have a new boss, Grace", "Omar replaced Finn as my boss"): none before
+_BEGUN_THEN = re.compile(r"\b(?:new|replaced|took\s+over|taken\s+over)\b", re.IGNORECASE)
 
 
-def _beside(held: list[FactRecord], what: str, side: str) -> RoleAt | None:
-    """The holding that began last before (first after) the named one's first began; no one where none did; None
-    where no one is named ("before I moved": another reader's) or the one named is no holder read."""
+def _said(fact: FactRecord) -> str:
+    return " ".join(source.quote for source in fact.sources)
+
+
+def _named(what: str, holder: str) -> bool:
+    """Whether ``what`` names ``holder``, whole or by a name of theirs ("Omar" for "Omar Haddad", "Khan" for "Dr.
+    Omar Khan")."""
+    said, full = entity_key(what), entity_key(holder)
+    return said == full or f" {said} " in f" {full} "
+
+
+def _beside(held: list[FactRecord], left: list[FactRecord], what: str, side: str) -> RoleAt | None:
+    """The holding that began last before (first after) the named one's first began (or, before it, one said to
+    end when it began: ``left``); no one where none did; None where no one is named ("before I moved": another
+    reader's) or the one named is no holder read."""
     if re.fullmatch(NAME, what) is None:
         return None
-    key = entity_key(what)
-    anchors = [f for f in held if entity_key(f.object or "") == key]
+    anchors = [f for f in held if _named(what, f.object or "")]
     if not anchors:
         return None  # not a holder the rules read ("handed over to a new trainer, Bex"): the sentences may say
     anchor = anchors[0]
-    others = [f for f in held if entity_key(f.object or "") != key]
+    others = [f for f in held if not _named(what, f.object or "")]
     if side == "after":
         later = [f for f in others if begins(f) > begins(anchor)]
         return _holders(later[:1], [anchor])
     earlier = [f for f in others if begins(f) < begins(anchor)]
+    if not earlier:
+        earlier = [f for f in left if not _named(what, f.object or "") and begins(f) <= begins(anchor)]
     return _holders(earlier[-1:], [anchor])
 
 
 def _holders(facts: list[FactRecord], anchors: list[FactRecord]) -> RoleAt:
     names = list(dict.fromkeys(f.object for f in facts if f.object))
     return RoleAt(names, [*facts, *anchors] if names else [])
+
+
+def begins(fact: FactRecord) -> datetime:
+    """When a relation began to hold: its ``valid_from``, else when it was said."""
+    return instants.sort_key(fact.valid_from or fact.mentioned_at)

@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sodamem import instants
 from sodamem.answer.pets import pets_died
 from sodamem.answer.predicate_facts import couple_endings, ended_by, said_order
 from sodamem.ingest.entities import entity_key
@@ -173,15 +172,6 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
     owned = memory.facts(status="all", subject=owner, user=user)
     named = [f for f in owned if f.kind == "relation" and f.predicate in predicates and f.object and f.sources]
     held = [f for f in named if f.status == "active" and f.affirms]
-    if relation in _ASKED_WORD_FIRST and any(f.predicate == snake(relation) for f in held):
-        held = [f for f in held if f.predicate == snake(relation)]  # "my manager Finn", "my boss Grace": the boss
-    if relation in ONE_AT_A_TIME:
-        last = _last_begun(relation, [f for f in named if f.affirms], held)
-        if last and all(f.status != "active" for f in last):  # "I have a new boss, Grace", then "Grace quit"
-            left = {entity_key(f.object or "") for f in last}
-            gone = [f for f in owned if f.kind == "relation" and f.denies and entity_key(f.object or "") in left]
-            return NamedRelatives([], sorted(last, key=said_order), [f for f in gone if f.status == "active"])
-        held = [f for f in last if f.status == "active"] or held
     if not held and relation in _ENGAGED:
         # "Who is my fiancée?" after "my girlfriend Priya" and "Priya and I are getting married": the partner said by
         # another word, whom a wedding to come names
@@ -221,28 +211,7 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
     return NamedRelatives([], sorted(ended, key=said_order), endings, sorted(over, key=said_order))
 
 
-def _last_begun(relation: str, said: list[FactRecord], held: list[FactRecord]) -> list[FactRecord]:
-    """A role one has one of ("my manager, Priscilla", then "I now report to Luis"): its holders said last to begin,
-    ended or not (by the asked word, where it is said of one who holds)."""
-    if relation in _ASKED_WORD_FIRST and any(f.predicate == snake(relation) for f in held):
-        said = [f for f in said if f.predicate == snake(relation)]
-    latest = max((begins(f) for f in said), default=None)
-    return [f for f in said if begins(f) == latest]
-
-
-def begins(fact: FactRecord) -> datetime:
-    """When a relation began to hold: its ``valid_from``, else when it was said."""
-    return instants.sort_key(fact.valid_from or fact.mentioned_at)
-
-
 _ENGAGED = frozenset("fiance fiancé fiancee fiancée".split())
-# roles one has one of at a time, which pass from one holder to the next with nothing said of the first
-ONE_AT_A_TIME = frozenset(
-    """boss manager supervisor team_lead team_leader line_manager therapist counsellor counselor dentist gp landlord
-    landlady physio physiotherapist personal_trainer psychiatrist psychologist accountant""".split()
-)
-# roles said by several words of which one may hold while another is said of someone else: the asked word first
-_ASKED_WORD_FIRST = frozenset("boss manager supervisor therapist counsellor counselor".split())
 
 
 def relative_subjects(memory: Memory, user: str, relative: Relative) -> tuple[list[FactRecord], list[str]]:

@@ -78,6 +78,18 @@ SAME_RELATION = {
 }
 
 
+# Roles one has one holder of at a time (by ``SAME_RELATION``'s word): "I have a new boss, Grace" ends "my boss Finn"
+# though nothing is said of Finn, as a new home ends the old one; so their slot holds one value, the role's.
+ONE_HOLDER_ROLES = frozenset(
+    "boss therapist dentist gp landlord landlady physio personal_trainer psychiatrist psychologist accountant".split()
+)
+
+
+def role_of(predicate: str) -> str:
+    """The role a relation predicate names, whatever its word: "manager" -> "boss"."""
+    return SAME_RELATION.get(predicate, predicate)
+
+
 def slot_of(kind: FactKind, predicate: str, modality: Modality, subject_key: str, object_key: str) -> str | None:
     """The slot a fact competes in, or None for facts that never supersede (events, plans, ...)."""
     if modality not in COMPETING_MODALITIES:
@@ -91,8 +103,10 @@ def slot_of(kind: FactKind, predicate: str, modality: Modality, subject_key: str
     if kind in (FactKind.STATE, FactKind.ATTRIBUTE, FactKind.RELATION) and is_functional(predicate):
         return f"{subject_key}|{predicate}"
     if kind is FactKind.RELATION and object_key:
-        # one relation to one person: "Finn is no longer my boss" ends "my boss Finn", and "my manager Finn"
-        return f"{subject_key}|relation:{SAME_RELATION.get(predicate, predicate)}|{object_key}"
+        # one relation to one person: "Finn is no longer my boss" ends "my boss Finn", and "my manager Finn"; a role
+        # one has one holder of, one slot: the next holder ends the last
+        role = role_of(predicate)
+        return f"{subject_key}|relation:{role}" + ("" if role in ONE_HOLDER_ROLES else f"|{object_key}")
     return None
 
 
