@@ -268,3 +268,17 @@ def test_a_holding_placed_by_what_was_said_of_its_start(
 ) -> None:
     with remembered(history) as memory:
         check_answer(memory, memory.ask(question, now=ASKED, offline=True), expected)
+
+
+def test_every_backend_hands_the_role_on_and_back_when_the_new_holder_is_forgotten(memory: Memory) -> None:
+    for when, text in [("2025-05-05T10:00", "I have a new boss, Grace."), FINN]:  # stored backwards
+        said = datetime.fromisoformat(when)
+        memory.add([{"role": "user", "text": text}], session_id=f"s{said:%Y%m%d}", timestamp=said)
+    status = {f.object: f.status for f in memory.facts(status="all") if f.kind == FactKind.RELATION}
+    assert status == {"Finn": "superseded", "Grace": "active"}
+    assert memory.check().ok, memory.check().problems
+    memory.forget(session_id="s20250505")
+    assert [(f.object, f.status) for f in memory.facts(status="all") if f.kind == FactKind.RELATION] == [
+        ("Finn", "active")
+    ]
+    assert memory.check().ok, memory.check().problems
