@@ -63,10 +63,12 @@ def paired(
     low, high = np.percentile(means_a - means_b, [tail, 100 - tail])
     ratio = ratio_low = ratio_high = None
     if b.mean() > 0:
-        ratio = float(a.mean() / b.mean())
-        # A resample whose baseline scored 0 has an unbounded ratio; order statistics (no interpolation) keep it.
-        safe = np.where(means_b > 0, means_b, 1.0)
-        ratios = np.where(means_b > 0, means_a / safe, np.inf)
+        # A resample whose baseline scored 0 has an unbounded ratio; order statistics (no interpolation) keep it. A
+        # baseline near 0 overflows to the same infinity, which is what the ratio is then (no warning needed).
+        with np.errstate(over="ignore"):
+            ratio = float(a.mean() / b.mean())
+            safe = np.where(means_b > 0, means_b, 1.0)
+            ratios = np.where(means_b > 0, means_a / safe, np.inf)
         ratio_low = float(np.percentile(ratios, tail, method="lower"))
         ratio_high = float(np.percentile(ratios, 100 - tail, method="higher"))
     return Paired(
