@@ -6,7 +6,10 @@ Every record carries what is needed to cite it (session, turn, character span, t
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Any
+
+from sodamem import instants
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +241,11 @@ class FactRecord:
         Leeds"), not negated ("I never lived in Leeds"), not a plan, hypothesis, hearsay or question ("I might live in
         Leeds next year")."""
         return self.polarity and self.modality == "asserted"
+
+    @property
+    def holds_from(self) -> datetime:
+        """When the fact began to hold, as an instant to compare: ``valid_from``, else when it was said."""
+        return instants.sort_key(self.valid_from or self.mentioned_at)
 
     @property
     def denies(self) -> bool:

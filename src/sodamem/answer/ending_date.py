@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sodamem import instants
 from sodamem.answer.dates import human_day, human_span
 from sodamem.answer.evidence_view import fact_citation
 from sodamem.answer.predicate_facts import couple_endings, ended_by
@@ -52,7 +51,7 @@ def ending_dated(memory: Memory, user: str, question: str) -> EndingAsked | None
     ]
     held = [f for f in partner if f.affirms]
     ended = [e for f in held for e in ended_by(f, endings)]
-    ending = max(ended, key=lambda f: instants.sort_key(f.valid_from or f.mentioned_at), default=None)
+    ending = max(ended, key=lambda f: f.holds_from, default=None)
     if ending is None:
         return EndingAsked(None) if held and not any(f.denies for f in partner) else None
     if not ending.sources:

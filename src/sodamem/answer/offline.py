@@ -45,7 +45,7 @@ from sodamem.answer.pets import pets_asked, pets_counted, pets_died
 from sodamem.answer.plans_kept import plan_outcome
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
 from sodamem.answer.question_words import SPEAKER_CHECK_DEPTH, QuestionWords
-from sodamem.answer.relation_at import role_at
+from sodamem.answer.relation_at import asks_role_at, role_at
 from sodamem.answer.relation_yes_no import relation_held
 from sodamem.answer.relatives import (
     asks_whom_dating,
@@ -356,6 +356,8 @@ class _Reader:
 
     def _relation_at(self) -> Answer | None:
         """ "Who was my boss before Omar?", "Who was I dating in March?" (``relation_at``)."""
+        if not asks_role_at(self.question):
+            return None  # every question passes here: the facts are read only for those it asks
         found = role_at(self.question, self.memory.facts(status="all", subject=USER_ROLE, user=self.user), self.now)
         if found is None:
             return None
@@ -589,7 +591,7 @@ class _Reader:
         # "Who is Nina?" with no relation read: what a statement naming her says ("I met Nina at the gym, we are
         # friends now"), not a piece of it ("met"); none from a question or the assistant's words
         asked_name = who_is_asked(self.question)
-        naming = [s for s in sentences if asked_name is not None and _names(asked_name, s.text)]
+        naming = [s for s in sentences if _names(asked_name, s.text)] if asked_name is not None else []
         said_of = [s for s in naming if not s.is_question and s.speaker not in _NOT_THE_ASKER]
         whole = bool(naming) and kind != "yes_no"
         if whole and not said_of:

@@ -22,7 +22,7 @@ from sodamem.records import FactRecord
 
 # "Who was my boss before Omar?", "Who was my therapist in 2023?", "Who was I dating last summer?"
 _ASKED = re.compile(
-    rf"^\s*(?i:who)\s+(?i:was|were)\s+(?:(?P<my>[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL})|(?P<dating>I\s+(?i:dating|seeing"
+    rf"^\s*(?i:who)\s+(?i:was|were)\s+(?:(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL})|(?P<dating>I\s+(?i:dating|seeing"
     r"|going\s+out\s+with)))\s+(?P<side>(?i:before|after|prior\s+to))?\s*(?P<what>.+?)\s*\??\s*$"
 )
 # a holding said a little after the time asked most likely held then already ("my boss Finn is strict", said in
@@ -36,6 +36,11 @@ class RoleAt:
     cited: list[FactRecord]  # the facts saying so (and the anchor's, for "before Omar")
 
 
+def asks_role_at(question: str) -> bool:
+    """ "Who was my boss before Omar?", "Who was I dating in March?"."""
+    return _ASKED.match(question) is not None
+
+
 def role_at(question: str, facts: Iterable[FactRecord], now: datetime) -> RoleAt | None:
     """The holders of the role the question asks of (by any of its words: a manager is the boss; the asker's
     partners for "Who was I dating ...?") at the time it names, or before or after the holder it names; no one
@@ -47,11 +52,11 @@ def role_at(question: str, facts: Iterable[FactRecord], now: datetime) -> RoleAt
     if m["dating"] or relation in PARTNER_PREDICATES:
         wanted = PARTNER_PREDICATES
     elif role_of(snake(relation)) in ONE_HOLDER_ROLES:
-        wanted = frozenset(snake(w) for w in kin_words(relation)) | {snake(relation)}
+        wanted = frozenset(snake(w) for w in kin_words(relation))  # the asked word first
     else:
         return None  # "Who was my sister before Bea?": sisters are had at once
     facts = [f for f in facts if f.kind == "relation" and f.predicate in wanted and f.object and f.sources]
-    held = sorted((f for f in facts if f.affirms), key=begins)
+    held = sorted((f for f in facts if f.affirms), key=_holds_from)
     if not held:
         return None
     left = [f for f in facts if f.denies]  # "Omar replaced Finn as my boss": Finn held it before
@@ -62,18 +67,21 @@ def role_at(question: str, facts: Iterable[FactRecord], now: datetime) -> RoleAt
         return None
     start = instants.sort_key(times[0].spec.start.isoformat())
     end = instants.sort_key(times[0].spec.end.isoformat())
-    during = [f for f in held if begins(f) < end and (f.valid_to is None or instants.sort_key(f.valid_to) > start)]
-    if not during and begins(held[0]) >= end:
+    during = [f for f in held if f.holds_from < end and (f.valid_to is None or instants.sort_key(f.valid_to) > start)]
+    first_said = held[0].holds_from
+    if not during and first_said >= end:
         # before any holding said: one said soon after held then already, unless said as begun then; one said to
         # leave soon after held it until then
-        first = [f for f in held if begins(f) == begins(held[0])]
+        soon = first_said - end <= _SAID_SOON_AFTER
         gone = sorted(
-            (f for f in left if end <= begins(f) <= begins(held[0]) and begins(f) - end <= _SAID_SOON_AFTER), key=begins
+            (f for f in left if end <= f.holds_from <= first_said and f.holds_from - end <= _SAID_SOON_AFTER),
+            key=_holds_from,
         )
         if gone:
             return _holders(gone[:1], [])
-        soon = begins(held[0]) - end <= _SAID_SOON_AFTER and not any(_BEGUN_THEN.search(_said(f)) for f in first)
-        return _holders(first, []) if soon else RoleAt([], [])
+        first = [f for f in held if f.holds_from == first_said]
+        said_new = any(_BEGUN_THEN.search(_said(f)) for f in first)
+        return _holders(first, []) if soon and not said_new else RoleAt([], [])
     return _holders(during, [])
 
 
@@ -104,11 +112,11 @@ def _beside(held: list[FactRecord], left: list[FactRecord], what: str, side: str
     anchor = anchors[0]
     others = [f for f in held if not _named(what, f.object or "")]
     if side == "after":
-        later = [f for f in others if begins(f) > begins(anchor)]
+        later = [f for f in others if f.holds_from > anchor.holds_from]
         return _holders(later[:1], [anchor])
-    earlier = [f for f in others if begins(f) < begins(anchor)]
+    earlier = [f for f in others if f.holds_from < anchor.holds_from]
     if not earlier:
-        earlier = [f for f in left if not _named(what, f.object or "") and begins(f) <= begins(anchor)]
+        earlier = [f for f in left if not _named(what, f.object or "") and f.holds_from <= anchor.holds_from]
     return _holders(earlier[-1:], [anchor])
 
 
@@ -117,6 +125,5 @@ def _holders(facts: list[FactRecord], anchors: list[FactRecord]) -> RoleAt:
     return RoleAt(names, [*facts, *anchors] if names else [])
 
 
-def begins(fact: FactRecord) -> datetime:
-    """When a relation began to hold: its ``valid_from``, else when it was said."""
-    return instants.sort_key(fact.valid_from or fact.mentioned_at)
+def _holds_from(fact: FactRecord) -> datetime:
+    return fact.holds_from  # a sort key (``FactRecord.holds_from``)

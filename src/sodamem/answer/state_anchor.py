@@ -9,9 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
 
-from sodamem import instants
 from sodamem.answer.state_questions import ANCHOR, names_said, same_value_said, value
 from sodamem.records import FactRecord
 
@@ -45,15 +43,11 @@ def anchored(question: str, chain: list[FactRecord], elsewhere: Iterable[FactRec
     began = [f for f in elsewhere if f.modality == "asserted" and f.object and _names_whole(m["what"], value(f))]
     if not began:
         return None
-    anchor = min(began, key=_start)
-    held = [f for f in said if _start(f) < _start(anchor)]
-    return Anchored(side, anchor, max(held, key=_start)) if held else None
+    anchor = min(began, key=lambda f: f.holds_from)
+    held = [f for f in said if f.holds_from < anchor.holds_from]
+    return Anchored(side, anchor, max(held, key=lambda f: f.holds_from)) if held else None
 
 
 def _names_whole(words: str, said: str) -> bool:
     """``words`` start with ``said`` as a whole name: "Pizza Hut" names no "pizza"."""
     return names_said(words, said) and not re.match(rf"(?i:(?:the\s+)?{re.escape(said)})\s+[A-Z]", words)
-
-
-def _start(fact: FactRecord) -> datetime:
-    return instants.sort_key(fact.valid_from or fact.mentioned_at)

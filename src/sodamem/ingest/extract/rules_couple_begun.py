@@ -89,22 +89,17 @@ def couples_begun(p: _Piece) -> None:
     for m in _PAIR_BEGUN.finditer(text):
         dated = "dating" in (m["state"], m["been"], m["began"])
         if dated or not grouped:
-            _begun(p, m, "name" if m["name"] else "other", again=False)
+            _begun(p, m, "name" if m["name"] else "other", "dating")
     for m in _PAIR_AGAIN.finditer(text):
-        _begun(p, m, "name" if m["name"] else "other", again=True)
+        _begun(p, m, "name" if m["name"] else "other", "partner")
     for m in _ASKED_TO_BE.finditer(text):
-        _begun(p, m, "name", again=False)
+        _begun(p, m, "name", "dating")
     for m in _I_BEGUN.finditer(text):
         if "seeing" in (m["verb"], m["been"]) and (grouped or _SEEING_OTHERWISE.search(text)):
             continue  # "I've been seeing Dr. Patel for my back", "... he's a chiropractor"
-        _begun(p, m, "name", again=m["again"] is not None, opens="i")
+        _begun(p, m, "name", "partner" if m["again"] else "dating", opens="i")
     for m in _PROPOSED.finditer(text):
-        named = _named(p, m, "name")
-        if named is not None:
-            partner, start = named
-            c = _piece_clause(p, start, m.end(), p.speaker)
-            said = f"{p.speaker}'s fiance is {partner}"
-            _emit(c, FactKind.RELATION, "fiance", partner, m.end(), _SAID, said, subject=p.speaker)
+        _begun(p, m, "name", "fiance")
 
 
 def _named(p: _Piece, m: re.Match[str], group: str) -> tuple[str, int] | None:
@@ -123,8 +118,13 @@ def _named(p: _Piece, m: re.Match[str], group: str) -> tuple[str, int] | None:
     return partner, start
 
 
-def _begun(p: _Piece, m: re.Match[str], group: str, *, again: bool, opens: str | None = None) -> None:
-    """The couple ``m`` says, quoted from the name, or from the group ``opens`` ("I got back together with Tom")."""
+# what each reading says: dating, together again (a partner), engaged
+_SAYS = {"dating": "{} is dating {}", "partner": "{} is back together with {}", "fiance": "{}'s fiance is {}"}
+
+
+def _begun(p: _Piece, m: re.Match[str], group: str, predicate: str, *, opens: str | None = None) -> None:
+    """The couple ``m`` says (``predicate``: "dating", "partner" again, "fiance"), quoted from the name, or from the
+    group ``opens`` ("I got back together with Tom")."""
     named = _named(p, m, group)
     if named is None:
         return
@@ -132,8 +132,5 @@ def _begun(p: _Piece, m: re.Match[str], group: str, *, again: bool, opens: str |
     start = m.start(opens) if opens else start
     speaker, end = p.speaker, m.end()
     c = _piece_clause(p, start, end, speaker)
-    if again:
-        text = f"{speaker} is back together with {partner}"
-        _emit(c, FactKind.RELATION, "partner", partner, end, _SAID, text, subject=speaker)
-    else:
-        _emit(c, FactKind.RELATION, "dating", partner, end, _SAID, f"{speaker} is dating {partner}", subject=speaker)
+    text = _SAYS[predicate].format(speaker, partner)
+    _emit(c, FactKind.RELATION, predicate, partner, end, _SAID, text, subject=speaker)
