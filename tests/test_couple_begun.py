@@ -41,6 +41,11 @@ def relations(memory: Memory) -> list[tuple[str, str | None, bool, str]]:
         "Sam and I have been dating since school.",  # "school" would be a group of anything but dating
         "I can't believe it, Sam and I are official!",  # the denial is of another clause
         "I never thought I'd say it but Sam and I are dating!",
+        "OMG Sam and I are dating!!",
+        "Guess what, Sam and I are official",
+        "Sam and I got together last summer.",  # over months: a couple
+        "Sam and I finally got together!",
+        "Sam and I got together three months ago, lol",
     ],
 )
 def test_a_couple_begun_names_the_one_dated(said: str) -> None:
@@ -69,6 +74,10 @@ def test_a_couple_begun_names_the_one_dated(said: str) -> None:
         "I've been seeing Sam again at the climbing gym.",
         "Sam and I made it official: we're launching the podcast.",
         "Sam and I made it official at the band meeting.",
+        "Sam and I got together last Friday.",  # on a day: a meeting
+        "Sam and I got together for coffee.",
+        "Sam and I got together at the conference.",
+        "Sam and I got together this weekend to play music.",
     ],
 )
 def test_no_couple_begun(said: str) -> None:
@@ -80,7 +89,13 @@ def test_a_proposal_said_yes_to_names_the_fiance() -> None:
     with remembered([("2025-03-02T10:00", "Ben proposed last night and I said yes!")]) as memory:
         assert ("fiance", "Ben", False, "user's fiance is Ben") in relations(memory)
         check_answer(memory, memory.ask("Who is my fiance?", now=ASKED, offline=True), "Ben")
+    for said in ("Ben proposed! I said yes!", "Ben proposed last night!! And I said YES"):  # the next sentence says yes
+        with remembered([("2025-03-02T10:00", said)]) as memory:
+            assert ("fiance", "Ben", False, "user's fiance is Ben") in relations(memory), said
     for said in (
+        "Ben proposed. I said no.",
+        "Ben proposed a toast! I said yes to another drink.",
+        "Ben proposed in Paris! I said yes to another glass though.",
         "Ben proposed to Ana last night.",
         "Ben proposed a new plan and I said yes.",
         "Ben proposed a toast and I said yes to another drink.",

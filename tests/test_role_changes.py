@@ -35,6 +35,15 @@ def relations(memory: Memory) -> list[tuple[str, str | None, bool, str]]:
         ("My boss Finn quit today.", [("boss", "Finn", False), ("boss", "Finn", True)]),
         ("Finn, my manager, left the company.", [("manager", "Finn", False), ("manager", "Finn", True)]),
         ("My therapist Anna retired last month.", [("therapist", "Anna", False), ("therapist", "Anna", True)]),
+        ("My GP Dr. Khan retired in March.", [("gp", "Dr. Khan", False), ("gp", "Dr. Khan", True)]),
+        ("My boss Finn quit two weeks ago.", [("boss", "Finn", False), ("boss", "Finn", True)]),
+        ("I switched to a new dentist, Dr. Park.", [("dentist", "Dr. Park", False)]),
+        ("I've been assigned a new therapist called Dr. Lee.", [("therapist", "Dr. Lee", False)]),
+        ("Jess handed me over to a new trainer, Bex.", [("trainer", "Jess", True), ("trainer", "Bex", False)]),
+        (
+            "My trainer Jess has passed me on to a new trainer, Bex.",
+            [("trainer", "Jess", False), ("trainer", "Jess", True), ("trainer", "Bex", False)],
+        ),
     ],
 )
 def test_a_role_changing_hands(said: str, expected: list[tuple[str, str, bool]]) -> None:
@@ -67,6 +76,8 @@ def test_no_role_changing_hands(said: str) -> None:
         "My boss Finn left the job to me.",
         "My boss Finn left and I had the office to myself.",
         "My teammate Ana left.",
+        "My therapist Anna retired in a huff from the board game.",  # no time said of a leaving
+        "Sarah says Jess handed me over to a new trainer, Bex.",
     ],
 )
 def test_no_one_left_a_role(said: str) -> None:
@@ -282,3 +293,13 @@ def test_every_backend_hands_the_role_on_and_back_when_the_new_holder_is_forgott
         ("Finn", "active")
     ]
     assert memory.check().ok, memory.check().problems
+
+
+def test_a_doctor_asked_of_is_the_gp_and_a_new_one_ends_the_last() -> None:
+    history = [
+        ("2025-01-05T10:00", "My GP Dr. Khan is lovely."),
+        ("2025-03-02T10:00", "Dr. Khan retired in March, so I switched to a new GP, Dr. Novak."),
+    ]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Who is my doctor?", now=ASKED, offline=True), "Dr. Novak")
+        check_answer(memory, memory.ask("Is Dr. Khan still my GP?", now=ASKED, offline=True), "No")

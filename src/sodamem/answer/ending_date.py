@@ -14,10 +14,10 @@ from sodamem.answer.said_as import said_as
 from sodamem.answer.when_reader import UNDATED_DETAIL, Dated, said_detail
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import NAME
-from sodamem.ingest.supersede import PARTNER_PREDICATES
 from sodamem.memory import Memory
 from sodamem.model import FactKind
 from sodamem.retrieve.pack import ResolvedTime
+from sodamem.roles import PARTNER_PREDICATES
 
 _ENDED = r"(?:break|broke|split|splitted)\s+up|separate|get\s+divorced|divorce|call\s+it\s+quits|end\s+things"
 # "When did I break up with Tom?", "When did Tom and I split up?", "How long ago did I divorce Tom?"

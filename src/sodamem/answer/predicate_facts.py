@@ -22,11 +22,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from sodamem.ingest.entities import entity_key
-from sodamem.ingest.supersede import PARTNER_PREDICATES, SAME_RELATION
 from sodamem.model import FactKind, LinkType
 from sodamem.porter import stem
 from sodamem.records import FactRecord
 from sodamem.retrieve.fts_query import STOPWORDS
+from sodamem.roles import PARTNER_PREDICATES, role_of
 
 MAX_FACTS = 5  # values said in one answer
 KINDS = frozenset({FactKind.RELATION, FactKind.ATTRIBUTE, FactKind.STATE, FactKind.PREFERENCE})
@@ -199,15 +199,11 @@ def ended_by(fact: FactRecord, endings: Mapping[int, FactRecord]) -> list[FactRe
 
 def _same_relation(a: FactRecord, b: FactRecord) -> bool:
     """One relation of one owner to one person, whatever its word ("my boss Finn", "Finn is no longer my manager")."""
-    return (a.subject, _word(a.predicate), entity_key(a.object or "")) == (
+    return (a.subject, role_of(a.predicate), entity_key(a.object or "")) == (
         b.subject,
-        _word(b.predicate),
+        role_of(b.predicate),
         entity_key(b.object or ""),
     )
-
-
-def _word(predicate: str) -> str:
-    return SAME_RELATION.get(predicate, predicate)
 
 
 def _relation(fact: FactRecord, name: str) -> bool:

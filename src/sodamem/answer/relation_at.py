@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sodamem import instants
-from sodamem.answer.relatives import kin_words
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import NAME, REL, REL_MOD, snake
-from sodamem.ingest.supersede import ONE_HOLDER_ROLES, PARTNER_PREDICATES, role_of
 from sodamem.ingest.timeparse import find_times
 from sodamem.records import FactRecord
+from sodamem.roles import ONE_HOLDER_ROLES, PARTNER_PREDICATES, asked_words, role_of
 
 # "Who was my boss before Omar?", "Who was my therapist in 2023?", "Who was I dating last summer?"
 _ASKED = re.compile(
@@ -52,7 +51,7 @@ def role_at(question: str, facts: Iterable[FactRecord], now: datetime) -> RoleAt
     if m["dating"] or relation in PARTNER_PREDICATES:
         wanted = PARTNER_PREDICATES
     elif role_of(snake(relation)) in ONE_HOLDER_ROLES:
-        wanted = frozenset(snake(w) for w in kin_words(relation))  # the asked word first
+        wanted = frozenset(snake(w) for w in asked_words(relation))  # the asked word first
     else:
         return None  # "Who was my sister before Bea?": sisters are had at once
     facts = [f for f in facts if f.kind == "relation" and f.predicate in wanted and f.object and f.sources]

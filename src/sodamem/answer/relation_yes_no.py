@@ -12,12 +12,11 @@ from datetime import datetime
 
 from sodamem import instants
 from sodamem.answer.predicate_facts import couple_endings, ended_by, replaced_by
-from sodamem.answer.relatives import kin_words
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import NAME, REL, snake
-from sodamem.ingest.supersede import PARTNER_PREDICATES
 from sodamem.memory import Memory
 from sodamem.records import FactRecord
+from sodamem.roles import PARTNER_PREDICATES, asked_words
 
 _IS_NAME_MY_RELATION = re.compile(
     rf"^\s*(?i:is)\s+(?P<name>{NAME})\s+(?i:still\s+)?(?i:my|our)\s+(?P<rel>(?i:{REL}))\s*\??\s*$"
@@ -36,7 +35,7 @@ def relation_held(memory: Memory, user: str, question: str, asker: str, now: dat
     if m is None:
         return None
     relation = " ".join(m["rel"].lower().split())
-    words = {snake(w) for w in kin_words(relation)}
+    words = {snake(w) for w in asked_words(relation)}
     if words & PARTNER_PREDICATES:
         words |= PARTNER_PREDICATES  # "Tom and I broke up" ends "my boyfriend Tom"
     name = entity_key(m["name"])

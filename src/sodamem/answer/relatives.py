@@ -17,9 +17,9 @@ from sodamem.answer.pets import pets_died
 from sodamem.answer.predicate_facts import couple_endings, ended_by, said_order
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import NAME, REL, REL_MOD, snake
-from sodamem.ingest.supersede import PARTNER_PREDICATES
 from sodamem.memory import Memory
 from sodamem.records import FactRecord
+from sodamem.roles import PARTNER_PREDICATES, asked_words
 
 # the relatives in between: "sister's " in "my sister's husband"
 _VIA = rf"(?P<via>(?:{REL_MOD}(?:{REL})['’]s\s+)*)"
@@ -73,7 +73,7 @@ def relative_named_asked(question: str, asker: str) -> Relative | None:
 def relative_said(memory: Memory, user: str, relative: Relative) -> re.Pattern[str]:
     """What a text that speaks of the relative says: a kin word ("my cat", "mom") or the name a relation fact gives
     them ("Pepper" for my dog Pepper). Built once per question; each sentence is then one search."""
-    kin = kin_words(relative.relation)  # the relative's own words: "mom" is no father
+    kin = asked_words(relative.relation)  # the relative's own words: "mom" is no father
     owner = person_of(memory, user, relative)
     named = {snake(k) for k in kin}
     owned = memory.facts(status="all", subject=owner, user=user)
@@ -117,7 +117,7 @@ def person_of(memory: Memory, user: str, relative: Relative) -> str:
     names exactly one; else the role, "user's sister", as the extractor names an unnamed relative)."""
     owner = relative.owner
     for relation in relative.via:
-        named = {snake(k) for k in kin_words(relation)}
+        named = {snake(k) for k in asked_words(relation)}
         owned = memory.facts(status="active", subject=owner, user=user)
         names = {f.object for f in owned if f.kind == "relation" and f.predicate in named and f.object and f.affirms}
         owner = names.pop() if len(names) == 1 else f"{owner}'s {relation}"
@@ -165,7 +165,7 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
     if relative is None:
         return NamedRelatives([], [], [])
     owner, relation = person_of(memory, user, relative), relative.relation
-    words = set(kin_words(relation)) | {relation, relation.removesuffix("s")}
+    words = set(asked_words(relation)) | {relation, relation.removesuffix("s")}
     if relation in _CHILDREN and relation not in ("son", "sons", "daughter", "daughters"):
         words |= _CHILDREN  # "children" and "kids" are any of them; a son is no daughter
     predicates = {snake(w) for w in words}
@@ -219,7 +219,7 @@ def relative_subjects(memory: Memory, user: str, relative: Relative) -> tuple[li
     the names, then the role ("user's father")."""
     owner = person_of(memory, user, relative)
     owned = memory.facts(status="active", subject=owner, user=user)
-    kin = kin_words(relative.relation)
+    kin = asked_words(relative.relation)
     named_by = {snake(k) for k in kin}
     relations = [f for f in owned if f.kind == "relation" and f.predicate in named_by and f.object and f.affirms]
     roles = [f"{owner}'s {k}" for k in kin]
@@ -260,39 +260,10 @@ def relation_said(memory: Memory, user: str, relative: Relative) -> bool:
 
 def relative_mentioned(relative: Relative, texts: Iterable[str]) -> bool:
     """Whether any of ``texts`` names such a relative ("mother" is also "mom"; "children" are also "my son")."""
-    kin = {*kin_words(relative.relation), *_MENTIONED_AS.get(relative.relation, ())}
+    kin = {*asked_words(relative.relation), *_MENTIONED_AS.get(relative.relation, ())}
     words = "|".join(re.escape(k).replace("_", r"[\s-]+") for k in sorted(kin))  # "team_lead" is said "team lead"
     said = re.compile(rf"(?<!\w)(?:{words})s?(?!\w)", re.IGNORECASE)
     return any(said.search(text) for text in texts)
-
-
-def kin_words(relation: str) -> tuple[str, ...]:
-    """The words for one relative, the asked one first: a question's "mother" is the "mom" the user spoke of."""
-    return (relation, *(k for k in _KIN_WORDS.get(relation, ()) if k != relation))
-
-
-_KIN_GROUPS = (  # each group names one relative
-    "mother mom mum mama mommy mummy ma",
-    "father dad daddy papa pa",
-    "sister sis",
-    "brother bro",
-    "grandmother grandma granny nana gran",
-    "grandfather grandpa grandad granddad",
-    "husband hubby spouse partner",
-    "wife spouse partner",
-    "boyfriend bf partner dating",  # "I'm dating Emil": the boyfriend asked of
-    "girlfriend gf partner dating",
-    "fiance fiancé fiancee fiancée partner",
-    "boss manager supervisor team_lead team_leader line_manager",  # "my manager Grace" is the boss asked of
-    "therapist counsellor counselor",
-    "physio physiotherapist",
-    "trainer personal_trainer",
-)
-_KIN_WORDS: dict[str, tuple[str, ...]] = {
-    word: tuple(sorted({kin for group in _KIN_GROUPS if word in group.split() for kin in group.split()}))
-    for group in _KIN_GROUPS
-    for word in group.split()
-}
 
 
 # Words that mention one of a group (not the same relative: a son is no daughter, so these only tell whether

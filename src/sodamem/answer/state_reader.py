@@ -28,7 +28,6 @@ from sodamem.answer.due_plans import (
 )
 from sodamem.answer.relatives import (
     Relative,
-    kin_words,
     person_of,
     relative_asked_about,
     relative_facts,
@@ -58,11 +57,12 @@ from sodamem.answer.titles import job_ending, said_with
 from sodamem.answer.yes_no import asks_a_wish
 from sodamem.ingest.entities import entity_key, value_key
 from sodamem.ingest.extract.rules_vocabulary import snake
-from sodamem.ingest.supersede import HOUSEMATE_PREDICATES, is_functional, same_value
+from sodamem.ingest.supersede import is_functional, same_value
 from sodamem.ingest.timeparse import find_times
 from sodamem.memory import Memory
 from sodamem.records import FactRecord, SearchHit
 from sodamem.retrieve.query import QueryAnalysis
+from sodamem.roles import HOUSEMATE_WORDS, asked_words
 
 USER_ROLE = "user"  # the asker's "I" and "my": the speaker "user" of a user/assistant log
 _ALTERNATIVES = re.compile(r"\bor\b", re.IGNORECASE)
@@ -242,7 +242,7 @@ class StateReader:
         if relative is not None:
             owner = person_of(self.memory, self.user, relative)
             owned = self.memory.facts(status="all", subject=owner, user=self.user)
-            kin = kin_words(relative.relation)
+            kin = asked_words(relative.relation)
             named = [f.object for f in owned if f.kind == "relation" and f.predicate in {snake(k) for k in kin}]
             return {entity_key(n) for n in [*named, *(f"{owner}'s {k}" for k in kin)] if n}
         if any(m.name == USER_ROLE for m in self.analysis.entities):
@@ -320,7 +320,7 @@ class StateReader:
     def _housemate_word(self, name: str, held: list[FactRecord]) -> FactRecord | None:
         """What speaks last of living with ``name``: the roommate facts, and dated moves in or out whose day came."""
         key = entity_key(name)
-        mine = [f for f in held if f.predicate in HOUSEMATE_PREDICATES and entity_key(f.object or "") == key]
+        mine = [f for f in held if f.predicate in HOUSEMATE_WORDS and entity_key(f.object or "") == key]
         said = [f for f in mine if f.kind == "relation" and f.modality == "asserted"]
         plans = self._as_said_since(f for f in mine if f.modality == "planned")
         return latest_word(said, plans, self._asked_at())
@@ -349,7 +349,7 @@ class StateReader:
         """ "Who do I live with?": the housemates that hold (and those whose moving-in day has come), or, where all
         have left, no one now and who did; else the sentences decide where one says whom they live with."""
         held = [f for s in self._subjects() for f in self._held(s)]
-        names = {f.object: None for f in held if f.predicate in HOUSEMATE_PREDICATES and f.object}
+        names = {f.object: None for f in held if f.predicate in HOUSEMATE_WORDS and f.object}
         words = [w for w in (self._housemate_word(name, held) for name in names if name) if w is not None]
         living = [w for w in words if w.polarity]
         if living:

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 
 from sodamem import instants
 from sodamem.model import FactKind, FactStatus, LinkType, Modality
+from sodamem.roles import HOUSEMATE_WORDS, ONE_HOLDER_ROLES, PARTNER_PREDICATES, role_of
 
 FUNCTIONAL_PREDICATES = frozenset(
     {"lives_in", "works_at", "job", "relationship_status", "diet", "studies", "age", "name"}
@@ -34,25 +35,6 @@ def is_functional(predicate: str) -> bool:
     return predicate in FUNCTIONAL_PREDICATES or predicate.startswith(FUNCTIONAL_PREFIXES)
 
 
-# A couple's relation, whatever it is called then: "my boyfriend Tom", later "my fiancé Tom", and "Tom and I broke up"
-# (a denial of "partner" Tom) are one slot per partner.
-PARTNER_PREDICATES = frozenset(
-    {
-        "boyfriend",
-        "girlfriend",
-        "partner",
-        "fiance",
-        "fiancé",
-        "fiancee",
-        "fiancée",
-        "husband",
-        "wife",
-        "spouse",
-        "dating",
-    }
-)
-
-
 def ends_any_partner(slot: str) -> str | None:
     """The slot whose denials end this partner slot's partner too, or None: a couple said as ended without a name
     ("We broke up", "I broke up with my boyfriend") sits in the nameless partner slot ``<subject>|partner|`` and
@@ -61,50 +43,23 @@ def ends_any_partner(slot: str) -> str | None:
     return f"{subject}|partner|" if kind == "partner" and value else None
 
 
-# Living together, whatever it is called: "my roommate Carlos", "my flatmate Carlos", and "Carlos moved out".
-HOUSEMATE_PREDICATES = frozenset({"roommate", "flatmate", "housemate"})
-
-
-# One relation said by several words: "my manager Finn" is the boss "Finn is no longer my boss" ends.
-SAME_RELATION = {
-    "manager": "boss",
-    "supervisor": "boss",
-    "team_lead": "boss",
-    "team_leader": "boss",
-    "line_manager": "boss",
-    "counsellor": "therapist",
-    "counselor": "therapist",
-    "physiotherapist": "physio",
-}
-
-
-# Roles one has one holder of at a time (by ``SAME_RELATION``'s word): "I have a new boss, Grace" ends "my boss Finn"
-# though nothing is said of Finn, as a new home ends the old one; so their slot holds one value, the role's.
-ONE_HOLDER_ROLES = frozenset(
-    "boss therapist dentist gp landlord landlady physio personal_trainer psychiatrist psychologist accountant".split()
-)
-
-
-def role_of(predicate: str) -> str:
-    """The role a relation predicate names, whatever its word: "manager" -> "boss"."""
-    return SAME_RELATION.get(predicate, predicate)
-
-
 def slot_of(kind: FactKind, predicate: str, modality: Modality, subject_key: str, object_key: str) -> str | None:
     """The slot a fact competes in, or None for facts that never supersede (events, plans, ...)."""
     if modality not in COMPETING_MODALITIES:
         return None
     if kind is FactKind.PREFERENCE:
         return f"{subject_key}|{predicate}|{object_key}"
+    # a couple's relation, whatever it is called then ("my boyfriend Tom", later "my fiancé Tom", and "Tom and I
+    # broke up", a denial of "partner" Tom), one slot per partner; living together, whatever it is called
     if kind is FactKind.RELATION and predicate in PARTNER_PREDICATES:
         return f"{subject_key}|partner|{object_key}"
-    if kind is FactKind.RELATION and predicate in HOUSEMATE_PREDICATES:
+    if kind is FactKind.RELATION and predicate in HOUSEMATE_WORDS:
         return f"{subject_key}|housemate|{object_key}"
     if kind in (FactKind.STATE, FactKind.ATTRIBUTE, FactKind.RELATION) and is_functional(predicate):
         return f"{subject_key}|{predicate}"
     if kind is FactKind.RELATION and object_key:
-        # one relation to one person: "Finn is no longer my boss" ends "my boss Finn", and "my manager Finn"; a role
-        # one has one holder of, one slot: the next holder ends the last
+        # one relation to one person, whatever its word (``sodamem.roles``): "Finn is no longer my boss" ends "my
+        # boss Finn", and "my manager Finn"; a role one has one holder of, one slot: the next holder ends the last
         role = role_of(predicate)
         return f"{subject_key}|relation:{role}" + ("" if role in ONE_HOLDER_ROLES else f"|{object_key}")
     return None

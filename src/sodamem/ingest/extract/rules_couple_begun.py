@@ -24,7 +24,10 @@ _SAID = _Mood(Modality.ASSERTED, True)
 
 # the pair opens its clause: "Sam and I", "me and Sam", "Sam & I" (a word before the name is trimmed off it:
 # "Honestly Sam and I", ``_named``)
-_OPENS = r"(?:^|(?<=[.!?;,:])\s*|\b(?i:and|but|so|well|yeah|now|honestly|basically|anyway|update|news)\s*[:,]?\s+)"
+_OPENS = (
+    r"(?:^|(?<=[.!?;,:])\s*|\b(?i:and|but|so|well|yeah|now|honestly|basically|anyway|update|news|omg|oh\s+my\s+god"
+    r"|wow|yay|eek|guess\s+what|big\s+news|ok|okay|finally|lol)\s*[:,!]?\s+)"
+)
 _PAIR = rf"{_OPENS}(?:(?P<name>{rv.NAME})\s+(?:and|&)\s+I|[Mm]e\s+(?:and|&)\s+(?P<other>{rv.NAME}))"
 _CLAUSE_ENDS = r"\s*(?:[,.;!?)]|$)"
 # a time said of it: "last week", "in May", "a few days ago", "on Friday"
@@ -47,7 +50,12 @@ _BEGAN = r"\s+(?:(?:just|finally|officially)\s+)?(?:started|began)\s+"
 _PAIR_BEGUN = re.compile(
     _PAIR + rf"(?:{_BE}(?P<state>dating|seeing\s+each\s+other|an?\s+(?:item|thing|couple)|official)"
     rf"|{_HAVE_BEEN}(?P<been>dating|seeing\s+each\s+other)|{_BEGAN}(?P<began>dating|seeing\s+each\s+other)"
-    r"|\s+(?:(?:just|finally|officially)\s+)?(?P<made>made\s+(?:it|things)\s+official))" + _END
+    r"|\s+(?:(?:just|finally|officially)\s+)?(?P<made>made\s+(?:it|things)\s+official)"
+    r"|\s+(?:(?:finally|officially)\s+)?(?P<together>got\s+together))" + _END
+)
+# "got together" on a day is a meeting ("Sam and I got together last Friday"), over months a couple ("... last summer")
+_A_DAY = re.compile(
+    r".*\b(?:yesterday|today|tonight|weekends?|weeks?|days?|nights?|mornings?|afternoons?|evenings?|\w+day)\b"
 )
 _PAIR_AGAIN = re.compile(_PAIR + rf"(?:{_BE}|\s+(?:(?:just|finally)\s+)?got\s+)back\s+together" + _END)
 # "I started dating Sam", "I've started seeing Daniel", "I've been seeing Sam since March", "I'm in a relationship
@@ -65,6 +73,12 @@ _PROPOSED = re.compile(
     rf"(?:{_TIME}|\s+(?:at|in|on)\s+(?:the\s+)?[A-Z]?\w+)?\s*[,;!.]?\s*(?:and\s+)?I\s+said\s+yes"
     r"(?=\s*(?:[,.;!?)]|$)|\s+(?:and|lol|haha|omg)\b)"
 )
+# "Ben proposed!" with "I said yes!" the next sentence of the message
+_PROPOSED_ALONE = re.compile(
+    rf"{_OPENS}(?P<name>{rv.NAME})\s+(?:just\s+)?(?:proposed|popped\s+the\s+question)(?:\s+to\s+me)?"
+    rf"(?:{_TIME}|\s+(?:at|in|on)\s+(?:the\s+)?[A-Z]?\w+)?\s*[!.]*\s*\Z"
+)
+_SAID_YES = re.compile(r"\s*(?:[Aa]nd\s+)?I\s+said\s+(?i:yes)\b(?![^.!?]*\b(?:to\s+(?:a|another|the|more)|but)\b)")
 # "Sam asked me to be his girlfriend!": not "... but I said no"
 _ASKED_TO_BE = re.compile(
     rf"{_OPENS}(?P<name>{rv.NAME})\s+(?:just\s+|finally\s+)?asked\s+me\s+to\s+be\s+(?:his|her|their)\s+"
@@ -88,6 +102,8 @@ def couples_begun(p: _Piece) -> None:
     grouped = NOT_A_COUPLE.search(text) is not None  # "made it official" of a band, "seeing each other" at a festival
     for m in _PAIR_BEGUN.finditer(text):
         dated = "dating" in (m["state"], m["been"], m["began"])
+        if m["together"] and (grouped or _A_DAY.match(re.split(r"[.!?;,]", text[m.end() :])[0].lower())):
+            continue
         if dated or not grouped:
             _begun(p, m, "name" if m["name"] else "other", "dating")
     for m in _PAIR_AGAIN.finditer(text):
@@ -100,6 +116,11 @@ def couples_begun(p: _Piece) -> None:
         _begun(p, m, "name", "partner" if m["again"] else "dating", opens="i")
     for m in _PROPOSED.finditer(text):
         _begun(p, m, "name", "fiance")
+    pieces = p.turn.pieces
+    after = pieces[p.piece.index + 1].text if p.piece.index + 1 < len(pieces) else ""
+    if _SAID_YES.match(after):
+        for m in _PROPOSED_ALONE.finditer(text):
+            _begun(p, m, "name", "fiance")
 
 
 def _named(p: _Piece, m: re.Match[str], group: str) -> tuple[str, int] | None:

@@ -19,16 +19,11 @@ from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _Piece, _piece_
 from sodamem.ingest.extract.rules_emit import _emit, _relation
 from sodamem.ingest.extract.rules_patterns import NOT_A_COUPLE
 from sodamem.model import FactKind, Modality
+from sodamem.roles import COUPLE_WORDS, ENDING_WORDS
 
 # roles one leaves, or that leave: "my old boss" was, "my old friend" still is
-ENDING_ROLES = rv.words(
-    """partner husband wife boyfriend girlfriend fiance fiancé fiancee fiancée spouse colleague coworker co-worker
-    boss manager mentor teacher coach therapist neighbour neighbor roommate flatmate housemate classmate teammate
-    landlord landlady supervisor counsellor counselor dentist doctor GP physio physiotherapist trainer tutor vet
-    lawyer accountant hairdresser barber nanny babysitter psychiatrist psychologist"""
-) | {"team lead", "team leader", "line manager", "personal trainer"}
-_ENDING_LOWER = frozenset(r.lower() for r in ENDING_ROLES)
-_ROLE = rv.alt(ENDING_ROLES)
+_ENDING_LOWER = frozenset(r.lower() for r in ENDING_WORDS)
+_ROLE = rv.alt(ENDING_WORDS)
 _MY = r"(?:[Mm]y|[Oo]ur)\s+"
 # after "my ex Sarah": the end of the clause or a verb, not a noun ("my ex Uber driver", "my ex Tinder match")
 _VERB_OR_END = (
@@ -45,7 +40,6 @@ _NO_LONGER_MY = re.compile(
     rf"(?<![\w'’])(?P<name>{rv.NAME})\s+(?:is\s+no\s+longer|(?P<not>isn['’]t|is\s+not)|(?:has\s+)?stopped\s+being)"
     rf"\s+{_MY}(?P<rel>{_ROLE})(?P<more>\s+any\s?more)?(?![\w'’])"
 )
-_PARTNER_ROLES = rv.words("partner husband wife boyfriend girlfriend fiance fiancé fiancee fiancée spouse")
 # right before "my boyfriend Tom", said by the speaker: the couple ended ("I broke up with", "I divorced"); not
 # "I almost broke up with", "I got separated from", "Sarah broke up with"
 _BROKE_UP_WITH = re.compile(
@@ -92,7 +86,7 @@ def relation_said(p: _Piece, owner: str, m: re.Match[str]) -> None:
     text = p.piece.text
     said = text[m.start() : m.start("rel")]
     word = _past_word(said, m["rel"], text[m.end() :])
-    if word is None and _BROKE_UP_WITH.search(text[: m.start()]) and m["rel"].lower() in _PARTNER_ROLES:
+    if word is None and _BROKE_UP_WITH.search(text[: m.start()]) and m["rel"].lower() in COUPLE_WORDS:
         # "I broke up with my boyfriend Tom": over, unless under a wish, a doubt or a denial ("if I divorced ..."),
         # or said of a day out ("I got separated from my husband Tom in the crowd")
         ended = not (NOT_SAID_AS_SO.search(text[: m.start()]) or NOT_A_COUPLE.search(text))

@@ -15,21 +15,29 @@ import re
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _is_name, _Piece
 from sodamem.ingest.extract.rules_emit import _relation
-from sodamem.ingest.extract.rules_past_relations import ENDING_ROLES, NOT_SAID_AS_SO, _ended_relation
-from sodamem.ingest.extract.rules_states import _PARTNER_ROLES
+from sodamem.ingest.extract.rules_past_relations import NOT_SAID_AS_SO, _ended_relation
+from sodamem.roles import HANDED_ON_WORDS
 
 # roles held at work or by those one goes to, which change hands when someone leaves ("my boyfriend Tom left" is
 # no ending; "my flatmate Leo moved out" is read as a move)
-_HANDED_ON = frozenset(
-    ENDING_ROLES - _PARTNER_ROLES - rv.words("spouse roommate flatmate housemate neighbour neighbor")
-)
-_ROLE = rv.alt(_HANDED_ON)
+_ROLE = rv.alt(HANDED_ON_WORDS)
 _MY = r"(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?"
-# "I have a new boss, Grace", "Got a new boss today: Grace", "we got a new manager - Priya"
+# "I have a new boss, Grace", "Got a new boss today: Grace", "we got a new manager - Priya", "I switched to a new
+# dentist, Dr. Park", "Jess handed me over to a new trainer, Bex", "I've been assigned a new therapist called Dr. Lee"
 _NEW_ONE = re.compile(
-    r"\b(?:I\s+(?:have|got|['’]ve\s+got|have\s+got)|[Gg]ot|[Ww]e\s+(?:have|got|['’]ve\s+got))\s+a\s+new\s+"
-    rf"(?P<rel>{_ROLE})(?:\s+(?:today|yesterday|this\s+week|at\s+work))?\s*[,:—–-]\s*(?P<name>{rv.NAME})"
+    r"\b(?:I\s+(?:have|got|['’]ve\s+got|have\s+got)|[Gg]ot|[Ww]e\s+(?:have|got|['’]ve\s+got)"
+    r"|(?:switched|moved|changed|went)\s+(?:over\s+)?to|(?:handed|passed)\s+(?:me\s+|us\s+)?(?:over|on)\s+to"
+    r"|(?:(?:was|got|['’]ve\s+been|have\s+been|I['’]m\s+being)\s+)?(?:assigned|given)|started\s+with)\s+a\s+new\s+"
+    rf"(?P<rel>{_ROLE})(?:\s+(?:today|yesterday|this\s+week|at\s+work))?(?:\s*[,:—–-]\s*|\s+(?:called|named)\s+)"
+    rf"(?P<name>{rv.NAME})"
     r"(?=\s*(?:[,.;!?)]|$)|\s+(?:and|who|she|he|they)\b)"
+)
+# the one who hands the speaker on, right before "handed me over to a new ...": "Jess has handed me over"
+_HANDED_BY = re.compile(rf"(?<![\w'’])(?P<old>{rv.NAME})\s+(?:has\s+|just\s+)?\Z")
+# a time said of a leaving: "today", "last month", "in March", "back in May", "two weeks ago"
+_WHEN = (
+    r"\s+(?:today|yesterday|recently|last\s+\w+|this\s+(?:week|month|year|spring|summer|autumn|fall|winter)|on\s+\w+day"
+    r"|(?:back\s+)?in\s+[A-Z]\w+(?:\s+\d{4})?|in\s+\d{4}|(?:a\s+few|a\s+couple\s+of|a|an|\w+)\s+(?:days?|weeks?|months?|years?)\s+ago)"
 )
 # "Grace took over as my manager", "Grace has taken over as our team lead" (not "... next week": not yet)
 _NOT_YET = r"(?!\s+(?:next|tomorrow|soon|from|in\s+(?:a|an|two|three|a\s+few)|on\s+\w+day|after)\b)"
@@ -49,9 +57,9 @@ _LEFT = re.compile(
     rf"(?:\b{_MY}(?P<rel>{_ROLE}),?\s+(?P<name>{rv.NAME})|(?<![\w'’])(?P<named>{rv.NAME}),\s+{_MY}(?P<role>{_ROLE}),)"
     r",?\s+(?:just\s+|finally\s+|has\s+|suddenly\s+)?"
     r"(?:(?:quit|retired|resigned|got\s+fired|was\s+fired|got\s+laid\s+off|was\s+laid\s+off|moved\s+on)"
-    r"(?:\s+(?:the\s+(?:company|firm|practice|clinic|agency|business)|today|yesterday|last\s+(?:week|month|year)"
-    r"|this\s+(?:week|month|year)|on\s+\w+day))?"
+    r"(?:\s+the\s+(?:company|firm|practice|clinic|agency|business))?"
     r"|left\s+the\s+(?:company|firm|practice|clinic|agency|business))"
+    rf"(?:{_WHEN})?"
     r"(?=\s*(?:[,.;!?)]|$)|\s+(?:and|so|lol)\b)"
 )
 
@@ -64,6 +72,14 @@ def role_changes(p: _Piece) -> None:
     for m in (*_NEW_ONE.finditer(text), *_TOOK_OVER.finditer(text), *_REPLACED.finditer(text)):
         if _is_name(m["name"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
             _relation(p, p.speaker, m["rel"], m["name"], m.start(), m.end())
+            handed = _HANDED_BY.search(text[: m.start()])  # "Jess handed me over to a new trainer, Bex": Jess was
+            if (
+                handed
+                and m[0].startswith(("handed", "passed"))
+                and _is_name(handed["old"])
+                and handed["old"] != m["name"]
+            ):
+                _ended_relation(p, p.speaker, m["rel"], handed["old"], handed.start("old"), m.end(), clause=True)
     for m in _REPLACED.finditer(text):  # and the one replaced left it
         if _is_name(m["name"]) and _is_name(m["old"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
             _ended_relation(p, p.speaker, m["rel"], m["old"], m.start(), m.end(), clause=True)

@@ -14,6 +14,7 @@ from sodamem.ingest.extract.rules_clause import _Clause, _is_name, _Mood, _objec
 from sodamem.ingest.extract.rules_emit import _emit, _relation
 from sodamem.ingest.extract.rules_modality import _mood, _say
 from sodamem.model import EntityRole, FactKind, Modality
+from sodamem.roles import COUPLE_WORDS
 
 K, M = FactKind, Modality
 # what may follow an employer's name: where it is, or that it replaced another ("at the uni library instead")
@@ -114,14 +115,14 @@ def _break_up(c: _Clause, m: re.Match[str]) -> bool:
         partner = m["role_name"] or (m["name"] if m["name"] and m["name"] != "me" else companion)
         if partner is not None and partner == companion and partner.startswith(f"{speaker}'s "):
             role = partner.removeprefix(f"{speaker}'s ")  # "My wife and I separated"
-            if role not in _PARTNER_ROLES:
+            if role not in COUPLE_WORDS:
                 return False  # "My sister and I split up": no couple
             partner = None
     elif m["name"] == "me":
         partner = c.subj.name  # "Tom broke up with me"
         if partner.startswith(f"{speaker}'s "):  # "My girlfriend broke up with me"
             role, partner = partner.removeprefix(f"{speaker}'s "), None
-            if role not in _PARTNER_ROLES:
+            if role not in COUPLE_WORDS:
                 return False
     else:
         return False  # someone else's couple: the relationship status rule reads "Hannah and Tom got divorced"
@@ -149,7 +150,6 @@ def _break_up(c: _Clause, m: re.Match[str]) -> bool:
     )
 
 
-_PARTNER_ROLES = frozenset("boyfriend girlfriend partner husband wife fiance fiancé fiancee fiancée".split())
 _COUPLE_WE = re.compile(r"[Ww]e\b")
 # verbs said only of a couple; "split up" and "separated" are said of any group unless a couple is spoken of
 _COUPLE_VERB = re.compile(

@@ -9,8 +9,10 @@ The shape of a clause is in :mod:`sodamem.ingest.extract.rules_syntax`, the verb
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
+
+from sodamem.roles import NAMES_ONE_WORDS, RELATION_WORDS
+from sodamem.roles import snake as snake  # the rules' string helper, beside the others here
 
 
 def alt(words: Iterable[str]) -> str:
@@ -94,30 +96,16 @@ NAME_STOP = words(
 )
 KIN_BARE = words("mum mom dad mummy mommy daddy grandma grandpa granny nana")
 
-REL_SINGLE = words(
-    """sister brother sibling twin mum mom mother dad father stepmom stepmum stepdad stepmother stepfather grandma
-    grandmother grandpa grandfather granny nana aunt auntie uncle cousin niece nephew son daughter stepson
-    stepdaughter grandson granddaughter partner husband wife boyfriend girlfriend fiance fiancé fiancee fiancée
-    spouse friend bestie bff colleague coworker co-worker boss manager mentor teacher coach therapist neighbour
-    neighbor roommate flatmate housemate classmate teammate landlord dog cat puppy pup kitten rabbit bunny hamster
-    parrot horse pony mother-in-law father-in-law sister-in-law brother-in-law son-in-law daughter-in-law
-    supervisor counsellor counselor dentist doctor GP physio physiotherapist trainer tutor vet lawyer accountant
-    hairdresser barber nanny babysitter landlady psychiatrist psychologist"""
-) | {"best friend", "team lead", "team leader", "line manager", "personal trainer"}
+# the words said for a role (the table of :mod:`sodamem.roles`): "my sister Priya", "my team lead Finn"
+REL_SINGLE = RELATION_WORDS
 REL_PLURAL = words(
     """parents kids children sons daughters sisters brothers siblings grandparents grandkids grandchildren friends
     colleagues coworkers cousins family pets dogs cats in-laws folks"""
 )
 # Relations one usually has one of: "my sister Priya" makes "Maya's sister" an alias of Priya. Friends, colleagues
-# and cousins come in numbers, so "my friend Aisha" gives a relation fact but no alias. The words for those one goes
-# to name no one alone either: "Who's my dentist?" is read from "Dr. Okafor says I need a filling" after "went to the
-# dentist", not only where "dentist" is said.
-NON_UNIQUE_RELS = words(
-    """friend bestie bff colleague coworker co-worker neighbour neighbor cousin classmate teammate roommate flatmate
-    housemate teacher coach therapist mentor aunt auntie uncle niece nephew counsellor counselor dentist doctor GP
-    physio physiotherapist trainer tutor vet lawyer accountant hairdresser barber nanny babysitter landlady
-    psychiatrist psychologist"""
-) | {"personal trainer"}
+# and cousins come in numbers, so "my friend Aisha" gives a relation fact but no alias; so do those one goes to
+# (``sodamem.roles.Role.names_one``).
+NON_UNIQUE_RELS = RELATION_WORDS - NAMES_ONE_WORDS
 REL = alt(REL_SINGLE | REL_PLURAL)
 # a pet named by its breed is that kind of pet: "a pitbull named Tank" is a dog
 BREEDS = {
@@ -242,12 +230,6 @@ WEAK_VALUE = words("so too very really pretty quite kind kinda super not getting
 def role_said(rel: str) -> str:
     """A relation word as a fact says it: lower case, one space, an acronym kept ("my GP": "GP")."""
     return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in rel.split())
-
-
-def snake(text: str) -> str:
-    """``"Favourite Colour"`` -> ``"favourite_colour"`` (ASCII, lower case, underscores)."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return re.sub(r"[^a-z0-9]+", "_", ascii_text.lower()).strip("_")
 
 
 def singular(noun: str) -> str:

@@ -1,0 +1,134 @@
+"""The one role table (``sodamem.roles``): its invariants, and the drift it mends between readers and the store."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sodamem import Memory
+from sodamem.ingest.extract import rules_vocabulary as rv
+from sodamem.ingest.supersede import slot_of
+from sodamem.model import FactKind, Modality
+from sodamem.roles import (
+    COUPLE_WORDS,
+    ENDING_WORDS,
+    HANDED_ON_WORDS,
+    NAMES_ONE_WORDS,
+    ONE_HOLDER_ROLES,
+    RELATION_WORDS,
+    ROLES,
+    Tie,
+    asked_words,
+    role_of,
+    snake,
+)
+
+_ASKABLE = sorted({w.lower().replace(" ", "_") for r in ROLES for w in (*r.said, *r.asked_as)})
+
+
+def test_each_word_names_one_role_and_each_role_one_name() -> None:
+    names = [r.name for r in ROLES]
+    assert len(names) == len(set(names))
+    said = [w for r in ROLES for w in r.said]
+    assert len(said) == len(set(said)), "a word said for two roles"
+    assert all(snake(r.said[0]) == r.name for r in ROLES)
+
+
+def test_wider_roles_named_exist_and_one_holder_roles_end() -> None:
+    names = {r.name for r in ROLES}
+    assert all(wider in names for r in ROLES for wider in r.kind_of)
+    assert all(r.ends for r in ROLES if r.one_holder), "a role handed on must end"
+    assert {r.name for r in ROLES if r.one_holder} == ONE_HOLDER_ROLES
+
+
+def test_derived_word_sets_agree_with_the_table() -> None:
+    assert rv.REL_SINGLE == RELATION_WORDS
+    assert rv.NON_UNIQUE_RELS == RELATION_WORDS - NAMES_ONE_WORDS
+    assert HANDED_ON_WORDS <= ENDING_WORDS and not HANDED_ON_WORDS & COUPLE_WORDS
+    assert {"friend", "sister", "dog"}.isdisjoint(ENDING_WORDS)  # "my old friend" still is one
+    assert {"boss", "landlady", "spouse", "flatmate"} <= ENDING_WORDS
+    assert {"landlord", "landlady"} <= NAMES_ONE_WORDS  # both or neither: they were apart
+
+
+@pytest.mark.parametrize(
+    ("word", "role"),
+    [
+        ("manager", "boss"),
+        ("team_lead", "boss"),
+        ("counsellor", "therapist"),
+        ("landlady", "landlord"),
+        ("coworker", "colleague"),
+        ("co_worker", "colleague"),
+        ("neighbor", "neighbour"),
+        ("flatmate", "housemate"),
+        ("mom", "mother"),
+        ("stepmum", "stepmother"),
+        ("boss", "boss"),
+        ("plumber", "plumber"),  # no role's word: itself
+    ],
+)
+def test_role_of_a_predicate(word: str, role: str) -> None:
+    assert role_of(word) == role
+
+
+@given(st.sampled_from(_ASKABLE), st.data())
+def test_asked_words_start_with_the_word_and_go_both_ways(word: str, data: st.DataObject) -> None:
+    words = asked_words(word)
+    assert words[0] == word and len(words) == len(set(words))
+    other = data.draw(st.sampled_from(words))
+    assert word in asked_words(other)
+
+
+def test_asked_words_of_a_wider_role_take_in_its_kinds() -> None:
+    assert {"husband", "wife", "boyfriend", "girlfriend", "fiance", "spouse"} <= set(asked_words("partner"))
+    assert "sister" not in asked_words("partner") and "wife" not in asked_words("husband")
+    assert set(asked_words("trainer")) == {"trainer", "personal_trainer"}
+    assert asked_words("plumber") == ("plumber",)
+
+
+def test_a_role_said_by_two_words_is_one_slot() -> None:
+    def slot(predicate: str) -> str | None:
+        return slot_of(FactKind.RELATION, predicate, Modality.ASSERTED, "user", "rosa")
+
+    assert slot("neighbor") == slot("neighbour") == "user|relation:neighbour|rosa"
+    assert slot("landlady") == slot("landlord") == "user|relation:landlord"  # one holder: no person in the slot
+    assert slot("roommate") == slot("flatmate") == "user|housemate|rosa"
+
+
+def test_every_tie_has_a_role() -> None:
+    assert {r.tie for r in ROLES} == set(Tie)
+
+
+def _answer(question: str, *said: str) -> str:
+    with Memory(":memory:", embedder="fake") as memory:
+        for n, text in enumerate(said):
+            when = datetime(2025, n + 1, 5, 10)
+            memory.add([{"role": "user", "text": text}], session_id=f"s{n}", timestamp=when)
+        reply = memory.ask(question, now=datetime(2025, 12, 1, 12), offline=True)
+        assert reply.abstained or reply.citations, "an answer cites its source"
+        return reply.answer
+
+
+def test_a_spouse_who_separated_is_a_former_spouse() -> None:
+    said = ("My spouse Alex is a nurse.", "My spouse and I separated last month.")
+    assert _answer("Who is Alex?", *said) == "user's former spouse"
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "expected"),
+    [
+        ("Who is my colleague?", ("My coworker Dan brought donuts today.",), "Dan"),
+        ("Who is my neighbour?", ("My neighbor Rosa watered my plants.",), "Rosa"),
+        ("Who is my stepmom?", ("My stepmother Linda came for dinner.",), "Linda"),
+        (
+            "Who is my landlady?",
+            ("My landlady Mrs Clark raised the rent again.", "I have a new landlord, Mr Patel."),
+            "Mr Patel",  # one role, one holder: the new landlord ends the landlady
+        ),
+    ],
+)
+def test_a_role_asked_by_another_of_its_words(question: str, said: tuple[str, ...], expected: str) -> None:
+    assert _answer(question, *said) == expected
