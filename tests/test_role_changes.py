@@ -303,3 +303,35 @@ def test_a_doctor_asked_of_is_the_gp_and_a_new_one_ends_the_last() -> None:
     with remembered(history) as memory:
         check_answer(memory, memory.ask("Who is my doctor?", now=ASKED, offline=True), "Dr. Novak")
         check_answer(memory, memory.ask("Is Dr. Khan still my GP?", now=ASKED, offline=True), "No")
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("so Delphine's last day was Friday and Rashida is running our team now.", [("boss", "Rashida", False)]),
+        ("Priya's in charge of the department now.", [("boss", "Priya", False)]),
+        ("met the new team lead today, Sunniva. she speaks german", [("team_lead", "Sunniva", False)]),
+    ],
+)
+def test_a_new_holder_said_in_passing(said: str, expected: list[tuple[str, str, bool]]) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert sorted(r[:3] for r in relations(memory)) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    "said", ["Dan is running the team meeting today.", "Priya is leading the team from next week."]
+)
+def test_no_new_holder_said_in_passing(said: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert not relations(memory)
+
+
+def test_a_manager_named_in_a_question_is_handed_on_and_asked_of_by_a_verb() -> None:
+    history = [
+        ("2025-01-14T19:20", "first week and my manager Delphine wants a slide deck by friday 😩 any tips?"),
+        ("2025-03-17T12:10", "so Delphine's last day was Friday and Rashida is running our team now."),
+    ]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Who was my boss before Rashida?", now=ASKED, offline=True), "Delphine")
+        check_answer(memory, memory.ask("Does Delphine still manage me?", now=ASKED, offline=True), "No")
+        check_answer(memory, memory.ask("Does Rashida manage me?", now=ASKED, offline=True), "Yes")

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sodamem import Memory
+from sodamem.answer.relation_yes_no import asked_relation
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.supersede import slot_of
 from sodamem.model import FactKind, Modality
@@ -132,3 +133,73 @@ def test_a_spouse_who_separated_is_a_former_spouse() -> None:
 )
 def test_a_role_asked_by_another_of_its_words(question: str, said: tuple[str, ...], expected: str) -> None:
     assert _answer(question, *said) == expected
+
+
+@pytest.mark.parametrize(
+    ("said", "relation"),
+    [
+        ("husband (Gideon) is away for work all week so it's just me and the kids.", ("husband", "Gideon")),
+        ("girlfriend Carys and I are doing a weekend in Edinburgh, must-eats?", ("girlfriend", "Carys")),
+        ("grandma Rosalind fell and broke her wrist 😞", ("grandma", "Rosalind")),
+        ("update: landlord (Mr. Okafor) finally fixed the boiler", ("landlord", "Mr. Okafor")),
+        ("My husband (Gideon) cooked.", ("husband", "Gideon")),
+        ("what should I get my sister Ana for her birthday?", ("sister", "Ana")),  # a question says her so too
+    ],
+)
+def test_a_role_named_without_my_or_in_brackets_or_in_a_question(said: str, relation: tuple[str, str]) -> None:
+    with Memory(":memory:", embedder="fake") as memory:
+        memory.add([{"role": "user", "text": said}], session_id="s", timestamp=datetime(2025, 3, 2, 10))
+        held = [(f.predicate, f.object) for f in memory.facts() if f.kind == FactKind.RELATION]
+        assert relation in held
+        (fact,) = [f for f in memory.facts() if (f.predicate, f.object) == relation]
+        assert fact.modality == "asserted" and fact.sources
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Boss Baby is a good film.", "Dog Days are over.", "Friend Request Sent to Bob.", "Sister Act is on tonight"],
+)
+def test_a_title_is_no_role_named(said: str) -> None:
+    with Memory(":memory:", embedder="fake") as memory:
+        memory.add([{"role": "user", "text": said}], session_id="s", timestamp=datetime(2025, 3, 2, 10))
+        assert not [f for f in memory.facts() if f.kind == FactKind.RELATION]
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("So... Lorcan and I are back together 🙈 don't judge me.", ("partner", "Lorcan")),  # an emoji for a comma
+        ("so... lorcan and i are back together 🙈 don't judge me", ("partner", "Lorcan")),
+        ("anselm and i broke up sunday. it's fine.", ("partner", "Anselm")),  # a bare weekday dates it
+    ],
+)
+def test_a_couple_said_casually(said: str, expected: tuple[str, str]) -> None:
+    with Memory(":memory:", embedder="fake") as memory:
+        memory.add([{"role": "user", "text": said}], session_id="s", timestamp=datetime(2025, 3, 2, 10))
+        assert expected in [(f.predicate, f.object) for f in memory.facts() if f.kind == FactKind.RELATION]
+        for fact in memory.facts():
+            (source,) = fact.sources
+            assert said[source.char_start : source.char_end] == source.quote  # quoted as typed
+
+
+def test_an_emoji_joined_to_what_follows_is_no_comma() -> None:
+    with Memory(":memory:", embedder="fake") as memory:
+        memory.add([{"role": "user", "text": "I love 🍕 and pasta"}], session_id="s", timestamp=datetime(2025, 3, 2))
+        assert [f.object for f in memory.facts() if f.predicate == "likes"] == ["🍕 and pasta"]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Does Delphine still manage me?", ("Delphine", "boss")),
+        ("Is Kwame still training me?", ("Kwame", "trainer")),
+        ("Does Lucinda still live next door?", ("Lucinda", "neighbour")),
+        ("Does Pavel still live with us?", ("Pavel", "housemate")),
+        ("Does Imogen still work with me?", ("Imogen", "colleague")),
+        ("Is Finn still my boss?", ("Finn", "boss")),
+        ("Does Ana still work at Google?", None),
+        ("Does Tom still love me?", None),
+    ],
+)
+def test_the_role_a_still_question_asks_of(question: str, expected: tuple[str, str] | None) -> None:
+    assert asked_relation(question) == expected

@@ -22,6 +22,30 @@ _IS_NAME_MY_RELATION = re.compile(
     rf"^\s*(?i:is)\s+(?P<name>{NAME})\s+(?i:still\s+)?(?i:my|our)\s+(?P<rel>(?i:{REL}))\s*\??\s*$"
 )
 
+# "Does Delphine still manage me?", "Is Kwame still training me?", "Does Lucinda still live next door?": the role
+# the verb says
+_DOES_NAME_STILL = re.compile(
+    rf"^\s*(?i:does|is|do|are)\s+(?P<name>{NAME})\s+(?i:still\s+)?(?P<verb>(?i:manag|supervis|train|coach|teach|tutor"
+    r"|liv(?=e|ing)|work(?=\s|ing)))(?i:e|es|s|ing)?(?P<how>(?i:\s+next\s+door|\s+with(?=\s+(?:me|us)\b)))?"
+    r"(?:\s+(?i:me|us))?\s*\??\s*$"
+)
+_ROLE_OF_VERB = {"manag": "boss", "supervis": "boss", "train": "trainer", "coach": "coach", "teach": "teacher"}
+_ROLE_OF_VERB |= {"tutor": "tutor", "liv next door": "neighbour", "liv with": "housemate", "work with": "colleague"}
+
+
+def asked_relation(question: str) -> tuple[str, str] | None:
+    """The person and the relation a "still" question asks of: "Is Finn still my boss?" ("Finn", "boss"), "Does
+    Delphine still manage me?" ("Delphine", "boss"), "Does Lucinda still live next door?" ("Lucinda", "neighbour")."""
+    m = _IS_NAME_MY_RELATION.match(question)
+    if m is not None:
+        return m["name"], " ".join(m["rel"].lower().split())
+    m = _DOES_NAME_STILL.match(question)
+    if m is None:
+        return None
+    verb = m["verb"].lower() + (" " + " ".join(m["how"].lower().split()) if m["how"] else "")
+    role = _ROLE_OF_VERB.get(verb)
+    return (m["name"], role) if role else None
+
 
 @dataclass(frozen=True, slots=True)
 class RelationHeld:
@@ -30,15 +54,16 @@ class RelationHeld:
 
 
 def relation_held(memory: Memory, user: str, question: str, asker: str, now: datetime) -> RelationHeld | None:
-    """For "Is <Name> (still) my <relation>?": whether the relation facts said by ``now`` last say it holds."""
-    m = _IS_NAME_MY_RELATION.match(question)
-    if m is None:
+    """For "Is <Name> (still) my <relation>?" (or "Does <Name> still manage me?"): whether the relation facts said by
+    ``now`` last say it holds."""
+    asked = asked_relation(question)
+    if asked is None:
         return None
-    relation = " ".join(m["rel"].lower().split())
+    person, relation = asked
     words = {snake(w) for w in asked_words(relation)}
     if words & PARTNER_PREDICATES:
         words |= PARTNER_PREDICATES  # "Tom and I broke up" ends "my boyfriend Tom"
-    name = entity_key(m["name"])
+    name = entity_key(person)
     owned = memory.facts(status="all", subject=asker, user=user)
     said = sorted(
         (

@@ -1,11 +1,13 @@
 """A lower-case "i": people type "i work at Google now", "ok so i moved to Berlin", "i'm a nurse". The rules are
 written for "I", so they read a copy of the session with that one letter upper-cased (the same length, so every
 offset holds), and the quotes they make are taken back from the words as typed, which grounding checks. The same
-copy capitalises the names of turns typed all in lower case (``rules_truecase.py``).
+copy capitalises the names of turns typed all in lower case (``rules_truecase.py``) and reads an emoji between
+words as the comma it stands for.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from sodamem.ingest.extract.base import Extraction, SessionView
@@ -16,16 +18,28 @@ def capital_i(text: str) -> str:
     return LOWER_I.sub("I", text)
 
 
+# an emoji between words, where people type a comma or a full stop: "we're back together 🙈 don't judge me" (not
+# one joined to what follows: "I love 🍕 and pasta")
+_EMOJI_BREAK = re.compile(
+    r"(?<=\s)[\U0001F000-\U0001FAFF\u2600-\u27BF][\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*(?=\s+(?!(?:and|or|&|n)\s)|\s*$)"
+)
+
+
+def _emoji_as_comma(text: str) -> str:
+    """``text`` with each emoji between words read as a comma (padded with spaces: every offset holds)."""
+    return _EMOJI_BREAK.sub(lambda m: "," + " " * (len(m.group()) - 1), text)
+
+
 def with_capital_i(session: SessionView) -> SessionView:
     """The session as the rules read it: "I" for a lower-case "i", and the names of turns typed in lower case
     capitalised (itself where no turn needs either)."""
     lower = [typed_lower(turn.text) for turn in session.turns]
     names = {name for turn, low in zip(session.turns, lower, strict=True) if low for name in names_found(turn.text)}
-    if not any(lower) and not any(LOWER_I.search(turn.text) for turn in session.turns):
+    if not any(lower) and not any(LOWER_I.search(t.text) or _EMOJI_BREAK.search(t.text) for t in session.turns):
         return session
 
     def read(text: str, low: bool) -> str:
-        return capital_i(true_cased(text, names) if low else text)
+        return _emoji_as_comma(capital_i(true_cased(text, names) if low else text))
 
     turns = tuple(
         replace(turn, text=read(turn.text, low), pieces=tuple(replace(p, text=read(p.text, low)) for p in turn.pieces))

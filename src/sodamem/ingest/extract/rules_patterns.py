@@ -23,6 +23,7 @@ from sodamem.ingest.extract.rules_vocabulary import (
     alt,
     words,
 )
+from sodamem.roles import COUPLE_WORDS
 
 _I = re.IGNORECASE
 
@@ -57,10 +58,11 @@ REL_STATUS = re.compile(
 # what may follow a verb that takes no object here: the clause's end, or when and why ("broke up last week")
 ENDS_HERE = (
     r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:last|yesterday|today|this|in|on|a\s+(?:few|couple|while|week|month|year)|after|"
-    r"because|and|but|so|over|recently|back|two|three|four|five|six|several|weeks|months|years|ago)\b)"
+    r"because|and|but|so|over|recently|back|two|three|four|five|six|several|weeks|months|years|ago|"
+    r"(?i:mon|tues|wednes|thurs|fri|satur|sun)day)\b)"
 )
 # a partner by role: "my boyfriend", "my wife"
-PARTNER_ROLE = r"(?:boyfriend|girlfriend|partner|husband|wife|fianc[eé]e?)"
+PARTNER_ROLE = rf"(?:{alt(COUPLE_WORDS)})"
 # after "dumped me" / "dumped Jake": the clause's end, or when ("Jake dumped me yesterday"), not "dumped me in the rain"
 DUMPED_ENDS = r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:yesterday|today|last|this|over\s+text|by\s+text|after)\b)"
 # "Tom and I broke up", "I split up with Tom", "Tom broke up with me", "I divorced Tom"
@@ -241,6 +243,14 @@ BASE_FORMS = frozenset(
 
 # --- patterns over a whole piece ---------------------------------------------------------------------------------
 REL_NAMED = re.compile(rf"\b(?P<my>[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE}),?\s+(?P<name>{NAME})(?![\w])")
+# "my husband (Gideon)", and with no "my" where a chat message opens: "husband (Gideon) is away", "girlfriend Carys
+# and I are off to Edinburgh", "grandma Rosalind fell", "update: landlord (Mr. Okafor) fixed the boiler"
+REL_BRACKETED = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})\s+\((?P<name>{NAME})\)")
+_OPENER = r"^(?:(?i:so|and|but|also|update|ok|okay|oh|btw|anyway|well|ugh|omg|lol)\s*[:,!.]*\s+)?"
+BARE_REL_NAMED = re.compile(
+    rf"{_OPENER}(?P<rel>(?i:{REL_ONE}))\s+(?P<name>{NAME})(?![\w'’])(?=\s*[,.;:!?]|\s+(?:and\s+I\b|[a-z]))"
+)
+BARE_REL_BRACKETED = re.compile(rf"{_OPENER}(?P<rel>(?i:{REL_ONE}))\s+\((?P<name>{NAME})\)")
 NAME_PAREN_REL = re.compile(rf"(?P<name>{NAME})\s+\((?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})\)")
 # "Maya, my therapist, suggested journaling": a name and its relation said between commas or dashes (not a list:
 # "I invited Tom, my sister, and Ana", "Tom, my mum, my dad", "Tom, my sister, Ana and I")

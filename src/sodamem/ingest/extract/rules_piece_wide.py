@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from sodamem.ingest.extract import rules_patterns as rp
 from sodamem.ingest.extract import rules_syntax as rs
@@ -27,11 +28,22 @@ K = FactKind
 
 def _relations(p: _Piece) -> None:
     text = p.piece.text
-    named_in = (rp.REL_NAMED, rp.NAME_PAREN_REL, rp.NAME_COMMA_REL, rp.REL_IS_NAMED, rp.NAME_IS_MY_REL, rp.PET_NAMED)
-    for pattern in named_in:
+    # "my manager Delphine" asked about is said as so all the same ("any tips for my manager Delphine?"); "Is Dan my
+    # boss?" and "Is my sister's name Ana?" are not
+    said_so = replace(p, question=False)
+    for pattern in (rp.REL_NAMED, rp.REL_BRACKETED, rp.NAME_PAREN_REL, rp.NAME_COMMA_REL, rp.PET_NAMED):
+        for m in pattern.finditer(text):
+            if _is_name(m["name"]):
+                relation_said(said_so, p.speaker, m)
+    for pattern in (rp.REL_IS_NAMED, rp.NAME_IS_MY_REL):
         for m in pattern.finditer(text):
             if _is_name(m["name"]):
                 relation_said(p, p.speaker, m)
+    for pattern in (rp.BARE_REL_NAMED, rp.BARE_REL_BRACKETED):  # "husband (Gideon) is away": a person's name only
+        for m in pattern.finditer(text):
+            # "girlfriend Carys": a capital only on the name; "Boss Baby is a good film", "Dog Days": no one
+            if _is_name(m["name"]) and (m["rel"][0].islower() or _a_person(m["name"])):
+                relation_said(said_so, p.speaker, m)
     for pattern, relation in ((rp.NAME_FROM_WORK, "coworker"), (rp.REPORT_TO, "manager")):
         for m in pattern.finditer(text):
             if _said_as_a_person(m, text) and not p.question and not NOT_SAID_AS_SO.search(text[: m.start()]):
@@ -78,9 +90,13 @@ def _named_so(m: re.Match[str], text: str) -> bool:
         return False
     if re.search(r"\b(?:if|unless|whether)\b", text[: m.start()], re.IGNORECASE):
         return False
-    titled = re.match(r"(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s", name) is not None  # "My manager is Ms. Patel."
-    given = name_gender(name) is not None  # "My boss is Grace.": a listed given name, though "grace" is a word
-    return titled or given or rare(first) or _PERSON_SAID_NEXT.match(text[m.end() :]) is not None
+    return _a_person(name) or _PERSON_SAID_NEXT.match(text[m.end() :]) is not None
+
+
+def _a_person(name: str) -> bool:
+    """A title ("Ms. Patel"), a listed given name ("Grace", though "grace" is a word) or no common word first."""
+    titled = re.match(r"(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s", name) is not None
+    return titled or name_gender(name) is not None or rare(name.split()[0])
 
 
 # "got two dogs, a pitbull named Tank and a chihuahua named Peanut", "I have a cat called Miso": pets one has

@@ -22,16 +22,21 @@ from sodamem.roles import HANDED_ON_WORDS
 # no ending; "my flatmate Leo moved out" is read as a move)
 _ROLE = rv.alt(HANDED_ON_WORDS)
 _MY = r"(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?"
+# "... a new boss, Grace", "... new team lead today: Sunniva", "... a new therapist called Dr. Lee"
+_NEW_ROLE_NAMED = (
+    rf"(?P<rel>{_ROLE})(?:\s+(?:today|yesterday|this\s+week|at\s+work))?(?:\s*[,:—–-]\s*|\s+(?:called|named)\s+)"
+    rf"(?P<name>{rv.NAME})(?=\s*(?:[,.;!?)]|$)|\s+(?:and|who|she|he|they)\b)"
+)
 # "I have a new boss, Grace", "Got a new boss today: Grace", "we got a new manager - Priya", "I switched to a new
 # dentist, Dr. Park", "Jess handed me over to a new trainer, Bex", "I've been assigned a new therapist called Dr. Lee"
 _NEW_ONE = re.compile(
     r"\b(?:I\s+(?:have|got|['’]ve\s+got|have\s+got)|[Gg]ot|[Ww]e\s+(?:have|got|['’]ve\s+got)"
     r"|(?:switched|moved|changed|went)\s+(?:over\s+)?to|(?:handed|passed)\s+(?:me\s+|us\s+)?(?:over|on)\s+to"
     r"|(?:(?:was|got|['’]ve\s+been|have\s+been|I['’]m\s+being)\s+)?(?:assigned|given)|started\s+with)\s+a\s+new\s+"
-    rf"(?P<rel>{_ROLE})(?:\s+(?:today|yesterday|this\s+week|at\s+work))?(?:\s*[,:—–-]\s*|\s+(?:called|named)\s+)"
-    rf"(?P<name>{rv.NAME})"
-    r"(?=\s*(?:[,.;!?)]|$)|\s+(?:and|who|she|he|they)\b)"
+    + _NEW_ROLE_NAMED
 )
+# "Met the new team lead today, Sunniva", "I met our new therapist: Dr. Lee"
+_MET_NEW_ONE = re.compile(r"\b(?:[Mm]et|[Mm]eeting|[Ii]ntroduced\s+to)\s+(?:the|our|my)\s+new\s+" + _NEW_ROLE_NAMED)
 # the one who hands the speaker on, right before "handed me over to a new ...": "Jess has handed me over"
 _HANDED_BY = re.compile(rf"(?<![\w'’])(?P<old>{rv.NAME})\s+(?:has\s+|just\s+)?\Z")
 # a time said of a leaving: "today", "last month", "in March", "back in May", "two weeks ago"
@@ -44,6 +49,13 @@ _NOT_YET = r"(?!\s+(?:next|tomorrow|soon|from|in\s+(?:a|an|two|three|a\s+few)|on
 _TOOK_OVER = re.compile(
     rf"(?<![\w'’])(?P<name>{rv.NAME})\s+(?:has\s+|just\s+|officially\s+)?(?:took|taken)\s+over\s+as\s+{_MY}"
     rf"(?P<rel>{_ROLE})(?![\w'’]){_NOT_YET}"
+)
+# "Rashida is running our team now", "Priya's in charge of the team now", "Dan is leading my team": the boss (not
+# "... next week": not yet; not "Dan is running the team meeting")
+_RUNS_TEAM = re.compile(
+    rf"(?<![\w'’])(?P<name>{rv.NAME})(?:\s+is|['’]s)\s+(?:now\s+)?(?:running|leading|managing|heading|in\s+charge\s+of)"
+    r"\s+(?:our|my|the)\s+(?:team|department|dept|group|unit)(?![\w'’-])(?!\s+(?:meeting|call|lunch|drinks|outing))"
+    + _NOT_YET
 )
 # "Omar replaced Finn as my boss", "Omar has replaced Finn as our team lead"
 _REPLACED = re.compile(
@@ -69,7 +81,8 @@ def role_changes(p: _Piece) -> None:
     text = p.piece.text
     if p.question:
         return
-    for m in (*_NEW_ONE.finditer(text), *_TOOK_OVER.finditer(text), *_REPLACED.finditer(text)):
+    said_new = (*_NEW_ONE.finditer(text), *_MET_NEW_ONE.finditer(text), *_TOOK_OVER.finditer(text))
+    for m in (*said_new, *_REPLACED.finditer(text)):
         if _is_name(m["name"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
             _relation(p, p.speaker, m["rel"], m["name"], m.start(), m.end())
             handed = _HANDED_BY.search(text[: m.start()])  # "Jess handed me over to a new trainer, Bex": Jess was
@@ -80,6 +93,9 @@ def role_changes(p: _Piece) -> None:
                 and handed["old"] != m["name"]
             ):
                 _ended_relation(p, p.speaker, m["rel"], handed["old"], handed.start("old"), m.end(), clause=True)
+    for m in _RUNS_TEAM.finditer(text):
+        if _is_name(m["name"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
+            _relation(p, p.speaker, "boss", m["name"], m.start(), m.end())
     for m in _REPLACED.finditer(text):  # and the one replaced left it
         if _is_name(m["name"]) and _is_name(m["old"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
             _ended_relation(p, p.speaker, m["rel"], m["old"], m.start(), m.end(), clause=True)
