@@ -124,6 +124,8 @@ def test_a_spouse_who_separated_is_a_former_spouse() -> None:
         ("Who is my colleague?", ("My coworker Dan brought donuts today.",), "Dan"),
         ("Who is my neighbour?", ("My neighbor Rosa watered my plants.",), "Rosa"),
         ("Who is my stepmom?", ("My stepmother Linda came for dinner.",), "Linda"),
+        ("Who's my personal trainer now?", ("my trainer Marisol has me deadlifting",), "Marisol"),  # two words
+        ("Who is Zofia?", ("labmate Zofia and I are doing a writing retreat",), "user's labmate"),
         (
             "Who is my landlady?",
             ("My landlady Mrs Clark raised the rent again.", "I have a new landlord, Mr Patel."),
@@ -194,7 +196,7 @@ def test_an_emoji_joined_to_what_follows_is_no_comma() -> None:
         ("Does Delphine still manage me?", ("Delphine", "boss")),
         ("Is Kwame still training me?", ("Kwame", "trainer")),
         ("Does Lucinda still live next door?", ("Lucinda", "neighbour")),
-        ("Does Pavel still live with us?", ("Pavel", "housemate")),
+        ("Does Pavel still live with us?", None),  # the housemate reader's: it knows moves planned for a day
         ("Does Imogen still work with me?", ("Imogen", "colleague")),
         ("Is Finn still my boss?", ("Finn", "boss")),
         ("Does Ana still work at Google?", None),

@@ -88,7 +88,7 @@ ROLES: tuple[Role, ...] = (
     _role("best_friend", Tie.FRIEND, names_one=True),
     *_each("friend bestie bff", Tie.FRIEND, names_one=False),
     _role("boss manager supervisor team_lead team_leader line_manager", Tie.WORK, names_one=True, one_holder=True),
-    _role("colleague coworker co-worker", Tie.WORK, names_one=False),
+    _role("colleague coworker co-worker labmate", Tie.WORK, names_one=False),
     *_each("mentor teacher coach classmate teammate tutor nanny babysitter", Tie.WORK, names_one=False),
     _role("therapist counsellor counselor", Tie.CARE, names_one=False, one_holder=True),
     _role("physio physiotherapist", Tie.CARE, names_one=False, one_holder=True),
@@ -139,4 +139,5 @@ _ASKED_WORDS = {
 def asked_words(word: str) -> tuple[str, ...]:
     """The words for one role as a question means it, the asked word first: a question's "mother" is the "mom" the
     user spoke of, "partner" any partner's word; words of no role give themselves."""
-    return (word, *(w for w in _ASKED_WORDS.get(word, ()) if w != word))
+    key = word.lower().replace(" ", "_")  # "personal trainer" as a question says it
+    return (word, *(w for w in _ASKED_WORDS.get(key, ()) if w not in (word, key)))
