@@ -94,6 +94,7 @@ def test_a_proposal_said_yes_to_names_the_fiance() -> None:
             assert ("fiance", "Ben", False, "user's fiance is Ben") in relations(memory), said
     for said in (
         "Ben proposed. I said no.",
+        "Ben proposed! I said yes to being his best man.",
         "Ben proposed a toast! I said yes to another drink.",
         "Ben proposed in Paris! I said yes to another glass though.",
         "Ben proposed to Ana last night.",

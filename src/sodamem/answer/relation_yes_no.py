@@ -30,8 +30,8 @@ _DOES_NAME_STILL = re.compile(
     r"(?:\s+(?i:me|us))?\s*\??\s*$"
 )
 _ROLE_OF_VERB = {"manag": "boss", "supervis": "boss", "train": "trainer", "coach": "coach", "teach": "teacher"}
-# (not "Does Beckett still live with me?": the housemate reader knows moves out planned for a day)
-_ROLE_OF_VERB |= {"tutor": "tutor", "liv next door": "neighbour", "work with": "colleague"}
+# (not "Does Beckett still live with me?" or "... next door?": the home readers know moves, planned and made)
+_ROLE_OF_VERB |= {"tutor": "tutor", "work with": "colleague"}
 
 
 def asked_relation(question: str) -> tuple[str, str] | None:

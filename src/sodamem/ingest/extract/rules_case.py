@@ -25,9 +25,24 @@ _EMOJI_BREAK = re.compile(
 )
 
 
+# a word that wants what follows it: "allergic to 🥜 peanuts", "moved to 🇬🇧 London", "my 🐶 Rex"
+_WANTS_MORE = re.compile(
+    r"(?:\b(?:to|at|in|on|of|for|with|from|by|about|into|a|an|the|my|our|his|her|their|your|and|or|is|are|am|was"
+    r"|were|be|love|loves|like|likes|hate|hates|got|have|has|had|'m|’m)|[,;:(])\s+\Z",
+    re.IGNORECASE,
+)
+
+
 def _emoji_as_comma(text: str) -> str:
-    """``text`` with each emoji between words read as a comma (padded with spaces: every offset holds)."""
-    return _EMOJI_BREAK.sub(lambda m: "," + " " * (len(m.group()) - 1), text)
+    """``text`` with each emoji between words read as a comma (padded with spaces: every offset holds), not after a
+    word that wants what follows it."""
+
+    def comma(m: re.Match[str]) -> str:
+        if _WANTS_MORE.search(text, 0, m.start()):
+            return m.group()
+        return "," + " " * (len(m.group()) - 1)
+
+    return _EMOJI_BREAK.sub(comma, text)
 
 
 def with_capital_i(session: SessionView) -> SessionView:

@@ -78,7 +78,7 @@ _PROPOSED_ALONE = re.compile(
     rf"{_OPENS}(?P<name>{rv.NAME})\s+(?:just\s+)?(?:proposed|popped\s+the\s+question)(?:\s+to\s+me)?"
     rf"(?:{_TIME}|\s+(?:at|in|on)\s+(?:the\s+)?[A-Z]?\w+)?\s*[!.]*\s*\Z"
 )
-_SAID_YES = re.compile(r"\s*(?:[Aa]nd\s+)?I\s+said\s+(?i:yes)\b(?![^.!?]*\b(?:to\s+(?:a|another|the|more)|but)\b)")
+_SAID_YES = re.compile(r"\s*(?:[Aa]nd\s+)?I\s+said\s+(?i:yes)\b(?!\s+to\b)(?![^.!?]*\bbut\b)")
 # "Sam asked me to be his girlfriend!": not "... but I said no"
 _ASKED_TO_BE = re.compile(
     rf"{_OPENS}(?P<name>{rv.NAME})\s+(?:just\s+|finally\s+)?asked\s+me\s+to\s+be\s+(?:his|her|their)\s+"

@@ -28,22 +28,25 @@ K = FactKind
 
 def _relations(p: _Piece) -> None:
     text = p.piece.text
-    # "my manager Delphine" asked about is said as so all the same ("any tips for my manager Delphine?"); "Is Dan my
-    # boss?" and "Is my sister's name Ana?" are not
+    # "my manager Delphine" said before the question's own clause is said as so ("my manager Delphine wants a deck
+    # by friday 😩 any tips?"); not "Should I name my daughter Olivia or Ava?", "Is Dan my boss?"
     said_so = replace(p, question=False)
     for pattern in (rp.REL_NAMED, rp.REL_BRACKETED, rp.NAME_PAREN_REL, rp.NAME_COMMA_REL, rp.PET_NAMED):
         for m in pattern.finditer(text):
             if _is_name(m["name"]):
-                relation_said(said_so, p.speaker, m)
+                relation_said(said_so if _said_before_the_question(text, m.end()) else p, p.speaker, m)
     for pattern in (rp.REL_IS_NAMED, rp.NAME_IS_MY_REL):
         for m in pattern.finditer(text):
             if _is_name(m["name"]):
                 relation_said(p, p.speaker, m)
     for pattern in (rp.BARE_REL_NAMED, rp.BARE_REL_BRACKETED):  # "husband (Gideon) is away": a person's name only
         for m in pattern.finditer(text):
-            # "girlfriend Carys": a capital only on the name; "Boss Baby is a good film", "Dog Days": no one
-            if _is_name(m["name"]) and (m["rel"][0].islower() or _a_person(m["name"])):
-                relation_said(said_so, p.speaker, m)
+            # "girlfriend Carys": a capital only on the name; "Boss Baby is a good film", "Dog Days", "Father
+            # Michael", "Sister Agnes": no one's; "boyfriend Tom and I broke up" is left to the endings' rules
+            rel = m["rel"]
+            titled = rel[0].isupper() and (rel.lower() in _TITLES or not _a_person(m["name"]))
+            if _is_name(m["name"]) and _a_person_word(m["name"]) and not titled and not _ENDED_HERE.search(text):
+                relation_said(said_so if _said_before_the_question(text, m.end()) else p, p.speaker, m)
     for pattern, relation in ((rp.NAME_FROM_WORK, "coworker"), (rp.REPORT_TO, "manager")):
         for m in pattern.finditer(text):
             if _said_as_a_person(m, text) and not p.question and not NOT_SAID_AS_SO.search(text[: m.start()]):
@@ -64,6 +67,29 @@ def _relations(p: _Piece) -> None:
         owner = p.antecedents.get(m.start())
         if owner is not None and _is_name(m["name"]):
             relation_said(p, owner, m)
+
+
+# kin words that are titles too ("Father Michael", "Sister Agnes", "Mother Teresa"), and an ending said with a
+# relation that names no "my": "boss Finn quit today", "boyfriend Tom and I broke up last week"
+_TITLES = frozenset("father sister mother brother uncle aunt auntie".split())
+_ENDED_HERE = re.compile(
+    r"\b(?:broke\s+up|split\s+up|separated|divorced|dumped|quit|retired|resigned|left|fired|laid\s+off|moved\s+out"
+    r"|passed\s+away|died|no\s+longer|not\s+(?:my|our)|any\s?more|former|ex)\b",
+    re.IGNORECASE,
+)
+_QUESTION_CLAUSE = re.compile(r"[,;:.!]|\s(?:so|and|but|any|what|how|should|can|could|do|does|is|thoughts)\b.*\?")
+
+
+def _said_before_the_question(text: str, end: int) -> bool:
+    """Whether a relation ending at ``end`` of a question piece is said before the question's own clause begins:
+    a clause break after it, not "or" ("my daughter Olivia or Ava?")."""
+    after = text[end:]
+    return not re.match(r"\s+or\b", after) and _QUESTION_CLAUSE.search(after) is not None
+
+
+def _a_person_word(name: str) -> bool:
+    """No common word after the first: "boss Fight" is no one."""
+    return all(not w[0].isalpha() or w[0].isupper() for w in name.split())
 
 
 def _said_as_a_person(m: re.Match[str], text: str) -> bool:

@@ -16,11 +16,12 @@ from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.extract.rules_clause import _is_name, _Piece
 from sodamem.ingest.extract.rules_emit import _relation
 from sodamem.ingest.extract.rules_past_relations import NOT_SAID_AS_SO, _ended_relation
-from sodamem.roles import HANDED_ON_WORDS
+from sodamem.roles import HANDED_ON_WORDS, ONE_HOLDER_ROLES, ROLES
 
 # roles held at work or by those one goes to, which change hands when someone leaves ("my boyfriend Tom left" is
 # no ending; "my flatmate Leo moved out" is read as a move)
 _ROLE = rv.alt(HANDED_ON_WORDS)
+_ONE_HOLDER_WORDS = frozenset(w for r in ROLES if r.name in ONE_HOLDER_ROLES for w in r.said)
 _MY = r"(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?"
 # "... a new boss, Grace", "... new team lead today: Sunniva", "... a new therapist called Dr. Lee"
 _NEW_ROLE_NAMED = (
@@ -36,12 +37,15 @@ _NEW_ONE = re.compile(
     + _NEW_ROLE_NAMED
 )
 # "Met the new team lead today, Sunniva", "I met our new therapist: Dr. Lee"
-_MET_NEW_ONE = re.compile(r"\b(?:[Mm]et|[Mm]eeting|[Ii]ntroduced\s+to)\s+(?:the|our|my)\s+new\s+" + _NEW_ROLE_NAMED)
+_MET_NEW_ONE = re.compile(  # a role one has one holder of only: not "met the new teacher" of one's child
+    rf"\b(?:[Mm]et|[Mm]eeting|[Ii]ntroduced\s+to)\s+(?:the|our|my)\s+new\s+(?=(?:{rv.alt(_ONE_HOLDER_WORDS)})\b)"
+    + _NEW_ROLE_NAMED
+)
 # the one who hands the speaker on, right before "handed me over to a new ...": "Jess has handed me over"
 _HANDED_BY = re.compile(rf"(?<![\w'’])(?P<old>{rv.NAME})\s+(?:has\s+|just\s+)?\Z")
 # a time said of a leaving: "today", "last month", "in March", "back in May", "two weeks ago"
 _WHEN = (
-    r"\s+(?:today|yesterday|recently|last\s+\w+|this\s+(?:week|month|year|spring|summer|autumn|fall|winter)|on\s+\w+day"
+    r"\s+(?:today|yesterday|recently|last\s+(?:week|month|year|spring|summer|autumn|fall|winter|\w+day)|this\s+(?:week|month|year|spring|summer|autumn|fall|winter)|on\s+\w+day"
     r"|(?:back\s+)?in\s+[A-Z]\w+(?:\s+\d{4})?|in\s+\d{4}|(?:a\s+few|a\s+couple\s+of|a|an|\w+)\s+(?:days?|weeks?|months?|years?)\s+ago)"
 )
 # "Grace took over as my manager", "Grace has taken over as our team lead" (not "... next week": not yet)
@@ -54,8 +58,8 @@ _TOOK_OVER = re.compile(
 # "... next week": not yet; not "Dan is running the team meeting")
 _RUNS_TEAM = re.compile(
     rf"(?<![\w'’])(?P<name>{rv.NAME})(?:\s+is|['’]s)\s+(?:now\s+)?(?:running|leading|managing|heading|in\s+charge\s+of)"
-    r"\s+(?:our|my|the)\s+(?:team|department|dept|group|unit)(?![\w'’-])(?!\s+(?:meeting|call|lunch|drinks|outing))"
-    + _NOT_YET
+    r"\s+(?:our|my|the)\s+(?:team|department|dept)(?=\s+now\b|\s*(?:[,.;!?)]|$))"
+    r"(?![^.!?]*\b(?:while|until|till|for\s+now|this\s+week|today)\b)"
 )
 # "Omar replaced Finn as my boss", "Omar has replaced Finn as our team lead"
 _REPLACED = re.compile(
@@ -76,6 +80,22 @@ _LEFT = re.compile(
 )
 
 
+# who switched or was assigned: the speaker where "I" or "we" says it, or no one does at the clause's start
+_SPEAKER_BEFORE = re.compile(
+    r"(?:^|[.!?,;:—–]\s*|\b(?:[Ss]o|[Aa]nd|[Bb]ut|then|finally|just|today|yesterday)\s+"
+    r"|\b(?:I|[Ww]e)(?:['’](?:ve|m)|\s+\w+)?\s+|\b(?:I|[Ww]e))\Z"
+)
+_SAID_OF_SOMEONE = ("switched", "moved", "changed", "went", "was", "got", "assigned", "given", "started", "'ve", "’ve")
+
+
+def _the_speakers(m: re.Match[str], text: str) -> bool:
+    """Whether the new holder ``m`` names is the speaker's: "I switched to a new dentist", "Got a new boss", not
+    "My daughter started with a new teacher"."""
+    if m.re is not _NEW_ONE or not m[0].startswith(_SAID_OF_SOMEONE):
+        return True
+    return _SPEAKER_BEFORE.search(text[: m.start()]) is not None
+
+
 def role_changes(p: _Piece) -> None:
     """The roles said in ``p`` to change hands (see the module docstring)."""
     text = p.piece.text
@@ -84,6 +104,8 @@ def role_changes(p: _Piece) -> None:
     said_new = (*_NEW_ONE.finditer(text), *_MET_NEW_ONE.finditer(text), *_TOOK_OVER.finditer(text))
     for m in (*said_new, *_REPLACED.finditer(text)):
         if _is_name(m["name"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
+            if not _the_speakers(m, text):
+                continue  # "My friend switched to a new dentist, Dr. Park"
             _relation(p, p.speaker, m["rel"], m["name"], m.start(), m.end())
             handed = _HANDED_BY.search(text[: m.start()])  # "Jess handed me over to a new trainer, Bex": Jess was
             if (
