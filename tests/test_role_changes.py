@@ -357,3 +357,27 @@ def test_a_manager_named_in_a_question_is_handed_on_and_asked_of_by_a_verb() -> 
         check_answer(memory, memory.ask("Who was my boss before Rashida?", now=ASKED, offline=True), "Delphine")
         check_answer(memory, memory.ask("Does Delphine still manage me?", now=ASKED, offline=True), "No")
         check_answer(memory, memory.ask("Does Rashida manage me?", now=ASKED, offline=True), "Yes")
+
+
+@pytest.mark.parametrize(
+    ("question", "history"),
+    [
+        ("Is Finn still my boss?", ["My boss Finn is strict.", "My boss Finn quit last week."]),
+        ("Does Finn still manage me?", ["My boss Finn is strict.", "My boss Finn quit last week."]),
+        ("Does Dan still work with me?", ["My coworker Dan brought donuts.", "My coworker Dan quit last week."]),
+    ],
+)
+def test_a_role_named_and_ended_in_one_sentence_holds_no_more(question: str, history: list[str]) -> None:
+    said = [(f"2025-0{n + 1}-05T10:00", text) for n, text in enumerate(history)]
+    with remembered(said) as memory:
+        check_answer(memory, memory.ask(question, now=ASKED, offline=True), "No")
+
+
+def test_a_personal_trainer_handing_one_over_is_a_former_trainer() -> None:
+    history = [
+        ("2025-01-05T10:00", "Joined a gym. My personal trainer Mike is tough."),
+        ("2025-03-05T10:00", "Mike handed me over to a new trainer, Bex."),
+    ]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Who is Mike?", now=ASKED, offline=True), "user's former trainer")
+        check_answer(memory, memory.ask("Who's my personal trainer?", now=ASKED, offline=True), "Bex")

@@ -173,6 +173,7 @@ def test_a_title_is_no_role_named(said: str) -> None:
         ("So... Lorcan and I are back together 🙈 don't judge me.", ("partner", "Lorcan")),  # an emoji for a comma
         ("so... lorcan and i are back together 🙈 don't judge me", ("partner", "Lorcan")),
         ("anselm and i broke up sunday. it's fine.", ("partner", "Anselm")),  # a bare weekday dates it
+        ("Tom and I broke up Sunday.", ("partner", "Tom")),  # a weekday, no name
     ],
 )
 def test_a_couple_said_casually(said: str, expected: tuple[str, str]) -> None:

@@ -92,14 +92,15 @@ ROLES: tuple[Role, ...] = (
     *_each("mentor teacher coach classmate teammate tutor nanny babysitter", Tie.WORK, names_one=False),
     _role("therapist counsellor counselor", Tie.CARE, names_one=False, one_holder=True),
     _role("physio physiotherapist", Tie.CARE, names_one=False, one_holder=True),
-    _role("personal_trainer", Tie.CARE, names_one=False, one_holder=True, kind_of="trainer"),
+    # one trains with one trainer at a time: "Mike handed me over to a new trainer" ends "my personal trainer Mike"
+    _role("personal_trainer trainer", Tie.CARE, names_one=False, one_holder=True),
     _role("landlord landlady", Tie.CARE, names_one=True, one_holder=True),
     *(
         _role(w, Tie.CARE, names_one=False, one_holder=True)
         for w in "dentist psychiatrist psychologist accountant".split()
     ),
     _role("GP", Tie.CARE, names_one=False, one_holder=True, kind_of="doctor"),  # "Who's my doctor?" asks of the GP
-    *_each("doctor trainer vet lawyer hairdresser barber", Tie.CARE, names_one=False),
+    *_each("doctor vet lawyer hairdresser barber", Tie.CARE, names_one=False),
     _role("housemate roommate flatmate", Tie.HOME, names_one=False),
     _role("neighbour neighbor", Tie.HOME, names_one=False),
     *_each("dog cat puppy pup kitten rabbit bunny hamster parrot horse pony", Tie.PET, names_one=True),

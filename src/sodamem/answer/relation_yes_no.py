@@ -77,7 +77,7 @@ def relation_held(memory: Memory, user: str, question: str, asker: str, now: dat
             and f.modality in ("asserted", "negated")
             and instants.at_or_before(f.mentioned_at, now)
         ),
-        key=lambda f: instants.sort_key(f.mentioned_at),
+        key=lambda f: (instants.sort_key(f.mentioned_at), f.denies),  # "My boss Finn quit": the ending last
     )
     if not said:
         return None

@@ -71,7 +71,7 @@ BREAK_UP = re.compile(
     r"(?P<verb>broke\s+up|broken\s+up|split\s+up|separated|got\s+divorced|divorced|ended\s+things|dumped|"
     r"called\s+it\s+quits|"
     r"(?:called|broke)\s+off\s+(?:the|our)\s+engagement)"
-    rf"(?:\s+(?:with|from)?\s*(?P<name>{NAME}|me)(?![\w])"
+    rf"(?:\s+(?:with|from)?\s*(?!(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b(?!\s+[A-Z]))(?P<name>{NAME}|me)(?![\w])"
     # "I broke up with my boyfriend (Tom)", "I divorced my husband": a partner by role, perhaps named
     rf"|\s+(?:(?:with|from)\s+)?my\s+(?P<role>{PARTNER_ROLE})"
     rf"(?:\s+(?P<role_name>{NAME})(?![\w]))?)?"
