@@ -121,6 +121,11 @@ ONE_HOLDER_ROLES = frozenset(r.name for r in ROLES if r.one_holder)
 ROLE_OF_WORD = {snake(w): r.name for r in ROLES for w in r.said if snake(w) != r.name}
 
 
+HANDED_ON_ROLES = frozenset(r.name for r in ROLES if r.tie in (Tie.WORK, Tie.CARE))
+# the event of a person leaving a post, said by name alone ("Dr Ferreira retired"): it ends a handed-on role held
+LEFT_POST = "left_post"
+
+
 def role_of(predicate: str) -> str:
     """The role a relation predicate names, whatever its word: "manager" -> "boss"."""
     return ROLE_OF_WORD.get(predicate, predicate)

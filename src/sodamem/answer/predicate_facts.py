@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from sodamem.answer.leavings import leavings, left_since
 from sodamem.ingest.entities import entity_key
 from sodamem.model import FactKind, LinkType
 from sodamem.porter import stem
@@ -110,7 +111,14 @@ def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
     # a partner again since ("We broke up", then "my boyfriend Tom is sweet"): no former one
     again = any(f.status == "active" and f.affirms and f.predicate in PARTNER_PREDICATES for f in named)
     by_id = {f.id: f for f in facts}
+    left = leavings(facts)
     for fact in named:
+        if fact.status == "active" and (gone := left_since(fact, left)):  # "my dentist Dr. Ferreira", "... retired"
+            role = _role(fact, name, named)
+            if role is not None and role[1]:
+                owner, relation, cited = role
+                said.append((f"{owner}'s former {relation}", [*cited, *gone[:1]]))
+                continue
         if fact.status != "active":
             endings = [] if again else ended_by(fact, couple_ended)  # "My boyfriend Tom", then "We broke up"
             endings = endings or replaced_by(fact, by_id)  # "my boss Finn", then "I have a new boss, Grace"

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sodamem import instants
+from sodamem.answer.leavings import leavings, left_since
 from sodamem.answer.predicate_facts import couple_endings, ended_by, replaced_by
 from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import NAME, REL, snake
@@ -86,7 +87,8 @@ def relation_held(memory: Memory, user: str, question: str, asker: str, now: dat
         # "We broke up" (no name) ended the partner that held then, and "I have a new boss, Grace" the boss Finn,
         # once said by ``now``
         by_id = {f.id: f for f in owned}
-        ending = [*ended_by(last, couple_endings(owned)), *replaced_by(last, by_id)]
+        left = left_since(last, leavings(memory.facts(status="active", user=user)), now)  # "Dr Ferreira retired"
+        ending = [*ended_by(last, couple_endings(owned)), *replaced_by(last, by_id), *left]
         endings = [f for f in ending if instants.at_or_before(f.mentioned_at, now)]
         return RelationHeld(not endings, (last, *endings[:1]))
     ended = [f for f in said[:-1] if f.affirms]

@@ -5,7 +5,9 @@ The new holder is a relation ("user's boss is Grace"); the one who left is a den
 is no longer user's boss"), so "Who is my boss?" reads the new one and "Who is Finn?" the former one. Not read: a
 question, a wish or hearsay before it, a plan ("Grace is taking over as my manager", "... took over as my manager
 next week": not yet), "left" said of anything but an employer ("My boss Finn left yesterday for a conference"), a
-partner or housemate who left, and "quit" said of a habit ("My boss Finn quit smoking").
+partner or housemate who left, and "quit" said of a habit ("My boss Finn quit smoking"). A person said to leave
+by name alone ("Dr Ferreira retired", "Delphine's last day was Friday") is an event, ``roles.LEFT_POST``: the
+readers end the post that person held then (``answer/leavings.py``).
 """
 
 from __future__ import annotations
@@ -13,14 +15,16 @@ from __future__ import annotations
 import re
 
 from sodamem.ingest.extract import rules_vocabulary as rv
-from sodamem.ingest.extract.rules_clause import _is_name, _Piece
-from sodamem.ingest.extract.rules_emit import _relation
+from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _Piece, _piece_clause
+from sodamem.ingest.extract.rules_emit import _emit, _relation
 from sodamem.ingest.extract.rules_past_relations import NOT_SAID_AS_SO, _ended_relation
-from sodamem.roles import HANDED_ON_WORDS, ONE_HOLDER_ROLES, ROLES
+from sodamem.model import FactKind, Modality
+from sodamem.roles import HANDED_ON_WORDS, LEFT_POST, ONE_HOLDER_ROLES, ROLES
 
 # roles held at work or by those one goes to, which change hands when someone leaves ("my boyfriend Tom left" is
 # no ending; "my flatmate Leo moved out" is read as a move)
 _ROLE = rv.alt(HANDED_ON_WORDS)
+_SAID = _Mood(Modality.ASSERTED, True)
 _ONE_HOLDER_WORDS = frozenset(w for r in ROLES if r.name in ONE_HOLDER_ROLES for w in r.said)
 _MY = r"(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?"
 # "... a new boss, Grace", "... new team lead today: Sunniva", "... a new therapist called Dr. Lee"
@@ -96,6 +100,22 @@ def _the_speakers(m: re.Match[str], text: str) -> bool:
     return _SPEAKER_BEFORE.search(text[: m.start()]) is not None
 
 
+# a person leaving a post, said by name alone: "Dr Ferreira retired", "Finn quit the company last week", "so
+# Delphine's last day was Friday" (which post is the readers' to find, ``answer/leavings.py``); not "Finn quit
+# smoking", "Finn left the meeting", "My boss Finn quit" (the role's own rule)
+_POSTS = r"(?:the\s+(?:company|firm|practice|clinic|surgery|team|band|school|agency|business)|work)"
+_LEFT_POST = re.compile(
+    rf"(?:^|(?<=[.!?;,:])\s*|\b(?:[Ss]o|[Aa]nd|[Bb]ut|[Aa]pparently|[Ww]ell)\s+)(?P<name>{rv.NAME})\s+"
+    r"(?:has\s+|just\s+|finally\s+|officially\s+)?"
+    rf"(?P<verb>retired|resigned|quit|left(?=\s+{_POSTS}\b))(?:\s+{_POSTS}\b)?"
+    rf"(?:{_WHEN})?(?=\s*(?:[,.;!?)]|$)|\s+(?:and|so|but|lol)\b)"
+)
+_LAST_DAY = re.compile(
+    rf"(?:^|(?<=[.!?;,:])\s*|\b(?:[Ss]o|[Aa]nd|[Bb]ut|[Aa]pparently|[Ww]ell)\s+)(?P<name>{rv.NAME})['’]s\s+last\s+day"
+    r"(?:\s+(?:at\s+work|in\s+the\s+office|here))?\s+was\b(?:\s+(?:on\s+)?\w+)?"
+)
+
+
 def role_changes(p: _Piece) -> None:
     """The roles said in ``p`` to change hands (see the module docstring)."""
     text = p.piece.text
@@ -121,6 +141,11 @@ def role_changes(p: _Piece) -> None:
     for m in _REPLACED.finditer(text):  # and the one replaced left it
         if _is_name(m["name"]) and _is_name(m["old"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
             _ended_relation(p, p.speaker, m["rel"], m["old"], m.start(), m.end(), clause=True)
+    for m in (*_LEFT_POST.finditer(text), *_LAST_DAY.finditer(text)):
+        if _is_name(m["name"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
+            c = _piece_clause(p, m.start("name"), m.end(), m["name"])
+            said = "left" if m.re is _LAST_DAY or m["verb"].startswith("left") else m["verb"]
+            _emit(c, FactKind.EVENT, LEFT_POST, None, m.end(), _SAID, f"{m['name']} {said}", subject=m["name"])
     for m in _LEFT.finditer(text):
         name, rel = m["name"] or m["named"], m["rel"] or m["role"]
         if _is_name(name) and not NOT_SAID_AS_SO.search(text[: m.start()]):

@@ -1,0 +1,93 @@
+"""A person said to leave a post by name alone ("Dr Ferreira retired", "Delphine's last day was Friday") ends the
+handed-on role they held (a dentist, a boss), not a partner's, a relative's or a friend's. Real rules, real store;
+every answer cites the role and the leaving."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from sodamem.model import FactKind
+from sodamem.roles import LEFT_POST
+
+from .scenario_histories import check_answer, remembered
+
+ASKED = datetime(2025, 12, 1, 12, 0)
+DENTIST = ("2025-01-30T16:00", "my dentist Dr. Ferreira says i need a filling 🙃 is it normal for it to ache after")
+RETIRED = ("2025-05-09T09:00", "Dr Ferreira retired, so i got moved to another practice. cleaning next week")
+
+
+@pytest.mark.parametrize(
+    ("said", "who"),
+    [
+        ("Dr Ferreira retired, so i got moved to another practice.", "Dr Ferreira"),
+        ("so Delphine's last day was Friday and Rashida is running our team now.", "Delphine"),
+        ("Finn quit the company last week.", "Finn"),
+        ("Rafferty quit the band 😤 something about creative differences.", "Rafferty"),
+        ("Finn left the company.", "Finn"),
+        ("Finn retired.", "Finn"),
+    ],
+)
+def test_a_leaving_said_by_name(said: str, who: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        (left,) = [f for f in memory.facts() if f.predicate == LEFT_POST]
+        assert left.kind == FactKind.EVENT and left.subject == who and left.sources
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Finn quit smoking.",
+        "Finn left the meeting early.",
+        "Finn left.",  # the room, perhaps
+        "Finn left work early today.",
+        "Finn quit last minute.",
+        "Sarah says Finn quit.",  # hearsay
+        "Did Finn quit?",
+    ],
+)
+def test_no_leaving_said(said: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert not [f for f in memory.facts() if f.predicate == LEFT_POST]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected", "quotes"),
+    [
+        ("Is Dr. Ferreira still my dentist?", "No", ["my dentist Dr. Ferreira", "Dr Ferreira retired"]),
+        ("Who is Dr. Ferreira?", "user's former dentist", ["my dentist Dr. Ferreira", "Dr Ferreira retired"]),
+        (
+            "Who is my dentist?",
+            "no one now (previously Dr. Ferreira)",
+            ["my dentist Dr. Ferreira", "Dr Ferreira retired"],
+        ),
+    ],
+)
+def test_a_leaving_ends_the_post_held(question: str, expected: str, quotes: list[str]) -> None:
+    with remembered([DENTIST, RETIRED]) as memory:
+        answer = memory.ask(question, now=ASKED, offline=True)
+        check_answer(memory, answer, expected)
+        assert [c.quote for c in answer.citations] == quotes
+
+
+def test_a_leaving_asked_of_before_it_was_said_ends_nothing() -> None:
+    with remembered([DENTIST, RETIRED]) as memory:
+        answer = memory.ask("Is Dr. Ferreira still my dentist?", now=datetime(2025, 4, 1), offline=True)
+        check_answer(memory, answer, "Yes")
+
+
+def test_a_leaving_ends_no_partner_and_no_friend() -> None:
+    history = [
+        ("2025-01-05T10:00", "My boyfriend Tom and my friend Ana came over."),
+        ("2025-03-02T10:00", "Tom quit the company last week, and Ana retired."),
+    ]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Is Tom still my boyfriend?", now=ASKED, offline=True), "Yes")
+        check_answer(memory, memory.ask("Who is Ana?", now=ASKED, offline=True), "user's friend")
+
+
+def test_a_new_holder_after_the_leaving_is_the_holder() -> None:
+    history = [DENTIST, RETIRED, ("2025-06-01T10:00", "My dentist is Dr. Nakagawa now, she's lovely.")]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Who is my dentist?", now=ASKED, offline=True), "Dr. Nakagawa")
