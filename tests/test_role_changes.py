@@ -381,3 +381,25 @@ def test_a_personal_trainer_handing_one_over_is_a_former_trainer() -> None:
     with remembered(history) as memory:
         check_answer(memory, memory.ask("Who is Mike?", now=ASKED, offline=True), "user's former trainer")
         check_answer(memory, memory.ask("Who's my personal trainer?", now=ASKED, offline=True), "Bex")
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        (
+            "from now on I'll be supervised by Dr. Whitcombe, apparently she's nice",
+            [("supervisor", "Dr. Whitcombe", False)],
+        ),
+        ("I'm being coached by Ana for the marathon.", [("coach", "Ana", False)]),
+        ("my old boss from Pellworth, Gregor, emailed me", [("boss", "Gregor", True)]),
+    ],
+)
+def test_a_holder_said_by_what_they_do_or_where_from(said: str, expected: list[tuple[str, str, bool]]) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert sorted(r[:3] for r in relations(memory)) == sorted(expected)
+
+
+@pytest.mark.parametrize("said", ["I was supervised by Finn in 2019.", "I'm managed by Priya and Tom."])
+def test_no_holder_said_by_what_they_do(said: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert not relations(memory)

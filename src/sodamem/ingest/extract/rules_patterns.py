@@ -242,7 +242,11 @@ BASE_FORMS = frozenset(
 )
 
 # --- patterns over a whole piece ---------------------------------------------------------------------------------
-REL_NAMED = re.compile(rf"\b(?P<my>[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE}),?\s+(?P<name>{NAME})(?![\w])")
+# "my sister Ana", "my old boss from Pellworth, Gregor"
+REL_NAMED = re.compile(
+    rf"\b(?P<my>[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})(?:\s+from\s+[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*)*,)?"
+    rf",?\s+(?P<name>{NAME})(?![\w])"
+)
 # "my husband (Gideon)", and with no "my" where a chat message opens: "husband (Gideon) is away", "girlfriend Carys
 # and I are off to Edinburgh", "grandma Rosalind fell", "update: landlord (Mr. Okafor) fixed the boiler"
 REL_BRACKETED = re.compile(rf"\b(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})\s+\((?P<name>{NAME})\)")

@@ -18,6 +18,7 @@ from sodamem.ingest.extract.rules_couple_over import couples_over
 from sodamem.ingest.extract.rules_emit import _alias, _emit, _relation
 from sodamem.ingest.extract.rules_gender import name_gender
 from sodamem.ingest.extract.rules_modality import _piece_mood, _say
+from sodamem.ingest.extract.rules_moving_in_with import moving_in_with
 from sodamem.ingest.extract.rules_past_relations import NOT_SAID_AS_SO, ended_relations, relation_said
 from sodamem.ingest.extract.rules_role_changes import role_changes
 from sodamem.ingest.extract.rules_truecase import rare
@@ -56,6 +57,7 @@ def _relations(p: _Piece) -> None:
             relation_said(p, p.speaker, m)
     _named_after(p, text)
     _pets_had(p, text)
+    moving_in_with(p)
     ended_relations(p)
     couples_over(p)
     couples_begun(p)

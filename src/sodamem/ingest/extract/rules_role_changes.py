@@ -65,6 +65,15 @@ _RUNS_TEAM = re.compile(
     r"\s+(?:our|my|the)\s+(?:team|department|dept)(?=\s+now\b|\s*(?:[,.;!?)]|$))"
     r"(?![^.!?]*\b(?:while|until|till|for\s+now|this\s+week|today)\b)"
 )
+# "from now on I'll be supervised by Dr. Whitcombe", "I'm now managed by Priya", "I'm being coached by Ana": the
+# role the verb says, of the speaker
+_DONE_BY = re.compile(
+    r"\bI(?:['’]ll\s+be|\s+will\s+be|['’]m|\s+am|['’]ve\s+been|\s+have\s+been)\s+(?:now\s+|being\s+|going\s+to\s+be\s+)?"
+    rf"(?P<verb>supervised|managed|coached|trained|tutored)\s+by\s+(?P<name>{rv.NAME})(?![\w'’])"
+    r"(?!\s+(?:and|&)\s)"
+)
+_ROLE_DONE = {"supervised": "supervisor", "managed": "manager", "coached": "coach", "trained": "trainer"}
+_ROLE_DONE["tutored"] = "tutor"
 # "Omar replaced Finn as my boss", "Omar has replaced Finn as our team lead"
 _REPLACED = re.compile(
     rf"(?<![\w'’])(?P<name>{rv.NAME})\s+(?:has\s+|just\s+)?replaced\s+(?P<old>{rv.NAME})\s+as\s+{_MY}"
@@ -135,6 +144,9 @@ def role_changes(p: _Piece) -> None:
                 and handed["old"] != m["name"]
             ):
                 _ended_relation(p, p.speaker, m["rel"], handed["old"], handed.start("old"), m.end(), clause=True)
+    for m in _DONE_BY.finditer(text):
+        if _is_name(m["name"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
+            _relation(p, p.speaker, _ROLE_DONE[m["verb"]], m["name"], m.start(), m.end())
     for m in _RUNS_TEAM.finditer(text):
         if _is_name(m["name"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
             _relation(p, p.speaker, "boss", m["name"], m.start(), m.end())
