@@ -44,6 +44,7 @@ from sodamem.answer.medications import read_medications
 from sodamem.answer.pets import pets_asked, pets_counted, pets_died
 from sodamem.answer.plans_kept import plan_outcome
 from sodamem.answer.predicate_facts import FactAnswer, by_predicate, named_by_relation, relations_of
+from sodamem.answer.question_form import plain_question
 from sodamem.answer.question_words import SPEAKER_CHECK_DEPTH, QuestionWords
 from sodamem.answer.relation_at import asks_role_at, role_at
 from sodamem.answer.relation_yes_no import relation_held
@@ -124,7 +125,16 @@ def answer_offline(
     budget_tokens: int = 1_000,
     user: str | None = None,
 ) -> Answer:
-    """Answer ``question`` from ``memory`` without an LLM; ``now`` anchors the question's time words."""
+    """Answer ``question`` from ``memory`` without an LLM; ``now`` anchors the question's time words. The readers
+    read it without the words around it that ask nothing ("Remind me, who is Imogen?"); the answer keeps it as asked."""
+    bare = plain_question(question)
+    answer = _answer_offline(memory, bare, now=now, budget_tokens=budget_tokens, user=user)
+    return answer if bare == question else replace(answer, question=question)
+
+
+def _answer_offline(
+    memory: Memory, question: str, *, now: datetime | None, budget_tokens: int, user: str | None
+) -> Answer:
     owner = user or memory.user
     asked = memory.asked_at(now)
     reader = _reader(memory, question, owner, asked, budget_tokens)
