@@ -35,7 +35,9 @@ def test_the_bare_question(asked: str, bare: str) -> None:
     assert plain_question(asked) == bare
 
 
-_WORDS = st.sampled_from(["so", "and", "remind me,", "who", "is", "Ana", "my", "boss", "to", "me", "again", ", dear", "?"])
+_WORDS = st.sampled_from(
+    ["so", "and", "remind me,", "who", "is", "Ana", "my", "boss", "to", "me", "again", ", dear", "?"]
+)
 
 
 @given(st.lists(_WORDS, min_size=1, max_size=8).map(" ".join))

@@ -403,3 +403,50 @@ def test_a_holder_said_by_what_they_do_or_where_from(said: str, expected: list[t
 def test_no_holder_said_by_what_they_do(said: str) -> None:
     with remembered([("2025-03-02T10:00", said)]) as memory:
         assert not relations(memory)
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("need a cheap dinner idea for me and my gf Ama, she's vegetarian", [("girlfriend", "Ama", False)]),
+        ("Obi, who's been mentoring me on the new team, suggested a talk.", [("mentor", "Obi", False)]),
+        ("Dorothy from next door has been taking me to the shops.", [("neighbour", "Dorothy", False)]),
+        (
+            "First day on platform today, reporting to Sigrid Johansen. Nervous.",
+            [("manager", "Sigrid Johansen", False)],
+        ),
+        ("As of today I report to Priyanka Nair, who moved over from Leeds.", [("manager", "Priyanka Nair", False)]),
+    ],
+)
+def test_a_relation_said_in_chat_words(said: str, expected: list[tuple[str, str, bool]]) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert sorted(r[:3] for r in relations(memory)) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    "said", ["Is Ana mentoring me?", "Ana is mentoring my son.", "reporting to HR tomorrow is a pain"]
+)
+def test_no_relation_said_in_chat_words(said: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert not [r for r in relations(memory) if r[1] in ("Ana", "HR")]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "To whom was I reporting back in January?",
+        "Who was I reporting to in January?",
+        "Who was I reporting to before Priyanka?",
+    ],
+)
+def test_whom_one_reported_to_then(question: str) -> None:
+    history = [
+        (
+            "2025-01-14T19:20",
+            "Could you help me draft a note to my line manager, Gerald Whitcombe, asking for Friday off?",
+        ),
+        ("2025-04-07T09:30", "As of today I report to Priyanka Nair, who has moved over from the Leeds office."),
+    ]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask(question, now=ASKED, offline=True), "Gerald Whitcombe")
+        check_answer(memory, memory.ask("Who is my manager?", now=ASKED, offline=True), "Priyanka Nair")

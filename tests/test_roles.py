@@ -204,6 +204,7 @@ def test_an_emoji_joined_to_what_follows_is_no_comma(said: str, predicate: str, 
     [
         "Should I name my daughter Olivia or Ava?",  # the question's own clause
         "Is my manager Delphine or Grace?",
+        "Last Tuesday, my gf, Toby, and I played board games.",  # a list: the girlfriend, and Toby
         "boyfriend Tom and I broke up last week",  # ended where it is said: the endings' rules read it
         "boss Finn quit today",
         "Father Michael gave a lovely homily",  # a title

@@ -80,10 +80,10 @@ ROLES: tuple[Role, ...] = (
     *_each("uncle cousin niece nephew", Tie.KIN, names_one=False),
     _role("partner", Tie.COUPLE, names_one=True),
     _role("spouse", Tie.COUPLE, names_one=True, kind_of="partner"),
-    _role("husband", Tie.COUPLE, names_one=True, asked="hubby", kind_of="spouse partner"),
-    _role("wife", Tie.COUPLE, names_one=True, kind_of="spouse partner"),
-    _role("boyfriend", Tie.COUPLE, names_one=True, asked="bf dating", kind_of="partner"),
-    _role("girlfriend", Tie.COUPLE, names_one=True, asked="gf dating", kind_of="partner"),
+    _role("husband hubby", Tie.COUPLE, names_one=True, kind_of="spouse partner"),
+    _role("wife wifey", Tie.COUPLE, names_one=True, kind_of="spouse partner"),
+    _role("boyfriend bf", Tie.COUPLE, names_one=True, asked="dating", kind_of="partner"),
+    _role("girlfriend gf", Tie.COUPLE, names_one=True, asked="dating", kind_of="partner"),
     _role("fiance fiancé fiancee fiancée", Tie.COUPLE, names_one=True, kind_of="partner"),
     _role("best_friend", Tie.FRIEND, names_one=True),
     *_each("friend bestie bff", Tie.FRIEND, names_one=False),
@@ -124,6 +124,10 @@ ROLE_OF_WORD = {snake(w): r.name for r in ROLES for w in r.said if snake(w) != r
 HANDED_ON_ROLES = frozenset(r.name for r in ROLES if r.tie in (Tie.WORK, Tie.CARE))
 # the event of a person leaving a post, said by name alone ("Dr Ferreira retired"): it ends a handed-on role held
 LEFT_POST = "left_post"
+
+
+# chat words written as their role's word in a fact ("my gf Ama": "user's girlfriend is Ama")
+CHAT_WORDS = {"hubby": "husband", "wifey": "wife", "bf": "boyfriend", "gf": "girlfriend"}
 
 
 def role_of(predicate: str) -> str:

@@ -20,9 +20,12 @@ from sodamem.records import FactRecord
 from sodamem.roles import ONE_HOLDER_ROLES, PARTNER_PREDICATES, asked_words, role_of
 
 # "Who was my boss before Omar?", "Who was my therapist in 2023?", "Who was I dating last summer?"
+# "Who was I reporting to in January?", "To whom was I reporting back in January?": the boss
 _ASKED = re.compile(
-    rf"^\s*(?i:who)\s+(?i:was|were)\s+(?:(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL})|(?P<dating>I\s+(?i:dating|seeing"
-    r"|going\s+out\s+with)))\s+(?P<side>(?i:before|after|prior\s+to))?\s*(?P<what>.+?)\s*\??\s*$"
+    r"^\s*(?:(?i:who)\s+(?i:was|were)|(?i:to\s+whom)\s+(?i:was))\s+"
+    rf"(?:(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL})|(?P<dating>I\s+(?i:dating|seeing|going\s+out\s+with))"
+    r"|(?P<reporting>I\s+(?i:reporting(?:\s+to)?|working\s+for)))"
+    r"\s+(?:(?i:back)\s+)?(?P<side>(?i:before|after|prior\s+to))?\s*(?P<what>.+?)\s*\??\s*$"
 )
 # a holding said a little after the time asked most likely held then already ("my boss Finn is strict", said in
 # January, answers "Who was my boss last December?"); said long after, it says nothing of then
@@ -47,7 +50,7 @@ def role_at(question: str, facts: Iterable[FactRecord], now: datetime) -> RoleAt
     m = _ASKED.match(question)
     if m is None:
         return None
-    relation = (m["rel"] or "").lower()
+    relation = "boss" if m["reporting"] else (m["rel"] or "").lower()
     if m["dating"] or relation in PARTNER_PREDICATES:
         wanted = PARTNER_PREDICATES
     elif role_of(snake(relation)) in ONE_HOLDER_ROLES:

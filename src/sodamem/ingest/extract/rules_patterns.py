@@ -263,7 +263,13 @@ NAME_COMMA_REL = re.compile(
     rf"(?:,|\s[—–-])\s+(?!(?:and|or|&|my|our|his|her|their|the)\b|{NAME}\s*(?:,|and\b|&))"
 )
 # "I report to Dan now": one's manager
-REPORT_TO = re.compile(rf"\bI\s+(?:now\s+)?report\s+(?:directly\s+)?to\s+(?P<name>{NAME})(?![\w'’])")
+# "I report to Dan now", "First day on the new team today, reporting to Sigrid Johansen", "I'm now reporting to Dan"
+REPORT_TO = re.compile(
+    r"(?:\bI(?:['’]m|\s+am|\s+will\s+be|['’]ll\s+be)?\s+(?:now\s+)?|(?:^|(?<=[.,;:!—–]))\s*(?:now\s+)?)"
+    rf"report(?:ing)?\s+(?:directly\s+)?to\s+(?P<name>{NAME})(?![\w'’])"
+)
+# "Dorothy from next door has been taking me to the shops": a neighbour
+NAME_NEXT_DOOR = re.compile(rf"(?<![\w'’])(?P<name>{NAME})\s+(?:from\s+)?next\s+door(?![\w'’-])")
 # "Grace from work invited me": someone one works with
 NAME_FROM_WORK = re.compile(
     r"(?<!\bup\s)(?<!\bcollect\s)(?<!\bcollected\s)(?<!\bfetch\s)(?<!\bfetched\s)(?<!\bget\s)(?<!\bgot\s)"

@@ -34,7 +34,7 @@ def _relations(p: _Piece) -> None:
     said_so = replace(p, question=False)
     for pattern in (rp.REL_NAMED, rp.REL_BRACKETED, rp.NAME_PAREN_REL, rp.NAME_COMMA_REL, rp.PET_NAMED):
         for m in pattern.finditer(text):
-            if _is_name(m["name"]):
+            if _is_name(m["name"]) and not _a_list(m, text):
                 relation_said(said_so if _said_before_the_question(text, m.end()) else p, p.speaker, m)
     for pattern in (rp.REL_IS_NAMED, rp.NAME_IS_MY_REL):
         for m in pattern.finditer(text):
@@ -48,7 +48,11 @@ def _relations(p: _Piece) -> None:
             titled = rel[0].isupper() and (rel.lower() in _TITLES or not _a_person(m["name"]))
             if _is_name(m["name"]) and _a_person_word(m["name"]) and not titled and not _ENDED_HERE.search(text):
                 relation_said(said_so if _said_before_the_question(text, m.end()) else p, p.speaker, m)
-    for pattern, relation in ((rp.NAME_FROM_WORK, "coworker"), (rp.REPORT_TO, "manager")):
+    for pattern, relation in (
+        (rp.NAME_FROM_WORK, "coworker"),
+        (rp.REPORT_TO, "manager"),
+        (rp.NAME_NEXT_DOOR, "neighbour"),
+    ):
         for m in pattern.finditer(text):
             if _said_as_a_person(m, text) and not p.question and not NOT_SAID_AS_SO.search(text[: m.start()]):
                 _relation(p, p.speaker, relation, m["name"], m.start(), m.end())
@@ -87,6 +91,12 @@ def _said_before_the_question(text: str, end: int) -> bool:
     a clause break after it, not "or" ("my daughter Olivia or Ava?")."""
     after = text[end:]
     return not re.match(r"\s+or\b", after) and _QUESTION_CLAUSE.search(after) is not None
+
+
+def _a_list(m: re.Match[str], text: str) -> bool:
+    """Whether "my <relation>, <Name>," lists two ("my gf, Toby, and I": the girlfriend and the dog Toby)."""
+    between = text[m.end("rel") : m.start("name")]
+    return "," in between and re.match(r"\s*,\s*(?:and|&|or)\b", text[m.end() :]) is not None
 
 
 def _a_person_word(name: str) -> bool:

@@ -73,7 +73,13 @@ _DONE_BY = re.compile(
     r"(?!\s+(?:and|&)\s)"
 )
 _ROLE_DONE = {"supervised": "supervisor", "managed": "manager", "coached": "coach", "trained": "trainer"}
-_ROLE_DONE["tutored"] = "tutor"
+_ROLE_DONE |= {"tutored": "tutor", "mentoring": "mentor", "coaching": "coach", "training": "trainer"}
+_ROLE_DONE |= {"tutoring": "tutor", "supervising": "supervisor", "managing": "manager"}
+# "Obi, who's been mentoring me on the new team", "Ana is coaching me for the marathon", "Dan has been managing me"
+_DOING_ME = re.compile(
+    rf"(?<![\w'’])(?P<name>{rv.NAME}),?\s+(?:who\s*)?(?:is|['’]s|has\s+been|['’]s\s+been|have\s+been)\s+(?:now\s+)?"
+    r"(?P<verb>mentoring|coaching|training|tutoring|supervising|managing)\s+me\b"
+)
 # "Omar replaced Finn as my boss", "Omar has replaced Finn as our team lead"
 _REPLACED = re.compile(
     rf"(?<![\w'’])(?P<name>{rv.NAME})\s+(?:has\s+|just\s+)?replaced\s+(?P<old>{rv.NAME})\s+as\s+{_MY}"
@@ -144,7 +150,7 @@ def role_changes(p: _Piece) -> None:
                 and handed["old"] != m["name"]
             ):
                 _ended_relation(p, p.speaker, m["rel"], handed["old"], handed.start("old"), m.end(), clause=True)
-    for m in _DONE_BY.finditer(text):
+    for m in (*_DONE_BY.finditer(text), *_DOING_ME.finditer(text)):
         if _is_name(m["name"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
             _relation(p, p.speaker, _ROLE_DONE[m["verb"]], m["name"], m.start(), m.end())
     for m in _RUNS_TEAM.finditer(text):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from sodamem.roles import NAMES_ONE_WORDS, RELATION_WORDS
+from sodamem.roles import CHAT_WORDS, NAMES_ONE_WORDS, RELATION_WORDS
 from sodamem.roles import snake as snake  # the rules' string helper, beside the others here
 
 
@@ -228,8 +228,10 @@ WEAK_VALUE = words("so too very really pretty quite kind kinda super not getting
 
 # --- helpers -----------------------------------------------------------------------------------------------------
 def role_said(rel: str) -> str:
-    """A relation word as a fact says it: lower case, one space, an acronym kept ("my GP": "GP")."""
-    return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in rel.split())
+    """A relation word as a fact says it: lower case, one space, an acronym kept ("my GP": "GP"), a chat word as its
+    role's ("my gf": "girlfriend")."""
+    said = " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in rel.split())
+    return CHAT_WORDS.get(said, said)
 
 
 def singular(noun: str) -> str:
