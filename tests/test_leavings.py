@@ -91,3 +91,42 @@ def test_a_new_holder_after_the_leaving_is_the_holder() -> None:
     history = [DENTIST, RETIRED, ("2025-06-01T10:00", "My dentist is Dr. Nakagawa now, she's lovely.")]
     with remembered(history) as memory:
         check_answer(memory, memory.ask("Who is my dentist?", now=ASKED, offline=True), "Dr. Nakagawa")
+
+
+@pytest.mark.parametrize(
+    ("said", "planned"),
+    [
+        ("Gerald announced his retirement this morning, effective at the end of the month.", True),
+        ("Keanu just told me he's leaving the company for a startup.", True),
+        ("Lena is retiring at the end of the month.", True),
+        ("my team lead Oskar got promoted to director so we're getting a new lead", False),
+    ],
+)
+def test_a_leaving_to_come_or_a_promotion_out(said: str, planned: bool) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        (left,) = [f for f in memory.facts() if f.predicate == LEFT_POST]
+        assert (left.kind == FactKind.PLAN) is planned and left.sources
+
+
+@pytest.mark.parametrize(
+    "said", ["Lena might be leaving the company.", "Ana is leaving for Paris tomorrow.", "Tom is leaving us."]
+)
+def test_no_leaving_to_come(said: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert not [f for f in memory.facts() if f.predicate == LEFT_POST]
+
+
+def test_a_leaving_with_no_day_comes_after_a_notice_and_a_given_name_is_the_full_one() -> None:
+    history = [
+        ("2024-11-04T09:00", "Prepping for my 1:1 with my manager, Keanu Reyes. How do I frame it?"),
+        ("2025-02-20T22:10", "Keanu just told me he's leaving the company for a startup."),
+    ]
+    with remembered(history) as memory:
+        soon = memory.ask("Is Keanu still my manager?", now=datetime(2025, 2, 25), offline=True)
+        check_answer(memory, soon, "Yes")
+        later = memory.ask("Is Keanu still my manager?", now=datetime(2025, 4, 1), offline=True)
+        check_answer(memory, later, "No")
+        assert [c.quote for c in later.citations] == [
+            "my manager, Keanu Reyes",
+            "Keanu just told me he's leaving the company",
+        ]

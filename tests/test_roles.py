@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from sodamem import Memory
 from sodamem.answer.relation_yes_no import asked_relation
+from sodamem.ingest.entities import same_person
 from sodamem.ingest.extract import rules_vocabulary as rv
 from sodamem.ingest.supersede import slot_of
 from sodamem.model import FactKind, Modality
@@ -233,3 +234,18 @@ def test_no_relation_said_as_holding(said: str) -> None:
 )
 def test_the_role_a_still_question_asks_of(question: str, expected: tuple[str, str] | None) -> None:
     assert asked_relation(question) == expected
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("Gerald", "Gerald Whitcombe", True),
+        ("Dr Ferreira", "Dr. Ferreira", True),
+        ("Ana", "ana", True),
+        ("Ana Lopez", "Ana Smith", False),
+        ("Gerald", "Whitcombe", False),
+        ("", "", False),
+    ],
+)
+def test_same_person(a: str, b: str, same: bool) -> None:
+    assert same_person(a, b) is same and same_person(b, a) is same

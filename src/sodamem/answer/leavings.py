@@ -7,18 +7,33 @@ with its holder's leaving said after it; a partner, a relative or a friend does 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sodamem import instants
-from sodamem.ingest.entities import entity_key
+from sodamem.ingest.entities import same_person
 from sodamem.model import FactKind
 from sodamem.records import FactRecord
 from sodamem.roles import HANDED_ON_ROLES, LEFT_POST, role_of
 
+# a leaving said to come with no day ("Keanu told me he's leaving the company"): taken to have come after a notice
+_NOTICE = timedelta(days=30)
 
-def leavings(facts: Iterable[FactRecord]) -> list[FactRecord]:
-    """The leavings among ``facts``."""
-    return [f for f in facts if f.kind == FactKind.EVENT and f.predicate == LEFT_POST and f.affirms and f.sources]
+
+def leavings(facts: Iterable[FactRecord], now: datetime | None = None) -> list[FactRecord]:
+    """The leavings among ``facts``: those said as done, and, by ``now``, those to come whose day has come (the day
+    said, else a notice's length after it was said)."""
+    said = [f for f in facts if f.predicate == LEFT_POST and f.polarity and f.sources]
+    done = [f for f in said if f.kind == FactKind.EVENT and f.modality == "asserted"]
+    if now is None:
+        return done
+    due = [f for f in said if f.kind == FactKind.PLAN and instants.at_or_before(_day(f), now)]
+    return [*done, *due]
+
+
+def _day(plan: FactRecord) -> str:
+    if plan.occurred_start is not None:
+        return plan.occurred_start
+    return (datetime.fromisoformat(plan.mentioned_at) + _NOTICE).isoformat()
 
 
 def left_since(held: FactRecord, leaving: Iterable[FactRecord], now: datetime | None = None) -> list[FactRecord]:
@@ -26,16 +41,10 @@ def left_since(held: FactRecord, leaving: Iterable[FactRecord], now: datetime | 
     (by ``now`` where given), for a handed-on role only."""
     if held.kind != FactKind.RELATION or not held.affirms or role_of(held.predicate) not in HANDED_ON_ROLES:
         return []
-    key = _person(held.object or "")
     return [
         f
         for f in leaving
-        if _person(f.subject) == key
+        if same_person(f.subject, held.object or "")
         and instants.sort_key(f.mentioned_at) > instants.sort_key(held.mentioned_at)
         and (now is None or instants.at_or_before(f.mentioned_at, now))
     ]
-
-
-def _person(name: str) -> str:
-    """A name's key, a title's full stop or none alike: "Dr Ferreira" is "Dr. Ferreira"."""
-    return entity_key(name).replace(".", "")

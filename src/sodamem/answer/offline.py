@@ -484,7 +484,7 @@ class _Reader:
         aliased = [m for m in entities if m.matched.casefold() != m.name.casefold()]
         if not aliased and self._asks_who_one_is():
             facts = self.memory.facts(status="all", user=self.user)  # an ended relation is cited with its start
-            return self._from_facts(relations_of(entities[0].name, facts), Reading.RELATION)
+            return self._from_facts(relations_of(entities[0].name, facts, self.now), Reading.RELATION)
         if len(aliased) != 1:
             return None
         match = aliased[0]  # the other names asked must stand inside it ("Priya" in "Priya's fiancé")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 
 from sodamem.answer.leavings import leavings, left_since
 from sodamem.ingest.entities import entity_key
@@ -100,7 +101,7 @@ def named_by_relation(words: str, name: str, facts: Iterable[FactRecord]) -> Fac
     return FactAnswer(name, said[:1], said[0].text) if said else None
 
 
-def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
+def relations_of(name: str, facts: Iterable[FactRecord], now: datetime | None = None) -> FactAnswer | None:
     """What the active relation facts naming ``name`` say that person is to others ("Maya's manager is Grace":
     "Maya's manager"), or was ("Finn is no longer user's boss": "user's former boss", cited with the relation it
     ended), in the order of ``facts`` (of any status)."""
@@ -111,7 +112,7 @@ def relations_of(name: str, facts: Iterable[FactRecord]) -> FactAnswer | None:
     # a partner again since ("We broke up", then "my boyfriend Tom is sweet"): no former one
     again = any(f.status == "active" and f.affirms and f.predicate in PARTNER_PREDICATES for f in named)
     by_id = {f.id: f for f in facts}
-    left = leavings(facts)
+    left = leavings(facts, now)
     for fact in named:
         if fact.status == "active" and (gone := left_since(fact, left)):  # "my dentist Dr. Ferreira", "... retired"
             role = _role(fact, name, named)

@@ -13,7 +13,7 @@ from datetime import datetime
 from sodamem import instants
 from sodamem.answer.leavings import leavings, left_since
 from sodamem.answer.predicate_facts import couple_endings, ended_by, replaced_by
-from sodamem.ingest.entities import entity_key
+from sodamem.ingest.entities import same_person
 from sodamem.ingest.extract.rules_vocabulary import NAME, REL, snake
 from sodamem.memory import Memory
 from sodamem.records import FactRecord
@@ -65,7 +65,7 @@ def relation_held(memory: Memory, user: str, question: str, asker: str, now: dat
     words = {snake(w) for w in asked_words(relation)}
     if words & PARTNER_PREDICATES:
         words |= PARTNER_PREDICATES  # "Tom and I broke up" ends "my boyfriend Tom"
-    name = entity_key(person)
+    name = person
     owned = memory.facts(status="all", subject=asker, user=user)
     said = sorted(
         (
@@ -73,7 +73,7 @@ def relation_held(memory: Memory, user: str, question: str, asker: str, now: dat
             for f in owned
             if f.kind == "relation"
             and f.predicate in words
-            and entity_key(f.object or "") == name
+            and same_person(f.object or "", name)  # "Is Gerald still my manager?" of Gerald Whitcombe
             and f.sources
             and f.modality in ("asserted", "negated")
             and instants.at_or_before(f.mentioned_at, now)
@@ -87,7 +87,7 @@ def relation_held(memory: Memory, user: str, question: str, asker: str, now: dat
         # "We broke up" (no name) ended the partner that held then, and "I have a new boss, Grace" the boss Finn,
         # once said by ``now``
         by_id = {f.id: f for f in owned}
-        left = left_since(last, leavings(memory.facts(status="active", user=user)), now)  # "Dr Ferreira retired"
+        left = left_since(last, leavings(memory.facts(status="active", user=user), now), now)  # "Dr Ferreira retired"
         ending = [*ended_by(last, couple_endings(owned)), *replaced_by(last, by_id), *left]
         endings = [f for f in ending if instants.at_or_before(f.mentioned_at, now)]
         return RelationHeld(not endings, (last, *endings[:1]))

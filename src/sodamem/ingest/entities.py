@@ -41,3 +41,13 @@ def possessive_owner(name: str) -> str | None:
     """``"Maya's sister"`` -> ``"Maya"`` (the entity a relational name hangs on), else None."""
     match = _POSSESSIVE.search(name.replace("’", "'"))
     return name[: match.start()].strip() if match else None
+
+
+def same_person(a: str, b: str) -> bool:
+    """Whether two names may be one person: one key (a title's full stop or none alike: "Dr Ferreira" is "Dr.
+    Ferreira"), or a given name alone and the full name it begins ("Gerald" and "Gerald Whitcombe")."""
+    first, second = (entity_key(n).replace(".", "") for n in (a, b))
+    if first == second:
+        return bool(first)
+    short, full = sorted((first, second), key=lambda k: len(k.split()))
+    return len(short.split()) == 1 and len(full.split()) > 1 and full.split()[0] == short

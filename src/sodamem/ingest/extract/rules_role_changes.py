@@ -131,6 +131,22 @@ _LAST_DAY = re.compile(
 )
 
 
+# a leaving to come: "Gerald announced his retirement", "Keanu just told me he's leaving the company", "Henrik leaves in
+# January", "Lena is retiring at the end of the month"; and a promotion out of the post ("Oskar got promoted to
+# director"), said as done
+_LEAVING = re.compile(
+    rf"(?<![\w'’])(?P<name>{rv.NAME})\s+(?:has\s+|just\s+|finally\s+|officially\s+)?"
+    r"(?:(?P<announced>announced|told\s+(?:me|us|everyone)|said)\s+(?:(?:his|her|their)\s+retirement"
+    r"|(?:that\s+)?(?:he|she|they)(?:['’]s|\s+is|['’]re|\s+are|\s+will\s+be)\s+(?:retiring|leaving(?:\s+the\s+"
+    r"(?:company|firm|practice|clinic|team|school))?))"
+    r"|(?:is|['’]s)\s+(?:retiring|leaving\s+the\s+(?:company|firm|practice|clinic|team|school))"
+    r"|leaves\s+(?:the\s+(?:company|firm|practice|clinic|team)\s+)?(?=(?:in|on|at|next|this)\s)"
+    r"|(?P<promoted>got\s+(?:a\s+)?promot(?:ed|ion)\s+(?:to|out)))"
+)
+_WISHED = re.compile(r"\b(?:might|may|could|would|if|rumou?r|thinking\s+about|maybe)\b", re.IGNORECASE)
+_SOON = _Mood(Modality.PLANNED, True)
+
+
 def role_changes(p: _Piece) -> None:
     """The roles said in ``p`` to change hands (see the module docstring)."""
     text = p.piece.text
@@ -164,6 +180,13 @@ def role_changes(p: _Piece) -> None:
             c = _piece_clause(p, m.start("name"), m.end(), m["name"])
             said = "left" if m.re is _LAST_DAY or m["verb"].startswith("left") else m["verb"]
             _emit(c, FactKind.EVENT, LEFT_POST, None, m.end(), _SAID, f"{m['name']} {said}", subject=m["name"])
+    for m in _LEAVING.finditer(text):
+        clause = text[m.start() :].split(".")[0]
+        if _is_name(m["name"]) and not NOT_SAID_AS_SO.search(text[: m.start()]) and not _WISHED.search(clause):
+            c = _piece_clause(p, m.start("name"), m.end(), m["name"])
+            mood = _SAID if m["promoted"] else _SOON
+            said = "was promoted out of their post" if m["promoted"] else "is leaving their post"
+            _emit(c, FactKind.EVENT, LEFT_POST, None, m.end(), mood, f"{m['name']} {said}", subject=m["name"])
     for m in _LEFT.finditer(text):
         name, rel = m["name"] or m["named"], m["rel"] or m["role"]
         if _is_name(name) and not NOT_SAID_AS_SO.search(text[: m.start()]):
