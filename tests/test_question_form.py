@@ -24,6 +24,8 @@ from .scenario_histories import check_answer, remembered
         ("Is Finn still my boss, please?", "Is Finn still my boss?"),
         ("Can you remind me who my dentist is?", "Who is my dentist?"),
         ("So who is my boss now?", "Who is my boss now?"),
+        ("Who's my trainer right now?", "Who's my trainer now?"),
+        ("Who is my boss in this moment?", "Who is my boss now?"),
         # words that ask something stay
         ("Did I break up with Tom again?", "Did I break up with Tom again?"),
         ("Who did Ana give the book to me?", "Who did Ana give the book to me?"),

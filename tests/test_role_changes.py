@@ -450,3 +450,31 @@ def test_whom_one_reported_to_then(question: str) -> None:
     with remembered(history) as memory:
         check_answer(memory, memory.ask(question, now=ASKED, offline=True), "Gerald Whitcombe")
         check_answer(memory, memory.ask("Who is my manager?", now=ASKED, offline=True), "Priyanka Nair")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Siobhan is still my boss?", "No"),  # a statement's order
+        ("Do I still work under Siobhan?", "No"),
+        ("Do I still work under Cormac?", "Yes"),
+    ],
+)
+def test_a_still_question_in_other_words(question: str, expected: str) -> None:
+    history = [
+        ("2025-02-10T18:30", "My boss here, Siobhan, invited me for dinner at her house."),
+        ("2025-05-06T22:00", "Big change at work: my new boss is Cormac."),
+    ]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask(question, now=ASKED, offline=True), expected)
+
+
+def test_who_did_a_role_by_its_verb_at_a_time() -> None:
+    history = [
+        ("2025-01-05T11:45", "New year, new gym. My trainer Precious has already destroyed my legs."),
+        ("2025-04-20T10:30", "Precious left the company so I was passed on to a new trainer, Lars."),
+    ]
+    with remembered(history) as memory:
+        asked = memory.ask("Who trained me at the gym back in January?", now=ASKED, offline=True)
+        check_answer(memory, asked, "Precious")
+        check_answer(memory, memory.ask("Who's my trainer right now?", now=ASKED, offline=True), "Lars")

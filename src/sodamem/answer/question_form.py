@@ -1,8 +1,8 @@
 """A question as the readers parse it, without the words people wrap it in: "Remind me, who is Imogen?", "and who
 is ama to me", "Who is Saoirse, dear?", "who's Tariq again?", "Can you remind me who my dentist is?" are "Who is
-Imogen?", "Who is ama?", ..., "Who is my dentist?". The readers' patterns are written for the bare question; these
-words never change what is asked ("again" and "to me" only after a who- or what-is question: "Did I break up with
-Tom again?" keeps it).
+Imogen?", "Who is ama?", ..., "Who is my dentist?"; the present said in other words is "now" ("Who's my trainer
+right now?"). The readers' patterns are written for the bare question; these words never change what is asked
+("again" and "to me" only after a who- or what-is question: "Did I break up with Tom again?" keeps it).
 """
 
 from __future__ import annotations
@@ -18,6 +18,12 @@ _ASKED = re.compile(r"^(?:who|what|where|when|which|whom|whose|how|is|are|was|we
 _VOCATIVE = re.compile(r"(?:\s*,\s*(?:dear|love|mate|buddy|pal|please)|\s+please|\s+btw|\s+lol)+(?=\s*\??\s*$)", re.I)
 _WHO_IS = re.compile(r"^(?:who|what)(?:\s+(?:is|was|are)|['’]s)\b", re.IGNORECASE)
 _TO_ME = re.compile(r"(?:\s*,?\s+(?:to|for)\s+me|\s*,?\s+again|\s+exactly)+(?=\s*\??\s*$)", re.IGNORECASE)
+# the present said in other words: "right now", "these days", "at the moment" are "now"
+_NOW = re.compile(
+    r"\s+(?:right\s+now|at\s+the\s+moment|currently|these\s+days|at\s+present|in\s+this\s+moment|nowadays)"
+    r"(?=\s*\??\s*$)",
+    re.IGNORECASE,
+)
 # "who my dentist is": the order of a question asked inside another
 _EMBEDDED = re.compile(
     r"^(?P<wh>who|what)\s+(?P<what>(?!(?:is|was|are)\b).+?)\s+(?P<be>is|was|are)\s*(?P<end>\??)\s*$", re.I
@@ -26,14 +32,24 @@ _EMBEDDED = re.compile(
 
 def plain_question(question: str) -> str:
     """``question`` without the words around it that ask nothing (itself where none are, or where what is left is no
-    question: "So?" stays)."""
+    question: "So?" stays); what is stripped may bare more ("Who is Ana to me, dear?"), so to a fixed point."""
+    bare = _plainer(question)
+    for _ in range(4):
+        barer = _plainer(bare)
+        if barer == bare:
+            break
+        bare = barer
+    return bare
+
+
+def _plainer(question: str) -> str:
     bare, embedded = question, False
     while (lead := _LEADING.match(bare)) is not None and lead.end() > 0:
         rest = bare[lead.end() :]
         if not _ASKED.match(rest):
             break
         bare, embedded = rest, embedded or lead.group().lower().lstrip().startswith(("remind", "can", "could"))
-    bare = _VOCATIVE.sub("", bare)
+    bare = _NOW.sub(" now", _VOCATIVE.sub("", bare))
     if _WHO_IS.match(bare):
         bare = _TO_ME.sub("", bare)
     if embedded and (m := _EMBEDDED.match(bare)) is not None:

@@ -22,6 +22,14 @@ from sodamem.roles import PARTNER_PREDICATES, asked_words
 _IS_NAME_MY_RELATION = re.compile(
     rf"^\s*(?i:is)\s+(?P<name>{NAME})\s+(?i:still\s+)?(?i:my|our)\s+(?P<rel>(?i:{REL}))\s*\??\s*$"
 )
+# asked in a statement's order: "Siobhan is still my boss?"
+_NAME_IS_STILL_MY = re.compile(
+    rf"^\s*(?P<name>{NAME})\s+(?:is|['’]s)\s+(?i:still\s+)(?i:my|our)\s+(?P<rel>(?i:{REL}))\s*\?\s*$"
+)
+# "Do I still work under Thabo?", "Do I still work for Priya?", "Am I still reporting to Dan?": the boss
+_UNDER_NAME = re.compile(
+    rf"^\s*(?i:do|am)\s+I\s+(?i:still\s+)(?i:work\s+(?:under|for)|report(?:ing)?\s+to)\s+(?P<name>{NAME})\s*\??\s*$"
+)
 
 # "Does Delphine still manage me?", "Is Kwame still training me?", "Does Lucinda still live next door?": the role
 # the verb says
@@ -38,9 +46,11 @@ _ROLE_OF_VERB |= {"tutor": "tutor", "work with": "colleague"}
 def asked_relation(question: str) -> tuple[str, str] | None:
     """The person and the relation a "still" question asks of: "Is Finn still my boss?" ("Finn", "boss"), "Does
     Delphine still manage me?" ("Delphine", "boss"), "Does Lucinda still live next door?" ("Lucinda", "neighbour")."""
-    m = _IS_NAME_MY_RELATION.match(question)
+    m = _IS_NAME_MY_RELATION.match(question) or _NAME_IS_STILL_MY.match(question)
     if m is not None:
         return m["name"], " ".join(m["rel"].lower().split())
+    if (m := _UNDER_NAME.match(question)) is not None:
+        return m["name"], "boss"
     m = _DOES_NAME_STILL.match(question)
     if m is None:
         return None

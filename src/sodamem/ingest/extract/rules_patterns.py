@@ -244,7 +244,8 @@ BASE_FORMS = frozenset(
 # --- patterns over a whole piece ---------------------------------------------------------------------------------
 # "my sister Ana", "my old boss from Pellworth, Gregor"
 REL_NAMED = re.compile(
-    rf"\b(?P<my>[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})(?:\s+from\s+[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*)*,)?"
+    rf"\b(?P<my>[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})"
+    r"(?:\s+from\s+[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*)*,|\s+(?:here|there),)?"
     rf",?\s+(?P<name>{NAME})(?![\w])"
 )
 # "my husband (Gideon)", and with no "my" where a chat message opens: "husband (Gideon) is away", "girlfriend Carys
