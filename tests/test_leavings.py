@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 
 from sodamem.model import FactKind
-from sodamem.roles import LEFT_POST
+from sodamem.roles import LEFT_POST, PROMOTED_OUT
 
 from .scenario_histories import check_answer, remembered
 
@@ -104,8 +104,9 @@ def test_a_new_holder_after_the_leaving_is_the_holder() -> None:
 )
 def test_a_leaving_to_come_or_a_promotion_out(said: str, planned: bool) -> None:
     with remembered([("2025-03-02T10:00", said)]) as memory:
-        (left,) = [f for f in memory.facts() if f.predicate == LEFT_POST]
+        (left,) = [f for f in memory.facts() if f.predicate in (LEFT_POST, PROMOTED_OUT)]
         assert (left.kind == FactKind.PLAN) is planned and left.sources
+        assert (left.predicate == PROMOTED_OUT) is ("promoted" in said)
 
 
 @pytest.mark.parametrize(
@@ -130,3 +131,53 @@ def test_a_leaving_with_no_day_comes_after_a_notice_and_a_given_name_is_the_full
             "my manager, Keanu Reyes",
             "Keanu just told me he's leaving the company",
         ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Henrik leaves on Friday for his holiday in Crete",  # a trip
+        "Dr Ferreira said she's leaving early today",
+        "Dr Patel is leaving the clinic at 4 today",
+        "Keanu told me he's leaving for Tokyo tomorrow",
+        "Lena is retiring her old car",
+        "Dan left work yesterday and forgot his laptop",  # the end of a day
+        "Dr Ferreira's last day was Friday before her maternity leave",
+        "Emma's last day was so busy",
+        "we were playing Monopoly and Tom quit lol",  # a game
+    ],
+)
+def test_no_post_left(said: str) -> None:
+    with remembered([("2025-03-02T10:00", said)]) as memory:
+        assert not [f for f in memory.facts() if f.predicate == LEFT_POST]
+
+
+def test_a_given_name_shared_by_two_people_ends_neither() -> None:
+    history = [
+        ("2025-01-05T10:00", "My boss Tom Harris is strict, and my nephew Tom Reed is staying with us."),
+        ("2025-03-02T10:00", "Tom quit the company last week."),
+    ]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Is Tom Harris still my boss?", now=ASKED, offline=True), "Yes")
+
+
+def test_a_promotion_ends_a_boss_not_a_colleague() -> None:
+    history = [
+        ("2025-01-05T10:00", "My boss Oskar Lind and my coworker Jen Park are great."),
+        ("2025-03-02T10:00", "Oskar got promoted to director. Jen got promoted to team lead."),
+    ]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Is Oskar still my boss?", now=ASKED, offline=True), "No")
+        check_answer(memory, memory.ask("Who is Jen Park?", now=ASKED, offline=True), "user's coworker")
+
+
+def test_an_ending_and_a_return_in_one_message_leave_the_return() -> None:
+    history = [
+        ("2025-01-05T10:00", "My boyfriend Tom is sweet."),
+        (
+            "2025-03-02T10:00",
+            "Tom and I broke up on Sunday but we got back together today, so my boyfriend Tom is back!",
+        ),
+    ]
+    with remembered(history) as memory:
+        check_answer(memory, memory.ask("Is Tom still my boyfriend?", now=ASKED, offline=True), "Yes")

@@ -43,6 +43,8 @@ def test_the_people_one_moves_in_with_live_with_one(said: str, expected: list[tu
         "I might move in with Tom.",
         "Should I move in with Tom?",
         "Sarah says I moved in with Tom.",
+        "Rent is steep, but moving in with Sarah would be cheaper.",
+        "I moved in with Jake in 2019 but moved out in 2021.",
     ],
 )
 def test_no_one_moved_in_with(said: str) -> None:

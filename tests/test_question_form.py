@@ -30,6 +30,8 @@ from .scenario_histories import check_answer, remembered
         ("Did I break up with Tom again?", "Did I break up with Tom again?"),
         ("Who did Ana give the book to me?", "Who did Ana give the book to me?"),
         ("So?", "So?"),
+        ("Who is married to me?", "Who is married to me?"),  # "to me" asks here
+        ("Remind me what Ana's surname is", "What is Ana's surname?"),
         ("Who is my boss?", "Who is my boss?"),
     ],
 )

@@ -147,6 +147,7 @@ def test_a_role_asked_by_another_of_its_words(question: str, said: tuple[str, ..
         ("update: landlord (Mr. Okafor) finally fixed the boiler", ("landlord", "Mr. Okafor")),
         ("My husband (Gideon) cooked.", ("husband", "Gideon")),
         ("my sister Ana's birthday is next week, gift ideas?", ("sister", "Ana")),  # said before the question
+        ("My wife, Sarah, and her mum are visiting.", ("wife", "Sarah")),  # no list
     ],
 )
 def test_a_role_named_without_my_or_in_brackets_or_in_a_question(said: str, relation: tuple[str, str]) -> None:

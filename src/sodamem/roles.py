@@ -124,6 +124,9 @@ ROLE_OF_WORD = {snake(w): r.name for r in ROLES for w in r.said if snake(w) != r
 HANDED_ON_ROLES = frozenset(r.name for r in ROLES if r.tie in (Tie.WORK, Tie.CARE))
 # the event of a person leaving a post, said by name alone ("Dr Ferreira retired"): it ends a handed-on role held
 LEFT_POST = "left_post"
+# a promotion out of the post ("Oskar got promoted to director"): it ends only a role one has one holder of (a boss,
+# not a colleague, who stays one)
+PROMOTED_OUT = "promoted_out"
 
 
 # chat words written as their role's word in a fact ("my gf Ama": "user's girlfriend is Ama")

@@ -10,10 +10,10 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from sodamem import instants
-from sodamem.ingest.entities import same_person
+from sodamem.ingest.entities import one_person
 from sodamem.model import FactKind
 from sodamem.records import FactRecord
-from sodamem.roles import HANDED_ON_ROLES, LEFT_POST, role_of
+from sodamem.roles import HANDED_ON_ROLES, LEFT_POST, ONE_HOLDER_ROLES, PROMOTED_OUT, role_of
 
 # a leaving said to come with no day ("Keanu told me he's leaving the company"): taken to have come after a notice
 _NOTICE = timedelta(days=30)
@@ -22,7 +22,7 @@ _NOTICE = timedelta(days=30)
 def leavings(facts: Iterable[FactRecord], now: datetime | None = None) -> list[FactRecord]:
     """The leavings among ``facts``: those said as done, and, by ``now``, those to come whose day has come (the day
     said, else a notice's length after it was said)."""
-    said = [f for f in facts if f.predicate == LEFT_POST and f.polarity and f.sources]
+    said = [f for f in facts if f.predicate in (LEFT_POST, PROMOTED_OUT) and f.polarity and f.sources]
     done = [f for f in said if f.kind == FactKind.EVENT and f.modality == "asserted"]
     if now is None:
         return done
@@ -36,15 +36,22 @@ def _day(plan: FactRecord) -> str:
     return (datetime.fromisoformat(plan.mentioned_at) + _NOTICE).isoformat()
 
 
-def left_since(held: FactRecord, leaving: Iterable[FactRecord], now: datetime | None = None) -> list[FactRecord]:
+def left_since(
+    held: FactRecord, leaving: Iterable[FactRecord], now: datetime | None = None, known: Iterable[str] = ()
+) -> list[FactRecord]:
     """Those of ``leaving`` that end ``held`` (a relation naming its holder): the holder's leaving said after it
-    (by ``now`` where given), for a handed-on role only."""
-    if held.kind != FactKind.RELATION or not held.affirms or role_of(held.predicate) not in HANDED_ON_ROLES:
+    (by ``now`` where given), for a handed-on role only (a promotion: a role one has one holder of only). A given
+    name alone is the holder's full name only where no other of the ``known`` names begins with it ("Tom quit" is
+    not "my boss Tom Harris" when "my nephew Tom Reed" is known too)."""
+    role = role_of(held.predicate)
+    if held.kind != FactKind.RELATION or not held.affirms or role not in HANDED_ON_ROLES:
         return []
+    holder = held.object or ""
     return [
         f
         for f in leaving
-        if same_person(f.subject, held.object or "")
+        if (f.predicate != PROMOTED_OUT or role in ONE_HOLDER_ROLES)
+        and one_person(f.subject, holder, known)
         and instants.sort_key(f.mentioned_at) > instants.sort_key(held.mentioned_at)
         and (now is None or instants.at_or_before(f.mentioned_at, now))
     ]

@@ -113,8 +113,11 @@ def relations_of(name: str, facts: Iterable[FactRecord], now: datetime | None = 
     again = any(f.status == "active" and f.affirms and f.predicate in PARTNER_PREDICATES for f in named)
     by_id = {f.id: f for f in facts}
     left = leavings(facts, now)
+    known = [f.object for f in facts if f.kind == FactKind.RELATION and f.object]
     for fact in named:
-        if fact.status == "active" and (gone := left_since(fact, left)):  # "my dentist Dr. Ferreira", "... retired"
+        if fact.status == "active" and (
+            gone := left_since(fact, left, known=known)
+        ):  # "my dentist Dr. Ferreira", "... retired"
             role = _role(fact, name, named)
             if role is not None and role[1]:
                 owner, relation, cited = role

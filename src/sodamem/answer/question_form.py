@@ -24,9 +24,10 @@ _NOW = re.compile(
     r"(?=\s*\??\s*$)",
     re.IGNORECASE,
 )
-# "who my dentist is": the order of a question asked inside another
+_DONE_TO_ME = re.compile(r"\b\w+(?:ed|ing|en)\s+(?:to|for)\s+me\b", re.IGNORECASE)
+# "who my dentist is": the order of a question asked inside another (of a person or a name: not "what time it is")
 _EMBEDDED = re.compile(
-    r"^(?P<wh>who|what)\s+(?P<what>(?!(?:is|was|are)\b).+?)\s+(?P<be>is|was|are)\s*(?P<end>\??)\s*$", re.I
+    r"^(?P<wh>who|what)\s+(?P<what>(?i:my|our)\s+.+?|[A-Z][\w'’-]*(?:['’]s\s+\w+)?)\s+(?P<be>is|was|are)\s*(?P<end>\??)\s*$"
 )
 
 
@@ -50,8 +51,8 @@ def _plainer(question: str) -> str:
             break
         bare, embedded = rest, embedded or lead.group().lower().lstrip().startswith(("remind", "can", "could"))
     bare = _NOW.sub(" now", _VOCATIVE.sub("", bare))
-    if _WHO_IS.match(bare):
-        bare = _TO_ME.sub("", bare)
+    if _WHO_IS.match(bare) and not _DONE_TO_ME.search(bare):
+        bare = _TO_ME.sub("", bare)  # not "Who is married to me?"
     if embedded and (m := _EMBEDDED.match(bare)) is not None:
         bare = f"{m['wh']} {m['be']} {m['what']}?"
     if bare == question or not re.search(r"\w", bare):

@@ -24,7 +24,7 @@ from sodamem.roles import ONE_HOLDER_ROLES, PARTNER_PREDICATES, asked_words, rol
 _ASKED = re.compile(
     r"^\s*(?:(?:(?i:who)\s+(?i:was|were)|(?i:to\s+whom)\s+(?i:was))\s+"
     rf"(?:(?:[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL})|(?P<dating>I\s+(?i:dating|seeing|going\s+out\s+with))"
-    r"|(?P<reporting>I\s+(?i:reporting(?:\s+to)?|working\s+for)))"
+    r"|(?P<reporting>I\s+(?i:reporting(?:\s+to)?)))"
     r"|(?i:who)\s+(?P<did>(?i:trained|coached|managed|supervised|tutored|mentored))\s+me(?:\s+(?i:at|in)\s+the\s+\w+)?)"
     r"\s+(?:(?i:back)\s+)?(?P<side>(?i:before|after|prior\s+to))?\s*(?P<what>.+?)\s*\??\s*$"
 )

@@ -13,7 +13,7 @@ from datetime import datetime
 from sodamem import instants
 from sodamem.answer.leavings import leavings, left_since
 from sodamem.answer.predicate_facts import couple_endings, ended_by, replaced_by
-from sodamem.ingest.entities import same_person
+from sodamem.ingest.entities import one_person
 from sodamem.ingest.extract.rules_vocabulary import NAME, REL, snake
 from sodamem.memory import Memory
 from sodamem.records import FactRecord
@@ -59,6 +59,13 @@ def asked_relation(question: str) -> tuple[str, str] | None:
     return (m["name"], role) if role else None
 
 
+def _said_order(fact: FactRecord) -> tuple[object, int, bool]:
+    """When and where in its message a fact was said, an ending after what it ends at one place ("My boss Finn quit":
+    both quote from "My boss Finn"; "we broke up but got back together, so my boyfriend Tom is back": Tom last)."""
+    where = min((s.char_start for s in fact.sources), default=0)
+    return instants.sort_key(fact.mentioned_at), where, fact.denies
+
+
 @dataclass(frozen=True, slots=True)
 class RelationHeld:
     holds: bool
@@ -75,20 +82,20 @@ def relation_held(memory: Memory, user: str, question: str, asker: str, now: dat
     words = {snake(w) for w in asked_words(relation)}
     if words & PARTNER_PREDICATES:
         words |= PARTNER_PREDICATES  # "Tom and I broke up" ends "my boyfriend Tom"
-    name = person
     owned = memory.facts(status="all", subject=asker, user=user)
+    known = [f.object for f in owned if f.kind == "relation" and f.object]
     said = sorted(
         (
             f
             for f in owned
             if f.kind == "relation"
             and f.predicate in words
-            and same_person(f.object or "", name)  # "Is Gerald still my manager?" of Gerald Whitcombe
+            and one_person(person, f.object or "", known)  # "Is Gerald still my manager?" of Gerald Whitcombe
             and f.sources
             and f.modality in ("asserted", "negated")
             and instants.at_or_before(f.mentioned_at, now)
         ),
-        key=lambda f: (instants.sort_key(f.mentioned_at), f.denies),  # "My boss Finn quit": the ending last
+        key=_said_order,
     )
     if not said:
         return None
@@ -97,7 +104,7 @@ def relation_held(memory: Memory, user: str, question: str, asker: str, now: dat
         # "We broke up" (no name) ended the partner that held then, and "I have a new boss, Grace" the boss Finn,
         # once said by ``now``
         by_id = {f.id: f for f in owned}
-        left = left_since(last, leavings(memory.facts(status="active", user=user), now), now)  # "Dr Ferreira retired"
+        left = left_since(last, leavings(memory.facts(status="active", user=user), now), now, known)  # "... retired"
         ending = [*ended_by(last, couple_endings(owned)), *replaced_by(last, by_id), *left]
         endings = [f for f in ending if instants.at_or_before(f.mentioned_at, now)]
         return RelationHeld(not endings, (last, *endings[:1]))

@@ -196,7 +196,8 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
         gone = [f for f in held if f.id in deaths]
         return NamedRelatives([], sorted(gone, key=said_order), list(dict.fromkeys(deaths.values())))
     left = leavings(memory.facts(status="active", user=user), asked_at)
-    leaving = {f.id: by[0] for f in held if (by := left_since(f, left, asked_at))}
+    known = [f.object for f in owned if f.kind == "relation" and f.object]
+    leaving = {f.id: by[0] for f in held if (by := left_since(f, left, asked_at, known))}
     if leaving:  # "What's my dentist's name?" after "Dr Ferreira retired": no one now, or another
         staying = [f for f in held if f.id not in leaving]
         if staying:

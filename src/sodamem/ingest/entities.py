@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _SPACE = re.compile(r"\s+")
 _EDGE_PUNCT = re.compile(r"^[\W_]+|[\W_]+$")
@@ -51,3 +52,15 @@ def same_person(a: str, b: str) -> bool:
         return bool(first)
     short, full = sorted((first, second), key=lambda k: len(k.split()))
     return len(short.split()) == 1 and len(full.split()) > 1 and full.split()[0] == short
+
+
+def one_person(said: str, holder: str, known: Iterable[str] = ()) -> bool:
+    """Whether ``said`` names ``holder``: the same name, or a given name alone that begins no other of ``known``
+    (``same_person``; "Tom" is not "Tom Harris" where "Tom Reed" is known too)."""
+    if not same_person(said, holder):
+        return False
+    if entity_key(said).replace(".", "") == entity_key(holder).replace(".", ""):
+        return True
+    return all(
+        not same_person(said, other) or (same_person(other, holder) and len(other.split()) > 1) for other in known
+    )

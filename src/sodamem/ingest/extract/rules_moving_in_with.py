@@ -24,6 +24,7 @@ _MOVING_IN_WITH = re.compile(
     rf"(?P<names>{_WHO}(?:\s*,\s*{_WHO})*(?:,?\s+and\s+{_WHO})?)(?![\w'’])"
 )
 _ONE = re.compile(rf"(?:(?:[Mm]y|[Oo]ur)\s+{rv.REL_MOD}(?:{rv.REL_ONE})\s+)?(?P<name>{rv.NAME})(?![\w'’])")
+_UNDONE = re.compile(r"[^.!?]*\b(?:would|could|might|moved\s+out|move\s+out)\b", re.IGNORECASE)
 _NOT_YET = re.compile(r"\b(?:might|may|could|would|should|want|wants|thinking|considering|if|maybe)\b", re.IGNORECASE)
 
 
@@ -33,9 +34,9 @@ def moving_in_with(p: _Piece) -> None:
     if p.question:
         return
     for m in _MOVING_IN_WITH.finditer(text):
-        before = text[: m.start("verb")]
-        if NOT_SAID_AS_SO.search(before) or _NOT_YET.search(before):
-            continue
+        before, after = text[: m.start("verb")], text[m.end() :]
+        if NOT_SAID_AS_SO.search(before) or _NOT_YET.search(before) or _UNDONE.match(after):
+            continue  # "... but moving in with Sarah would be cheaper", "I moved in with Jake but moved out in 2021"
         planned = m["verb"] != "moved"
         mood = _Mood(Modality.PLANNED if planned else Modality.ASSERTED, True)
         start = m.start("verb")

@@ -245,7 +245,7 @@ BASE_FORMS = frozenset(
 # "my sister Ana", "my old boss from Pellworth, Gregor"
 REL_NAMED = re.compile(
     rf"\b(?P<my>[Mm]y|[Oo]ur)\s+{REL_MOD}(?P<rel>{REL_ONE})"
-    r"(?:\s+from\s+[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*)*,|\s+(?:here|there),)?"
+    rf"(?:\s+from\s+[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*)*,(?=\s+{NAME},)|\s+(?:here|there),)?"
     rf",?\s+(?P<name>{NAME})(?![\w])"
 )
 # "my husband (Gideon)", and with no "my" where a chat message opens: "husband (Gideon) is away", "girlfriend Carys
@@ -266,11 +266,11 @@ NAME_COMMA_REL = re.compile(
 # "I report to Dan now": one's manager
 # "I report to Dan now", "First day on the new team today, reporting to Sigrid Johansen", "I'm now reporting to Dan"
 REPORT_TO = re.compile(
-    r"(?:\bI(?:['’]m|\s+am|\s+will\s+be|['’]ll\s+be)?\s+(?:now\s+)?|(?:^|(?<=[.,;:!—–]))\s*(?:now\s+)?)"
+    r"(?:\bI(?:['’]m|\s+am)?\s+(?:now\s+)?|(?:^|(?<=[.;:!—–])|(?<=\btoday,)|(?<=\bnow,))\s*(?:now\s+)?)"
     rf"report(?:ing)?\s+(?:directly\s+)?to\s+(?P<name>{NAME})(?![\w'’])"
 )
 # "Dorothy from next door has been taking me to the shops": a neighbour
-NAME_NEXT_DOOR = re.compile(rf"(?<![\w'’])(?P<name>{NAME})\s+(?:from\s+)?next\s+door(?![\w'’-])")
+NAME_NEXT_DOOR = re.compile(rf"(?<![\w'’])(?P<name>{NAME})\s+from\s+next\s+door(?![\w'’-])")
 # "Grace from work invited me": someone one works with
 NAME_FROM_WORK = re.compile(
     r"(?<!\bup\s)(?<!\bcollect\s)(?<!\bcollected\s)(?<!\bfetch\s)(?<!\bfetched\s)(?<!\bget\s)(?<!\bgot\s)"

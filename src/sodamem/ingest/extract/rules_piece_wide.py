@@ -23,6 +23,7 @@ from sodamem.ingest.extract.rules_past_relations import NOT_SAID_AS_SO, ended_re
 from sodamem.ingest.extract.rules_role_changes import role_changes
 from sodamem.ingest.extract.rules_truecase import rare
 from sodamem.model import FactKind, Modality
+from sodamem.roles import CHAT_WORDS
 
 K = FactKind
 
@@ -94,9 +95,11 @@ def _said_before_the_question(text: str, end: int) -> bool:
 
 
 def _a_list(m: re.Match[str], text: str) -> bool:
-    """Whether "my <relation>, <Name>," lists two ("my gf, Toby, and I": the girlfriend and the dog Toby)."""
+    """Whether "my <chat word>, <Name>," lists two ("my gf, Toby, and I": the girlfriend and the dog Toby; a chat
+    word is typed before its name, not apart: "my gf Ama"); "My wife, Sarah, and her mum" names the wife."""
     between = text[m.end("rel") : m.start("name")]
-    return "," in between and re.match(r"\s*,\s*(?:and|&|or)\b", text[m.end() :]) is not None
+    listed = re.match(r"\s*,\s*(?:and|&|or)\b", text[m.end() :]) is not None
+    return "," in between and listed and m["rel"].lower() in CHAT_WORDS
 
 
 def _a_person_word(name: str) -> bool:

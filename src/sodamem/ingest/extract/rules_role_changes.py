@@ -19,7 +19,7 @@ from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _Piece, _piece_
 from sodamem.ingest.extract.rules_emit import _emit, _relation
 from sodamem.ingest.extract.rules_past_relations import NOT_SAID_AS_SO, _ended_relation
 from sodamem.model import FactKind, Modality
-from sodamem.roles import HANDED_ON_WORDS, LEFT_POST, ONE_HOLDER_ROLES, ROLES
+from sodamem.roles import HANDED_ON_WORDS, LEFT_POST, ONE_HOLDER_ROLES, PROMOTED_OUT, ROLES
 
 # roles held at work or by those one goes to, which change hands when someone leaves ("my boyfriend Tom left" is
 # no ending; "my flatmate Leo moved out" is read as a move)
@@ -80,6 +80,7 @@ _DOING_ME = re.compile(
     rf"(?<![\w'’])(?P<name>{rv.NAME}),?\s+(?:who\s*)?(?:is|['’]s|has\s+been|['’]s\s+been|have\s+been)\s+(?:now\s+)?"
     r"(?P<verb>mentoring|coaching|training|tutoring|supervising|managing)\s+me\b"
 )
+_A_TASK = re.compile(r"\s+(?:on|how|to|with|in\s+how)\b")
 # "Omar replaced Finn as my boss", "Omar has replaced Finn as our team lead"
 _REPLACED = re.compile(
     rf"(?<![\w'’])(?P<name>{rv.NAME})\s+(?:has\s+|just\s+)?replaced\s+(?P<old>{rv.NAME})\s+as\s+{_MY}"
@@ -118,16 +119,17 @@ def _the_speakers(m: re.Match[str], text: str) -> bool:
 # a person leaving a post, said by name alone: "Dr Ferreira retired", "Finn quit the company last week", "so
 # Delphine's last day was Friday" (which post is the readers' to find, ``answer/leavings.py``); not "Finn quit
 # smoking", "Finn left the meeting", "My boss Finn quit" (the role's own rule)
-_POSTS = r"(?:the\s+(?:company|firm|practice|clinic|surgery|team|band|school|agency|business)|work)"
+_POSTS = r"(?:the\s+(?:company|firm|practice|clinic|surgery|team|band|school|agency|business)|(?:his|her|their)\s+job)"
 _LEFT_POST = re.compile(
     rf"(?:^|(?<=[.!?;,:])\s*|\b(?:[Ss]o|[Aa]nd|[Bb]ut|[Aa]pparently|[Ww]ell)\s+)(?P<name>{rv.NAME})\s+"
     r"(?:has\s+|just\s+|finally\s+|officially\s+)?"
-    rf"(?P<verb>retired|resigned|quit|left(?=\s+{_POSTS}\b))(?:\s+{_POSTS}\b)?"
-    rf"(?:{_WHEN})?(?=\s*(?:[,.;!?)]|$)|\s+(?:and|so|but|lol)\b)"
+    rf"(?P<verb>retired|resigned|(?:quit|left)(?=\s+{_POSTS}\b)|quit(?={_WHEN}))(?:\s+{_POSTS}\b)?"
+    rf"(?:{_WHEN})?(?=\s*(?:[,.;!?)]|$)|\s+(?:and|so|but)\b)"
 )
 _LAST_DAY = re.compile(
     rf"(?:^|(?<=[.!?;,:])\s*|\b(?:[Ss]o|[Aa]nd|[Bb]ut|[Aa]pparently|[Ww]ell)\s+)(?P<name>{rv.NAME})['’]s\s+last\s+day"
-    r"(?:\s+(?:at\s+work|in\s+the\s+office|here))?\s+was\b(?:\s+(?:on\s+)?\w+)?"
+    r"(?:\s+(?:at\s+work|in\s+the\s+office|here))?\s+was\s+(?:on\s+)?(?:\w+day|yesterday|today|last\s+\w+|the\s+\d+\w*)\b"
+    r"(?![^.!?]*\b(?:before|leave|holiday|vacation|break|sabbatical)\b)"
 )
 
 
@@ -137,11 +139,12 @@ _LAST_DAY = re.compile(
 _LEAVING = re.compile(
     rf"(?<![\w'’])(?P<name>{rv.NAME})\s+(?:has\s+|just\s+|finally\s+|officially\s+)?"
     r"(?:(?P<announced>announced|told\s+(?:me|us|everyone)|said)\s+(?:(?:his|her|their)\s+retirement"
-    r"|(?:that\s+)?(?:he|she|they)(?:['’]s|\s+is|['’]re|\s+are|\s+will\s+be)\s+(?:retiring|leaving(?:\s+the\s+"
-    r"(?:company|firm|practice|clinic|team|school))?))"
-    r"|(?:is|['’]s)\s+(?:retiring|leaving\s+the\s+(?:company|firm|practice|clinic|team|school))"
-    r"|leaves\s+(?:the\s+(?:company|firm|practice|clinic|team)\s+)?(?=(?:in|on|at|next|this)\s)"
+    r"|(?:that\s+)?(?:he|she|they)(?:['’]s|\s+is|['’]re|\s+are|\s+will\s+be)\s+(?:retiring(?!\s+(?:his|her|their|the|a|an)\b)"
+    r"|leaving\s+the\s+(?:company|firm|practice|clinic|team|school)|leaving(?=\s+for\s+a\s+(?:new\s+)?(?:job|role|startup|position)"
+    r"|\s+to\s+(?:join|work)|\s*[,.;!?]|\s*$)))"
+    r"|(?:is|['’]s)\s+(?:retiring(?!\s+(?:his|her|their|the|a|an)\b)|leaving\s+the\s+(?:company|firm|practice|clinic|team|school))"
     r"|(?P<promoted>got\s+(?:a\s+)?promot(?:ed|ion)\s+(?:to|out)))"
+    r"(?![^.!?]*\b(?:early|tonight|for\s+the\s+day|for\s+lunch|at\s+\d|holiday|vacation|trip)\b)"
 )
 _WISHED = re.compile(r"\b(?:might|may|could|would|if|rumou?r|thinking\s+about|maybe)\b", re.IGNORECASE)
 _SOON = _Mood(Modality.PLANNED, True)
@@ -167,6 +170,8 @@ def role_changes(p: _Piece) -> None:
             ):
                 _ended_relation(p, p.speaker, m["rel"], handed["old"], handed.start("old"), m.end(), clause=True)
     for m in (*_DONE_BY.finditer(text), *_DOING_ME.finditer(text)):
+        if m["verb"] in ("training", "tutoring") and _A_TASK.match(text, m.end()):
+            continue  # "Ana is training me on the new till system": a task, no trainer
         if _is_name(m["name"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
             _relation(p, p.speaker, _ROLE_DONE[m["verb"]], m["name"], m.start(), m.end())
     for m in _RUNS_TEAM.finditer(text):
@@ -186,7 +191,8 @@ def role_changes(p: _Piece) -> None:
             c = _piece_clause(p, m.start("name"), m.end(), m["name"])
             mood = _SAID if m["promoted"] else _SOON
             said = "was promoted out of their post" if m["promoted"] else "is leaving their post"
-            _emit(c, FactKind.EVENT, LEFT_POST, None, m.end(), mood, f"{m['name']} {said}", subject=m["name"])
+            what = PROMOTED_OUT if m["promoted"] else LEFT_POST
+            _emit(c, FactKind.EVENT, what, None, m.end(), mood, f"{m['name']} {said}", subject=m["name"])
     for m in _LEFT.finditer(text):
         name, rel = m["name"] or m["named"], m["rel"] or m["role"]
         if _is_name(name) and not NOT_SAID_AS_SO.search(text[: m.start()]):
