@@ -31,6 +31,7 @@ from .scenario_histories import check_answer, remembered
         ("Who did Ana give the book to me?", "Who did Ana give the book to me?"),
         ("So?", "So?"),
         ("Who is married to me?", "Who is married to me?"),  # "to me" asks here
+        ("Who was it that used to live next door to me?", "Who was it that used to live next door to me?"),
         ("Remind me what Ana's surname is", "What is Ana's surname?"),
         ("Who is my boss?", "Who is my boss?"),
     ],

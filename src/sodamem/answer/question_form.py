@@ -51,8 +51,8 @@ def _plainer(question: str) -> str:
             break
         bare, embedded = rest, embedded or lead.group().lower().lstrip().startswith(("remind", "can", "could"))
     bare = _NOW.sub(" now", _VOCATIVE.sub("", bare))
-    if _WHO_IS.match(bare) and not _DONE_TO_ME.search(bare):
-        bare = _TO_ME.sub("", bare)  # not "Who is married to me?"
+    if _WHO_IS.match(bare) and len(bare.split()) <= 6 and not _DONE_TO_ME.search(bare):
+        bare = _TO_ME.sub("", bare)  # "Who is Yuki to me?"; not "Who is married to me?", nor a longer question
     if embedded and (m := _EMBEDDED.match(bare)) is not None:
         bare = f"{m['wh']} {m['be']} {m['what']}?"
     if bare == question or not re.search(r"\w", bare):
