@@ -181,3 +181,20 @@ def test_an_ending_and_a_return_in_one_message_leave_the_return() -> None:
     ]
     with remembered(history) as memory:
         check_answer(memory, memory.ask("Is Tom still my boyfriend?", now=ASKED, offline=True), "Yes")
+
+
+def test_who_one_is_by_a_given_name_alone() -> None:
+    manager = (
+        "2025-01-14T19:20",
+        "Could you help me draft a note to my line manager, Gerald Whitcombe, asking for Friday off?",
+    )
+    retiring = ("2025-03-10T12:10", "Gerald announced his retirement this morning, effective at the end of the month.")
+    with remembered([manager]) as memory:
+        check_answer(memory, memory.ask("Who is Gerald?", now=ASKED, offline=True), "user's line manager")
+    with remembered([manager, retiring]) as memory:
+        answer = memory.ask("Who is Gerald?", now=ASKED, offline=True)
+        check_answer(memory, answer, "user's former line manager")
+        assert [c.quote for c in answer.citations] == [
+            "my line manager, Gerald Whitcombe",
+            "Gerald announced his retirement",
+        ]

@@ -101,6 +101,7 @@ from sodamem.answer.yes_no import (
     yes_or_no,
 )
 from sodamem.bench.metrics import count_tokens
+from sodamem.ingest.entities import same_person
 from sodamem.ingest.extract.rules_vocabulary import NON_UNIQUE_RELS, REL_SINGLE
 from sodamem.llm.prompts.read_answer import who_is_asked
 from sodamem.memory import Memory
@@ -481,7 +482,10 @@ class _Reader:
         if question_kind(self.question) != "who":
             return None
         entities = self.analysis.entities
-        aliased = [m for m in entities if m.matched.casefold() != m.name.casefold()]
+        # a name said by another name ("Priya's fiancé"), not a given name alone ("Gerald": Gerald Whitcombe)
+        aliased = [
+            m for m in entities if m.matched.casefold() != m.name.casefold() and not same_person(m.matched, m.name)
+        ]
         if not aliased and self._asks_who_one_is():
             facts = self.memory.facts(status="all", user=self.user)  # an ended relation is cited with its start
             return self._from_facts(relations_of(entities[0].name, facts, self.now), Reading.RELATION)

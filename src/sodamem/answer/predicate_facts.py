@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sodamem.answer.leavings import leavings, left_since
-from sodamem.ingest.entities import entity_key
+from sodamem.ingest.entities import entity_key, one_person
 from sodamem.model import FactKind, LinkType
 from sodamem.porter import stem
 from sodamem.records import FactRecord
@@ -106,14 +106,18 @@ def relations_of(name: str, facts: Iterable[FactRecord], now: datetime | None = 
     "Maya's manager"), or was ("Finn is no longer user's boss": "user's former boss", cited with the relation it
     ended), in the order of ``facts`` (of any status)."""
     facts = list(facts)
+    known = [f.object for f in facts if f.kind == FactKind.RELATION and f.object]
     named = [f for f in facts if _relation(f, name)]
+    fuller = {other for other in known if other != name and one_person(name, other, known)}
+    if not named and len(fuller) == 1:  # "Who is Gerald?" of "my line manager, Gerald Whitcombe"
+        name = fuller.pop()
+        named = [f for f in facts if _relation(f, name)]
     couple_ended = couple_endings(facts)
     said: list[tuple[str, list[FactRecord]]] = []
     # a partner again since ("We broke up", then "my boyfriend Tom is sweet"): no former one
     again = any(f.status == "active" and f.affirms and f.predicate in PARTNER_PREDICATES for f in named)
     by_id = {f.id: f for f in facts}
     left = leavings(facts, now)
-    known = [f.object for f in facts if f.kind == FactKind.RELATION and f.object]
     for fact in named:
         if fact.status == "active" and (
             gone := left_since(fact, left, known=known)
