@@ -31,10 +31,12 @@ def test_two_hundred_kill_points_lose_and_tear_nothing(tmp_path: Path) -> None:
     assert report.messages_found == report.messages_returned
     assert report.ingests_returned > 0 and report.ingests_found == report.ingests_returned
     assert report.sessions_checked > 0
-    # The delays are drawn from the calls' measured duration: many kills must cut a call, and a transaction, short.
-    # (An add works out its rows before its transaction since 2026-12-01, so fewer kills land inside one: 16-20 of
-    # 200 on this seed in two runs here.)
-    assert report.kills_in_call >= 50 and report.kills_in_transaction >= 10
+    # The delays are drawn from the calls' measured duration: many kills must cut a call, and some a transaction,
+    # short. An add works out its rows before its transaction (since 2026-12-01), so the share of kills inside one
+    # follows how long the rules take outside it: 16-20 of 200 on this seed then, 13-19 with the rules of
+    # 2026-12-07 on a quiet machine, 9 on a loaded CI run. The floor guards against a harness whose kills never reach
+    # a transaction, not a rate.
+    assert report.kills_in_call >= 50 and report.kills_in_transaction >= 5
     assert report.cut_calls_landed + report.cut_calls_absent >= report.kills_in_call
 
 
