@@ -122,6 +122,18 @@ ROLE_OF_WORD = {snake(w): r.name for r in ROLES for w in r.said if snake(w) != r
 
 
 HANDED_ON_ROLES = frozenset(r.name for r in ROLES if r.tie in (Tie.WORK, Tie.CARE))
+ONE_HOLDER_WORDS = frozenset(w for r in ROLES if r.one_holder for w in r.said)  # "met the new <word>, Sunniva"
+# the role a verb says of one who does it to the speaker, by the verb's stem, as the word is said ("supervised by
+# Dr. Whitcombe": a supervisor; "Who trained me in January?": the trainer)
+_ROLE_BY_VERB = {"manag": "manager", "supervis": "supervisor", "coach": "coach", "train": "trainer", "tutor": "tutor"}
+_ROLE_BY_VERB["mentor"] = "mentor"
+
+
+def role_done_by(verb: str) -> str | None:
+    """The role ``verb`` says ("managing" -> "manager", "trained" -> "trainer"), or None."""
+    return next((role for stem, role in _ROLE_BY_VERB.items() if verb.lower().startswith(stem)), None)
+
+
 # the event of a person leaving a post, said by name alone ("Dr Ferreira retired"): it ends a handed-on role held
 LEFT_POST = "left_post"
 # a promotion out of the post ("Oskar got promoted to director"): it ends only a role one has one holder of (a boss,

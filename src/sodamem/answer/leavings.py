@@ -19,6 +19,11 @@ from sodamem.roles import HANDED_ON_ROLES, LEFT_POST, ONE_HOLDER_ROLES, PROMOTED
 _NOTICE = timedelta(days=30)
 
 
+def people_named(facts: Iterable[FactRecord]) -> list[str]:
+    """The people ``facts``' relations name: those a given name alone might be (``left_since``'s ``known``)."""
+    return [f.object for f in facts if f.kind == FactKind.RELATION and f.object]
+
+
 def leavings(facts: Iterable[FactRecord], now: datetime | None = None) -> list[FactRecord]:
     """The leavings among ``facts``: those said as done, and, by ``now``, those to come whose day has come (the day
     said, else a notice's length after it was said)."""

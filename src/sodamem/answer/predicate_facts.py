@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from sodamem.answer.leavings import leavings, left_since
+from sodamem.answer.leavings import leavings, left_since, people_named
 from sodamem.ingest.entities import entity_key, one_person
 from sodamem.model import FactKind, LinkType
 from sodamem.porter import stem
@@ -106,12 +106,13 @@ def relations_of(name: str, facts: Iterable[FactRecord], now: datetime | None = 
     "Maya's manager"), or was ("Finn is no longer user's boss": "user's former boss", cited with the relation it
     ended), in the order of ``facts`` (of any status)."""
     facts = list(facts)
-    known = [f.object for f in facts if f.kind == FactKind.RELATION and f.object]
+    known = people_named(facts)
     named = [f for f in facts if _relation(f, name)]
-    fuller = {other for other in known if other != name and one_person(name, other, known)}
-    if not named and len(fuller) == 1:  # "Who is Gerald?" of "my line manager, Gerald Whitcombe"
-        name = fuller.pop()
-        named = [f for f in facts if _relation(f, name)]
+    if not named:  # "Who is Gerald?" of "my line manager, Gerald Whitcombe"
+        fuller = {other for other in known if other != name and one_person(name, other, known)}
+        if len(fuller) == 1:
+            name = fuller.pop()
+            named = [f for f in facts if _relation(f, name)]
     couple_ended = couple_endings(facts)
     said: list[tuple[str, list[FactRecord]]] = []
     # a partner again since ("We broke up", then "my boyfriend Tom is sweet"): no former one

@@ -17,7 +17,7 @@ from sodamem.ingest.entities import entity_key
 from sodamem.ingest.extract.rules_vocabulary import NAME, REL, REL_MOD, snake
 from sodamem.ingest.timeparse import find_times
 from sodamem.records import FactRecord
-from sodamem.roles import ONE_HOLDER_ROLES, PARTNER_PREDICATES, asked_words, role_of
+from sodamem.roles import ONE_HOLDER_ROLES, PARTNER_PREDICATES, asked_words, role_done_by, role_of
 
 # "Who was my boss before Omar?", "Who was my therapist in 2023?", "Who was I dating last summer?"
 # "Who was I reporting to in January?", "To whom was I reporting back in January?": the boss
@@ -28,9 +28,6 @@ _ASKED = re.compile(
     r"|(?i:who)\s+(?P<did>(?i:trained|coached|managed|supervised|tutored|mentored))\s+me(?:\s+(?i:at|in)\s+the\s+\w+)?)"
     r"\s+(?:(?i:back)\s+)?(?P<side>(?i:before|after|prior\s+to))?\s*(?P<what>.+?)\s*\??\s*$"
 )
-# "Who trained me at the gym back in January?": the role the verb says
-_ROLE_DONE = {"trained": "trainer", "coached": "coach", "managed": "boss", "supervised": "boss", "tutored": "tutor"}
-_ROLE_DONE["mentored"] = "mentor"
 # a holding said a little after the time asked most likely held then already ("my boss Finn is strict", said in
 # January, answers "Who was my boss last December?"); said long after, it says nothing of then
 _SAID_SOON_AFTER = timedelta(days=62)
@@ -54,7 +51,9 @@ def role_at(question: str, facts: Iterable[FactRecord], now: datetime) -> RoleAt
     m = _ASKED.match(question)
     if m is None:
         return None
-    relation = "boss" if m["reporting"] else _ROLE_DONE.get((m["did"] or "").lower(), (m["rel"] or "").lower())
+    # "Who trained me at the gym back in January?": the role the verb says
+    did = role_done_by(m["did"]) if m["did"] else None
+    relation = "boss" if m["reporting"] else did or (m["rel"] or "").lower()
     if m["dating"] or relation in PARTNER_PREDICATES:
         wanted = PARTNER_PREDICATES
     elif role_of(snake(relation)) in ONE_HOLDER_ROLES:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sodamem import instants
-from sodamem.answer.leavings import leavings, left_since
+from sodamem.answer.leavings import leavings, left_since, people_named
 from sodamem.answer.predicate_facts import couple_endings, ended_by, replaced_by
 from sodamem.ingest.entities import one_person
 from sodamem.ingest.extract.rules_vocabulary import NAME, REL, snake
@@ -83,7 +83,7 @@ def relation_held(memory: Memory, user: str, question: str, asker: str, now: dat
     if words & PARTNER_PREDICATES:
         words |= PARTNER_PREDICATES  # "Tom and I broke up" ends "my boyfriend Tom"
     owned = memory.facts(status="all", subject=asker, user=user)
-    known = [f.object for f in owned if f.kind == "relation" and f.object]
+    known = people_named(owned)
     said = sorted(
         (
             f

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sodamem.answer.leavings import leavings, left_since
+from sodamem.answer.leavings import leavings, left_since, people_named
 from sodamem.answer.pets import pets_died
 from sodamem.answer.predicate_facts import couple_endings, ended_by, said_order
 from sodamem.ingest.entities import entity_key
@@ -195,8 +195,9 @@ def relatives_asked_by_name(memory: Memory, user: str, question: str, asker: str
             return NamedRelatives(sorted(living, key=said_order), [], [])
         gone = [f for f in held if f.id in deaths]
         return NamedRelatives([], sorted(gone, key=said_order), list(dict.fromkeys(deaths.values())))
-    left = leavings(memory.facts(status="active", user=user), asked_at)
-    known = [f.object for f in owned if f.kind == "relation" and f.object]
+    # the store's leavings are read only where a holder is ("What's my dentist's name?" after "Dr Ferreira retired")
+    left = leavings(memory.facts(status="active", user=user), asked_at) if held else []
+    known = people_named(owned)
     leaving = {f.id: by[0] for f in held if (by := left_since(f, left, asked_at, known))}
     if leaving:  # "What's my dentist's name?" after "Dr Ferreira retired": no one now, or another
         staying = [f for f in held if f.id not in leaving]

@@ -44,10 +44,14 @@ def possessive_owner(name: str) -> str | None:
     return name[: match.start()].strip() if match else None
 
 
+def _person_key(name: str) -> str:
+    return entity_key(name).replace(".", "")  # a title's full stop or none alike: "Dr Ferreira" is "Dr. Ferreira"
+
+
 def same_person(a: str, b: str) -> bool:
     """Whether two names may be one person: one key (a title's full stop or none alike: "Dr Ferreira" is "Dr.
     Ferreira"), or a given name alone and the full name it begins ("Gerald" and "Gerald Whitcombe")."""
-    first, second = (entity_key(n).replace(".", "") for n in (a, b))
+    first, second = _person_key(a), _person_key(b)
     if first == second:
         return bool(first)
     short, full = sorted((first, second), key=lambda k: len(k.split()))
@@ -59,7 +63,7 @@ def one_person(said: str, holder: str, known: Iterable[str] = ()) -> bool:
     (``same_person``; "Tom" is not "Tom Harris" where "Tom Reed" is known too)."""
     if not same_person(said, holder):
         return False
-    if entity_key(said).replace(".", "") == entity_key(holder).replace(".", ""):
+    if _person_key(said) == _person_key(holder):
         return True
     return all(
         not same_person(said, other) or (same_person(other, holder) and len(other.split()) > 1) for other in known

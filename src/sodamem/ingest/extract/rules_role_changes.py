@@ -19,13 +19,12 @@ from sodamem.ingest.extract.rules_clause import _is_name, _Mood, _Piece, _piece_
 from sodamem.ingest.extract.rules_emit import _emit, _relation
 from sodamem.ingest.extract.rules_past_relations import NOT_SAID_AS_SO, _ended_relation
 from sodamem.model import FactKind, Modality
-from sodamem.roles import HANDED_ON_WORDS, LEFT_POST, ONE_HOLDER_ROLES, PROMOTED_OUT, ROLES
+from sodamem.roles import HANDED_ON_WORDS, LEFT_POST, ONE_HOLDER_WORDS, PROMOTED_OUT, role_done_by
 
 # roles held at work or by those one goes to, which change hands when someone leaves ("my boyfriend Tom left" is
 # no ending; "my flatmate Leo moved out" is read as a move)
 _ROLE = rv.alt(HANDED_ON_WORDS)
 _SAID = _Mood(Modality.ASSERTED, True)
-_ONE_HOLDER_WORDS = frozenset(w for r in ROLES if r.name in ONE_HOLDER_ROLES for w in r.said)
 _MY = r"(?:[Mm]y|[Oo]ur)\s+(?:new\s+)?"
 # "... a new boss, Grace", "... new team lead today: Sunniva", "... a new therapist called Dr. Lee"
 _NEW_ROLE_NAMED = (
@@ -42,7 +41,7 @@ _NEW_ONE = re.compile(
 )
 # "Met the new team lead today, Sunniva", "I met our new therapist: Dr. Lee"
 _MET_NEW_ONE = re.compile(  # a role one has one holder of only: not "met the new teacher" of one's child
-    rf"\b(?:[Mm]et|[Mm]eeting|[Ii]ntroduced\s+to)\s+(?:the|our|my)\s+new\s+(?=(?:{rv.alt(_ONE_HOLDER_WORDS)})\b)"
+    rf"\b(?:[Mm]et|[Mm]eeting|[Ii]ntroduced\s+to)\s+(?:the|our|my)\s+new\s+(?=(?:{rv.alt(ONE_HOLDER_WORDS)})\b)"
     + _NEW_ROLE_NAMED
 )
 # the one who hands the speaker on, right before "handed me over to a new ...": "Jess has handed me over"
@@ -72,9 +71,6 @@ _DONE_BY = re.compile(
     rf"(?P<verb>supervised|managed|coached|trained|tutored)\s+by\s+(?P<name>{rv.NAME})(?![\w'’])"
     r"(?!\s+(?:and|&)\s)"
 )
-_ROLE_DONE = {"supervised": "supervisor", "managed": "manager", "coached": "coach", "trained": "trainer"}
-_ROLE_DONE |= {"tutored": "tutor", "mentoring": "mentor", "coaching": "coach", "training": "trainer"}
-_ROLE_DONE |= {"tutoring": "tutor", "supervising": "supervisor", "managing": "manager"}
 # "Obi, who's been mentoring me on the new team", "Ana is coaching me for the marathon", "Dan has been managing me"
 _DOING_ME = re.compile(
     rf"(?<![\w'’])(?P<name>{rv.NAME}),?\s+(?:who\s*)?(?:is|['’]s|has\s+been|['’]s\s+been|have\s+been)\s+(?:now\s+)?"
@@ -173,7 +169,7 @@ def role_changes(p: _Piece) -> None:
         if m["verb"] in ("training", "tutoring") and _A_TASK.match(text, m.end()):
             continue  # "Ana is training me on the new till system": a task, no trainer
         if _is_name(m["name"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
-            _relation(p, p.speaker, _ROLE_DONE[m["verb"]], m["name"], m.start(), m.end())
+            _relation(p, p.speaker, role_done_by(m["verb"]) or m["verb"], m["name"], m.start(), m.end())
     for m in _RUNS_TEAM.finditer(text):
         if _is_name(m["name"]) and not NOT_SAID_AS_SO.search(text[: m.start()]):
             _relation(p, p.speaker, "boss", m["name"], m.start(), m.end())
